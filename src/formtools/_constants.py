@@ -1,0 +1,46 @@
+"""Facts from the HTML Standard that the stages share, each with the section it comes from."""
+
+from __future__ import annotations
+
+import re
+
+# #category-listed: elements that have a form owner and appear in form.elements.
+LISTED = frozenset({"button", "fieldset", "input", "object", "output", "select", "textarea"})
+
+# #form-element-pointer: elements the parser associates with the pointer's form
+# (form-associated elements: the listed ones plus img).
+FORM_POINTER_ASSOCIATED = LISTED | {"img"}
+
+# #category-label: elements a <label> can label.
+LABELABLE = frozenset({"button", "input", "meter", "output", "progress", "select", "textarea"})
+
+# #attr-input-type: the keywords a browser knows; anything else is the Text state.
+INPUT_TYPES = frozenset(
+    {
+        "hidden", "text", "search", "tel", "url", "email", "password", "date", "month", "week",
+        "time", "datetime-local", "number", "range", "color", "checkbox", "radio", "file",
+        "submit", "image", "reset", "button",
+    }
+)  # fmt: skip
+
+# #attr-input-readonly: the input types where readonly applies (textarea has it too).
+READONLY_APPLIES = frozenset(
+    {"text", "search", "url", "tel", "email", "password", "date", "month", "week", "time",
+     "datetime-local", "number"}
+)  # fmt: skip
+
+# #attr-button-type: <button> states.
+BUTTON_TYPES = frozenset({"submit", "reset", "button"})
+
+# #space-character: ASCII whitespace.
+ASCII_WHITESPACE = "\t\n\f\r "
+
+# Chromium's String::StripWhiteSpace: ASCII spaces (U+0009–U+000D, U+0020) and the characters
+# whose bidi class is WS. Used wherever Chromium trims names and label text.
+CHROMIUM_WHITESPACE = (
+    "\t\n\v\f\r \u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u205f\u3000"
+)
+
+# WebMCP (Chromium 156): a declarative tool name.
+TOOL_NAME = re.compile(r"[A-Za-z0-9_.-]{1,128}")

@@ -1,0 +1,114 @@
+"""Diagnostics: why a form is not a tool, why a control is not a parameter.
+
+Synthesis never raises for a page's content; it yields :class:`Diagnostic` values, so a crawler
+can keep going and ``formtools lint`` can explain every dropped form and field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+__all__ = ["Severity", "Diagnostic", "CODES"]
+
+
+class Severity(str, Enum):
+    ERROR = "error"  # the author meant something that does not happen (a tool or parameter lost)
+    WARNING = "warning"  # works, but an agent gets less than it could
+    INFO = "info"  # a rule applied as designed (a disabled control, a button)
+
+
+# code → (severity, explanation). The explanation says what the browser does and why.
+CODES: dict[str, tuple[Severity, str]] = {
+    "not-a-tool": (Severity.INFO, "the form has neither toolname nor tooldescription"),
+    "missing-tooldescription": (
+        Severity.ERROR,
+        "the form has toolname but no tooldescription attribute, so it is not registered",
+    ),
+    "missing-toolname": (
+        Severity.ERROR,
+        "the form has tooldescription but no toolname attribute, so it is not registered",
+    ),
+    "invalid-toolname": (
+        Severity.ERROR,
+        "toolname must be 1–128 characters of A–Z a–z 0–9 _ . -, so the form is not registered",
+    ),
+    "duplicate-toolname": (
+        Severity.ERROR,
+        "an earlier form registered the same toolname; the first registration wins",
+    ),
+    "disabled": (Severity.INFO, "disabled controls are not parameters"),
+    "readonly": (Severity.INFO, "readonly controls are not parameters"),
+    "button": (Severity.INFO, "buttons are not parameters"),
+    "hidden-without-description": (
+        Severity.INFO,
+        "a hidden input becomes a parameter only with a non-empty toolparamdescription",
+    ),
+    "unsupported-type": (Severity.WARNING, "this kind of control is never a parameter"),
+    "duplicate-name": (
+        Severity.ERROR,
+        "several controls share this name, which only radio buttons or checkboxes may do; "
+        "the parameter is dropped",
+    ),
+    "mixed-types": (
+        Severity.ERROR,
+        "controls of different kinds share this name; the parameter is dropped",
+    ),
+    "shares-name-with-button": (
+        Severity.ERROR,
+        "a button, output or fieldset has the same name; the parameter is dropped",
+    ),
+    "empty-name": (Severity.WARNING, "the control has no name, so its parameter is called \"\""),
+    "invalid-pattern": (
+        Severity.WARNING,
+        "the pattern does not compile as an ECMAScript regular expression with the v flag; "
+        "the browser ignores it",
+    ),
+    "missing-description": (
+        Severity.WARNING,
+        "the parameter has no description (toolparamdescription, label or aria-description)",
+    ),
+    "no-submit-button": (
+        Severity.ERROR,
+        "the form has no submit button and no toolautosubmit, so calling the tool fails",
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One finding about a form or a control.
+
+    ``form`` and ``field`` say where: the form as a person would name it (``form #2
+    (toolname='search', line 12)``) and the parameter name or control.
+    """
+
+    code: str
+    form: str
+    field: str | None = None
+    line: int | None = None
+    detail: str | None = None
+
+    @property
+    def severity(self) -> Severity:
+        return CODES[self.code][0]
+
+    @property
+    def message(self) -> str:
+        text = CODES[self.code][1]
+        return f"{text} ({self.detail})" if self.detail else text
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "severity": self.severity.value,
+            "code": self.code,
+            "form": self.form,
+            "field": self.field,
+            "line": self.line,
+            "message": self.message,
+        }
+
+    def __str__(self) -> str:
+        where = self.form + (f", field {self.field}" if self.field is not None else "")
+        return f"{self.severity.value}: {where}: {self.message} [{self.code}]"

@@ -1,0 +1,375 @@
+"""Stage 2 — form owner & controls: the parsed tree → immutable models of forms and controls.
+
+Everything later stages need from the tree is computed here, once, in one walk: each listed
+element's form owner (#association-of-controls-and-forms, with the parser-recorded pointer owners),
+whether it is disabled (#concept-fe-disabled), its labels' text, its options and the fieldsets
+around it. Synthesis and execution then work on plain data, whatever parser built the tree.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Iterator, Mapping
+
+from lxml import etree
+
+from ._constants import (
+    ASCII_WHITESPACE,
+    BUTTON_TYPES,
+    CHROMIUM_WHITESPACE,
+    INPUT_TYPES,
+    LABELABLE,
+    LISTED,
+    READONLY_APPLIES,
+)
+from ._parse import Document
+
+__all__ = ["Attributes", "Container", "Option", "Control", "Form", "forms_of"]
+
+Attributes = Mapping[str, str]
+
+
+def _frozen(attributes: Any) -> Attributes:
+    return MappingProxyType(dict(attributes))
+
+
+@dataclass(frozen=True)
+class Container:
+    """A ``<form>`` or ``<fieldset>`` around a control; ``index`` identifies it in the document."""
+
+    index: int
+    tag: str
+    attributes: Attributes
+
+
+@dataclass(frozen=True)
+class Option:
+    """An ``<option>`` in a select's list of options (#concept-select-option-list)."""
+
+    value: str
+    text: str
+    label: str | None
+    disabled: bool
+    selected: bool
+    has_value: bool
+
+
+@dataclass(frozen=True)
+class Control:
+    """A listed element owned by a form, with what the tree said about it."""
+
+    index: int
+    tag: str
+    type: str
+    attributes: Attributes
+    disabled: bool
+    labels: tuple[str, ...]
+    containers: tuple[Container, ...]
+    options: tuple[Option, ...] = ()
+    text: str = ""
+    line: int | None = None
+
+    @property
+    def name(self) -> str | None:
+        return self.attributes.get("name")
+
+    @property
+    def key(self) -> str:
+        """The parameter name Chromium uses: the name attribute with its ends trimmed."""
+        return (self.attributes.get("name") or "").strip(CHROMIUM_WHITESPACE)
+
+    def has(self, attribute: str) -> bool:
+        return attribute in self.attributes
+
+    @property
+    def readonly(self) -> bool:
+        """``readonly`` is present and applies to this kind of control."""
+        return "readonly" in self.attributes and (
+            self.tag == "textarea" or (self.tag == "input" and self.type in READONLY_APPLIES)
+        )
+
+    @property
+    def is_submit_button(self) -> bool:
+        if self.tag == "input":
+            return self.type in ("submit", "image")
+        return self.tag == "button" and self.type == "submit"
+
+    @property
+    def is_button(self) -> bool:
+        return self.tag == "button" or (
+            self.tag == "input" and self.type in ("submit", "image", "reset", "button")
+        )
+
+    @property
+    def describe(self) -> str:
+        """How to point a person at this control in a message."""
+        kind = f"<{self.tag} type={self.type}>" if self.tag == "input" else f"<{self.tag}>"
+        where = f" (line {self.line})" if self.line else ""
+        name = self.attributes.get("name")
+        return f"{kind} name={name!r}{where}" if name is not None else f"unnamed {kind}{where}"
+
+
+@dataclass(frozen=True)
+class Form:
+    """A ``<form>`` in the document and the listed elements it owns, in tree order."""
+
+    index: int
+    attributes: Attributes
+    controls: tuple[Control, ...]
+    line: int | None = None
+
+    def get(self, attribute: str) -> str | None:
+        return self.attributes.get(attribute)
+
+    @property
+    def describe(self) -> str:
+        bits = [f"form #{self.index + 1}"]
+        if "toolname" in self.attributes:
+            bits.append(f"toolname={self.attributes['toolname']!r}")
+        elif "id" in self.attributes:
+            bits.append(f"id={self.attributes['id']!r}")
+        if self.line:
+            bits.append(f"line {self.line}")
+        return " ".join(bits[:1]) + (f" ({', '.join(bits[1:])})" if len(bits) > 1 else "")
+
+
+def _text(element: etree._Element) -> str:
+    return etree.tostring(element, method="text", encoding=str, with_tail=False)
+
+
+def _input_type(element: etree._Element) -> str:
+    raw = _ascii_lower(element.get("type") or "")
+    return raw if raw in INPUT_TYPES else "text"
+
+
+def _ascii_lower(value: str) -> str:
+    return value.translate(_ASCII_LOWER)
+
+
+_ASCII_LOWER = {ord(c): ord(c) + 32 for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
+
+
+def _control_type(element: etree._Element) -> str:
+    tag = element.tag
+    if tag == "input":
+        return _input_type(element)
+    if tag == "button":
+        kind = _ascii_lower(element.get("type") or "")
+        if kind in BUTTON_TYPES:
+            return kind
+        # The Auto state submits unless the button is a command invoker.
+        return "button" if element.get("commandfor") is not None else "submit"
+    if tag == "select":
+        return "select-multiple" if element.get("multiple") is not None else "select-one"
+    return tag
+
+
+def _label_text(label: etree._Element) -> str:
+    """A label's text without the text of labelable elements inside it, ends trimmed."""
+    parts: list[str] = [label.text or ""]
+
+    def walk(node: etree._Element) -> None:
+        for child in node:
+            if isinstance(child.tag, str):
+                if child.tag not in LABELABLE:
+                    parts.append(child.text or "")
+                    walk(child)
+            parts.append(child.tail or "")
+
+    walk(label)
+    return "".join(parts).strip(CHROMIUM_WHITESPACE)
+
+
+def _collapse(text: str) -> str:
+    """#strip-and-collapse-ascii-whitespace."""
+    return " ".join(_ASCII_RUNS.split(text.strip(ASCII_WHITESPACE)))
+
+
+_ASCII_RUNS = re.compile(f"[{ASCII_WHITESPACE}]+")
+
+
+def _options(select: etree._Element) -> tuple[Option, ...]:
+    """#concept-select-option-list: option children, and option children of optgroup children."""
+    found: list[Option] = []
+
+    def add(option: etree._Element, group_disabled: bool) -> None:
+        text = _text(option)
+        value = option.get("value")
+        found.append(
+            Option(
+                value=value if value is not None else _collapse(text),
+                text=text,
+                label=option.get("label"),
+                disabled=group_disabled or option.get("disabled") is not None,
+                selected=option.get("selected") is not None,
+                has_value=value is not None,
+            )
+        )
+
+    for child in select:
+        if child.tag == "option":
+            add(child, False)
+        elif child.tag == "optgroup":
+            disabled = child.get("disabled") is not None
+            for grandchild in child:
+                if grandchild.tag == "option":
+                    add(grandchild, disabled)
+    return tuple(found)
+
+
+@dataclass
+class _Listed:
+    element: etree._Element
+    index: int
+    containers: tuple[Container, ...]
+    disabled_by_fieldset: bool
+
+
+def _walk(root: etree._Element) -> Iterator[tuple[str, etree._Element]]:
+    """Start/end events in tree order, leaving out template contents (not in the document)."""
+    walker = etree.iterwalk(root, events=("start", "end"))
+    for event, element in walker:
+        if not isinstance(element.tag, str):
+            continue
+        yield event, element
+        if event == "start" and element.tag == "template":
+            walker.skip_subtree()
+            yield "end", element
+
+
+def forms_of(document: Document) -> tuple[Form, ...]:
+    """Every form in the document with the listed elements it owns."""
+    first_with_id: dict[str, etree._Element] = {}
+    labels: list[etree._Element] = []
+    listed: list[_Listed] = []
+    forms: list[etree._Element] = []
+    index_of: dict[Any, int] = {}
+    containers: list[Container] = []
+    # fieldsets that disable their descendants: (fieldset element, its first legend or None)
+    disabling: list[tuple[etree._Element, etree._Element | None]] = []
+    counter = 0
+
+    for event, element in _walk(document.root):
+        tag = element.tag
+        if event == "end":
+            if tag in ("form", "fieldset"):
+                containers.pop()
+                if tag == "fieldset" and disabling and disabling[-1][0] is element:
+                    disabling.pop()
+            continue
+        counter += 1
+        index_of[element] = counter
+        ident = element.get("id")
+        if ident is not None and ident not in first_with_id:
+            first_with_id[ident] = element
+        if tag == "label":
+            labels.append(element)
+        elif tag == "form":
+            forms.append(element)
+        if tag in LISTED:
+            listed.append(
+                _Listed(element, counter, tuple(containers), _disabled_by(element, disabling))
+            )
+        if tag in ("form", "fieldset"):
+            containers.append(Container(counter, tag, _frozen(element.attrib)))
+            if tag == "fieldset" and element.get("disabled") is not None:
+                legend = next((c for c in element if c.tag == "legend"), None)
+                disabling.append((element, legend))
+
+    labels_of = _labels_by_control(labels, first_with_id)
+    owned: dict[Any, list[Control]] = {form: [] for form in forms}
+    for item in listed:
+        owner = _form_owner(item.element, document, first_with_id)
+        if owner is None or owner not in owned:
+            continue
+        owned[owner].append(_control(item, labels_of.get(item.element, ())))
+    return tuple(
+        Form(
+            index=i,
+            attributes=_frozen(form.attrib),
+            controls=tuple(owned[form]),
+            line=form.sourceline,
+        )
+        for i, form in enumerate(forms)
+    )
+
+
+def _disabled_by(
+    element: etree._Element, disabling: list[tuple[etree._Element, etree._Element | None]]
+) -> bool:
+    """Inside a disabled fieldset and not inside that fieldset's first legend child."""
+    for _fieldset, legend in disabling:
+        if legend is None:
+            return True
+        node = element
+        while node is not None and node is not legend:
+            node = node.getparent()
+        if node is None:
+            return True
+    return False
+
+
+def _form_owner(
+    element: etree._Element, document: Document, first_with_id: dict[str, etree._Element]
+) -> etree._Element | None:
+    """#reset-the-form-owner, with the parser's pointer association where it recorded one."""
+    form_id = element.get("form")
+    if form_id is not None:
+        target = first_with_id.get(form_id)
+        return target if target is not None and target.tag == "form" else None
+    recorded = document.parser_owners.get(element)
+    if recorded is not None:
+        return recorded
+    node = element.getparent()
+    while node is not None:
+        if node.tag == "form":
+            return node
+        node = node.getparent()
+    return None
+
+
+def _labels_by_control(
+    labels: list[etree._Element], first_with_id: dict[str, etree._Element]
+) -> dict[Any, tuple[str, ...]]:
+    """#labeled-control for every label, grouped by control, labels in tree order."""
+    found: dict[Any, list[str]] = {}
+    for label in labels:
+        target_id = label.get("for")
+        if target_id is not None:
+            control = first_with_id.get(target_id)
+        else:
+            control = next(
+                (d for d in label.iterdescendants() if isinstance(d.tag, str) and _labelable(d)),
+                None,
+            )
+        if control is not None and _labelable(control):
+            found.setdefault(control, []).append(_label_text(label))
+    return {control: tuple(texts) for control, texts in found.items()}
+
+
+def _labelable(element: etree._Element) -> bool:
+    if element.tag == "input":
+        return _input_type(element) != "hidden"
+    return element.tag in LABELABLE
+
+
+def _control(item: _Listed, labels: tuple[str, ...]) -> Control:
+    element = item.element
+    tag = element.tag
+    disabled = tag != "object" and (
+        element.get("disabled") is not None or item.disabled_by_fieldset
+    )
+    return Control(
+        index=item.index,
+        tag=tag,
+        type=_control_type(element),
+        attributes=_frozen(element.attrib),
+        disabled=disabled,
+        labels=labels,
+        containers=item.containers,
+        options=_options(element) if tag == "select" else (),
+        text=_text(element) if tag in ("textarea", "button", "output") else "",
+        line=element.sourceline,
+    )

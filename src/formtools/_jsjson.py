@@ -1,0 +1,111 @@
+"""JSON text exactly as a browser's ``JSON.stringify`` writes it.
+
+Tool definitions are compared byte for byte with what Chromium reports, so numbers must be
+written the way ECMAScript's Number::toString writes them (``1e-7``, ``1e+21``, ``0.1``, ``5``),
+not the way Python's ``repr`` does (``1e-07``, ``1e+21``, ``0.1``, ``5.0``). Key order is the
+insertion order of the dicts, which mirrors the order Chromium builds its objects in.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, Mapping
+
+__all__ = ["js_number", "dumps", "loads"]
+
+
+def js_number(value: float | int) -> str:
+    """Format a number as ECMAScript Number::toString (radix 10) does."""
+    if isinstance(value, bool):
+        raise TypeError("booleans are not numbers here")
+    if isinstance(value, int):
+        value = float(value) if abs(value) >= 2**53 else value
+        if isinstance(value, int):
+            return str(value)
+    if math.isnan(value) or math.isinf(value):
+        return "null"  # what JSON.stringify writes for NaN and ±Infinity
+    if value == 0:
+        return "0"  # covers -0 too
+    sign = "-" if value < 0 else ""
+    mantissa, _, exponent = repr(abs(value)).partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    digits = whole + fraction
+    # n: where the decimal point sits, counted in digits from the left (ECMAScript's "n")
+    n = len(whole) + (int(exponent) if exponent else 0)
+    stripped = digits.lstrip("0")
+    n -= len(digits) - len(stripped)
+    digits = stripped.rstrip("0")
+    k = len(digits)
+    if k <= n <= 21:
+        text = digits + "0" * (n - k)
+    elif 0 < n <= 21:
+        text = digits[:n] + "." + digits[n:]
+    elif -6 < n <= 0:
+        text = "0." + "0" * (-n) + digits
+    else:
+        e = n - 1
+        exp = ("+" if e >= 0 else "-") + str(abs(e))
+        text = digits[0] + ("." + digits[1:] if k > 1 else "") + "e" + exp
+    return sign + text
+
+
+def _encode(value: Any, out: list[str], indent: str | None, level: int) -> None:
+    if value is None:
+        out.append("null")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    elif isinstance(value, str):
+        out.append(json.dumps(value, ensure_ascii=False))
+    elif isinstance(value, (int, float)):
+        out.append(js_number(value))
+    elif isinstance(value, Mapping):
+        if not value:
+            out.append("{}")
+            return
+        out.append("{")
+        sep = ","
+        for i, (key, item) in enumerate(value.items()):
+            if i:
+                out.append(sep)
+            if indent is not None:
+                out.append("\n" + indent * (level + 1))
+            out.append(json.dumps(str(key), ensure_ascii=False))
+            out.append(": " if indent is not None else ":")
+            _encode(item, out, indent, level + 1)
+        if indent is not None:
+            out.append("\n" + indent * level)
+        out.append("}")
+    elif isinstance(value, (list, tuple)):
+        if not value:
+            out.append("[]")
+            return
+        out.append("[")
+        for i, item in enumerate(value):
+            if i:
+                out.append(",")
+            if indent is not None:
+                out.append("\n" + indent * (level + 1))
+            _encode(item, out, indent, level + 1)
+        if indent is not None:
+            out.append("\n" + indent * level)
+        out.append("]")
+    else:
+        raise TypeError(f"cannot serialize {type(value).__name__} as JSON")
+
+
+def dumps(value: Any, *, pretty: bool = False) -> str:
+    """Serialize like ``JSON.stringify(value)`` (or with a two-space indent when ``pretty``).
+
+    Non-ASCII characters are written as themselves, as JSON.stringify does.
+    """
+    out: list[str] = []
+    _encode(value, out, "  " if pretty else None, 0)
+    return "".join(out)
+
+
+def loads(text: str | bytes) -> Any:
+    """Parse JSON keeping key order; integral numbers stay ints, others become floats."""
+    return json.loads(text)

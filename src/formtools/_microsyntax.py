@@ -1,0 +1,90 @@
+"""HTML microsyntaxes and step rules (#common-microsyntaxes, #concept-input-step).
+
+Numbers are parsed twice on purpose: as binary floats where the browser compares and prints
+doubles, and as :class:`~decimal.Decimal` where Chromium does its step arithmetic in decimal
+(``min=0.3 step=0.1`` *is* a multiple, which binary floats would deny).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from functools import lru_cache
+
+import regress
+
+__all__ = [
+    "parse_float",
+    "parse_decimal",
+    "StepRule",
+    "allowed_step",
+    "step_base",
+    "compiles_as_v_flag_regex",
+]
+
+# #valid-floating-point-number, as Chromium's ParseToDoubleForNumberType accepts it: no leading
+# "+" or whitespace, no trailing ".", an optional exponent.
+_FLOAT = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
+
+
+def parse_float(text: str | None) -> float | None:
+    """A valid floating-point number as a finite double, else None."""
+    if text is None or not _FLOAT.match(text) or text.endswith("."):
+        return None
+    value = float(text)
+    if not math.isfinite(value):
+        return None
+    return value + 0.0  # -0 becomes 0
+
+
+def parse_decimal(text: str | None) -> Decimal | None:
+    """Like :func:`parse_float`, keeping the decimal digits as written."""
+    if parse_float(text) is None:
+        return None
+    try:
+        return Decimal(text)  # type: ignore[arg-type]
+    except InvalidOperation:  # pragma: no cover - the grammar above excludes it
+        return None
+
+
+@dataclass(frozen=True)
+class StepRule:
+    """#concept-input-step-default and #concept-input-step-scale for one input type."""
+
+    default: Decimal
+    scale: Decimal
+    default_base: Decimal = Decimal(0)
+
+
+def allowed_step(step_attribute: str | None, rule: StepRule) -> Decimal | None:
+    """#concept-input-step: the allowed step, or None for ``step=any``.
+
+    A missing, unparsable, zero or negative step means the default step.
+    """
+    if step_attribute is not None and step_attribute.lower() == "any":
+        return None
+    step = parse_decimal(step_attribute)
+    if step is None or step <= 0:
+        return rule.default * rule.scale
+    return step * rule.scale
+
+
+def step_base(min_attribute: str | None, value_attribute: str | None, rule: StepRule) -> Decimal:
+    """#concept-input-min-zero: ``min`` if it parses, else the ``value`` attribute, else the default."""
+    for candidate in (min_attribute, value_attribute):
+        parsed = parse_decimal(candidate)
+        if parsed is not None:
+            return parsed
+    return rule.default_base
+
+
+@lru_cache(maxsize=4096)
+def compiles_as_v_flag_regex(pattern: str) -> bool:
+    """Whether ``pattern`` compiles as an ECMAScript RegExp with the ``v`` flag."""
+    try:
+        regress.Regex(pattern, "v")
+    except Exception:  # regress raises its own error type for every syntax error
+        return False
+    return True

@@ -1,0 +1,71 @@
+"""Reading a page from where a user points: a file, standard input, or an http(s) URL.
+
+This is the only module of the synthesis pipeline that does I/O. For a URL the final URL after
+redirects is the document URL and the ``Content-Type`` charset takes part in decoding, as in a
+browser; for a file the document URL is its ``file:`` URL unless the caller gives one.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import httpx
+
+from ._errors import SourceError
+from ._parse import Document, parse_html
+
+__all__ = ["load_page", "is_url"]
+
+_MAX_BYTES = 50 * 1024 * 1024
+
+
+def is_url(source: str) -> bool:
+    return source.startswith(("http://", "https://"))
+
+
+def load_page(
+    source: str | Path, *, base_url: str | None = None, timeout: float = 30.0
+) -> Document:
+    """Parse the page at ``source``: a path, ``-`` for standard input, or an http(s) URL.
+
+    ``base_url`` sets the document URL for a file or standard input (a URL keeps its own).
+    Raises :class:`SourceError` with a one-line message when the page cannot be read.
+    """
+    text = str(source)
+    if text == "-":
+        return parse_html(sys.stdin.buffer.read(), url=base_url, source="<stdin>")
+    if is_url(text):
+        return _fetch(text, timeout)
+    path = Path(text)
+    try:
+        markup = path.read_bytes()
+    except FileNotFoundError:
+        raise SourceError(f"{text}: no such file") from None
+    except IsADirectoryError:
+        raise SourceError(f"{text}: is a directory, not a page") from None
+    except OSError as error:
+        raise SourceError(f"{text}: cannot read: {error.strerror or error}") from None
+    url = base_url or path.resolve().as_uri()
+    return parse_html(markup, url=url, source=text)
+
+
+def _fetch(url: str, timeout: float) -> Document:
+    try:
+        with httpx.Client(follow_redirects=True, timeout=timeout) as client:
+            with client.stream("GET", url, headers={"Accept": "text/html,*/*;q=0.8"}) as response:
+                if response.status_code >= 400:
+                    raise SourceError(f"{url}: HTTP {response.status_code}")
+                body = bytearray()
+                for chunk in response.iter_bytes():
+                    body += chunk
+                    if len(body) > _MAX_BYTES:
+                        raise SourceError(f"{url}: larger than {_MAX_BYTES // 2**20} MiB")
+                return parse_html(
+                    bytes(body),
+                    url=str(response.url),
+                    content_type=response.headers.get("content-type"),
+                    source=url,
+                )
+    except httpx.HTTPError as error:
+        raise SourceError(f"{url}: {type(error).__name__}: {error}") from None
