@@ -25,8 +25,7 @@ import itertools
 import json
 import os
 import threading
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
@@ -236,10 +235,10 @@ async ([quietTurns, maxTurns]) => {
 class ChromiumOracle:
     """Headless Chromium with WebMCP, launched once and reused for every page.
 
-    >>> with ChromiumOracle() as oracle:                                    # doctest: +SKIP
-    ...     oracle.tools('<form toolname=a tooldescription=b><input name=q></form>')
-    [{'name': 'a', 'title': '', 'description': 'b', 'inputSchema': {...},
-      'annotations': {'autosubmit': False}}]
+    >>> with ChromiumOracle() as oracle:  # doctest: +SKIP
+    ...     oracle.tools("<form toolname=a tooldescription=b toolautosubmit></form>")
+    [{'name': 'a', 'title': '', 'description': 'b', 'inputSchema': {'type': 'object',
+      'properties': {}, 'required': []}, 'annotations': {'autosubmit': True}}]
 
     ``site`` and ``page`` are exposed so tests can drive the page further (execute a tool, watch
     the submission arrive at the site).
@@ -260,6 +259,7 @@ class ChromiumOracle:
 
     def __enter__(self) -> ChromiumOracle:
         try:
+            from playwright.sync_api import Error as PlaywrightError
             from playwright.sync_api import sync_playwright
         except ImportError as error:
             raise BrowserUnavailable(
@@ -274,7 +274,7 @@ class ChromiumOracle:
                 browser = playwright.chromium.launch(
                     executable_path=self.executable, args=list(CHROMIUM_ARGS), headless=True
                 )
-            except Exception as error:  # playwright.sync_api.Error, or a broken binary
+            except PlaywrightError as error:
                 raise BrowserUnavailable(
                     f"could not launch {self.executable}: {error}"
                 ) from error
@@ -282,7 +282,7 @@ class ChromiumOracle:
             context = browser.new_context()
             self._page = context.new_page()
             self._cdp = context.new_cdp_session(self._page)
-            self._cdp.on("WebMCP.toolsAdded", self._replayed.append)
+            self._cdp.on("WebMCP.toolsAdded", self._on_tools_added)
             self._stack = stack.pop_all()
         return self
 
@@ -351,12 +351,18 @@ class ChromiumOracle:
         return tools
 
     def _replay_autosubmit(self, tools: list[Tool]) -> dict[str, bool] | None:
-        """Re-enable the WebMCP domain and read ``autosubmit`` from the replayed tools.
+        """Read ``autosubmit`` for ``tools`` from DevTools' replay of the main frame's tools.
 
-        Returns ``None`` if the replay does not describe the same tools as ``tools``.
+        Returns ``None`` if the replay does not describe the same tools (it raced a change).
         """
-        with self._replay() as replayed:
-            frame_id = self._cdp_session.send("Page.getFrameTree")["frameTree"]["frame"]["id"]
+        cdp = self._cdp_session
+        frame_id = cdp.send("Page.getFrameTree")["frameTree"]["frame"]["id"]
+        # `enable` replays the current tools as `toolsAdded` before it replies, and Playwright
+        # dispatches events in order, so the replay is complete once `send` returns.
+        self._replayed.clear()
+        cdp.send("WebMCP.enable")
+        replayed = list(self._replayed)
+        cdp.send("WebMCP.disable")
         reported = {
             tool["name"]: tool
             for event in replayed
@@ -375,19 +381,8 @@ class ChromiumOracle:
             for name, tool in reported.items()
         }
 
-    @contextmanager
-    def _replay(self) -> Iterator[list[dict[str, Any]]]:
-        """Enable the domain for the duration of the block; yields the events it replayed.
-
-        DevTools sends the replayed ``toolsAdded`` events before its reply to ``enable``, and
-        Playwright dispatches them in that order, so they are all in the list once ``send`` returns.
-        """
-        self._replayed.clear()
-        self._cdp_session.send("WebMCP.enable")
-        try:
-            yield self._replayed
-        finally:
-            self._cdp_session.send("WebMCP.disable")
+    def _on_tools_added(self, event: dict[str, Any]) -> None:
+        self._replayed.append(event)
 
     @property
     def _cdp_session(self) -> CDPSession:

@@ -207,14 +207,14 @@ def from_tree(tree: Any, *, url: str | None = None, source: str | None = None) -
     from ``form=`` attributes and ancestors only; parse the markup with :func:`parse_html` when the
     exact browser answer matters.
     """
-    if hasattr(tree, "getroot"):
+    if type(tree).__module__.startswith("bs4"):
+        root = _lxml_from_soup(tree)
+        return Document(root=root, url=url, base_url=_base_url(root, url), source=source or (url or "<soup>"))
+    if isinstance(tree, etree._ElementTree):
         tree = tree.getroot()
     if isinstance(tree, etree._Element):
         root = tree.getroottree().getroot()
         return Document(root=root, url=url, base_url=_base_url(root, url), source=source or (url or "<tree>"))
-    if type(tree).__module__.startswith("bs4"):
-        root = _lxml_from_soup(tree)
-        return Document(root=root, url=url, base_url=_base_url(root, url), source=source or (url or "<soup>"))
     raise TypeError(f"expected an lxml or BeautifulSoup tree, got {type(tree).__name__}")
 
 
