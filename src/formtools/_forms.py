@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from lxml import etree
 
@@ -29,10 +29,11 @@ from ._parse import Document
 __all__ = ["Attributes", "Container", "Option", "Control", "Form", "forms_of"]
 
 Attributes = Mapping[str, str]
+Restore = Callable[[str], str]
 
 
-def _frozen(attributes: Any) -> Attributes:
-    return MappingProxyType(dict(attributes))
+def _frozen(attributes: Any, restore: Restore) -> Attributes:
+    return MappingProxyType({name: restore(value) for name, value in attributes.items()})
 
 
 @dataclass(frozen=True)
@@ -135,8 +136,8 @@ class Form:
         return " ".join(bits[:1]) + (f" ({', '.join(bits[1:])})" if len(bits) > 1 else "")
 
 
-def _text(element: etree._Element) -> str:
-    return etree.tostring(element, method="text", encoding=str, with_tail=False)
+def _text(element: etree._Element, restore: Restore) -> str:
+    return restore(etree.tostring(element, method="text", encoding=str, with_tail=False))
 
 
 def _input_type(element: etree._Element) -> str:
@@ -166,7 +167,7 @@ def _control_type(element: etree._Element) -> str:
     return tag
 
 
-def _label_text(label: etree._Element) -> str:
+def _label_text(label: etree._Element, restore: Restore) -> str:
     """A label's text without the text of labelable elements inside it, ends trimmed."""
     parts: list[str] = [label.text or ""]
 
@@ -179,7 +180,7 @@ def _label_text(label: etree._Element) -> str:
             parts.append(child.tail or "")
 
     walk(label)
-    return "".join(parts).strip(CHROMIUM_WHITESPACE)
+    return restore("".join(parts)).strip(CHROMIUM_WHITESPACE)
 
 
 def _collapse(text: str) -> str:
@@ -190,18 +191,19 @@ def _collapse(text: str) -> str:
 _ASCII_RUNS = re.compile(f"[{ASCII_WHITESPACE}]+")
 
 
-def _options(select: etree._Element) -> tuple[Option, ...]:
+def _options(select: etree._Element, restore: Restore) -> tuple[Option, ...]:
     """#concept-select-option-list: option children, and option children of optgroup children."""
     found: list[Option] = []
 
     def add(option: etree._Element, group_disabled: bool) -> None:
-        text = _text(option)
+        text = _text(option, restore)
         value = option.get("value")
+        value = None if value is None else restore(value)
         found.append(
             Option(
                 value=value if value is not None else _collapse(text),
                 text=text,
-                label=option.get("label"),
+                label=None if option.get("label") is None else restore(option.get("label")),
                 disabled=group_disabled or option.get("disabled") is not None,
                 selected=option.get("selected") is not None,
                 has_value=value is not None,
@@ -241,6 +243,7 @@ def _walk(root: etree._Element) -> Iterator[tuple[str, etree._Element]]:
 
 def forms_of(document: Document) -> tuple[Form, ...]:
     """Every form in the document with the listed elements it owns."""
+    restore = document.restore
     first_with_id: dict[str, etree._Element] = {}
     labels: list[etree._Element] = []
     listed: list[_Listed] = []
@@ -273,22 +276,22 @@ def forms_of(document: Document) -> tuple[Form, ...]:
                 _Listed(element, counter, tuple(containers), _disabled_by(element, disabling))
             )
         if tag in ("form", "fieldset"):
-            containers.append(Container(counter, tag, _frozen(element.attrib)))
+            containers.append(Container(counter, tag, _frozen(element.attrib, restore)))
             if tag == "fieldset" and element.get("disabled") is not None:
                 legend = next((c for c in element if c.tag == "legend"), None)
                 disabling.append((element, legend))
 
-    labels_of = _labels_by_control(labels, first_with_id)
+    labels_of = _labels_by_control(labels, first_with_id, restore)
     owned: dict[Any, list[Control]] = {form: [] for form in forms}
     for item in listed:
         owner = _form_owner(item.element, document, first_with_id)
         if owner is None or owner not in owned:
             continue
-        owned[owner].append(_control(item, labels_of.get(item.element, ())))
+        owned[owner].append(_control(item, labels_of.get(item.element, ()), restore))
     return tuple(
         Form(
             index=i,
-            attributes=_frozen(form.attrib),
+            attributes=_frozen(form.attrib, restore),
             controls=tuple(owned[form]),
             line=form.sourceline,
         )
@@ -331,7 +334,7 @@ def _form_owner(
 
 
 def _labels_by_control(
-    labels: list[etree._Element], first_with_id: dict[str, etree._Element]
+    labels: list[etree._Element], first_with_id: dict[str, etree._Element], restore: Restore
 ) -> dict[Any, tuple[str, ...]]:
     """#labeled-control for every label, grouped by control, labels in tree order."""
     found: dict[Any, list[str]] = {}
@@ -345,7 +348,7 @@ def _labels_by_control(
                 None,
             )
         if control is not None and _labelable(control):
-            found.setdefault(control, []).append(_label_text(label))
+            found.setdefault(control, []).append(_label_text(label, restore))
     return {control: tuple(texts) for control, texts in found.items()}
 
 
@@ -355,7 +358,7 @@ def _labelable(element: etree._Element) -> bool:
     return element.tag in LABELABLE
 
 
-def _control(item: _Listed, labels: tuple[str, ...]) -> Control:
+def _control(item: _Listed, labels: tuple[str, ...], restore: Restore) -> Control:
     element = item.element
     tag = element.tag
     disabled = tag != "object" and (
@@ -365,11 +368,11 @@ def _control(item: _Listed, labels: tuple[str, ...]) -> Control:
         index=item.index,
         tag=tag,
         type=_control_type(element),
-        attributes=_frozen(element.attrib),
+        attributes=_frozen(element.attrib, restore),
         disabled=disabled,
         labels=labels,
         containers=item.containers,
-        options=_options(element) if tag == "select" else (),
-        text=_text(element) if tag in ("textarea", "button", "output") else "",
+        options=_options(element, restore) if tag == "select" else (),
+        text=_text(element, restore) if tag in ("textarea", "button", "output") else "",
         line=element.sourceline,
     )

@@ -15,13 +15,16 @@ part of the document and are skipped by the next stage.
 from __future__ import annotations
 
 import re
+import warnings
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 from urllib.parse import urljoin, urlsplit
 
 import html5lib
 import webencodings
+from html5lib._tokenizer import HTMLTokenizer
+from html5lib.constants import DataLossWarning
 from html5lib.treebuilders import getTreeBuilder
 from lxml import etree
 
@@ -48,6 +51,11 @@ class Document:
     encoding: str = "UTF-8"
     source: str = "<string>"
     parser_owners: Mapping[Any, Any] = field(default_factory=lambda: MappingProxyType({}))
+    escaped: bool = False
+
+    def restore(self, text: str) -> str:
+        """The page's own characters for a string read from the tree (see :func:`_escape`)."""
+        return text.translate(_RESTORE) if self.escaped else text
 
 
 class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-type]
@@ -81,8 +89,43 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
         return self._record(super().insertElementTable(token), token)
 
 
+# lxml refuses characters XML cannot hold (most C0 controls, U+FFFE/U+FFFF, lone surrogates) and
+# html5lib's lxml builder turns U+000C into a space. Pages contain them, and they matter (a form
+# feed in a label is not a space to the browser), so they are parked in Supplementary Private Use
+# Area-A while the tree is built and restored whenever text leaves the tree.
+_PARKED = [*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), *range(0xD800, 0xE000), 0xFFFE, 0xFFFF]
+_ESCAPE = {code: 0xF0000 + i for i, code in enumerate(_PARKED)}
+_RESTORE = {parked: code for code, parked in _ESCAPE.items()}
+_NEEDS_ESCAPE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+class _EscapingTokenizer(HTMLTokenizer):
+    """html5lib's tokenizer, handing on tokens with unrepresentable characters parked."""
+
+    def __iter__(self) -> Iterator[dict]:
+        for token in super().__iter__():
+            data = token.get("data")
+            if isinstance(data, str):
+                if _NEEDS_ESCAPE.search(data):
+                    token["data"] = data.translate(_ESCAPE)
+                    self.parser.escaped = True
+            elif isinstance(data, dict):
+                for name, value in data.items():
+                    if _NEEDS_ESCAPE.search(value):
+                        data[name] = value.translate(_ESCAPE)
+                        self.parser.escaped = True
+            yield token
+
+
 class _Parser(html5lib.HTMLParser):
-    """html5lib's parser with the template-aware form pointer handling of the current standard."""
+    """html5lib's parser with the template-aware form pointer handling of the current standard,
+    and characters lxml cannot hold parked (see above)."""
+
+    escaped = False
+
+    def mainLoop(self) -> None:
+        self.tokenizer.__class__ = _EscapingTokenizer
+        super().mainLoop()
 
     def __init__(self) -> None:
         super().__init__(tree=_OwnerRecordingTreeBuilder, namespaceHTMLElements=False)
@@ -160,15 +203,15 @@ def parse_html(
     ``content_type`` (the HTTP header), then a ``<meta charset>`` prescan, else windows-1252.
     """
     parser = _Parser()
+    with warnings.catch_warnings():
+        # html5lib reports each lxml naming coercion; those never touch form markup
+        warnings.simplefilter("ignore", DataLossWarning)
+        lxml_tree = _run(parser, markup, content_type)
+    root = lxml_tree.getroot()
     if isinstance(markup, bytes):
-        lxml_tree = parser.parse(
-            markup, transport_encoding=_sniffed_charset(content_type), useChardet=False
-        )
         encoding = webencodings.lookup(parser.documentEncoding or "windows-1252").name
     else:
-        lxml_tree = parser.parse(markup)
         encoding = "UTF-8"
-    root = lxml_tree.getroot()
     owners = MappingProxyType(dict(parser.tree.parser_owners))
     return Document(
         root=root,
@@ -177,7 +220,16 @@ def parse_html(
         encoding=_output_encoding(encoding),
         source=source or (url or "<string>"),
         parser_owners=owners,
+        escaped=parser.escaped,
     )
+
+
+def _run(parser: _Parser, markup: str | bytes, content_type: str | None) -> Any:
+    if isinstance(markup, bytes):
+        return parser.parse(
+            markup, transport_encoding=_sniffed_charset(content_type), useChardet=False
+        )
+    return parser.parse(markup)
 
 
 def _output_encoding(name: str) -> str:
