@@ -31,6 +31,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
+from formtools._jsjson import dumps
+
 if TYPE_CHECKING:
     from playwright.sync_api import CDPSession, Page
 
@@ -110,7 +112,10 @@ class LocalSite:
     def __enter__(self) -> LocalSite:
         server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         server.daemon_threads = True
-        self._thread = threading.Thread(target=server.serve_forever, name="LocalSite", daemon=True)
+        poll_interval = 0.05  # bounds how long shutdown() waits
+        self._thread = threading.Thread(
+            target=server.serve_forever, args=(poll_interval,), name="LocalSite", daemon=True
+        )
         self._server = server
         self._thread.start()
         return self
@@ -293,9 +298,7 @@ class ChromiumOracle:
                     executable_path=self.executable, args=list(CHROMIUM_ARGS), headless=True
                 )
             except PlaywrightError as error:
-                raise BrowserUnavailable(
-                    f"could not launch {self.executable}: {error}"
-                ) from error
+                raise BrowserUnavailable(f"could not launch {self.executable}: {error}") from error
             stack.callback(browser.close)
             context = browser.new_context()
             self._page = context.new_page()
@@ -374,7 +377,9 @@ class ChromiumOracle:
             self.tools(html, content_type=content_type),
             self.tools(html, content_type=content_type, reevaluate=True),
         )
-        return OracleAnswer(tools=runs[0], stable=runs[0] == runs[1], runs=runs)
+        # compare the JSON text: dict equality would ignore key order and equate 1, 1.0 and true
+        stable = dumps(runs[0]) == dumps(runs[1])
+        return OracleAnswer(tools=runs[0], stable=stable, runs=runs)
 
     def _settled_tools(self) -> list[Tool]:
         result = self.page.evaluate(_SETTLE_JS, [self.quiet_turns, self.max_turns])
@@ -406,9 +411,12 @@ class ChromiumOracle:
             for tool in event["tools"]
             if tool["frameId"] == frame_id
         }
+        # DevTools leaves out `inputSchema` when the schema's text is Latin-1 with non-ASCII
+        # characters (it seems to read the 8-bit string as UTF-8), so compare it only if present.
         same = reported.keys() == {tool["name"] for tool in tools} and all(
             reported[tool["name"]]["description"] == tool["description"]
-            and reported[tool["name"]]["inputSchema"] == tool["inputSchema"]
+            and reported[tool["name"]].get("inputSchema", tool["inputSchema"])
+            == tool["inputSchema"]
             for tool in tools
         )
         if not same:

@@ -227,9 +227,12 @@ def parse_html(
 def _run(parser: _Parser, markup: str | bytes, content_type: str | None) -> Any:
     if isinstance(markup, bytes):
         return parser.parse(
-            markup, transport_encoding=_sniffed_charset(content_type), useChardet=False
+            markup,
+            transport_encoding=_sniffed_charset(content_type),
+            useChardet=False,
+            scripting=True,
         )
-    return parser.parse(markup)
+    return parser.parse(markup, scripting=True)
 
 
 def _output_encoding(name: str) -> str:

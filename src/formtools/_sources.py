@@ -8,6 +8,7 @@ browser; for a file the document URL is its ``file:`` URL unless the caller give
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
@@ -15,7 +16,7 @@ import httpx
 from ._errors import SourceError
 from ._parse import Document, parse_html
 
-__all__ = ["load_page", "is_url"]
+__all__ = ["RawPage", "read_page", "load_page", "is_url"]
 
 _MAX_BYTES = 50 * 1024 * 1024
 
@@ -24,33 +25,48 @@ def is_url(source: str) -> bool:
     return source.startswith(("http://", "https://"))
 
 
-def load_page(
-    source: str | Path, *, base_url: str | None = None, timeout: float = 30.0
-) -> Document:
-    """Parse the page at ``source``: a path, ``-`` for standard input, or an http(s) URL.
+@dataclass(frozen=True)
+class RawPage:
+    """A page's bytes as read, before any decoding."""
 
-    ``base_url`` sets the document URL for a file or standard input (a URL keeps its own).
-    Raises :class:`SourceError` with a one-line message when the page cannot be read.
+    body: bytes
+    url: str | None
+    content_type: str | None
+    label: str
+
+
+def read_page(source: str | Path, *, base_url: str | None = None, timeout: float = 30.0) -> RawPage:
+    """Read the page at ``source``: a path, ``-`` for standard input, or an http(s) URL.
+
+    ``base_url`` sets the document URL for a file or standard input (a URL keeps its own final
+    URL). Raises :class:`SourceError` with a one-line message when the page cannot be read.
     """
     text = str(source)
     if text == "-":
-        return parse_html(sys.stdin.buffer.read(), url=base_url, source="<stdin>")
+        return RawPage(sys.stdin.buffer.read(), base_url, None, "<stdin>")
     if is_url(text):
         return _fetch(text, timeout)
     path = Path(text)
     try:
-        markup = path.read_bytes()
+        body = path.read_bytes()
     except FileNotFoundError:
         raise SourceError(f"{text}: no such file") from None
     except IsADirectoryError:
         raise SourceError(f"{text}: is a directory, not a page") from None
     except OSError as error:
         raise SourceError(f"{text}: cannot read: {error.strerror or error}") from None
-    url = base_url or path.resolve().as_uri()
-    return parse_html(markup, url=url, source=text)
+    return RawPage(body, base_url or path.resolve().as_uri(), None, text)
 
 
-def _fetch(url: str, timeout: float) -> Document:
+def load_page(
+    source: str | Path, *, base_url: str | None = None, timeout: float = 30.0
+) -> Document:
+    """Read and parse the page at ``source`` (see :func:`read_page`)."""
+    raw = read_page(source, base_url=base_url, timeout=timeout)
+    return parse_html(raw.body, url=raw.url, content_type=raw.content_type, source=raw.label)
+
+
+def _fetch(url: str, timeout: float) -> RawPage:
     try:
         with httpx.Client(follow_redirects=True, timeout=timeout) as client:
             with client.stream("GET", url, headers={"Accept": "text/html,*/*;q=0.8"}) as response:
@@ -61,11 +77,8 @@ def _fetch(url: str, timeout: float) -> Document:
                     body += chunk
                     if len(body) > _MAX_BYTES:
                         raise SourceError(f"{url}: larger than {_MAX_BYTES // 2**20} MiB")
-                return parse_html(
-                    bytes(body),
-                    url=str(response.url),
-                    content_type=response.headers.get("content-type"),
-                    source=url,
+                return RawPage(
+                    bytes(body), str(response.url), response.headers.get("content-type"), url
                 )
     except httpx.HTTPError as error:
         raise SourceError(f"{url}: {type(error).__name__}: {error}") from None

@@ -110,12 +110,10 @@ def diff(
 
 def main() -> None:
     try:
-        app(standalone_mode=False)
+        code = app(standalone_mode=False)  # returns Exit's code instead of raising it
     except FormtoolsError as error:
         typer.echo(f"formtools: error: {error}", err=True)
         sys.exit(2)
-    except typer.Exit as stop:
-        sys.exit(stop.exit_code)
     except typer.Abort:
         typer.echo("formtools: aborted", err=True)
         sys.exit(130)
@@ -126,3 +124,4 @@ def main() -> None:
             error.show()
             sys.exit(2)
         raise
+    sys.exit(code if isinstance(code, int) else 0)

@@ -1,0 +1,145 @@
+"""The Chromium oracle against the real browser, and the local site it serves pages from."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+
+import pytest
+
+from formtools._browser import BrowserUnavailable, ChromiumOracle, LocalSite
+
+
+@pytest.fixture(scope="module")
+def oracle() -> Iterator[ChromiumOracle]:
+    manager = ChromiumOracle()
+    try:
+        running = manager.__enter__()
+    except BrowserUnavailable as error:
+        pytest.skip(str(error))
+    try:
+        yield running
+    finally:
+        manager.__exit__(None, None, None)
+
+
+TWO_FORMS = """<!doctype html>
+<form toolname="zeta" tooldescription="Search" tooltitle="Find" toolautosubmit>
+  <input name="q" required><input type="number" name="n" min="0.3" step="0.1">
+</form>
+<form toolname="alpha" tooldescription=""><select name="s"><option>x</option></select></form>
+"""
+
+
+@pytest.mark.browser
+def test_two_forms_sorted_by_name_with_autosubmit(oracle: ChromiumOracle) -> None:
+    tools = oracle.tools(TWO_FORMS)
+    assert tools == [
+        {
+            "name": "alpha",
+            "title": "",
+            "description": "",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "s": {
+                        "type": "string",
+                        "anyOf": [{"type": "string", "const": "x", "title": "x"}],
+                        "enum": ["x"],
+                    }
+                },
+                "required": [],
+            },
+            "annotations": {"autosubmit": False},
+        },
+        {
+            "name": "zeta",
+            "title": "Find",
+            "description": "Search",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "q": {"type": "string"},
+                    "n": {"type": "number", "minimum": 0.3, "multipleOf": 0.1},
+                },
+                "required": ["q"],
+            },
+            "annotations": {"autosubmit": True},
+        },
+    ]
+    # key order survives, not just equality
+    assert list(tools[1]) == ["name", "title", "description", "inputSchema", "annotations"]
+    assert list(tools[1]["inputSchema"]["properties"]) == ["q", "n"]
+    assert list(tools[1]["inputSchema"]["properties"]["n"]) == ["type", "minimum", "multipleOf"]
+
+
+@pytest.mark.browser
+def test_invalid_toolname_registers_nothing(oracle: ChromiumOracle) -> None:
+    page = '<form toolname="has space" tooldescription="d"><input name=q></form>'
+    assert oracle.tools(page) == []
+
+
+@pytest.mark.browser
+def test_previous_page_does_not_leak(oracle: ChromiumOracle) -> None:
+    assert [tool["name"] for tool in oracle.tools(TWO_FORMS)] == ["alpha", "zeta"]
+    assert oracle.tools("<!doctype html><p>no forms") == []
+
+
+@pytest.mark.browser
+def test_stable_tools(oracle: ChromiumOracle) -> None:
+    answer = oracle.stable_tools(TWO_FORMS)
+    assert answer.stable
+    assert answer.runs == (answer.tools, answer.tools)
+    # A page that changes its form after load gives two different answers.
+    changing = """<form toolname=r tooldescription=d><select name=s></select></form>
+    <script>onload = () => document.querySelector("select").append(new Option("late"))</script>"""
+    assert not oracle.stable_tools(changing).stable
+
+
+@pytest.mark.browser
+def test_executed_tool_submits_to_the_site(oracle: ChromiumOracle) -> None:
+    site = oracle.site
+    url = site.put(
+        "/execute",
+        b"<!doctype html><form toolname=t tooldescription=d toolautosubmit"
+        b' method=post action="/sent"><input name=q></form>',
+    )
+    oracle.page.goto(url)
+    with oracle.page.expect_navigation(url=site.origin + "/sent"):
+        oracle.page.evaluate(
+            """async () => {
+                const [tool] = await document.modelContext.getTools();
+                document.modelContext.executeTool(tool, {q: "a b&c"});
+            }"""
+        )
+    [sent] = [request for request in site.requests if request.path == "/sent"]
+    assert sent.method == "POST"
+    assert sent.header("content-type") == "application/x-www-form-urlencoded"
+    assert sent.body == b"q=a+b%26c"
+
+
+def test_local_site_records_requests() -> None:
+    with LocalSite() as site:
+        url = site.put("/page", b"<p>hi")
+        with urllib.request.urlopen(url + "?x=1") as response:
+            assert response.read() == b"<p>hi"
+            assert response.headers["Content-Type"] == "text/html; charset=utf-8"
+        posted = urllib.request.Request(
+            site.origin + "/elsewhere",
+            data=json.dumps({"a": 1}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(posted) as response:
+            assert response.status == 200
+        with pytest.raises(urllib.error.HTTPError) as missing:
+            urllib.request.urlopen(site.origin + "/missing")
+        assert missing.value.code == 404
+        missing.value.close()
+    first, second, third = site.requests
+    assert (first.method, first.target, first.path) == ("GET", "/page?x=1", "/page")
+    assert first.body == b""
+    assert (second.method, second.target, second.body) == ("POST", "/elsewhere", b'{"a": 1}')
+    assert second.header("Content-Type") == "application/json"
+    assert (third.method, third.target) == ("GET", "/missing")

@@ -1,0 +1,129 @@
+"""The formtools command, run as a user runs it: a real process, real files, a real HTTP server."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES
+
+PAGE = FIXTURES / "tool-multiple-forms.html"
+
+
+def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "formtools", *args], input=stdin, capture_output=True, timeout=60
+    )
+
+
+def test_extract_prints_a_json_array_of_tools() -> None:
+    done = run("extract", str(PAGE))
+    assert done.returncode == 0, done.stderr
+    tools = json.loads(done.stdout)
+    assert tools and all(
+        list(t) == ["name", "title", "description", "inputSchema", "annotations"] for t in tools
+    )
+    assert [t["name"] for t in tools] == sorted(t["name"] for t in tools)
+    assert b"\n  " not in done.stdout  # compact unless --pretty
+    assert b"\n  " in run("extract", str(PAGE), "--pretty").stdout
+
+
+def test_extract_mcp_format_leaves_out_an_empty_title() -> None:
+    page = b"<form toolname=t tooldescription=d><input name=q><button>go</button></form>"
+    tools = json.loads(run("extract", "-", "--format", "mcp", stdin=page).stdout)
+    assert tools == [
+        {
+            "name": "t",
+            "description": "d",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"q": {"type": "string"}},
+                "required": [],
+            },
+            "annotations": {"autosubmit": False},
+        }
+    ]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("extract", "no-such-page.html"), "no-such-page.html: no such file"),
+        (("extract", str(PAGE), "--profile", "firefox"), "unknown profile 'firefox'"),
+        (("extract", str(PAGE), "--format", "yaml"), "unknown format 'yaml'"),
+        (("extract", "http://127.0.0.1:9/"), "http://127.0.0.1:9/: ConnectError"),
+        (("lint", str(FIXTURES)), "is a directory"),
+    ],
+)
+def test_user_mistakes_get_one_line_and_exit_2(args: tuple[str, ...], message: str) -> None:
+    done = run(*args)
+    assert done.returncode == 2
+    err = done.stderr.decode()
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+    assert done.stdout == b""
+
+
+def test_lint_explains_dropped_forms_and_fields_and_fails_on_errors(tmp_path: Path) -> None:
+    page = tmp_path / "p.html"
+    page.write_text(
+        "<form toolname='bad name' tooldescription=d></form>\n"
+        "<form toolname=ok tooldescription=d>\n<input name=a><input name=a>\n"
+        "<input type=hidden name=h><button>go</button></form>"
+    )
+    done = run("lint", str(page))
+    assert done.returncode == 1
+    out = done.stdout.decode()
+    assert f"{page}:1: error: form #1 (toolname='bad name', line 1)" in out
+    assert "[invalid-toolname]" in out and "[duplicate-name]" in out
+    assert "[hidden-without-description]" not in out  # informational: only with --verbose
+    assert "[hidden-without-description]" in run("lint", str(page), "-v").stdout.decode()
+    findings = json.loads(run("lint", str(page), "--json").stdout)
+    assert {f["code"] for f in findings} >= {"invalid-toolname", "duplicate-name", "hidden-without-description"}
+    assert all(f["message"] for f in findings)
+
+
+def test_lint_passes_a_clean_page(tmp_path: Path) -> None:
+    page = tmp_path / "ok.html"
+    page.write_text(
+        "<form toolname=ok tooldescription=d><label>Q <input name=q></label><button>go</button></form>"
+    )
+    done = run("lint", str(page))
+    assert done.returncode == 0, done.stdout
+    assert "1 tool(s); 0 error(s), 0 warning(s)" in done.stdout.decode()
+
+
+class _Site(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:  # noqa: N802
+        if self.path == "/moved":
+            self.send_response(302)
+            self.send_header("Location", "/shop/page")
+            self.end_headers()
+            return
+        body = "<form toolname=caf\u00e9 tooldescription='Caf\u00e9'><input name=q></form>".encode("cp1252")
+        body = b"<form toolname=t tooldescription='Caf\xe9'><input name=q></form>"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=windows-1252")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_extract_from_a_url_follows_redirects_and_decodes_by_header() -> None:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Site)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_port}/moved"
+        tools = json.loads(run("extract", url).stdout)
+        assert tools[0]["description"] == "Caf\u00e9"
+    finally:
+        server.shutdown()
