@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES
+from tests.conftest import FIXTURES
 
 PAGE = FIXTURES / "tool-multiple-forms.html"
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 import formtools
-from conftest import EXPECTED, FIXTURES
+from tests.conftest import EXPECTED, FIXTURES
 
 PAGES = sorted(FIXTURES.glob("*.html"))
 UNSTABLE = {

@@ -161,7 +161,7 @@ PATTERNS: list[tuple[float, str]] = [
 NUMBERS: list[tuple[float, str]] = [
     (6, "0"), (6, "1"), (5, "10"), (4, "5"), (3, "15"), (3, "100"), (3, "-5"), (2, "11"),
     (3, "0.1"), (3, "0.3"), (2, "0.15"), (2, "2.5"), (1, "-1.5"), (1, "-0"),
-    (2, "1e3"), (1, "1E2"), (2, "1e21"), (1, "1e-7"), (1, "2e308"),
+    (2, "1e3"), (1, "1E2"), (3, "1e21"), (1, "1e-7"), (2, "2e308"),
     (2, "abc"), (2, ""), (1, " 3"), (1, "+1"), (1, "1."), (1, ".5"),
 ]
 NUMBER_STEPS: list[tuple[float, str]] = [
@@ -429,7 +429,7 @@ def select(rng: PageRng) -> str:
     if rng.maybe(0.25):
         placeholder = rng.choice(["Choose…", "--", "", "Pick one"])
         options.append(f'<option value="">{placeholder}</option>')
-    count = rng.choices([0, 1, 2, 3, 4, 5], weights=[2, 6, 20, 25, 12, 5])[0]
+    count = rng.choices([0, 1, 2, 3, 4, 5], weights=[3, 6, 20, 25, 12, 5])[0]
     options += [_option(rng) for _ in range(count)]
     if options and rng.maybe(0.2):
         start = rng.randrange(len(options))
