@@ -12,6 +12,7 @@ from decimal import Decimal
 from typing import Any, Mapping
 
 from ._forms import Control
+from ._jsjson import js_property_order
 from ._microsyntax import (
     StepRule,
     allowed_step,
@@ -27,6 +28,7 @@ _TEXT_LIKE = frozenset({"text", "search", "tel", "email", "url", "password"})
 _NOT_PARAMETERS = frozenset({"file", "image", "reset", "button", "submit"})
 _DATE_NOTE = "Dates MUST be provided in 'YYYY-MM-DD' format."
 _NUMBER_STEP = StepRule(default=Decimal(1), scale=Decimal(1))
+_RANGE_STEP = StepRule(default=Decimal(1), scale=Decimal(1), any_is_default=True)
 _TIME_STEP = StepRule(default=Decimal(60), scale=Decimal(1))
 
 _TIME_MINUTES = "([01][0-9]|2[0-3]):[0-5][0-9]"
@@ -45,6 +47,8 @@ _FIXED_FORMATS = {
 
 
 def _skip(control: Control) -> str | None:
+    if control.tag == "object":
+        return "unsupported-type"  # listed, but not a form control: it never joins a group
     if control.disabled:
         return "disabled"
     if control.readonly:
@@ -57,14 +61,14 @@ def _kind_of(control: Control) -> str:
         return control.type
     if control.tag == "select":
         return control.type  # select-one / select-multiple
-    return control.tag  # textarea, button, output, fieldset, object
+    return control.tag  # textarea, button, output, fieldset
 
 
 def _classify(group: Group) -> tuple[str, str | None]:
     """The group's kind, or ("", diagnostic code) when it is not a parameter."""
     controls = group.controls
     kinds = {_kind_of(c) for c in controls}
-    if any(c.tag in ("button", "output", "fieldset", "object") or c.is_button for c in controls):
+    if any(c.tag in ("button", "output", "fieldset") or c.is_button for c in controls):
         if len(controls) == 1:
             return "", "button" if controls[0].is_button else "unsupported-type"
         return "", "shares-name-with-button"
@@ -181,13 +185,13 @@ def _fixed_format(kind: str) -> Any:
     return build
 
 
-def _multiple_of(control: Control) -> float | None:
+def _multiple_of(control: Control, rule: StepRule) -> float | None:
     """The step, when one applies and the step base is an exact (decimal) multiple of it."""
     attributes = control.attributes
-    step = allowed_step(attributes.get("step"), _NUMBER_STEP)
+    step = allowed_step(attributes.get("step"), rule)
     if step is None:
         return None
-    base = step_base(attributes.get("min"), attributes.get("value"), _NUMBER_STEP)
+    base = step_base(attributes.get("min"), attributes.get("value"), rule)
     return float(step) if base % step == 0 else None
 
 
@@ -198,7 +202,7 @@ def _number(group: Group) -> dict[str, Any]:
         value = parse_float(control.attributes.get(attribute))
         if value is not None:
             schema[keyword] = value
-    multiple = _multiple_of(control)
+    multiple = _multiple_of(control, _NUMBER_STEP)
     if multiple is not None:
         schema["multipleOf"] = multiple
     return _with_description(_pattern(schema, control), group)
@@ -211,7 +215,7 @@ def _range(group: Group) -> dict[str, Any]:
     low = 0.0 if low is None else low
     high = 100.0 if high is None else high
     schema: dict[str, Any] = {"type": "number", "minimum": low, "maximum": max(high, low)}
-    multiple = _multiple_of(control)
+    multiple = _multiple_of(control, _RANGE_STEP)
     if multiple is not None:
         schema["multipleOf"] = multiple
     return _with_description(schema, group)
@@ -295,5 +299,6 @@ CHROMIUM = register_profile(
         },
         required=_required,
         annotations=_annotations,
+        property_order=js_property_order,
     )
 )

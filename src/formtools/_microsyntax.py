@@ -56,6 +56,7 @@ class StepRule:
     default: Decimal
     scale: Decimal
     default_base: Decimal = Decimal(0)
+    any_is_default: bool = False  # range needs a step for its slider: "any" means the default
 
 
 def allowed_step(step_attribute: str | None, rule: StepRule) -> Decimal | None:
@@ -64,7 +65,7 @@ def allowed_step(step_attribute: str | None, rule: StepRule) -> Decimal | None:
     A missing, unparsable, zero or negative step means the default step.
     """
     if step_attribute is not None and step_attribute.lower() == "any":
-        return None
+        return rule.default * rule.scale if rule.any_is_default else None
     step = parse_decimal(step_attribute)
     if step is None or step <= 0:
         return rule.default * rule.scale
