@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -10,5 +12,18 @@ EXPECTED = ROOT / "fixtures" / "expected"
 
 
 @pytest.fixture(scope="session")
-def fixtures_dir() -> Path:
-    return FIXTURES
+def chromium() -> Iterator["ChromiumOracle"]:  # noqa: F821
+    """One headless Chromium for the whole session; under CI a missing browser fails the run."""
+    from formtools._browser import BrowserUnavailable, ChromiumOracle
+
+    manager = ChromiumOracle()
+    try:
+        running = manager.__enter__()
+    except BrowserUnavailable as error:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI must run the browser tests: {error}")
+        pytest.skip(str(error))
+    try:
+        yield running
+    finally:
+        manager.__exit__(None, None, None)

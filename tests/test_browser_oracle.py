@@ -1,32 +1,17 @@
-"""The Chromium oracle against the real browser, and the local site it serves pages from."""
+"""The Chromium oracle against the real browser, and the local site it serves pages from.
+
+``chromium`` is the session's oracle (tests/conftest.py).
+"""
 
 from __future__ import annotations
 
 import json
-import os
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 
 import pytest
 
-from formtools._browser import BrowserUnavailable, ChromiumOracle, LocalSite
-
-
-@pytest.fixture(scope="module")
-def oracle() -> Iterator[ChromiumOracle]:
-    manager = ChromiumOracle()
-    try:
-        running = manager.__enter__()
-    except BrowserUnavailable as error:
-        if os.environ.get("CI") == "true":  # CI must run these, not skip them
-            raise
-        pytest.skip(str(error))
-    try:
-        yield running
-    finally:
-        manager.__exit__(None, None, None)
-
+from formtools._browser import ChromiumOracle, LocalSite
 
 TWO_FORMS = """<!doctype html>
 <form toolname="zeta" tooldescription="Search" tooltitle="Find" toolautosubmit>
@@ -37,8 +22,8 @@ TWO_FORMS = """<!doctype html>
 
 
 @pytest.mark.browser
-def test_two_forms_sorted_by_name_with_autosubmit(oracle: ChromiumOracle) -> None:
-    tools = oracle.tools(TWO_FORMS)
+def test_two_forms_sorted_by_name_with_autosubmit(chromium: ChromiumOracle) -> None:
+    tools = chromium.tools(TWO_FORMS)
     assert tools == [
         {
             "name": "alpha",
@@ -79,39 +64,47 @@ def test_two_forms_sorted_by_name_with_autosubmit(oracle: ChromiumOracle) -> Non
 
 
 @pytest.mark.browser
-def test_invalid_toolname_registers_nothing(oracle: ChromiumOracle) -> None:
+def test_invalid_toolname_registers_nothing(chromium: ChromiumOracle) -> None:
     page = '<form toolname="has space" tooldescription="d"><input name=q></form>'
-    assert oracle.tools(page) == []
+    assert chromium.tools(page) == []
 
 
 @pytest.mark.browser
-def test_previous_page_does_not_leak(oracle: ChromiumOracle) -> None:
-    assert [tool["name"] for tool in oracle.tools(TWO_FORMS)] == ["alpha", "zeta"]
-    assert oracle.tools("<!doctype html><p>no forms") == []
+def test_schema_keeps_the_definitions_key_order(chromium: ChromiumOracle) -> None:
+    # getTools() would list "2" and "10" first, as any JavaScript object does; DevTools does not.
+    page = "<form toolname=t tooldescription=d><input name=b><input name=10><input name=2></form>"
+    [tool] = chromium.tools(page)
+    assert list(tool["inputSchema"]["properties"]) == ["b", "10", "2"]
 
 
 @pytest.mark.browser
-def test_stable_tools(oracle: ChromiumOracle) -> None:
-    answer = oracle.stable_tools(TWO_FORMS)
+def test_previous_page_does_not_leak(chromium: ChromiumOracle) -> None:
+    assert [tool["name"] for tool in chromium.tools(TWO_FORMS)] == ["alpha", "zeta"]
+    assert chromium.tools("<!doctype html><p>no forms") == []
+
+
+@pytest.mark.browser
+def test_stable_tools(chromium: ChromiumOracle) -> None:
+    answer = chromium.stable_tools(TWO_FORMS)
     assert answer.stable
     assert answer.runs == (answer.tools, answer.tools)
     # A page that changes its form after load gives two different answers.
     changing = """<form toolname=r tooldescription=d><select name=s></select></form>
     <script>onload = () => document.querySelector("select").append(new Option("late"))</script>"""
-    assert not oracle.stable_tools(changing).stable
+    assert not chromium.stable_tools(changing).stable
 
 
 @pytest.mark.browser
-def test_executed_tool_submits_to_the_site(oracle: ChromiumOracle) -> None:
-    site = oracle.site
+def test_executed_tool_submits_to_the_site(chromium: ChromiumOracle) -> None:
+    site = chromium.site
     url = site.put(
         "/execute",
         b"<!doctype html><form toolname=t tooldescription=d toolautosubmit"
         b' method=post action="/sent"><input name=q></form>',
     )
-    oracle.page.goto(url)
-    with oracle.page.expect_navigation(url=site.origin + "/sent"):
-        oracle.page.evaluate(
+    chromium.page.goto(url)
+    with chromium.page.expect_navigation(url=site.origin + "/sent"):
+        chromium.page.evaluate(
             """async () => {
                 const [tool] = await document.modelContext.getTools();
                 document.modelContext.executeTool(tool, {q: "a b&c"});

@@ -8,33 +8,45 @@ marked ``browser``; formtools itself never needs a browser.
 
 Two sources are combined, because neither alone has everything:
 
-- ``document.modelContext.getTools()`` gives name, title, description and input schema, sorted by
-  name. The schema is passed through ``JSON.stringify`` in the page so that key order and number
-  text reach Python unchanged.
-- The DevTools ``WebMCP`` domain is the only place that reports annotations (``autosubmit``). Its
-  ``enable`` command replays the current tools, so re-enabling after the page has settled yields
-  exactly the tools of the current document, never those of an earlier navigation.
+- ``document.modelContext.getTools()`` is the only one with ``title``, and gives the tools sorted
+  by name. But its ``inputSchema`` is a JavaScript object, and JavaScript moves integer-like keys
+  (``"0"``, ``"10"``) to the front, so its key order is not the definition's.
+- The DevTools ``WebMCP`` domain is the only one with annotations (``autosubmit``) and keeps the
+  definition's key order. Its ``enable`` command replays the current tools, so re-enabling after
+  the page has settled yields exactly the tools of the current document, never those of an
+  earlier navigation. Playwright's own DevTools sessions would not do: its driver parses every
+  message in JavaScript, with the same reordering, so the oracle opens a second DevTools
+  connection (``--remote-debugging-port``) whose JSON text Python parses itself.
 
 Registration is a posted task and can still be running after the ``load`` event on large pages,
 so the oracle polls ``getTools()`` until it is unchanged for a few event-loop turns.
+
+Number *text* is not an oracle fact: DevTools writes ``1e+20`` where JavaScript writes
+``100000000000000000000``. Only the values are taken; ``formtools._jsjson`` writes them.
 """
 
 from __future__ import annotations
 
+import base64
 import itertools
 import json
 import os
+import socket
+import struct
+import tempfile
 import threading
+import time
 from contextlib import ExitStack
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from formtools._jsjson import dumps
 
 if TYPE_CHECKING:
-    from playwright.sync_api import CDPSession, Page
+    from playwright.sync_api import Page
 
 __all__ = [
     "CHROMIUM",
@@ -191,6 +203,101 @@ def _handler_for(site: LocalSite) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
+# --- a DevTools connection that keeps the browser's JSON text ---------------------------------
+
+
+class _DevTools:
+    """A minimal blocking WebSocket client for the browser's DevTools endpoint.
+
+    Only what the oracle needs: send a command, read until its reply, and hand back the events
+    that arrived meanwhile. Messages are parsed by Python's ``json``, which keeps key order.
+    """
+
+    def __init__(self, port: int, path: str, timeout: float = 30.0) -> None:
+        self._socket = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+        self._buffer = bytearray()
+        self._ids = itertools.count(1)
+        key = base64.b64encode(os.urandom(16)).decode("ascii")
+        self._socket.sendall(
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n".encode("ascii")
+        )
+        while b"\r\n\r\n" not in self._buffer:
+            self._buffer += self._receive_some()
+        head, _, rest = bytes(self._buffer).partition(b"\r\n\r\n")
+        self._buffer = bytearray(rest)
+        if not head.startswith((b"HTTP/1.1 101", b"HTTP/1.0 101")):
+            raise OracleError(f"DevTools refused the WebSocket: {head.splitlines()[0]!r}")
+
+    def close(self) -> None:
+        self._socket.close()
+
+    def command(
+        self, method: str, params: dict[str, Any] | None = None, session_id: str | None = None
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """Send a command; return its result and the events received before the reply."""
+        message: dict[str, Any] = {"id": next(self._ids), "method": method, "params": params or {}}
+        if session_id is not None:
+            message["sessionId"] = session_id
+        self._send(0x1, json.dumps(message).encode("utf-8"))
+        events = []
+        while True:
+            reply: dict[str, Any] = json.loads(self._receive_message())
+            if reply.get("id") != message["id"]:
+                events.append(reply)
+            elif "error" in reply:
+                raise OracleError(f"DevTools {method}: {reply['error'].get('message')}")
+            else:
+                return reply["result"], events
+
+    def _send(self, opcode: int, payload: bytes) -> None:
+        # A client masks every frame (RFC 6455 5.3).
+        size = len(payload)
+        if size < 126:
+            header = struct.pack("!BB", 0x80 | opcode, 0x80 | size)
+        elif size < 1 << 16:
+            header = struct.pack("!BBH", 0x80 | opcode, 0x80 | 126, size)
+        else:
+            header = struct.pack("!BBQ", 0x80 | opcode, 0x80 | 127, size)
+        mask = os.urandom(4)
+        masked = bytes(byte ^ mask[index % 4] for index, byte in enumerate(payload))
+        self._socket.sendall(header + mask + masked)
+
+    def _receive_message(self) -> bytes:
+        parts: list[bytes] = []
+        while True:
+            first, second = self._receive_exactly(2)
+            opcode, size = first & 0x0F, second & 0x7F
+            if size == 126:
+                (size,) = struct.unpack("!H", self._receive_exactly(2))
+            elif size == 127:
+                (size,) = struct.unpack("!Q", self._receive_exactly(8))
+            payload = self._receive_exactly(size)  # a server never masks
+            if opcode == 0x8:
+                raise OracleError("DevTools closed the connection")
+            if opcode == 0x9:
+                self._send(0xA, payload)
+                continue
+            if opcode in (0x0, 0x1, 0x2):
+                parts.append(payload)
+                if first & 0x80:
+                    return b"".join(parts)
+
+    def _receive_exactly(self, size: int) -> bytes:
+        while len(self._buffer) < size:
+            self._buffer += self._receive_some()
+        data = bytes(self._buffer[:size])
+        del self._buffer[:size]
+        return data
+
+    def _receive_some(self) -> bytes:
+        data = self._socket.recv(1 << 16)
+        if not data:
+            raise OracleError("DevTools closed the connection")
+        return data
+
+
 # --- the browser ------------------------------------------------------------------------------
 
 
@@ -276,8 +383,8 @@ class ChromiumOracle:
         self._stack = ExitStack()
         self._site: LocalSite | None = None
         self._page: Page | None = None
-        self._cdp: CDPSession | None = None
-        self._replayed: list[dict[str, Any]] = []
+        self._devtools: _DevTools | None = None
+        self._session_id = ""
         self._numbers = itertools.count(1)
 
     def __enter__(self) -> ChromiumOracle:
@@ -292,18 +399,30 @@ class ChromiumOracle:
             raise BrowserUnavailable(f"no Chromium executable at {self.executable}")
         with ExitStack() as stack:
             self._site = stack.enter_context(LocalSite())
+            # A profile directory of our own, so that DevToolsActivePort can be found in it.
+            profile = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="formtools-")))
             playwright = stack.enter_context(sync_playwright())
             try:
-                browser = playwright.chromium.launch(
-                    executable_path=self.executable, args=list(CHROMIUM_ARGS), headless=True
+                context = playwright.chromium.launch_persistent_context(
+                    profile,
+                    executable_path=self.executable,
+                    args=[*CHROMIUM_ARGS, "--remote-debugging-port=0"],
+                    headless=True,
                 )
             except PlaywrightError as error:
                 raise BrowserUnavailable(f"could not launch {self.executable}: {error}") from error
-            stack.callback(browser.close)
-            context = browser.new_context()
-            self._page = context.new_page()
-            self._cdp = context.new_cdp_session(self._page)
-            self._cdp.on("WebMCP.toolsAdded", self._on_tools_added)
+            stack.callback(context.close)
+            self._page = context.pages[0] if context.pages else context.new_page()
+            session = context.new_cdp_session(self._page)
+            target_id = session.send("Target.getTargetInfo")["targetInfo"]["targetId"]
+            session.detach()
+            port, path = _devtools_endpoint(profile)
+            self._devtools = _DevTools(port, path)
+            stack.callback(self._devtools.close)
+            attached, _ = self._devtools.command(
+                "Target.attachToTarget", {"targetId": target_id, "flatten": True}
+            )
+            self._session_id = attached["sessionId"]
             self._stack = stack.pop_all()
         return self
 
@@ -314,7 +433,7 @@ class ChromiumOracle:
         tb: TracebackType | None,
     ) -> None:
         self._stack.close()
-        self._site = self._page = self._cdp = None
+        self._site = self._page = self._devtools = None
 
     @property
     def site(self) -> LocalSite:
@@ -347,6 +466,11 @@ class ChromiumOracle:
         run while the parser is still inside the form, and a change below the form's direct
         children (more ``<option>`` elements, say) does not re-evaluate it, so on a large page a
         tool can keep a truncated schema.
+
+        The schema is the one DevTools reports, since ``getTools()`` moves integer-like keys to
+        the front. For a schema whose text is Latin-1 with non-ASCII characters DevTools reports
+        none, and ``getTools()``'s is used; if that also has integer-like keys the order cannot
+        be known and :class:`OracleError` is raised.
         """
         body = html.encode("utf-8") if isinstance(html, str) else html
         url = self.site.put(f"/oracle/{next(self._numbers)}", body, content_type)
@@ -354,14 +478,11 @@ class ChromiumOracle:
         if reevaluate:
             self._settled_tools()
             self.page.evaluate(_REEVALUATE_JS)
-        for _ in range(3):
-            tools = self._settled_tools()
-            autosubmit = self._replay_autosubmit(tools)
-            if autosubmit is not None:
-                return [
-                    {**tool, "annotations": {"autosubmit": autosubmit[tool["name"]]}}
-                    for tool in tools
-                ]
+        for _ in range(3):  # a mismatch means a tool changed between the two reads
+            from_page = self._settled_tools()
+            merged = self._merge(from_page, self._replayed_tools())
+            if merged is not None:
+                return merged
         raise OracleError(f"getTools() and DevTools kept disagreeing about the tools of {url}")
 
     def stable_tools(
@@ -392,45 +513,86 @@ class ChromiumOracle:
         tools: list[Tool] = json.loads(result["tools"])
         return tools
 
-    def _replay_autosubmit(self, tools: list[Tool]) -> dict[str, bool] | None:
-        """Read ``autosubmit`` for ``tools`` from DevTools' replay of the main frame's tools.
-
-        Returns ``None`` if the replay does not describe the same tools (it raced a change).
-        """
-        cdp = self._cdp_session
-        frame_id = cdp.send("Page.getFrameTree")["frameTree"]["frame"]["id"]
-        # `enable` replays the current tools as `toolsAdded` before it replies, and Playwright
-        # dispatches events in order, so the replay is complete once `send` returns.
-        self._replayed.clear()
-        cdp.send("WebMCP.enable")
-        replayed = list(self._replayed)
-        cdp.send("WebMCP.disable")
-        reported = {
-            tool["name"]: tool
-            for event in replayed
-            for tool in event["tools"]
-            if tool["frameId"] == frame_id
-        }
-        # DevTools leaves out `inputSchema` when the schema's text is Latin-1 with non-ASCII
-        # characters (it seems to read the 8-bit string as UTF-8), so compare it only if present.
-        same = reported.keys() == {tool["name"] for tool in tools} and all(
-            reported[tool["name"]]["description"] == tool["description"]
-            and reported[tool["name"]].get("inputSchema", tool["inputSchema"])
-            == tool["inputSchema"]
-            for tool in tools
-        )
-        if not same:
-            return None
+    def _replayed_tools(self) -> dict[str, dict[str, Any]]:
+        """The main frame's tools as DevTools replays them, by name."""
+        devtools, session_id = self._devtools_connection
+        tree, _ = devtools.command("Page.getFrameTree", session_id=session_id)
+        # `enable` sends the replayed `toolsAdded` events before its reply.
+        _, events = devtools.command("WebMCP.enable", session_id=session_id)
+        devtools.command("WebMCP.disable", session_id=session_id)
         return {
-            name: tool.get("annotations", {}).get("autosubmit", False) is True
-            for name, tool in reported.items()
+            tool["name"]: tool
+            for event in events
+            if event.get("method") == "WebMCP.toolsAdded"
+            for tool in event["params"]["tools"]
+            if tool["frameId"] == tree["frameTree"]["frame"]["id"]
         }
 
-    def _on_tools_added(self, event: dict[str, Any]) -> None:
-        self._replayed.append(event)
+    @staticmethod
+    def _merge(from_page: list[Tool], replayed: dict[str, dict[str, Any]]) -> list[Tool] | None:
+        """Join the two sources; ``None`` if they do not describe the same tools.
+
+        The schema is DevTools' when it has one. DevTools leaves ``inputSchema`` out when the
+        schema's text is Latin-1 with non-ASCII characters (it seems to read the 8-bit string as
+        UTF-8); then ``getTools()``'s is used, unless integer-like keys make its order unknowable.
+        """
+        if replayed.keys() != {tool["name"] for tool in from_page}:
+            return None
+        merged = []
+        for tool in from_page:
+            reported = replayed[tool["name"]]
+            schema = reported.get("inputSchema")
+            if reported["description"] != tool["description"]:
+                return None
+            if schema is None:
+                if _has_index_keys(tool["inputSchema"]):
+                    raise OracleError(
+                        f"tool {tool['name']!r}: DevTools gave no schema (non-ASCII Latin-1 text)"
+                        " and getTools() reorders its integer-like keys, so the key order is"
+                        " unknown"
+                    )
+                schema = tool["inputSchema"]
+            elif schema != tool["inputSchema"]:
+                return None
+            merged.append(
+                {
+                    **tool,
+                    "inputSchema": schema,
+                    "annotations": {
+                        "autosubmit": reported.get("annotations", {}).get("autosubmit") is True
+                    },
+                }
+            )
+        return merged
 
     @property
-    def _cdp_session(self) -> CDPSession:
-        if self._cdp is None:
+    def _devtools_connection(self) -> tuple[_DevTools, str]:
+        if self._devtools is None:
             raise RuntimeError("ChromiumOracle is not running; use it as a context manager")
-        return self._cdp
+        return self._devtools, self._session_id
+
+
+def _devtools_endpoint(profile: Path, timeout: float = 10.0) -> tuple[int, str]:
+    """The port and path Chromium wrote to ``DevToolsActivePort`` once it was listening."""
+    active_port = profile / "DevToolsActivePort"
+    deadline = time.monotonic() + timeout
+    while True:
+        lines = active_port.read_text("ascii").split() if active_port.exists() else []
+        if len(lines) == 2:
+            return int(lines[0]), lines[1]
+        if time.monotonic() > deadline:
+            raise OracleError(f"Chromium did not write {active_port}")
+        time.sleep(0.01)
+
+
+def _has_index_keys(value: Any) -> bool:
+    """Whether some object in ``value`` has a key JavaScript orders first (an array index)."""
+    if isinstance(value, dict):
+        return any(
+            (key.isascii() and key.isdigit() and key == str(int(key)) and int(key) < 2**32 - 1)
+            or _has_index_keys(item)
+            for key, item in value.items()
+        )
+    if isinstance(value, list):
+        return any(_has_index_keys(item) for item in value)
+    return False

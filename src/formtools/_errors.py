@@ -3,7 +3,8 @@
     FormtoolsError
     ├── UnknownProfile      a profile name nobody registered
     ├── UnknownFormat       an output format nobody knows
-    └── SourceError         a page that cannot be read: missing file, bad URL, network failure
+    ├── SourceError         a page that cannot be read: missing file, bad URL, network failure
+    └── BrowserError        ``formtools diff`` could not drive the installed Chromium
 
 Problems *in* a page (a form that is not a tool, a control that is not a parameter) are not
 exceptions: they are :class:`~formtools.Diagnostic` values, so one odd form never stops a crawl.
@@ -11,7 +12,7 @@ exceptions: they are :class:`~formtools.Diagnostic` values, so one odd form neve
 
 from __future__ import annotations
 
-__all__ = ["FormtoolsError", "UnknownProfile", "UnknownFormat", "SourceError"]
+__all__ = ["FormtoolsError", "UnknownProfile", "UnknownFormat", "SourceError", "BrowserError"]
 
 
 class FormtoolsError(Exception):
@@ -27,4 +28,8 @@ class UnknownFormat(FormtoolsError, ValueError):
 
 
 class SourceError(FormtoolsError, OSError):
+    pass
+
+
+class BrowserError(FormtoolsError, RuntimeError):
     pass

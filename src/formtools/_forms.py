@@ -358,10 +358,15 @@ def _labelable(element: etree._Element) -> bool:
     return element.tag in LABELABLE
 
 
+# #concept-fe-disabled applies to these; a fieldset's own `disabled` disables its descendants,
+# not the fieldset as a listed element.
+_DISABLEABLE = frozenset({"button", "input", "select", "textarea"})
+
+
 def _control(item: _Listed, labels: tuple[str, ...], restore: Restore) -> Control:
     element = item.element
     tag = element.tag
-    disabled = tag != "object" and (
+    disabled = tag in _DISABLEABLE and (
         element.get("disabled") is not None or item.disabled_by_fieldset
     )
     return Control(

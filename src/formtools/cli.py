@@ -13,7 +13,7 @@ import typer
 
 from . import _jsjson
 from ._diagnostics import Severity
-from ._errors import FormtoolsError, UnknownFormat
+from ._errors import BrowserError, FormtoolsError, UnknownFormat
 from ._profiles import get_profile, profile_names
 from ._sources import load_page
 from ._synth import Extraction, synthesize
@@ -102,7 +102,12 @@ def diff(
     """
     from ._diff import browser_diff
 
-    report = browser_diff(page, base_url=base_url)
+    from ._browser import OracleError
+
+    try:
+        report = browser_diff(page, base_url=base_url)
+    except OracleError as error:
+        raise BrowserError(str(error)) from None
     typer.echo(report.text)
     if not report.identical:
         raise typer.Exit(1)
