@@ -12,7 +12,6 @@ from decimal import Decimal
 from typing import Any, Mapping
 
 from ._forms import Control
-from ._jsjson import js_property_order
 from ._microsyntax import (
     StepRule,
     allowed_step,
@@ -299,6 +298,5 @@ CHROMIUM = register_profile(
         },
         required=_required,
         annotations=_annotations,
-        property_order=js_property_order,
     )
 )

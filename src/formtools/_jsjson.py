@@ -12,9 +12,7 @@ import json
 import math
 from typing import Any, Mapping
 
-__all__ = ["js_number", "js_property_order", "dumps", "loads"]
-
-_MAX_ARRAY_INDEX = 2**32 - 2
+__all__ = ["js_number", "dumps", "loads"]
 
 
 def js_number(value: float | int) -> str:
@@ -50,21 +48,6 @@ def js_number(value: float | int) -> str:
         exp = ("+" if e >= 0 else "-") + str(abs(e))
         text = digits[0] + ("." + digits[1:] if k > 1 else "") + "e" + exp
     return sign + text
-
-
-def _is_array_index(key: str) -> bool:
-    return key.isdigit() and key.isascii() and (key == "0" or key[0] != "0") and int(key) <= _MAX_ARRAY_INDEX
-
-
-def js_property_order(keys: list[str]) -> list[str]:
-    """The order a JavaScript object lists these keys in (OrdinaryOwnPropertyKeys).
-
-    Array-index keys (``"0"``, ``"10"``, not ``"01"`` nor ``"4294967295"``) come first in numeric
-    order, then the other keys in insertion order. A schema that passed through a JS object —
-    as every ``getTools()`` answer does — has its properties in this order.
-    """
-    indices = sorted((k for k in keys if _is_array_index(k)), key=int)
-    return indices + [k for k in keys if not _is_array_index(k)]
 
 
 def _encode(value: Any, out: list[str], indent: str | None, level: int) -> None:

@@ -41,8 +41,7 @@ class Profile:
     ``classify``: a group → its kind (a key of ``fragments``), or a diagnostic code when the
     group is not a parameter. ``fragments``: kind → builder of the parameter's schema.
     ``required``: whether the group's parameter is required. ``annotations``: a form's
-    attributes → the tool's annotations. ``property_order``: the parameter names in the order
-    the schema's ``properties`` lists them (``required`` keeps the order of the groups).
+    attributes → the tool's annotations.
     """
 
     name: str
@@ -51,7 +50,6 @@ class Profile:
     fragments: Mapping[str, FragmentBuilder]
     required: Callable[[Group], bool]
     annotations: Callable[[Mapping[str, str]], dict[str, Any]]
-    property_order: Callable[[list[str]], list[str]] = list
     summary: str = ""
 
     def extend(self, name: str, *, fragments: Mapping[str, FragmentBuilder] | None = None, **changes: Any) -> "Profile":

@@ -119,12 +119,7 @@ def _input_schema(form: Form, rules: Profile, diagnostics: list[Diagnostic]) -> 
         if rules.required(group):
             required.append(key)
         diagnostics.extend(_parameter_warnings(form, group, fragment))
-    order = rules.property_order(list(properties))
-    return {
-        "type": "object",
-        "properties": {key: properties[key] for key in order},
-        "required": required,
-    }
+    return {"type": "object", "properties": properties, "required": required}
 
 
 def _members(group: Group) -> str | None:
