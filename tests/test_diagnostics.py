@@ -1,0 +1,64 @@
+"""`lint` explains every form that is not a tool and every control that is not a parameter."""
+
+from __future__ import annotations
+
+import pytest
+
+import formtools
+from formtools import Severity
+from tests.conftest import FIXTURES
+
+PAGES = sorted(FIXTURES.glob("*.html"))
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.stem)
+def test_every_loss_on_a_fixture_is_explained(page) -> None:
+    extraction = formtools.extract(page.read_bytes())
+    registered = {id(tool.form): tool for tool in extraction.tools}
+    explained_forms = {d.form for d in extraction.diagnostics if d.field is None}
+    explained_fields = {(d.form, d.field) for d in extraction.diagnostics}
+    for form in extraction.forms:
+        tool = registered.get(id(form))
+        if tool is None:
+            assert form.describe in explained_forms, f"{form.describe} dropped without a reason"
+            continue
+        properties = tool.input_schema["properties"]
+        for control in form.controls:
+            if control.key in properties and not control.disabled and not control.readonly:
+                continue
+            reasons = {(form.describe, repr(control.key)), (form.describe, control.describe)}
+            assert reasons & explained_fields, f"{control.describe} in {form.describe} dropped without a reason"
+
+
+def test_diagnostic_codes_and_severities() -> None:
+    page = (
+        "<form toolname=t tooldescription=d>"
+        "<input name=a><input name=a>"  # duplicate
+        "<input name=m><input type=checkbox name=m>"  # mixed
+        "<input name=b disabled><input name=r readonly>"
+        "<input type=hidden name=h><input type=file name=f>"
+        "<input name=p pattern='[)]' toolparamdescription=x>"
+        "</form>"
+        "<form toolname=t tooldescription=again></form>"
+        "<form toolname='no good' tooldescription=d></form>"
+        "<form toolname=x></form><form tooldescription=y></form><form></form>"
+    )
+    found = {(d.code, d.field) for d in formtools.extract(page).diagnostics}
+    assert {
+        ("duplicate-name", "'a'"),
+        ("mixed-types", "'m'"),
+        ("hidden-without-description", "'h'"),
+        ("unsupported-type", "'f'"),
+        ("invalid-pattern", "'p'"),
+        ("no-submit-button", None),
+        ("duplicate-toolname", None),
+        ("invalid-toolname", None),
+        ("missing-tooldescription", None),
+        ("missing-toolname", None),
+        ("not-a-tool", None),
+    } <= found
+    codes = {d.code: d for d in formtools.extract(page).diagnostics}
+    assert codes["disabled"].severity is Severity.INFO
+    assert codes["duplicate-name"].severity is Severity.ERROR
+    assert "line" in codes["disabled"].field or codes["disabled"].field.startswith("<input")
+    assert str(codes["invalid-toolname"]).startswith("error: form #3 (toolname='no good'")
