@@ -20,7 +20,7 @@ FORMATS = ("webmcp", "mcp")
 
 def freeze(value: Any) -> Any:
     """A read-only copy of a JSON value (dicts → mappings, lists → tuples)."""
-    if isinstance(value, Mapping):
+    if isinstance(value, (dict, MappingProxyType)):
         return MappingProxyType({k: freeze(v) for k, v in value.items()})
     if isinstance(value, (list, tuple)):
         return tuple(freeze(v) for v in value)
@@ -29,7 +29,7 @@ def freeze(value: Any) -> Any:
 
 def thaw(value: Any) -> Any:
     """A plain, mutable JSON value from a frozen one."""
-    if isinstance(value, Mapping):
+    if isinstance(value, (dict, MappingProxyType)):
         return {k: thaw(v) for k, v in value.items()}
     if isinstance(value, tuple):
         return [thaw(v) for v in value]
