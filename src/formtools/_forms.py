@@ -8,6 +8,7 @@ around it. Synthesis and execution then work on plain data, whatever parser buil
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -230,10 +231,11 @@ class _Listed:
 
 
 def _walk(root: etree._Element) -> Iterator[tuple[str, etree._Element]]:
-    """Start/end events in tree order, leaving out template contents (not in the document)."""
+    """Start/end events in tree order below ``root``, leaving out template contents (which are
+    not in the tree: an inert fragment, or a shadow tree scanned as a scope of its own)."""
     walker = etree.iterwalk(root, events=("start", "end"))
     for event, element in walker:
-        if not isinstance(element.tag, str):
+        if not isinstance(element.tag, str) or element is root:
             continue
         yield event, element
         if event == "start" and element.tag == "template":
@@ -241,20 +243,62 @@ def _walk(root: etree._Element) -> Iterator[tuple[str, etree._Element]]:
             yield "end", element
 
 
+# DOM's "valid shadow host name" (besides custom element names).
+_SHADOW_HOSTS = frozenset(
+    {"article", "aside", "blockquote", "body", "div", "footer", "h1", "h2", "h3", "h4", "h5",
+     "h6", "header", "main", "nav", "p", "section", "span"}
+)  # fmt: skip
+
+
+def _attaches_shadow_root(template: etree._Element, hosts: set[Any]) -> bool:
+    """A ``<template shadowrootmode>`` that the parser turns into its parent's shadow root."""
+    if _ascii_lower(template.get("shadowrootmode") or "") not in ("open", "closed"):
+        return False
+    host = template.getparent()
+    if host is None or host in hosts or not isinstance(host.tag, str):
+        return False
+    name = host.tag
+    if name not in _SHADOW_HOSTS and not ("-" in name and "a" <= name[0] <= "z"):
+        return False
+    hosts.add(host)
+    return True
+
+
 def forms_of(document: Document) -> tuple[Form, ...]:
-    """Every form in the document with the listed elements it owns."""
+    """Every connected form — in the document and in declarative shadow roots — with the listed
+    elements it owns, in tree order."""
+    found: list[tuple[int, etree._Element, tuple[Control, ...]]] = []
+    _scan_scope(document.root, document, itertools.count(1), set(), found)
+    found.sort(key=lambda entry: entry[0])
+    return tuple(
+        Form(
+            index=i,
+            attributes=_frozen(form.attrib, document.restore),
+            controls=controls,
+            line=form.sourceline,
+        )
+        for i, (_, form, controls) in enumerate(found)
+    )
+
+
+def _scan_scope(
+    scope: etree._Element,
+    document: Document,
+    counter: Iterator[int],
+    shadow_hosts: set[Any],
+    found: list[tuple[int, etree._Element, tuple[Control, ...]]],
+) -> None:
+    """One tree (the document, or a shadow root): IDs, labels and owners never cross trees."""
     restore = document.restore
     first_with_id: dict[str, etree._Element] = {}
     labels: list[etree._Element] = []
     listed: list[_Listed] = []
-    forms: list[etree._Element] = []
-    index_of: dict[Any, int] = {}
+    forms: list[tuple[int, etree._Element]] = []
     containers: list[Container] = []
     # fieldsets that disable their descendants: (fieldset element, its first legend or None)
     disabling: list[tuple[etree._Element, etree._Element | None]] = []
-    counter = 0
 
-    for event, element in _walk(document.root):
+    for event, element in _walk(scope):
         tag = element.tag
         if event == "end":
             if tag in ("form", "fieldset"):
@@ -262,41 +306,34 @@ def forms_of(document: Document) -> tuple[Form, ...]:
                 if tag == "fieldset" and disabling and disabling[-1][0] is element:
                     disabling.pop()
             continue
-        counter += 1
-        index_of[element] = counter
+        position = next(counter)
         ident = element.get("id")
         if ident is not None and ident not in first_with_id:
             first_with_id[ident] = element
         if tag == "label":
             labels.append(element)
         elif tag == "form":
-            forms.append(element)
+            forms.append((position, element))
+        elif tag == "template" and _attaches_shadow_root(element, shadow_hosts):
+            _scan_scope(element, document, counter, shadow_hosts, found)
         if tag in LISTED:
             listed.append(
-                _Listed(element, counter, tuple(containers), _disabled_by(element, disabling))
+                _Listed(element, position, tuple(containers), _disabled_by(element, disabling))
             )
         if tag in ("form", "fieldset"):
-            containers.append(Container(counter, tag, _frozen(element.attrib, restore)))
+            containers.append(Container(position, tag, _frozen(element.attrib, restore)))
             if tag == "fieldset" and element.get("disabled") is not None:
                 legend = next((c for c in element if c.tag == "legend"), None)
                 disabling.append((element, legend))
 
     labels_of = _labels_by_control(labels, first_with_id, restore)
-    owned: dict[Any, list[Control]] = {form: [] for form in forms}
+    owned: dict[Any, list[Control]] = {form: [] for _, form in forms}
     for item in listed:
-        owner = _form_owner(item.element, document, first_with_id)
+        owner = _form_owner(item.element, scope, document, first_with_id)
         if owner is None or owner not in owned:
             continue
         owned[owner].append(_control(item, labels_of.get(item.element, ()), restore))
-    return tuple(
-        Form(
-            index=i,
-            attributes=_frozen(form.attrib, restore),
-            controls=tuple(owned[form]),
-            line=form.sourceline,
-        )
-        for i, form in enumerate(forms)
-    )
+    found.extend((position, form, tuple(owned[form])) for position, form in forms)
 
 
 def _disabled_by(
@@ -315,7 +352,10 @@ def _disabled_by(
 
 
 def _form_owner(
-    element: etree._Element, document: Document, first_with_id: dict[str, etree._Element]
+    element: etree._Element,
+    scope: etree._Element,
+    document: Document,
+    first_with_id: dict[str, etree._Element],
 ) -> etree._Element | None:
     """#reset-the-form-owner, with the parser's pointer association where it recorded one."""
     form_id = element.get("form")
@@ -326,7 +366,7 @@ def _form_owner(
     if recorded is not None:
         return recorded
     node = element.getparent()
-    while node is not None:
+    while node is not None and node is not scope:
         if node.tag == "form":
             return node
         node = node.getparent()
@@ -344,8 +384,7 @@ def _labels_by_control(
             control = first_with_id.get(target_id)
         else:
             control = next(
-                (d for d in label.iterdescendants() if isinstance(d.tag, str) and _labelable(d)),
-                None,
+                (d for event, d in _walk(label) if event == "start" and _labelable(d)), None
             )
         if control is not None and _labelable(control):
             found.setdefault(control, []).append(_label_text(label, restore))

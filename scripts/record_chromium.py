@@ -1,0 +1,94 @@
+"""Record what Chromium registers for every fixture page.
+
+For each ``fixtures/html/<stem>.html`` this asks the real browser (``formtools._browser``) for the
+page's tools and writes them to ``fixtures/expected/chromium/<stem>.json``. The page is served
+byte for byte as ``text/html`` with no charset, so its ``<meta charset>`` (or the browser's
+default) decides the encoding, as it would on the web.
+
+A page is asked twice (see ``ChromiumOracle.stable_tools``). If the answers differ, or the
+oracle cannot answer (``OracleError``), no golden file is written (an old one is deleted) and
+the page is listed in ``fixtures/expected/chromium/UNSTABLE.json`` with both answers (``runs``)
+or the ``error``.
+
+    PYTHONPATH=src python scripts/record_chromium.py [--only GLOB]
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from formtools._browser import BrowserUnavailable, ChromiumOracle, OracleError
+from formtools._jsjson import dumps
+
+ROOT = Path(__file__).resolve().parent.parent
+HTML_DIR = ROOT / "fixtures" / "html"
+EXPECTED_DIR = ROOT / "fixtures" / "expected" / "chromium"
+UNSTABLE_FILE = EXPECTED_DIR / "UNSTABLE.json"
+
+
+def write_json(path: Path, value: Any) -> None:
+    path.write_text(dumps(value, pretty=True) + "\n", encoding="utf-8")
+
+
+def record(pages: list[Path]) -> None:
+    EXPECTED_DIR.mkdir(parents=True, exist_ok=True)
+    # Keep the entries of pages not asked about this time, unless they left fixtures/html.
+    asked = {page.stem for page in pages}
+    existing = {page.stem for page in HTML_DIR.glob("*.html")}
+    previous = json.loads(UNSTABLE_FILE.read_text("utf-8")) if UNSTABLE_FILE.exists() else []
+    unstable: list[dict[str, Any]] = [
+        entry for entry in previous if entry["page"] not in asked and entry["page"] in existing
+    ]
+    recorded = tools_total = 0
+    with ChromiumOracle() as oracle:
+        for page in pages:
+            golden = EXPECTED_DIR / f"{page.stem}.json"
+            try:
+                answer = oracle.stable_tools(page.read_bytes(), content_type="text/html")
+            except OracleError as error:
+                golden.unlink(missing_ok=True)
+                unstable.append({"page": page.stem, "error": str(error)})
+                print(f"unstable: {page.name}: {error}")
+                continue
+            if answer.stable:
+                write_json(golden, answer.tools)
+                recorded += 1
+                tools_total += len(answer.tools)
+            else:
+                golden.unlink(missing_ok=True)
+                unstable.append({"page": page.stem, "runs": list(answer.runs)})
+                print(f"unstable: {page.name}")
+    unstable.sort(key=lambda entry: entry["page"])
+    write_json(UNSTABLE_FILE, unstable)
+    print(f"{recorded} pages recorded, {len(pages) - recorded} unstable, {tools_total} tools")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0])
+    parser.add_argument(
+        "--only",
+        metavar="GLOB",
+        default="*",
+        help="record only pages whose stem (or file name) matches GLOB, e.g. 'select-*'",
+    )
+    args = parser.parse_args(argv)
+    pages = sorted(
+        page
+        for page in HTML_DIR.glob("*.html")
+        if fnmatch.fnmatchcase(page.stem, args.only) or fnmatch.fnmatchcase(page.name, args.only)
+    )
+    try:
+        record(pages)
+    except BrowserUnavailable as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
