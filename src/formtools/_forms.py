@@ -72,6 +72,8 @@ class Control:
     options: tuple[Option, ...] = ()
     text: str = ""
     line: int | None = None
+    in_datalist: bool = False
+    inherited_dir: str | None = None
 
     @property
     def name(self) -> str | None:
@@ -228,6 +230,8 @@ class _Listed:
     index: int
     containers: tuple[Container, ...]
     disabled_by_fieldset: bool
+    in_datalist: bool
+    inherited_dir: str | None
 
 
 def _walk(root: etree._Element) -> Iterator[tuple[str, etree._Element]]:
@@ -295,12 +299,19 @@ def _scan_scope(
     listed: list[_Listed] = []
     forms: list[tuple[int, etree._Element]] = []
     containers: list[Container] = []
+    datalists = 0  # open <datalist> elements: controls inside one are never submitted
+    # (element, dir attribute) of the open elements that carry one, for dirname's directionality
+    directions: list[tuple[etree._Element, str]] = []
     # fieldsets that disable their descendants: (fieldset element, its first legend or None)
     disabling: list[tuple[etree._Element, etree._Element | None]] = []
 
     for event, element in _walk(scope):
         tag = element.tag
         if event == "end":
+            if tag == "datalist":
+                datalists -= 1
+            if directions and directions[-1][0] is element:
+                directions.pop()
             if tag in ("form", "fieldset"):
                 containers.pop()
                 if tag == "fieldset" and disabling and disabling[-1][0] is element:
@@ -318,8 +329,20 @@ def _scan_scope(
             _scan_scope(element, document, counter, shadow_hosts, found)
         if tag in LISTED:
             listed.append(
-                _Listed(element, position, tuple(containers), _disabled_by(element, disabling))
+                _Listed(
+                    element,
+                    position,
+                    tuple(containers),
+                    _disabled_by(element, disabling),
+                    datalists > 0,
+                    directions[-1][1] if directions else None,
+                )
             )
+        if tag == "datalist":
+            datalists += 1
+        direction = element.get("dir")
+        if direction is not None:
+            directions.append((element, _ascii_lower(direction)))
         if tag in ("form", "fieldset"):
             containers.append(Container(position, tag, _frozen(element.attrib, restore)))
             if tag == "fieldset" and element.get("disabled") is not None:
@@ -419,4 +442,6 @@ def _control(item: _Listed, labels: tuple[str, ...], restore: Restore) -> Contro
         options=_options(element, restore) if tag == "select" else (),
         text=_text(element, restore) if tag in ("textarea", "button", "output") else "",
         line=element.sourceline,
+        in_datalist=item.in_datalist,
+        inherited_dir=item.inherited_dir,
     )

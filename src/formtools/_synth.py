@@ -13,13 +13,13 @@ from typing import Iterator
 
 from ._constants import TOOL_NAME
 from ._diagnostics import Diagnostic, Severity
-from ._forms import Form, forms_of
+from ._forms import Control, Form, forms_of
 from ._microsyntax import compiles_as_v_flag_regex
 from ._parse import Document
 from ._profiles import Group, Profile, get_profile
 from ._tool import Tool, freeze
 
-__all__ = ["Extraction", "synthesize"]
+__all__ = ["Extraction", "Parameter", "Parameters", "parameters_of", "synthesize"]
 
 
 @dataclass(frozen=True)
@@ -89,35 +89,82 @@ def _registration_problem(form: Form, registered: set[str]) -> str | None:
     return None
 
 
-def _input_schema(form: Form, rules: Profile, diagnostics: list[Diagnostic]) -> dict:
-    groups: dict[str, list] = {}
-    has_submit_button = False
+@dataclass(frozen=True)
+class Parameter:
+    """A group of same-named controls and what the profile makes of it: a ``kind`` (a key of
+    the profile's fragment table), or the diagnostic ``problem`` that drops it. A dropped
+    parameter's name stays known: a tool call that uses it gets "invalid value", not "no such
+    parameter"."""
+
+    group: Group
+    kind: str | None
+    problem: str | None = None
+
+    @property
+    def key(self) -> str:
+        return self.group.key
+
+
+@dataclass(frozen=True)
+class Parameters:
+    """A form's controls sorted out once, for synthesis and for execution alike."""
+
+    parameters: tuple[Parameter, ...]
+    skipped: tuple[tuple[Control, str], ...]
+    submit_button: Control | None
+
+    def get(self, key: str) -> Parameter | None:
+        return next((p for p in self.parameters if p.key == key), None)
+
+
+def parameters_of(form: Form, profile: str | Profile = "chromium") -> Parameters:
+    """Group the form's kept controls by name, in order of first appearance, and classify them."""
+    rules = get_profile(profile)
+    groups: dict[str, list[Control]] = {}
+    skipped: list[tuple[Control, str]] = []
+    submit_button = None
     for control in form.controls:
         reason = rules.skip(control)
         if reason is not None:
-            diagnostics.append(
-                Diagnostic(reason, form.describe, control.describe, control.line)
-            )
+            skipped.append((control, reason))
             continue
-        has_submit_button = has_submit_button or control.is_submit_button
+        if submit_button is None and control.is_submit_button:
+            submit_button = control
         groups.setdefault(control.key, []).append(control)
-    if not has_submit_button and "toolautosubmit" not in form.attributes:
+    parameters = []
+    for key, members in groups.items():
+        group = Group(key, tuple(members))
+        kind, problem = rules.classify(group)
+        parameters.append(Parameter(group, kind or None, problem))
+    return Parameters(tuple(parameters), tuple(skipped), submit_button)
+
+
+def _input_schema(form: Form, rules: Profile, diagnostics: list[Diagnostic]) -> dict:
+    sorted_out = parameters_of(form, rules)
+    for control, reason in sorted_out.skipped:
+        diagnostics.append(Diagnostic(reason, form.describe, control.describe, control.line))
+    if sorted_out.submit_button is None and "toolautosubmit" not in form.attributes:
         diagnostics.append(Diagnostic("no-submit-button", form.describe, line=form.line))
 
     properties: dict[str, dict] = {}
     required: list[str] = []
-    for key, members in groups.items():
-        group = Group(key, tuple(members))
-        kind, problem = rules.classify(group)
-        if problem is not None:
+    for parameter in sorted_out.parameters:
+        group = parameter.group
+        if parameter.kind is None:
             diagnostics.append(
-                Diagnostic(problem, form.describe, repr(key), group.first.line, _members(group))
+                Diagnostic(
+                    parameter.problem or "unsupported-type",
+                    form.describe,
+                    repr(group.key),
+                    group.first.line,
+                    _members(group),
+                )
             )
             continue
-        fragment = rules.fragments[kind](group)
-        properties[key] = fragment
+        fragment = rules.fragments[parameter.kind](group)
+        properties[group.key] = fragment
         if rules.required(group):
-            required.append(key)
+            required.append(group.key)
         diagnostics.extend(_parameter_warnings(form, group, fragment))
     return {"type": "object", "properties": properties, "required": required}
 

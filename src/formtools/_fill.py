@@ -1,0 +1,386 @@
+"""Stage 5 — fill: a tool call's input → the form's new state, checked before anything changes.
+
+The form model from stage 2 is immutable; what a call changes is a :class:`FormState` (each
+control's value, checkedness, selectedness), built from the page's initial state and replaced,
+never mutated. Chromium checks every key of the input before it fills any control, and so does
+:func:`fill`: it returns a new state or raises :class:`InputError` listing every bad key, with
+Chromium's own message for each.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from decimal import ROUND_HALF_UP, Decimal
+from types import MappingProxyType
+from typing import Any, Callable, Mapping
+
+from ._constants import ASCII_WHITESPACE
+from ._errors import FormtoolsError
+from ._forms import Control, Form
+from ._profiles import Group
+from ._synth import Parameter, parameters_of
+from ._values import sanitize
+
+__all__ = [
+    "ControlState",
+    "FormState",
+    "InputProblem",
+    "InputError",
+    "initial_state",
+    "fill",
+    "js_to_string",
+]
+
+
+@dataclass(frozen=True)
+class ControlState:
+    """What a control holds now: ``value`` (value-mode inputs, textarea's API value, hidden's
+    value attribute), ``checked`` (checkbox, radio), ``selected`` (one flag per option)."""
+
+    value: str = ""
+    checked: bool = False
+    selected: tuple[bool, ...] = ()
+
+
+@dataclass(frozen=True)
+class FormState:
+    """A form and the state of each of its controls, keyed by the control's document index."""
+
+    form: Form
+    controls: Mapping[int, ControlState]
+
+    def of(self, control: Control) -> ControlState:
+        return self.controls[control.index]
+
+    def with_states(self, changes: Mapping[int, ControlState]) -> "FormState":
+        merged = dict(self.controls)
+        merged.update(changes)
+        return FormState(self.form, MappingProxyType(merged))
+
+
+@dataclass(frozen=True)
+class InputProblem:
+    """One rejected key: ``message`` is Chromium's text for it."""
+
+    key: str | None
+    message: str
+
+
+class InputError(FormtoolsError, ValueError):
+    """A tool call's input was rejected; nothing was filled. ``problems`` has one entry per
+    bad key; ``str()`` is Chromium's message for the first."""
+
+    def __init__(self, problems: list[InputProblem]) -> None:
+        super().__init__(problems[0].message)
+        self.problems = tuple(problems)
+
+
+# ---- initial state ---------------------------------------------------------------------------
+
+
+def _non_negative_integer(text: str | None) -> int | None:
+    """#rules-for-parsing-non-negative-integers (leading whitespace, then digits)."""
+    if text is None:
+        return None
+    digits = ""
+    for char in text.lstrip(ASCII_WHITESPACE):
+        if not char.isascii() or not char.isdigit():
+            break
+        digits += char
+    return int(digits) if digits else None
+
+
+def _initial_selection(control: Control) -> tuple[bool, ...]:
+    """#selectedness-setting-algorithm applied to the parsed options."""
+    selected = [option.selected for option in control.options]
+    if control.type == "select-multiple":
+        return tuple(selected)
+    size = _non_negative_integer(control.attributes.get("size"))
+    if any(selected):
+        last = max(i for i, flag in enumerate(selected) if flag)
+        return tuple(i == last for i in range(len(selected)))
+    if size is None or size <= 1:
+        for i, option in enumerate(control.options):
+            if not option.disabled:
+                return tuple(j == i for j in range(len(selected)))
+    return tuple(selected)
+
+
+def _initial_value(control: Control) -> str:
+    attributes = control.attributes
+    if control.tag == "textarea":
+        return _lf(control.text)
+    if control.tag != "input":
+        return attributes.get("value", "")
+    return sanitize(
+        control.type,
+        attributes.get("value", ""),
+        multiple="multiple" in attributes,
+        min=attributes.get("min"),
+        max=attributes.get("max"),
+        step=attributes.get("step"),
+        value_attribute=attributes.get("value"),
+    )
+
+
+def initial_state(form: Form) -> FormState:
+    """The state a freshly loaded page gives the form's controls."""
+    states: dict[int, ControlState] = {}
+    last_checked_radio: dict[str, int] = {}
+    for control in form.controls:
+        checked = "checked" in control.attributes
+        if control.tag == "input" and control.type == "radio" and checked and control.name:
+            # the parser sets checkedness radio by radio: a later checked radio unchecks the others
+            earlier = last_checked_radio.get(control.name)
+            if earlier is not None:
+                states[earlier] = replace(states[earlier], checked=False)
+            last_checked_radio[control.name] = control.index
+        states[control.index] = ControlState(
+            value=_initial_value(control),
+            checked=checked,
+            selected=_initial_selection(control) if control.tag == "select" else (),
+        )
+    return FormState(form, MappingProxyType(states))
+
+
+# ---- JavaScript conversions, as Chromium applies them to tool input -------------------------
+
+
+def js_to_string(value: Any) -> str:
+    """How Chromium turns a JSON scalar into the string it fills in.
+
+    Integers that fit in 32 bits print in full; other numbers print as ``toPrecision(6)``,
+    with trailing zeros trimmed in fixed notation only (``12345678.9`` → ``1.23457e+7``).
+    """
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value
+    number = float(value)
+    if number.is_integer() and -(2**31) <= number < 2**31:
+        return str(int(number))
+    return _to_precision6(number)
+
+
+def _to_precision6(number: float) -> str:
+    if math.isnan(number):
+        return "NaN"
+    if math.isinf(number):
+        return "Infinity" if number > 0 else "-Infinity"
+    sign = "-" if number < 0 else ""
+    exact = Decimal(abs(number))
+    exponent = exact.adjusted()
+    rounded = exact.scaleb(-exponent).quantize(Decimal("1.00000"), rounding=ROUND_HALF_UP)
+    if rounded >= 10:  # 9.999995 rounds up to 10.00000: one more digit before the point
+        exponent += 1
+        rounded = (rounded / 10).quantize(Decimal("1.00000"), rounding=ROUND_HALF_UP)
+    digits = str(rounded).replace(".", "")
+    if exponent < -6 or exponent >= 6:
+        sign_e = "+" if exponent >= 0 else "-"
+        return f"{sign}{digits[0]}.{digits[1:]}e{sign_e}{abs(exponent)}"
+    if exponent >= 0:
+        whole, fraction = digits[: exponent + 1], digits[exponent + 1 :]
+    else:
+        whole, fraction = "0", "0" * (-exponent - 1) + digits
+    fraction = fraction.rstrip("0")
+    return f"{sign}{whole}.{fraction}" if fraction else f"{sign}{whole}"
+
+
+def _to_boolean(value: Any) -> bool | None:
+    """Chromium's checkbox conversion: a boolean, an integer, or true/false/1/0 strings."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)):
+        return value != 0 if float(value).is_integer() else None
+    if isinstance(value, str):
+        lowered = value.lower()
+        if lowered in ("true", "1"):
+            return True
+        if lowered in ("false", "0"):
+            return False
+    return None
+
+
+def _lf(text: str) -> str:
+    """#normalize-newlines: CRLF and CR become LF (a textarea's API value)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+# ---- per-kind rules: (parameter, value, state) → changed control states --------------------
+
+
+class _Invalid(Exception):
+    """This value does not fit the parameter; ``scalar`` says which message applies."""
+
+    def __init__(self, shown: str | None) -> None:
+        self.shown = shown
+
+
+Changes = dict[int, ControlState]
+Rule = Callable[[Group, Any, FormState], Changes]
+
+
+def _scalar(value: Any) -> str:
+    if value is None or isinstance(value, (dict, list)):
+        raise _Invalid(None)
+    return js_to_string(value)
+
+
+def _input_value(group: Group, value: Any, state: FormState) -> Changes:
+    control = group.first
+    text = _scalar(value)
+    attributes = control.attributes
+    if control.type == "hidden":
+        return {control.index: replace(state.of(control), value=text)}
+    clean = sanitize(
+        control.type,
+        text,
+        multiple="multiple" in attributes,
+        min=attributes.get("min"),
+        max=attributes.get("max"),
+        step=attributes.get("step"),
+        value_attribute=attributes.get("value"),
+    )
+    if text and not clean:
+        raise _Invalid(text)
+    return {control.index: replace(state.of(control), value=clean)}
+
+
+def _textarea(group: Group, value: Any, state: FormState) -> Changes:
+    control = group.first
+    return {control.index: replace(state.of(control), value=_lf(_scalar(value)))}
+
+
+def _select_one(group: Group, value: Any, state: FormState) -> Changes:
+    control = group.first
+    text = _scalar(value)
+    values = [option.value for option in control.options]
+    if text not in values:
+        raise _Invalid(text)
+    chosen = values.index(text)
+    selection = tuple(i == chosen for i in range(len(values)))
+    return {control.index: replace(state.of(control), selected=selection)}
+
+
+def _listed_values(value: Any, allowed: list[str]) -> set[str]:
+    if not isinstance(value, list):
+        raise _Invalid(None if value is None or isinstance(value, dict) else js_to_string(value))
+    texts = [_scalar(item) for item in value]
+    if len(set(texts)) != len(texts) or any(text not in allowed for text in texts):
+        raise _Invalid(None)
+    return set(texts)
+
+
+def _select_multiple(group: Group, value: Any, state: FormState) -> Changes:
+    control = group.first
+    wanted = _listed_values(value, [option.value for option in control.options])
+    selection = tuple(option.value in wanted for option in control.options)
+    return {control.index: replace(state.of(control), selected=selection)}
+
+
+def _checkbox(group: Group, value: Any, state: FormState) -> Changes:
+    control = group.first
+    if value is None or isinstance(value, (dict, list)):
+        raise _Invalid(None)
+    checked = _to_boolean(value)
+    if checked is None:
+        raise _Invalid(js_to_string(value))
+    return {control.index: replace(state.of(control), checked=checked)}
+
+
+def _choice_value(control: Control) -> str:
+    return control.attributes.get("value", "on")
+
+
+def _checkbox_group(group: Group, value: Any, state: FormState) -> Changes:
+    wanted = _listed_values(value, [_choice_value(c) for c in group.controls])
+    return {
+        c.index: replace(state.of(c), checked=_choice_value(c) in wanted) for c in group.controls
+    }
+
+
+def _radio(group: Group, value: Any, state: FormState) -> Changes:
+    text = _scalar(value)
+    chosen = next((c for c in group.controls if _choice_value(c) == text), None)
+    if chosen is None:
+        raise _Invalid(text)
+    return {c.index: replace(state.of(c), checked=c is chosen) for c in group.controls}
+
+
+CHROMIUM_RULES: Mapping[str, Rule] = MappingProxyType(
+    {
+        "text": _input_value,
+        "hidden": _input_value,
+        "date": _input_value,
+        "time": _input_value,
+        "datetime-local": _input_value,
+        "month": _input_value,
+        "week": _input_value,
+        "color": _input_value,
+        "number": _input_value,
+        "range": _input_value,
+        "textarea": _textarea,
+        "select-one": _select_one,
+        "select-multiple": _select_multiple,
+        "checkbox": _checkbox,
+        "checkbox-group": _checkbox_group,
+        "radio": _radio,
+    }
+)
+
+
+def _invalid_message(key: str, shown: str | None) -> str:
+    if shown is None:
+        return f"Invalid value for parameter {key}"
+    return f'Invalid value "{shown}" for parameter {key}'
+
+
+def fill(
+    form: Form,
+    tool_input: Any,
+    state: FormState | None = None,
+    *,
+    profile: str = "chromium",
+) -> FormState:
+    """Check every key of ``tool_input``, then fill them all, in input order.
+
+    Keys not given keep the control's current state (``state``, else the page's initial one).
+    Raises :class:`InputError` with every rejected key and changes nothing when any is bad.
+    """
+    if tool_input is None:
+        tool_input = {}
+    if isinstance(tool_input, list):
+        raise InputError([InputProblem(None, "JSON input arguments must be an object")])
+    if not isinstance(tool_input, dict):
+        raise InputError(
+            [InputProblem(None, "invalid input object: value is not an object")]
+        )
+    current = state or initial_state(form)
+    parameters = parameters_of(form, profile)
+    problems: list[InputProblem] = []
+    changes: Changes = {}
+    for key, value in tool_input.items():
+        parameter: Parameter | None = parameters.get(key)
+        if parameter is None:
+            problems.append(
+                InputProblem(
+                    key, f'Input contains a parameter "{key}" but there is no such parameter for the tool'
+                )
+            )
+            continue
+        try:
+            if parameter.kind is None:
+                raise _Invalid(_shown(value))
+            changes.update(CHROMIUM_RULES[parameter.kind](parameter.group, value, current))
+        except _Invalid as invalid:
+            problems.append(InputProblem(key, _invalid_message(key, invalid.shown)))
+    if problems:
+        raise InputError(problems)
+    return current.with_states(changes)
+
+
+def _shown(value: Any) -> str | None:
+    if value is None or isinstance(value, (dict, list)):
+        return None
+    return js_to_string(value)
