@@ -17,7 +17,7 @@ from ._forms import Control, Form, forms_of
 from ._microsyntax import compiles_as_v_flag_regex
 from ._parse import Document
 from ._profiles import Group, Profile, get_profile
-from ._tool import Tool, freeze
+from ._tool import PageContext, Tool, freeze
 
 __all__ = ["Extraction", "Parameter", "Parameters", "parameters_of", "synthesize"]
 
@@ -47,6 +47,7 @@ def synthesize(document: Document, profile: str | Profile = "chromium") -> Extra
     tools: list[Tool] = []
     diagnostics: list[Diagnostic] = []
     registered: set[str] = set()
+    page = PageContext(document.url, document.base_url, document.encoding)
     for form in forms:
         problem = _registration_problem(form, registered)
         if problem is not None:
@@ -66,6 +67,7 @@ def synthesize(document: Document, profile: str | Profile = "chromium") -> Extra
                 annotations=freeze(rules.annotations(form.attributes)),
                 form=form,
                 profile=rules.name,
+                page=page,
             )
         )
     tools.sort(key=lambda tool: tool.name)

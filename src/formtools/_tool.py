@@ -13,7 +13,7 @@ from typing import Any, Mapping
 from ._errors import UnknownFormat
 from ._forms import Form
 
-__all__ = ["Tool", "FORMATS", "freeze", "thaw"]
+__all__ = ["PageContext", "Tool", "FORMATS", "freeze", "thaw"]
 
 FORMATS = ("webmcp", "mcp")
 
@@ -37,11 +37,22 @@ def thaw(value: Any) -> Any:
 
 
 @dataclass(frozen=True)
+class PageContext:
+    """What executing a tool needs to know about its page: the document URL (an empty action
+    submits there), the base URL (relative actions resolve against it) and the encoding (the
+    form's default charset)."""
+
+    url: str | None = None
+    base_url: str | None = None
+    encoding: str = "UTF-8"
+
+
+@dataclass(frozen=True)
 class Tool:
     """A WebMCP tool synthesized from a form.
 
     ``input_schema`` and ``annotations`` are read-only JSON values in the profile's key order;
-    ``form`` is the model the tool was built from (execution fills it).
+    ``form`` is the model the tool was built from (execution fills it), ``page`` where it lives.
     """
 
     name: str
@@ -51,6 +62,7 @@ class Tool:
     annotations: Mapping[str, Any]
     form: Form
     profile: str
+    page: PageContext = PageContext()
 
     def to_dict(self, format: str = "webmcp") -> dict[str, Any]:
         """The tool as JSON-ready data.
