@@ -21,6 +21,16 @@ Two sources are combined, because neither alone has everything:
 Registration is a posted task and can still be running after the ``load`` event on large pages,
 so the oracle polls ``getTools()`` until it is unchanged for a few event-loop turns.
 
+Executing a tool (:meth:`ChromiumOracle.execute`) goes through the page API,
+``document.modelContext.executeTool(tool, input)``, not DevTools ``WebMCP.invokeTool``. Both
+reject with the same message texts, but only the page API can pass a non-object input (DevTools
+refuses it with "Invalid parameters" before the page sees it), and only it keeps the input's key
+order: DevTools re-serializes the input from a sorted dictionary, so with two bad keys it names
+the alphabetically first, while an agent's JSON text (parsed by JavaScript) and the page API name
+the first in JavaScript property order. The page API resolves ``null`` when the form submits,
+before the navigation, so the oracle watches the Navigation API's ``navigate`` event and then
+waits for the submission to arrive at :class:`LocalSite` and commit.
+
 Number *text* is not an oracle fact: DevTools writes ``1e+20`` where JavaScript writes
 ``100000000000000000000``. Only the values are taken; ``formtools._jsjson`` writes them.
 """
@@ -36,7 +46,8 @@ import struct
 import tempfile
 import threading
 import time
-from contextlib import ExitStack
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -51,12 +62,15 @@ if TYPE_CHECKING:
 __all__ = [
     "CHROMIUM",
     "CHROMIUM_ARGS",
+    "BOUNDARY",
     "BrowserUnavailable",
     "ChromiumOracle",
+    "ExecuteAnswer",
     "LocalSite",
     "OracleAnswer",
     "OracleError",
     "RecordedRequest",
+    "SubmittedRequest",
 ]
 
 CHROMIUM = "/usr/bin/chromium"
@@ -112,12 +126,18 @@ class LocalSite:
 
     ``put`` maps a path to a response body; GET of an unmapped path is a 404, POST of one gets a
     small HTML page. Every request, favicon fetches included, is recorded in ``requests``.
+
+    Inside ``holding_navigations()`` a navigation request (``Sec-Fetch-Dest: document``) is
+    recorded at once but answered only when the block ends, so that a navigation cannot commit
+    while the browser is still answering a script call in the page it replaces.
     """
 
     def __init__(self) -> None:
         self._pages: dict[str, tuple[bytes, str]] = {}
         self._requests: list[RecordedRequest] = []
         self._lock = threading.Lock()
+        self._gate = threading.Event()
+        self._gate.set()
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
 
@@ -164,10 +184,24 @@ class LocalSite:
         with self._lock:
             return tuple(self._requests)
 
+    @contextmanager
+    def holding_navigations(self, timeout: float = 30.0) -> Iterator[None]:
+        """Hold back the answers to navigation requests (for at most ``timeout`` seconds)."""
+        self._gate_timeout = timeout
+        self._gate.clear()
+        try:
+            yield
+        finally:
+            self._gate.set()
+
+    _gate_timeout = 30.0
+
     def _answer(self, request: RecordedRequest) -> tuple[int, bytes, str]:
         with self._lock:
             self._requests.append(request)
             page = self._pages.get(request.path)
+        if (request.header("Sec-Fetch-Dest") or "").lower() == "document":
+            self._gate.wait(self._gate_timeout)
         if page is not None:
             return (200, *page)
         if request.method == "POST":
@@ -362,6 +396,93 @@ _REEVALUATE_JS = """
 """
 
 
+BOUNDARY = "BOUNDARY"  #: what a multipart boundary is replaced with in an ExecuteAnswer
+
+
+@dataclass(frozen=True)
+class SubmittedRequest:
+    """The form submission a tool call sent, as :class:`LocalSite` received it.
+
+    The multipart boundary Chromium draws at random (``----WebKitFormBoundary`` and 16
+    alphanumerics) is replaced by ``BOUNDARY`` in both ``content_type`` and ``body``, so answers
+    can be compared.
+    """
+
+    method: str
+    url: str  #: the request-target: path and query, percent-encoded as sent (no fragment)
+    content_type: str | None  #: ``None`` when the request had no Content-Type (a GET)
+    body: bytes
+
+
+@dataclass(frozen=True)
+class ExecuteAnswer:
+    """What one ``executeTool`` call did.
+
+    Exactly one of these describes the outcome: ``error`` (the call was rejected; nothing was
+    sent), ``request`` (the form was submitted and this request arrived), or neither (the call
+    resolved, to ``result``, without sending anything: ``method=dialog``, a ``respondWith``
+    answer, or ``waiting_for_user``).
+    """
+
+    error: str | None  #: the rejection's message, exactly as Chromium words it
+    request: SubmittedRequest | None
+    result: Any = None  #: what the promise resolved to (``null`` for a submission)
+    error_name: str | None = None  #: the rejection's ``name``: ``UnknownError``, ``TypeError``…
+    #: where the call navigated, path, query and fragment (the full URL for another origin);
+    #: ``None`` if it did not navigate
+    navigated_to: str | None = None
+    #: the call was still pending after ``wait_for_user`` seconds (a form without
+    #: ``toolautosubmit`` waits for a click) and was aborted
+    waiting_for_user: bool = False
+
+
+# Finds the tool (polling while registration, a posted task, may still be pending), executes it
+# and reports how the promise settled and which navigation it started. A call still pending
+# after `waitMs` is aborted and reported as waiting (a manual form waits for a user's click).
+_EXECUTE_JS = """
+async ([name, input, maxTurns, waitMs]) => {
+  const modelContext = document.modelContext;
+  if (!modelContext) return {missing: "webmcp"};
+  const turn = () => new Promise((resolve) => setTimeout(resolve, 0));
+  let tool;
+  for (let turns = 0; !tool; turns++) {
+    tool = (await modelContext.getTools()).find((t) => t.name === name && t.window === window);
+    if (!tool && turns === maxTurns) return {missing: "tool"};
+    if (!tool) await turn();
+  }
+  let navigated = null;
+  const onNavigate = (event) => {
+    navigated ??= {url: event.destination.url, sameDocument: event.destination.sameDocument};
+  };
+  navigation.addEventListener("navigate", onNavigate);
+  const abort = new AbortController();
+  const pending = {};
+  let timer;
+  const waiting = new Promise((resolve) => { timer = setTimeout(() => resolve(pending), waitMs); });
+  let answer;
+  try {
+    const call = modelContext.executeTool(tool, input, {signal: abort.signal});
+    const result = await Promise.race([call, waiting]);
+    if (result === pending) {
+      call.catch(() => {});
+      abort.abort();
+      answer = {waiting: true};
+    } else {
+      answer = {result: result === undefined ? null : result};
+    }
+  } catch (error) {
+    answer = {error: String(error?.message ?? error), errorName: String(error?.name ?? "")};
+  } finally {
+    clearTimeout(timer);
+  }
+  if (!answer.error && !navigated) await turn();  // a navigation might start a task later
+  navigation.removeEventListener("navigate", onNavigate);
+  answer.navigated = navigated;
+  return answer;
+}
+"""
+
+
 class ChromiumOracle:
     """Headless Chromium with WebMCP, launched once and reused for every page.
 
@@ -386,6 +507,7 @@ class ChromiumOracle:
         self._devtools: _DevTools | None = None
         self._session_id = ""
         self._numbers = itertools.count(1)
+        self._navigations = 0  # main-frame navigations committed so far
 
     def __enter__(self) -> ChromiumOracle:
         try:
@@ -413,6 +535,7 @@ class ChromiumOracle:
                 raise BrowserUnavailable(f"could not launch {self.executable}: {error}") from error
             stack.callback(context.close)
             self._page = context.pages[0] if context.pages else context.new_page()
+            self._page.on("framenavigated", self._count_navigation)
             session = context.new_cdp_session(self._page)
             target_id = session.send("Target.getTargetInfo")["targetInfo"]["targetId"]
             session.detach()
@@ -502,6 +625,145 @@ class ChromiumOracle:
         stable = dumps(runs[0]) == dumps(runs[1])
         return OracleAnswer(tools=runs[0], stable=stable, runs=runs)
 
+    def execute(
+        self,
+        html: str | bytes,
+        tool_name: str,
+        tool_input: Any,
+        *,
+        content_type: str = "text/html; charset=utf-8",
+        path: str | None = None,
+        wait_for_user: float = 1.0,
+        timeout: float = 10.0,
+    ) -> ExecuteAnswer:
+        """Load ``html`` and call ``executeTool`` on its tool ``tool_name`` with ``tool_input``.
+
+        ``tool_input`` is any JSON value and is handed to the page as a JavaScript value (a
+        ``dict`` becomes an object, keeping its key order except that JavaScript puts
+        integer-like keys first); a string, ``None`` or a list shows how binding rejects it.
+
+        The page is loaded afresh for every call, so a call never sees an earlier call's values.
+        It is served at ``path`` (a fresh ``/oracle/<n>`` by default); give a fixed path when the
+        answer must not depend on the call's number, since ``action=""`` submits to the page's
+        own URL. A ``str`` is sent as UTF-8, so ``content_type`` should then say
+        ``charset=utf-8``; pass ``"text/html"`` to let the page's ``<meta charset>`` decide.
+
+        If the form is submitted, the answer's ``request`` is the submission that arrived at
+        :attr:`site`: the navigation request made after the call started (the favicon and other
+        subresources are not navigations), and the call returns once the landing page committed
+        and loaded. Actions must therefore point at the site; relative URLs do. A call still
+        pending after ``wait_for_user`` seconds (a form without ``toolautosubmit`` waits for a
+        click) is aborted and answered with ``waiting_for_user``.
+
+        Raises :class:`OracleError` if the page registers no such tool, or if a navigation the
+        call started never arrived.
+        """
+        from playwright.sync_api import Error as PlaywrightError
+
+        body = html.encode("utf-8") if isinstance(html, str) else html
+        url = self.site.put(path or f"/oracle/{next(self._numbers)}", body, content_type)
+        try:
+            return self._execute(url, tool_name, tool_input, wait_for_user, timeout)
+        except PlaywrightError as error:
+            self._recover()
+            raise OracleError(f"executing {tool_name!r} on {url} failed: {error}") from error
+
+    def _execute(
+        self, url: str, tool_name: str, tool_input: Any, wait_for_user: float, timeout: float
+    ) -> ExecuteAnswer:
+        page = self.page
+        page.goto(url, timeout=timeout * 1000)
+        first_request = len(self.site.requests)
+        navigations = self._navigations
+        # The promise can settle after the submission's response arrived; were that response
+        # answered at once, the new document could replace the page before evaluate() returns.
+        with self.site.holding_navigations(timeout):
+            answer = page.evaluate(
+                _EXECUTE_JS, [tool_name, tool_input, self.max_turns, round(wait_for_user * 1000)]
+            )
+        if answer.get("missing") == "webmcp":
+            raise OracleError(
+                "document.modelContext is missing: WebMCP is not enabled in this Chromium"
+            )
+        if answer.get("missing") == "tool":
+            raise OracleError(f"the page registers no tool named {tool_name!r}")
+        navigated = answer["navigated"]
+        navigated_to = None
+        request = None
+        if navigated is not None:
+            navigated_to = self._site_relative(navigated["url"])
+            if not navigated["sameDocument"]:
+                self._wait_for_commit(navigations, timeout)
+                request = self._submission(first_request, navigated["url"])
+        elif "result" in answer:
+            # No navigation in this window; a submission to another one (target=_blank, an
+            # iframe) would still reach the site, so give it a moment to show up.
+            time.sleep(0.05)
+            request = self._submission(first_request, None, required=False)
+        return ExecuteAnswer(
+            error=answer.get("error"),
+            request=request,
+            result=answer.get("result"),
+            error_name=answer.get("errorName"),
+            navigated_to=navigated_to,
+            waiting_for_user=bool(answer.get("waiting")),
+        )
+
+    def _recover(self) -> None:
+        """Leave the page on ``about:blank`` after a failed call, once navigations settled.
+
+        A navigation the failed call started can still commit later and would interrupt the
+        next ``goto``; so go to ``about:blank`` until that succeeds twice in a row.
+        """
+        from playwright.sync_api import Error as PlaywrightError
+
+        successes = 0
+        for _ in range(10):
+            try:
+                self.page.goto("about:blank", timeout=5000)
+                self.page.wait_for_timeout(50)
+            except PlaywrightError:
+                successes = 0
+                continue
+            successes += 1
+            if successes == 2:
+                return
+
+    def _count_navigation(self, frame: Any) -> None:
+        if frame.parent_frame is None:
+            self._navigations += 1
+
+    def _wait_for_commit(self, navigations: int, timeout: float) -> None:
+        """Wait until the main frame committed a navigation after the ``navigations``-th, and
+        loaded it, so that the next ``goto`` cannot be interrupted by it."""
+        page = self.page
+        if self._navigations == navigations:
+            page.wait_for_event(
+                "framenavigated",
+                predicate=lambda frame: frame.parent_frame is None,
+                timeout=timeout * 1000,
+            )
+        page.wait_for_load_state("load", timeout=timeout * 1000)
+
+    def _submission(
+        self, first: int, url: str | None, *, required: bool = True
+    ) -> SubmittedRequest | None:
+        """The first navigation request the site received since request number ``first``."""
+        deadline = time.monotonic() + 5.0
+        while True:
+            for received in self.site.requests[first:]:
+                if (received.header("Sec-Fetch-Dest") or "").lower() == "document":
+                    return _submitted(received)
+            if not required or time.monotonic() > deadline:
+                if required:
+                    raise OracleError(f"the call navigated to {url} but no request arrived")
+                return None
+            time.sleep(0.002)
+
+    def _site_relative(self, url: str) -> str:
+        origin = self.site.origin
+        return url[len(origin) :] if url.startswith(origin + "/") else url
+
     def _settled_tools(self) -> list[Tool]:
         result = self.page.evaluate(_SETTLE_JS, [self.quiet_turns, self.max_turns])
         if result is None:
@@ -570,6 +832,22 @@ class ChromiumOracle:
         if self._devtools is None:
             raise RuntimeError("ChromiumOracle is not running; use it as a context manager")
         return self._devtools, self._session_id
+
+
+def _submitted(received: RecordedRequest) -> SubmittedRequest:
+    """``received`` with its multipart boundary, if any, replaced by ``BOUNDARY``."""
+    content_type = received.header("Content-Type")
+    body = received.body
+    if content_type is not None:
+        kind, _, parameters = content_type.partition(";")
+        for parameter in parameters.split(";"):
+            key, _, value = parameter.strip().partition("=")
+            if key.lower() == "boundary" and value and kind.strip().lower().startswith("multipart/"):
+                content_type = content_type.replace(value, BOUNDARY)
+                body = body.replace(value.encode("latin-1"), BOUNDARY.encode("ascii"))
+    return SubmittedRequest(
+        method=received.method, url=received.target, content_type=content_type, body=body
+    )
 
 
 def _devtools_endpoint(profile: Path, timeout: float = 10.0) -> tuple[int, str]:

@@ -3,6 +3,7 @@
     FormtoolsError
     ├── UnknownProfile      a profile name nobody registered
     ├── UnknownFormat       an output format nobody knows
+    ├── UsageProblem        a request that does not fit the page (no such tool, input not JSON)
     ├── SourceError         a page that cannot be read: missing file, bad URL, network failure
     └── BrowserError        ``formtools diff`` could not drive the installed Chromium
 
@@ -12,7 +13,14 @@ exceptions: they are :class:`~formtools.Diagnostic` values, so one odd form neve
 
 from __future__ import annotations
 
-__all__ = ["FormtoolsError", "UnknownProfile", "UnknownFormat", "SourceError", "BrowserError"]
+__all__ = [
+    "FormtoolsError",
+    "UnknownProfile",
+    "UnknownFormat",
+    "UsageProblem",
+    "SourceError",
+    "BrowserError",
+]
 
 
 class FormtoolsError(Exception):
@@ -24,6 +32,10 @@ class UnknownProfile(FormtoolsError, ValueError):
 
 
 class UnknownFormat(FormtoolsError, ValueError):
+    pass
+
+
+class UsageProblem(FormtoolsError, ValueError):
     pass
 
 

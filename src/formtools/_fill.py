@@ -66,6 +66,9 @@ class InputProblem:
     key: str | None
     message: str
 
+    def __str__(self) -> str:
+        return self.message
+
 
 class InputError(FormtoolsError, ValueError):
     """A tool call's input was rejected; nothing was filled. ``problems`` has one entry per

@@ -7,13 +7,14 @@ mistake or an unreachable page and prints one line with exit code 2, never a tra
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
 from . import _jsjson
 from ._diagnostics import Severity
-from ._errors import BrowserError, FormtoolsError, UnknownFormat
+from ._errors import BrowserError, FormtoolsError, SourceError, UnknownFormat, UsageProblem
 from ._profiles import get_profile, profile_names
 from ._sources import load_page
 from ._synth import Extraction, synthesize
@@ -87,6 +88,77 @@ def lint(
             f"{counts[Severity.WARNING]} warning(s), {counts[Severity.INFO]} note(s)"
         )
     if result.errors:
+        raise typer.Exit(1)
+
+
+def _tool_input(text: str) -> object:
+    """``--input``: JSON text, or ``@path`` to a JSON file."""
+    source = "--input"
+    if text.startswith("@"):
+        source = text[1:]
+        try:
+            text = Path(source).read_text("utf-8")
+        except OSError as error:
+            raise SourceError(f"{source}: cannot read: {error.strerror or error}") from None
+    try:
+        return _jsjson.loads(text)
+    except ValueError as error:
+        raise UsageProblem(f"{source} is not JSON: {error}") from None
+
+
+@app.command()
+def call(
+    page: Page,
+    tool: Annotated[str, typer.Argument(help="The tool's name.")],
+    input: Annotated[
+        str, typer.Option("--input", help="The call's input: JSON, or @file.json.")
+    ] = "{}",
+    base_url: BaseUrl = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Print the request instead of sending it.")
+    ] = False,
+    yes: Annotated[
+        bool, typer.Option("--yes", help="Submit a form without toolautosubmit without asking.")
+    ] = False,
+    submitter: Annotated[
+        Optional[str], typer.Option("--submitter", help="The submit button's name or id.")
+    ] = None,
+    profile: ProfileOption = "chromium",
+) -> None:
+    """Execute a tool call as Chromium would: validate, fill, submit, print the result.
+
+    Invalid input prints one message per field and exits with 1; nothing is sent.
+    """
+    from ._execute import prepare_call, submit
+    from ._fill import InputError
+    from ._validity import ValidationError
+
+    arguments = _tool_input(input)
+    result = _extraction(page, profile, base_url)
+    chosen = result.tool(tool)
+    if chosen is None:
+        names = ", ".join(t.name for t in result.tools) or "none"
+        raise UsageProblem(f"{page} has no tool named {tool!r} (tools: {names})")
+    try:
+        prepared = prepare_call(chosen, arguments, submitter=submitter)
+    except (InputError, ValidationError) as error:
+        for problem in error.problems:
+            typer.echo(f"formtools: {problem}", err=True)
+        raise typer.Exit(1) from None
+    if dry_run:
+        outcome = prepared.outcome
+        shown = outcome.to_dict() if prepared.request else {"sent": False, "reason": outcome.reason}
+        typer.echo(_jsjson.dumps(shown, pretty=True))
+        return
+    confirmed = yes or prepared.autosubmit
+    if not confirmed and sys.stdin.isatty():
+        request = prepared.request
+        where = f"{request.method} {request.url}" if request else "this form"
+        confirmed = typer.confirm(f"{chosen.name} has no toolautosubmit. Submit {where}?")
+    outcome = submit(prepared, confirm=confirmed)
+    typer.echo(_jsjson.dumps(outcome.to_dict(), pretty=True))
+    if outcome.status == "awaiting-user":
+        typer.echo("formtools: not submitted: the form has no toolautosubmit (pass --yes)", err=True)
         raise typer.Exit(1)
 
 

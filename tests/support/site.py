@@ -1,0 +1,128 @@
+"""A real web site on 127.0.0.1 for execution tests: it records what it receives and answers the
+way sites answer form submissions (JSON-LD pages, redirect-after-POST, cookies)."""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Iterator
+from urllib.parse import parse_qs, urlsplit
+
+
+@dataclass(frozen=True)
+class Received:
+    method: str
+    target: str
+    headers: dict[str, str]
+    body: bytes
+
+    @property
+    def path(self) -> str:
+        return urlsplit(self.target).path
+
+    @property
+    def query(self) -> str:
+        return urlsplit(self.target).query
+
+
+def _page(*blocks: str, title: str = "result") -> bytes:
+    scripts = "".join(f'<script type="application/ld+json">{b}</script>' for b in blocks)
+    return f"<!doctype html><title>{title}</title>{scripts}<p>Thanks!</p>".encode()
+
+
+class TestSite:
+    """Routes:
+
+    - ``/submit`` (any method): a page whose JSON-LD echoes the request, plus an empty and a
+      broken block (both skipped by the tool result) and one with a comment.
+    - ``/login`` (POST): sets ``session=<user>``, then 303 to ``/account``.
+    - ``/account``: JSON-LD naming the session cookie's user (or null).
+    - ``/moved``: 302 to ``/submit?moved=1``.
+    - ``/page/<name>``: pages put with :meth:`put`.
+    """
+
+    def __init__(self) -> None:
+        self.received: list[Received] = []
+        self.pages: dict[str, bytes] = {}
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True)
+
+    @property
+    def origin(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_port}"
+
+    def put(self, name: str, html: bytes) -> str:
+        self.pages[f"/page/{name}"] = html
+        return f"{self.origin}/page/{name}"
+
+    def submissions(self) -> list[Received]:
+        return [r for r in self.received if r.path in ("/submit", "/login")]
+
+    def __enter__(self) -> "TestSite":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        site = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def _serve(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length) if length else b""
+                received = Received(self.command, self.path, dict(self.headers.items()), body)
+                site.received.append(received)
+                status, headers, payload = site._route(received)
+                self.send_response(status)
+                for name, value in headers:
+                    self.send_header(name, value)
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+            do_GET = do_POST = _serve  # noqa: N815
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        return Handler
+
+    def _route(self, request: Received) -> tuple[int, list[tuple[str, str]], bytes]:
+        html = [("Content-Type", "text/html; charset=utf-8")]
+        if request.path == "/submit":
+            echo = {
+                "@type": "Submission",
+                "method": request.method,
+                "query": request.query,
+                "contentType": request.headers.get("Content-Type"),
+                "body": request.body.decode("latin-1"),
+            }
+            return 200, html, _page(json.dumps(echo), "", "{broken", '/* note */ "second"')
+        if request.path == "/login":
+            user = parse_qs(request.body.decode())["email"][0]
+            return 303, [("Location", "/account"), ("Set-Cookie", f"session={user}; Path=/")], b""
+        if request.path == "/account":
+            cookies = dict(
+                part.strip().split("=", 1)
+                for part in request.headers.get("Cookie", "").split(";")
+                if "=" in part
+            )
+            return 200, html, _page(json.dumps({"@type": "Account", "user": cookies.get("session")}))
+        if request.path == "/moved":
+            return 302, [("Location", "/submit?moved=1")], b""
+        if request.path in self.pages:
+            return 200, html, self.pages[request.path]
+        return 404, [("Content-Type", "text/plain")], b"not found"
+
+
+def serve() -> Iterator[TestSite]:
+    with TestSite() as site:
+        yield site
