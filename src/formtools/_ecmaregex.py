@@ -31,9 +31,11 @@ Where V8 is not the spec, this follows V8 (each was measured in Chromium 156.0.8
 - Quantifier bounds are clamped to 2**31 - 1 before they are compared, so ``a{3000000000,
   2999999999}`` compiles.
 - At most 32,767 capturing groups.
-- V8 parses nested classes recursively and throws "Maximum call stack size exceeded" past a fixed
-  stack budget (about 1,700 levels). The budget is modelled in bytes of parser stack: see
-  ``_CLASS_STACK_BUDGET``. V8 parses groups without recursion, so they nest without limit.
+- V8 parses nested classes recursively and throws "Maximum call stack size exceeded" once its
+  parser stack is spent (about 1,700 levels); this is modelled in ``_CLASS_STACK_BUDGET``. The
+  level where it happens moves by one with the state of the calling JavaScript (how hot its
+  code is), so within one level of that limit the answer is V8's usual one, not a certain one.
+  V8 parses groups without recursion, so they nest without limit.
 
 Groups and nested classes are parsed with explicit stacks rather than Python recursion, because
 V8 accepts nesting far deeper than Python's recursion limit; everything else is plain
@@ -47,7 +49,7 @@ name. They are facts about V8's Unicode data (Unicode 17), not code.
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final, NoReturn
 
 __all__ = ["compiles_with_v_flag", "v_flag_syntax_error"]
@@ -85,28 +87,29 @@ class _PatternError(Exception):
 _MAX_QUANTIFIER_BOUND: Final = 2**31 - 1  # RegExpTree::kInfinity; larger bounds are clamped to it
 _MAX_CAPTURES: Final = 32767
 
-# V8 recurses once per nested class operand and gives up when its stack budget is spent. These
-# numbers reproduce every depth measured in Chromium 156: 1,728 levels of ``[[[...]]]``, 1,516 of
-# ``[a&&[a&&...]]`` and every mixture in between. An operand (leaf or nested class) costs one
-# frame; a right-hand operand of ``&&`` or ``--`` costs a larger one.
+# V8 recurses once per class operand and gives up when its parser stack is spent. An operand
+# (a nested class or anything else) costs one frame, a right-hand operand of ``&&`` or ``--`` a
+# larger one. These byte counts reproduce the depths measured in Chromium 156 with a cold caller:
+# 1,728 levels of ``[[[...]]]``, 1,727 of ``[[[a]]]``, 1,516 of ``[a&&[a&&...a]]`` and the mixtures
+# in between (with a hot caller V8 sometimes manages one level more).
 _CLASS_STACK_BUDGET: Final = 248_864
 _OPERAND_FRAME: Final = 144
 _SET_OPERAND_FRAME: Final = 164
 
-# --- characters ---------------------------------------------------------------------------------
+# --- characters -------------------------------------------------------------------------------
+# Sets of one-character strings; peek() returns "" at the end of the pattern, which is in none.
 
 _SYNTAX_CHARACTERS: Final = frozenset("^$\\.*+?()[]{}|")
 _CONTROL_ESCAPES: Final = {"f": 0x0C, "n": 0x0A, "r": 0x0D, "t": 0x09, "v": 0x0B}
 _CHARACTER_CLASS_ESCAPES: Final = frozenset("dDsSwW")
 _DECIMAL_DIGITS: Final = frozenset("0123456789")
+_NONZERO_DIGITS: Final = frozenset("123456789")
 _HEX_DIGITS: Final = frozenset("0123456789abcdefABCDEF")
 _ASCII_LETTERS: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _MODIFIER_FLAGS: Final = frozenset("ims")
 _CLASS_SET_SYNTAX_CHARACTERS: Final = frozenset("()[]{}/-\\|")
 _CLASS_SET_RESERVED_PUNCTUATORS: Final = frozenset("&-!#%,:;<=>@`~")
-_CLASS_SET_RESERVED_DOUBLE_PUNCTUATORS: Final = frozenset(
-    c + c for c in "&!#$%*+,.:;<=>?@^`~"
-)
+_CLASS_SET_RESERVED_DOUBLE_PUNCTUATORS: Final = frozenset(c + c for c in "&!#$%*+,.:;<=>?@^`~")
 _BACKSPACE: Final = 0x08
 
 # --- Unicode tables, as V8 in Chromium 156 accepts them -----------------------------------------
@@ -328,15 +331,22 @@ _SCRIPT_NAMES: Final = frozenset({"Script", "sc", "Script_Extensions", "scx"})
 
 @dataclass
 class _Scope:
-    """The pattern itself or one open group: which of its alternatives is being parsed."""
+    """The pattern itself or one open group, for the duplicate-name rule.
 
-    group_id: int
+    Capturing groups are numbered in order. Those numbered ``captures_before + 1`` up to
+    ``captures_before_alternative`` sit in earlier alternatives of this scope, so they cannot
+    participate in a match together with anything in its current alternative.
+    """
+
+    captures_before: int
     is_lookaround: bool = False
-    alternative: int = 0
+    captures_before_alternative: int = field(init=False)
 
+    def __post_init__(self) -> None:
+        self.captures_before_alternative = self.captures_before
 
-# Where a named group sits: (group id, alternative index) of every scope around it, outermost first.
-_Placement = tuple[tuple[int, int], ...]
+    def in_earlier_alternative(self, capture: int) -> bool:
+        return self.captures_before < capture <= self.captures_before_alternative
 
 
 @dataclass
@@ -344,7 +354,7 @@ class _ClassFrame:
     """One open ``[...]`` of a class set expression."""
 
     negated: bool
-    stack_cost: int
+    stack_in_use: int  # V8's parser stack spent on this class and the classes around it
     operator: str | None = None  # "" for a ClassUnion, "&&" or "--"; None while one item is known
     item_count: int = 0
     first_item_is_range: bool = False
@@ -352,23 +362,12 @@ class _ClassFrame:
     may_contain_strings: bool = False
 
 
-def _might_both_participate(first: _Placement, second: _Placement) -> bool:
-    """False only when the two groups sit in different alternatives of one Disjunction."""
-    for (first_group, first_alternative), (second_group, second_alternative) in zip(first, second):
-        if first_group != second_group:
-            return True
-        if first_alternative != second_alternative:
-            return False
-    return True
-
-
 class _PatternParser:
     def __init__(self, source: str) -> None:
         self.source = source
         self.pos = 0
         self.capture_count = 0
-        self.group_count = 0
-        self.group_names: dict[str, list[_Placement]] = {}
+        self.latest_capture_named: dict[str, int] = {}
         self.highest_backreference = 0
         self.named_references: set[str] = set()
 
@@ -395,13 +394,13 @@ class _PatternParser:
 
     def parse(self) -> None:
         """Pattern :: Disjunction, then the early errors that need the whole pattern."""
-        scopes = [_Scope(group_id=0)]
-        can_quantify = False  # is the previous Term an Atom that takes no quantifier yet?
+        scopes = [_Scope(captures_before=0)]
+        can_quantify = False  # the previous Term is an Atom, and has no quantifier yet
         while self.pos < len(self.source):
             char = self.source[self.pos]
             if char == "|":
                 self.pos += 1
-                scopes[-1].alternative += 1
+                scopes[-1].captures_before_alternative = self.capture_count
                 can_quantify = False
             elif char == "(":
                 scopes.append(self.group_opening(scopes))
@@ -422,8 +421,9 @@ class _PatternParser:
             self.fail("unterminated group")
         if self.highest_backreference > self.capture_count:
             self.fail(f"no capturing group {self.highest_backreference}")
-        for name in sorted(self.named_references - self.group_names.keys()):
-            self.fail(f"no group named {name!r}")
+        missing = sorted(self.named_references - self.latest_capture_named.keys())
+        if missing:
+            self.fail(f"no group named {missing[0]!r}")
 
     def term(self) -> bool:
         """An Assertion or Atom that is not a group; True when a quantifier may follow."""
@@ -451,43 +451,45 @@ class _PatternParser:
             if self.eat(","):
                 high = self.decimal_digits()
             self.expect("}", "incomplete quantifier")
-            if high is not None and min(low, _MAX_QUANTIFIER_BOUND) > min(
-                high, _MAX_QUANTIFIER_BOUND
-            ):
+            if high is not None and low > high:
                 self.fail("numbers out of order in {} quantifier")
         else:
             self.pos += 1
         self.eat("?")
 
     def decimal_digits(self) -> int | None:
+        """DecimalDigits as a number, clamped to ``_MAX_QUANTIFIER_BOUND`` as V8 clamps it."""
         start = self.pos
-        while self.peek() in _DECIMAL_DIGITS and self.peek():
+        while self.peek() in _DECIMAL_DIGITS:
             self.pos += 1
-        return int(self.source[start : self.pos]) if self.pos > start else None
+        if self.pos == start:
+            return None
+        significant = self.source[start : self.pos].lstrip("0")
+        if len(significant) > len(str(_MAX_QUANTIFIER_BOUND)):
+            return _MAX_QUANTIFIER_BOUND
+        return min(int(significant or "0"), _MAX_QUANTIFIER_BOUND)
 
     # -- groups
 
     def group_opening(self, scopes: list[_Scope]) -> _Scope:
         """The head of a group, up to its Disjunction; returns the new scope."""
         self.pos += 1  # "("
-        self.group_count += 1
-        group_id = self.group_count
         if not self.eat("?"):
             self.add_capture()
-            return _Scope(group_id)
+            return _Scope(self.capture_count)
         if self.eat(":"):
-            return _Scope(group_id)
+            return _Scope(self.capture_count)
         if self.eat("=") or self.eat("!"):
-            return _Scope(group_id, is_lookaround=True)
+            return _Scope(self.capture_count, is_lookaround=True)
         if self.eat("<"):
             if self.eat("=") or self.eat("!"):
-                return _Scope(group_id, is_lookaround=True)
+                return _Scope(self.capture_count, is_lookaround=True)
             name = self.group_name()
             self.add_capture()
             self.declare_group_name(name, scopes)
-            return _Scope(group_id)
+            return _Scope(self.capture_count)
         self.modifiers()
-        return _Scope(group_id)
+        return _Scope(self.capture_count)
 
     def add_capture(self) -> None:
         self.capture_count += 1
@@ -495,12 +497,17 @@ class _PatternParser:
             self.fail("too many captures")
 
     def declare_group_name(self, name: str, scopes: list[_Scope]) -> None:
-        """Duplicate GroupSpecifiers are an early error unless in different alternatives."""
-        placement = tuple((scope.group_id, scope.alternative) for scope in scopes)
-        earlier = self.group_names.setdefault(name, [])
-        if any(_might_both_participate(placement, other) for other in earlier):
+        """Two groups may share a name only if they sit in different alternatives.
+
+        Checking the latest earlier group of that name is enough: any earlier one that could
+        participate together with this group could also have participated with the latest.
+        """
+        earlier = self.latest_capture_named.get(name)
+        if earlier is not None and not any(
+            scope.in_earlier_alternative(earlier) for scope in reversed(scopes)
+        ):
             self.fail(f"duplicate group name {name!r}")
-        earlier.append(placement)
+        self.latest_capture_named[name] = self.capture_count
 
     def modifiers(self) -> None:
         """``(? RegularExpressionModifiers [- RegularExpressionModifiers] :``."""
@@ -517,7 +524,7 @@ class _PatternParser:
 
     def modifier_flags(self) -> str:
         start = self.pos
-        while self.peek() and self.peek() in _MODIFIER_FLAGS:
+        while self.peek() in _MODIFIER_FLAGS:
             self.pos += 1
         return self.source[start : self.pos]
 
@@ -550,7 +557,7 @@ class _PatternParser:
         if char in ("b", "B"):
             self.pos += 1
             return False
-        if char and char in _CHARACTER_CLASS_ESCAPES:
+        if char in _CHARACTER_CLASS_ESCAPES:
             self.pos += 1
         elif char in ("p", "P"):
             self.property_escape()
@@ -558,7 +565,7 @@ class _PatternParser:
             self.pos += 1
             self.expect("<", "invalid named reference")
             self.named_references.add(self.group_name())
-        elif char and char in "123456789":
+        elif char in _NONZERO_DIGITS:
             number = self.decimal_digits()
             assert number is not None
             self.highest_backreference = max(self.highest_backreference, number)
@@ -576,12 +583,12 @@ class _PatternParser:
             return _CONTROL_ESCAPES[char]
         if char == "c":
             letter = self.peek()
-            if not letter or letter not in _ASCII_LETTERS:
+            if letter not in _ASCII_LETTERS:
                 self.fail("invalid control escape")
             self.pos += 1
             return ord(letter) % 32
         if char == "0":
-            if self.peek() and self.peek() in _DECIMAL_DIGITS:
+            if self.peek() in _DECIMAL_DIGITS:
                 self.fail("invalid decimal escape")
             return 0
         if char == "x":
@@ -599,7 +606,7 @@ class _PatternParser:
         """RegExpUnicodeEscapeSequence[+UnicodeMode] after its ``u``; returns the code point."""
         if self.eat("{"):
             start = self.pos
-            while self.peek() and self.peek() in _HEX_DIGITS:
+            while self.peek() in _HEX_DIGITS:
                 self.pos += 1
             digits = self.source[start : self.pos]
             if not digits or not self.eat("}") or int(digits, 16) > 0x10FFFF:
@@ -675,17 +682,18 @@ class _PatternParser:
                 self.add_class_item(frame, is_range, contains_strings)
 
     def spend_class_stack(self, frames: list[_ClassFrame]) -> int:
-        """The stack one more operand costs V8 here, or fail as V8 overflows its stack."""
+        """V8's parser stack in use with one more operand here; fail where V8 runs out."""
+        in_use = frames[-1].stack_in_use if frames else 0
         awaiting = bool(frames) and frames[-1].awaiting_operand
-        cost = _SET_OPERAND_FRAME if awaiting else _OPERAND_FRAME
-        if sum(frame.stack_cost for frame in frames) + cost > _CLASS_STACK_BUDGET:
+        in_use += _SET_OPERAND_FRAME if awaiting else _OPERAND_FRAME
+        if in_use > _CLASS_STACK_BUDGET:
             self.fail("maximum call stack size exceeded")
-        return cost
+        return in_use
 
     def open_class(self, frames: list[_ClassFrame]) -> None:
-        cost = self.spend_class_stack(frames)
+        in_use = self.spend_class_stack(frames)
         self.pos += 1  # "["
-        frames.append(_ClassFrame(negated=self.eat("^"), stack_cost=cost))
+        frames.append(_ClassFrame(negated=self.eat("^"), stack_in_use=in_use))
 
     def close_class(self, frame: _ClassFrame) -> bool:
         """Early errors of a finished class; True when it may contain strings."""
@@ -738,7 +746,7 @@ class _PatternParser:
                 self.pos += 2
                 self.expect("{", "invalid escape")
                 return False, self.class_string_disjunction()
-            if escaped and escaped in _CHARACTER_CLASS_ESCAPES:
+            if escaped in _CHARACTER_CLASS_ESCAPES:
                 self.pos += 2
                 return False, False
             if escaped in ("p", "P"):
@@ -781,7 +789,7 @@ class _PatternParser:
             if escaped == "b":
                 self.pos += 1
                 return _BACKSPACE
-            if escaped and escaped in _CLASS_SET_RESERVED_PUNCTUATORS:
+            if escaped in _CLASS_SET_RESERVED_PUNCTUATORS:
                 self.pos += 1
                 return ord(escaped)
             return self.character_escape()
