@@ -6,6 +6,13 @@ The pipeline, one module per stage::
     _forms      tree → Form / Control models                          (form owner & controls)
     _synth      forms → Tools under a profile (_profiles, _chromium)  (synthesize)
     _tool       the Tool value and its output formats
+    _fill       tool input → FormState (Chromium's checks and coercions)
+    _validity   constraint validation at submit
+    _entries    FormState → entry list
+    _encode     entry list → urlencoded / multipart / text/plain bytes
+    _request    → the Request a browser would send
+    _send       Request over HTTP → ToolResult (the landing page's JSON-LD)
+    _execute    the stages above, strung together (prepare_call, call_tool)
 
 Typical use::
 
@@ -20,14 +27,28 @@ from typing import Any
 
 from . import _chromium  # noqa: F401  (registers the "chromium" profile)
 from ._diagnostics import Diagnostic, Severity
-from ._errors import FormtoolsError, SourceError, UnknownFormat, UnknownProfile
+from ._encode import File
+from ._errors import FormtoolsError, SourceError, UnknownFormat, UnknownProfile, UsageProblem
+from ._execute import (
+    NoSubmitButton,
+    PreparedCall,
+    acall_tool,
+    asubmit,
+    call_tool,
+    prepare_call,
+    submit,
+)
+from ._fill import FormState, InputError, InputProblem, initial_state
 from ._forms import Control, Form, Option
 from ._jsjson import dumps
 from ._parse import Document, from_tree, parse_html
 from ._profiles import Profile, get_profile, profile_names
+from ._request import NoRequest, Request, SubmissionError
+from ._send import SendError, ToolResult, asend_request, send_request
 from ._sources import load_page
 from ._synth import Extraction, synthesize
-from ._tool import FORMATS, Tool
+from ._tool import FORMATS, PageContext, Tool
+from ._validity import ValidationError, ValidityProblem
 
 __all__ = [
     "Control",
@@ -35,23 +56,46 @@ __all__ = [
     "Document",
     "Extraction",
     "FORMATS",
+    "File",
     "Form",
+    "FormState",
     "FormtoolsError",
+    "InputError",
+    "InputProblem",
+    "NoRequest",
+    "NoSubmitButton",
     "Option",
+    "PageContext",
+    "PreparedCall",
     "Profile",
+    "Request",
+    "SendError",
     "Severity",
     "SourceError",
+    "SubmissionError",
     "Tool",
+    "ToolResult",
     "UnknownFormat",
     "UnknownProfile",
+    "UsageProblem",
+    "ValidationError",
+    "ValidityProblem",
+    "acall_tool",
+    "asend_request",
+    "asubmit",
+    "call_tool",
     "dumps",
     "extract",
     "extract_tools",
     "from_tree",
     "get_profile",
+    "initial_state",
     "load_page",
     "parse_html",
+    "prepare_call",
     "profile_names",
+    "send_request",
+    "submit",
     "synthesize",
 ]
 

@@ -60,9 +60,9 @@ if TYPE_CHECKING:
     from playwright.sync_api import Page
 
 __all__ = [
+    "BOUNDARY",
     "CHROMIUM",
     "CHROMIUM_ARGS",
-    "BOUNDARY",
     "BrowserUnavailable",
     "ChromiumOracle",
     "ExecuteAnswer",

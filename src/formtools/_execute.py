@@ -21,7 +21,7 @@ from ._errors import FormtoolsError
 from ._fill import FormState, fill
 from ._forms import Control
 from ._request import NoRequest, Request, SubmissionError, build_request
-from ._send import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, ToolResult, asend, not_sent, send
+from ._send import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, ToolResult, asend_request, not_sent, send_request
 from ._synth import parameters_of
 from ._tool import Tool
 from ._validity import ValidationError, invalid_controls
@@ -152,7 +152,7 @@ def submit(
 ) -> ToolResult:
     """Send a prepared call. A form without ``toolautosubmit`` is only submitted with
     ``confirm=True``; otherwise the result is ``awaiting-user`` with the prepared request."""
-    return _unsent(prepared, confirm) or send(
+    return _unsent(prepared, confirm) or send_request(
         prepared.outcome,  # type: ignore[arg-type]
         client=client,
         timeout=timeout,
@@ -171,7 +171,7 @@ async def asubmit(
     include_text: bool = False,
 ) -> ToolResult:
     """:func:`submit` for asyncio."""
-    return _unsent(prepared, confirm) or await asend(
+    return _unsent(prepared, confirm) or await asend_request(
         prepared.outcome,  # type: ignore[arg-type]
         client=client,
         timeout=timeout,

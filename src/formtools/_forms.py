@@ -56,6 +56,7 @@ class Option:
     disabled: bool
     selected: bool
     has_value: bool
+    in_optgroup: bool = False
 
 
 @dataclass(frozen=True)
@@ -198,7 +199,7 @@ def _options(select: etree._Element, restore: Restore) -> tuple[Option, ...]:
     """#concept-select-option-list: option children, and option children of optgroup children."""
     found: list[Option] = []
 
-    def add(option: etree._Element, group_disabled: bool) -> None:
+    def add(option: etree._Element, group_disabled: bool, in_optgroup: bool = False) -> None:
         text = _text(option, restore)
         value = option.get("value")
         value = None if value is None else restore(value)
@@ -210,6 +211,7 @@ def _options(select: etree._Element, restore: Restore) -> tuple[Option, ...]:
                 disabled=group_disabled or option.get("disabled") is not None,
                 selected=option.get("selected") is not None,
                 has_value=value is not None,
+                in_optgroup=in_optgroup,
             )
         )
 
@@ -220,7 +222,7 @@ def _options(select: etree._Element, restore: Restore) -> tuple[Option, ...]:
             disabled = child.get("disabled") is not None
             for grandchild in child:
                 if grandchild.tag == "option":
-                    add(grandchild, disabled)
+                    add(grandchild, disabled, in_optgroup=True)
     return tuple(found)
 
 

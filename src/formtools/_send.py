@@ -5,7 +5,7 @@ led to: a JSON array of every ``<script type="application/ld+json">`` in it, in 
 allowed, empty and unparsable blocks skipped. :class:`ToolResult` carries that array plus what a
 caller without a browser also wants (status code, final URL, optionally the page text).
 
-Sending is the only I/O of execution; :func:`send` and :func:`asend` differ only in the client.
+Sending is the only I/O of execution; :func:`send_request` and :func:`asend_request` differ only in the client.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from ._errors import FormtoolsError
 from ._parse import Document, parse_html
 from ._request import NoRequest, Request
 
-__all__ = ["ToolResult", "SendError", "send", "asend", "json_ld_of", "page_text", "not_sent"]
+__all__ = ["ToolResult", "SendError", "send_request", "asend_request", "json_ld_of", "page_text", "not_sent"]
 
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
@@ -150,7 +150,7 @@ def _httpx_request(request: Request) -> dict[str, Any]:
     }
 
 
-def send(
+def send_request(
     request: Request,
     *,
     client: httpx.Client | None = None,
@@ -178,7 +178,7 @@ def send(
             http.close()
 
 
-async def asend(
+async def asend_request(
     request: Request,
     *,
     client: httpx.AsyncClient | None = None,
@@ -186,7 +186,7 @@ async def asend(
     max_bytes: int = DEFAULT_MAX_BYTES,
     include_text: bool = False,
 ) -> ToolResult:
-    """:func:`send` for asyncio."""
+    """:func:`send_request` for asyncio."""
     owned = client is None
     http = client or httpx.AsyncClient(follow_redirects=True, timeout=timeout)
     try:

@@ -7,7 +7,6 @@ import json
 import threading
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Iterator
 from urllib.parse import parse_qs, urlsplit
 
 
@@ -42,6 +41,8 @@ class TestSite:
     - ``/moved``: 302 to ``/submit?moved=1``.
     - ``/page/<name>``: pages put with :meth:`put`.
     """
+
+    __test__ = False  # a helper, not a test class
 
     def __init__(self) -> None:
         self.received: list[Received] = []
@@ -121,8 +122,3 @@ class TestSite:
         if request.path in self.pages:
             return 200, html, self.pages[request.path]
         return 404, [("Content-Type", "text/plain")], b"not found"
-
-
-def serve() -> Iterator[TestSite]:
-    with TestSite() as site:
-        yield site

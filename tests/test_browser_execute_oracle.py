@@ -1,0 +1,117 @@
+"""``ChromiumOracle.execute`` against the real browser: what a tool call sends, or how it fails.
+
+``chromium`` is the session's oracle (tests/conftest.py).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from formtools._browser import ChromiumOracle, ExecuteAnswer, SubmittedRequest
+
+PAGE = """<!doctype html><meta charset="utf-8">
+<form toolname="find" tooldescription="Search" toolautosubmit action="/search?old=1#top">
+  <input name="q" value="default"><input type="number" name="n" min="5">
+  <button name="go" value="1">Go</button>
+</form>
+<form toolname="order" tooldescription="Order" toolautosubmit method="post" action="/order">
+  <input name="item" required><input type="checkbox" name="gift" value="yes">
+  <input type="hidden" name="token" value="t 1">
+</form>
+<form toolname="upload" tooldescription="Upload" toolautosubmit method="post"
+      enctype="multipart/form-data" action="/upload">
+  <input name="title" value="x"><input type="file" name="file"><input type="submit">
+</form>
+"""
+
+
+@pytest.mark.browser
+def test_get_replaces_the_query_and_sends_the_submitter(chromium: ChromiumOracle) -> None:
+    answer = chromium.execute(PAGE, "find", {"q": "a b&c", "n": 7})
+    assert answer == ExecuteAnswer(
+        error=None,
+        request=SubmittedRequest(
+            method="GET", url="/search?q=a+b%26c&n=7&go=1", content_type=None, body=b""
+        ),
+        result=None,
+        navigated_to="/search?q=a+b%26c&n=7&go=1#top",
+    )
+
+
+@pytest.mark.browser
+def test_post_urlencoded_sends_hidden_and_unmentioned_fields(chromium: ChromiumOracle) -> None:
+    answer = chromium.execute(PAGE, "order", {"item": "tea", "gift": "TRUE"})
+    assert answer.error is None
+    assert answer.request == SubmittedRequest(
+        method="POST",
+        url="/order",
+        content_type="application/x-www-form-urlencoded",
+        body=b"item=tea&gift=yes&token=t+1",
+    )
+
+
+@pytest.mark.browser
+def test_multipart_boundary_is_replaced(chromium: ChromiumOracle) -> None:
+    answer = chromium.execute(PAGE, "upload", {})
+    assert answer.request is not None
+    assert answer.request.content_type == "multipart/form-data; boundary=BOUNDARY"
+    assert answer.request.body == (
+        b'--BOUNDARY\r\nContent-Disposition: form-data; name="title"\r\n\r\nx\r\n'
+        b'--BOUNDARY\r\nContent-Disposition: form-data; name="file"; filename=""\r\n'
+        b"Content-Type: application/octet-stream\r\n\r\n\r\n--BOUNDARY--\r\n"
+    )
+
+
+@pytest.mark.browser
+def test_validation_failure_sends_nothing(chromium: ChromiumOracle) -> None:
+    answer = chromium.execute(PAGE, "find", {"n": 4})
+    assert answer.error == "Form validation failed: n: Value must be greater than or equal to 5.. "
+    assert answer.error_name == "UnknownError"
+    assert answer.request is None
+    # transactional: a bad value anywhere means nothing is filled, and the form is not submitted
+    order = chromium.execute(PAGE, "order", {"gift": True})
+    assert order.error == "Form validation failed: item: Please fill out this field.. "
+
+
+@pytest.mark.browser
+def test_binding_errors(chromium: ChromiumOracle) -> None:
+    unknown = chromium.execute(PAGE, "find", {"q": "x", "nope": 1})
+    assert unknown.error == (
+        'Input contains a parameter "nope" but there is no such parameter for the tool'
+    )
+    assert unknown.request is None
+    assert chromium.execute(PAGE, "find", {"n": "+1"}).error == (
+        'Invalid value "+1" for parameter n'
+    )
+    assert chromium.execute(PAGE, "find", {"q": None}).error == "Invalid value for parameter q"
+    not_object = chromium.execute(PAGE, "find", "q=x")
+    assert not_object.error_name == "TypeError"
+    assert not_object.error == (
+        "Failed to execute 'executeTool' on 'ModelContext': invalid input object:"
+        " value is not an object"
+    )
+    assert chromium.execute(PAGE, "find", [1]).error == "JSON input arguments must be an object"
+
+
+@pytest.mark.browser
+def test_each_call_starts_from_the_initial_page(chromium: ChromiumOracle) -> None:
+    chromium.execute(PAGE, "find", {"q": "first"}, path="/same")
+    again = chromium.execute(PAGE, "find", {}, path="/same")
+    assert again.request is not None
+    assert again.request.url == "/search?q=default&n=&go=1"
+
+
+@pytest.mark.browser
+def test_no_request_outcomes(chromium: ChromiumOracle) -> None:
+    dialog = """<!doctype html><dialog open><form toolname="d" tooldescription="d"
+        toolautosubmit method="dialog"><input name="a"><button value="ok">OK</button></form>
+        </dialog>"""
+    answer = chromium.execute(dialog, "d", {"a": "x"})
+    assert (answer.error, answer.request, answer.result) == (None, None, None)
+    manual = '<!doctype html><form toolname="m" tooldescription="m"><input name="a"></form>'
+    assert chromium.execute(manual, "m", {}).error == (
+        "No submit button was found, but for a form without `toolautosubmit`,"
+        " there must be a submit button"
+    )
+    waiting = '<!doctype html><form toolname="w" tooldescription="w"><button>b</button></form>'
+    assert chromium.execute(waiting, "w", {}, wait_for_user=0.2).waiting_for_user

@@ -1,0 +1,187 @@
+"""Executing tool calls against a real web site on 127.0.0.1 (no mocked transport)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+
+import httpx
+import pytest
+
+import formtools
+from formtools._execute import acall_tool, call_tool, prepare_call
+from formtools._fill import InputError
+from formtools._validity import ValidationError
+from tests.conftest import FIXTURES
+from tests.support.site import TestSite
+
+
+@pytest.fixture()
+def site():
+    with TestSite() as running:
+        yield running
+
+
+def tool_on(site: TestSite, html: str, name: str, page: str = "p") -> formtools.Tool:
+    url = site.put(page, html.encode())
+    tools = formtools.extract_tools(formtools.load_page(url))
+    found = {t.name: t for t in tools}
+    return found[name]
+
+
+SEARCH = """<!doctype html><meta charset=utf-8>
+<form toolname=search tooldescription="Search" toolautosubmit action="/submit?old=1#results">
+  <input name=q required><input type=number name=page min=1 value=1>
+  <select name=sort><option value=new>Newest</option><option value=old>Oldest</option></select>
+  <input type=checkbox name=exact><button name=go value=1>Go</button>
+</form>"""
+
+
+def test_get_replaces_the_query_and_returns_the_landing_pages_json_ld(site: TestSite) -> None:
+    tool = tool_on(site, SEARCH, "search")
+    result = call_tool(tool, {"q": "a b&c", "page": 2, "exact": True})
+    assert result.status == "completed" and result.status_code == 200
+    (received,) = site.submissions()
+    assert received.method == "GET"
+    assert received.query == "q=a+b%26c&page=2&sort=new&exact=on&go=1"
+    assert result.url == f"{site.origin}/submit?q=a+b%26c&page=2&sort=new&exact=on&go=1#results"
+    # every ld+json block in order; the empty and the broken one skipped, the comment allowed
+    assert result.json_ld[0]["query"] == received.query
+    assert result.json_ld[1:] == ("second",)
+
+
+def test_invalid_input_sends_nothing_and_names_every_field(site: TestSite) -> None:
+    tool = tool_on(site, SEARCH, "search")
+    with pytest.raises(InputError) as caught:
+        call_tool(tool, {"q": "x", "page": "abc", "sort": "random", "nope": 1})
+    assert [str(p) for p in caught.value.problems] == [
+        'Invalid value "abc" for parameter page',
+        'Invalid value "random" for parameter sort',
+        'Input contains a parameter "nope" but there is no such parameter for the tool',
+    ]
+    assert site.received == [r for r in site.received if r.path != "/submit"]
+
+
+def test_constraint_validation_blocks_the_submission(site: TestSite) -> None:
+    tool = tool_on(site, SEARCH, "search")
+    with pytest.raises(ValidationError) as caught:
+        call_tool(tool, {"page": 0})
+    assert str(caught.value) == (
+        "Form validation failed: q: Please fill out this field.. "
+        "page: Value must be greater than or equal to 1.. "
+    )
+    assert [p.flag for p in caught.value.problems] == ["valueMissing", "rangeUnderflow"]
+    assert not site.submissions()
+
+
+LOGIN = """<!doctype html><meta charset=utf-8>
+<form toolname=login tooldescription="Sign in" method=post action=/login>
+  <input type=email name=email required><input type=password name=password>
+  <button>Sign in</button>
+</form>"""
+
+
+def test_a_form_without_toolautosubmit_waits_for_confirmation(site: TestSite) -> None:
+    tool = tool_on(site, LOGIN, "login")
+    waiting = call_tool(tool, {"email": "ann@example.com", "password": "pw"})
+    assert waiting.status == "awaiting-user"
+    assert waiting.request is not None and waiting.request.method == "POST"
+    assert waiting.request.body == b"email=ann%40example.com&password=pw"
+    assert not site.submissions()
+
+
+def test_post_redirect_and_cookies_with_a_shared_client(site: TestSite) -> None:
+    tool = tool_on(site, LOGIN, "login")
+    with httpx.Client() as client:
+        result = call_tool(
+            tool, {"email": "ann@example.com", "password": "pw"}, confirm=True, client=client
+        )
+        assert result.redirects == (f"{site.origin}/login",)
+        assert result.url == f"{site.origin}/account"
+        assert result.json_ld == ({"@type": "Account", "user": "ann@example.com"},)
+        again = formtools.send_request(
+            formtools.Request("GET", f"{site.origin}/account"), client=client
+        )
+        assert again.json_ld[0]["user"] == "ann@example.com"
+    login = site.submissions()[0]
+    assert login.headers["Content-Type"] == "application/x-www-form-urlencoded"
+    assert login.headers["Origin"] == site.origin
+    assert [r.method for r in site.received if r.path == "/account"] == ["GET", "GET"]
+
+
+def test_async_call(site: TestSite) -> None:
+    tool = tool_on(site, SEARCH, "search")
+
+    async def run() -> formtools.ToolResult:
+        async with httpx.AsyncClient() as client:
+            return await acall_tool(tool, {"q": "async"}, client=client)
+
+    result = asyncio.run(run())
+    assert result.json_ld[0]["query"].startswith("q=async&")
+
+
+def test_multipart_with_a_real_file_and_an_empty_file(site: TestSite, tmp_path) -> None:
+    page = """<form toolname=upload tooldescription=Upload toolautosubmit method=post
+      enctype=multipart/form-data action=/submit><textarea name=title></textarea>
+      <input type=file name=doc><input type=file name=extra><button>Send</button></form>"""
+    tool = tool_on(site, page, "upload")
+    document = tmp_path / "notes.txt"
+    document.write_bytes(b"hello\r\nworld")
+    prepared = prepare_call(tool, {"title": "a\nb"}, files={"doc": [document]}, boundary="B")
+    assert prepared.request.header("Content-Type") == "multipart/form-data; boundary=B"
+    assert prepared.request.body == (
+        b'--B\r\nContent-Disposition: form-data; name="title"\r\n\r\na\r\nb\r\n'
+        b'--B\r\nContent-Disposition: form-data; name="doc"; filename="notes.txt"\r\n'
+        b"Content-Type: text/plain\r\n\r\nhello\r\nworld\r\n"
+        b'--B\r\nContent-Disposition: form-data; name="extra"; filename=""\r\n'
+        b"Content-Type: application/octet-stream\r\n\r\n\r\n"
+        b"--B--\r\n"
+    )
+    result = formtools.submit(prepared)
+    assert site.submissions()[0].body == prepared.request.body
+    assert result.json_ld[0]["contentType"] == "multipart/form-data; boundary=B"
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "formtools", *args], capture_output=True, timeout=60, stdin=subprocess.DEVNULL
+    )
+
+
+def test_cli_dry_run_and_send_on_a_bundled_fixture(site: TestSite) -> None:
+    page = str(FIXTURES / "realistic-search.html")
+    done = run_cli("call", page, "site_search", "--input", '{"q": "milk"}', "--base-url", site.origin + "/", "--dry-run")
+    assert done.returncode == 0, done.stderr
+    request = json.loads(done.stdout)
+    assert request["method"] == "GET" and request["body"] is None
+    assert request["url"].startswith(f"{site.origin}/submit?q=milk")
+    assert not site.submissions()
+    sent = run_cli("call", page, "site_search", "--input", '{"q": "milk"}', "--base-url", site.origin + "/")
+    assert sent.returncode == 0, sent.stderr
+    result = json.loads(sent.stdout)
+    assert result["status"] == "completed" and result["result"][0]["method"] == "GET"
+    assert len(site.submissions()) == 1
+
+
+def test_cli_invalid_input_prints_one_line_per_field_and_sends_nothing(site: TestSite) -> None:
+    page = str(FIXTURES / "realistic-search.html")
+    done = run_cli("call", page, "site_search", "--input", '{"nope": 1, "q": {}}', "--base-url", site.origin + "/")
+    assert done.returncode == 1
+    assert done.stderr.decode().splitlines() == [
+        'formtools: Input contains a parameter "nope" but there is no such parameter for the tool',
+        "formtools: Invalid value for parameter q",
+    ]
+    assert not site.submissions()
+
+
+def test_cli_needs_yes_for_a_form_without_toolautosubmit(site: TestSite) -> None:
+    page = str(FIXTURES / "realistic-login.html")
+    arguments = '{"email": "a@b.example", "password": "pw"}'
+    done = run_cli("call", page, "sign_in", "--input", arguments, "--base-url", site.origin + "/")
+    assert done.returncode == 1 and json.loads(done.stdout)["status"] == "awaiting-user"
+    assert not site.submissions()
+    done = run_cli("call", page, "sign_in", "--input", arguments, "--base-url", site.origin + "/", "--yes")
+    assert done.returncode == 0, done.stderr
+    assert site.submissions()[0].method == "POST"
