@@ -354,8 +354,12 @@ def _units(text: str) -> list[int]:
 
 def _js_entry(name: str, value: str | File) -> dict:
     if isinstance(value, File):
-        return {"name": _units(name), "file": _units(value.filename),
-                "type": value.content_type, "data": list(value.data)}  # fmt: skip
+        return {
+            "name": _units(name),
+            "file": _units(value.filename),
+            "type": value.content_type,
+            "data": list(value.data),
+        }
     return {"name": _units(name), "value": _units(value)}
 
 
@@ -385,8 +389,9 @@ def _references(text: str) -> str:
     )
 
 
-def submit_in_chromium(chromium, *, charset, enctype, method="post", controls="", appended=(),
-                       accept_charset=None):  # fmt: skip
+def submit_in_chromium(
+    chromium, *, charset, enctype, method="post", controls="", appended=(), accept_charset=None
+):
     """Serve an ASCII page in ``charset`` whose form holds ``controls``, append ``appended``
     in its formdata event, submit it, and return the request Chromium sent."""
     number = next(_pages)
@@ -397,8 +402,8 @@ def submit_in_chromium(chromium, *, charset, enctype, method="post", controls=""
         f'<form method="{method}" enctype="{enctype}" action="{action}?old=1"{attribute}>'
         f"{controls}</form>"
     )
-    url = chromium.site.put(f"/encode/page/{number}", page.encode("ascii"),
-                            content_type=f"text/html; charset={charset}")  # fmt: skip
+    content = f"text/html; charset={charset}"
+    url = chromium.site.put(f"/encode/page/{number}", page.encode("ascii"), content)
     chromium.page.goto(url)
     assert chromium.page.evaluate("document.characterSet") == form_encoding(None, charset)
     with chromium.page.expect_navigation(url=lambda u: urlsplit(u).path == action, timeout=120_000):
@@ -452,8 +457,10 @@ def expected_body(request, enctype: str, entries, encoding: str) -> bytes:
 @pytest.mark.parametrize(("method", "enctype"),
                          [("get", ENCTYPES[0]), *(("post", enctype) for enctype in ENCTYPES)])
 def test_chromium_sends_what_we_encode(chromium, charset, method, enctype) -> None:
-    request = submit_in_chromium(chromium, charset=charset, enctype=enctype, method=method,
-                                 controls=CONTROLS, appended=APPENDED)  # fmt: skip
+    request = submit_in_chromium(
+        chromium, charset=charset, enctype=enctype, method=method, controls=CONTROLS,
+        appended=APPENDED,
+    )
     if method == "get":  # the query is replaced, and the enctype ignored
         assert request.method == "GET"
         assert request.target.partition("?")[2] == urlencode(ENTRIES, charset)
@@ -466,8 +473,9 @@ def test_chromium_agrees_on_the_wpt_rows(chromium) -> None:
     for encoding in ("UTF-8", "windows-1252"):
         entries = [(name, value) for _, name, value, form, *_ in WPT_ROWS if form == encoding]
         for enctype in ENCTYPES:
-            request = submit_in_chromium(chromium, charset=encoding, enctype=enctype,
-                                         appended=entries)  # fmt: skip
+            request = submit_in_chromium(
+                chromium, charset=encoding, enctype=enctype, appended=entries
+            )
             assert request.body == expected_body(request, enctype, entries, encoding), enctype
 
 
@@ -522,8 +530,8 @@ def test_every_code_point_as_chromium_encodes_it(chromium, encoding) -> None:
     number = next(_pages)
     action = f"/encode/sweep/{number}"
     page = f'<!doctype html><form method=post enctype=text/plain action="{action}"></form>'
-    url = chromium.site.put(f"/encode/page/{number}", page.encode("ascii"),
-                            content_type=f"text/html; charset={encoding}")  # fmt: skip
+    content = f"text/html; charset={encoding}"
+    url = chromium.site.put(f"/encode/page/{number}", page.encode("ascii"), content)
     chromium.page.goto(url)
     with chromium.page.expect_navigation(url=lambda u: urlsplit(u).path == action, timeout=120_000):
         chromium.page.evaluate(_SWEEP_JS, [code_points])

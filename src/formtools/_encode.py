@@ -123,7 +123,8 @@ def _get_an_output_encoding(name: str) -> str:
     return "UTF-8" if name in ("replacement", "UTF-16BE", "UTF-16LE") else name
 
 
-def _known(label: str) -> str:
+def encoding_name(label: str) -> str:
+    """The canonical name (``UTF-8``, ``windows-1252``, ``Shift_JIS``) of an encoding label."""
     name = _get_an_encoding(label)
     if name is None:
         raise LookupError(f"not an encoding label: {label!r}")
@@ -147,7 +148,7 @@ def form_encoding(
     document's encoding stays. With ``standard=True`` it is the HTML Standard's: labels are
     separated by ASCII whitespace only, and with none known the form uses UTF-8.
     """
-    encoding = _known(document_encoding)
+    encoding = encoding_name(document_encoding)
     if accept_charset is not None:
         if standard:
             candidates = map(_get_an_encoding, _ASCII_WHITESPACE_RUN.split(accept_charset))
@@ -186,7 +187,7 @@ def encode_text(text: str, encoding: str) -> bytes:
     >>> encode_text("a\\u0259\\u20ac", "latin1")
     b'a&#601;\\x80'
     """
-    return _encoder(_get_an_output_encoding(_known(encoding)))(_scalar_values(text))
+    return _encoder(_get_an_output_encoding(encoding_name(encoding)))(_scalar_values(text))
 
 
 @functools.cache

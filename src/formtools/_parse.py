@@ -29,6 +29,7 @@ from html5lib.treebuilders import getTreeBuilder
 from lxml import etree
 
 from ._constants import FORM_POINTER_ASSOCIATED
+from ._encode import encoding_name
 
 __all__ = ["Document", "parse_html", "from_tree"]
 
@@ -209,7 +210,7 @@ def parse_html(
         lxml_tree = _run(parser, markup, content_type)
     root = lxml_tree.getroot()
     if isinstance(markup, bytes):
-        encoding = webencodings.lookup(parser.documentEncoding or "windows-1252").name
+        encoding = encoding_name(parser.documentEncoding or "windows-1252")
     else:
         encoding = "UTF-8"
     owners = MappingProxyType(dict(parser.tree.parser_owners))
@@ -217,7 +218,7 @@ def parse_html(
         root=root,
         url=url,
         base_url=_base_url(root, url),
-        encoding=_output_encoding(encoding),
+        encoding=encoding,
         source=source or (url or "<string>"),
         parser_owners=owners,
         escaped=parser.escaped,
@@ -233,13 +234,6 @@ def _run(parser: _Parser, markup: str | bytes, content_type: str | None) -> Any:
             scripting=True,
         )
     return parser.parse(markup, scripting=True)
-
-
-def _output_encoding(name: str) -> str:
-    """#get-an-output-encoding: UTF-16 and replacement encode as UTF-8."""
-    if name in ("UTF-16LE", "UTF-16BE", "replacement"):
-        return "UTF-8"
-    return name
 
 
 def _base_url(root: etree._Element, url: str | None) -> str | None:
