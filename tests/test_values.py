@@ -40,11 +40,19 @@ def ours(row: dict[str, Any]) -> dict[str, Any]:
         "rangeUnderflow": _values.range_underflow(input_type, sanitized, **limits),
         "rangeOverflow": _values.range_overflow(input_type, sanitized, **limits),
         "stepMismatch": _values.step_mismatch(
-            input_type, sanitized, step=attributes.get("step"), value_attribute=attributes.get("value"), **limits
+            input_type,
+            sanitized,
+            step=attributes.get("step"),
+            value_attribute=attributes.get("value"),
+            **limits,
         ),
         "badInput": False,  # only a user's half-typed input is bad; a script's never is
     }
-    return {"sanitized": sanitized, "validity": validity, "valueAsNumber": _values.value_as_number(input_type, sanitized)}
+    return {
+        "sanitized": sanitized,
+        "validity": validity,
+        "valueAsNumber": _values.value_as_number(input_type, sanitized),
+    }
 
 
 def differences(rows: list[dict[str, Any]]) -> list[str]:
@@ -63,7 +71,9 @@ def differences(rows: list[dict[str, Any]]) -> list[str]:
             wrong.append(f"valueAsNumber {mine['valueAsNumber']!r} != chromium {row['valueAsNumber']!r}")
         if wrong:
             attributes = " ".join(f"{name}={value!r}" for name, value in row["attributes"].items())
-            lines.append(f"<input type={row['type']} {attributes}>.value = {row['value']!r}: " + "; ".join(wrong))
+            lines.append(
+                f"<input type={row['type']} {attributes}>.value = {row['value']!r}: " + "; ".join(wrong)
+            )
     return lines
 
 
@@ -106,6 +116,6 @@ def test_parsers_return_the_spec_numbers(text: str, parse: Any, expected: int | 
 def test_fresh_random_cases_agree_with_live_chromium(chromium) -> None:
     """FORMTOOLS_VALUES_CASES cases (default 400) drawn with FORMTOOLS_VALUES_SEED (default 1)."""
     cases = random_cases(LIVE_CASES, LIVE_SEED)
-    rows = [{**case, **answer} for case, answer in zip(cases, ask(chromium.page, cases))]
+    rows = [{**case, **answer} for case, answer in zip(cases, ask(chromium.page, cases), strict=True)]
     wrong = differences(rows)
     assert not wrong, f"{len(wrong)} of {len(rows)} cases (seed {LIVE_SEED}) disagree:\n" + "\n".join(wrong)

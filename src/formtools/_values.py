@@ -8,11 +8,19 @@ the ``parse_*`` functions are the string-to-number conversions, and :func:`type_
 flags. ``tests/test_values.py`` holds every function to thousands of answers recorded from the
 real browser (``fixtures/expected/value-rules.json``).
 
-The spec is not enough to agree with Chromium on boundaries, because Chromium does all min, max
-and step arithmetic in its own decimal type (18 significant digits, truncating alignment,
-half-away-from-zero rounding, a float-precision tolerance for ``step``). :class:`_Decimal` is a
-model of that type, so that ``range`` rounds and ``stepMismatch`` decides exactly as Chromium
-does, and range values print the way Chromium prints its decimals (``1e+2``, not ``100``).
+The spec alone does not agree with Chromium, so each part models what Chromium does instead:
+
+- Min, max and step arithmetic runs in Blink's own decimal type (18 significant digits,
+  truncating alignment, half-away-from-zero rounding, a single-precision tolerance for
+  ``step``). :class:`_Decimal` models it, so ``range`` rounds and ``stepMismatch`` decides as
+  Chromium does, and range values print as Chromium prints decimals (``1e+2``, not ``100``).
+- A datetime-local's milliseconds pass through a double of microseconds, inexact far from 1970.
+- ``type=url`` accepts what GURL parses, not what the URL Standard does (``http://a b`` is
+  valid, ``file://host#x`` is not), and ``type=email`` is checked as ASCII.
+- ``type=color`` takes any CSS color Chromium can resolve without an element (hex, keywords,
+  system colors, rgb() to color(), with calc()) and keeps ``#rrggbb``: alpha is dropped and
+  other color spaces are converted and clipped with Chromium's matrices, in single precision
+  where Chromium uses it.
 """
 
 from __future__ import annotations
@@ -58,7 +66,7 @@ _EXPONENT_MIN = -1023
 _DBL_DIG = 15  # significant digits Decimal::ToString keeps after the point
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class _Decimal:
     """A value of Blink's ``Decimal``: sign, 18-digit coefficient, exponent, or ±inf / NaN."""
 
@@ -208,7 +216,9 @@ class _Decimal:
     # -- arithmetic
 
     def __neg__(self) -> _Decimal:
-        return self if self.nan else _Decimal(not self.negative, self.exponent, self.coefficient, self.special)
+        return (
+            self if self.nan else _Decimal(not self.negative, self.exponent, self.coefficient, self.special)
+        )
 
     def __abs__(self) -> _Decimal:
         return _Decimal(False, self.exponent, self.coefficient, self.special)
@@ -342,14 +352,29 @@ class _Decimal:
         result = self._compare(other)
         return not result.nan and not result.zero and not result.negative
 
+    def _same(self, other: _Decimal) -> bool:
+        return (self.negative, self.exponent, self.coefficient, self.special) == (
+            other.negative,
+            other.exponent,
+            other.coefficient,
+            other.special,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _Decimal):
+            return NotImplemented
+        return self._same(other) or self._compare(other).zero
+
+    __hash__ = None  # type: ignore[assignment]  # equal values may differ in their digits
+
     def __le__(self, other: _Decimal) -> bool:
-        if self == other:
+        if self._same(other):
             return True
         result = self._compare(other)
         return not result.nan and (result.zero or result.negative)
 
     def __ge__(self, other: _Decimal) -> bool:
-        if self == other:
+        if self._same(other):
             return True
         result = self._compare(other)
         return not result.nan and (result.zero or not result.negative)
@@ -694,6 +719,16 @@ def _temporal(parse: Callable[[str | None], int | None]) -> Callable[[str | None
     return to_number
 
 
+def _datetime_number(text: str | None) -> _Decimal:
+    """A datetime-local's milliseconds as Chromium has them: through microseconds in a double.
+
+    Beyond 2^53 µs from 1970 (before 1685, after 2255) that double can be inexact, so the ms
+    are off by a few or have a fraction: ``100000-01-01T00:01`` is 3093527980860000.5 ms.
+    """
+    value = parse_datetime_local(text)
+    return _NAN if value is None else _Decimal.from_double(float(value * 1000) / 1000.0)
+
+
 _MIN_DATE_MS = -62_135_596_800_000  # 0001-01-01
 _MAX_DATE_MS = 8_640_000_000_000_000  # 275760-09-13
 
@@ -701,12 +736,20 @@ _STEPS: dict[str, _Steps] = {
     "number": _Steps(_number_decimal, 1, 1, "", 0, -_DOUBLE_MAX, _DOUBLE_MAX),
     "range": _Steps(_number_decimal, 1, 1, "", 0, 0, 100),
     "date": _Steps(_temporal(parse_date), 1, _MS_PER_DAY, "parsed", 0, _MIN_DATE_MS, _MAX_DATE_MS),
-    "month": _Steps(_temporal(parse_month), 1, 1, "parsed", 0, (1 - 1970) * 12, (_MAX_YEAR - 1970) * 12 + _LAST_MONTH),
+    "month": _Steps(
+        _temporal(parse_month), 1, 1, "parsed", 0, (1 - 1970) * 12, (_MAX_YEAR - 1970) * 12 + _LAST_MONTH
+    ),
     "week": _Steps(
-        _temporal(parse_week), 1, 7 * _MS_PER_DAY, "parsed", -259_200_000, _MIN_DATE_MS, _MAX_DATE_MS - 5 * _MS_PER_DAY
+        _temporal(parse_week),
+        1,
+        7 * _MS_PER_DAY,
+        "parsed",
+        -259_200_000,
+        _MIN_DATE_MS,
+        _MAX_DATE_MS - 5 * _MS_PER_DAY,
     ),
     "time": _Steps(_temporal(parse_time), 60, 1000, "scaled", 0, 0, _MS_PER_DAY - 1, reversible=True),
-    "datetime-local": _Steps(_temporal(parse_datetime_local), 60, 1000, "scaled", 0, _MIN_DATE_MS, _MAX_DATE_MS),
+    "datetime-local": _Steps(_datetime_number, 60, 1000, "scaled", 0, _MIN_DATE_MS, _MAX_DATE_MS),
 }
 
 
@@ -728,9 +771,15 @@ class _StepRange:
         return self.step.finite
 
     def default_range_value(self) -> _Decimal:
+        """The default of a range: (min + max) / 2, already clamped to a step.
+
+        The midpoint is (min + max) / 2, which with 18 digits is not min + (max - min) / 2, and
+        because it is clamped here and again by the caller, ``min=1e2 max=100.9`` gives
+        ``1e+2`` (the second clamp returns ``min`` itself, exponent and all).
+        """
         if self.minimum >= self.maximum:
             return self.minimum
-        return self.minimum + (self.maximum - self.minimum) / _Decimal.from_int(2)
+        return self.clamp((self.minimum + self.maximum) / _Decimal.from_int(2))
 
     def round_to_step(self, value: _Decimal) -> _Decimal:
         return self.base + ((value - self.base) / self.step).rounded() * self.step
@@ -892,9 +941,7 @@ def is_valid_absolute_url(value: str) -> bool:
     This is the typeMismatch rule of ``<input type=url>``: any scheme will do, hosts of the
     standard schemes must canonicalize (IDNA, IPv4 and IPv6 forms, ports up to 65535).
     """
-    text = value.strip("".join(chr(c) for c in range(0x21))).translate(
-        str.maketrans("", "", "\t\n\r")
-    )
+    text = value.strip("".join(chr(c) for c in range(0x21))).translate(str.maketrans("", "", "\t\n\r"))
     match = _SCHEME.match(text)
     if not match:
         return False
@@ -927,7 +974,9 @@ def _valid_file_url(rest: str) -> bool:
     slashes = len(rest) - len(rest.lstrip("/\\"))
     if slashes != 2:
         return True
-    host = re.match(r"[/\\]*([^/\\?#]*)", rest).group(1)  # type: ignore[union-attr]
+    host, after = re.match(r"[/\\]*([^/\\?#]*)(.?)", rest).groups()  # type: ignore[union-attr]
+    if after in ("?", "#"):
+        return False  # a host must be followed by a path before a query or fragment
     return not host or (":" not in host.rpartition("]")[2] and _valid_special_host(host))
 
 
@@ -943,8 +992,8 @@ def _valid_authority(authority: str, *, special: bool, ports: bool = True) -> bo
         host, _, port = hostport.partition(":")
     if ports and port and (not port.isascii() or not port.isdigit() or int(port) > 65535):
         return False
-    if not host:
-        return not special and not at and not port
+    if not host:  # only a non-special URL may have an empty host, and then no port
+        return not special and not at and ":" not in hostport
     if special:
         return _valid_special_host(host)
     if host.startswith("["):
@@ -1010,14 +1059,17 @@ def _idna_to_ascii(host: str) -> str | None:
     bidi = any(unicodedata.bidirectional(ch) in ("R", "AL", "AN") for ch in mapped)
     out = []
     for label in labels:
+        try:
+            if bidi and label:  # in a bidi domain name every label, ASCII too, must pass
+                idna.check_bidi(label, check_ltr=True)
+        except idna.IDNAError:
+            return None
         if label.isascii():
             out.append(label)
             continue
         if unicodedata.category(label[0]).startswith("M"):
             return None
         try:
-            if bidi:
-                idna.check_bidi(label, check_ltr=True)
             for pos, ch in enumerate(label):
                 if ch in "\u200c\u200d" and not idna.valid_contextj(label, pos):
                     return None
@@ -1165,7 +1217,7 @@ _SYSTEM_COLORS = {
 
 @dataclass(frozen=True)
 class _Token:
-    kind: str  # ws, ident, function, hash, number, percentage, dimension, delim, (, ), eof-less
+    kind: str  # ws, ident, function, hash, number, percentage, dimension, delim, "(" or ")"
     text: str = ""  # name, hash value, unit or delimiter
     value: float = 0.0
 
@@ -1294,7 +1346,9 @@ def _component_values(tokens: list[_Token], start: int, closing: bool) -> tuple[
 # Typed numbers inside color functions: (value, kind) where kind is number, percentage or angle.
 _Typed = tuple[float, str]
 _ANGLE_UNITS = {"deg": 1.0, "grad": 0.9, "rad": 180 / math.pi, "turn": 360.0}
-_MATH_FUNCTIONS = frozenset("calc min max clamp round abs sign sqrt pow exp log hypot mod rem sin cos tan".split())
+_MATH_FUNCTIONS = frozenset(
+    "calc min max clamp round abs sign sqrt pow exp log hypot mod rem sin cos tan".split()
+)
 _CONSTANTS = {"e": math.e, "pi": math.pi, "infinity": math.inf, "-infinity": -math.inf, "nan": math.nan}
 
 
@@ -1385,9 +1439,20 @@ def _math(block: _Block) -> _Typed | None:
 
 
 _ARITY = {
-    "clamp": (3,), "hypot": (1, 2, 3, 4, 5, 6, 7, 8), "abs": (1,), "sign": (1,), "mod": (2,),
-    "rem": (2,), "round": (1, 2), "sin": (1,), "cos": (1,), "tan": (1,), "sqrt": (1,),
-    "exp": (1,), "pow": (2,), "log": (1, 2),
+    "clamp": (3,),
+    "hypot": (1, 2, 3, 4, 5, 6, 7, 8),
+    "abs": (1,),
+    "sign": (1,),
+    "mod": (2,),
+    "rem": (2,),
+    "round": (1, 2),
+    "sin": (1,),
+    "cos": (1,),
+    "tan": (1,),
+    "sqrt": (1,),
+    "exp": (1,),
+    "pow": (2,),
+    "log": (1, 2),
 }
 
 
@@ -1477,7 +1542,11 @@ def _product(items: list[_Token | _Block]) -> _Typed | None:
             if operand[1] != "number":
                 return None
             if operand[0] == 0:
-                value = math.nan if result[0] == 0 or math.isnan(result[0]) else math.copysign(math.inf, result[0]) * math.copysign(1, operand[0])
+                value = (
+                    math.nan
+                    if result[0] == 0 or math.isnan(result[0])
+                    else math.copysign(math.inf, result[0]) * math.copysign(1, operand[0])
+                )
             else:
                 value = result[0] / operand[0]
             result = (value, result[1])
@@ -1509,9 +1578,13 @@ def _channel(item: list[_Token | _Block], kinds: str, *, math_ok: bool = True) -
     return number, value[1]
 
 
+_Vector = tuple[float, float, float]
+_Matrix = tuple[_Vector, _Vector, _Vector]
+
+
 def _f32(value: float) -> float:
     """Round to single precision, as Chromium's color math does at each step."""
-    if math.isinf(value) or math.isnan(value):
+    if not math.isfinite(value):
         return value
     try:
         return struct.unpack("f", struct.pack("f", value))[0]
@@ -1520,30 +1593,47 @@ def _f32(value: float) -> float:
 
 
 def _hue(value: _Typed) -> float:
-    degrees = value[0]
-    if math.isinf(degrees):
-        return 0.0
-    return degrees % 360.0
+    return 0.0 if math.isinf(value[0]) else value[0] % 360.0
 
 
-def _hsl_to_srgb(hue: float, saturation: float, lightness: float) -> tuple[float, float, float]:
+def _hsl_to_srgb(hue: float, saturation: float, lightness: float) -> _Vector:
+    """gfx::HSLToSRGB, in single precision."""
     h, s, lum = _f32(hue), _f32(saturation), _f32(lightness)
     if not s:
         return lum, lum, lum
+    a = _f32(s * min(lum, _f32(1.0 - lum)))
 
     def channel(n: float) -> float:
         k = _f32(math.fmod(_f32(n + _f32(h / 30.0)), 12.0))
-        a = _f32(s * min(lum, _f32(1.0 - lum)))
         return _f32(lum - _f32(a * max(-1.0, min(_f32(k - 3.0), _f32(9.0 - k), 1.0))))
 
     return channel(0), channel(8), channel(4)
 
 
-def _mat(m: tuple[tuple[float, ...], ...], v: tuple[float, float, float]) -> tuple[float, float, float]:
-    return tuple(row[0] * v[0] + row[1] * v[1] + row[2] * v[2] for row in m)  # type: ignore[return-value]
+def _hwb_to_srgb(hue: float, white: float, black: float) -> _Vector:
+    """gfx::HWBToSRGB, in single precision."""
+    white, black = _f32(white), _f32(black)
+    total = _f32(white + black)
+    if total >= 1:
+        gray = _f32(white / total)
+        return gray, gray, gray
+    red, green, blue = _hsl_to_srgb(hue, 1.0, 0.5)
+    return (
+        _f32(red + _f32(white - _f32(total * red))),
+        _f32(green + _f32(white - _f32(total * green))),
+        _f32(blue + _f32(white - _f32(total * blue))),
+    )
 
 
-def _inverse(m: tuple[tuple[float, ...], ...]) -> tuple[tuple[float, ...], ...]:
+def _apply(m: _Matrix, v: _Vector) -> _Vector:
+    return (
+        m[0][0] * v[0] + m[0][1] * v[1] + m[0][2] * v[2],
+        m[1][0] * v[0] + m[1][1] * v[1] + m[1][2] * v[2],
+        m[2][0] * v[0] + m[2][1] * v[1] + m[2][2] * v[2],
+    )
+
+
+def _inverse(m: _Matrix) -> _Matrix:
     (a, b, c), (d, e, f), (g, h, i) = m
     det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
     return (
@@ -1553,68 +1643,114 @@ def _inverse(m: tuple[tuple[float, ...], ...]) -> tuple[tuple[float, ...], ...]:
     )
 
 
-def _concat(m: tuple[tuple[float, ...], ...], n: tuple[tuple[float, ...], ...]) -> tuple[tuple[float, ...], ...]:
-    return tuple(tuple(sum(m[r][k] * n[k][c] for k in range(3)) for c in range(3)) for r in range(3))
+def _concat(m: _Matrix, n: _Matrix) -> _Matrix:
+    """The matrix product m × n."""
+    columns = tuple(zip(*n))
+
+    def row(r: _Vector) -> _Vector:
+        return (
+            sum(x * y for x, y in zip(r, columns[0])),
+            sum(x * y for x, y in zip(r, columns[1])),
+            sum(x * y for x, y in zip(r, columns[2])),
+        )
+
+    return row(m[0]), row(m[1]), row(m[2])
 
 
-def _adapt_to_d50(wx: float, wy: float) -> tuple[tuple[float, ...], ...]:
-    """skcms_AdaptToXYZD50: Bradford adaptation from white point (wx, wy) to D50."""
-    to_lms = ((0.8951, 0.2664, -0.1614), (-0.7502, 1.7135, 0.0367), (0.0389, -0.0685, 1.0296))
-    from_lms = ((0.9869929, -0.1470543, 0.1599627), (0.4323053, 0.5183603, 0.0492912), (-0.0085287, 0.0400428, 0.9684867))
-    source = _mat(to_lms, (wx / wy, 1.0, (1 - wx - wy) / wy))
-    target = _mat(to_lms, (0.96422, 1.0, 0.82521))
-    scale = tuple(tuple(target[r] / source[r] if r == c else 0.0 for c in range(3)) for r in range(3))
+def _diagonal(v: _Vector) -> _Matrix:
+    return ((v[0], 0.0, 0.0), (0.0, v[1], 0.0), (0.0, 0.0, v[2]))
+
+
+def _adapt_to_d50(wx: float, wy: float) -> _Matrix:
+    """skcms_AdaptToXYZD50: Bradford adaptation from the white point (wx, wy) to D50."""
+    to_lms: _Matrix = ((0.8951, 0.2664, -0.1614), (-0.7502, 1.7135, 0.0367), (0.0389, -0.0685, 1.0296))
+    from_lms: _Matrix = (
+        (0.9869929, -0.1470543, 0.1599627),
+        (0.4323053, 0.5183603, 0.0492912),
+        (-0.0085287, 0.0400428, 0.9684867),
+    )
+    source = _apply(to_lms, (wx / wy, 1.0, (1 - wx - wy) / wy))
+    target = _apply(to_lms, (0.96422, 1.0, 0.82521))
+    scale = _diagonal((target[0] / source[0], target[1] / source[1], target[2] / source[2]))
     return _concat(from_lms, _concat(scale, to_lms))
 
 
-def _primaries_to_d50(rx: float, ry: float, gx: float, gy: float, bx: float, by: float, wx: float, wy: float) -> tuple[tuple[float, ...], ...]:
-    primaries = ((rx, gx, bx), (ry, gy, by), (1 - rx - ry, 1 - gx - gy, 1 - bx - by))
-    xyz = _mat(_inverse(primaries), (wx / wy, 1.0, (1 - wx - wy) / wy))
-    to_xyz = _concat(primaries, tuple(tuple(xyz[r] if r == c else 0.0 for c in range(3)) for r in range(3)))
-    return _concat(_adapt_to_d50(wx, wy), to_xyz)
+def _primaries_to_d50(primaries: tuple[float, ...], white: tuple[float, float]) -> _Matrix:
+    """skcms_PrimariesToXYZD50: a gamut given by its primaries' and white point's xy."""
+    rx, ry, gx, gy, bx, by = primaries
+    wx, wy = white
+    to_xyz: _Matrix = ((rx, gx, bx), (ry, gy, by), (1 - rx - ry, 1 - gx - gy, 1 - bx - by))
+    scale = _apply(_inverse(to_xyz), (wx / wy, 1.0, (1 - wx - wy) / wy))
+    return _concat(_adapt_to_d50(wx, wy), _concat(to_xyz, _diagonal(scale)))
 
 
-# skcms' named gamuts (linear RGB to XYZ D50) and transfer functions (g, a, b, c, d, e, f).
-_SRGB_GAMUT = ((0.436065674, 0.385147095, 0.143066406), (0.222488403, 0.716873169, 0.060607910), (0.013916016, 0.097076416, 0.714096069))
-_P3_GAMUT = ((0.515102, 0.291965, 0.157153), (0.241182, 0.692236, 0.0665819), (-0.00104941, 0.0418818, 0.784378))
-_A98_GAMUT = ((0.60974, 0.20528, 0.14919), (0.31111, 0.62567, 0.06322), (0.01947, 0.06087, 0.74457))
-_REC2020_GAMUT = ((0.673459, 0.165661, 0.125100), (0.279033, 0.675338, 0.0456288), (-0.00193139, 0.0299794, 0.797162))
-_PROPHOTO_GAMUT = _primaries_to_d50(0.7347, 0.2653, 0.1596, 0.8404, 0.0366, 0.0001, 0.34567, 0.35850)
+# skcms' named gamuts (linear RGB to XYZ D50) and sRGB-like transfer functions (g, a, b, c, d).
+_SRGB_GAMUT: _Matrix = (
+    (0.436065674, 0.385147095, 0.143066406),
+    (0.222488403, 0.716873169, 0.060607910),
+    (0.013916016, 0.097076416, 0.714096069),
+)
+_FROM_D50_TO_SRGB = _inverse(_SRGB_GAMUT)
+_P3_GAMUT: _Matrix = (
+    (0.515102, 0.291965, 0.157153),
+    (0.241182, 0.692236, 0.0665819),
+    (-0.00104941, 0.0418818, 0.784378),
+)
+_A98_GAMUT: _Matrix = ((0.60974, 0.20528, 0.14919), (0.31111, 0.62567, 0.06322), (0.01947, 0.06087, 0.74457))
+_REC2020_GAMUT: _Matrix = (
+    (0.673459, 0.165661, 0.125100),
+    (0.279033, 0.675338, 0.0456288),
+    (-0.00193139, 0.0299794, 0.797162),
+)
+_PROPHOTO_GAMUT = _primaries_to_d50((0.7347, 0.2653, 0.1596, 0.8404, 0.0366, 0.0001), (0.34567, 0.35850))
 _D65_TO_D50 = _adapt_to_d50(0.3127, 0.3290)
-_SRGB_TF = (2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045, 0.0, 0.0)
-_REC2020_TF = (2.22222, 0.909672, 0.0903276, 0.222222, 0.0812429, 0.0, 0.0)
-_IDENTITY = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
+_IDENTITY = _diagonal((1.0, 1.0, 1.0))
+_SRGB_TF = (2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045)
+_REC2020_TF = (2.22222, 0.909672, 0.0903276, 0.222222, 0.0812429)
+_XYZ_TO_LMS: _Matrix = (
+    (0.8190224432164319, 0.3619062562801221, -0.12887378261216414),
+    (0.0329836671980271, 0.9292868468965546, 0.03614466816999844),
+    (0.048177199566046255, 0.26423952494422764, 0.6335478258136937),
+)
+_LMS_TO_XYZ = _inverse(_XYZ_TO_LMS)
+_OKLAB_TO_LMS: _Matrix = (
+    (0.99999999845051981432, 0.39633779217376785678, 0.21580375806075880339),
+    (1.0000000088817607767, -0.1055613423236563494, -0.063854174771705903402),
+    (1.0000000546724109177, -0.089484182094965759684, -1.2914855378640917399),
+)
 
 
 def _linearize(tf: tuple[float, ...], value: float) -> float:
-    g, a, b, c, d, e, f = tf
-    sign, x = (-1.0 if value < 0 else 1.0), abs(value)
-    return sign * (c * x + f if x < d else (a * x + b) ** g + e)
+    g, a, b, c, d = tf
+    x = abs(value)
+    return math.copysign(c * x if x < d else (a * x + b) ** g, value)
+
+
+def _gamma(exponent: float) -> Callable[[float], float]:
+    return lambda value: math.copysign(abs(value) ** exponent, value)
 
 
 def _encode_srgb(value: float) -> float:
-    sign, x = (-1.0 if value < 0 else 1.0), abs(value)
-    g, a, b, c, d, _, _ = _SRGB_TF
-    return sign * (x / c if x < c * d else (x ** (1 / g) - b) / a)
+    g, a, b, c, d = _SRGB_TF
+    x = abs(value)
+    return math.copysign(x / c if x < c * d else (x ** (1 / g) - b) / a, value)
 
 
-_RGB_SPACES: dict[str, tuple[tuple[tuple[float, ...], ...], Callable[[float], float]]] = {
-    "srgb": (_SRGB_GAMUT, lambda v: _linearize(_SRGB_TF, v)),
-    "srgb-linear": (_SRGB_GAMUT, lambda v: v),
+# color() spaces: the gamut to XYZ D50 and the transfer function to linear light
+_RGB_SPACES: dict[str, tuple[_Matrix, Callable[[float], float]]] = {
+    "srgb-linear": (_SRGB_GAMUT, float),
     "display-p3": (_P3_GAMUT, lambda v: _linearize(_SRGB_TF, v)),
-    "display-p3-linear": (_P3_GAMUT, lambda v: v),
-    "a98-rgb": (_A98_GAMUT, lambda v: math.copysign(abs(v) ** 2.2, v)),
-    "prophoto-rgb": (_PROPHOTO_GAMUT, lambda v: math.copysign(abs(v) ** 1.8, v)),
+    "display-p3-linear": (_P3_GAMUT, float),
+    "a98-rgb": (_A98_GAMUT, _gamma(2.2)),
+    "prophoto-rgb": (_PROPHOTO_GAMUT, _gamma(1.8)),
     "rec2020": (_REC2020_GAMUT, lambda v: _linearize(_REC2020_TF, v)),
-    "xyz-d50": (_IDENTITY, lambda v: v),
-    "xyz-d65": (_D65_TO_D50, lambda v: v),
-    "xyz": (_D65_TO_D50, lambda v: v),
+    "xyz-d50": (_IDENTITY, float),
+    "xyz-d65": (_D65_TO_D50, float),
+    "xyz": (_D65_TO_D50, float),
 }
-_XYZ_TO_LMS = ((0.8190224432164319, 0.3619062562801221, -0.12887378261216414), (0.0329836671980271, 0.9292868468965546, 0.03614466816999844), (0.048177199566046255, 0.26423952494422764, 0.6335478258136937))
-_OKLAB_TO_LMS = ((0.99999999845051981432, 0.39633779217376785678, 0.21580375806075880339), (1.0000000088817607767, -0.1055613423236563494, -0.063854174771705903402), (1.0000000546724109177, -0.089484182094965759684, -1.2914855378640917399))
 
 
-def _lab_to_d50(lightness: float, a: float, b: float) -> tuple[float, float, float]:
+def _lab_to_d50(lightness: float, a: float, b: float) -> _Vector:
     y = (lightness + 16) / 116
     x, z = y + a / 500, y - b / 200
 
@@ -1624,105 +1760,115 @@ def _lab_to_d50(lightness: float, a: float, b: float) -> tuple[float, float, flo
     return inverse(x) * 0.9642, inverse(y), inverse(z) * 0.8251
 
 
-def _oklab_to_d50(lightness: float, a: float, b: float) -> tuple[float, float, float]:
-    lms = _mat(_OKLAB_TO_LMS, (lightness, a, b))
-    xyz_d65 = _mat(_inverse(_XYZ_TO_LMS), tuple(v**3 for v in lms))  # type: ignore[arg-type]
-    return _mat(_D65_TO_D50, xyz_d65)
+def _oklab_to_d50(lightness: float, a: float, b: float) -> _Vector:
+    l_, m, s = _apply(_OKLAB_TO_LMS, (lightness, a, b))
+    return _apply(_D65_TO_D50, _apply(_LMS_TO_XYZ, (l_**3, m**3, s**3)))
 
 
-def _d50_to_srgb(xyz: tuple[float, float, float]) -> tuple[float, float, float]:
-    linear = _mat(_inverse(_SRGB_GAMUT), xyz)
-    return _encode_srgb(linear[0]), _encode_srgb(linear[1]), _encode_srgb(linear[2])
+def _d50_to_srgb(xyz: _Vector) -> _Vector:
+    red, green, blue = _apply(_FROM_D50_TO_SRGB, xyz)
+    return _encode_srgb(red), _encode_srgb(green), _encode_srgb(blue)
 
 
-def _color_function(block: _Block) -> tuple[float, float, float] | None:  # noqa: C901
-    """The sRGB value (0..1, unclipped) of a color function, or None if Chromium rejects it."""
-    name = block.name
-    if name not in ("rgb", "rgba", "hsl", "hsla", "hwb", "lab", "lch", "oklab", "oklch", "color"):
-        return None
+_COLOR_FUNCTIONS = frozenset("rgb rgba hsl hsla hwb lab lch oklab oklch color".split())
+_COLOR_SPACES = frozenset(_RGB_SPACES) | {"srgb"}
+_LAB_LIKE = frozenset("lab lch oklab oklch".split())  # Chromium 156 rejects math in these
+
+
+def _color_arguments(block: _Block) -> tuple[str, list[_Typed], bool] | None:
+    """The color space and three channels of a color function, and whether it used commas."""
     items = _strip_ws(list(block.items))
-    space = ""
-    if name == "color":
-        if not items or not isinstance(items[0], _Token) or items[0].kind != "ident":
+    space = block.name
+    if space == "color":
+        first = items[0] if items else None
+        known = isinstance(first, _Token) and first.kind == "ident" and first.text.lower() in _COLOR_SPACES
+        if not known:
             return None
-        space = items[0].text.lower()
-        if space not in _RGB_SPACES:
-            return None
-        items = items[1:]
-    commas = _split(tuple(items), ",")
+        space, items = first.text.lower(), items[1:]  # type: ignore[union-attr]
+    commas = [_strip_ws(part) for part in _split(tuple(items), ",")]
     if len(commas) > 1:  # the legacy syntax: rgb(), rgba(), hsl() and hsla() only, no none
-        if name not in ("rgb", "rgba", "hsl", "hsla") or len(commas) not in (3, 4):
+        if space not in ("rgb", "rgba", "hsl", "hsla") or len(commas) not in (3, 4):
             return None
-        parts = [_strip_ws(part) for part in commas]
-        if name in ("rgb", "rgba"):
-            values = [_channel(part, "np") for part in parts[:3]]
-            if any(v is None for v in values) or len({v[1] for v in values}) != 1:  # type: ignore[index]
-                return None
-        else:
-            values = [_channel(parts[0], "na"), _channel(parts[1], "p"), _channel(parts[2], "p")]
-            if any(v is None for v in values):
-                return None
-        if len(parts) == 4 and _channel(parts[3], "np") is None:
+        kinds = ("np", "np", "np") if space.startswith("rgb") else ("na", "p", "p")
+        channels = [_channel(part, kind) for part, kind in zip(commas, kinds)]
+        if len(commas) == 4 and _channel(commas[3], "np") is None:
             return None
-        channels: list[_Typed] = values  # type: ignore[assignment]
+        if space.startswith("rgb") and len({c[1] for c in channels if c}) != 1:
+            return None  # all numbers or all percentages
+        legacy = True
     else:
-        slashes = _split(tuple(items), "/")
-        if len(slashes) > 2:
+        slashes = [_strip_ws(part) for part in _split(tuple(items), "/")]
+        math_ok = space not in _LAB_LIKE
+        if len(slashes) > 2 or (len(slashes) == 2 and _channel(slashes[1], "npx", math_ok=math_ok) is None):
             return None
-        if len(slashes) == 2 and _channel(_strip_ws(slashes[1]), "npx") is None:
+        values = [item for item in slashes[0] if not (isinstance(item, _Token) and item.kind == "ws")]
+        if len(values) != 3:
             return None
-        channels_items = [item for item in slashes[0] if not (isinstance(item, _Token) and item.kind == "ws")]
-        if len(channels_items) != 3:
-            return None
-        math_ok = name not in ("lab", "lch", "oklab", "oklch")  # Chromium 156 drops those
-        if len(slashes) == 2 and not math_ok and isinstance(_strip_ws(slashes[1])[0], _Block):
-            return None
-        hue_first = name in ("hsl", "hsla", "hwb")
-        kinds = ["nax" if hue_first and i == 0 else "nax" if name in ("lch", "oklch") and i == 2 else "npx" for i in range(3)]
-        channels = []
-        for item, kind in zip(channels_items, kinds):
-            value = _channel([item], kind, math_ok=math_ok)
-            if value is None:
-                return None
-            channels.append(value)
-    if name in ("rgb", "rgba"):
-        rgb = [min(max(v * 2.55 if kind == "percentage" else v, 0.0), 255.0) for v, kind in channels]
-        return rgb[0] / 255, rgb[1] / 255, rgb[2] / 255
-    if name in ("hsl", "hsla", "hwb"):
-        hue = _hue(channels[0])
-        # hsl() clamps saturation and lightness to [0, 1]; hwb() clamps only below
-        second, third = (max(v / 100, 0.0) if name == "hwb" else min(max(v / 100, 0.0), 1.0) for v, _ in channels[1:])
-        if name == "hwb":
-            white, black = second, third
-            if white + black >= 1:
-                gray = _f32(white / (white + black))
-                return gray, gray, gray
-            red, green, blue = _hsl_to_srgb(hue, 1.0, 0.5)
-            return tuple(_f32(c + _f32(white - _f32((white + black) * c))) for c in (red, green, blue))  # type: ignore[return-value]
-        return _hsl_to_srgb(hue, second, third)
-    if name in ("lab", "lch"):
-        lightness = min(max(channels[0][0], 0.0), 100.0)
-        if name == "lab":
-            a, b = (v * 1.25 if kind == "percentage" else v for v, kind in channels[1:])
+        hue_at = 0 if space in ("hsl", "hsla", "hwb") else 2 if space in ("lch", "oklch") else -1
+        channels = [
+            _channel([item], "nax" if i == hue_at else "npx", math_ok=math_ok)
+            for i, item in enumerate(values)
+        ]
+        legacy = False
+    if any(channel is None for channel in channels):
+        return None
+    return space, [channel for channel in channels if channel], legacy
+
+
+def _to_srgb(space: str, channels: list[_Typed], clamp: bool) -> _Vector:
+    """Gamma-encoded sRGB, not yet clipped, as Chromium converts each space."""
+    (v1, k1), (v2, k2), (v3, k3) = channels
+    if space in ("rgb", "rgba"):
+        rgb = [_f32(min(max(v * 2.55 if k == "percentage" else v, 0.0), 255.0)) for v, k in channels]
+        return _f32(rgb[0] / 255), _f32(rgb[1] / 255), _f32(rgb[2] / 255)
+    if space in ("hsl", "hsla", "hwb"):
+        second, third = max(v2 / 100, 0.0), max(v3 / 100, 0.0)
+        if space == "hwb":
+            return _hwb_to_srgb(_hue(channels[0]), second, third)
+        if clamp:
+            second, third = min(second, 1.0), min(third, 1.0)
+        return _hsl_to_srgb(_hue(channels[0]), second, third)
+    if space in ("lab", "lch"):
+        lightness = min(max(v1, 0.0), 100.0)
+        if space == "lab":
+            a, b = v2 * (1.25 if k2 == "percentage" else 1), v3 * (1.25 if k3 == "percentage" else 1)
         else:
-            chroma = max(channels[1][0] * (1.5 if channels[1][1] == "percentage" else 1.0), 0.0)
-            hue = math.radians(_hue(channels[2]))
+            chroma, hue = max(v2 * (1.5 if k2 == "percentage" else 1), 0.0), math.radians(_hue(channels[2]))
             a, b = chroma * math.cos(hue), chroma * math.sin(hue)
         return _d50_to_srgb(_lab_to_d50(lightness, a, b))
-    if name in ("oklab", "oklch"):
-        lightness = min(max(channels[0][0] / (100 if channels[0][1] == "percentage" else 1), 0.0), 1.0)
-        if name == "oklab":
-            a, b = (v * 0.004 if kind == "percentage" else v for v, kind in channels[1:])
+    if space in ("oklab", "oklch"):
+        lightness = min(max(v1 / (100 if k1 == "percentage" else 1), 0.0), 1.0)
+        if space == "oklab":
+            a, b = v2 * (0.004 if k2 == "percentage" else 1), v3 * (0.004 if k3 == "percentage" else 1)
         else:
-            chroma = max(channels[1][0] * (0.004 if channels[1][1] == "percentage" else 1.0), 0.0)
-            hue = math.radians(_hue(channels[2]))
+            chroma, hue = max(v2 * (0.004 if k2 == "percentage" else 1), 0.0), math.radians(_hue(channels[2]))
             a, b = chroma * math.cos(hue), chroma * math.sin(hue)
         return _d50_to_srgb(_oklab_to_d50(lightness, a, b))
-    gamut, linearize = _RGB_SPACES[space]
-    values3 = tuple(linearize(v / 100 if kind == "percentage" else v) for v, kind in channels)
+    r, g, b = (v / 100 if k == "percentage" else v for v, k in channels)
     if space == "srgb":
-        return tuple(v / 100 if kind == "percentage" else v for v, kind in channels)  # type: ignore[return-value]
-    return _d50_to_srgb(_mat(gamut, values3))  # type: ignore[arg-type]
+        return r, g, b
+    gamut, linearize = _RGB_SPACES[space]
+    return _d50_to_srgb(_apply(gamut, (linearize(r), linearize(g), linearize(b))))
+
+
+# Chromium first tries a fast path for simple rgb() and hsl() strings, and it differs from the
+# full CSS parser in two ways: it clamps hsl() saturation and lightness to [0%, 100%] (as the
+# legacy comma syntax always does; otherwise only negative values are raised to 0, so
+# hsl(0 117% 11%) is #380000 but hsl(0 117% 11% / 50%) is #3d0000), and after an alpha and its
+# ")" it ignores anything up to a final digit and ")" (rgba(1,2,3,0)x9) is #010203). Its
+# grammar, as observed:
+_S = "[ \t\n\r\f]"
+_N = r"-?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)"
+_HUE = _N + r"(?:(?i:deg|grad|rad|turn))?"
+_LEGACY_END = rf"{_S}*(?:,{_S}*{_N}%?\)(?:.*[0-9]\))?|\))"
+_MODERN_END = rf"{_S}*(?:/{_S}*{_N}\)(?:.*[0-9]\))?|\))"
+_FAST_PATH = re.compile(
+    rf"rgba?\({_S}*(?:{_N}(?:{_S}*,{_S}*{_N}){{2}}|{_N}%(?:{_S}*,{_S}*{_N}%){{2}}){_LEGACY_END}"
+    rf"|rgba?\({_S}*{_N}%?(?:{_S}+{_N}%?){{2}}{_MODERN_END}"
+    rf"|hsla?\({_S}*{_HUE}(?:{_S}*,{_S}*{_N}%){{2}}{_LEGACY_END}"
+    rf"|hsla?\({_S}*{_HUE}(?:{_S}+{_N}%){{2}}{_MODERN_END}",
+    re.DOTALL,
+)
 
 
 @lru_cache(maxsize=4096)
@@ -1731,6 +1877,9 @@ def _sanitize_color(value: str) -> str:
     keyword = value.lower() if value.isascii() else ""
     if keyword in _NAMED_COLORS or keyword in _SYSTEM_COLORS:
         return "#%06x" % _NAMED_COLORS.get(keyword, _SYSTEM_COLORS.get(keyword, 0))
+    fast = _FAST_PATH.fullmatch(value) is not None
+    if fast:
+        value = value[: value.index(")") + 1]
     tokens = _css_tokens(value)
     if tokens is None:
         return "#000000"
@@ -1740,19 +1889,24 @@ def _sanitize_color(value: str) -> str:
     item = items[0]
     if isinstance(item, _Token):
         digits = item.text
-        if item.kind != "hash" or len(digits) not in (3, 4, 6, 8) or not re.fullmatch(r"[0-9a-fA-F]+", digits):
+        if (
+            item.kind != "hash"
+            or len(digits) not in (3, 4, 6, 8)
+            or not re.fullmatch(r"[0-9a-fA-F]+", digits)
+        ):
             return "#000000"
         if len(digits) < 6:
             digits = "".join(ch * 2 for ch in digits)
         return "#" + digits[:6].lower()
-    srgb = _color_function(item)
-    if srgb is None:
+    arguments = _color_arguments(item) if item.name in _COLOR_FUNCTIONS else None
+    if arguments is None:
         return "#000000"
-    out = []
-    for channel in srgb:
-        clipped = 0.0 if math.isnan(channel) else min(max(_f32(channel), 0.0), 1.0)
-        out.append(int(_f32(_f32(clipped * 255.0) + 0.5)))
-    return "#%02x%02x%02x" % tuple(out)
+    space, channels, legacy = arguments
+    # SkColor4f::toSkColor: clip to [0, 1], then round half up, in single precision
+    return "#" + "".join(
+        "%02x" % int(_f32(_f32(min(max(_f32(channel), 0.0), 1.0) * 255.0) + 0.5))
+        for channel in _to_srgb(space, channels, clamp=fast or legacy)
+    )
 
 
 # --- sanitization ---------------------------------------------------------------------------------
