@@ -57,7 +57,7 @@ from typing import TYPE_CHECKING, Any
 from formtools._jsjson import dumps
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page
+    from playwright.sync_api import BrowserContext, Page
 
 __all__ = [
     "BOUNDARY",
@@ -496,18 +496,28 @@ class ChromiumOracle:
     """
 
     def __init__(
-        self, *, executable: str = CHROMIUM, quiet_turns: int = 3, max_turns: int = 1000
+        self,
+        *,
+        executable: str = CHROMIUM,
+        quiet_turns: int = 3,
+        max_turns: int = 1000,
+        renew_every: int = 150,
     ) -> None:
         self.executable = executable
         self.quiet_turns = quiet_turns
         self.max_turns = max_turns
+        #: pages loaded in one tab before it is replaced by a fresh one (see :meth:`renew_page`)
+        self.renew_every = renew_every
         self._stack = ExitStack()
         self._site: LocalSite | None = None
+        self._context: BrowserContext | None = None
         self._page: Page | None = None
         self._devtools: _DevTools | None = None
         self._session_id = ""
         self._numbers = itertools.count(1)
-        self._navigations = 0  # main-frame navigations committed so far
+        self._navigations = 0  # main-frame navigations committed so far in this tab
+        self._loads = 0  # pages loaded in this tab
+        self._crashed = False
 
     def __enter__(self) -> ChromiumOracle:
         try:
@@ -534,20 +544,56 @@ class ChromiumOracle:
             except PlaywrightError as error:
                 raise BrowserUnavailable(f"could not launch {self.executable}: {error}") from error
             stack.callback(context.close)
-            self._page = context.pages[0] if context.pages else context.new_page()
-            self._page.on("framenavigated", self._count_navigation)
-            session = context.new_cdp_session(self._page)
-            target_id = session.send("Target.getTargetInfo")["targetInfo"]["targetId"]
-            session.detach()
+            self._context = context
             port, path = _devtools_endpoint(profile)
             self._devtools = _DevTools(port, path)
             stack.callback(self._devtools.close)
-            attached, _ = self._devtools.command(
-                "Target.attachToTarget", {"targetId": target_id, "flatten": True}
-            )
-            self._session_id = attached["sessionId"]
+            self._use_page(context.pages[0] if context.pages else context.new_page())
             self._stack = stack.pop_all()
         return self
+
+    def _use_page(self, page: Page) -> None:
+        """Make ``page`` the oracle's tab, with its own DevTools session."""
+        context, devtools = self._context, self._devtools
+        assert context is not None and devtools is not None
+        page.on("framenavigated", self._count_navigation)
+        page.on("crash", self._note_crash)
+        session = context.new_cdp_session(page)
+        target_id = session.send("Target.getTargetInfo")["targetInfo"]["targetId"]
+        session.detach()
+        attached, _ = devtools.command(
+            "Target.attachToTarget", {"targetId": target_id, "flatten": True}
+        )
+        self._page, self._session_id = page, attached["sessionId"]
+        self._navigations = self._loads = 0
+        self._crashed = False
+
+    def renew_page(self) -> None:
+        """Replace the tab by a fresh one (and so, its renderer process by a new one).
+
+        Chromium 156's renderer keeps about 1 MB per executed tool call and crashes after a few
+        hundred calls (``Page crashed``, or ``net::ERR_INSUFFICIENT_RESOURCES``), so the oracle
+        renews its tab every :attr:`renew_every` page loads, and after a crash.
+        """
+        if self._context is None or self._devtools is None or self._page is None:
+            raise RuntimeError("ChromiumOracle is not running; use it as a context manager")
+        old_page, old_session = self._page, self._session_id
+        self._use_page(self._context.new_page())
+        try:
+            self._devtools.command("Target.detachFromTarget", {"sessionId": old_session})
+        except OracleError:
+            pass  # the crashed or closed target is gone already
+        old_page.close()
+
+    def _load(self, url: str, timeout: float = 30.0) -> None:
+        """Navigate the tab to ``url``, in a fresh tab every :attr:`renew_every` loads."""
+        if self._crashed or self._loads >= self.renew_every:
+            self.renew_page()
+        self._loads += 1
+        self.page.goto(url, timeout=timeout * 1000)
+
+    def _note_crash(self, page: Page) -> None:
+        self._crashed = True
 
     def __exit__(
         self,
@@ -556,7 +602,7 @@ class ChromiumOracle:
         tb: TracebackType | None,
     ) -> None:
         self._stack.close()
-        self._site = self._page = self._devtools = None
+        self._site = self._context = self._page = self._devtools = None
 
     @property
     def site(self) -> LocalSite:
@@ -595,9 +641,20 @@ class ChromiumOracle:
         none, and ``getTools()``'s is used; if that also has integer-like keys the order cannot
         be known and :class:`OracleError` is raised.
         """
+        from playwright.sync_api import Error as PlaywrightError
+
         body = html.encode("utf-8") if isinstance(html, str) else html
         url = self.site.put(f"/oracle/{next(self._numbers)}", body, content_type)
-        self.page.goto(url)
+        try:
+            return self._tools(url, reevaluate)
+        except PlaywrightError:
+            if not self._crashed:
+                raise
+        self.renew_page()  # a crash is the tab's fault: try again, once
+        return self._tools(url, reevaluate)
+
+    def _tools(self, url: str, reevaluate: bool) -> list[Tool]:
+        self._load(url)
         if reevaluate:
             self._settled_tools()
             self.page.evaluate(_REEVALUATE_JS)
@@ -662,17 +719,23 @@ class ChromiumOracle:
 
         body = html.encode("utf-8") if isinstance(html, str) else html
         url = self.site.put(path or f"/oracle/{next(self._numbers)}", body, content_type)
-        try:
-            return self._execute(url, tool_name, tool_input, wait_for_user, timeout)
-        except PlaywrightError as error:
-            self._recover()
-            raise OracleError(f"executing {tool_name!r} on {url} failed: {error}") from error
+        for attempt in (1, 2):
+            try:
+                return self._execute(url, tool_name, tool_input, wait_for_user, timeout)
+            except PlaywrightError as error:
+                crashed = self._crashed
+                self._recover()
+                if not (crashed and attempt == 1):  # a crash is the tab's fault: try again
+                    raise OracleError(
+                        f"executing {tool_name!r} on {url} failed: {error}"
+                    ) from error
+        raise AssertionError("unreachable")
 
     def _execute(
         self, url: str, tool_name: str, tool_input: Any, wait_for_user: float, timeout: float
     ) -> ExecuteAnswer:
+        self._load(url, timeout)
         page = self.page
-        page.goto(url, timeout=timeout * 1000)
         first_request = len(self.site.requests)
         navigations = self._navigations
         # The promise can settle after the submission's response arrived; were that response
@@ -717,6 +780,9 @@ class ChromiumOracle:
         """
         from playwright.sync_api import Error as PlaywrightError
 
+        if self._crashed or self.page.is_closed():
+            self.renew_page()
+            return
         successes = 0
         for _ in range(10):
             try:
@@ -842,7 +908,11 @@ def _submitted(received: RecordedRequest) -> SubmittedRequest:
         kind, _, parameters = content_type.partition(";")
         for parameter in parameters.split(";"):
             key, _, value = parameter.strip().partition("=")
-            if key.lower() == "boundary" and value and kind.strip().lower().startswith("multipart/"):
+            if (
+                key.lower() == "boundary"
+                and value
+                and kind.strip().lower().startswith("multipart/")
+            ):
                 content_type = content_type.replace(value, BOUNDARY)
                 body = body.replace(value.encode("latin-1"), BOUNDARY.encode("ascii"))
     return SubmittedRequest(

@@ -7,6 +7,7 @@ Where Chromium 156 differs from the text of the standard it is followed (a submi
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Mapping, Sequence
 
@@ -41,18 +42,24 @@ def directionality(control: Control, value: str) -> str:
 
 
 def _hard_wrapped(text: str, columns: int) -> str:
-    """The textarea wrapping transformation for ``wrap=hard``: break lines longer than ``cols``
-    at the last space that fits, else inside the word."""
-    lines = []
-    for line in text.split("\n"):
-        while len(line) > columns:
-            cut = line.rfind(" ", 0, columns + 1)
-            if cut <= 0:
-                lines.append(line[:columns])
-                line = line[columns:]
-            else:
-                lines.append(line[: cut + 1])
-                line = line[cut + 1 :]
+    """The textarea wrapping transformation for ``wrap=hard``, as Chromium lays it out with its
+    default monospace font: a line holds ``cols + 1`` characters, spaces hang past the edge,
+    lines break before the word that does not fit, and a longer word is cut."""
+    width = columns + 1
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for token in re.findall(r" +|[^ ]+", paragraph):
+            if token.startswith(" "):
+                line += token
+                continue
+            if line and len(line) + len(token) > width:
+                lines.append(line)
+                line = ""
+            while len(token) > width:
+                lines.append(token[:width])
+                token = token[width:]
+            line += token
         lines.append(line)
     return "\n".join(lines)
 
@@ -107,13 +114,19 @@ def construct_entry_list(
         if isinstance(value, list):
             entries += [(name, item) for item in value]
             continue
-        entries.append((name, value))
         dirname = control.attributes.get("dirname")
-        if dirname and (
-            control.tag == "textarea"
-            or (control.tag == "input" and kind in _DIRNAME_INPUT_TYPES)
+        direction = None
+        if dirname is not None and (
+            control.tag == "textarea" or (control.tag == "input" and kind in _DIRNAME_INPUT_TYPES)
         ):
-            entries.append((dirname, directionality(control, value)))
+            # Chromium also sends an empty dirname, and a submit button's before its value
+            direction = (dirname, directionality(control, value))
+        if direction and control.is_submit_button:
+            entries.append(direction)
+            direction = None
+        entries.append((name, value))
+        if direction:
+            entries.append(direction)
     return tuple(entries)
 
 

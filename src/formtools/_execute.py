@@ -18,7 +18,7 @@ import httpx
 
 from ._encode import File
 from ._errors import FormtoolsError
-from ._fill import FormState, fill
+from ._fill import OMITTED, FormState, fill
 from ._forms import Control
 from ._request import NoRequest, Request, SubmissionError, build_request
 from ._send import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, ToolResult, asend_request, not_sent, send_request
@@ -91,7 +91,7 @@ def _file(source: FileSource) -> File:
 
 def prepare_call(
     tool: Tool,
-    tool_input: Any = None,
+    tool_input: Any = OMITTED,
     *,
     submitter: str | None = None,
     state: FormState | None = None,
@@ -180,7 +180,7 @@ async def asubmit(
     )
 
 
-def call_tool(tool: Tool, tool_input: Any = None, *, confirm: bool = False, **options: Any) -> ToolResult:
+def call_tool(tool: Tool, tool_input: Any = OMITTED, *, confirm: bool = False, **options: Any) -> ToolResult:
     """Execute a tool call as Chromium does and return the landing page's JSON-LD.
 
     ``options`` are :func:`prepare_call`'s keywords (``submitter``, ``state``, ``files``,
@@ -192,7 +192,7 @@ def call_tool(tool: Tool, tool_input: Any = None, *, confirm: bool = False, **op
 
 
 async def acall_tool(
-    tool: Tool, tool_input: Any = None, *, confirm: bool = False, **options: Any
+    tool: Tool, tool_input: Any = OMITTED, *, confirm: bool = False, **options: Any
 ) -> ToolResult:
     """:func:`call_tool` for asyncio (``client`` is an ``httpx.AsyncClient``)."""
     preparing = {k: options.pop(k) for k in _PREPARE_OPTIONS if k in options}

@@ -30,6 +30,7 @@ __all__ = [
     "initial_state",
     "fill",
     "js_to_string",
+    "OMITTED",
 ]
 
 
@@ -230,6 +231,10 @@ def _scalar(value: Any) -> str:
     return js_to_string(value)
 
 
+# Chromium refuses an empty string for these even though range would sanitize it to its default.
+_NUMERIC = frozenset({"number", "range"})
+
+
 def _input_value(group: Group, value: Any, state: FormState) -> Changes:
     control = group.first
     text = _scalar(value)
@@ -245,7 +250,7 @@ def _input_value(group: Group, value: Any, state: FormState) -> Changes:
         step=attributes.get("step"),
         value_attribute=attributes.get("value"),
     )
-    if text and not clean:
+    if (text and not clean) or (not text and control.type in _NUMERIC):
         raise _Invalid(text)
     return {control.index: replace(state.of(control), value=clean)}
 
@@ -339,9 +344,15 @@ def _invalid_message(key: str, shown: str | None) -> str:
     return f'Invalid value "{shown}" for parameter {key}'
 
 
+OMITTED: Any = object()  # a call without input, which Chromium treats as {}
+_NOT_AN_OBJECT = (
+    "Failed to execute 'executeTool' on 'ModelContext': invalid input object: value is not an object"
+)
+
+
 def fill(
     form: Form,
-    tool_input: Any,
+    tool_input: Any = OMITTED,
     state: FormState | None = None,
     *,
     profile: str = "chromium",
@@ -351,14 +362,12 @@ def fill(
     Keys not given keep the control's current state (``state``, else the page's initial one).
     Raises :class:`InputError` with every rejected key and changes nothing when any is bad.
     """
-    if tool_input is None:
+    if tool_input is OMITTED:
         tool_input = {}
     if isinstance(tool_input, list):
         raise InputError([InputProblem(None, "JSON input arguments must be an object")])
     if not isinstance(tool_input, dict):
-        raise InputError(
-            [InputProblem(None, "invalid input object: value is not an object")]
-        )
+        raise InputError([InputProblem(None, _NOT_AN_OBJECT)])
     current = state or initial_state(form)
     parameters = parameters_of(form, profile)
     problems: list[InputProblem] = []

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
-from ._encode import File, form_encoding, multipart, new_boundary, text_plain, urlencode
+from ._encode import File, encode_text, form_encoding, multipart, new_boundary, text_plain, urlencode
 from ._entries import construct_entry_list
 from ._errors import FormtoolsError
 from ._fill import FormState
@@ -105,6 +105,43 @@ def _action_url(
     return urljoin(base_url, action)
 
 
+# The URL Standard's percent-encode sets, as the characters each one leaves alone.
+_PRINTABLE = "".join(map(chr, range(0x21, 0x7F)))
+_PATH_SAFE = "".join(c for c in _PRINTABLE if c not in '"#<>?`{}')
+_QUERY_SAFE = "".join(c for c in _PRINTABLE if c not in "\"#<>'")
+_FRAGMENT_SAFE = "".join(c for c in _PRINTABLE if c not in '"<>`')
+
+
+def _percent_encode(data: bytes, safe: str) -> str:
+    return "".join(chr(b) if chr(b) in safe else f"%{b:02X}" for b in data)
+
+
+def serialize_url(url: str, encoding: str) -> str:
+    """An http(s) URL as the URL parser writes it: host lowercased (IDNA for non-ASCII),
+    path and fragment percent-encoded as UTF-8, the query in the document's encoding."""
+    parts = urlsplit(url)
+    if parts.scheme.lower() not in ("http", "https"):
+        return url
+    host = parts.hostname or ""
+    if not host.isascii():
+        host = host.encode("idna").decode("ascii")
+    netloc = host.lower()
+    if parts.port is not None:
+        netloc += f":{parts.port}"
+    if parts.username is not None:
+        credentials = parts.username + (f":{parts.password}" if parts.password else "")
+        netloc = f"{credentials}@{netloc}"
+    path = _percent_encode((parts.path or "/").encode("utf-8"), _PATH_SAFE)
+    query = _percent_encode(encode_text(parts.query, encoding), _QUERY_SAFE)
+    fragment = _percent_encode(parts.fragment.encode("utf-8"), _FRAGMENT_SAFE)
+    serialized = f"{parts.scheme.lower()}://{netloc}{path}"
+    if parts.query or url.split("#")[0].endswith("?"):
+        serialized += f"?{query}"
+    if parts.fragment or "#" in url:
+        serialized += f"#{fragment}"
+    return serialized
+
+
 def build_request(
     state: FormState,
     submitter: Control | None,
@@ -125,7 +162,9 @@ def build_request(
         if submitter is not None:
             value = "%d,%d" % image_coordinates if submitter.type == "image" else submitter.attributes.get("value", "")
         return NoRequest("dialog", return_value=value)
-    action = _action_url(form, submitter, document_url, base_url or document_url)
+    action = serialize_url(
+        _action_url(form, submitter, document_url, base_url or document_url), document_encoding
+    )
     scheme = urlsplit(action).scheme.lower()
     if scheme == "javascript":
         raise SubmissionError("the form's action is a javascript: URL, which formtools never runs")
@@ -139,8 +178,9 @@ def build_request(
     if scheme not in ("http", "https", "data", "file"):
         raise SubmissionError(f"the form's action uses {scheme}:, which formtools cannot submit to")
     if method == "get":
-        parts = urlsplit(action)
-        url = urlunsplit(parts._replace(query=urlencode(entries, encoding)))
+        # the query is replaced, even by an empty one ("/path?")
+        before_fragment, hash_mark, fragment = action.partition("#")
+        url = f"{before_fragment.partition('?')[0]}?{urlencode(entries, encoding)}{hash_mark}{fragment}"
         return Request("GET", url, _referer(document_url))
     if enctype == "multipart/form-data":
         boundary = boundary or new_boundary()

@@ -1,0 +1,63 @@
+"""Tool calls on every fixture page against what Chromium 156 did with the same input
+(recorded by scripts/record_chromium_calls.py): the same rejection message, or the same request."""
+
+from __future__ import annotations
+
+import base64
+import json
+from urllib.parse import urlsplit
+
+import pytest
+
+import formtools
+from formtools._fill import InputError
+from formtools._validity import ValidationError
+from tests.conftest import EXPECTED, FIXTURES
+
+RECORDED = sorted((EXPECTED / "chromium-calls").glob("*.json")) if (EXPECTED / "chromium-calls").exists() else []
+PAGE_URL = "http://127.0.0.1:8000/pages/{}.html"
+
+
+def _cases():
+    for path in RECORDED:
+        if path.name == "UNSTABLE.json":
+            continue
+        for i, case in enumerate(json.loads(path.read_text("utf-8"))):
+            yield pytest.param(path.stem, case, id=f"{path.stem}-{i}")
+
+
+def outcome_of(stem: str, tool_name: str, tool_input) -> dict:
+    """formtools' answer in the recording's shape."""
+    page = (FIXTURES / f"{stem}.html").read_bytes()
+    document = formtools.parse_html(page, url=PAGE_URL.format(stem))
+    tool = formtools.extract(document).tool(tool_name)
+    try:
+        prepared = formtools.prepare_call(tool, tool_input, boundary="BOUNDARY")
+    except (InputError, ValidationError, formtools.NoSubmitButton) as error:
+        return {"error": str(error)}
+    request = prepared.request
+    if request is None:
+        return {"no_request": True}
+    parts = urlsplit(request.url)
+    shown = {
+        "method": request.method,
+        "url": parts.path + (f"?{parts.query}" if parts.query or request.url.endswith("?") else ""),
+        "content_type": request.header("Content-Type"),
+    }
+    body = request.body or b""
+    try:
+        shown["body"] = body.decode("utf-8")
+    except UnicodeDecodeError:
+        shown["body_base64"] = base64.b64encode(body).decode("ascii")
+    return {"request": shown}
+
+
+@pytest.mark.parametrize(("stem", "case"), list(_cases()))
+def test_call_matches_chromium(stem: str, case: dict) -> None:
+    expected = dict(case["outcome"])
+    expected.pop("result", None)
+    assert outcome_of(stem, case["tool"], case["input"]) == expected
+
+
+def test_enough_calls_were_recorded() -> None:
+    assert sum(1 for _ in _cases()) >= 300
