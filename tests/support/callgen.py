@@ -40,8 +40,19 @@ from typing import Any
 __all__ = ["KINDS", "TAGS", "calls_for", "property_kind", "tagged_calls_for"]
 
 TAGS = ("valid", "boundary", "invalid", "random")
-KINDS = ("array", "boolean", "number", "enum", "date", "time", "datetime-local", "month", "week",
-         "color", "string")
+KINDS = (
+    "array",
+    "boolean",
+    "number",
+    "enum",
+    "date",
+    "time",
+    "datetime-local",
+    "month",
+    "week",
+    "color",
+    "string",
+)
 
 Schema = dict[str, Any]
 Value = Any
@@ -155,11 +166,37 @@ class _NumberSpace:
 
 # Numbers whose string form matters (§8.5 ToString) and number-like strings (§8.6).
 NUMBER_TEXT_CASES: list[Value] = [
-    0.1, 100.125, 123456.5, 0.00001, 12345678.9, 3000000000, 1e21, 1.5e-7, -2147483648,
-    2147483648, 12.0, -0.5,
+    0.1,
+    100.125,
+    123456.5,
+    0.00001,
+    12345678.9,
+    3000000000,
+    1e21,
+    1.5e-7,
+    -2147483648,
+    2147483648,
+    12.0,
+    -0.5,
 ]
-NUMBER_STRINGS: list[Value] = ["7", "+1", " 1", "1 ", "1e3", "1E3", "-0", ".5", "1.", "0x10",
-                               "abc", "", "Infinity", "NaN", "1,5", "١"]
+NUMBER_STRINGS: list[Value] = [
+    "7",
+    "+1",
+    " 1",
+    "1 ",
+    "1e3",
+    "1E3",
+    "-0",
+    ".5",
+    "1.",
+    "0x10",
+    "abc",
+    "",
+    "Infinity",
+    "NaN",
+    "1,5",
+    "١",
+]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -168,30 +205,85 @@ NUMBER_STRINGS: list[Value] = ["7", "+1", " 1", "1 ", "1e3", "1E3", "-0", ".5", 
 
 STRING_EDGES: list[Value] = ["", UNICODE, CRLF]  # and LONG, once per tool
 STRING_MORE: list[Value] = [
-    "plain text", " padded ", "a+b&c=d%20#?/~*'!()", "\t", "\n", " ", "user@example.com",
-    "https://example.com/path?q=1#f", "AB12", "123", 'quote " backslash \\', "\u200b\u00a0",
-    "שלום", "a\u0000b", "<b>x</b>", "line1\r\nline2",
+    "plain text",
+    " padded ",
+    "a+b&c=d%20#?/~*'!()",
+    "\t",
+    "\n",
+    " ",
+    "user@example.com",
+    "https://example.com/path?q=1#f",
+    "AB12",
+    "123",
+    'quote " backslash \\',
+    "\u200b\u00a0",
+    "שלום",
+    "a\u0000b",
+    "<b>x</b>",
+    "line1\r\nline2",
 ]
 FORMAT_VALUES: dict[str, tuple[list[Value], list[Value]]] = {
     # kind: (valid values, invalid or odd values)
-    "date": (["2024-02-29", "2024-01-01", "0001-01-01", "275760-09-13", ""],
-             ["error", "2024-02-30", "2023-02-29", "2024-1-1", "2024-13-01", "24-01-01",
-              " 2024-01-01", "2024-01-01T00:00", "+002024-01-01", "0000-01-01"]),
-    "time": (["13:45", "00:00", "23:59", "13:45:30", "13:45:30.5", "13:45:30.123", ""],
-             ["25:00:00", "20:20:39+00:00", "9:00", "13:60", "13:45:30.1234", "noon", "13:45:"]),
-    "datetime-local": (["2024-06-01T08:15", "2024-06-01T08:15:30", "2024-06-01T08:15:00.000", ""],
-                       ["2024-06-01 08:15", "2024-02-30T10:00", "2024-06-01T25:00", "2024-06-01",
-                        "2024-06-01T08:15Z", "error"]),
-    "month": (["2024-03", "1970-01", "0001-01", ""],
-              ["2024-13", "2024-3", "2024-00", "2024-03-01", "error"]),
-    "week": (["2024-W10", "2020-W53", "2024-W01", ""],
-             ["2024-W53", "2024-W00", "2024-W1", "2024W10", "2024-w10", "error"]),
-    "color": (["#ffaa00", "#FaB000", "#000000", ""],
-              ["crimson", "#FFF", "nope", "rgb(1, 2, 3)", "#ff000080", "transparent", "ff0000"]),
+    "date": (
+        ["2024-02-29", "2024-01-01", "0001-01-01", "275760-09-13", ""],
+        [
+            "error",
+            "2024-02-30",
+            "2023-02-29",
+            "2024-1-1",
+            "2024-13-01",
+            "24-01-01",
+            " 2024-01-01",
+            "2024-01-01T00:00",
+            "+002024-01-01",
+            "0000-01-01",
+        ],
+    ),
+    "time": (
+        ["13:45", "00:00", "23:59", "13:45:30", "13:45:30.5", "13:45:30.123", ""],
+        ["25:00:00", "20:20:39+00:00", "9:00", "13:60", "13:45:30.1234", "noon", "13:45:"],
+    ),
+    "datetime-local": (
+        ["2024-06-01T08:15", "2024-06-01T08:15:30", "2024-06-01T08:15:00.000", ""],
+        [
+            "2024-06-01 08:15",
+            "2024-02-30T10:00",
+            "2024-06-01T25:00",
+            "2024-06-01",
+            "2024-06-01T08:15Z",
+            "error",
+        ],
+    ),
+    "month": (
+        ["2024-03", "1970-01", "0001-01", ""],
+        ["2024-13", "2024-3", "2024-00", "2024-03-01", "error"],
+    ),
+    "week": (
+        ["2024-W10", "2020-W53", "2024-W01", ""],
+        ["2024-W53", "2024-W00", "2024-W1", "2024W10", "2024-w10", "error"],
+    ),
+    "color": (
+        ["#ffaa00", "#FaB000", "#000000", ""],
+        ["crimson", "#FFF", "nope", "rgb(1, 2, 3)", "#ff000080", "transparent", "ff0000"],
+    ),
 }
 PATTERN_CANDIDATES: list[str] = [
-    "AB12", "ab12", "123", "12345", "abc", "ABC", "A", "a", "hello", "x1", "1a",
-    "user@example.com", "https://example.com", "+1 555 0100", "2024-01-01", "ABC-123",
+    "AB12",
+    "ab12",
+    "123",
+    "12345",
+    "abc",
+    "ABC",
+    "A",
+    "a",
+    "hello",
+    "x1",
+    "1a",
+    "user@example.com",
+    "https://example.com",
+    "+1 555 0100",
+    "2024-01-01",
+    "ABC-123",
 ]
 
 
@@ -287,7 +379,7 @@ def _invalid(key: str, schema: Schema, rng: random.Random, thorough: bool) -> li
     kind = property_kind(schema)
     if kind == "array":
         values = _enum_values(schema) or ["x"]
-        odd = [
+        odd: list[Value] = [
             values[:1] * 2,  # a duplicate
             ["not-an-option"],
             values[0],  # a scalar where an array goes
@@ -301,25 +393,50 @@ def _invalid(key: str, schema: Schema, rng: random.Random, thorough: bool) -> li
     if kind == "boolean":
         return _some(rng, BOOLEAN_ODD, thorough, 5)
     if kind == "number":
-        return (_some(rng, NUMBER_STRINGS, thorough, 4) + _some(rng, NUMBER_TEXT_CASES, thorough, 3)
-                + _some(rng, [True, None, [1], {}], thorough, 1))
+        return (
+            _some(rng, NUMBER_STRINGS, thorough, 4)
+            + _some(rng, NUMBER_TEXT_CASES, thorough, 3)
+            + _some(rng, [True, None, [1], {}], thorough, 1)
+        )
     if kind == "enum":
         values = _enum_values(schema) or ["x"]
         first = values[0]
-        odd = ["not-an-option", first.upper() if first.upper() != first else first + " ",
-               " " + first, 1, True, [first], None]
+        choices: list[Value] = [
+            "not-an-option",
+            first.upper() if first.upper() != first else first + " ",
+            " " + first,
+            1,
+            True,
+            [first],
+            None,
+        ]
         if "" not in values:
-            odd.append("")
-        return _some(rng, odd, thorough, 3)
+            choices.append("")
+        return _some(rng, choices, thorough, 3)
     if kind in FORMAT_VALUES:
         return _some(rng, FORMAT_VALUES[kind][1] + [20240101, True, *WRONG_TYPES], thorough, 3)
     return _some(rng, STRING_ODD, thorough, 3)
 
 
-BOOLEAN_ODD: list[Value] = ["true", "TRUE", "False", "1", "0", 1, 0, 2, -1, 1.5, "yes", "on", "",
-                            None, [], [True]]
-STRING_ODD: list[Value] = [7, 1.5, 12345678.9, 1e21, True, False, None, [], {}, {"a": 1},
-                           [UNICODE]]
+BOOLEAN_ODD: list[Value] = [
+    "true",
+    "TRUE",
+    "False",
+    "1",
+    "0",
+    1,
+    0,
+    2,
+    -1,
+    1.5,
+    "yes",
+    "on",
+    "",
+    None,
+    [],
+    [True],
+]
+STRING_ODD: list[Value] = [7, 1.5, 12345678.9, 1e21, True, False, None, [], {}, {"a": 1}, [UNICODE]]
 
 
 def _random(key: str, schema: Schema, rng: random.Random) -> Value:
@@ -343,8 +460,10 @@ def _random(key: str, schema: Schema, rng: random.Random) -> Value:
         text = f"{rng.randint(0, 23):02d}:{rng.randint(0, 59):02d}"
         return text + (f":{rng.randint(0, 59):02d}" if rng.random() < 0.4 else "")
     if kind == "datetime-local":
-        return (f"{rng.randint(1990, 2040):04d}-{rng.randint(1, 12):02d}-"
-                f"{rng.randint(1, 28):02d}T{rng.randint(0, 23):02d}:{rng.randint(0, 59):02d}")
+        return (
+            f"{rng.randint(1990, 2040):04d}-{rng.randint(1, 12):02d}-"
+            f"{rng.randint(1, 28):02d}T{rng.randint(0, 23):02d}:{rng.randint(0, 59):02d}"
+        )
     if kind == "month":
         return f"{rng.randint(1900, 2100):04d}-{rng.randint(1, 12):02d}"
     if kind == "week":
