@@ -23,6 +23,7 @@ import re
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "fixtures" / "expected" / "regex-v-flag.json"
@@ -56,23 +57,29 @@ def utf16_units(pattern: str) -> list[int]:
     return [int.from_bytes(data[i : i + 2], "little") for i in range(0, len(data), 2)]
 
 
-def ask_chromium(patterns: Sequence[str], batch: int = 500) -> list[str | None]:
+def ask_chromium(patterns: Sequence[str], page: Any = None, batch: int = 500) -> list[str | None]:
     """For each pattern, None when ``new RegExp(pattern, "v")`` succeeds, else V8's message.
 
-    Patterns travel as UTF-16 code units, so lone surrogates reach the browser unchanged.
+    Patterns travel as UTF-16 code units, so lone surrogates reach the browser unchanged. With
+    no ``page`` a Chromium of its own is launched.
     """
+    if page is not None:
+        return _ask(page, patterns, batch)
     from playwright.sync_api import sync_playwright
 
-    answers: list[str | None] = []
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            page = browser.new_page()
-            for start in range(0, len(patterns), batch):
-                chunk = [utf16_units(p) for p in patterns[start : start + batch]]
-                answers.extend(page.evaluate(_VALIDATE_JS, chunk))
+            return _ask(browser.new_page(), patterns, batch)
         finally:
             browser.close()
+
+
+def _ask(page: Any, patterns: Sequence[str], batch: int) -> list[str | None]:
+    answers: list[str | None] = []
+    for start in range(0, len(patterns), batch):
+        chunk = [utf16_units(p) for p in patterns[start : start + batch]]
+        answers.extend(page.evaluate(_VALIDATE_JS, chunk))
     return answers
 
 

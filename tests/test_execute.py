@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import subprocess
 import sys
@@ -118,7 +119,9 @@ def test_async_call(site: TestSite) -> None:
         async with httpx.AsyncClient() as client:
             return await acall_tool(tool, {"q": "async"}, client=client)
 
-    result = asyncio.run(run())
+    # a thread of its own: the browser tests' Playwright keeps an event loop in this one
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        result = pool.submit(asyncio.run, run()).result()
     assert result.json_ld[0]["query"].startswith("q=async&")
 
 

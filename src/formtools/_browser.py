@@ -759,8 +759,8 @@ class ChromiumOracle:
                 self._wait_for_commit(navigations, timeout)
                 request = self._submission(first_request, navigated["url"])
         elif "result" in answer:
-            # No navigation in this window; a submission to another one (target=_blank, an
-            # iframe) would still reach the site, so give it a moment to show up.
+            # No navigation in this window; a submission into a new one (target=_blank) would
+            # still reach the site as a document request, so give it a moment to show up.
             time.sleep(0.05)
             request = self._submission(first_request, None, required=False)
         return ExecuteAnswer(
