@@ -357,7 +357,7 @@ def fill(
     *,
     profile: str = "chromium",
 ) -> FormState:
-    """Check every key of ``tool_input``, then fill them all, in input order.
+    """Check every key of ``tool_input``, then fill them all, in JavaScript's key order.
 
     Keys not given keep the control's current state (``state``, else the page's initial one).
     Raises :class:`InputError` with every rejected key and changes nothing when any is bad.
@@ -372,7 +372,8 @@ def fill(
     parameters = parameters_of(form, profile)
     problems: list[InputProblem] = []
     changes: Changes = {}
-    for key, value in tool_input.items():
+    for key in _js_key_order(tool_input):
+        value = tool_input[key]
         parameter: Parameter | None = parameters.get(key)
         if parameter is None:
             problems.append(
@@ -390,6 +391,17 @@ def fill(
     if problems:
         raise InputError(problems)
     return current.with_states(changes)
+
+
+def _is_array_index(key: str) -> bool:
+    return key.isascii() and key.isdigit() and (key == "0" or key[0] != "0") and int(key) < 2**32 - 1
+
+
+def _js_key_order(tool_input: dict[str, Any]) -> list[str]:
+    """The input's keys as a JavaScript object lists them, the order Chromium checks and fills
+    them in: array-index keys ("0", "10") first in numeric order, then the others as given."""
+    indices = sorted((k for k in tool_input if _is_array_index(k)), key=int)
+    return indices + [k for k in tool_input if not _is_array_index(k)]
 
 
 def _shown(value: Any) -> str | None:

@@ -9,9 +9,8 @@ after a user edit, and a tool call is not one.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal
-from typing import Mapping
 from functools import lru_cache
+from typing import Mapping
 
 import regress
 
@@ -19,17 +18,18 @@ from ._ecmaregex import compiles_with_v_flag
 from ._errors import FormtoolsError
 from ._fill import FormState
 from ._forms import Control
-from ._jsjson import js_number
-from ._microsyntax import StepRule, allowed_step, parse_decimal, step_base
 from ._values import (
+    RangeProblem,
     is_valid_absolute_url,
     is_valid_email,
     range_overflow,
+    range_problem,
     range_underflow,
     step_mismatch,
+    temporal_fields,
 )
 
-__all__ = ["ValidityProblem", "ValidationError", "invalid_controls"]
+__all__ = ["ValidityProblem", "ValidationError", "invalid_controls", "value_problem", "localize_value"]
 
 # #barred-from-constraint-validation, besides disabled, readonly and datalist descendants
 _BARRED_TYPES = frozenset({"hidden", "reset", "button", "submit", "image"})
@@ -37,7 +37,8 @@ _VALUE_MISSING_TYPES = frozenset(
     {"text", "search", "url", "tel", "email", "password", "date", "month", "week", "time",
      "datetime-local", "number"}
 )  # fmt: skip
-_NUMBER_STEP = StepRule(default=Decimal(1), scale=Decimal(1))
+# BaseTextInputType: the types that take pattern
+_PATTERN_TYPES = frozenset({"text", "search", "url", "tel", "email", "password"})
 _RANGED_TYPES = frozenset({"number", "range", "date", "month", "week", "time", "datetime-local"})
 
 _MESSAGES = {
@@ -82,36 +83,93 @@ def _anchored(pattern: str) -> regress.Regex | None:
     return regress.Regex(f"^(?:{pattern})$", "v")
 
 
-def _pattern_mismatch(control: Control, value: str) -> bool:
-    pattern = control.attributes.get("pattern")
+def _pattern_mismatch(kind: str, attributes: Mapping[str, str], value: str) -> bool:
+    pattern = attributes.get("pattern")
     if pattern is None or value == "":
         return False
     regex = _anchored(pattern)
     if regex is None:
         return False
-    if control.type == "email" and "multiple" in control.attributes:
+    if kind == "email" and "multiple" in attributes:
         return any(regex.find(token) is None for token in value.split(","))
     return regex.find(value) is None
 
 
+_LOCAL_PART_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+/=?^_`{|}~.-")
+_DOMAIN_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-")
+_HTML_SPACES = " \t\n\f\r"
+
+
+def _invalid_address(value: str, multiple: bool) -> str | None:
+    """EmailInputType::FindInvalidAddress: the whole value, or the first bad address of a list."""
+    if not multiple:
+        return None if is_valid_email(value) else value
+    for address in value.split(","):
+        stripped = address.strip(_HTML_SPACES)
+        if not is_valid_email(stripped):
+            return stripped
+    return None
+
+
+def _unicode_domain(domain: str) -> str:
+    """The domain as the message shows it: ``xn--`` labels decoded (url_formatter::IDNToUnicode).
+
+    Chromium's spoof checks, which keep some decodable labels in punycode, are not modelled.
+    """
+    if not domain.isascii() or "xn--" not in domain:
+        return domain
+    labels = []
+    for label in domain.split("."):
+        if label[:4].lower() == "xn--":
+            try:
+                decoded = label[4:].encode("ascii").decode("punycode")
+            except (UnicodeError, ValueError):
+                decoded = ""
+            if decoded and not decoded.isascii():
+                try:
+                    if _idna_label_ok(decoded):
+                        label = decoded
+                except Exception:  # noqa: BLE001 - an undecodable label stays as it was
+                    pass
+        labels.append(label)
+    return ".".join(labels)
+
+
+def _idna_label_ok(label: str) -> bool:
+    import idna
+
+    try:
+        idna.check_label(label)
+    except idna.IDNAError:
+        return False
+    return True
+
+
 def _email_message(value: str, multiple: bool) -> str:
-    if multiple:
-        return _MESSAGES["typeMismatch:email-multiple"]
-    at = value.find("@")
+    """EmailInputType::TypeMismatchText for a value that is not a valid e-mail address (list)."""
+    address = _invalid_address(value, multiple)
+    if not address:
+        return "Please enter a non-empty email address."
+    at = address.find("@")
     if at < 0:
-        return f"Please include an '@' in the email address. '{value}' is missing an '@'."
-    local, domain = value[:at], value[at + 1 :]
+        return f"Please include an '@' in the email address. '{address}' is missing an '@'."
+    local, domain = address[:at], address[at + 1 :]
+    shown_domain = _unicode_domain(domain) if address.isascii() else domain
     if not local:
-        return f"Please enter a part followed by '@'. '{value}' is incomplete."
+        return f"Please enter a part followed by '@'. '{local}@{shown_domain}' is incomplete."
     if not domain:
-        return f"Please enter a part following '@'. '{value}' is incomplete."
+        return f"Please enter a part following '@'. '{address}' is incomplete."
     for char in local:
-        if not (char.isascii() and (char.isalnum() or char in ".!#$%&'*+/=?^_`{|}~-")):
+        if char not in _LOCAL_PART_CHARACTERS:
             return f"A part followed by '@' should not contain the symbol '{char}'."
     for char in domain:
-        if not (char.isascii() and (char.isalnum() or char in ".-")):
+        if char not in _DOMAIN_CHARACTERS:
             return f"A part following '@' should not contain the symbol '{char}'."
-    return f"'.' is used at a wrong position in '{domain}'."
+    if domain.startswith(".") or domain.endswith(".") or ".." in domain:
+        return f"'.' is used at a wrong position in '{shown_domain}'."
+    if multiple:
+        return "Please enter a comma separated list of email addresses."
+    return "Please enter an email address."
 
 
 def _radio_group_missing(state: FormState, control: Control) -> bool:
@@ -166,61 +224,91 @@ def _problem(state: FormState, control: Control) -> tuple[str, str] | None:
         return None
     if kind == "file":
         return ("valueMissing", _MESSAGES["valueMissing:file"]) if required else None
-    value = current.value
-    if required and kind in _VALUE_MISSING_TYPES and value == "":
+    return value_problem(kind, current.value, control.attributes)
+
+
+def value_problem(kind: str, value: str, attributes: Mapping[str, str]) -> tuple[str, str] | None:
+    """(flag, message) for an ``<input>`` of a value-mode type (not checkbox, radio or file)
+    holding the sanitized ``value``, or None when it is valid.
+
+    The flag is the first of Chromium's validity flags that is set; the message is
+    ``validationMessage`` in en-US, which Chromium computes on its own (InputType::
+    ValidationMessage) and which does not always follow the flag.
+    """
+    if "required" in attributes and kind in _VALUE_MISSING_TYPES and value == "":
         return "valueMissing", _MESSAGES["valueMissing"]
     if value == "":
         return None
-    multiple = "multiple" in control.attributes
+    multiple = "multiple" in attributes
     if kind == "email" and not is_valid_email(value, multiple):
         return "typeMismatch", _email_message(value, multiple)
     if kind == "url" and not is_valid_absolute_url(value):
         return "typeMismatch", _MESSAGES["typeMismatch:url"]
-    if _pattern_mismatch(control, value):
+    if kind in _PATTERN_TYPES and _pattern_mismatch(kind, attributes, value):
         return "patternMismatch", _MESSAGES["patternMismatch"]
     if kind in _RANGED_TYPES:
-        attributes = control.attributes
         low, high = attributes.get("min"), attributes.get("max")
-        shown = _message_values(kind, value, attributes)
-        temporal = kind not in ("number", "range")
-        if range_underflow(kind, value, min=low, max=high):
-            text = f"Value must be {shown.minimum} or later." if temporal else f"Value must be greater than or equal to {shown.minimum}."
-            return "rangeUnderflow", text
-        if range_overflow(kind, value, min=low, max=high):
-            text = f"Value must be {shown.maximum} or earlier." if temporal else f"Value must be less than or equal to {shown.maximum}."
-            return "rangeOverflow", text
-        if step_mismatch(kind, value, min=low, max=high, step=attributes.get("step"), value_attribute=attributes.get("value")):
-            if shown.upper is None:
-                text = f"Please enter a valid value. The nearest valid value is {shown.lower}."
-            else:
-                text = f"Please enter a valid value. The two nearest valid values are {shown.lower} and {shown.upper}."
-            return "stepMismatch", text
+        step, base = attributes.get("step"), attributes.get("value")
+        flag = (
+            "rangeUnderflow" if range_underflow(kind, value, min=low, max=high)
+            else "rangeOverflow" if range_overflow(kind, value, min=low, max=high)
+            else "stepMismatch" if step_mismatch(kind, value, min=low, max=high, step=step, value_attribute=base)
+            else None
+        )  # fmt: skip
+        if flag is not None:
+            problem = range_problem(kind, value, min=low, max=high, step=step, value_attribute=base)
+            return flag, _range_message(kind, problem)
     return None
 
 
-@dataclass(frozen=True)
-class _Shown:
-    minimum: str
-    maximum: str
-    lower: str
-    upper: str | None
+def _range_message(kind: str, problem: RangeProblem | None) -> str:
+    """The steppable part of InputType::ValidationMessage, localized for en-US."""
+    if problem is None:
+        return ""
+    shown = [localize_value(kind, value) for value in problem.values]
+    temporal = kind not in ("number", "range")
+    if problem.kind == "reversed":
+        return f"Value must be between {shown[0]} and {shown[1]}."
+    if problem.kind == "underflow":
+        return f"Value must be {shown[0]} or later." if temporal else f"Value must be greater than or equal to {shown[0]}."
+    if problem.kind == "overflow":
+        return f"Value must be {shown[0]} or earlier." if temporal else f"Value must be less than or equal to {shown[0]}."
+    if len(shown) == 1:
+        return f"Please enter a valid value. The nearest valid value is {shown[0]}."
+    return f"Please enter a valid value. The two nearest valid values are {shown[0]} and {shown[1]}."
 
 
-def _message_values(kind: str, value: str, attributes: Mapping[str, str]) -> _Shown:
-    """The numbers a range or step message shows, as Chromium writes them."""
-    low = parse_decimal(attributes.get("min"))
-    high = parse_decimal(attributes.get("max"))
-    step = allowed_step(attributes.get("step"), _NUMBER_STEP) or Decimal(1)
-    base = step_base(attributes.get("min"), attributes.get("value"), _NUMBER_STEP)
-    number = parse_decimal(value) or Decimal(0)
-    below = base + ((number - base) // step) * step
-    above = below + step
-    upper = None if high is not None and above > high else _shown(above)
-    return _Shown(_shown(low), _shown(high), _shown(below), upper)
+_MONTH_NAMES = (
+    "January February March April May June July August September October November December"
+).split()
 
 
-def _shown(number: Decimal | None) -> str:
-    return "" if number is None else js_number(float(number))
+def localize_value(kind: str, text: str) -> str:
+    """InputType::LocalizeValue in en-US: numbers as they are, dates and times as Chromium's
+    ICU patterns write them (``MM/dd/yyyy``, ``MMMM yyyy``, ``'Week' ww, yyyy``, ``h:mm a``).
+
+    A time shows seconds when its serialization has them (the step decides), and milliseconds
+    as three digits.
+    """
+    fields = temporal_fields(kind, text)
+    if fields is None:
+        return text
+    year, month, day, week, hour, minute, second, millisecond = fields
+    if kind == "month":
+        return f"{_MONTH_NAMES[month - 1]} {year:04d}"
+    if kind == "week":
+        return f"Week {week:02d}, {year:04d}"
+    date = f"{month:02d}/{day:02d}/{year:04d}"
+    if kind == "date":
+        return date
+    clock = text[text.find(":") - 2 :]
+    time = f"{hour % 12 or 12}:{minute:02d}"
+    if len(clock) > 5:
+        time += f":{second:02d}"
+    if "." in clock:
+        time += f".{millisecond:03d}"
+    time += "\u202fAM" if hour < 12 else "\u202fPM"
+    return time if kind == "time" else f"{date}, {time}"
 
 
 def _candidate(control: Control) -> bool:

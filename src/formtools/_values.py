@@ -51,6 +51,10 @@ __all__ = [
     "range_underflow",
     "range_overflow",
     "step_mismatch",
+    "RangeProblem",
+    "range_problem",
+    "nearest_valid_values",
+    "temporal_fields",
 ]
 
 _HTML_SPACES = " \t\n\f\r"
@@ -892,6 +896,155 @@ def step_mismatch(
     if not number.finite:
         return False
     return _step_range(input_type, min, max, step, value_attribute).mismatch(number)
+
+
+# --- what a range or step message shows (InputType::ValidationMessage) --------------------------
+
+
+@dataclass(frozen=True)
+class RangeProblem:
+    """The steppable part of Chromium's validation message for a value, before localization.
+
+    ``kind`` is ``"reversed"`` (values: min, max), ``"underflow"`` (min), ``"overflow"`` (max) or
+    ``"step"`` (the two nearest valid values in increasing order, or the only one in range).
+    The values are serialized as the input type serializes numbers: for the temporal types as
+    DateComponents strings whose seconds and milliseconds depend on the step.
+    """
+
+    kind: str
+    values: tuple[str, ...]
+
+
+def _civil_from_days(days: int) -> tuple[int, int, int]:
+    """(year, 0-based month, day) of a day count from 1970-01-01, proleptic Gregorian."""
+    days += 719468
+    era = days // 146097
+    day_of_era = days - era * 146097
+    year_of_era = (day_of_era - day_of_era // 1460 + day_of_era // 36524 - day_of_era // 146096) // 365
+    day_of_year = day_of_era - (365 * year_of_era + year_of_era // 4 - year_of_era // 100)
+    shifted_month = (5 * day_of_year + 2) // 153
+    day = day_of_year - (153 * shifted_month + 2) // 5 + 1
+    month = (shifted_month + 2) % 12
+    return year_of_era + era * 400 + (month < 2), month, day
+
+
+def _c_round(value: float) -> int:
+    """C's round(): halves away from zero."""
+    return int(math.copysign(math.floor(abs(value) + 0.5), value))
+
+
+def _time_text(ms_of_day: int, seconds: str) -> str:
+    """DateComponents::ToStringForTime: ``seconds`` is the least format ("none", "second",
+    "millisecond"); non-zero seconds or milliseconds are always written."""
+    hour, rest = divmod(ms_of_day, 3_600_000)
+    minute, rest = divmod(rest, 60_000)
+    second, millisecond = divmod(rest, 1000)
+    if millisecond or seconds == "millisecond":
+        return f"{hour:02d}:{minute:02d}:{second:02d}.{millisecond:03d}"
+    if second or seconds == "second":
+        return f"{hour:02d}:{minute:02d}:{second:02d}"
+    return f"{hour:02d}:{minute:02d}"
+
+
+def _serialize_steppable(input_type: str, number: _Decimal, step: _Decimal) -> str:
+    """InputType::Serialize of a step-range number (SerializeWithComponents for temporal types)."""
+    if input_type in ("number", "range"):
+        return _serialize_number(number)
+    value = number.to_float()
+    if input_type == "month":
+        months = _c_round(value)
+        return f"{1970 + months // 12:04d}-{months % 12 + 1:02d}"
+    ms = _c_round(value)
+    if input_type == "time":
+        seconds = "none"
+        if step.finite:
+            whole = int(step.to_float())
+            seconds = "none" if not whole % 60_000 else "second" if not whole % 1000 else "millisecond"
+        return _time_text(ms % _MS_PER_DAY, seconds)
+    days = ms // _MS_PER_DAY
+    year, month, day = _civil_from_days(days)
+    if input_type == "week":
+        # the ISO week holding the day: the week-year is the year of that week's Thursday
+        thursday_year = _civil_from_days(days - (days + 3) % 7 + 3)[0]
+        first_monday = _days_since_epoch(thursday_year, 0, 1) + _first_week_offset(thursday_year)
+        return f"{thursday_year:04d}-W{(days - first_monday) // 7 + 1:02d}"
+    date = f"{year:04d}-{month + 1:02d}-{day:02d}"
+    if input_type == "date":
+        return date
+    seconds = "none"
+    if step.finite:
+        whole = int(step.to_float())
+        seconds = "none" if not whole % 60_000 else "second" if not whole % 1000 else "millisecond"
+    return f"{date}T{_time_text(ms % _MS_PER_DAY, seconds)}"
+
+
+def range_problem(
+    input_type: str,
+    value: str,
+    *,
+    min: str | None = None,
+    max: str | None = None,
+    step: str | None = None,
+    value_attribute: str | None = None,
+) -> RangeProblem | None:
+    """What the range and step part of Chromium's validationMessage says about a (sanitized)
+    value, or None where it says nothing.
+
+    This is the message's own logic, not the validity flags': a value inside a reversed time
+    range (``min=22:00 max=06:00``) that only mismatches its step still gets the underflow or
+    overflow message, as in Chromium.
+    """
+    if input_type not in _STEPS:
+        return None
+    number = _STEPS[input_type].to_number(value)
+    if not number.finite:
+        return None
+    limits = _step_range(input_type, min, max, step, value_attribute)
+
+    def shown(candidate: _Decimal) -> str:
+        return _serialize_steppable(input_type, candidate, limits.step)
+
+    if limits.reversed and number < limits.minimum and number > limits.maximum:
+        return RangeProblem("reversed", (shown(limits.minimum), shown(limits.maximum)))
+    if number < limits.minimum:
+        return RangeProblem("underflow", (shown(limits.minimum),))
+    if number > limits.maximum:
+        return RangeProblem("overflow", (shown(limits.maximum),))
+    if not limits.mismatch(number):
+        return None
+    first = limits.clamp(number)
+    second = first + limits.step if first < number else first - limits.step
+    if not second.finite or second < limits.minimum or second > limits.maximum:
+        return RangeProblem("step", (shown(first),))
+    low, high = (first, second) if first < second else (second, first)
+    return RangeProblem("step", (shown(low), shown(high)))
+
+
+def nearest_valid_values(
+    input_type: str,
+    value: str,
+    *,
+    min: str | None = None,
+    max: str | None = None,
+    step: str | None = None,
+    value_attribute: str | None = None,
+) -> tuple[str, ...]:
+    """The values a stepMismatch message proposes (one or two, serialized), or () when the
+    value is in range and matches its step."""
+    problem = range_problem(input_type, value, min=min, max=max, step=step, value_attribute=value_attribute)
+    return problem.values if problem is not None and problem.kind == "step" else ()
+
+
+def temporal_fields(input_type: str, text: str) -> tuple[int, ...] | None:
+    """A valid value of a temporal type as (year, month 1-12, day, week, hour, minute, second,
+    millisecond), zero where the type has no such field, else None."""
+    moment = _moment(input_type, text) if input_type in _PARSERS else None
+    if moment is None:
+        return None
+    return (
+        moment.year, moment.month + 1, moment.day, moment.week,
+        moment.hour, moment.minute, moment.second, moment.millisecond,
+    )  # fmt: skip
 
 
 def value_as_number(input_type: str, value: str) -> float | None:
