@@ -41,15 +41,19 @@ def directionality(control: Control, value: str) -> str:
     return "rtl" if control.inherited_dir == "rtl" else "ltr"
 
 
+_BREAKABLE = re.compile(r" +|[^ ]+?(?:-(?=[^0-9 ])|(?= )|$)")
+
+
 def _hard_wrapped(text: str, columns: int) -> str:
     """The textarea wrapping transformation for ``wrap=hard``, as Chromium lays it out with its
     default monospace font: a line holds ``cols + 1`` characters, spaces hang past the edge,
-    lines break before the word that does not fit, and a longer word is cut."""
+    lines break at a space or after a hyphen not followed by a digit (UAX #14) before the piece
+    that does not fit, and a longer piece is cut."""
     width = columns + 1
     lines: list[str] = []
     for paragraph in text.split("\n"):
         line = ""
-        for token in re.findall(r" +|[^ ]+", paragraph):
+        for token in _BREAKABLE.findall(paragraph):
             if token.startswith(" "):
                 line += token
                 continue
