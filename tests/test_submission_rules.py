@@ -1,0 +1,87 @@
+"""Submission rules that need no server: what is sent, what is refused, what is not sent."""
+
+from __future__ import annotations
+
+import pytest
+
+import formtools
+
+
+def tool(html: str, name: str = "t", url: str = "https://site.example/dir/page?x=1") -> formtools.Tool:
+    found = formtools.extract(html, base_url=url).tool(name)
+    assert found is not None
+    return found
+
+
+def test_dialog_and_mailto_send_nothing_and_javascript_is_refused() -> None:
+    dialog = tool("<dialog open><form toolname=t tooldescription=d method=dialog toolautosubmit>"
+                  "<input name=q><button value=ok>OK</button></form></dialog>")
+    assert formtools.call_tool(dialog, {"q": "x"}).status == "not-sent"
+    mailto = tool("<form toolname=t tooldescription=d action='mailto:a@b.example' toolautosubmit>"
+                  "<input name=q><button>Go</button></form>")
+    result = formtools.call_tool(mailto, {"q": "x"})
+    assert result.status == "not-sent" and "mailto:" in result.reason
+    script = tool("<form toolname=t tooldescription=d action='javascript:alert(1)' toolautosubmit>"
+                  "<button>Go</button></form>")
+    with pytest.raises(formtools.SubmissionError, match="javascript:"):
+        formtools.prepare_call(script, {})
+
+
+def test_action_resolution_submitter_overrides_and_named_submitter() -> None:
+    page = ("<base href='/base/'><form toolname=t tooldescription=d action='go?old=1#frag' method=get>"
+            "<input name=q><button>Search</button>"
+            "<button name=alt formaction='' formmethod=post formenctype=text/plain>Alt</button></form>")
+    first = formtools.prepare_call(tool(page), {"q": "a b"}).request
+    assert (first.method, first.url) == ("GET", "https://site.example/base/go?q=a+b#frag")
+    alt = formtools.prepare_call(tool(page), {"q": "a b"}, submitter="alt").request
+    # formaction="" means the document URL (not the base), query kept; text/plain body
+    assert (alt.method, alt.url) == ("POST", "https://site.example/dir/page?x=1")
+    assert alt.header("Content-Type") == "text/plain" and alt.body == b"q=a b\r\nalt=\r\n"
+    with pytest.raises(formtools.SubmissionError, match="no submit button named 'nope'"):
+        formtools.prepare_call(tool(page), {}, submitter="nope")
+
+
+def test_missing_submit_button_is_chromiums_error_only_without_autosubmit() -> None:
+    with pytest.raises(formtools.NoSubmitButton, match="there must be a submit button"):
+        formtools.prepare_call(tool("<form toolname=t tooldescription=d><input name=q></form>"), {})
+    request = formtools.prepare_call(
+        tool("<form toolname=t tooldescription=d toolautosubmit><input name=q></form>"), {"q": "1"}
+    ).request
+    assert request.url == "https://site.example/dir/page?q=1"
+
+
+def test_keys_not_given_keep_the_state_of_an_earlier_call() -> None:
+    page = "<form toolname=t tooldescription=d><input name=a value=A><input name=b><button>Go</button></form>"
+    first = formtools.prepare_call(tool(page), {"b": "one"})
+    second = formtools.prepare_call(tool(page), {"a": "two"}, state=first.state)
+    assert second.request.url.endswith("?a=two&b=one")
+
+
+def test_entry_list_details() -> None:
+    page = (
+        "<form toolname=t tooldescription=d accept-charset=windows-1252>"
+        "<input type=hidden name=_charset_><input type=checkbox name=c checked>"
+        "<input type=checkbox name=e value='' checked><select name=s size=3><option>x</select>"
+        "<datalist><input name=in_list value=1></datalist><textarea name=ta>a\nb</textarea>"
+        "<input name=n value='\u0259'><input type=image name=img><input type=submit></form>"
+    )
+    request = formtools.prepare_call(tool(page), {}).request
+    assert request.url.split("?")[1] == (
+        "_charset_=windows-1252&c=on&e=&ta=a%0D%0Ab&n=%26%23601%3B&img.x=0&img.y=0"
+    )
+
+
+def test_awaiting_user_holds_the_prepared_request_without_sending() -> None:
+    page = "<form toolname=t tooldescription=d method=post action=/x><input name=q><button>Go</button></form>"
+    result = formtools.call_tool(tool(page), {"q": "1"})
+    assert result.status == "awaiting-user"
+    assert result.to_dict()["request"] == {
+        "method": "POST",
+        "url": "https://site.example/x",
+        "headers": {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Origin": "https://site.example",
+            "Referer": "https://site.example/dir/page?x=1",
+        },
+        "body": "q=1",
+    }
