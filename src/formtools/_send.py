@@ -150,6 +150,12 @@ def _httpx_request(request: Request) -> dict[str, Any]:
     }
 
 
+def _grow(body: bytearray, chunk: bytes, request: Request, max_bytes: int) -> None:
+    body += chunk
+    if len(body) > max_bytes:
+        raise SendError(f"{request.url}: the answer is larger than {max_bytes} bytes")
+
+
 def send_request(
     request: Request,
     *,
@@ -167,9 +173,7 @@ def send_request(
         with http.stream(**_httpx_request(request), follow_redirects=True, timeout=timeout) as response:
             body = bytearray()
             for chunk in response.iter_bytes():
-                body += chunk
-                if len(body) > max_bytes:
-                    raise SendError(f"{request.url}: the answer is larger than {max_bytes} bytes")
+                _grow(body, chunk, request, max_bytes)
             return _result(request, response, bytes(body), include_text)
     except httpx.HTTPError as error:
         raise SendError(f"{request.url}: {type(error).__name__}: {error}") from None
@@ -193,9 +197,7 @@ async def asend_request(
         async with http.stream(**_httpx_request(request), follow_redirects=True, timeout=timeout) as response:
             body = bytearray()
             async for chunk in response.aiter_bytes():
-                body += chunk
-                if len(body) > max_bytes:
-                    raise SendError(f"{request.url}: the answer is larger than {max_bytes} bytes")
+                _grow(body, chunk, request, max_bytes)
             return _result(request, response, bytes(body), include_text)
     except httpx.HTTPError as error:
         raise SendError(f"{request.url}: {type(error).__name__}: {error}") from None

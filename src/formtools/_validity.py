@@ -265,10 +265,16 @@ def _range_message(kind: str, problem: RangeProblem | None) -> str:
     """The steppable part of InputType::ValidationMessage, localized for en-US."""
     if problem is None:
         return ""
-    shown = [localize_value(kind, value) for value in problem.values]
+    shown = [localize_value(kind, value, seconds=problem.seconds) for value in problem.values]
     temporal = kind not in ("number", "range")
     if problem.kind == "reversed":
         return f"Value must be between {shown[0]} and {shown[1]}."
+    if problem.kind == "invalid":
+        if temporal:
+            return f"Minimum date ({shown[0]}) must come before Maximum date ({shown[1]})."
+        return f"Minimum value ({shown[0]}) must be less than the maximum value ({shown[1]})."
+    if problem.kind == "equal":
+        return f"Value must be {shown[0]}."
     if problem.kind == "underflow":
         return f"Value must be {shown[0]} or later." if temporal else f"Value must be greater than or equal to {shown[0]}."
     if problem.kind == "overflow":
@@ -283,12 +289,13 @@ _MONTH_NAMES = (
 ).split()
 
 
-def localize_value(kind: str, text: str) -> str:
+def localize_value(kind: str, text: str, *, seconds: bool = False) -> str:
     """InputType::LocalizeValue in en-US: numbers as they are, dates and times as Chromium's
     ICU patterns write them (``MM/dd/yyyy``, ``MMMM yyyy``, ``'Week' ww, yyyy``, ``h:mm a``).
 
-    A time shows seconds when its serialization has them (the step decides), and milliseconds
-    as three digits.
+    A time shows its seconds when they are not zero or when ``seconds`` says the control needs
+    them (see :class:`formtools._values.RangeProblem`), and its milliseconds, as three digits,
+    when they are not zero.
     """
     fields = temporal_fields(kind, text)
     if fields is None:
@@ -301,11 +308,10 @@ def localize_value(kind: str, text: str) -> str:
     date = f"{month:02d}/{day:02d}/{year:04d}"
     if kind == "date":
         return date
-    clock = text[text.find(":") - 2 :]
     time = f"{hour % 12 or 12}:{minute:02d}"
-    if len(clock) > 5:
+    if seconds or second or millisecond:
         time += f":{second:02d}"
-    if "." in clock:
+    if millisecond:
         time += f".{millisecond:03d}"
     time += "\u202fAM" if hour < 12 else "\u202fPM"
     return time if kind == "time" else f"{date}, {time}"

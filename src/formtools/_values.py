@@ -905,14 +905,18 @@ def step_mismatch(
 class RangeProblem:
     """The steppable part of Chromium's validation message for a value, before localization.
 
-    ``kind`` is ``"reversed"`` (values: min, max), ``"underflow"`` (min), ``"overflow"`` (max) or
-    ``"step"`` (the two nearest valid values in increasing order, or the only one in range).
-    The values are serialized as the input type serializes numbers: for the temporal types as
-    DateComponents strings whose seconds and milliseconds depend on the step.
+    ``kind`` and its ``values``: ``"reversed"`` (min, max: a time range across midnight and a
+    value outside it), ``"invalid"`` (min, max: min above max), ``"equal"`` (min, which equals
+    max), ``"underflow"`` (min), ``"overflow"`` (max), ``"step"`` (the two nearest valid values
+    in increasing order, or the only one in range). Values are serialized as the input type
+    serializes numbers. ``seconds`` says whether a time shows its seconds even when they are
+    zero (BaseTemporalInputType::ShouldHaveSecondField: a min or a step that is not a whole
+    number of minutes).
     """
 
     kind: str
     values: tuple[str, ...]
+    seconds: bool = False
 
 
 def _civil_from_days(days: int) -> tuple[int, int, int]:
@@ -1000,24 +1004,42 @@ def range_problem(
     if not number.finite:
         return None
     limits = _step_range(input_type, min, max, step, value_attribute)
+    seconds = False
+    if input_type in ("time", "datetime-local"):
+        minute = _Decimal.from_int(60_000)
+        any_is_default = limits.step if limits.has_step else _parse_step(None, _STEPS[input_type])
+        seconds = not (_remainder(limits.minimum, minute).zero and _remainder(any_is_default, minute).zero)
 
-    def shown(candidate: _Decimal) -> str:
-        return _serialize_steppable(input_type, candidate, limits.step)
+    def problem(kind: str, *values: _Decimal) -> RangeProblem:
+        shown = tuple(_serialize_steppable(input_type, value, limits.step) for value in values)
+        return RangeProblem(kind, shown, seconds)
 
     if limits.reversed and number < limits.minimum and number > limits.maximum:
-        return RangeProblem("reversed", (shown(limits.minimum), shown(limits.maximum)))
-    if number < limits.minimum:
-        return RangeProblem("underflow", (shown(limits.minimum),))
-    if number > limits.maximum:
-        return RangeProblem("overflow", (shown(limits.maximum),))
+        return problem("reversed", limits.minimum, limits.maximum)
+    if number < limits.minimum or number > limits.maximum:
+        if not limits.reversed and limits.minimum > limits.maximum:
+            return problem("invalid", limits.minimum, limits.maximum)
+        if limits.minimum == limits.maximum:
+            return problem("equal", limits.minimum)
+        if number < limits.minimum:
+            return problem("underflow", limits.minimum)
+        return problem("overflow", limits.maximum)
     if not limits.mismatch(number):
         return None
     first = limits.clamp(number)
     second = first + limits.step if first < number else first - limits.step
     if not second.finite or second < limits.minimum or second > limits.maximum:
-        return RangeProblem("step", (shown(first),))
-    low, high = (first, second) if first < second else (second, first)
-    return RangeProblem("step", (shown(low), shown(high)))
+        return problem("step", first)
+    return problem("step", *((first, second) if first < second else (second, first)))
+
+
+def _remainder(value: _Decimal, divisor: _Decimal) -> _Decimal:
+    """Decimal::Remainder: value minus the quotient truncated toward zero, times the divisor."""
+    quotient = value / divisor
+    if quotient.special:
+        return quotient
+    whole = quotient if quotient.exponent >= 0 else _Decimal.of(quotient.negative, 0, quotient.coefficient // 10 ** -quotient.exponent)
+    return value - whole * divisor
 
 
 def nearest_valid_values(
