@@ -188,3 +188,13 @@ def test_cli_needs_yes_for_a_form_without_toolautosubmit(site: TestSite) -> None
     done = run_cli("call", page, "sign_in", "--input", arguments, "--base-url", site.origin + "/", "--yes")
     assert done.returncode == 0, done.stderr
     assert site.submissions()[0].method == "POST"
+
+
+def test_answers_over_the_size_limit_and_dead_servers_are_clear_errors(site: TestSite) -> None:
+    tool = tool_on(site, SEARCH, "search")
+    with pytest.raises(formtools.SendError, match="larger than 10 bytes"):
+        call_tool(tool, {"q": "x"}, max_bytes=10)
+    dead = formtools.prepare_call(tool, {"q": "x"}).request
+    unreachable = formtools.Request(dead.method, "http://127.0.0.1:9/submit")
+    with pytest.raises(formtools.SendError, match="ConnectError"):
+        formtools.send_request(unreachable, timeout=2)

@@ -934,7 +934,10 @@ def _civil_from_days(days: int) -> tuple[int, int, int]:
 
 def _c_round(value: float) -> int:
     """C's round(): halves away from zero."""
-    return int(math.copysign(math.floor(abs(value) + 0.5), value))
+    whole = math.floor(abs(value))
+    if abs(value) - whole >= 0.5:  # exact: adding 0.5 first could round the sum
+        whole += 1
+    return int(math.copysign(whole, value))
 
 
 def _time_text(ms_of_day: int, seconds: str) -> str:
