@@ -51,3 +51,15 @@ def test_generated_pages_match_live_chromium(chromium) -> None:
     print(f"\ngenerated pages (seed {SEED}): {same} identical, {len(different)} different, "
           f"{len(unstable)} unstable in Chromium {unstable}")
     assert not different, f"{len(different)} of {GENERATED} pages differ:\n\n" + "\n\n".join(different[:10])
+
+
+def test_diff_command_reports_agreement(chromium) -> None:
+    import subprocess
+    import sys
+
+    page = FIXTURES / "realistic-checkout.html"
+    done = subprocess.run(
+        [sys.executable, "-m", "formtools", "diff", str(page)], capture_output=True, timeout=120
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.decode().strip() == f"{page}: identical (2 tool(s))"
