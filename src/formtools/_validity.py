@@ -1,16 +1,26 @@
 """Constraint validation at submit, as ``requestSubmit()`` runs it (#constraints).
 
 Each candidate control of the filled form is checked in Chromium's order (valueMissing,
-typeMismatch, patternMismatch, rangeUnderflow, rangeOverflow, stepMismatch) and the first flag
-that applies gives its message. ``minlength`` / ``maxlength`` are not checked: they only apply
-after a user edit, and a tool call is not one.
+typeMismatch, patternMismatch, rangeUnderflow, rangeOverflow, stepMismatch). An invalid control's
+message is its en-US ``validationMessage``, which Chromium builds on its own
+(InputType::ValidationMessage) and which does not always follow the flag: a time inside a
+reversed range that only mismatches its step says "Value must be 10:00 PM or later.", a min
+above the max says so. The values it shows are computed with Chromium's StepRange
+(:func:`formtools._values.range_problem`) and localized as ICU writes them for en-US
+(:func:`localize_value`); the e-mail messages name the first bad address of a list.
+``minlength`` / ``maxlength`` are not checked: they only apply after a user edit, and a tool
+call is not one.
+
+``tests/test_validity_messages.py`` holds this module to thousands of messages recorded from
+the real browser (``fixtures/expected/validation-messages.json``).
 """
 
 from __future__ import annotations
 
+import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Mapping
 
 import regress
 
@@ -29,7 +39,7 @@ from ._values import (
     temporal_fields,
 )
 
-__all__ = ["ValidityProblem", "ValidationError", "invalid_controls", "value_problem", "localize_value"]
+__all__ = ["ValidationError", "ValidityProblem", "invalid_controls", "localize_value", "value_problem"]
 
 # #barred-from-constraint-validation, besides disabled, readonly and datalist descendants
 _BARRED_TYPES = frozenset({"hidden", "reset", "button", "submit", "image"})
@@ -48,7 +58,6 @@ _MESSAGES = {
     "valueMissing:select": "Please select an item in the list.",
     "valueMissing:file": "Please select a file.",
     "typeMismatch:url": "Please enter a URL.",
-    "typeMismatch:email-multiple": "Please enter a comma separated list of email addresses.",
     "patternMismatch": "Please match the requested format.",
 }
 
@@ -95,8 +104,9 @@ def _pattern_mismatch(kind: str, attributes: Mapping[str, str], value: str) -> b
     return regex.find(value) is None
 
 
-_LOCAL_PART_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+/=?^_`{|}~.-")
-_DOMAIN_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-")
+_ALPHANUMERIC = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+_LOCAL_PART_CHARACTERS = frozenset(_ALPHANUMERIC + "!#$%&'*+/=?^_`{|}~.-")
+_DOMAIN_CHARACTERS = frozenset(_ALPHANUMERIC + ".-")
 _HTML_SPACES = " \t\n\f\r"
 
 
@@ -114,35 +124,58 @@ def _invalid_address(value: str, multiple: bool) -> str | None:
 def _unicode_domain(domain: str) -> str:
     """The domain as the message shows it: ``xn--`` labels decoded (url_formatter::IDNToUnicode).
 
-    Chromium's spoof checks, which keep some decodable labels in punycode, are not modelled.
+    Chromium keeps a label in punycode when its spoof checks find it unsafe. Their main rules
+    are modelled (mixed scripts, joiners, Cyrillic that looks Latin); the comparison with the
+    skeletons of top domains (``xn--pokmon-dva.com`` stays, as ``pokemon.com`` is one) is not.
     """
     if not domain.isascii() or "xn--" not in domain:
         return domain
-    labels = []
-    for label in domain.split("."):
-        if label[:4].lower() == "xn--":
-            try:
-                decoded = label[4:].encode("ascii").decode("punycode")
-            except (UnicodeError, ValueError):
-                decoded = ""
-            if decoded and not decoded.isascii():
-                try:
-                    if _idna_label_ok(decoded):
-                        label = decoded
-                except Exception:  # noqa: BLE001 - an undecodable label stays as it was
-                    pass
-        labels.append(label)
-    return ".".join(labels)
+    labels = domain.split(".")
+    ascii_tld = not labels[-1].lower().startswith("xn--")
+    return ".".join(_unicode_label(label, ascii_tld) for label in labels)
 
 
-def _idna_label_ok(label: str) -> bool:
-    import idna
+# components/url_formatter/spoof_checks/idn_spoof_checker.cc
+_LATIN_ALIKE_CYRILLIC = frozenset("асԁеһіјӏорԗԛѕԝхуъЬҽпгѵѡ")
+_JOINERS = frozenset("\u200c\u200d")
+_SCRIPT_MIXES = (  # what ICU's "highly restrictive" level lets one label mix
+    frozenset({"LATIN", "CJK", "HIRAGANA", "KATAKANA"}),
+    frozenset({"LATIN", "CJK", "BOPOMOFO"}),
+    frozenset({"LATIN", "CJK", "HANGUL"}),
+)
+
+
+def _unicode_label(label: str, ascii_tld: bool) -> str:
+    import idna  # httpx's dependency
 
     try:
-        idna.check_label(label)
+        mapped = idna.uts46_remap(label, std3_rules=False, transitional=False)
     except idna.IDNAError:
-        return False
-    return True
+        return label
+    if not mapped.startswith("xn--"):
+        return label
+    try:
+        decoded = mapped[4:].encode("ascii").decode("punycode")
+        idna.check_label(decoded)
+        if decoded.encode("punycode").decode("ascii") != mapped[4:]:
+            return label  # not the canonical encoding (xn---p1ai)
+    except (UnicodeError, ValueError, idna.IDNAError):
+        return label
+    if not decoded or decoded.isascii():
+        return label
+    if any(ch in _JOINERS or "\u0250" <= ch <= "\u02ff" for ch in decoded):
+        return label  # joiners; IPA letters and modifiers are outside the allowed identifiers
+    scripts = set()
+    for ch in decoded:
+        if ch.isalpha():
+            name = unicodedata.name(ch, "")
+            scripts.add("KATAKANA" if name.startswith("HALFWIDTH KATAKANA") else name.partition(" ")[0])
+    if len(scripts) > 1 and not any(scripts <= allowed for allowed in _SCRIPT_MIXES):
+        return label
+    cyrillic = [ch for ch in decoded if unicodedata.name(ch, "").startswith("CYRILLIC")]
+    if ascii_tld and cyrillic and all(ch in _LATIN_ALIKE_CYRILLIC for ch in cyrillic):
+        return label
+    return decoded
 
 
 def _email_message(value: str, multiple: bool) -> str:
@@ -249,12 +282,14 @@ def value_problem(kind: str, value: str, attributes: Mapping[str, str]) -> tuple
     if kind in _RANGED_TYPES:
         low, high = attributes.get("min"), attributes.get("max")
         step, base = attributes.get("step"), attributes.get("value")
-        flag = (
-            "rangeUnderflow" if range_underflow(kind, value, min=low, max=high)
-            else "rangeOverflow" if range_overflow(kind, value, min=low, max=high)
-            else "stepMismatch" if step_mismatch(kind, value, min=low, max=high, step=step, value_attribute=base)
-            else None
-        )  # fmt: skip
+        if range_underflow(kind, value, min=low, max=high):
+            flag = "rangeUnderflow"
+        elif range_overflow(kind, value, min=low, max=high):
+            flag = "rangeOverflow"
+        elif step_mismatch(kind, value, min=low, max=high, step=step, value_attribute=base):
+            flag = "stepMismatch"
+        else:
+            flag = None
         if flag is not None:
             problem = range_problem(kind, value, min=low, max=high, step=step, value_attribute=base)
             return flag, _range_message(kind, problem)
@@ -276,9 +311,13 @@ def _range_message(kind: str, problem: RangeProblem | None) -> str:
     if problem.kind == "equal":
         return f"Value must be {shown[0]}."
     if problem.kind == "underflow":
-        return f"Value must be {shown[0]} or later." if temporal else f"Value must be greater than or equal to {shown[0]}."
+        if temporal:
+            return f"Value must be {shown[0]} or later."
+        return f"Value must be greater than or equal to {shown[0]}."
     if problem.kind == "overflow":
-        return f"Value must be {shown[0]} or earlier." if temporal else f"Value must be less than or equal to {shown[0]}."
+        if temporal:
+            return f"Value must be {shown[0]} or earlier."
+        return f"Value must be less than or equal to {shown[0]}."
     if len(shown) == 1:
         return f"Please enter a valid value. The nearest valid value is {shown[0]}."
     return f"Please enter a valid value. The two nearest valid values are {shown[0]} and {shown[1]}."

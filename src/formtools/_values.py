@@ -1041,7 +1041,9 @@ def _remainder(value: _Decimal, divisor: _Decimal) -> _Decimal:
     quotient = value / divisor
     if quotient.special:
         return quotient
-    whole = quotient if quotient.exponent >= 0 else _Decimal.of(quotient.negative, 0, quotient.coefficient // 10 ** -quotient.exponent)
+    whole = quotient
+    if quotient.exponent < 0:
+        whole = _Decimal.of(quotient.negative, 0, quotient.coefficient // 10**-quotient.exponent)
     return value - whole * divisor
 
 
