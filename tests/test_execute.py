@@ -198,3 +198,17 @@ def test_answers_over_the_size_limit_and_dead_servers_are_clear_errors(site: Tes
     unreachable = formtools.Request(dead.method, "http://127.0.0.1:9/submit")
     with pytest.raises(formtools.SendError, match="ConnectError"):
         formtools.send_request(unreachable, timeout=2)
+
+
+def test_cli_sends_files_and_reports_an_unreadable_one(site: TestSite, tmp_path) -> None:
+    url = site.put("upload", b"""<form toolname=upload tooldescription=Upload toolautosubmit method=post
+      enctype=multipart/form-data action=/submit><input type=file name=doc><button>Send</button></form>""")
+    document = tmp_path / "a.txt"
+    document.write_bytes(b"file body")
+    done = run_cli("call", url, "upload", "--file", f"doc={document}")
+    assert done.returncode == 0, done.stderr
+    body = site.submissions()[0].body
+    assert b'name="doc"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nfile body\r\n' in body
+    missing = run_cli("call", url, "upload", "--file", f"doc={tmp_path / 'nope.txt'}")
+    assert missing.returncode == 2 and b"nope.txt: cannot read the file" in missing.stderr
+    assert len(site.submissions()) == 1

@@ -106,6 +106,16 @@ def _tool_input(text: str) -> object:
         raise UsageProblem(f"{source} is not JSON: {error}") from None
 
 
+def _files(options: list[str]) -> dict[str, list[str]]:
+    chosen: dict[str, list[str]] = {}
+    for option in options:
+        name, equals, path = option.partition("=")
+        if not equals or not name:
+            raise UsageProblem(f"--file takes NAME=PATH, not {option!r}")
+        chosen.setdefault(name, []).append(path)
+    return chosen
+
+
 @app.command()
 def call(
     page: Page,
@@ -123,6 +133,13 @@ def call(
     submitter: Annotated[
         Optional[str], typer.Option("--submitter", help="The submit button's name or id.")
     ] = None,
+    file: Annotated[
+        Optional[list[str]],
+        typer.Option("--file", help="NAME=PATH: a file for the file input NAME (repeatable)."),
+    ] = None,
+    text: Annotated[
+        bool, typer.Option("--text", help="Also print the landing page's text.")
+    ] = False,
     profile: ProfileOption = "chromium",
 ) -> None:
     """Execute a tool call as Chromium would: validate, fill, submit, print the result.
@@ -140,7 +157,7 @@ def call(
         names = ", ".join(t.name for t in result.tools) or "none"
         raise UsageProblem(f"{page} has no tool named {tool!r} (tools: {names})")
     try:
-        prepared = prepare_call(chosen, arguments, submitter=submitter)
+        prepared = prepare_call(chosen, arguments, submitter=submitter, files=_files(file or []))
     except (InputError, ValidationError) as error:
         for problem in error.problems:
             typer.echo(f"formtools: {problem}", err=True)
@@ -155,7 +172,7 @@ def call(
         request = prepared.request
         where = f"{request.method} {request.url}" if request else "this form"
         confirmed = typer.confirm(f"{chosen.name} has no toolautosubmit. Submit {where}?")
-    outcome = submit(prepared, confirm=confirmed)
+    outcome = submit(prepared, confirm=confirmed, include_text=text)
     typer.echo(_jsjson.dumps(outcome.to_dict(), pretty=True))
     if outcome.status == "awaiting-user":
         typer.echo("formtools: not submitted: the form has no toolautosubmit (pass --yes)", err=True)
@@ -183,6 +200,49 @@ def diff(
     typer.echo(report.text)
     if not report.identical:
         raise typer.Exit(1)
+
+
+@app.command()
+def serve(
+    pages: Annotated[
+        list[str], typer.Argument(help="Pages to serve: http(s) URLs, saved .html files or directories of them.")
+    ],
+    transport: Annotated[str, typer.Option("--transport", help="stdio or http (streamable HTTP at /mcp).")] = "stdio",
+    host: Annotated[str, typer.Option("--host", help="The address the http transport listens on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="The port the http transport listens on.")] = 8000,
+    base_url: Annotated[
+        Optional[str], typer.Option("--base-url", help="The site URL saved pages come from (needed for files).")
+    ] = None,
+    profile: ProfileOption = "chromium",
+    allow_private: Annotated[
+        bool, typer.Option("--allow-private", help="Allow submissions to loopback, private and link-local addresses.")
+    ] = False,
+    allow_cross_origin: Annotated[
+        bool, typer.Option("--allow-cross-origin", help="Allow forms that submit to another origin than their page's.")
+    ] = False,
+    timeout: Annotated[float, typer.Option("--timeout", help="Seconds allowed for each submission.")] = 30.0,
+    max_bytes: Annotated[
+        int, typer.Option("--max-bytes", help="The largest answer read from a submission.")
+    ] = 10 * 1024 * 1024,
+) -> None:
+    """Serve the pages' tools as an MCP server (needs the mcp extra)."""
+    get_profile(profile)  # an unknown profile fails before any I/O
+    if transport not in ("stdio", "http"):
+        raise UsageProblem(f"unknown transport {transport!r} (known: stdio, http)")
+    try:
+        from . import mcp as bridge
+    except ImportError as error:
+        if "formtools[mcp]" not in str(error):
+            raise
+        raise UsageProblem("formtools serve needs the mcp extra: pip install 'formtools[mcp]'") from None
+    options = bridge.BridgeOptions(
+        profile=profile,
+        allow_private=allow_private,
+        allow_cross_origin=allow_cross_origin,
+        timeout=timeout,
+        max_bytes=max_bytes,
+    )
+    bridge.serve(pages, transport=transport, host=host, port=port, base_url=base_url, options=options)
 
 
 def main() -> None:
