@@ -1,0 +1,517 @@
+"""The MCP bridge: every tool of one or more pages, served as an MCP server (``formtools serve``).
+
+Needs the ``mcp`` extra (the official MCP Python SDK, 2.x): ``pip install 'formtools[mcp]'``.
+
+- **Tools.** Each page's tools become MCP tools (``name``, ``title`` when there is one,
+  ``description``, ``inputSchema``, ``annotations`` with ``readOnlyHint: true`` for GET forms).
+  A name registered by more than one page is published as ``<key>__<name>`` on every page that
+  has it, the key being the page's host (URLs) or file stem (saved pages), made unique in the
+  order the pages were given. ``formtools_refresh`` re-fetches every page.
+- **Calls.** ``prepare_call`` (nothing sent on bad input: an MCP tool error listing every field's
+  message), the safety checks, the confirmation rule, then ``asubmit`` with the session's own
+  ``httpx.AsyncClient``: each MCP client session has its own cookie jar.
+- **Confirmation.** A form without ``toolautosubmit`` is submitted only after the user accepts an
+  elicitation; a client without elicitation gets an ``awaiting-user`` result and nothing is sent.
+- **Safety.** The action's origin must be the page's (unless ``allow_cross_origin``), and every
+  address the destination host resolves to — on the first request and on every redirect — must
+  be a public one (unless ``allow_private``). Only ``http``/``https`` destinations are sent to.
+  Timeouts and the response size cap are :func:`formtools.submit`'s.
+- **Refresh.** After a submission to the page's own URL (same scheme, host, port and path), and
+  on ``formtools_refresh``, the session's copy of the page is re-fetched with the session's
+  cookies; when its tools change the session gets ``notifications/tools/list_changed``.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import ipaddress
+import re
+import socket
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+from urllib.parse import urljoin, urlsplit
+
+import anyio
+import httpx
+
+try:
+    import mcp_types as types
+    from mcp.server.lowlevel import NotificationOptions, Server
+    from mcp.server.lowlevel.server import InitializationOptions
+    from mcp.shared.exceptions import MCPError, NoBackChannelError
+except ImportError as error:  # pragma: no cover - exercised by the CLI's message
+    raise ImportError(
+        "the MCP bridge needs the mcp extra: pip install 'formtools[mcp]'"
+    ) from error
+
+from . import _jsjson
+from ._errors import FormtoolsError, SourceError, UsageProblem
+from ._execute import NoSubmitButton, _submitter, asubmit, prepare_call
+from ._fill import InputError
+from ._parse import Document, parse_html
+from ._request import Request, SubmissionError, _method
+from ._send import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SendError, ToolResult
+from ._sources import is_url, load_page
+from ._synth import synthesize
+from ._tool import Tool
+from ._validity import ValidationError
+
+__all__ = ["Bridge", "BridgeOptions", "Page", "Refused", "load_pages", "serve"]
+
+REFRESH_TOOL = "formtools_refresh"
+_PAGE_SUFFIXES = (".html", ".htm")
+_NAME_UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+# Set while the bridge fetches an operator-given page: those URLs are the operator's choice, so
+# the private-address check (meant for where a form sends an agent) does not apply to them.
+_PAGE_FETCH: contextvars.ContextVar[bool] = contextvars.ContextVar("formtools_page_fetch", default=False)
+
+
+class Refused(FormtoolsError):
+    """A submission the bridge will not send (cross-origin, private address, unsupported scheme)."""
+
+
+@dataclass(frozen=True)
+class BridgeOptions:
+    profile: str = "chromium"
+    allow_private: bool = False
+    allow_cross_origin: bool = False
+    timeout: float = DEFAULT_TIMEOUT
+    max_bytes: int = DEFAULT_MAX_BYTES
+
+
+@dataclass(frozen=True)
+class Page:
+    """One served page: where it comes from (``source``: a URL or a file), its document URL,
+    its namespace key and its current tools."""
+
+    source: str
+    url: str
+    key: str
+    tools: tuple[Tool, ...]
+
+    @property
+    def is_file(self) -> bool:
+        return not is_url(self.source)
+
+
+# ---------------------------------------------------------------------------------------------
+# pages
+
+
+def _key(text: str) -> str:
+    return _NAME_UNSAFE.sub("_", text).strip("_") or "page"
+
+
+def _sources(arguments: Sequence[str], base_url: str | None) -> list[tuple[str, str | None]]:
+    """``(source, document URL for a file)`` for every argument; a directory gives its pages."""
+    found: list[tuple[str, str | None]] = []
+    for argument in arguments:
+        if is_url(argument):
+            found.append((argument, None))
+            continue
+        path = Path(argument)
+        if path.is_dir():
+            files = sorted(p for p in path.rglob("*") if p.suffix.lower() in _PAGE_SUFFIXES and p.is_file())
+            if not files:
+                raise SourceError(f"{argument}: no .html pages in this directory")
+            pairs = [(p, p.relative_to(path).as_posix()) for p in files]
+        elif path.is_file():
+            pairs = [(path, path.name)]
+        else:
+            raise SourceError(f"{argument}: no such file or directory")
+        if base_url is None:
+            raise UsageProblem(f"{argument}: saved pages need --base-url (the site they come from)")
+        root = base_url if base_url.endswith("/") else base_url + "/"
+        found.extend((str(p), urljoin(root, relative)) for p, relative in pairs)
+    return found
+
+
+def _extract(document: Document, profile: str) -> tuple[Tool, ...]:
+    return tuple(synthesize(document, profile).tools)
+
+
+def load_pages(arguments: Sequence[str], *, base_url: str | None = None, profile: str = "chromium") -> list[Page]:
+    """Read every page (URLs are fetched, directories expanded) and extract its tools."""
+    pages: list[Page] = []
+    keys: set[str] = set()
+    for source, file_url in _sources(arguments, base_url):
+        document = load_page(source, base_url=file_url)
+        url = document.url or file_url or source
+        base = _key(Path(source).stem if file_url else (urlsplit(url).hostname or "page"))
+        key, n = base, 1
+        while key in keys:
+            n += 1
+            key = f"{base}_{n}"
+        keys.add(key)
+        pages.append(Page(source, url, key, _extract(document, profile)))
+    return pages
+
+
+def published(pages: Sequence[Page]) -> dict[str, tuple[Page, Tool]]:
+    """The MCP name of every tool: its own name, or ``<key>__<name>`` when pages share it."""
+    counts: dict[str, int] = {}
+    for page in pages:
+        for tool in page.tools:
+            counts[tool.name] = counts.get(tool.name, 0) + 1
+    names: dict[str, tuple[Page, Tool]] = {}
+    for page in pages:
+        for tool in page.tools:
+            name = tool.name if counts[tool.name] == 1 and tool.name != REFRESH_TOOL else f"{page.key}__{tool.name}"
+            names[name] = (page, tool)
+    return names
+
+
+def _is_get(tool: Tool) -> bool:
+    try:
+        button = _submitter(tool, None)
+    except SubmissionError:
+        button = None
+    return _method(tool.form.attributes, button) == "get"
+
+
+def mcp_tool(name: str, tool: Tool) -> types.Tool:
+    entry = tool.to_dict("mcp")
+    entry["name"] = name
+    entry["annotations"] = {"readOnlyHint": True} if _is_get(tool) else {"readOnlyHint": False}
+    return types.Tool.model_validate(entry)
+
+
+_REFRESH_ENTRY = types.Tool(
+    name=REFRESH_TOOL,
+    title="Refresh the pages",
+    description="Fetch the served pages again (with this session's cookies) and update the tool list.",
+    input_schema={"type": "object", "properties": {}},
+    annotations=types.ToolAnnotations(read_only_hint=True),
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# safety
+
+
+def _origin(url: str) -> tuple[str, str, int | None]:
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    return scheme, (parts.hostname or "").lower(), parts.port or _DEFAULT_PORTS.get(scheme)
+
+
+def _public(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return address.is_global and not address.is_multicast
+
+
+async def check_destination(url: str, *, allow_private: bool) -> None:
+    """Raise :class:`Refused` unless ``url`` is http(s) and (without ``allow_private``) every
+    address its host resolves to is a public one."""
+    parts = urlsplit(url)
+    if parts.scheme.lower() not in ("http", "https"):
+        raise Refused(f"refused: {parts.scheme}: destinations are not sent to ({url})")
+    if allow_private:
+        return
+    host = (parts.hostname or "").strip("[]")
+    try:
+        addresses = [ipaddress.ip_address(host)]
+    except ValueError:
+        try:
+            infos = await anyio.getaddrinfo(host, parts.port or _DEFAULT_PORTS[parts.scheme.lower()], type=socket.SOCK_STREAM)
+        except OSError as error:
+            raise Refused(f"refused: cannot resolve {host!r}: {error}") from None
+        addresses = [ipaddress.ip_address(str(info[4][0]).split("%")[0]) for info in infos]
+    for address in addresses:
+        if not _public(address):
+            raise Refused(
+                f"refused: {host} resolves to {address}, a loopback, private, link-local or reserved "
+                "address (the operator can allow it with --allow-private)"
+            )
+
+
+# ---------------------------------------------------------------------------------------------
+# sessions
+
+
+@dataclass
+class _Session:
+    """What one MCP client session owns: its HTTP client (cookie jar) and its copy of the pages."""
+
+    client: httpx.AsyncClient
+    pages: list[Page]
+    lock: anyio.Lock = field(default_factory=anyio.Lock)
+
+
+def _text(text: str) -> types.TextContent:
+    return types.TextContent(type="text", text=text)
+
+
+def _error(lines: Sequence[str], **structured: Any) -> types.CallToolResult:
+    return types.CallToolResult(
+        content=[_text("\n".join(lines))],
+        structured_content={"errors": list(lines), **structured},
+        is_error=True,
+    )
+
+
+def _same_document(url: str, page_url: str) -> bool:
+    a, b = urlsplit(url), urlsplit(page_url)
+    return _origin(url) == _origin(page_url) and (a.path or "/") == (b.path or "/")
+
+
+def _completed(name: str, result: ToolResult, refreshed: bool) -> types.CallToolResult:
+    structured = {"result": list(result.json_ld), "status_code": result.status_code, "url": result.url}
+    summary = (
+        f"{name}: HTTP {result.status_code} from {result.url}; "
+        f"{len(result.json_ld)} JSON-LD block(s) in the result"
+    )
+    if refreshed:
+        summary += "; the page's tools changed (tools/list again)"
+    return types.CallToolResult(
+        content=[_text(summary), _text(_jsjson.dumps(structured))],
+        structured_content=structured,
+    )
+
+
+def _unsent(name: str, status: str, reason: str, request: Request | None) -> types.CallToolResult:
+    structured: dict[str, Any] = {"status": status, "reason": reason}
+    if request is not None:
+        structured["request"] = {"method": request.method, "url": request.url}
+    where = f" ({request.method} {request.url})" if request is not None else ""
+    return types.CallToolResult(content=[_text(f"{name}: not submitted{where}: {reason}")], structured_content=structured)
+
+
+_CONFIRM_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "submit": {"type": "boolean", "title": "Submit", "description": "Send this form", "default": True}
+    },
+    "required": ["submit"],
+}
+
+
+class Bridge:
+    """The MCP server over a set of pages; :meth:`server` builds the SDK's low-level server."""
+
+    def __init__(self, pages: Sequence[Page], options: BridgeOptions | None = None) -> None:
+        self.pages = list(pages)
+        self.options = options or BridgeOptions()
+
+    # -- sessions ---------------------------------------------------------------------------
+
+    def _session(self, ctx: Any) -> _Session:
+        connection = ctx.session._connection  # the SDK's per-client connection (state, exit_stack)
+        session = connection.state.get("formtools")
+        if session is None:
+            client = httpx.AsyncClient(
+                follow_redirects=True,
+                timeout=self.options.timeout,
+                event_hooks={"request": [self._check_request]},
+            )
+            session = _Session(client, list(self.pages))
+            connection.state["formtools"] = session
+            connection.exit_stack.push_async_callback(client.aclose)
+        return session
+
+    async def _check_request(self, request: httpx.Request) -> None:
+        """Every request the session's client makes, redirects included."""
+        if not _PAGE_FETCH.get():
+            await check_destination(str(request.url), allow_private=self.options.allow_private)
+
+    # -- handlers ---------------------------------------------------------------------------
+
+    async def list_tools(self, ctx: Any, params: Any) -> types.ListToolsResult:
+        session = self._session(ctx)
+        tools = [mcp_tool(name, tool) for name, (_, tool) in published(session.pages).items()]
+        return types.ListToolsResult(tools=[*tools, _REFRESH_ENTRY])
+
+    async def call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        session = self._session(ctx)
+        name = params.name
+        if name == REFRESH_TOOL:
+            return await self._refresh_tool(ctx, session)
+        found = published(session.pages).get(name)
+        if found is None:
+            return _error([f"unknown tool {name!r}"])
+        page, tool = found
+        arguments = params.arguments if params.arguments is not None else {}
+        try:
+            prepared = prepare_call(tool, arguments)
+        except (InputError, ValidationError) as error:
+            return _error([str(p) for p in error.problems])
+        except (NoSubmitButton, SubmissionError) as error:
+            return _error([str(error)])
+        request = prepared.request
+        confirm = prepared.autosubmit
+        if request is not None:
+            try:
+                self._check_origin(page, request)
+                await check_destination(request.url, allow_private=self.options.allow_private)
+            except Refused as error:
+                return _error([str(error)])
+            if not confirm:
+                answer = await self._ask(ctx, name, request)
+                if answer is None:
+                    return _unsent(
+                        name,
+                        "awaiting-user",
+                        "the form has no toolautosubmit and this client cannot ask the user (no elicitation)",
+                        request,
+                    )
+                if not answer:
+                    return _unsent(name, "declined", "the user did not confirm the submission", request)
+                confirm = True
+        try:
+            result = await asubmit(
+                prepared,
+                confirm=confirm,
+                client=session.client,
+                timeout=self.options.timeout,
+                max_bytes=self.options.max_bytes,
+            )
+        except (Refused, SendError) as error:
+            return _error([str(error)])
+        if result.status != "completed":
+            return _unsent(name, result.status, result.reason or "", request)
+        changed = False
+        if request is not None and _same_document(request.url, page.url):
+            try:
+                changed = await self._refresh(ctx, session, [page.source])
+            except FormtoolsError:
+                changed = False  # the submission happened; a failed re-fetch keeps the old tools
+        return _completed(name, result, changed)
+
+    # -- pieces -----------------------------------------------------------------------------
+
+    def _check_origin(self, page: Page, request: Request) -> None:
+        if self.options.allow_cross_origin or _origin(request.url) == _origin(page.url):
+            return
+        scheme, host, port = _origin(page.url)
+        raise Refused(
+            f"refused: the form submits to {request.url}, another origin than its page's "
+            f"({scheme}://{host}:{port}); the operator can allow it with --allow-cross-origin"
+        )
+
+    async def _ask(self, ctx: Any, name: str, request: Request) -> bool | None:
+        """The user's answer through elicitation, or ``None`` when the client cannot be asked."""
+        caps = ctx.session.client_capabilities
+        if caps is None or caps.elicitation is None or not ctx.session.can_send_request:
+            return None
+        message = f"{name} has no toolautosubmit. Submit it ({request.method} {request.url})?"
+        try:
+            answer = await ctx.session.elicit_form(message, _CONFIRM_SCHEMA, related_request_id=ctx.request_id)
+        except (MCPError, NoBackChannelError):  # the client refused or cannot be asked
+            return None
+        return answer.action == "accept" and bool((answer.content or {}).get("submit", True))
+
+    async def _fetch(self, session: _Session, page: Page) -> Page:
+        if page.is_file:
+            document = await anyio.to_thread.run_sync(lambda: load_page(page.source, base_url=page.url))
+            return replace(page, tools=_extract(document, self.options.profile))
+        token = _PAGE_FETCH.set(True)
+        try:
+            async with session.client.stream(
+                "GET", page.source, headers={"Accept": "text/html,*/*;q=0.8"}
+            ) as response:
+                if response.status_code >= 400:
+                    raise SourceError(f"{page.source}: HTTP {response.status_code}")
+                body = bytearray()
+                async for chunk in response.aiter_bytes():
+                    body += chunk
+                    if len(body) > self.options.max_bytes:
+                        raise SourceError(f"{page.source}: larger than {self.options.max_bytes} bytes")
+        except httpx.HTTPError as error:
+            raise SourceError(f"{page.source}: {type(error).__name__}: {error}") from None
+        finally:
+            _PAGE_FETCH.reset(token)
+        url = str(response.url)
+        document = parse_html(bytes(body), url=url, content_type=response.headers.get("content-type"))
+        return replace(page, url=url, tools=_extract(document, self.options.profile))
+
+    async def _refresh(self, ctx: Any, session: _Session, sources: Sequence[str] | None = None) -> bool:
+        """Re-fetch the session's pages (all, or those from ``sources``); notify on a change."""
+        async with session.lock:
+            before = {name: mcp_tool(name, tool) for name, (_, tool) in published(session.pages).items()}
+            fresh = []
+            for page in session.pages:
+                fresh.append(await self._fetch(session, page) if sources is None or page.source in sources else page)
+            session.pages = fresh
+            after = {name: mcp_tool(name, tool) for name, (_, tool) in published(session.pages).items()}
+        changed = before != after
+        if changed:
+            await ctx.session.send_notification(types.ToolListChangedNotification(), related_request_id=ctx.request_id)
+        return changed
+
+    async def _refresh_tool(self, ctx: Any, session: _Session) -> types.CallToolResult:
+        try:
+            changed = await self._refresh(ctx, session)
+        except FormtoolsError as error:
+            return _error([str(error)])
+        names = list(published(session.pages))
+        structured = {"changed": changed, "tools": names}
+        text = f"{len(session.pages)} page(s) fetched again; {len(names)} tool(s); " + (
+            "the tool list changed" if changed else "no change"
+        )
+        return types.CallToolResult(content=[_text(text)], structured_content=structured)
+
+    def server(self) -> Server:
+        return _FormServer(
+            "formtools",
+            version=_version(),
+            instructions="Tools synthesized from the forms of: " + ", ".join(p.url for p in self.pages),
+            on_list_tools=self.list_tools,
+            on_call_tool=self.call_tool,
+        )
+
+
+class _FormServer(Server):
+    """Advertises ``tools.listChanged`` on every transport (the HTTP manager asks without options)."""
+
+    def create_initialization_options(  # type: ignore[override]
+        self,
+        notification_options: NotificationOptions | None = None,
+        experimental_capabilities: dict[str, dict[str, Any]] | None = None,
+        extensions: dict[str, dict[str, Any]] | None = None,
+    ) -> InitializationOptions:
+        return super().create_initialization_options(
+            notification_options or NotificationOptions(tools_changed=True), experimental_capabilities, extensions
+        )
+
+
+def _version() -> str:
+    from . import __version__
+
+    return __version__
+
+
+async def _serve(bridge: Bridge, transport: str, host: str, port: int) -> None:
+    server = bridge.server()
+    if transport == "stdio":
+        from mcp.server.stdio import stdio_server
+
+        async with stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+        return
+    import uvicorn
+
+    app = server.streamable_http_app(host=host)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
+    await uvicorn.Server(config).serve()
+
+
+def serve(
+    arguments: Sequence[str],
+    *,
+    transport: str = "stdio",
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    base_url: str | None = None,
+    options: BridgeOptions | None = None,
+) -> None:
+    """Load the pages and serve them until the transport closes (stdio) or the process stops."""
+    if transport not in ("stdio", "http"):
+        raise UsageProblem(f"unknown transport {transport!r} (known: stdio, http)")
+    options = options or BridgeOptions()
+    bridge = Bridge(load_pages(arguments, base_url=base_url, profile=options.profile), options)
+    anyio.run(_serve, bridge, transport, host, port)

@@ -1,0 +1,482 @@
+"""The MCP bridge end to end: a real web site on 127.0.0.1, ``python -m formtools serve`` as a real
+subprocess, and real MCP client sessions from the ``mcp`` SDK over stdio and streamable HTTP."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import anyio
+import pytest
+
+if os.environ.get("CI") != "true":  # CI installs the test extra, mcp included: never skip there
+    pytest.importorskip("mcp")
+
+import mcp_types as types
+from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+
+from tests.conftest import ROOT
+from tests.support.site import TestSite
+
+SHOP = """<!doctype html><meta charset=utf-8><title>Shop</title>
+<form toolname=search tooldescription="Search the shop" toolautosubmit action=/submit>
+  <label>Query <input name=q required></label>
+  <select name=sort><option value=new>Newest</option><option value=old>Oldest</option></select>
+  <button>Search</button>
+</form>
+<form toolname=contact tooldescription="Send a message" toolautosubmit method=post action=/submit>
+  <input type=email name=email required><textarea name=message></textarea><button>Send</button>
+</form>
+<form toolname=upload_note tooldescription="Attach a note" toolautosubmit method=post
+      enctype=multipart/form-data action=/submit>
+  <input name=note><button>Upload</button>
+</form>
+<form toolname=login tooldescription="Sign in" toolautosubmit method=post action=/login>
+  <input type=email name=email required><input type=password name=password><button>Sign in</button>
+</form>
+<form toolname=whoami tooldescription="Show the account" toolautosubmit action=/account>
+  <button>Account</button>
+</form>
+<form toolname=order tooldescription="Place an order" method=post action=/submit>
+  <input name=item required><button>Order</button>
+</form>
+"""
+
+SERVE = [sys.executable, "-m", "formtools", "serve"]
+ENV = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+
+
+@pytest.fixture()
+def site():
+    with TestSite() as running:
+        yield running
+
+
+def sent(site: TestSite) -> list[Any]:
+    return [r for r in site.received if r.path in ("/submit", "/login", "/account")]
+
+
+class Notes:
+    """What a client session saw: notifications and elicitation requests."""
+
+    def __init__(self, answer: str | None = None) -> None:
+        self.answer = answer
+        self.notifications: list[Any] = []
+        self.elicitations: list[types.ElicitRequestParams] = []
+
+    async def on_message(self, message: Any) -> None:
+        self.notifications.append(message)
+
+    async def elicit(self, context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+        self.elicitations.append(params)
+        content = {"submit": True} if self.answer == "accept" else None
+        return types.ElicitResult(action=self.answer or "decline", content=content)
+
+    def session(self, read: Any, write: Any) -> ClientSession:
+        return ClientSession(
+            read,
+            write,
+            read_timeout_seconds=20,
+            message_handler=self.on_message,
+            elicitation_callback=self.elicit if self.answer else None,
+        )
+
+
+@asynccontextmanager
+async def stdio_session(args: list[str], notes: Notes | None = None) -> AsyncIterator[ClientSession]:
+    notes = notes or Notes()
+    params = StdioServerParameters(command=SERVE[0], args=[*SERVE[1:], *args], env=ENV, cwd=str(ROOT))
+    with open(os.devnull, "w") as errlog:  # noqa: ASYNC230 (opening the null device does not block)
+        async with stdio_client(params, errlog=errlog) as (read, write), notes.session(read, write) as session:
+            await session.initialize()
+            yield session
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture()
+def http_server(site: TestSite):
+    """``formtools serve --transport http`` on a free port, serving the shop page."""
+    url = site.put("shop", SHOP.encode())
+    port = free_port()
+    process = subprocess.Popen(
+        [*SERVE, url, "--transport", "http", "--port", str(port), "--allow-private"],
+        env=ENV,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(process.stderr.read().decode() if process.stderr else "no server")
+                time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+@asynccontextmanager
+async def http_session(endpoint: str, notes: Notes | None = None) -> AsyncIterator[ClientSession]:
+    notes = notes or Notes()
+    async with streamable_http_client(endpoint) as (read, write), notes.session(read, write) as session:
+        await session.initialize()
+        yield session
+
+
+def run(main: Any) -> Any:
+    return anyio.run(main)
+
+
+# ---------------------------------------------------------------------------------------------
+# stdio
+
+
+def test_stdio_lists_every_tool_with_mcp_annotations(site: TestSite) -> None:
+    url = site.put("shop", SHOP.encode())
+
+    async def main() -> types.ListToolsResult:
+        async with stdio_session([url, "--allow-private"]) as session:
+            assert session.initialize_result is not None
+            assert session.initialize_result.capabilities.tools.list_changed is True
+            return await session.list_tools()
+
+    listed = {t.name: t for t in run(main).tools}
+    assert sorted(listed) == [
+        "contact", "formtools_refresh", "login", "order", "search", "upload_note", "whoami",
+    ]
+    search = listed["search"].model_dump(by_alias=True, exclude_none=True)
+    assert search == {
+        "name": "search",
+        "description": "Search the shop",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "q": {"type": "string", "description": "Query"},
+                "sort": {
+                    "type": "string",
+                    "anyOf": [
+                        {"type": "string", "const": "new", "title": "Newest"},
+                        {"type": "string", "const": "old", "title": "Oldest"},
+                    ],
+                    "enum": ["new", "old"],
+                },
+            },
+            "required": ["q"],
+        },
+        "annotations": {"readOnlyHint": True},
+    }
+    assert listed["contact"].annotations.read_only_hint is False
+    assert listed["order"].annotations.read_only_hint is False
+
+
+def test_stdio_calls_get_post_and_multipart_and_the_site_receives_them(site: TestSite) -> None:
+    url = site.put("shop", SHOP.encode())
+
+    async def main() -> list[types.CallToolResult]:
+        async with stdio_session([url, "--allow-private"]) as session:
+            return [
+                await session.call_tool("search", {"q": "milk & honey", "sort": "old"}),
+                await session.call_tool("contact", {"email": "ann@example.com", "message": "hi"}),
+                await session.call_tool("upload_note", {"note": "hello"}),
+            ]
+
+    search, contact, upload = run(main)
+    get, post, multipart = sent(site)
+    assert get.method == "GET" and get.query == "q=milk+%26+honey&sort=old"
+    assert search.is_error is False
+    assert search.structured_content == {
+        "result": [
+            {"@type": "Submission", "method": "GET", "query": get.query, "contentType": None, "body": ""},
+            "second",
+        ],
+        "status_code": 200,
+        "url": f"{site.origin}/submit?q=milk+%26+honey&sort=old",
+    }
+    assert search.content[0].text.startswith("search: HTTP 200 from ")
+    assert post.method == "POST" and post.body == b"email=ann%40example.com&message=hi"
+    assert post.headers["Content-Type"] == "application/x-www-form-urlencoded"
+    assert contact.structured_content["result"][0]["body"] == "email=ann%40example.com&message=hi"
+    assert multipart.headers["Content-Type"].startswith("multipart/form-data; boundary=")
+    assert b'Content-Disposition: form-data; name="note"\r\n\r\nhello\r\n' in multipart.body
+    assert upload.structured_content["status_code"] == 200
+
+
+def test_stdio_invalid_input_is_a_tool_error_and_nothing_is_sent(site: TestSite) -> None:
+    url = site.put("shop", SHOP.encode())
+
+    async def main() -> list[types.CallToolResult]:
+        async with stdio_session([url, "--allow-private"]) as session:
+            return [
+                await session.call_tool("search", {"q": {}, "sort": "random", "nope": 1}),
+                await session.call_tool("search", {"sort": "new"}),
+                await session.call_tool("no_such_tool", {}),
+            ]
+
+    bad_input, invalid_form, unknown = run(main)
+    assert bad_input.is_error is True
+    assert bad_input.content[0].text.splitlines() == [
+        "Invalid value for parameter q",
+        'Invalid value "random" for parameter sort',
+        'Input contains a parameter "nope" but there is no such parameter for the tool',
+    ]
+    assert invalid_form.is_error is True and "q" in invalid_form.content[0].text
+    assert unknown.is_error is True and "no_such_tool" in unknown.content[0].text
+    assert sent(site) == []
+
+
+def test_stdio_login_redirect_after_post_and_cookies(site: TestSite) -> None:
+    url = site.put("shop", SHOP.encode())
+
+    async def main() -> tuple[types.CallToolResult, types.CallToolResult]:
+        async with stdio_session([url, "--allow-private"]) as session:
+            login = await session.call_tool("login", {"email": "ann@example.com", "password": "pw"})
+            return login, await session.call_tool("whoami", {})
+
+    login, whoami = run(main)
+    assert login.structured_content == {
+        "result": [{"@type": "Account", "user": "ann@example.com"}],
+        "status_code": 200,
+        "url": f"{site.origin}/account",
+    }
+    assert whoami.structured_content["result"] == [{"@type": "Account", "user": "ann@example.com"}]
+    assert [r.method + " " + r.path for r in sent(site)] == ["POST /login", "GET /account", "GET /account"]
+
+
+def test_stdio_without_elicitation_a_form_without_autosubmit_awaits_confirmation(site: TestSite) -> None:
+    url = site.put("shop", SHOP.encode())
+
+    async def main() -> types.CallToolResult:
+        async with stdio_session([url, "--allow-private"]) as session:
+            return await session.call_tool("order", {"item": "tea"})
+
+    result = run(main)
+    assert result.is_error is False
+    assert result.structured_content["status"] == "awaiting-user"
+    assert result.structured_content["request"] == {"method": "POST", "url": f"{site.origin}/submit"}
+    assert sent(site) == []
+
+
+@pytest.mark.parametrize("answer", ["accept", "decline"])
+def test_stdio_elicitation_asks_and_submits_only_on_accept(site: TestSite, answer: str) -> None:
+    url = site.put("shop", SHOP.encode())
+    notes = Notes(answer)
+
+    async def main() -> types.CallToolResult:
+        async with stdio_session([url, "--allow-private"], notes) as session:
+            return await session.call_tool("order", {"item": "tea"})
+
+    result = run(main)
+    (asked,) = notes.elicitations
+    assert asked.message == f"order has no toolautosubmit. Submit it (POST {site.origin}/submit)?"
+    if answer == "accept":
+        assert result.structured_content["result"][0]["body"] == "item=tea"
+        assert [r.body for r in sent(site)] == [b"item=tea"]
+    else:
+        assert result.structured_content["status"] == "declined"
+        assert sent(site) == []
+
+
+def test_loopback_destinations_are_refused_without_allow_private(site: TestSite) -> None:
+    url = site.put("shop", SHOP.encode())
+
+    async def main() -> types.CallToolResult:
+        async with stdio_session([url]) as session:
+            return await session.call_tool("search", {"q": "x"})
+
+    result = run(main)
+    assert result.is_error is True
+    assert result.content[0].text == (
+        "refused: 127.0.0.1 resolves to 127.0.0.1, a loopback, private, link-local or reserved "
+        "address (the operator can allow it with --allow-private)"
+    )
+    assert sent(site) == []
+
+
+def test_cross_origin_actions_are_refused_without_allow_cross_origin(site: TestSite) -> None:
+    port = site.origin.rsplit(":", 1)[1]
+    html = f"""<form toolname=elsewhere tooldescription="x" toolautosubmit method=post
+        action="http://localhost:{port}/submit"><input name=a><button>Go</button></form>"""
+    url = site.put("cross", html.encode())
+
+    async def main(*flags: str) -> types.CallToolResult:
+        async with stdio_session([url, "--allow-private", *flags]) as session:
+            return await session.call_tool("elsewhere", {"a": "1"})
+
+    refused = run(main)
+    assert refused.is_error is True
+    assert refused.content[0].text.startswith(
+        f"refused: the form submits to http://localhost:{port}/submit, another origin than its page's"
+    )
+    assert sent(site) == []
+    allowed = anyio.run(main, "--allow-cross-origin")
+    assert allowed.is_error is False and [r.body for r in sent(site)] == [b"a=1"]
+
+
+def test_refresh_after_a_submission_to_the_page_and_on_the_refresh_tool(site: TestSite) -> None:
+    first = b"""<form toolname=add tooldescription="Add" toolautosubmit method=post>
+        <input name=item><button>Add</button></form>"""
+    second = first + b"""<form toolname=checkout tooldescription="Check out" toolautosubmit
+        action=/submit><button>Pay</button></form>"""
+    url = site.put("cart", first)
+    notes = Notes()
+
+    async def main() -> dict[str, Any]:
+        async with stdio_session([url, "--allow-private"], notes) as session:
+            seen: dict[str, Any] = {"before": [t.name for t in (await session.list_tools()).tools]}
+            site.put("cart", second)  # the page the submission returns to now has a second form
+            seen["added"] = await session.call_tool("add", {"item": "tea"})
+            seen["after"] = [t.name for t in (await session.list_tools()).tools]
+            seen["notified"] = len(notes.notifications)
+            site.put("cart", first)
+            seen["refresh"] = await session.call_tool("formtools_refresh", {})
+            seen["final"] = [t.name for t in (await session.list_tools()).tools]
+            return seen
+
+    seen = run(main)
+    assert seen["before"] == ["add", "formtools_refresh"]
+    assert seen["added"].content[0].text.endswith("the page's tools changed (tools/list again)")
+    assert seen["after"] == ["add", "checkout", "formtools_refresh"]
+    assert seen["notified"] == 1
+    assert isinstance(notes.notifications[0], types.ToolListChangedNotification)
+    assert seen["refresh"].structured_content == {"changed": True, "tools": ["add"]}
+    assert seen["final"] == ["add", "formtools_refresh"]
+    assert len(notes.notifications) == 2
+
+
+def test_name_collisions_across_pages_get_namespaced_names(site: TestSite, tmp_path: Any) -> None:
+    url = site.put("shop", SHOP.encode())
+    (tmp_path / "saved.html").write_text(
+        '<form toolname=search tooldescription="Saved search" toolautosubmit action=/submit>'
+        "<input name=q><button>Go</button></form>"
+    )
+
+    async def main() -> tuple[list[str], types.CallToolResult]:
+        args = [url, str(tmp_path), "--base-url", site.origin + "/", "--allow-private"]
+        async with stdio_session(args) as session:
+            names = [t.name for t in (await session.list_tools()).tools]
+            return names, await session.call_tool("saved__search", {"q": "x"})
+
+    names, result = run(main)
+    assert "127.0.0.1__search" in names and "saved__search" in names and "search" not in names
+    assert result.structured_content["url"] == f"{site.origin}/submit?q=x"
+
+
+# ---------------------------------------------------------------------------------------------
+# streamable HTTP
+
+
+def test_http_lists_and_calls(site: TestSite, http_server: str) -> None:
+    async def main() -> tuple[list[str], types.CallToolResult]:
+        async with http_session(http_server) as session:
+            assert session.initialize_result is not None
+            assert session.initialize_result.capabilities.tools.list_changed is True
+            names = [t.name for t in (await session.list_tools()).tools]
+            return names, await session.call_tool("search", {"q": "tea"})
+
+    names, result = run(main)
+    assert "search" in names and "login" in names
+    assert result.structured_content["url"] == f"{site.origin}/submit?q=tea&sort=new"
+    assert [r.query for r in sent(site)] == ["q=tea&sort=new"]
+
+
+def test_http_two_concurrent_sessions_keep_separate_cookies(site: TestSite, http_server: str) -> None:
+    users: dict[str, Any] = {}
+
+    async def user(email: str) -> None:
+        async with http_session(http_server) as session:
+            await session.call_tool("login", {"email": email, "password": "pw"})
+            await anyio.sleep(0.2)  # both sessions are logged in at the same time
+            users[email] = (await session.call_tool("whoami", {})).structured_content["result"]
+
+    async def main() -> None:
+        async with anyio.create_task_group() as group:
+            group.start_soon(user, "ann@example.com")
+            group.start_soon(user, "bob@example.com")
+
+    run(main)
+    assert users == {
+        "ann@example.com": [{"@type": "Account", "user": "ann@example.com"}],
+        "bob@example.com": [{"@type": "Account", "user": "bob@example.com"}],
+    }
+    # the redirect after each login and each whoami carry that session's cookie only
+    assert sorted(r.headers.get("Cookie", "") for r in sent(site) if r.method == "GET") == [
+        "session=ann@example.com", "session=ann@example.com",
+        "session=bob@example.com", "session=bob@example.com",
+    ]
+
+
+def test_http_elicitation_accept(site: TestSite, http_server: str) -> None:
+    notes = Notes("accept")
+
+    async def main() -> types.CallToolResult:
+        async with http_session(http_server, notes) as session:
+            return await session.call_tool("order", {"item": "tea"})
+
+    result = run(main)
+    assert len(notes.elicitations) == 1
+    assert result.structured_content["result"][0]["body"] == "item=tea"
+
+
+def test_a_directory_without_base_url_is_a_one_line_error(tmp_path: Any) -> None:
+    (tmp_path / "a.html").write_text("<p>no forms</p>")
+    done = subprocess.run([*SERVE, str(tmp_path)], env=ENV, cwd=ROOT, capture_output=True, text=True, timeout=30, check=False)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        f"formtools: error: {tmp_path}: saved pages need --base-url (the site they come from)"
+    ]
+
+
+def test_without_the_mcp_extra_serve_names_the_install_command() -> None:
+    hide = (
+        "import sys; sys.modules['mcp'] = sys.modules['mcp_types'] = None; "
+        "sys.argv = ['formtools', 'serve', 'https://shop.example/']; "
+        "from formtools.cli import main; main()"
+    )
+    done = subprocess.run([sys.executable, "-c", hide], env=ENV, cwd=ROOT, capture_output=True, text=True, timeout=30, check=False)
+    assert done.returncode == 2
+    assert done.stderr == "formtools: error: formtools serve needs the mcp extra: pip install 'formtools[mcp]'\n"
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1/", "http://localhost:8080/", "http://10.1.2.3/", "http://192.168.0.1/",
+        "http://169.254.169.254/latest/meta-data/", "http://[::1]/", "http://[::ffff:127.0.0.1]/",
+        "http://[fe80::1]/", "http://100.64.0.1/", "http://0.0.0.0/", "http://240.0.0.1/",
+        "http://224.0.0.1/", "ftp://93.184.215.14/", "file:///etc/passwd",
+    ],
+)
+def test_private_reserved_and_non_http_destinations_are_refused(url: str) -> None:
+    from formtools.mcp import Refused, check_destination
+
+    with pytest.raises(Refused, match="^refused: "):
+        anyio.run(lambda: check_destination(url, allow_private=False))
+
+
+def test_public_addresses_pass_and_allow_private_lets_loopback_through() -> None:
+    from formtools.mcp import check_destination
+
+    async def main() -> None:
+        await check_destination("https://93.184.215.14/x", allow_private=False)
+        await check_destination("http://[2606:4700::1111]/", allow_private=False)
+        await check_destination("http://127.0.0.1:9/", allow_private=True)
+
+    anyio.run(main)
