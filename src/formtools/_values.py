@@ -854,30 +854,29 @@ def _step_range(
     return _StepRange(base, minimum, maximum, _parse_step(step, steps), steps.integer == "", reversed_range)
 
 
-def range_underflow(input_type: str, value: str, *, min: str | None = None, max: str | None = None) -> bool:
-    """validity.rangeUnderflow for a (sanitized) value; a reversed time range counts both ways."""
+def _outside(input_type: str, value: str, min: str | None, max: str | None) -> tuple[bool, bool]:
+    """(below min, above max) for a (sanitized) value; a value inside a reversed time range's
+    gap counts both ways."""
     if input_type not in _STEPS:
-        return False
+        return False, False
     number = _STEPS[input_type].to_number(value)
     if not number.finite:
-        return False
+        return False, False
     limits = _step_range(input_type, min, max, None, None)
     if limits.reversed:
-        return number > limits.maximum and number < limits.minimum
-    return number < limits.minimum
+        gap = number > limits.maximum and number < limits.minimum
+        return gap, gap
+    return number < limits.minimum, number > limits.maximum
+
+
+def range_underflow(input_type: str, value: str, *, min: str | None = None, max: str | None = None) -> bool:
+    """validity.rangeUnderflow for a (sanitized) value."""
+    return _outside(input_type, value, min, max)[0]
 
 
 def range_overflow(input_type: str, value: str, *, min: str | None = None, max: str | None = None) -> bool:
     """validity.rangeOverflow for a (sanitized) value."""
-    if input_type not in _STEPS:
-        return False
-    number = _STEPS[input_type].to_number(value)
-    if not number.finite:
-        return False
-    limits = _step_range(input_type, min, max, None, None)
-    if limits.reversed:
-        return number > limits.maximum and number < limits.minimum
-    return number > limits.maximum
+    return _outside(input_type, value, min, max)[1]
 
 
 def step_mismatch(
