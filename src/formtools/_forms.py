@@ -55,7 +55,6 @@ class Option:
     label: str | None
     disabled: bool
     selected: bool
-    has_value: bool
     in_optgroup: bool = False
 
 
@@ -124,9 +123,6 @@ class Form:
     attributes: Attributes
     controls: tuple[Control, ...]
     line: int | None = None
-
-    def get(self, attribute: str) -> str | None:
-        return self.attributes.get(attribute)
 
     @property
     def describe(self) -> str:
@@ -210,7 +206,6 @@ def _options(select: etree._Element, restore: Restore) -> tuple[Option, ...]:
                 label=None if option.get("label") is None else restore(option.get("label")),
                 disabled=group_disabled or option.get("disabled") is not None,
                 selected=option.get("selected") is not None,
-                has_value=value is not None,
                 in_optgroup=in_optgroup,
             )
         )
