@@ -27,3 +27,17 @@ def chromium() -> Iterator["ChromiumOracle"]:  # noqa: F821
         yield running
     finally:
         manager.__exit__(None, None, None)
+
+
+def run_async(main, *args):
+    """Run an async ``main(*args)`` to completion in a thread of its own.
+
+    The browser tests' Playwright keeps an asyncio loop running in the main thread for the whole
+    session, so ``asyncio.run`` / ``anyio.run`` cannot be called there once they have started.
+    """
+    import concurrent.futures
+
+    import anyio
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(anyio.run, main, *args).result()

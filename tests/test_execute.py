@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import json
 import subprocess
 import sys
@@ -15,7 +13,7 @@ import formtools
 from formtools._execute import acall_tool, call_tool, prepare_call
 from formtools._fill import InputError
 from formtools._validity import ValidationError
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, run_async
 from tests.support.site import TestSite
 
 
@@ -119,9 +117,7 @@ def test_async_call(site: TestSite) -> None:
         async with httpx.AsyncClient() as client:
             return await acall_tool(tool, {"q": "async"}, client=client)
 
-    # a thread of its own: the browser tests' Playwright keeps an event loop in this one
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        result = pool.submit(asyncio.run, run()).result()
+    result = run_async(run)
     assert result.json_ld[0]["query"].startswith("q=async&")
 
 

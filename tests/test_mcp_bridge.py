@@ -22,7 +22,7 @@ import mcp_types as types
 from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
-from tests.conftest import ROOT
+from tests.conftest import run_async, ROOT
 from tests.support.site import TestSite
 
 SHOP = """<!doctype html><meta charset=utf-8><title>Shop</title>
@@ -142,7 +142,7 @@ async def http_session(endpoint: str, notes: Notes | None = None) -> AsyncIterat
 
 
 def run(main: Any) -> Any:
-    return anyio.run(main)
+    return run_async(main)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -326,7 +326,7 @@ def test_cross_origin_actions_are_refused_without_allow_cross_origin(site: TestS
         f"refused: the form submits to http://localhost:{port}/submit, another origin than its page's"
     )
     assert sent(site) == []
-    allowed = anyio.run(main, "--allow-cross-origin")
+    allowed = run_async(main, "--allow-cross-origin")
     assert allowed.is_error is False and [r.body for r in sent(site)] == [b"a=1"]
 
 
@@ -468,7 +468,7 @@ def test_private_reserved_and_non_http_destinations_are_refused(url: str) -> Non
     from formtools.mcp import Refused, check_destination
 
     with pytest.raises(Refused, match="^refused: "):
-        anyio.run(lambda: check_destination(url, allow_private=False))
+        run_async(lambda: check_destination(url, allow_private=False))
 
 
 def test_public_addresses_pass_and_allow_private_lets_loopback_through() -> None:
@@ -479,4 +479,4 @@ def test_public_addresses_pass_and_allow_private_lets_loopback_through() -> None
         await check_destination("http://[2606:4700::1111]/", allow_private=False)
         await check_destination("http://127.0.0.1:9/", allow_private=True)
 
-    anyio.run(main)
+    run_async(main)
