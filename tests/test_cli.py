@@ -127,3 +127,9 @@ def test_extract_from_a_url_follows_redirects_and_decodes_by_header() -> None:
         assert tools[0]["description"] == "Caf\u00e9"
     finally:
         server.shutdown()
+
+
+def test_command_line_mistakes_show_usage_and_exit_2_without_a_traceback() -> None:
+    done = run("extract", str(PAGE), "--bogus")
+    assert done.returncode == 2
+    assert b"No such option: --bogus" in done.stderr and b"Traceback" not in done.stderr

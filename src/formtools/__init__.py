@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import _chromium  # noqa: F401  (registers the "chromium" profile)
+from . import _html_profile  # noqa: F401  (registers the "html" profile)
 from ._diagnostics import Diagnostic, Severity
 from ._encode import File
 from ._errors import FormtoolsError, SourceError, UnknownFormat, UnknownProfile, UsageProblem
@@ -48,6 +49,7 @@ from ._send import SendError, ToolResult, asend_request, send_request
 from ._sources import load_page
 from ._synth import Extraction, synthesize
 from ._tool import FORMATS, PageContext, Tool
+from ._validate import Problem, validate_input
 from ._validity import ValidationError, ValidityProblem
 
 __all__ = [
@@ -67,6 +69,7 @@ __all__ = [
     "Option",
     "PageContext",
     "PreparedCall",
+    "Problem",
     "Profile",
     "Request",
     "SendError",
@@ -97,6 +100,7 @@ __all__ = [
     "send_request",
     "submit",
     "synthesize",
+    "validate_input",
 ]
 
 __version__ = "0.1.0"

@@ -41,7 +41,8 @@ class Profile:
     ``classify``: a group → its kind (a key of ``fragments``), or a diagnostic code when the
     group is not a parameter. ``fragments``: kind → builder of the parameter's schema.
     ``required``: whether the group's parameter is required. ``annotations``: a form's
-    attributes → the tool's annotations.
+    attributes → the tool's annotations. ``closed``: the input schema says
+    ``"additionalProperties": false`` (a call with an unknown key is rejected, as Chromium does).
     """
 
     name: str
@@ -51,6 +52,7 @@ class Profile:
     required: Callable[[Group], bool]
     annotations: Callable[[Mapping[str, str]], dict[str, Any]]
     summary: str = ""
+    closed: bool = False
 
     def extend(self, name: str, *, fragments: Mapping[str, FragmentBuilder] | None = None, **changes: Any) -> "Profile":
         """A new profile: this one with some rules replaced."""

@@ -168,7 +168,10 @@ def _input_schema(form: Form, rules: Profile, diagnostics: list[Diagnostic]) -> 
         if rules.required(group):
             required.append(group.key)
         diagnostics.extend(_parameter_warnings(form, group, fragment))
-    return {"type": "object", "properties": properties, "required": required}
+    schema = {"type": "object", "properties": properties, "required": required}
+    if rules.closed:
+        schema["additionalProperties"] = False
+    return schema
 
 
 def _members(group: Group) -> str | None:

@@ -18,7 +18,7 @@ from ._errors import BrowserError, FormtoolsError, SourceError, UnknownFormat, U
 from ._profiles import get_profile, profile_names
 from ._sources import load_page
 from ._synth import Extraction, synthesize
-from ._tool import FORMATS
+from ._tool import FORMATS, Tool
 
 app = typer.Typer(
     add_completion=False,
@@ -116,6 +116,41 @@ def _files(options: list[str]) -> dict[str, list[str]]:
     return chosen
 
 
+def _chosen_tool(result: Extraction, page: str, tool: str) -> Tool:
+    chosen = result.tool(tool)
+    if chosen is None:
+        names = ", ".join(t.name for t in result.tools) or "none"
+        raise UsageProblem(f"{page} has no tool named {tool!r} (tools: {names})")
+    return chosen
+
+
+@app.command()
+def validate(
+    page: Page,
+    tool: Annotated[str, typer.Argument(help="The tool's name.")],
+    input: Annotated[
+        str, typer.Option("--input", help="The input to check: JSON, or @file.json.")
+    ] = "{}",
+    base_url: BaseUrl = None,
+    profile: ProfileOption = "html",
+) -> None:
+    """Check an input against the tool's schema (JSON Schema 2020-12, ECMAScript patterns,
+    the html profile's x- keywords); print one line per problem.
+
+    Exits with 1 when the input is invalid.
+    """
+    from ._validate import validate_input
+
+    arguments = _tool_input(input)
+    chosen = _chosen_tool(_extraction(page, profile, base_url), page, tool)
+    problems = validate_input(chosen, arguments)
+    for problem in problems:
+        typer.echo(str(problem))
+    if problems:
+        raise typer.Exit(1)
+    typer.echo(f"{chosen.name}: valid")
+
+
 @app.command()
 def call(
     page: Page,
@@ -151,11 +186,7 @@ def call(
     from ._validity import ValidationError
 
     arguments = _tool_input(input)
-    result = _extraction(page, profile, base_url)
-    chosen = result.tool(tool)
-    if chosen is None:
-        names = ", ".join(t.name for t in result.tools) or "none"
-        raise UsageProblem(f"{page} has no tool named {tool!r} (tools: {names})")
+    chosen = _chosen_tool(_extraction(page, profile, base_url), page, tool)
     try:
         prepared = prepare_call(chosen, arguments, submitter=submitter, files=_files(file or []))
     except (InputError, ValidationError) as error:
@@ -245,6 +276,42 @@ def serve(
     bridge.serve(pages, transport=transport, host=host, port=port, base_url=base_url, options=options)
 
 
+@app.command()
+def batch(
+    out: Annotated[Path, typer.Option("--out", help="The JSON-lines file to write, one line per page.")],
+    inputs: Annotated[
+        Optional[list[str]],
+        typer.Argument(help="Directories (searched for *.html, *.htm), HTML files, WARC or WARC.gz files."),
+    ] = None,
+    urls: Annotated[
+        Optional[Path], typer.Option("--urls", help="A text file of http(s) URLs to fetch, one a line.")
+    ] = None,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", min=0, help="Worker processes (0: one per core).")
+    ] = 0,
+    profile: ProfileOption = "chromium",
+    all_forms: Annotated[
+        bool,
+        typer.Option("--all-forms", help="Parse every page with a form, not only pages with toolname."),
+    ] = False,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Keep the output and skip the pages it already has.")
+    ] = False,
+) -> None:
+    """Extract the tools of many pages into a JSON-lines file.
+
+    Each line is {"path" or "url", "tools", "diagnostics": {"errors", "warnings"}}, or
+    {"path" or "url", "error"} for a page that could not be read or parsed. Pages without a
+    toolname attribute are never parsed (their line says "skipped").
+    """
+    from ._batch import BatchOptions, progress_display, run_batch
+
+    options = BatchOptions(profile=profile, all_forms=all_forms, jobs=jobs, resume=resume)
+    with progress_display(sys.stderr.isatty()) as show:
+        tally = run_batch(inputs or [], out, urls=urls, options=options, on_page=show)
+    typer.echo(f"formtools: {tally.summary()}", err=True)
+
+
 def main() -> None:
     try:
         code = app(standalone_mode=False)  # returns Exit's code instead of raising it
@@ -254,11 +321,10 @@ def main() -> None:
     except typer.Abort:
         typer.echo("formtools: aborted", err=True)
         sys.exit(130)
-    except Exception as error:  # click's usage errors
-        import click
-
-        if isinstance(error, click.ClickException):
+    except Exception as error:
+        # click's usage errors (typer bundles its own copy of click, so match by behaviour)
+        if callable(getattr(error, "show", None)) and isinstance(getattr(error, "exit_code", None), int):
             error.show()
-            sys.exit(2)
+            sys.exit(error.exit_code)
         raise
     sys.exit(code if isinstance(code, int) else 0)

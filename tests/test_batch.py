@@ -1,0 +1,382 @@
+"""``formtools batch``: directories, files, WARC archives and URL lists in, JSON lines out.
+
+Runs the real command (worker processes included) on pages and archives built here and a real
+HTTP server on 127.0.0.1, and holds every line to what ``formtools extract`` says of the page.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+from warcio.statusandheaders import StatusAndHeaders
+from warcio.warcwriter import WARCWriter
+
+import formtools
+from formtools import _batch
+from formtools._batch import BatchOptions, FetchOptions, run_batch
+from formtools._prefilter import may_hold_tools
+from formtools.cli import app
+from tests.conftest import FIXTURES
+
+TOOL = b"<form toolname=search tooldescription='Search the site'><input name=q></form>"
+LATIN = "<form toolname=cafe tooldescription='Caf\xe9 cr\xe8me'><input name=q></form>".encode(
+    "cp1252"
+)
+NO_TOOL = b"<form action=/login><input name=user></form><p>no tools here</p>"
+UNNAMED = b"<form tooldescription='forgot its name'><input name=q></form>"
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "formtools", "batch", *args], capture_output=True, timeout=120
+    )
+
+
+def lines(out: Path) -> dict[str, dict]:
+    records = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
+    by_name = {record.get("path", record.get("url")): record for record in records}
+    assert len(by_name) == len(records), "a page appears twice"
+    return by_name
+
+
+def cli_extract(path: Path) -> list[dict]:
+    done = CliRunner().invoke(app, ["extract", str(path)])
+    assert done.exit_code == 0, done.output
+    return json.loads(done.output)
+
+
+def test_a_directory_of_fixtures_matches_formtools_extract(tmp_path: Path) -> None:
+    out = tmp_path / "tools.jsonl"
+    done = run(str(FIXTURES), "--out", str(out), "--jobs", "2")
+    assert done.returncode == 0, done.stderr
+    found = lines(out)
+    pages = sorted(FIXTURES.rglob("*.html"))
+    assert sorted(found) == sorted(str(p) for p in pages)
+    for page in pages:
+        record = found[str(page)]
+        assert record["tools"] == cli_extract(page), page.name
+        result = formtools.extract(formtools.load_page(page))
+        errors = sum(d.severity is formtools.Severity.ERROR for d in result.diagnostics)
+        warnings = sum(d.severity is formtools.Severity.WARNING for d in result.diagnostics)
+        if "skipped" not in record:
+            assert record["diagnostics"] == {"errors": errors, "warnings": warnings}, page.name
+    # stderr holds the one-line summary only: no progress bar when it is not a terminal
+    summary = done.stderr.decode().strip()
+    assert summary.startswith(f"formtools: {len(pages)} pages (") and "\n" not in summary
+    assert f"{sum(len(r['tools']) for r in found.values())} tools" in summary
+
+
+def write_pages(root: Path) -> dict[str, bytes]:
+    pages = {
+        "tool.html": TOOL,
+        "deep/er/latin.htm": b"<meta charset=windows-1252>" + LATIN,
+        "deep/none.HTML": NO_TOOL,
+        "utf16.html": "\ufeff<form TOOLNAME=wide tooldescription=w><input name=q></form>".encode(
+            "utf-16-le"
+        ),
+    }
+    for name, body in pages.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_bytes(body)
+    (root / "notes.txt").write_bytes(TOOL)  # not a page: never read
+    return pages
+
+
+def test_directory_recursion_explicit_files_and_a_missing_file(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    write_pages(site)
+    out = tmp_path / "tools.jsonl"
+    missing = str(tmp_path / "gone.html")
+    done = run(str(site), missing, str(site / "tool.html"), "--out", str(out), "--jobs", "1")
+    assert done.returncode == 0, done.stderr
+    text = out.read_text("utf-8").splitlines()
+    assert len(text) == 6  # tool.html twice: once in the directory, once by name
+    found = {json.loads(line).get("path"): json.loads(line) for line in text}
+    assert found[missing] == {"path": missing, "error": f"{missing}: no such file"}
+    assert [t["name"] for t in found[str(site / "utf16.html")]["tools"]] == ["wide"]
+    assert found[str(site / "deep/er/latin.htm")]["tools"][0]["description"] == "Café crème"
+    assert found[str(site / "deep/none.HTML")] == {
+        "path": str(site / "deep/none.HTML"),
+        "tools": [],
+        "diagnostics": {"errors": 0, "warnings": 0},
+        "skipped": "no toolname attribute",
+    }
+    assert str(site / "notes.txt") not in found
+    assert "1 errors" in done.stderr.decode()
+
+
+def warc_records(writer: WARCWriter) -> None:
+    def response(url: str, content_type: str, body: bytes) -> None:
+        headers = StatusAndHeaders("200 OK", [("Content-Type", content_type)], protocol="HTTP/1.1")
+        writer.write_record(
+            writer.create_warc_record(
+                url, "response", payload=io.BytesIO(body), http_headers=headers
+            )
+        )
+
+    writer.write_record(
+        writer.create_warc_record(
+            "https://a.example/", "request", payload=io.BytesIO(b"GET / HTTP/1.1\r\n\r\n")
+        )
+    )
+    response("https://a.example/", "text/html; charset=utf-8", TOOL)
+    response("https://a.example/logo.png", "image/png", b"\x89PNG" + TOOL)
+    response("https://b.example/menu", "text/html; charset=windows-1252", LATIN)
+    response(
+        "https://b.example/wide",
+        "text/html; charset=utf-16",
+        "<form toolname=w16 tooldescription=d></form>".encode("utf-16-le"),
+    )
+    response("https://c.example/none", "text/html", NO_TOOL)
+
+
+@pytest.mark.parametrize("suffix", [".warc", ".warc.gz"])
+def test_warc_html_responses_with_their_url_and_charset(tmp_path: Path, suffix: str) -> None:
+    archive = tmp_path / f"crawl{suffix}"
+    with archive.open("wb") as stream:
+        warc_records(WARCWriter(stream, gzip=suffix.endswith(".gz")))
+    out = tmp_path / "tools.jsonl"
+    done = run(str(archive), "--out", str(out), "--jobs", "2")
+    assert done.returncode == 0, done.stderr
+    found = lines(out)
+    assert sorted(found) == [
+        "https://a.example/",
+        "https://b.example/menu",
+        "https://b.example/wide",
+        "https://c.example/none",
+    ]
+    assert [t["name"] for t in found["https://a.example/"]["tools"]] == ["search"]
+    assert found["https://b.example/menu"]["tools"][0]["description"] == "Café crème"
+    assert [t["name"] for t in found["https://b.example/wide"]["tools"]] == ["w16"]
+    assert found["https://c.example/none"]["skipped"] == "no toolname attribute"
+    expected = formtools.extract(
+        formtools.parse_html(
+            LATIN, url="https://b.example/menu", content_type="text/html; charset=windows-1252"
+        )
+    )
+    assert found["https://b.example/menu"]["tools"] == [t.to_dict() for t in expected.tools]
+
+
+def test_broken_archives_are_error_lines(tmp_path: Path) -> None:
+    garbage = tmp_path / "garbage.warc.gz"
+    garbage.write_bytes(b"not a warc at all")
+    truncated = tmp_path / "truncated.warc"
+    with truncated.open("wb") as stream:
+        warc_records(WARCWriter(stream, gzip=False))
+    truncated.write_bytes(truncated.read_bytes() + b"WARC/1.0\r\nWARC-Type: response\r\nbroken")
+    out = tmp_path / "tools.jsonl"
+    page = str(FIXTURES / "tool-multiple-forms.html")
+    done = run(
+        str(garbage),
+        str(truncated),
+        str(tmp_path / "absent.warc"),
+        page,
+        "--out",
+        str(out),
+        "-j",
+        "1",
+    )
+    assert done.returncode == 0, done.stderr
+    found = lines(out)
+    assert found[str(garbage)]["error"] == f"{garbage}: not a WARC archive"
+    assert found[str(truncated)]["error"].startswith(f"{truncated}: cannot read the archive: ")
+    assert found["https://b.example/menu"]["tools"]  # the records before the damage are kept
+    assert "No such file" in found[str(tmp_path / "absent.warc")]["error"]
+    assert found[page]["tools"]
+
+
+class _Site(BaseHTTPRequestHandler):
+    pages = {
+        "/tool": ("text/html; charset=utf-8", TOOL),
+        "/latin": ("text/html; charset=windows-1252", LATIN),
+        "/none": ("text/html", NO_TOOL),
+        "/big": ("text/html", TOOL + b" " * 5000),
+    }
+
+    def do_GET(self) -> None:  # noqa: N802
+        if self.path == "/moved":
+            self.send_response(302)
+            self.send_header("Location", "/tool")
+            self.end_headers()
+            return
+        if self.path not in self.pages:
+            self.send_error(404)
+            return
+        content_type, body = self.pages[self.path]
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def site() -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Site)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_a_url_list_is_fetched_and_failures_are_error_lines(tmp_path: Path, site: str) -> None:
+    unreachable = "http://127.0.0.1:1/nothing"
+    listing = tmp_path / "urls.txt"
+    listing.write_text(
+        "\n".join(
+            [
+                f"{site}/tool",
+                f"{site}/latin",
+                "# a comment",
+                "",
+                f"{site}/none",
+                f"{site}/moved",
+                f"{site}/gone",
+                unreachable,
+                "ftp://x.example/",
+            ]
+        )
+    )
+    out = tmp_path / "tools.jsonl"
+    done = run("--urls", str(listing), "--out", str(out), "--jobs", "2")
+    assert done.returncode == 0, done.stderr
+    found = lines(out)
+    assert len(found) == 7
+    assert [t["name"] for t in found[f"{site}/tool"]["tools"]] == ["search"]
+    assert [t["name"] for t in found[f"{site}/moved"]["tools"]] == ["search"]
+    assert found[f"{site}/latin"]["tools"][0]["description"] == "Café crème"
+    assert found[f"{site}/none"]["tools"] == []
+    assert found[f"{site}/gone"] == {"url": f"{site}/gone", "error": f"{site}/gone: HTTP 404"}
+    assert found[unreachable]["error"].startswith(f"{unreachable}: ConnectError")
+    assert found["ftp://x.example/"]["error"] == "ftp://x.example/: not an http(s) URL"
+
+
+def test_the_fetch_size_cap(tmp_path: Path, site: str) -> None:
+    listing = tmp_path / "urls.txt"
+    listing.write_text(f"{site}/big\n{site}/tool\n")
+    out = tmp_path / "tools.jsonl"
+    options = BatchOptions(jobs=1, fetch=FetchOptions(max_bytes=1000, per_host=1))
+    tally = run_batch([], out, urls=listing, options=options)
+    found = lines(out)
+    assert found[f"{site}/big"]["error"] == f"{site}/big: larger than 1000 bytes"
+    assert found[f"{site}/tool"]["tools"]
+    assert (tally.pages, tally.parsed, tally.failed, tally.tools) == (2, 1, 1, 1)
+
+
+def test_resume_skips_pages_already_in_the_output_and_redoes_a_torn_line(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    write_pages(site)
+    out = tmp_path / "tools.jsonl"
+    first = run_batch([str(site)], out, options=BatchOptions(jobs=1))
+    assert first.pages == 4
+    whole = out.read_bytes()
+    out.write_bytes(whole[: whole.rindex(b"\n", 0, -1) + 1] + b'{"path":"torn')  # killed mid-line
+    (site / "new.html").write_bytes(TOOL)
+    done = run(str(site), "--out", str(out), "--resume")
+    assert done.returncode == 0, done.stderr
+    assert "2 pages (" in done.stderr.decode() and "3 already in the output" in done.stderr.decode()
+    found = lines(out)  # every page exactly once
+    assert sorted(found) == sorted(
+        str(p) for p in site.rglob("*") if p.suffix.lower() in (".html", ".htm")
+    )
+    assert json.loads(whole.splitlines()[0]) == found[json.loads(whole.splitlines()[0])["path"]]
+    assert run(str(site), "--out", str(out)).returncode == 0
+    assert len(out.read_text().splitlines()) == 5  # without --resume the output starts over
+
+
+def test_pages_without_toolname_are_never_parsed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = tmp_path / "site"
+    write_pages(site)
+    (site / "unnamed.html").write_bytes(UNNAMED)
+    (site / "prose.html").write_bytes(b"<p>toolbox, name, tool name</p>")
+    parsed: list[str] = []
+    real = _batch.parse_html
+
+    def counting(body: bytes, **kwargs: object) -> formtools.Document:
+        parsed.append(str(kwargs["source"]))
+        return real(body, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_batch, "parse_html", counting)
+    out = tmp_path / "tools.jsonl"
+    tally = run_batch([str(site)], out, options=BatchOptions(jobs=1))
+    names = {str(site / n) for n in ("tool.html", "deep/er/latin.htm", "utf16.html")}
+    assert set(parsed) == names and tally.parsed == 3 and tally.pages == 6
+    assert lines(out)[str(site / "unnamed.html")]["diagnostics"] == {"errors": 0, "warnings": 0}
+
+    parsed.clear()
+    run_batch([str(site)], out, options=BatchOptions(jobs=1, all_forms=True))
+    assert set(parsed) == names | {str(site / "deep/none.HTML"), str(site / "unnamed.html")}
+    found = lines(out)
+    assert found[str(site / "unnamed.html")]["diagnostics"] == {"errors": 1, "warnings": 0}
+    assert found[str(site / "prose.html")]["skipped"] == "no <form"
+
+
+def test_a_page_too_slow_to_parse_is_skipped_in_no_time(tmp_path: Path) -> None:
+    # nested tables cost html5lib quadratic time: 3,000 of them take 12 s, these would take hours
+    (tmp_path / "huge.html").write_bytes(b"<table><tr><td><form><input name=q>" * 50_000)
+    out = tmp_path / "tools.jsonl"
+    done = run(str(tmp_path / "huge.html"), "--out", str(out), "-j", "1")
+    assert done.returncode == 0, done.stderr
+    assert lines(out)[str(tmp_path / "huge.html")]["skipped"] == "no toolname attribute"
+
+
+@pytest.mark.parametrize(
+    ("body", "content_type", "expected"),
+    [
+        (b"<form toolname=x>", None, True),
+        (b"<form TOOLname=x>", None, True),
+        (b"<form tOoLnAmE=x>", "text/html; charset=shift_jis", True),
+        (b"<form tool-name=x>", None, False),
+        (b"<form tool\0name=x>", None, False),
+        ("<form toolName=x>".encode("utf-16-le"), "text/html; charset=utf-16", True),
+        ("<form toolName=x>".encode("utf-16-be"), "text/html; charset=UTF-16BE", True),
+        ("\ufeff<form TOOLNAME=x>".encode("utf-16-le"), None, True),
+        ("\ufeff<form TOOLNAME=x>".encode("utf-16-be"), "text/html; charset=utf-8", True),
+        ("\ufeff<form toolname=x>".encode("utf-8"), "text/html; charset=utf-16", True),
+        ("<form action=x>".encode("utf-16-le"), "text/html; charset=utf-16", False),
+    ],
+)
+def test_prefilter(body: bytes, content_type: str | None, expected: bool) -> None:
+    assert may_hold_tools(body, content_type) is expected
+    if expected:  # never a false negative: the parser finds the attribute too
+        document = formtools.parse_html(body, content_type=content_type)
+        assert any("toolname" in form.attrib for form in document.root.iter("{*}form", "form"))
+
+
+def test_prefilter_all_forms() -> None:
+    assert may_hold_tools(b"<FORM>", all_forms=True)
+    assert may_hold_tools(
+        "<Form>".encode("utf-16-le"), "text/html; charset=utf-16le", all_forms=True
+    )
+    assert not may_hold_tools(b"<p toolname=x>formulas</p>", all_forms=True)
+    assert not may_hold_tools(b"<input form=f>", all_forms=True)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((), "nothing to extract"),
+        (("https://example.com/",), "put URLs in a file for --urls"),
+        (("x.html", "--profile", "nope"), "unknown profile"),
+        (("--urls", "missing.txt"), "missing.txt: no such file"),
+    ],
+)
+def test_usage_mistakes_exit_2(tmp_path: Path, args: tuple[str, ...], message: str) -> None:
+    done = run(*args, "--out", str(tmp_path / "o.jsonl"))
+    assert done.returncode == 2
+    assert message in done.stderr.decode()

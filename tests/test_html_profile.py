@@ -1,0 +1,212 @@
+"""The ``html`` profile's schemas and formtools' validator, without a browser.
+
+``tests/test_html_profile_browser.py`` proves the validator agrees with Chromium; these tests
+pin the individual rules so that a regression names the rule it broke.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import formtools
+from formtools.cli import app
+
+PAGE = """<!doctype html>
+<form toolname="book" tooldescription="Book a table" action="/book">
+  <label>Name <input name="name" required pattern="[A-Za-z ]+" minlength="2"></label>
+  <input name="code" pattern="[0-9]{3}" toolparamtitle="Code" title="Three digits">
+  <input name="nick" value="bob" required aria-label="Nickname" placeholder="e.g. bob">
+  <input type="email" name="mail" aria-description="Where we write">
+  <input type="email" name="cc" multiple pattern=".+@example\\.com">
+  <input type="url" name="site">
+  <input type="number" name="guests" min="1" max="12" value="2">
+  <input type="number" name="even" step="2">
+  <input type="number" name="price" step="0.01" min="0">
+  <input type="range" name="volume" min="0" max="50" step="5">
+  <input type="number" name="late" min="5" value="1">
+  <input type="date" name="day" min="2024-01-01" required>
+  <input type="time" name="at" step="900">
+  <input type="color" name="colour" value="#FF0000">
+  <select name="table" required>
+    <option value="">Choose…</option><option value="w">Window</option>
+    <option value="k" disabled>Kitchen</option><option value="w">Window again</option>
+  </select>
+  <select name="extras" multiple><option selected>bread</option><option>wine</option></select>
+  <input type="checkbox" name="terms" required>
+  <fieldset toolparamdescription="Diet"><input type="checkbox" name="diet" value="veg" required>
+  <input type="checkbox" name="diet" value="gf" checked></fieldset>
+  <input type="radio" name="seat" value="in" checked><input type="radio" name="seat" value="out">
+  <textarea name="note">hi</textarea>
+  <button>Book</button>
+</form>
+"""
+
+
+@pytest.fixture(scope="module")
+def tool() -> formtools.Tool:
+    found = formtools.extract(PAGE, profile="html").tool("book")
+    assert found is not None
+    return found
+
+
+def _properties(tool: formtools.Tool) -> dict[str, Any]:
+    return tool.to_dict()["inputSchema"]["properties"]
+
+
+def _problems(tool: formtools.Tool, tool_input: dict[str, Any]) -> set[tuple[str | None, str]]:
+    base = {"name": "Ann", "day": "2024-05-01", "table": "w", "terms": True, "diet": ["veg"], "late": 6}
+    return {(p.field, p.flag) for p in formtools.validate_input(tool, {**base, **tool_input})}
+
+
+def test_required_lists_what_leaving_out_fails(tool: formtools.Tool) -> None:
+    schema = tool.to_dict()["inputSchema"]
+    # nick is required but has a value; late is not required but its value is below min
+    assert schema["required"] == ["name", "late", "day", "table", "terms", "diet"]
+    assert schema["additionalProperties"] is False
+
+
+def test_text_rules(tool: formtools.Tool) -> None:
+    properties = _properties(tool)
+    assert properties["name"]["pattern"] == "^(?:[A-Za-z ]+)$"
+    assert properties["name"]["minLength"] == 1
+    assert "maxLength" not in properties["name"]  # Chromium ignores minlength/maxlength on script values
+    assert properties["code"]["pattern"] == "^(?:[0-9]{3})?$"  # an empty value never mismatches
+    assert properties["code"]["title"] == "Code"
+    assert properties["code"]["description"] == "Three digits"
+    assert properties["nick"]["title"] == "Nickname"
+    assert properties["nick"]["default"] == "bob"
+    assert properties["mail"]["format"] == "email"
+    assert properties["mail"]["description"] == "Where we write"
+    assert properties["cc"]["x-multiple"] is True
+    assert properties["cc"]["x-address-pattern"] == "^(?:.+@example\\.com)$"
+    assert properties["site"]["format"] == "uri"
+    assert properties["note"]["default"] == "hi"
+
+
+def test_number_rules(tool: formtools.Tool) -> None:
+    properties = _properties(tool)
+    assert properties["guests"]["type"] == "integer"
+    assert (properties["guests"]["minimum"], properties["guests"]["maximum"]) == (1, 12)
+    assert properties["guests"]["default"] == 2
+    assert properties["even"]["multipleOf"] == 2
+    assert properties["price"]["type"] == "number"
+    assert properties["price"]["x-step"] == "0.01"
+    assert properties["price"]["x-step-base"] == "0"
+    assert properties["volume"]["multipleOf"] == 5
+    assert properties["volume"]["default"] == 25
+
+
+def test_temporal_and_color_rules(tool: formtools.Tool) -> None:
+    properties = _properties(tool)
+    assert properties["day"]["x-html-type"] == "date"
+    assert properties["day"]["x-min"] == "2024-01-01"
+    assert properties["at"]["x-step"] == "900"
+    assert properties["colour"]["pattern"] == "^#[0-9a-f]{6}$"
+    assert properties["colour"]["default"] == "#ff0000"
+
+
+def test_choice_rules(tool: formtools.Tool) -> None:
+    properties = _properties(tool)
+    assert properties["table"]["enum"] == ["w"]  # no placeholder, no disabled option, no duplicate
+    assert properties["extras"]["default"] == ["bread"]
+    assert properties["terms"]["const"] is True
+    assert properties["diet"]["allOf"] == [{"contains": {"const": "veg"}}]
+    assert properties["diet"]["default"] == ["gf"]
+    assert properties["diet"]["description"] == "Diet"
+    assert properties["seat"]["default"] == "in"
+
+
+def test_the_chromium_profile_is_untouched() -> None:
+    chromium = formtools.extract(PAGE).tool("book")
+    assert chromium is not None
+    schema = chromium.to_dict()["inputSchema"]
+    assert "additionalProperties" not in schema
+    assert schema["properties"]["name"]["pattern"] == "[A-Za-z ]+"
+
+
+def test_a_valid_input_has_no_problems(tool: formtools.Tool) -> None:
+    assert _problems(tool, {}) == set()
+    assert _problems(tool, {"price": 0.3, "at": "10:15", "cc": "a@example.com,b@example.com"}) == set()
+
+
+@pytest.mark.parametrize(
+    ("tool_input", "expected"),
+    [
+        ({"name": "Ann 2"}, ("name", "patternMismatch")),
+        ({"name": ""}, ("name", "valueMissing")),
+        ({"code": "12"}, ("code", "patternMismatch")),
+        ({"mail": "nope"}, ("mail", "typeMismatch")),
+        ({"mail": " a@b.example"}, ("mail", "badInput")),  # the browser would strip the space
+        ({"cc": "a@example.com, b@example.com"}, ("cc", "badInput")),
+        ({"cc": "a@example.org"}, ("cc", "patternMismatch")),
+        ({"site": "not a url"}, ("site", "typeMismatch")),
+        ({"guests": 0}, ("guests", "rangeUnderflow")),
+        ({"guests": 13}, ("guests", "rangeOverflow")),
+        ({"guests": 2.5}, ("guests", "stepMismatch")),
+        ({"even": 3}, ("even", "stepMismatch")),
+        ({"price": 0.005}, ("price", "stepMismatch")),
+        ({"price": 12345.675}, ("price", "badInput")),  # Chromium fills toPrecision(6): 12345.7
+        ({"volume": 55}, ("volume", "rangeOverflow")),
+        ({"day": "2023-12-31"}, ("day", "rangeUnderflow")),
+        ({"day": "2024-02-30"}, ("day", "badInput")),
+        ({"at": "10:10"}, ("at", "stepMismatch")),
+        ({"colour": "#FFFFFF"}, ("colour", "patternMismatch")),
+        ({"table": ""}, ("table", "badInput")),
+        ({"table": "k"}, ("table", "badInput")),
+        ({"terms": False}, ("terms", "valueMissing")),
+        ({"diet": ["gf"]}, ("diet", "valueMissing")),
+        ({"extras": ["wine", "wine"]}, ("extras", "badInput")),
+        ({"note": "a\r\nb"}, ("note", "badInput")),
+        ({"name": "An\nn"}, ("name", "badInput")),
+        ({"nope": 1}, ("nope", "unknownParameter")),
+    ],
+)
+def test_each_rule_reports_its_flag(tool: formtools.Tool, tool_input: dict[str, Any], expected: tuple[str, str]) -> None:
+    assert expected in _problems(tool, tool_input)
+
+
+def test_missing_required_parameters_are_value_missing(tool: formtools.Tool) -> None:
+    problems = formtools.validate_input(tool, {})
+    assert [(p.field, p.flag) for p in problems] == [
+        ("name", "valueMissing"), ("late", "valueMissing"), ("day", "valueMissing"),
+        ("table", "valueMissing"), ("terms", "valueMissing"), ("diet", "valueMissing"),
+    ]  # fmt: skip
+
+
+def test_patterns_follow_ecmascript_not_python() -> None:
+    page = """<form toolname="t" tooldescription="d">
+      <input name="v" pattern="[\\p{L}--[a-z]]+" required><input name="w" pattern="\\w+" required>
+      <button>Go</button></form>"""
+    tool = formtools.extract(page, profile="html").tool("t")
+    assert tool is not None
+    assert formtools.validate_input(tool, {"v": "ÄB", "w": "abc"}) == []
+    flags = {(p.field, p.flag) for p in formtools.validate_input(tool, {"v": "Äb", "w": "é"})}
+    assert flags == {("v", "patternMismatch"), ("w", "patternMismatch")}  # \\w is ASCII in ECMAScript
+
+
+def test_the_chromium_profile_validates_with_search_semantics() -> None:
+    page = '<form toolname="t" tooldescription="d"><input name="q" pattern="[0-9]"><button>Go</button></form>'
+    tool = formtools.extract(page).tool("t")
+    assert tool is not None
+    assert formtools.validate_input(tool, {"q": "a1b"}) == []  # unanchored, as JSON Schema says
+    assert [p.flag for p in formtools.validate_input(tool, {"q": "ab"})] == ["patternMismatch"]
+
+
+def test_cli_validate(tmp_path: Any) -> None:
+    page = tmp_path / "page.html"
+    page.write_text(PAGE, encoding="utf-8")
+    runner = CliRunner()
+    good = {"name": "Ann", "day": "2024-05-01", "table": "w", "terms": True, "diet": ["veg"], "late": 6}
+    result = runner.invoke(app, ["validate", str(page), "book", "--input", json.dumps(good)])
+    assert result.exit_code == 0, result.output
+    assert result.output == "book: valid\n"
+    result = runner.invoke(app, ["validate", str(page), "book", "--input", json.dumps({**good, "guests": 0})])
+    assert result.exit_code == 1
+    assert result.output.splitlines() == ["guests: Value must be greater than or equal to 1. (rangeUnderflow)"]
+    result = runner.invoke(app, ["extract", str(page), "--profile", "html"])
+    assert result.exit_code == 0
+    assert json.loads(result.output)[0]["inputSchema"]["additionalProperties"] is False

@@ -1,0 +1,237 @@
+"""The ``html`` profile against Chromium's own constraint validation.
+
+Claim: a tool input is valid under the ``html`` schema (formtools' validator) **iff** Chromium,
+given the input as ``executeTool`` fills it (``.value`` / ``.checked`` / selection set by
+script, unknown option values and duplicate array items refused), keeps every value as given
+and ``form.checkValidity()`` is true.
+
+Samples come from every fixture page and from generated pages (``tests/support/formgen.py``):
+the inputs ``tests/support/callgen.py`` derives from the Chromium schema (valid, boundary,
+invalid, random), plus each property's default and mutations of it, kept when every value has
+the JSON type the ``html`` schema declares (other types are the schema's ``type`` rejections,
+which need no browser). Forms that no input can make valid (a control that is not a parameter
+is invalid from the start) are counted apart: a per-parameter schema cannot say that.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import formtools
+from formtools._browser import ChromiumOracle
+from formtools._fill import initial_state, js_to_string
+from formtools._synth import parameters_of
+from formtools._validity import invalid_controls
+from formtools._values import step_mismatch
+from tests.conftest import FIXTURES
+from tests.support.callgen import calls_for
+from tests.support.formgen import generate_pages
+
+GENERATED_PAGES = 160
+MIN_SAMPLES = 2000
+
+# Fill like executeTool, by script; answer whether every value was kept and the form is valid.
+_FILL_AND_CHECK = """
+([toolname, ordinal, count, samples]) => {
+  const proto = HTMLFormElement.prototype;  // controls named "reset" shadow the methods
+  const form = [...document.forms]
+    .filter(f => Element.prototype.getAttribute.call(f, "toolname") === toolname)[ordinal];
+  if (!form) return null;
+  const listed = [...document.querySelectorAll("button,fieldset,input,object,output,select,textarea")]
+    .filter(e => e.form === form);
+  if (listed.length !== count) return null;
+  // #concept-option-disabled: its own attribute or a disabled optgroup parent (the IDL says only the first)
+  const disabled = o => o.disabled || (o.parentElement.tagName === "OPTGROUP" && o.parentElement.disabled);
+  const answers = [];
+  for (const operations of samples) {
+    proto.reset.call(form);
+    let kept = true;
+    for (const [how, positions, value] of operations) {
+      const els = positions.map(p => listed[p]);
+      if (how === "value") {
+        els[0].value = value;
+        kept = kept && els[0].value === value;
+      } else if (how === "rounded") {
+        kept = false;
+      } else if (how === "checkbox") {
+        els[0].checked = value;
+      } else if (how === "radio") {
+        const chosen = els.find(e => e.value === value);
+        if (!chosen) { kept = false; continue; }
+        els.forEach(e => { e.checked = false; });
+        chosen.checked = true;
+      } else if (how === "checkbox-group") {
+        const known = new Set(els.map(e => e.value));
+        if (new Set(value).size !== value.length || !value.every(v => known.has(v))) { kept = false; continue; }
+        els.forEach(e => { e.checked = value.includes(e.value); });
+      } else if (how === "select-one") {
+        const select = els[0];
+        select.value = value;
+        const option = select.options[select.selectedIndex];
+        kept = kept && !!option && option.value === value && !disabled(option);
+      } else if (how === "select-multiple") {
+        const options = [...els[0].options];
+        const known = new Set(options.map(o => o.value));
+        if (new Set(value).size !== value.length || !value.every(v => known.has(v))) { kept = false; continue; }
+        options.forEach(o => { o.selected = value.includes(o.value); });
+        kept = kept && options.every(o => !o.selected || !disabled(o));
+      }
+    }
+    answers.push(kept && proto.checkValidity.call(form));
+  }
+  return answers;
+}
+"""
+
+_HOW = {"checkbox": "checkbox", "radio": "radio", "checkbox-group": "checkbox-group",
+        "select-one": "select-one", "select-multiple": "select-multiple"}  # fmt: skip
+_JSON_TYPES = {"string": (str,), "number": (int, float), "integer": (int, float), "boolean": (bool,), "array": (list,)}
+
+
+def _typed(value: Any, schema: dict[str, Any]) -> bool:
+    kinds = _JSON_TYPES[schema["type"]]
+    if isinstance(value, bool) and bool not in kinds:
+        return False
+    if not isinstance(value, kinds):
+        return False
+    return not isinstance(value, list) or all(isinstance(item, str) for item in value)
+
+
+def _mutations(schema: dict[str, Any], rng: random.Random) -> list[Any]:
+    """Values near the property's default and enums: the edges a schema most often gets wrong."""
+    default = schema.get("default")
+    out: list[Any] = []
+    if schema["type"] == "string":
+        base = default if isinstance(default, str) else ""
+        out += [base, base.upper(), " " + base, base + "\n", "", "a@b.example", " a@b.example ",
+                "a@b.example,c@d.example", "a@b.example, c@d.example", "http://x.example/", "x y",
+                "#ABCDEF", "#abcdef", "2024-02-29", "2023-02-29", "10:30", "10:30:00", "10:30:05.5",
+                "2024-01-01T10:30", "2024-01-01T10:30:00", "2024-W05", "2024-13"]  # fmt: skip
+        out += list(schema.get("enum", []))
+    elif schema["type"] in ("number", "integer"):
+        for anchor in (default, schema.get("minimum"), schema.get("maximum"), 0):
+            if isinstance(anchor, (int, float)):
+                out += [anchor, anchor - 1, anchor + 1, anchor + 0.5, anchor - 0.1]
+        out.append(rng.randint(-1000, 1000))
+    elif schema["type"] == "boolean":
+        out += [True, False]
+    elif schema["type"] == "array":
+        values = list(schema["items"].get("enum", []))
+        out += [[], values, values[:1], values[-1:] * 2]
+    return out
+
+
+def _samples(tool: formtools.Tool, chromium_tool: formtools.Tool, rng: random.Random) -> list[dict[str, Any]]:
+    properties = tool.to_dict()["inputSchema"]["properties"]
+    candidates = [c for c in calls_for(chromium_tool.to_dict(), rng) if isinstance(c, dict)]
+    for key, schema in properties.items():
+        candidates += [{key: value} for value in _mutations(schema, rng)]
+    kept = []
+    for candidate in candidates:
+        if candidate and all(k in properties and _typed(v, properties[k]) for k, v in candidate.items()):
+            kept.append(candidate)
+    return kept
+
+
+def _operations(tool: formtools.Tool, sample: dict[str, Any]) -> list[list[Any]]:
+    form = tool.form
+    sorted_out = parameters_of(form, "html")
+    operations = []
+    for key, value in sample.items():
+        parameter = sorted_out.get(key)
+        assert parameter is not None and parameter.kind is not None
+        positions = [form.controls.index(c) for c in parameter.group.controls]
+        how = _HOW.get(parameter.kind, "value")
+        shown = js_to_string(value) if how == "value" else value
+        if how == "value" and not isinstance(value, str) and float(shown) != value:
+            how = "rounded"  # executeTool fills toPrecision(6): not the value given
+        operations.append([how, positions, shown])
+    return operations
+
+
+def _step_tolerance(tool: formtools.Tool, sample: dict[str, Any], problems: list[formtools.Problem]) -> bool:
+    """Chromium accepts a number within step / 2**24 of a step (StepRange::AcceptableError:
+    single-precision slack), which ``integer`` / ``multipleOf`` deliberately do not."""
+    properties = tool.to_dict()["inputSchema"]["properties"]
+    for problem in problems:
+        schema = properties.get(problem.field or "", {})
+        if problem.flag != "stepMismatch" or schema.get("x-html-type") not in ("number", "range"):
+            return False
+        if step_mismatch(
+            schema["x-html-type"],
+            js_to_string(sample[problem.field]),
+            min=schema.get("x-min"),
+            step=schema.get("x-step"),
+            value_attribute=schema.get("x-step-base"),
+        ):
+            return False
+    return bool(problems)
+
+
+def _never_valid(tool: formtools.Tool) -> bool:
+    properties = tool.to_dict()["inputSchema"]["properties"]
+    return any(p.key not in properties for p in invalid_controls(initial_state(tool.form)))
+
+
+def _pages() -> list[tuple[str, bytes]]:
+    pages = [(path.stem, path.read_bytes()) for path in sorted(Path(FIXTURES).glob("*.html"))]
+    pages += [(name, html.encode("utf-8")) for name, html in generate_pages(GENERATED_PAGES, seed=4)]
+    return pages
+
+
+@pytest.mark.browser
+def test_html_validator_agrees_with_check_validity(chromium: ChromiumOracle) -> None:
+    counts: Counter[str] = Counter()
+    disagreements: list[str] = []
+    for number, (name, body) in enumerate(_pages()):
+        document = formtools.parse_html(body)
+        extraction = formtools.synthesize(document, "html")
+        html_tools = extraction.tools
+        if not html_tools:
+            continue
+        chromium_tools = {t.name: t for t in formtools.synthesize(document, "chromium").tools}
+        url = chromium.site.put(f"/html-profile/{number}", body, "text/html")
+        chromium.page.goto(url)
+        for tool in html_tools:
+            if _never_valid(tool):
+                counts["forms never valid (excluded)"] += 1
+                continue
+            rng = random.Random(f"{name}/{tool.name}")
+            samples = _samples(tool, chromium_tools[tool.name], rng)
+            answers = chromium.page.evaluate(
+                _FILL_AND_CHECK,
+                [
+                    tool.name,
+                    [f for f in extraction.forms if f.attributes.get("toolname") == tool.name].index(tool.form),
+                    len(tool.form.controls),
+                    [_operations(tool, s) for s in samples],
+                ],
+            )
+            if answers is None:
+                counts["forms not found as parsed (shadow DOM, customizable select; excluded)"] += 1
+                continue
+            counts["forms"] += 1
+            for sample, browser_valid in zip(samples, answers):
+                problems = formtools.validate_input(tool, sample)
+                ours = not problems
+                counts["samples"] += 1
+                counts["browser valid" if browser_valid else "browser invalid"] += 1
+                if ours == browser_valid:
+                    counts["agree"] += 1
+                elif browser_valid and _step_tolerance(tool, sample, problems):
+                    counts["explained: Chromium's step tolerance"] += 1
+                else:
+                    disagreements.append(
+                        f"{name} {tool.name} {sample!r}: browser {browser_valid}, formtools "
+                        f"{[str(p) for p in problems]}"
+                    )
+    print(f"\nhtml profile vs checkValidity(): {counts['agree']}/{counts['samples']} agree", dict(counts))
+    for line in disagreements[:40]:
+        print("  ", line)
+    assert counts["samples"] >= MIN_SAMPLES
+    assert not disagreements, f"{len(disagreements)} disagreement(s); first: {disagreements[0]}"
