@@ -58,7 +58,14 @@ def _properties(tool: formtools.Tool) -> dict[str, Any]:
 
 
 def _problems(tool: formtools.Tool, tool_input: dict[str, Any]) -> set[tuple[str | None, str]]:
-    base = {"name": "Ann", "day": "2024-05-01", "table": "w", "terms": True, "diet": ["veg"], "late": 6}
+    base = {
+        "name": "Ann",
+        "day": "2024-05-01",
+        "table": "w",
+        "terms": True,
+        "diet": ["veg"],
+        "late": 6,
+    }
     return {(p.field, p.flag) for p in formtools.validate_input(tool, {**base, **tool_input})}
 
 
@@ -73,7 +80,9 @@ def test_text_rules(tool: formtools.Tool) -> None:
     properties = _properties(tool)
     assert properties["name"]["pattern"] == "^(?:[A-Za-z ]+)$"
     assert properties["name"]["minLength"] == 1
-    assert "maxLength" not in properties["name"]  # Chromium ignores minlength/maxlength on script values
+    assert (
+        "maxLength" not in properties["name"]
+    )  # Chromium ignores minlength/maxlength on script values
     assert properties["code"]["pattern"] == "^(?:[0-9]{3})?$"  # an empty value never mismatches
     assert properties["code"]["title"] == "Code"
     assert properties["code"]["description"] == "Three digits"
@@ -130,7 +139,9 @@ def test_the_chromium_profile_is_untouched() -> None:
 
 def test_a_valid_input_has_no_problems(tool: formtools.Tool) -> None:
     assert _problems(tool, {}) == set()
-    assert _problems(tool, {"price": 0.3, "at": "10:15", "cc": "a@example.com,b@example.com"}) == set()
+    assert (
+        _problems(tool, {"price": 0.3, "at": "10:15", "cc": "a@example.com,b@example.com"}) == set()
+    )
 
 
 @pytest.mark.parametrize(
@@ -165,7 +176,9 @@ def test_a_valid_input_has_no_problems(tool: formtools.Tool) -> None:
         ({"nope": 1}, ("nope", "unknownParameter")),
     ],
 )
-def test_each_rule_reports_its_flag(tool: formtools.Tool, tool_input: dict[str, Any], expected: tuple[str, str]) -> None:
+def test_each_rule_reports_its_flag(
+    tool: formtools.Tool, tool_input: dict[str, Any], expected: tuple[str, str]
+) -> None:
     assert expected in _problems(tool, tool_input)
 
 
@@ -185,7 +198,10 @@ def test_patterns_follow_ecmascript_not_python() -> None:
     assert tool is not None
     assert formtools.validate_input(tool, {"v": "ÄB", "w": "abc"}) == []
     flags = {(p.field, p.flag) for p in formtools.validate_input(tool, {"v": "Äb", "w": "é"})}
-    assert flags == {("v", "patternMismatch"), ("w", "patternMismatch")}  # \\w is ASCII in ECMAScript
+    assert flags == {
+        ("v", "patternMismatch"),
+        ("w", "patternMismatch"),
+    }  # \\w is ASCII in ECMAScript
 
 
 def test_the_chromium_profile_validates_with_search_semantics() -> None:
@@ -200,13 +216,38 @@ def test_cli_validate(tmp_path: Any) -> None:
     page = tmp_path / "page.html"
     page.write_text(PAGE, encoding="utf-8")
     runner = CliRunner()
-    good = {"name": "Ann", "day": "2024-05-01", "table": "w", "terms": True, "diet": ["veg"], "late": 6}
+    good = {
+        "name": "Ann",
+        "day": "2024-05-01",
+        "table": "w",
+        "terms": True,
+        "diet": ["veg"],
+        "late": 6,
+    }
     result = runner.invoke(app, ["validate", str(page), "book", "--input", json.dumps(good)])
     assert result.exit_code == 0, result.output
     assert result.output == "book: valid\n"
-    result = runner.invoke(app, ["validate", str(page), "book", "--input", json.dumps({**good, "guests": 0})])
+    result = runner.invoke(
+        app, ["validate", str(page), "book", "--input", json.dumps({**good, "guests": 0})]
+    )
     assert result.exit_code == 1
-    assert result.output.splitlines() == ["guests: Value must be greater than or equal to 1. (rangeUnderflow)"]
+    assert result.output.splitlines() == [
+        "guests: Value must be greater than or equal to 1. (rangeUnderflow)"
+    ]
     result = runner.invoke(app, ["extract", str(page), "--profile", "html"])
     assert result.exit_code == 0
     assert json.loads(result.output)[0]["inputSchema"]["additionalProperties"] is False
+
+
+def test_datalist_values_are_examples() -> None:
+    page = """<form toolname="t" tooldescription="d">
+      <input name="flavour" list="f"><datalist id="f"><option value="vanilla"><option>choc</option>
+      <option value="x" disabled></datalist>
+      <input type="range" name="n" list="m"><datalist id="m"><option value="10"><option value="a">
+      </datalist><button>Go</button></form>"""
+    tool = formtools.extract(page, profile="html").tool("t")
+    assert tool is not None
+    properties = _properties(tool)
+    assert properties["flavour"]["examples"] == ["vanilla", "choc"]
+    assert properties["n"]["examples"] == [10]
+    assert formtools.validate_input(tool, {"flavour": "strawberry"}) == []

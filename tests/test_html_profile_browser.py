@@ -90,7 +90,13 @@ _FILL_AND_CHECK = """
 
 _HOW = {"checkbox": "checkbox", "radio": "radio", "checkbox-group": "checkbox-group",
         "select-one": "select-one", "select-multiple": "select-multiple"}  # fmt: skip
-_JSON_TYPES = {"string": (str,), "number": (int, float), "integer": (int, float), "boolean": (bool,), "array": (list,)}
+_JSON_TYPES = {
+    "string": (str,),
+    "number": (int, float),
+    "integer": (int, float),
+    "boolean": (bool,),
+    "array": (list,),
+}
 
 
 def _typed(value: Any, schema: dict[str, Any]) -> bool:
@@ -126,14 +132,18 @@ def _mutations(schema: dict[str, Any], rng: random.Random) -> list[Any]:
     return out
 
 
-def _samples(tool: formtools.Tool, chromium_tool: formtools.Tool, rng: random.Random) -> list[dict[str, Any]]:
+def _samples(
+    tool: formtools.Tool, chromium_tool: formtools.Tool, rng: random.Random
+) -> list[dict[str, Any]]:
     properties = tool.to_dict()["inputSchema"]["properties"]
     candidates = [c for c in calls_for(chromium_tool.to_dict(), rng) if isinstance(c, dict)]
     for key, schema in properties.items():
         candidates += [{key: value} for value in _mutations(schema, rng)]
     kept = []
     for candidate in candidates:
-        if candidate and all(k in properties and _typed(v, properties[k]) for k, v in candidate.items()):
+        if candidate and all(
+            k in properties and _typed(v, properties[k]) for k, v in candidate.items()
+        ):
             kept.append(candidate)
     return kept
 
@@ -154,7 +164,9 @@ def _operations(tool: formtools.Tool, sample: dict[str, Any]) -> list[list[Any]]
     return operations
 
 
-def _step_tolerance(tool: formtools.Tool, sample: dict[str, Any], problems: list[formtools.Problem]) -> bool:
+def _step_tolerance(
+    tool: formtools.Tool, sample: dict[str, Any], problems: list[formtools.Problem]
+) -> bool:
     """Chromium accepts a number within step / 2**24 of a step (StepRange::AcceptableError:
     single-precision slack), which ``integer`` / ``multipleOf`` deliberately do not."""
     properties = tool.to_dict()["inputSchema"]["properties"]
@@ -180,7 +192,9 @@ def _never_valid(tool: formtools.Tool) -> bool:
 
 def _pages() -> list[tuple[str, bytes]]:
     pages = [(path.stem, path.read_bytes()) for path in sorted(Path(FIXTURES).glob("*.html"))]
-    pages += [(name, html.encode("utf-8")) for name, html in generate_pages(GENERATED_PAGES, seed=4)]
+    pages += [
+        (name, html.encode("utf-8")) for name, html in generate_pages(GENERATED_PAGES, seed=4)
+    ]
     return pages
 
 
@@ -207,7 +221,9 @@ def test_html_validator_agrees_with_check_validity(chromium: ChromiumOracle) -> 
                 _FILL_AND_CHECK,
                 [
                     tool.name,
-                    [f for f in extraction.forms if f.attributes.get("toolname") == tool.name].index(tool.form),
+                    [
+                        f for f in extraction.forms if f.attributes.get("toolname") == tool.name
+                    ].index(tool.form),
                     len(tool.form.controls),
                     [_operations(tool, s) for s in samples],
                 ],
@@ -230,7 +246,10 @@ def test_html_validator_agrees_with_check_validity(chromium: ChromiumOracle) -> 
                         f"{name} {tool.name} {sample!r}: browser {browser_valid}, formtools "
                         f"{[str(p) for p in problems]}"
                     )
-    print(f"\nhtml profile vs checkValidity(): {counts['agree']}/{counts['samples']} agree", dict(counts))
+    print(
+        f"\nhtml profile vs checkValidity(): {counts['agree']}/{counts['samples']} agree",
+        dict(counts),
+    )
     for line in disagreements[:40]:
         print("  ", line)
     assert counts["samples"] >= MIN_SAMPLES

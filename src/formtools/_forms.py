@@ -74,6 +74,7 @@ class Control:
     line: int | None = None
     in_datalist: bool = False
     inherited_dir: str | None = None
+    suggestions: tuple[str, ...] = ()  # the values of its list= datalist's enabled options
 
     @property
     def name(self) -> str | None:
@@ -352,7 +353,8 @@ def _scan_scope(
         owner = _form_owner(item.element, scope, document, first_with_id)
         if owner is None or owner not in owned:
             continue
-        owned[owner].append(_control(item, labels_of.get(item.element, ()), restore))
+        suggestions = _suggestions(item.element, first_with_id, restore)
+        owned[owner].append(_control(item, labels_of.get(item.element, ()), suggestions, restore))
     found.extend((position, form, tuple(owned[form])) for position, form in forms)
 
 
@@ -422,7 +424,27 @@ def _labelable(element: etree._Element) -> bool:
 _DISABLEABLE = frozenset({"button", "input", "select", "textarea"})
 
 
-def _control(item: _Listed, labels: tuple[str, ...], restore: Restore) -> Control:
+def _suggestions(
+    element: etree._Element, first_with_id: dict[str, etree._Element], restore: Restore
+) -> tuple[str, ...]:
+    """#concept-input-list: the first element with the list= id, if it is a datalist; its
+    option descendants that are not disabled, by value (else collapsed text)."""
+    ident = element.get("list") if element.tag == "input" else None
+    datalist = first_with_id.get(ident) if ident is not None else None
+    if datalist is None or datalist.tag != "datalist":
+        return ()
+    values = []
+    for option in datalist.iter("option"):
+        if option.get("disabled") is not None:
+            continue
+        value = option.get("value")
+        values.append(restore(value) if value is not None else _collapse(_text(option, restore)))
+    return tuple(values)
+
+
+def _control(
+    item: _Listed, labels: tuple[str, ...], suggestions: tuple[str, ...], restore: Restore
+) -> Control:
     element = item.element
     tag = element.tag
     disabled = tag in _DISABLEABLE and (
@@ -441,4 +463,5 @@ def _control(item: _Listed, labels: tuple[str, ...], restore: Restore) -> Contro
         line=element.sourceline,
         in_datalist=item.in_datalist,
         inherited_dir=item.inherited_dir,
+        suggestions=suggestions,
     )

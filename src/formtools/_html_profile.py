@@ -31,8 +31,9 @@ must be checked, a number whose value attribute is out of range.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from ._chromium import _NUMBER_STEP, CHROMIUM, _description, _label_text
 from ._fill import FormState, initial_state
@@ -101,6 +102,12 @@ def _texts(group: Group) -> dict[str, Any]:
 def _finish(schema: dict[str, Any], group: Group, default: Any) -> dict[str, Any]:
     if default is not None:
         schema["default"] = default
+    # a datalist suggests values, it never restricts them
+    suggestions = list(dict.fromkeys(group.first.suggestions))
+    if schema["type"] in ("number", "integer"):
+        suggestions = [number for number in map(parse_float, suggestions) if number is not None]
+    if suggestions:
+        schema["examples"] = suggestions
     schema.update(_texts(group))
     return schema
 
@@ -148,7 +155,9 @@ def _text(group: Group) -> dict[str, Any]:
         if multiple:
             schema["x-address-pattern"] = anchored(pattern)
         else:  # an empty value never mismatches: only a required one may not be empty
-            schema["pattern"] = anchored(pattern) if control.has("required") else f"^(?:{pattern})?$"
+            schema["pattern"] = (
+                anchored(pattern) if control.has("required") else f"^(?:{pattern})?$"
+            )
     if control.has("required"):
         schema["minLength"] = 1
     return _finish(schema, group, _value_default(group))
@@ -168,7 +177,11 @@ def _textarea(group: Group) -> dict[str, Any]:
 def _temporal(group: Group) -> dict[str, Any]:
     control = group.first
     kind = control.type
-    schema: dict[str, Any] = {"type": "string", "pattern": _TEMPORAL_PATTERNS[kind], "x-html-type": kind}
+    schema: dict[str, Any] = {
+        "type": "string",
+        "pattern": _TEMPORAL_PATTERNS[kind],
+        "x-html-type": kind,
+    }
     if control.has("required"):
         schema["minLength"] = 1
     schema.update(_range_keywords(control, kind))
@@ -229,7 +242,9 @@ def _entries(pairs: list[tuple[str, str]]) -> dict[str, Any]:
     return {"type": "string", "enum": list(seen), "anyOf": entries}
 
 
-def _option_pairs(control: Control, *, skip_placeholder: bool, every_match: bool) -> list[tuple[str, str]]:
+def _option_pairs(
+    control: Control, *, skip_placeholder: bool, every_match: bool
+) -> list[tuple[str, str]]:
     """Values a script can select and keep: ``select.value = v`` selects the first option with
     that value, a multiple selection every one; a disabled option is never submitted."""
     pairs: dict[str, str] = {}
@@ -254,7 +269,9 @@ def _select_one(group: Group) -> dict[str, Any]:
     control = group.first
     size = control.attributes.get("size", "").strip()
     placeholder_applies = control.has("required") and (not size.isdigit() or int(size) <= 1)
-    schema = _entries(_option_pairs(control, skip_placeholder=placeholder_applies, every_match=False))
+    schema = _entries(
+        _option_pairs(control, skip_placeholder=placeholder_applies, every_match=False)
+    )
     current = next((v for v in _selected_values(group) if v in schema["enum"]), None)
     return _finish(schema, group, current)
 

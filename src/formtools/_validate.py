@@ -14,9 +14,10 @@ Every failure is reported per field with a ValidityState-style ``flag`` (``value
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 import regress
 from jsonschema import Draft202012Validator, ValidationError, validators
@@ -60,12 +61,14 @@ def _regex(pattern: str) -> regress.Regex | None:
             continue
         try:
             return regress.Regex(pattern, flags)
-        except regress.RegexError:
+        except regress.RegressError:
             continue
     return None
 
 
-def _pattern(validator: Any, pattern: str, instance: Any, schema: Mapping[str, Any]) -> Iterator[ValidationError]:
+def _pattern(
+    validator: Any, pattern: str, instance: Any, schema: Mapping[str, Any]
+) -> Iterator[ValidationError]:
     if not validator.is_type(instance, "string"):
         return
     regex = _regex(pattern)
@@ -73,7 +76,9 @@ def _pattern(validator: Any, pattern: str, instance: Any, schema: Mapping[str, A
         yield _Flagged(f"{instance!r} does not match {pattern!r}", "patternMismatch")
 
 
-def _address_pattern(validator: Any, pattern: str, instance: Any, schema: Mapping[str, Any]) -> Iterator[ValidationError]:
+def _address_pattern(
+    validator: Any, pattern: str, instance: Any, schema: Mapping[str, Any]
+) -> Iterator[ValidationError]:
     if not validator.is_type(instance, "string") or instance == "":
         return
     regex = _regex(pattern)
@@ -99,7 +104,9 @@ def _kept(html_type: str, text: str, schema: Mapping[str, Any]) -> str:
     )
 
 
-def _html_type(validator: Any, html_type: str, instance: Any, schema: Mapping[str, Any]) -> Iterator[ValidationError]:
+def _html_type(
+    validator: Any, html_type: str, instance: Any, schema: Mapping[str, Any]
+) -> Iterator[ValidationError]:
     """The value survives the control's sanitization, then passes its type, range and step
     checks (``required`` is ``minLength`` and ``pattern`` is ``pattern``)."""
     expected = "number" if html_type in _NUMERIC else "string"
@@ -107,7 +114,9 @@ def _html_type(validator: Any, html_type: str, instance: Any, schema: Mapping[st
         return
     text = js_to_string(instance)
     if not isinstance(instance, str) and float(text) != instance:
-        yield _Flagged(f"Chromium fills {instance!r} as {text!r} (6 significant digits)", "badInput")
+        yield _Flagged(
+            f"Chromium fills {instance!r} as {text!r} (6 significant digits)", "badInput"
+        )
         return
     kept = _kept(html_type, text, schema)
     if kept != text:
@@ -115,7 +124,12 @@ def _html_type(validator: Any, html_type: str, instance: Any, schema: Mapping[st
         return
     attributes = {
         name: schema[keyword]
-        for name, keyword in (("min", "x-min"), ("max", "x-max"), ("step", "x-step"), ("value", "x-step-base"))
+        for name, keyword in (
+            ("min", "x-min"),
+            ("max", "x-max"),
+            ("step", "x-step"),
+            ("value", "x-step-base"),
+        )
         if keyword in schema
     }
     if schema.get("x-multiple"):
@@ -151,7 +165,11 @@ def _flag(error: ValidationError) -> str:
         return error.flag
     if error.validator == "const" and error.validator_value is True:
         return "valueMissing"  # a required checkbox left unchecked
-    if error.validator == "type" and error.validator_value == "integer" and isinstance(error.instance, float):
+    if (
+        error.validator == "type"
+        and error.validator_value == "integer"
+        and isinstance(error.instance, float)
+    ):
         return "stepMismatch"
     return _FLAGS.get(str(error.validator), "badInput")
 
