@@ -27,6 +27,7 @@ from typing import Any
 
 from . import _chromium  # noqa: F401  (registers the "chromium" profile)
 from . import _html_profile  # noqa: F401  (registers the "html" profile)
+from . import _portable_profile  # noqa: F401  (registers the "portable" profile)
 from ._diagnostics import Diagnostic, Severity
 from ._encode import File
 from ._errors import FormtoolsError, SourceError, UnknownFormat, UnknownProfile, UsageProblem
@@ -48,7 +49,7 @@ from ._request import NoRequest, Request, SubmissionError
 from ._send import SendError, ToolResult, asend_request, send_request
 from ._sources import load_page
 from ._synth import Extraction, synthesize
-from ._tool import FORMATS, PageContext, Tool
+from ._tool import FORMATS, PageContext, Tool, listing
 from ._validate import Problem, validate_input
 from ._validity import ValidationError, ValidityProblem
 
@@ -93,6 +94,7 @@ __all__ = [
     "from_tree",
     "get_profile",
     "initial_state",
+    "listing",
     "load_page",
     "parse_html",
     "prepare_call",

@@ -6,16 +6,19 @@ threads and cached by crawlers; :meth:`Tool.to_dict` gives a fresh, mutable copy
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from ._errors import UnknownFormat
 from ._forms import Form
 
-__all__ = ["PageContext", "Tool", "FORMATS", "freeze", "thaw"]
+__all__ = ["FORMATS", "PageContext", "Tool", "fits_openai_strict", "freeze", "listing", "thaw"]
 
-FORMATS = ("webmcp", "mcp")
+FORMATS = ("webmcp", "mcp", "openai", "evals")
+# the document a format's tools are written as: a bare array, or an object holding it under a key
+_LISTING_KEYS: Mapping[str, str] = MappingProxyType({"evals": "tools"})  # webmcp-evals --tools=
 
 
 def freeze(value: Any) -> Any:
@@ -34,6 +37,21 @@ def thaw(value: Any) -> Any:
     if isinstance(value, tuple):
         return [thaw(v) for v in value]
     return value
+
+
+def fits_openai_strict(schema: Mapping[str, Any]) -> bool:
+    """Whether OpenAI's strict mode takes ``schema`` as it is: every object lists all its
+    properties in ``required`` and says ``"additionalProperties": false``."""
+    if schema.get("type") == "object":
+        properties = schema.get("properties", {})
+        if schema.get("additionalProperties") is not False:
+            return False
+        if set(schema.get("required", ())) != set(properties):
+            return False
+        if not all(fits_openai_strict(p) for p in properties.values()):
+            return False
+    items = schema.get("items")
+    return not isinstance(items, Mapping) or fits_openai_strict(items)
 
 
 @dataclass(frozen=True)
@@ -69,7 +87,10 @@ class Tool:
 
         ``webmcp``: ``name, title, description, inputSchema, annotations``, as Chromium reports
         a declarative tool. ``mcp``: the entry of an MCP ``tools/list`` result (``title`` only
-        when there is one).
+        when there is one). ``openai``: a function tool of OpenAI's Responses API, ``strict``
+        when the schema fits strict mode (see :func:`fits_openai_strict`; the ``portable``
+        profile's schemas are the ones OpenAI accepts). ``evals``: an entry of the ``tools``
+        array of a webmcp-evals (GoogleChromeLabs/webmcp-tools ``evals-cli``) tools file.
         """
         if format == "webmcp":
             return {
@@ -87,4 +108,26 @@ class Tool:
             entry["inputSchema"] = thaw(self.input_schema)
             entry["annotations"] = thaw(self.annotations)
             return entry
+        if format == "openai":
+            return {
+                "type": "function",
+                "name": self.name,
+                "description": self.description,
+                "parameters": thaw(self.input_schema),
+                "strict": fits_openai_strict(self.input_schema),
+            }
+        if format == "evals":
+            return {
+                "name": self.name,
+                "description": self.description,
+                "inputSchema": thaw(self.input_schema),
+            }
         raise UnknownFormat(f"unknown format {format!r} (known: {', '.join(FORMATS)})")
+
+
+def listing(tools: Iterable[Tool], format: str = "webmcp") -> Any:
+    """Several tools as one JSON document in ``format``: an array of :meth:`Tool.to_dict`
+    entries, or for ``evals`` a whole tools file (``{"tools": [...]}``)."""
+    entries = [tool.to_dict(format) for tool in tools]
+    key = _LISTING_KEYS.get(format)
+    return entries if key is None else {key: entries}

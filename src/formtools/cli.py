@@ -18,7 +18,7 @@ from ._errors import BrowserError, FormtoolsError, SourceError, UnknownFormat, U
 from ._profiles import get_profile, profile_names
 from ._sources import load_page
 from ._synth import Extraction, synthesize
-from ._tool import FORMATS, Tool
+from ._tool import FORMATS, Tool, listing
 
 app = typer.Typer(
     add_completion=False,
@@ -46,16 +46,21 @@ def extract(
     page: Page,
     profile: ProfileOption = "chromium",
     format: Annotated[
-        str, typer.Option("--format", help=f"Output shape: {', '.join(FORMATS)}.")
+        str,
+        typer.Option(
+            "--format",
+            help=f"Output shape: {', '.join(FORMATS)} (openai: function tools, strict when the "
+            "schema allows — use with --profile portable; evals: a webmcp-evals tools file).",
+        ),
     ] = "webmcp",
     base_url: BaseUrl = None,
     pretty: Annotated[bool, typer.Option("--pretty", help="Indent the JSON.")] = False,
 ) -> None:
-    """Print the page's tools as a JSON array."""
+    """Print the page's tools as a JSON array (for ``evals``, a ``{"tools": [...]}`` file)."""
     if format not in FORMATS:
         raise UnknownFormat(f"unknown format {format!r} (known: {', '.join(FORMATS)})")
     result = _extraction(page, profile, base_url)
-    typer.echo(_jsjson.dumps([tool.to_dict(format) for tool in result.tools], pretty=pretty))
+    typer.echo(_jsjson.dumps(listing(result.tools, format), pretty=pretty))
 
 
 @app.command()
