@@ -15,24 +15,21 @@ or the ``error``.
 
 from __future__ import annotations
 
-import argparse
-import fnmatch
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from formtools._browser import BrowserUnavailable, ChromiumOracle, OracleError
-from formtools._jsjson import dumps
 
 ROOT = Path(__file__).resolve().parent.parent
-HTML_DIR = ROOT / "fixtures" / "html"
+if str(ROOT) not in sys.path:  # run as a script: the shared helpers live in the scripts package
+    sys.path.insert(0, str(ROOT))
+
+from scripts._recording import HTML_DIR, fixture_pages, write_json  # noqa: E402
+
 EXPECTED_DIR = ROOT / "fixtures" / "expected" / "chromium"
 UNSTABLE_FILE = EXPECTED_DIR / "UNSTABLE.json"
-
-
-def write_json(path: Path, value: Any) -> None:
-    path.write_text(dumps(value, pretty=True) + "\n", encoding="utf-8")
 
 
 def record(pages: list[Path]) -> None:
@@ -69,19 +66,7 @@ def record(pages: list[Path]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0])
-    parser.add_argument(
-        "--only",
-        metavar="GLOB",
-        default="*",
-        help="record only pages whose stem (or file name) matches GLOB, e.g. 'select-*'",
-    )
-    args = parser.parse_args(argv)
-    pages = sorted(
-        page
-        for page in HTML_DIR.glob("*.html")
-        if fnmatch.fnmatchcase(page.stem, args.only) or fnmatch.fnmatchcase(page.name, args.only)
-    )
+    pages = fixture_pages(argv, __doc__.partition("\n")[0], "select-*")
     try:
         record(pages)
     except BrowserUnavailable as error:

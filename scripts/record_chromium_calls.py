@@ -32,10 +32,8 @@ Every call is made twice. A call whose two outcomes differ, or that the oracle c
 
 from __future__ import annotations
 
-import argparse
 import base64
 import collections
-import fnmatch
 import json
 import random
 import re
@@ -46,6 +44,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+if str(ROOT) not in sys.path:  # run as a script: the shared helpers live in the scripts package
+    sys.path.insert(0, str(ROOT))
 
 from support.callgen import tagged_calls_for
 
@@ -56,14 +56,10 @@ from formtools._browser import (
     OracleError,
 )
 from formtools._jsjson import dumps
+from scripts._recording import HTML_DIR, fixture_pages, write_json
 
-HTML_DIR = ROOT / "fixtures" / "html"
 EXPECTED_DIR = ROOT / "fixtures" / "expected" / "chromium-calls"
 UNSTABLE_FILE = EXPECTED_DIR / "UNSTABLE.json"
-
-
-def write_json(path: Path, value: Any) -> None:
-    path.write_text(dumps(value, pretty=True) + "\n", encoding="utf-8")
 
 
 def outcome_of(answer: ExecuteAnswer) -> dict[str, Any]:
@@ -234,19 +230,7 @@ def record(pages: list[Path]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0])
-    parser.add_argument(
-        "--only",
-        metavar="GLOB",
-        default="*",
-        help="record only pages whose stem (or file name) matches GLOB, e.g. 'submit-*'",
-    )
-    args = parser.parse_args(argv)
-    pages = sorted(
-        page
-        for page in HTML_DIR.glob("*.html")
-        if fnmatch.fnmatchcase(page.stem, args.only) or fnmatch.fnmatchcase(page.name, args.only)
-    )
+    pages = fixture_pages(argv, __doc__.partition("\n")[0], "submit-*")
     try:
         return record(pages)
     except BrowserUnavailable as error:

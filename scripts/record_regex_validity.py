@@ -26,6 +26,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # run as a script: the shared helpers live in the scripts package
+    sys.path.insert(0, str(ROOT))
+
+from scripts._recording import evaluate_in_batches  # noqa: E402
 OUTPUT = ROOT / "fixtures" / "expected" / "regex-v-flag.json"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--headless"]
@@ -76,11 +80,7 @@ def ask_chromium(patterns: Sequence[str], page: Any = None, batch: int = 500) ->
 
 
 def _ask(page: Any, patterns: Sequence[str], batch: int) -> list[str | None]:
-    answers: list[str | None] = []
-    for start in range(0, len(patterns), batch):
-        chunk = [utf16_units(p) for p in patterns[start : start + batch]]
-        answers.extend(page.evaluate(_VALIDATE_JS, chunk))
-    return answers
+    return evaluate_in_batches(page, _VALIDATE_JS, [utf16_units(p) for p in patterns], batch)
 
 
 # --- hand-written edge cases --------------------------------------------------------------------

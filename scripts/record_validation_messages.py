@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script: the value-rules generators are reused
     sys.path.insert(0, str(ROOT))
 
+from scripts._recording import evaluate_in_batches, weighted_draws
 from scripts.record_value_rules import (
     _long_number,
     _mutate,
@@ -341,8 +342,7 @@ def random_cases(count: int, seed: int) -> list[Case]:
         (_random_email_case, 4),
         (_random_text_like, 10),
     ]
-    population = [maker for maker, weight in makers for _ in range(weight)]
-    return [rng.choice(population)(rng) for _ in range(count)]
+    return weighted_draws(rng, makers, count)
 
 
 # --- asking the browser -------------------------------------------------------------------------
@@ -350,10 +350,7 @@ def random_cases(count: int, seed: int) -> list[Case]:
 
 def ask(page: Any, cases: list[Case], batch: int = 1000) -> list[dict[str, Any]]:
     """Chromium's answers for ``cases`` (a Playwright page), in order."""
-    answers: list[dict[str, Any]] = []
-    for start in range(0, len(cases), batch):
-        answers += page.evaluate(ASK_JS, cases[start : start + batch])
-    return answers
+    return evaluate_in_batches(page, ASK_JS, cases, batch)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -14,11 +14,17 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # run as a script: the shared helpers live in the scripts package
+    sys.path.insert(0, str(ROOT))
+
+from scripts._recording import evaluate_in_batches, weighted_draws  # noqa: E402
+
 OUTPUT = ROOT / "fixtures" / "expected" / "value-rules.json"
 FLAGS = ("typeMismatch", "rangeUnderflow", "rangeOverflow", "stepMismatch", "badInput")
 
@@ -865,8 +871,7 @@ def random_cases(count: int, seed: int) -> list[Case]:
         (_random_text_case, 4),
         (_random_chaos_case, 6),
     ] + [((lambda r, t=t: _random_temporal_case(r, t)), 6) for t in _TEMPORAL]
-    population = [maker for maker, weight in makers for _ in range(weight)]
-    return [rng.choice(population)(rng) for _ in range(count)]
+    return weighted_draws(rng, makers, count)
 
 
 # --- asking the browser -------------------------------------------------------------------------
@@ -874,10 +879,7 @@ def random_cases(count: int, seed: int) -> list[Case]:
 
 def ask(page: Any, cases: list[Case], batch: int = 500) -> list[dict[str, Any]]:
     """Chromium's answers for ``cases`` (a Playwright page), in order."""
-    answers: list[dict[str, Any]] = []
-    for start in range(0, len(cases), batch):
-        answers += page.evaluate(ASK_JS, cases[start : start + batch])
-    return answers
+    return evaluate_in_batches(page, ASK_JS, cases, batch)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,56 @@
+"""What the recording scripts share: choosing fixture pages, batched questions to a page,
+weighted random draws, and writing expected-output JSON in JSON.stringify form."""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import random
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+from formtools._jsjson import dumps
+
+ROOT = Path(__file__).resolve().parent.parent
+HTML_DIR = ROOT / "fixtures" / "html"
+
+T = TypeVar("T")
+
+
+def write_json(path: Path, value: Any) -> None:
+    path.write_text(dumps(value, pretty=True) + "\n", encoding="utf-8")
+
+
+def fixture_pages(argv: list[str] | None, description: str, example: str) -> list[Path]:
+    """The fixture pages an ``--only GLOB`` command line selects (all by default)."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument(
+        "--only",
+        metavar="GLOB",
+        default="*",
+        help=f"record only pages whose stem (or file name) matches GLOB, e.g. {example!r}",
+    )
+    only = parser.parse_args(argv).only
+    return sorted(
+        page
+        for page in HTML_DIR.glob("*.html")
+        if fnmatch.fnmatchcase(page.stem, only) or fnmatch.fnmatchcase(page.name, only)
+    )
+
+
+def evaluate_in_batches(page: Any, script: str, items: Sequence[Any], batch: int) -> list[Any]:
+    """``page.evaluate(script, chunk)`` over ``items`` in chunks, answers concatenated in order:
+    one round trip per chunk instead of one per item."""
+    answers: list[Any] = []
+    for start in range(0, len(items), batch):
+        answers += page.evaluate(script, list(items[start : start + batch]))
+    return answers
+
+
+def weighted_draws(
+    rng: random.Random, makers: Sequence[tuple[Callable[[random.Random], T], int]], count: int
+) -> list[T]:
+    """``count`` values, each from a maker chosen with the given weights."""
+    population = [maker for maker, weight in makers for _ in range(weight)]
+    return [rng.choice(population)(rng) for _ in range(count)]
