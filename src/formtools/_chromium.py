@@ -56,11 +56,8 @@ def _skip(control: Control) -> str | None:
 
 
 def _kind_of(control: Control) -> str:
-    if control.tag == "input":
-        return control.type
-    if control.tag == "select":
-        return control.type  # select-one / select-multiple
-    return control.tag  # textarea, button, output, fieldset
+    """The input type, select-one / select-multiple, or the tag (textarea, button, …)."""
+    return control.type if control.tag in ("input", "select") else control.tag
 
 
 def _classify(group: Group) -> tuple[str, str | None]:

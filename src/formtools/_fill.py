@@ -111,21 +111,27 @@ def _initial_selection(control: Control) -> tuple[bool, ...]:
     return tuple(selected)
 
 
-def _initial_value(control: Control) -> str:
+def _sanitized(control: Control, value: str) -> str:
+    """An input's value after #value-sanitization-algorithm, with the attributes it reads."""
     attributes = control.attributes
-    if control.tag == "textarea":
-        return _lf(control.text)
-    if control.tag != "input":
-        return attributes.get("value", "")
     return sanitize(
         control.type,
-        attributes.get("value", ""),
+        value,
         multiple="multiple" in attributes,
         min=attributes.get("min"),
         max=attributes.get("max"),
         step=attributes.get("step"),
         value_attribute=attributes.get("value"),
     )
+
+
+def _initial_value(control: Control) -> str:
+    attributes = control.attributes
+    if control.tag == "textarea":
+        return _lf(control.text)
+    if control.tag != "input":
+        return attributes.get("value", "")
+    return _sanitized(control, attributes.get("value", ""))
 
 
 def initial_state(form: Form) -> FormState:
@@ -238,18 +244,9 @@ _NUMERIC = frozenset({"number", "range"})
 def _input_value(group: Group, value: Any, state: FormState) -> Changes:
     control = group.first
     text = _scalar(value)
-    attributes = control.attributes
     if control.type == "hidden":
         return {control.index: replace(state.of(control), value=text)}
-    clean = sanitize(
-        control.type,
-        text,
-        multiple="multiple" in attributes,
-        min=attributes.get("min"),
-        max=attributes.get("max"),
-        step=attributes.get("step"),
-        value_attribute=attributes.get("value"),
-    )
+    clean = _sanitized(control, text)
     if (text and not clean) or (not text and control.type in _NUMERIC):
         raise _Invalid(text)
     return {control.index: replace(state.of(control), value=clean)}
