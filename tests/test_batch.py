@@ -322,7 +322,11 @@ def test_pages_without_toolname_are_never_parsed(
     run_batch([str(site)], out, options=BatchOptions(jobs=1, all_forms=True))
     assert set(parsed) == names | {str(site / "deep/none.HTML"), str(site / "unnamed.html")}
     found = lines(out)
-    assert found[str(site / "unnamed.html")]["diagnostics"] == {"errors": 1, "warnings": 0}
+    # missing-toolname stays an error; the form is now an inferred tool whose field 'q' has no
+    # description (a warning)
+    unnamed = found[str(site / "unnamed.html")]
+    assert unnamed["diagnostics"] == {"errors": 1, "warnings": 1}
+    assert [t["description"] for t in unnamed["tools"]] == ["forgot its name"]
     assert found[str(site / "prose.html")]["skipped"] == "no <form"
 
 

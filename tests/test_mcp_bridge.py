@@ -47,6 +47,12 @@ SHOP = """<!doctype html><meta charset=utf-8><title>Shop</title>
 <form toolname=order tooldescription="Place an order" method=post action=/submit>
   <input name=item required><button>Order</button>
 </form>
+<form toolname=register tooldescription="Create an account" toolautosubmit method=post action=/submit>
+  <input name=user required><input type=password name=secret required><button>Register</button>
+</form>
+<form toolname=delete_note tooldescription="Remove a note" toolautosubmit method=post action=/submit>
+  <input name=note required><button>Delete</button>
+</form>
 """
 
 SERVE = [sys.executable, "-m", "formtools", "serve"]
@@ -160,7 +166,8 @@ def test_stdio_lists_every_tool_with_mcp_annotations(site: TestSite) -> None:
 
     listed = {t.name: t for t in run(main).tools}
     assert sorted(listed) == [
-        "contact", "formtools_refresh", "login", "order", "search", "upload_note", "whoami",
+        "contact", "delete_note", "formtools_refresh", "login", "order", "register", "search",
+        "upload_note", "whoami",
     ]
     search = listed["search"].model_dump(by_alias=True, exclude_none=True)
     assert search == {
@@ -181,10 +188,25 @@ def test_stdio_lists_every_tool_with_mcp_annotations(site: TestSite) -> None:
             },
             "required": ["q"],
         },
-        "annotations": {"readOnlyHint": True},
+        "annotations": {
+            "readOnlyHint": True, "destructiveHint": False, "idempotentHint": True, "openWorldHint": True,
+        },
+        "_meta": {
+            "formtools/hints": {
+                "untrustedContentHint": True,
+                "humanInTheLoopHint": "none",
+                "sensitiveHint": False,
+                "sensitiveFields": [],
+                "inferred": False,
+            }
+        },
     }
     assert listed["contact"].annotations.read_only_hint is False
-    assert listed["order"].annotations.read_only_hint is False
+    assert listed["contact"].annotations.destructive_hint is False
+    assert listed["order"].annotations.destructive_hint is True
+    assert listed["order"].meta["formtools/hints"]["humanInTheLoopHint"] == "confirm"
+    assert listed["register"].meta["formtools/hints"]["sensitiveFields"] == ["secret"]
+    assert listed["register"].meta["formtools/hints"]["humanInTheLoopHint"] == "notify"
 
 
 def test_stdio_calls_get_post_and_multipart_and_the_site_receives_them(site: TestSite) -> None:
@@ -285,13 +307,54 @@ def test_stdio_elicitation_asks_and_submits_only_on_accept(site: TestSite, answe
 
     result = run(main)
     (asked,) = notes.elicitations
-    assert asked.message == f"order has no toolautosubmit. Submit it (POST {site.origin}/submit)?"
+    assert asked.message == (
+        "order: the form may change something that cannot be undone (humanInTheLoopHint: confirm). "
+        f"Submit it (POST {site.origin}/submit)?"
+    )
     if answer == "accept":
         assert result.structured_content["result"][0]["body"] == "item=tea"
         assert [r.body for r in sent(site)] == [b"item=tea"]
     else:
         assert result.structured_content["status"] == "declined"
         assert sent(site) == []
+
+
+def test_a_sensitive_value_reaches_the_site_and_never_comes_back(site: TestSite) -> None:
+    url = site.put("shop", SHOP.encode())
+    notes = Notes()
+
+    async def main() -> list[types.CallToolResult]:
+        async with stdio_session([url, "--allow-private"], notes) as session:
+            return [
+                await session.call_tool("register", {"user": "ann", "secret": "hunter22"}),
+                await session.call_tool("register", {"user": "ann", "secret": {"no": 1}}),
+            ]
+
+    registered, rejected = run(main)
+    (received,) = sent(site)
+    assert received.body == b"user=ann&secret=hunter22"  # the site gets the secret …
+    shown = registered.model_dump_json() + rejected.model_dump_json()
+    assert "hunter22" not in shown  # … the client never sees it again
+    assert registered.structured_content["result"][0]["body"] == "user=ann&secret=[redacted]"
+    assert rejected.is_error and rejected.content[0].text == "Invalid value for parameter secret"
+    # humanInTheLoopHint "notify": sent, and the client is told with a log message
+    logged = [n.params.data for n in notes.notifications if getattr(n, "method", "") == "notifications/message"]
+    assert logged == [f"formtools submitted register (POST {site.origin}/submit)"]
+
+
+def test_a_destructive_form_is_confirmed_even_with_toolautosubmit(site: TestSite) -> None:
+    url = site.put("shop", SHOP.encode())
+    notes = Notes("decline")
+
+    async def main() -> types.CallToolResult:
+        async with stdio_session([url, "--allow-private"], notes) as session:
+            return await session.call_tool("delete_note", {"note": "n1"})
+
+    result = run(main)
+    (asked,) = notes.elicitations
+    assert "humanInTheLoopHint: confirm" in asked.message
+    assert result.structured_content["status"] == "declined"
+    assert sent(site) == []
 
 
 def test_loopback_destinations_are_refused_without_allow_private(site: TestSite) -> None:
@@ -344,7 +407,9 @@ def test_refresh_after_a_submission_to_the_page_and_on_the_refresh_tool(site: Te
             site.put("cart", second)  # the page the submission returns to now has a second form
             seen["added"] = await session.call_tool("add", {"item": "tea"})
             seen["after"] = [t.name for t in (await session.list_tools()).tools]
-            seen["notified"] = len(notes.notifications)
+            seen["notified"] = sum(
+                getattr(n, "method", "") == "notifications/tools/list_changed" for n in notes.notifications
+            )
             site.put("cart", first)
             seen["refresh"] = await session.call_tool("formtools_refresh", {})
             seen["final"] = [t.name for t in (await session.list_tools()).tools]
@@ -355,10 +420,10 @@ def test_refresh_after_a_submission_to_the_page_and_on_the_refresh_tool(site: Te
     assert seen["added"].content[0].text.endswith("the page's tools changed (tools/list again)")
     assert seen["after"] == ["add", "checkout", "formtools_refresh"]
     assert seen["notified"] == 1
-    assert isinstance(notes.notifications[0], types.ToolListChangedNotification)
     assert seen["refresh"].structured_content == {"changed": True, "tools": ["add"]}
     assert seen["final"] == ["add", "formtools_refresh"]
-    assert len(notes.notifications) == 2
+    changes = [n for n in notes.notifications if isinstance(n, types.ToolListChangedNotification)]
+    assert len(changes) == 2
 
 
 def test_name_collisions_across_pages_get_namespaced_names(site: TestSite, tmp_path: Any) -> None:

@@ -121,14 +121,17 @@ def extract(
     *,
     base_url: str | None = None,
     profile: str | Profile = "chromium",
+    all_forms: bool = False,
 ) -> Extraction:
     """Tools and diagnostics of a page.
 
     ``page`` is markup (``str``, or ``bytes`` decoded as a browser would), a :class:`Document`
     from :func:`parse_html` / :func:`load_page`, or an lxml / BeautifulSoup tree (owners then
     come from the final tree only: see :func:`from_tree`). ``base_url`` is the document's URL.
+    ``all_forms``: forms without ``toolname`` become tools too, with an inferred name and
+    description (``Tool.inferred``).
     """
-    return synthesize(_document(page, base_url), profile)
+    return synthesize(_document(page, base_url), profile, all_forms=all_forms)
 
 
 def extract_tools(
@@ -136,6 +139,8 @@ def extract_tools(
     *,
     base_url: str | None = None,
     profile: str | Profile = "chromium",
+    all_forms: bool = False,
 ) -> list[Tool]:
-    """The tools a page registers, sorted by name as ``document.modelContext.getTools()`` is."""
-    return list(extract(page, base_url=base_url, profile=profile).tools)
+    """The tools a page registers, sorted by name as ``document.modelContext.getTools()`` is
+    (``all_forms``: and the inferred tools of its unannotated forms, sorted in with them)."""
+    return list(extract(page, base_url=base_url, profile=profile, all_forms=all_forms).tools)

@@ -19,6 +19,7 @@ import threading
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from concurrent.futures import (
     FIRST_COMPLETED,
     Executor,
@@ -29,7 +30,7 @@ from concurrent.futures import (
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 from urllib.parse import urlsplit
 
 import httpx
@@ -64,7 +65,7 @@ class FetchOptions:
 @dataclass(frozen=True)
 class BatchOptions:
     profile: str = "chromium"
-    all_forms: bool = False  # parse every page with a <form>, not only those with toolname
+    all_forms: bool = False  # every page with a <form>: forms without toolname become tools too
     jobs: int = 0  # worker processes; 0: one per core, 1: in this process
     resume: bool = False
     fetch: FetchOptions = FetchOptions()
@@ -140,13 +141,14 @@ def _line(key: str, name: str, **fields: Any) -> str:
     return dumps({key: name, **fields})
 
 
-def extract_page(page: Page, profile: str) -> Outcome:
-    """Parse and synthesize one page (runs in a worker process)."""
+def extract_page(page: Page, profile: str, all_forms: bool = False) -> Outcome:
+    """Parse and synthesize one page (runs in a worker process); ``all_forms``: with the
+    inferred tools of its forms without toolname."""
     try:
         document = parse_html(
             page.body, url=page.url, content_type=page.content_type, source=page.name
         )
-        result = synthesize(document, profile)
+        result = synthesize(document, profile, all_forms=all_forms)
     except Exception as error:  # one bad page never stops the batch
         return _failed(page.key, page.name, f"{type(error).__name__}: {error}", len(page.body))
     severities = [d.severity for d in result.diagnostics]
@@ -202,32 +204,49 @@ def _is_html(content_type: str | None) -> bool:
 
 def _warc(path: str, done: set[tuple[str, str]], max_bytes: int) -> Iterator[Page | Unreadable]:
     """The HTML response records of a WARC or WARC.gz file, in file order."""
+    try:
+        stream = open(path, "rb")
+    except OSError as error:
+        yield Unreadable(
+            "path", path, f"{path}: cannot read the archive: {type(error).__name__}: {error}"
+        )
+        return
+    with stream:
+        yield from warc_pages(stream, path, done, max_bytes)
+
+
+def warc_pages(
+    stream: BinaryIO,
+    path: str,
+    done: AbstractSet[tuple[str, str]] = frozenset(),
+    max_bytes: int = FetchOptions.max_bytes,
+) -> Iterator[Page | Unreadable]:
+    """The HTML response records of the WARC or WARC.gz archive ``stream`` (named ``path``), in
+    file order. Any binary stream will do, so the Spark job reads archives the same way from
+    HDFS or S3 bytes as batch does from local files."""
     from warcio.archiveiterator import ArchiveIterator
 
     try:
-        with open(path, "rb") as stream:
-            for record in ArchiveIterator(stream):
-                if record.format != "warc":  # warcio reads any text as an ARC record
-                    yield Unreadable("path", path, f"{path}: not a WARC archive")
-                    return
-                if record.rec_type != "response" or record.http_headers is None:
-                    continue
-                content_type = record.http_headers.get_header("Content-Type")
-                url = record.rec_headers.get_header("WARC-Target-URI")
-                if not _is_html(content_type) or ("url", url) in done:
-                    continue
-                try:
-                    body = record.content_stream().read(max_bytes + 1)
-                except Exception as error:  # a corrupt record (bad chunking, bad gzip) is one page
-                    yield Unreadable("url", url, f"{url}: cannot read the record: {error}")
-                    continue
-                if len(body) > max_bytes:
-                    yield Unreadable("url", url, f"{url}: larger than {max_bytes} bytes")
-                    continue
-                yield Page("url", url, body, url, content_type)
-    except (
-        Exception
-    ) as error:  # warcio fails on corrupt input with any exception; pages so far stay
+        for record in ArchiveIterator(stream):
+            if record.format != "warc":  # warcio reads any text as an ARC record
+                yield Unreadable("path", path, f"{path}: not a WARC archive")
+                return
+            if record.rec_type != "response" or record.http_headers is None:
+                continue
+            content_type = record.http_headers.get_header("Content-Type")
+            url = record.rec_headers.get_header("WARC-Target-URI")
+            if not _is_html(content_type) or ("url", url) in done:
+                continue
+            try:
+                body = record.content_stream().read(max_bytes + 1)
+            except Exception as error:  # a corrupt record (bad chunking, bad gzip) is one page
+                yield Unreadable("url", url, f"{url}: cannot read the record: {error}")
+                continue
+            if len(body) > max_bytes:
+                yield Unreadable("url", url, f"{url}: larger than {max_bytes} bytes")
+                continue
+            yield Page("url", url, body, url, content_type)
+    except Exception as error:  # warcio fails on corrupt input with any exception; pages so far stay
         yield Unreadable(
             "path", path, f"{path}: cannot read the archive: {type(error).__name__}: {error}"
         )
@@ -406,7 +425,7 @@ def run_batch(
             elif not may_hold_tools(item.body, item.content_type, all_forms=options.all_forms):
                 emit([_skipped(item, options.all_forms)])
             else:
-                pending.add(pool.submit(extract_page, item, options.profile))
+                pending.add(pool.submit(extract_page, item, options.profile, options.all_forms))
                 if len(pending) >= 2 * jobs:
                     finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                     emit(future.result() for future in finished)

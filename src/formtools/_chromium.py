@@ -9,9 +9,9 @@ point of this profile: it says what an agent talking to Chrome actually sees.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any, Mapping
+from typing import Any
 
-from ._forms import Control
+from ._forms import Control, Form
 from ._microsyntax import (
     StepRule,
     allowed_step,
@@ -265,8 +265,8 @@ def _required(group: Group) -> bool:
     return any(c.has("required") for c in group.controls)
 
 
-def _annotations(form_attributes: Mapping[str, str]) -> dict[str, Any]:
-    return {"autosubmit": "toolautosubmit" in form_attributes}
+def _annotations(form: Form) -> dict[str, Any]:
+    return {"autosubmit": "toolautosubmit" in form.attributes}
 
 
 CHROMIUM = register_profile(

@@ -44,3 +44,6 @@ CHROMIUM_WHITESPACE = (
 
 # WebMCP (Chromium 156): a declarative tool name.
 TOOL_NAME = re.compile(r"[A-Za-z0-9_.-]{1,128}")
+
+# What a secret (the value of a sensitive field) is shown as (see _redact).
+MASK = "[redacted]"

@@ -38,6 +38,15 @@ CODES: dict[str, tuple[Severity, str]] = {
         Severity.ERROR,
         "an earlier form registered the same toolname; the first registration wins",
     ),
+    "inferred-tool": (
+        Severity.INFO,
+        "--all-forms: the form has no toolname, so formtools named and described it from the page",
+    ),
+    "not-inferred": (
+        Severity.INFO,
+        "--all-forms: the form has no toolname and is not made a tool, because calling it could "
+        "do nothing useful",
+    ),
     "disabled": (Severity.INFO, "disabled controls are not parameters"),
     "readonly": (Severity.INFO, "readonly controls are not parameters"),
     "button": (Severity.INFO, "buttons are not parameters"),

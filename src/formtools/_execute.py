@@ -5,23 +5,31 @@ fill (every key checked before any is applied) → the submit-button rule → co
 only for a form with ``toolautosubmit`` or a call the user confirmed, the send. A form without
 ``toolautosubmit`` is never submitted silently: the result is ``awaiting-user`` and holds the
 prepared request.
+
+What comes back is fit to show: the values of sensitive fields (passwords, card numbers, one-time
+codes) are masked in the shown request, the result and the HTTP client's log records
+(:mod:`formtools._redact`); only the request on the wire carries them.
 """
 
 from __future__ import annotations
 
 import mimetypes
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 import httpx
 
-from ._encode import File
+from ._encode import File, new_boundary
 from ._errors import FormtoolsError
 from ._fill import OMITTED, FormState, fill
 from ._forms import Control
+from ._inferred import implicitly_submittable
+from ._redact import MASK, Secrets, hide_in_logs, scrubbed_result
 from ._request import NoRequest, Request, SubmissionError, build_request
-from ._send import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, ToolResult, asend_request, not_sent, send_request
+from ._send import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SendError, ToolResult, asend_request, not_sent, send_request
 from ._synth import parameters_of
 from ._tool import Tool
 from ._validity import ValidationError, invalid_controls
@@ -49,12 +57,18 @@ class NoSubmitButton(FormtoolsError, ValueError):
 
 @dataclass(frozen=True)
 class PreparedCall:
-    """A validated, filled tool call and what submitting it does (``outcome``), not yet sent."""
+    """A validated, filled tool call and what submitting it does (``outcome``), not yet sent.
+
+    ``shown`` is ``outcome`` with the values of sensitive fields masked: the one to print, log
+    or hand to a model. ``secrets`` are those values, masked in the result too.
+    """
 
     tool: Tool
     state: FormState
     submitter: Control | None
     outcome: Request | NoRequest
+    shown: Request | NoRequest
+    secrets: Secrets
 
     @property
     def autosubmit(self) -> bool:
@@ -107,7 +121,9 @@ def prepare_call(
     """
     filled = fill(tool.form, tool_input, state, profile=tool.profile)
     button = _submitter(tool, submitter)
-    if button is None and "toolautosubmit" not in tool.form.attributes:
+    # an inferred tool without a submit button is submitted as Enter submits its form
+    implicit = tool.inferred and implicitly_submittable(tool.form)
+    if button is None and "toolautosubmit" not in tool.form.attributes and not implicit:
         raise NoSubmitButton()
     skip_validation = "novalidate" in tool.form.attributes or (
         button is not None and "formnovalidate" in button.attributes
@@ -117,16 +133,19 @@ def prepare_call(
         if problems:
             raise ValidationError(problems)
     chosen = {name: [_file(f) for f in sources] for name, sources in (files or {}).items()}
-    outcome = build_request(
-        filled,
-        button,
+    building = dict(
         document_url=tool.page.url,
         base_url=tool.page.base_url,
         document_encoding=tool.page.encoding,
-        boundary=boundary,
+        boundary=boundary or new_boundary(),
         files=chosen,
     )
-    return PreparedCall(tool, filled, button, outcome)
+    outcome = build_request(filled, button, **building)
+    secrets = Secrets.of(filled)
+    shown = outcome
+    if secrets.names:
+        shown = build_request(filled, button, masked=dict.fromkeys(secrets.names, MASK), **building)
+    return PreparedCall(tool, filled, button, outcome, shown, secrets)
 
 
 def _unsent(prepared: PreparedCall, confirm: bool) -> ToolResult | None:
@@ -135,10 +154,21 @@ def _unsent(prepared: PreparedCall, confirm: bool) -> ToolResult | None:
     if not (prepared.autosubmit or confirm):
         return ToolResult(
             status="awaiting-user",
-            request=prepared.outcome,
+            request=prepared.shown,  # type: ignore[arg-type]
             reason="the form has no toolautosubmit: a person must confirm the submission",
         )
     return None
+
+
+@contextmanager
+def _scrubbed_errors(secrets: Secrets) -> Iterator[None]:
+    """A failed send names the request's URL, which holds a GET form's secrets."""
+    try:
+        yield
+    except SendError as error:
+        if not secrets:
+            raise
+        raise SendError(secrets.url(str(error))) from None
 
 
 def submit(
@@ -151,14 +181,20 @@ def submit(
     include_text: bool = False,
 ) -> ToolResult:
     """Send a prepared call. A form without ``toolautosubmit`` is only submitted with
-    ``confirm=True``; otherwise the result is ``awaiting-user`` with the prepared request."""
-    return _unsent(prepared, confirm) or send_request(
-        prepared.outcome,  # type: ignore[arg-type]
-        client=client,
-        timeout=timeout,
-        max_bytes=max_bytes,
-        include_text=include_text,
-    )
+    ``confirm=True``; otherwise the result is ``awaiting-user`` with the prepared request
+    (as :attr:`PreparedCall.shown`)."""
+    unsent = _unsent(prepared, confirm)
+    if unsent is not None:
+        return unsent
+    with hide_in_logs(prepared.secrets), _scrubbed_errors(prepared.secrets):
+        result = send_request(
+            prepared.outcome,  # type: ignore[arg-type]
+            client=client,
+            timeout=timeout,
+            max_bytes=max_bytes,
+            include_text=include_text,
+        )
+    return scrubbed_result(result, prepared.secrets, prepared.shown)
 
 
 async def asubmit(
@@ -171,13 +207,18 @@ async def asubmit(
     include_text: bool = False,
 ) -> ToolResult:
     """:func:`submit` for asyncio."""
-    return _unsent(prepared, confirm) or await asend_request(
-        prepared.outcome,  # type: ignore[arg-type]
-        client=client,
-        timeout=timeout,
-        max_bytes=max_bytes,
-        include_text=include_text,
-    )
+    unsent = _unsent(prepared, confirm)
+    if unsent is not None:
+        return unsent
+    with hide_in_logs(prepared.secrets), _scrubbed_errors(prepared.secrets):
+        result = await asend_request(
+            prepared.outcome,  # type: ignore[arg-type]
+            client=client,
+            timeout=timeout,
+            max_bytes=max_bytes,
+            include_text=include_text,
+        )
+    return scrubbed_result(result, prepared.secrets, prepared.shown)
 
 
 def call_tool(tool: Tool, tool_input: Any = OMITTED, *, confirm: bool = False, **options: Any) -> ToolResult:

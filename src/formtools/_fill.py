@@ -18,6 +18,7 @@ from typing import Any, Callable, Mapping
 from ._constants import ASCII_WHITESPACE
 from ._errors import FormtoolsError
 from ._forms import Control, Form
+from ._hints import is_sensitive
 from ._profiles import Group
 from ._synth import Parameter, parameters_of
 from ._values import sanitize
@@ -384,7 +385,9 @@ def fill(
                 raise _Invalid(_shown(value))
             changes.update(CHROMIUM_RULES[parameter.kind](parameter.group, value, current))
         except _Invalid as invalid:
-            problems.append(InputProblem(key, _invalid_message(key, invalid.shown)))
+            # Chromium quotes the rejected value; a secret is not quoted back
+            secret = any(is_sensitive(c) for c in parameter.group.controls)
+            problems.append(InputProblem(key, _invalid_message(key, None if secret else invalid.shown)))
     if problems:
         raise InputError(problems)
     return current.with_states(changes)

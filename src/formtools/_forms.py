@@ -124,6 +124,11 @@ class Form:
     attributes: Attributes
     controls: tuple[Control, ...]
     line: int | None = None
+    # What the page says about the form around it, for naming unannotated forms (_inferred):
+    # its first h1–h6 inside, else the last one before it in its own section (a heading whose
+    # parent is an ancestor of the form), and its aria-labelledby text.
+    heading: str = ""
+    labelledby: str = ""
 
     @property
     def describe(self) -> str:
@@ -135,6 +140,21 @@ class Form:
         if self.line:
             bits.append(f"line {self.line}")
         return " ".join(bits[:1]) + (f" ({', '.join(bits[1:])})" if len(bits) > 1 else "")
+
+
+def submission_attribute(
+    form_attributes: Mapping[str, str], submitter: Control | None, attribute: str
+) -> str | None:
+    """The submitter's ``form<attribute>`` when it has one, else the form's ``<attribute>``."""
+    if submitter is not None and submitter.is_submit_button and f"form{attribute}" in submitter.attributes:
+        return submitter.attributes[f"form{attribute}"]
+    return form_attributes.get(attribute)
+
+
+def submission_method(form_attributes: Mapping[str, str], submitter: Control | None) -> str:
+    """``get``, ``post`` or ``dialog``: what submitting with ``submitter`` does."""
+    lowered = (submission_attribute(form_attributes, submitter, "method") or "").lower()
+    return lowered if lowered in ("get", "post", "dialog") else "get"
 
 
 def _text(element: etree._Element, restore: Restore) -> str:
@@ -266,10 +286,15 @@ def _attaches_shadow_root(template: etree._Element, hosts: set[Any]) -> bool:
     return True
 
 
+# (position, form element, its controls, heading text, aria-labelledby text)
+_Found = tuple[int, etree._Element, tuple[Control, ...], str, str]
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+
+
 def forms_of(document: Document) -> tuple[Form, ...]:
     """Every connected form — in the document and in declarative shadow roots — with the listed
     elements it owns, in tree order."""
-    found: list[tuple[int, etree._Element, tuple[Control, ...]]] = []
+    found: list[_Found] = []
     _scan_scope(document.root, document, itertools.count(1), set(), found)
     found.sort(key=lambda entry: entry[0])
     return tuple(
@@ -278,8 +303,10 @@ def forms_of(document: Document) -> tuple[Form, ...]:
             attributes=_frozen(form.attrib, document.restore),
             controls=controls,
             line=form.sourceline,
+            heading=heading,
+            labelledby=labelledby,
         )
-        for i, (_, form, controls) in enumerate(found)
+        for i, (_, form, controls, heading, labelledby) in enumerate(found)
     )
 
 
@@ -288,7 +315,7 @@ def _scan_scope(
     document: Document,
     counter: Iterator[int],
     shadow_hosts: set[Any],
-    found: list[tuple[int, etree._Element, tuple[Control, ...]]],
+    found: list[_Found],
 ) -> None:
     """One tree (the document, or a shadow root): IDs, labels and owners never cross trees."""
     restore = document.restore
@@ -302,6 +329,10 @@ def _scan_scope(
     directions: list[tuple[etree._Element, str]] = []
     # fieldsets that disable their descendants: (fieldset element, its first legend or None)
     disabling: list[tuple[etree._Element, etree._Element | None]] = []
+    # form position → its first heading inside, else the last heading of its section before it
+    headings: dict[int, etree._Element | None] = {}
+    inner_heading: set[int] = set()
+    seen_headings: list[etree._Element] = []
 
     for event, element in _walk(scope):
         tag = element.tag
@@ -323,6 +354,13 @@ def _scan_scope(
             labels.append(element)
         elif tag == "form":
             forms.append((position, element))
+            headings[position] = _section_heading(element, seen_headings)
+        elif tag in _HEADINGS:
+            seen_headings.append(element)
+            form = next((c.index for c in reversed(containers) if c.tag == "form"), None)
+            if form is not None and form not in inner_heading:
+                inner_heading.add(form)
+                headings[form] = element
         elif tag == "template" and _attaches_shadow_root(element, shadow_hosts):
             _scan_scope(element, document, counter, shadow_hosts, found)
         if tag in LISTED:
@@ -355,7 +393,35 @@ def _scan_scope(
             continue
         suggestions = _suggestions(item.element, first_with_id, restore)
         owned[owner].append(_control(item, labels_of.get(item.element, ()), suggestions, restore))
-    found.extend((position, form, tuple(owned[form])) for position, form in forms)
+    for position, form in forms:
+        heading = headings[position]
+        found.append(
+            (
+                position,
+                form,
+                tuple(owned[form]),
+                "" if heading is None else _collapse(_text(heading, restore)),
+                _labelledby(form, first_with_id, restore),
+            )
+        )
+
+
+def _section_heading(
+    form: etree._Element, seen: list[etree._Element]
+) -> etree._Element | None:
+    """The last heading before ``form`` whose parent encloses the form: ``<h2>`` then ``<form>``
+    in one section, not the heading of a section that closed before the form."""
+    ancestors = set(form.iterancestors())
+    return next((h for h in reversed(seen) if h.getparent() in ancestors), None)
+
+
+def _labelledby(
+    form: etree._Element, first_with_id: dict[str, etree._Element], restore: Restore
+) -> str:
+    """The text of the elements ``aria-labelledby`` names, in its order (#aria-labelledby)."""
+    ids = _ASCII_RUNS.split((form.get("aria-labelledby") or "").strip(ASCII_WHITESPACE))
+    texts = (_text(first_with_id[i], restore) for i in ids if i in first_with_id)
+    return _collapse(" ".join(texts))
 
 
 def _disabled_by(

@@ -38,6 +38,7 @@ from typing import Any
 from ._chromium import _NUMBER_STEP, CHROMIUM, _description, _label_text
 from ._fill import FormState, initial_state
 from ._forms import Control, Form
+from ._hints import hints_of, is_sensitive
 from ._microsyntax import allowed_step, compiles_as_v_flag_regex, parse_float, step_base
 from ._profiles import Group, register_profile
 from ._validity import invalid_controls
@@ -100,6 +101,11 @@ def _texts(group: Group) -> dict[str, Any]:
 
 
 def _finish(schema: dict[str, Any], group: Group, default: Any) -> dict[str, Any]:
+    if any(is_sensitive(c) for c in group.controls):
+        # a secret is marked, and neither its current value nor suggestions are shown
+        schema.update(_texts(group))
+        schema["x-sensitive"] = True
+        return schema
     if default is not None:
         schema["default"] = default
     # a datalist suggests values, it never restricts them
@@ -314,6 +320,11 @@ def _radio(group: Group) -> dict[str, Any]:
     return _finish(schema, group, checked)
 
 
+def _annotations(form: Form) -> dict[str, Any]:
+    """Chromium's ``autosubmit`` and the hints a client needs to decide how to call the tool."""
+    return {"autosubmit": "toolautosubmit" in form.attributes, **hints_of(form).to_dict()}
+
+
 HTML = register_profile(
     CHROMIUM.extend(
         "html",
@@ -337,6 +348,7 @@ HTML = register_profile(
             "radio": _radio,
         },
         required=_required,
+        annotations=_annotations,
         closed=True,
     )
 )

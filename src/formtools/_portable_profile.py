@@ -253,6 +253,7 @@ _REWRITES: Mapping[str, Callable[[str], Rewrite]] = MappingProxyType(
         "uniqueItems": _say(lambda _: "no duplicates"),
         "examples": _say(lambda values: "e.g. " + ", ".join(map(_text, values))),
         "default": _say(lambda value: f"default {_text(value)}"),
+        "x-sensitive": _say(lambda _: "a secret: never shown back"),
         # said by the rewrites they go with
         "description": _drop,
         "format": _drop,  # x-html-type's note says it

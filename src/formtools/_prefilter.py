@@ -4,7 +4,7 @@ Crawls are mostly pages without declarative tools, and parsing is the expensive 
 runs at about 1 MB/s), so batch extraction first scans the bytes: a form registers a tool only
 with a ``toolname`` attribute, and attribute names are ASCII case-insensitive and never written
 with character references, so a page whose decoded text lacks ``toolname`` in any letter case
-yields no tool. With ``all_forms`` (diagnostics for every form, not only tools) the marker is
+yields no tool. With ``all_forms`` (every form becomes a tool or a diagnostic) the marker is
 ``<form`` instead.
 
 The scan is on bytes for every encoding a browser decodes ASCII-compatibly (UTF-8, windows-1252,

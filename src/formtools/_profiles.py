@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
-from ._forms import Control
+from ._forms import Control, Form
 
 __all__ = ["Group", "Profile", "register_profile", "get_profile", "profile_names"]
 
@@ -40,8 +40,8 @@ class Profile:
     ``skip``: a control → the diagnostic code for leaving it out of every group, or None.
     ``classify``: a group → its kind (a key of ``fragments``), or a diagnostic code when the
     group is not a parameter. ``fragments``: kind → builder of the parameter's schema.
-    ``required``: whether the group's parameter is required. ``annotations``: a form's
-    attributes → the tool's annotations. ``closed``: the input schema says
+    ``required``: whether the group's parameter is required. ``annotations``: a form → the
+    tool's annotations. ``closed``: the input schema says
     ``"additionalProperties": false`` (a call with an unknown key is rejected, as Chromium does).
     """
 
@@ -50,7 +50,7 @@ class Profile:
     classify: Callable[[Group], tuple[str, str | None]]
     fragments: Mapping[str, FragmentBuilder]
     required: Callable[[Group], bool]
-    annotations: Callable[[Mapping[str, str]], dict[str, Any]]
+    annotations: Callable[[Form], dict[str, Any]]
     summary: str = ""
     closed: bool = False
 

@@ -17,7 +17,7 @@ from ._encode import File, encode_text, form_encoding, multipart, new_boundary, 
 from ._entries import construct_entry_list
 from ._errors import FormtoolsError
 from ._fill import FormState
-from ._forms import Control
+from ._forms import Control, submission_attribute as _overridden, submission_method as _method
 
 __all__ = ["Request", "NoRequest", "SubmissionError", "build_request"]
 
@@ -64,20 +64,6 @@ class NoRequest:
     reason: str
     url: str | None = None
     return_value: str | None = None
-
-
-def _overridden(
-    form_attributes: Mapping[str, str], submitter: Control | None, attribute: str
-) -> str | None:
-    """The submitter's ``form<attribute>`` when it has one, else the form's ``<attribute>``."""
-    if submitter is not None and submitter.is_submit_button and f"form{attribute}" in submitter.attributes:
-        return submitter.attributes[f"form{attribute}"]
-    return form_attributes.get(attribute)
-
-
-def _method(form_attributes: Mapping[str, str], submitter: Control | None) -> str:
-    lowered = (_overridden(form_attributes, submitter, "method") or "").lower()
-    return lowered if lowered in ("get", "post", "dialog") else "get"
 
 
 def _enctype(form_attributes: Mapping[str, str], submitter: Control | None) -> str:
@@ -152,9 +138,13 @@ def build_request(
     boundary: str | None = None,
     files: Mapping[str, Sequence[File]] | None = None,
     image_coordinates: tuple[int, int] = (0, 0),
+    masked: Mapping[str, str] | None = None,
 ) -> Request | NoRequest:
     """The request submitting ``state``'s form with ``submitter`` makes (validation is the
-    caller's business: it happens before this stage)."""
+    caller's business: it happens before this stage).
+
+    ``masked`` (entry name → stand-in) builds the request as it may be shown instead: the
+    same bytes but for those entries' values, which hold secrets."""
     form = state.form.attributes
     method = _method(form, submitter)
     if method == "dialog":
@@ -172,6 +162,8 @@ def build_request(
     entries = construct_entry_list(
         state, submitter, encoding=encoding, image_coordinates=image_coordinates, files=files
     )
+    if masked:
+        entries = tuple((name, masked.get(name, value)) for name, value in entries)
     enctype = _enctype(form, submitter)
     if scheme == "mailto":
         return NoRequest("mailto", url=action)

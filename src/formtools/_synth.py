@@ -14,6 +14,7 @@ from typing import Iterator
 from ._constants import TOOL_NAME
 from ._diagnostics import Diagnostic, Severity
 from ._forms import Control, Form, forms_of
+from ._inferred import Namer
 from ._microsyntax import compiles_as_v_flag_regex
 from ._parse import Document
 from ._profiles import Group, Profile, get_profile
@@ -40,34 +41,53 @@ class Extraction:
         return next((t for t in self.tools if t.name == name), None)
 
 
-def synthesize(document: Document, profile: str | Profile = "chromium") -> Extraction:
-    """Every tool the document's forms register under ``profile``."""
+def synthesize(
+    document: Document, profile: str | Profile = "chromium", *, all_forms: bool = False
+) -> Extraction:
+    """Every tool the document's forms register under ``profile``.
+
+    ``all_forms``: also a tool for every form without ``toolname`` that can be submitted, named
+    and described from the page and flagged ``inferred`` (see :mod:`._inferred`); the forms
+    left out get a ``not-inferred`` diagnostic saying why.
+    """
     rules = get_profile(profile)
     forms = forms_of(document)
     tools: list[Tool] = []
     diagnostics: list[Diagnostic] = []
     registered: set[str] = set()
     page = PageContext(document.url, document.base_url, document.encoding)
+    namer = Namer(forms) if all_forms else None
     for form in forms:
         problem = _registration_problem(form, registered)
-        if problem is not None:
-            diagnostics.append(Diagnostic(problem, form.describe, line=form.line))
-            continue
-        name = form.attributes["toolname"]
-        registered.add(name)
+        inferred = problem is not None
+        if inferred:
+            if namer is None or problem != "not-a-tool":
+                diagnostics.append(Diagnostic(problem, form.describe, line=form.line))
+            if namer is None or "toolname" in form.attributes:
+                continue
+            named = namer.infer(form, parameters_of(form, rules).submit_button, page)
+            if isinstance(named, str):
+                diagnostics.append(Diagnostic("not-inferred", form.describe, None, form.line, named))
+                continue
+            diagnostics.append(Diagnostic("inferred-tool", form.describe, None, form.line, named.detail))
+            name, description = named.name, named.description
+        else:
+            name, description = form.attributes["toolname"], form.attributes["tooldescription"]
+            registered.add(name)
         schema_diagnostics: list[Diagnostic] = []
-        schema = _input_schema(form, rules, schema_diagnostics)
+        schema = _input_schema(form, rules, schema_diagnostics, needs_button=not inferred)
         diagnostics.extend(schema_diagnostics)
         tools.append(
             Tool(
                 name=name,
                 title=form.attributes.get("tooltitle", ""),
-                description=form.attributes["tooldescription"],
+                description=description,
                 input_schema=freeze(schema),
-                annotations=freeze(rules.annotations(form.attributes)),
+                annotations=freeze(rules.annotations(form)),
                 form=form,
                 profile=rules.name,
                 page=page,
+                inferred=inferred,
             )
         )
     tools.sort(key=lambda tool: tool.name)
@@ -141,11 +161,16 @@ def parameters_of(form: Form, profile: str | Profile = "chromium") -> Parameters
     return Parameters(tuple(parameters), tuple(skipped), submit_button)
 
 
-def _input_schema(form: Form, rules: Profile, diagnostics: list[Diagnostic]) -> dict:
+def _input_schema(
+    form: Form, rules: Profile, diagnostics: list[Diagnostic], *, needs_button: bool = True
+) -> dict:
+    """``needs_button``: a call fails without a submit button (an inferred tool's form was
+    checked already: it is submitted implicitly, as Enter submits it)."""
     sorted_out = parameters_of(form, rules)
     for control, reason in sorted_out.skipped:
         diagnostics.append(Diagnostic(reason, form.describe, control.describe, control.line))
-    if sorted_out.submit_button is None and "toolautosubmit" not in form.attributes:
+    no_button = sorted_out.submit_button is None and "toolautosubmit" not in form.attributes
+    if no_button and needs_button:
         diagnostics.append(Diagnostic("no-submit-button", form.describe, line=form.line))
 
     properties: dict[str, dict] = {}

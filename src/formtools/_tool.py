@@ -17,6 +17,9 @@ from ._forms import Form
 __all__ = ["FORMATS", "PageContext", "Tool", "fits_openai_strict", "freeze", "listing", "thaw"]
 
 FORMATS = ("webmcp", "mcp", "openai", "evals")
+# how an inferred tool (an unannotated form, --all-forms) is marked in webmcp and mcp output
+INFERRED_ANNOTATION = "x-formtools-inferred"
+INFERRED_META = "formtools/inferred"
 # the document a format's tools are written as: a bare array, or an object holding it under a key
 _LISTING_KEYS: Mapping[str, str] = MappingProxyType({"evals": "tools"})  # webmcp-evals --tools=
 
@@ -71,6 +74,7 @@ class Tool:
 
     ``input_schema`` and ``annotations`` are read-only JSON values in the profile's key order;
     ``form`` is the model the tool was built from (execution fills it), ``page`` where it lives.
+    ``inferred``: the form has no ``toolname``; formtools named and described it (``--all-forms``).
     """
 
     name: str
@@ -81,6 +85,7 @@ class Tool:
     form: Form
     profile: str
     page: PageContext = PageContext()
+    inferred: bool = False
 
     def to_dict(self, format: str = "webmcp") -> dict[str, Any]:
         """The tool as JSON-ready data.
@@ -91,14 +96,21 @@ class Tool:
         when the schema fits strict mode (see :func:`fits_openai_strict`; the ``portable``
         profile's schemas are the ones OpenAI accepts). ``evals``: an entry of the ``tools``
         array of a webmcp-evals (GoogleChromeLabs/webmcp-tools ``evals-cli``) tools file.
+
+        An inferred tool says so in ``webmcp`` (``"x-formtools-inferred": true`` in
+        ``annotations``) and ``mcp`` (``"_meta": {"formtools/inferred": true}``, MCP's place for
+        extensions); ``openai`` and ``evals`` entries have fixed keys (OpenAI rejects others).
         """
         if format == "webmcp":
+            annotations = thaw(self.annotations)
+            if self.inferred:
+                annotations[INFERRED_ANNOTATION] = True
             return {
                 "name": self.name,
                 "title": self.title,
                 "description": self.description,
                 "inputSchema": thaw(self.input_schema),
-                "annotations": thaw(self.annotations),
+                "annotations": annotations,
             }
         if format == "mcp":
             entry: dict[str, Any] = {"name": self.name}
@@ -107,6 +119,8 @@ class Tool:
             entry["description"] = self.description
             entry["inputSchema"] = thaw(self.input_schema)
             entry["annotations"] = thaw(self.annotations)
+            if self.inferred:
+                entry["_meta"] = {INFERRED_META: True}
             return entry
         if format == "openai":
             return {

@@ -24,10 +24,12 @@ from functools import lru_cache
 
 import regress
 
+from ._constants import MASK
 from ._ecmaregex import compiles_with_v_flag
 from ._errors import FormtoolsError
 from ._fill import FormState
 from ._forms import Control
+from ._hints import is_sensitive
 from ._values import (
     RangeProblem,
     is_valid_absolute_url,
@@ -178,11 +180,14 @@ def _unicode_label(label: str, ascii_tld: bool) -> str:
     return decoded
 
 
-def _email_message(value: str, multiple: bool) -> str:
-    """EmailInputType::TypeMismatchText for a value that is not a valid e-mail address (list)."""
+def _email_message(value: str, multiple: bool, secret: bool = False) -> str:
+    """EmailInputType::TypeMismatchText for a value that is not a valid e-mail address (list).
+    For a ``secret`` field, the parts of the value Chromium quotes are masked."""
     address = _invalid_address(value, multiple)
     if not address:
         return "Please enter a non-empty email address."
+    if secret:
+        return f"Please enter an email address. '{MASK}' is not one."
     at = address.find("@")
     if at < 0:
         return f"Please include an '@' in the email address. '{address}' is missing an '@'."
@@ -257,10 +262,12 @@ def _problem(state: FormState, control: Control) -> tuple[str, str] | None:
         return None
     if kind == "file":
         return ("valueMissing", _MESSAGES["valueMissing:file"]) if required else None
-    return value_problem(kind, current.value, control.attributes)
+    return value_problem(kind, current.value, control.attributes, secret=is_sensitive(control))
 
 
-def value_problem(kind: str, value: str, attributes: Mapping[str, str]) -> tuple[str, str] | None:
+def value_problem(
+    kind: str, value: str, attributes: Mapping[str, str], *, secret: bool = False
+) -> tuple[str, str] | None:
     """(flag, message) for an ``<input>`` of a value-mode type (not checkbox, radio or file)
     holding the sanitized ``value``, or None when it is valid.
 
@@ -274,7 +281,7 @@ def value_problem(kind: str, value: str, attributes: Mapping[str, str]) -> tuple
         return None
     multiple = "multiple" in attributes
     if kind == "email" and not is_valid_email(value, multiple):
-        return "typeMismatch", _email_message(value, multiple)
+        return "typeMismatch", _email_message(value, multiple, secret)
     if kind == "url" and not is_valid_absolute_url(value):
         return "typeMismatch", _MESSAGES["typeMismatch:url"]
     if kind in _PATTERN_TYPES and _pattern_mismatch(kind, attributes, value):

@@ -34,11 +34,19 @@ BaseUrl = Annotated[
     Optional[str],
     typer.Option("--base-url", help="The document URL of a file or standard input."),
 ]
+AllForms = Annotated[
+    bool,
+    typer.Option(
+        "--all-forms",
+        help="Also make forms without toolname tools, with a name and description inferred "
+        "from the page (flagged as inferred).",
+    ),
+]
 
 
-def _extraction(page: str, profile: str, base_url: str | None) -> Extraction:
+def _extraction(page: str, profile: str, base_url: str | None, all_forms: bool = False) -> Extraction:
     rules = get_profile(profile)  # an unknown profile fails before any I/O
-    return synthesize(load_page(page, base_url=base_url), rules)
+    return synthesize(load_page(page, base_url=base_url), rules, all_forms=all_forms)
 
 
 @app.command()
@@ -55,11 +63,12 @@ def extract(
     ] = "webmcp",
     base_url: BaseUrl = None,
     pretty: Annotated[bool, typer.Option("--pretty", help="Indent the JSON.")] = False,
+    all_forms: AllForms = False,
 ) -> None:
     """Print the page's tools as a JSON array (for ``evals``, a ``{"tools": [...]}`` file)."""
     if format not in FORMATS:
         raise UnknownFormat(f"unknown format {format!r} (known: {', '.join(FORMATS)})")
-    result = _extraction(page, profile, base_url)
+    result = _extraction(page, profile, base_url, all_forms)
     typer.echo(_jsjson.dumps(listing(result.tools, format), pretty=pretty))
 
 
@@ -72,12 +81,13 @@ def lint(
     verbose: Annotated[
         bool, typer.Option("--verbose", "-v", help="Also print informational findings.")
     ] = False,
+    all_forms: AllForms = False,
 ) -> None:
     """Explain every form that is not a tool and every control that is not a parameter.
 
     Exits with 1 when there are errors.
     """
-    result = _extraction(page, profile, base_url)
+    result = _extraction(page, profile, base_url, all_forms)
     shown = [
         d for d in result.diagnostics if json or verbose or d.severity is not Severity.INFO
     ]
@@ -138,6 +148,7 @@ def validate(
     ] = "{}",
     base_url: BaseUrl = None,
     profile: ProfileOption = "html",
+    all_forms: AllForms = False,
 ) -> None:
     """Check an input against the tool's schema (JSON Schema 2020-12, ECMAScript patterns,
     the html profile's x- keywords); print one line per problem.
@@ -147,7 +158,7 @@ def validate(
     from ._validate import validate_input
 
     arguments = _tool_input(input)
-    chosen = _chosen_tool(_extraction(page, profile, base_url), page, tool)
+    chosen = _chosen_tool(_extraction(page, profile, base_url, all_forms), page, tool)
     problems = validate_input(chosen, arguments)
     for problem in problems:
         typer.echo(str(problem))
@@ -181,6 +192,7 @@ def call(
         bool, typer.Option("--text", help="Also print the landing page's text.")
     ] = False,
     profile: ProfileOption = "chromium",
+    all_forms: AllForms = False,
 ) -> None:
     """Execute a tool call as Chromium would: validate, fill, submit, print the result.
 
@@ -191,7 +203,7 @@ def call(
     from ._validity import ValidationError
 
     arguments = _tool_input(input)
-    chosen = _chosen_tool(_extraction(page, profile, base_url), page, tool)
+    chosen = _chosen_tool(_extraction(page, profile, base_url, all_forms), page, tool)
     try:
         prepared = prepare_call(chosen, arguments, submitter=submitter, files=_files(file or []))
     except (InputError, ValidationError) as error:
@@ -239,6 +251,39 @@ def diff(
 
 
 @app.command()
+def report(
+    pages: Annotated[
+        Optional[list[str]],
+        typer.Argument(help="HTML files, directories of them, or http(s) URLs (default: fixtures/html)."),
+    ] = None,
+    format: Annotated[
+        Optional[str], typer.Option("--format", help="md or html (default: from --out's suffix, else md).")
+    ] = None,
+    out: Annotated[
+        Optional[Path], typer.Option("--out", help="Write the report to this file instead of standard output.")
+    ] = None,
+) -> None:
+    """Compare Chromium's tools (its recording when the page has one) with the html profile's,
+    keyword by keyword, and explain every difference."""
+    from ._report import Report, compare_page, page_sources, render, report_format
+
+    chosen = report_format(format, out)  # a bad format fails before any page is read
+    if not pages and not Path("fixtures/html").is_dir():
+        raise UsageProblem("name the pages to report on (there is no fixtures/html here)")
+    result = Report(tuple(compare_page(page) for page in page_sources(pages or ["fixtures/html"])))
+    text = render(result, chosen)
+    if out is None:
+        typer.echo(text, nl=False)
+    else:
+        try:
+            out.write_text(text, encoding="utf-8")
+        except OSError as error:
+            raise UsageProblem(f"{out}: cannot write: {error.strerror or error}") from None
+    if result.unexplained:
+        typer.echo(f"formtools: {len(result.unexplained)} difference(s) no rule explains", err=True)
+
+
+@app.command()
 def serve(
     pages: Annotated[
         list[str], typer.Argument(help="Pages to serve: http(s) URLs, saved .html files or directories of them.")
@@ -260,6 +305,7 @@ def serve(
     max_bytes: Annotated[
         int, typer.Option("--max-bytes", help="The largest answer read from a submission.")
     ] = 10 * 1024 * 1024,
+    all_forms: AllForms = False,
 ) -> None:
     """Serve the pages' tools as an MCP server (needs the mcp extra)."""
     get_profile(profile)  # an unknown profile fails before any I/O
@@ -277,6 +323,7 @@ def serve(
         allow_cross_origin=allow_cross_origin,
         timeout=timeout,
         max_bytes=max_bytes,
+        all_forms=all_forms,
     )
     bridge.serve(pages, transport=transport, host=host, port=port, base_url=base_url, options=options)
 
@@ -297,7 +344,11 @@ def batch(
     profile: ProfileOption = "chromium",
     all_forms: Annotated[
         bool,
-        typer.Option("--all-forms", help="Parse every page with a form, not only pages with toolname."),
+        typer.Option(
+            "--all-forms",
+            help="Parse every page with a form and make forms without toolname tools too "
+            "(inferred names and descriptions).",
+        ),
     ] = False,
     resume: Annotated[
         bool, typer.Option("--resume", help="Keep the output and skip the pages it already has.")
@@ -307,7 +358,8 @@ def batch(
 
     Each line is {"path" or "url", "tools", "diagnostics": {"errors", "warnings"}}, or
     {"path" or "url", "error"} for a page that could not be read or parsed. Pages without a
-    toolname attribute are never parsed (their line says "skipped").
+    toolname attribute (with --all-forms: without <form) are never parsed (their line says
+    "skipped").
     """
     from ._batch import BatchOptions, progress_display, run_batch
 

@@ -3,15 +3,20 @@
 Needs the ``mcp`` extra (the official MCP Python SDK, 2.x): ``pip install 'formtools[mcp]'``.
 
 - **Tools.** Each page's tools become MCP tools (``name``, ``title`` when there is one,
-  ``description``, ``inputSchema``, ``annotations`` with ``readOnlyHint: true`` for GET forms).
+  ``description``, ``inputSchema``, ``annotations``: the form's hints, see ``_hints``).
   A name registered by more than one page is published as ``<key>__<name>`` on every page that
   has it, the key being the page's host (URLs) or file stem (saved pages), made unique in the
-  order the pages were given. ``formtools_refresh`` re-fetches every page.
+  order the pages were given. ``formtools_refresh`` re-fetches every page. With ``all_forms``
+  the forms without ``toolname`` are served too, as inferred tools (see ``_inferred``).
 - **Calls.** ``prepare_call`` (nothing sent on bad input: an MCP tool error listing every field's
   message), the safety checks, the confirmation rule, then ``asubmit`` with the session's own
   ``httpx.AsyncClient``: each MCP client session has its own cookie jar.
-- **Confirmation.** A form without ``toolautosubmit`` is submitted only after the user accepts an
-  elicitation; a client without elicitation gets an ``awaiting-user`` result and nothing is sent.
+- **Confirmation.** A form whose ``humanInTheLoopHint`` is ``review`` or ``confirm`` (every form
+  without ``toolautosubmit``, and destructive or payment forms) is submitted only after the user
+  accepts an elicitation; a client without elicitation gets an ``awaiting-user`` result and
+  nothing is sent. A ``notify`` form is sent, and the client gets a log notification about it.
+- **Secrets.** Values of sensitive fields (``x-sensitive``) are masked in everything returned:
+  the request shown, the result, error messages.
 - **Safety.** The action's origin must be the page's (unless ``allow_cross_origin``), and every
   address the destination host resolves to — on the first request and on every redirect — must
   be a public one (unless ``allow_private``). Only ``http``/``https`` destinations are sent to.
@@ -48,10 +53,11 @@ except ImportError as error:  # pragma: no cover - exercised by the CLI's messag
 
 from . import _jsjson
 from ._errors import FormtoolsError, SourceError, UsageProblem
-from ._execute import NoSubmitButton, _submitter, asubmit, prepare_call
+from ._execute import NoSubmitButton, asubmit, prepare_call
 from ._fill import InputError
 from ._parse import Document, parse_html
-from ._request import Request, SubmissionError, _method
+from ._hints import Hints, hints_of, sensitive_keys
+from ._request import Request, SubmissionError
 from ._send import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SendError, ToolResult
 from ._sources import is_url, load_page
 from ._synth import synthesize
@@ -77,6 +83,7 @@ class Refused(FormtoolsError):
 @dataclass(frozen=True)
 class BridgeOptions:
     profile: str = "chromium"
+    all_forms: bool = False  # forms without toolname are served too, as inferred tools
     allow_private: bool = False
     allow_cross_origin: bool = False
     timeout: float = DEFAULT_TIMEOUT
@@ -130,12 +137,15 @@ def _sources(arguments: Sequence[str], base_url: str | None) -> list[tuple[str, 
     return found
 
 
-def _extract(document: Document, profile: str) -> tuple[Tool, ...]:
-    return tuple(synthesize(document, profile).tools)
+def _extract(document: Document, profile: str, all_forms: bool) -> tuple[Tool, ...]:
+    return tuple(synthesize(document, profile, all_forms=all_forms).tools)
 
 
-def load_pages(arguments: Sequence[str], *, base_url: str | None = None, profile: str = "chromium") -> list[Page]:
-    """Read every page (URLs are fetched, directories expanded) and extract its tools."""
+def load_pages(
+    arguments: Sequence[str], *, base_url: str | None = None, profile: str = "chromium", all_forms: bool = False
+) -> list[Page]:
+    """Read every page (URLs are fetched, directories expanded) and extract its tools
+    (``all_forms``: with the inferred tools of forms without toolname)."""
     pages: list[Page] = []
     keys: set[str] = set()
     for source, file_url in _sources(arguments, base_url):
@@ -147,7 +157,7 @@ def load_pages(arguments: Sequence[str], *, base_url: str | None = None, profile
             n += 1
             key = f"{base}_{n}"
         keys.add(key)
-        pages.append(Page(source, url, key, _extract(document, profile)))
+        pages.append(Page(source, url, key, _extract(document, profile, all_forms)))
     return pages
 
 
@@ -165,18 +175,21 @@ def published(pages: Sequence[Page]) -> dict[str, tuple[Page, Tool]]:
     return names
 
 
-def _is_get(tool: Tool) -> bool:
-    try:
-        button = _submitter(tool, None)
-    except SubmissionError:
-        button = None
-    return _method(tool.form.attributes, button) == "get"
+_MCP_HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+META_KEY = "formtools/hints"
 
 
 def mcp_tool(name: str, tool: Tool) -> types.Tool:
+    """The MCP entry of a tool, with the form's hints whatever the profile (the ``chromium``
+    profile's only annotation, ``autosubmit``, means nothing to an MCP client): MCP's four in
+    ``annotations``, the others, the sensitive fields and ``inferred`` in ``_meta``."""
     entry = tool.to_dict("mcp")
     entry["name"] = name
-    entry["annotations"] = {"readOnlyHint": True} if _is_get(tool) else {"readOnlyHint": False}
+    hints = hints_of(tool.form).to_dict()
+    entry["annotations"] = {key: hints.pop(key) for key in _MCP_HINTS}
+    hints["sensitiveFields"] = sorted(sensitive_keys(tool.form))
+    hints["inferred"] = tool.inferred
+    entry["_meta"] = {**entry.get("_meta", {}), META_KEY: hints}
     return types.Tool.model_validate(entry)
 
 
@@ -274,6 +287,14 @@ def _completed(name: str, result: ToolResult, refreshed: bool) -> types.CallTool
     )
 
 
+def _why_ask(hints: Hints, autosubmit: bool) -> str:
+    if hints.humanInTheLoopHint == "confirm":
+        return "the form may change something that cannot be undone (humanInTheLoopHint: confirm)"
+    if not autosubmit:
+        return "the form has no toolautosubmit"
+    return f"the page asks for a person's review (humanInTheLoopHint: {hints.humanInTheLoopHint})"
+
+
 def _unsent(name: str, status: str, reason: str, request: Request | None) -> types.CallToolResult:
     structured: dict[str, Any] = {"status": status, "reason": reason}
     if request is not None:
@@ -342,8 +363,9 @@ class Bridge:
             return _error([str(p) for p in error.problems])
         except (NoSubmitButton, SubmissionError) as error:
             return _error([str(error)])
-        request = prepared.request
-        confirm = prepared.autosubmit
+        request = prepared.shown if isinstance(prepared.shown, Request) else None  # secrets masked
+        hints = hints_of(tool.form)
+        confirm = not hints.needs_person
         if request is not None:
             try:
                 self._check_origin(page, request)
@@ -351,12 +373,13 @@ class Bridge:
             except Refused as error:
                 return _error([str(error)])
             if not confirm:
-                answer = await self._ask(ctx, name, request)
+                why = _why_ask(hints, prepared.autosubmit)
+                answer = await self._ask(ctx, name, request, why)
                 if answer is None:
                     return _unsent(
                         name,
                         "awaiting-user",
-                        "the form has no toolautosubmit and this client cannot ask the user (no elicitation)",
+                        f"{why} and this client cannot ask the user (no elicitation)",
                         request,
                     )
                 if not answer:
@@ -371,9 +394,16 @@ class Bridge:
                 max_bytes=self.options.max_bytes,
             )
         except (Refused, SendError) as error:
-            return _error([str(error)])
+            return _error([prepared.secrets.url(str(error))])  # a redirect's URL may carry them
         if result.status != "completed":
             return _unsent(name, result.status, result.reason or "", request)
+        if hints.humanInTheLoopHint == "notify" and request is not None:
+            await ctx.session.send_log_message(
+                "notice",
+                f"formtools submitted {name} ({request.method} {request.url})",
+                logger="formtools",
+                related_request_id=ctx.request_id,
+            )
         changed = False
         if request is not None and _same_document(request.url, page.url):
             try:
@@ -393,12 +423,12 @@ class Bridge:
             f"({scheme}://{host}:{port}); the operator can allow it with --allow-cross-origin"
         )
 
-    async def _ask(self, ctx: Any, name: str, request: Request) -> bool | None:
+    async def _ask(self, ctx: Any, name: str, request: Request, why: str) -> bool | None:
         """The user's answer through elicitation, or ``None`` when the client cannot be asked."""
         caps = ctx.session.client_capabilities
         if caps is None or caps.elicitation is None or not ctx.session.can_send_request:
             return None
-        message = f"{name} has no toolautosubmit. Submit it ({request.method} {request.url})?"
+        message = f"{name}: {why}. Submit it ({request.method} {request.url})?"
         try:
             answer = await ctx.session.elicit_form(message, _CONFIRM_SCHEMA, related_request_id=ctx.request_id)
         except (MCPError, NoBackChannelError):  # the client refused or cannot be asked
@@ -408,7 +438,7 @@ class Bridge:
     async def _fetch(self, session: _Session, page: Page) -> Page:
         if page.is_file:
             document = await anyio.to_thread.run_sync(lambda: load_page(page.source, base_url=page.url))
-            return replace(page, tools=_extract(document, self.options.profile))
+            return replace(page, tools=_extract(document, self.options.profile, self.options.all_forms))
         token = _PAGE_FETCH.set(True)
         try:
             async with session.client.stream(
@@ -427,7 +457,7 @@ class Bridge:
             _PAGE_FETCH.reset(token)
         url = str(response.url)
         document = parse_html(bytes(body), url=url, content_type=response.headers.get("content-type"))
-        return replace(page, url=url, tools=_extract(document, self.options.profile))
+        return replace(page, url=url, tools=_extract(document, self.options.profile, self.options.all_forms))
 
     async def _refresh(self, ctx: Any, session: _Session, sources: Sequence[str] | None = None) -> bool:
         """Re-fetch the session's pages (all, or those from ``sources``); notify on a change."""
@@ -513,5 +543,6 @@ def serve(
     if transport not in ("stdio", "http"):
         raise UsageProblem(f"unknown transport {transport!r} (known: stdio, http)")
     options = options or BridgeOptions()
-    bridge = Bridge(load_pages(arguments, base_url=base_url, profile=options.profile), options)
+    pages = load_pages(arguments, base_url=base_url, profile=options.profile, all_forms=options.all_forms)
+    bridge = Bridge(pages, options)
     anyio.run(_serve, bridge, transport, host, port)

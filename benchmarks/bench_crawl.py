@@ -1,0 +1,645 @@
+"""The crawl benchmark: formtools against parsers, a byte scan and a browser, in one run.
+
+    python benchmarks/bench_crawl.py                        # every section, a 25 MB corpus
+    python benchmarks/bench_crawl.py --quick                # a 2 MB corpus and short runs
+    python benchmarks/bench_crawl.py --only parse,prefilter --size-mb 10
+    python benchmarks/bench_crawl.py --corpus benchmarks/corpus --json results.json
+
+The corpus comes from ``make_corpus.py`` (seeded: the same pages every run), generated into a
+temporary directory, or kept in (and reused from) ``--corpus DIR``. Every baseline is measured in
+the same run on the same pages, so the ratios hold on any machine even where the absolute figures
+do not. Sections (``--only``, comma-separated):
+
+- ``parse``: MB/s and pages/s of parse-only lexbor (selectolax), lxml.html and html5lib, of
+  ``formtools.parse_html``, and of ``formtools.extract`` (``chromium`` profile), over the whole
+  corpus and over the pages with ``toolname`` (those the prefilter passes). For the whole corpus,
+  extract's time is what batch extraction spends: the prefilter on every page plus extract on the
+  pages it passes. Ratios are against lexbor, the fastest parser.
+- ``prefilter``: the byte scan's MB/s on the corpus as it is, with every ``toolname`` renamed (it
+  reads every byte), in ``--all-forms`` mode with every ``<form`` renamed, and on UTF-16 pages.
+- ``scaling``: ``formtools batch`` over the corpus directory with ``--jobs 1`` … all cores (wall
+  time of the command, start-up included), and once over the corpus's WARC.gz.
+- ``memory``: peak resident memory of ``formtools batch`` over 1,000 and 10,000 small pages: the
+  largest single process's high-water mark (``wait4``'s ``ru_maxrss``) and the highest sum over
+  the process tree sampled from ``/proc``; flat means the two runs peak alike.
+- ``chromium``: per-page time of headless Chromium (``/usr/bin/chromium`` with WebMCP, through
+  ``formtools._browser.ChromiumOracle``: load the page from a local server, wait until the tools
+  settle, read them) on a sample of pages, against ``formtools.extract`` on the same pages, and
+  whether the two give the same tools.
+
+Figures are best-of-``--repeat`` passes where a pass is short (each engine gets more passes only
+while it has spent under 3 s); nothing is asserted here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import codecs
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import html5lib  # noqa: E402
+import lxml.html  # noqa: E402
+from make_corpus import PAGES_PER_FOLDER, Corpus, PageInfo, generate, load  # noqa: E402
+from selectolax.lexbor import LexborHTMLParser  # noqa: E402
+
+import formtools  # noqa: E402
+from formtools._prefilter import may_hold_tools  # noqa: E402
+
+SECTIONS = ("parse", "prefilter", "scaling", "memory", "chromium")
+_PASS_BUDGET = 3.0  # seconds an engine may spend on extra passes
+
+
+# --- measuring ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rate:
+    """Throughput of one engine over a set of pages."""
+
+    pages: int
+    size: int
+    seconds: float
+
+    @property
+    def mb_per_s(self) -> float:
+        return self.size / self.seconds / 1e6 if self.seconds else float("inf")
+
+    @property
+    def pages_per_s(self) -> float:
+        return self.pages / self.seconds if self.seconds else float("inf")
+
+    def to_dict(self) -> dict[str, float]:
+        return {
+            "pages": self.pages,
+            "bytes": self.size,
+            "seconds": round(self.seconds, 4),
+            "mb_per_s": round(self.mb_per_s, 3),
+            "pages_per_s": round(self.pages_per_s, 2),
+        }
+
+
+def _per_page_seconds(work: Callable[[int], object], count: int, repeat: int) -> list[float]:
+    """Seconds per page of the best pass (the pass with the least total)."""
+    best: list[float] | None = None
+    spent = 0.0
+    for _ in range(repeat):
+        times = []
+        clock = time.perf_counter
+        for index in range(count):
+            start = clock()
+            work(index)
+            times.append(clock() - start)
+        spent += sum(times)
+        if best is None or sum(times) < sum(best):
+            best = times
+        if spent > _PASS_BUDGET:
+            break
+    assert best is not None
+    return best
+
+
+def _rate(times: Sequence[float], sizes: Sequence[int], chosen: Sequence[int]) -> Rate:
+    return Rate(len(chosen), sum(sizes[i] for i in chosen), sum(times[i] for i in chosen))
+
+
+# --- sections ----------------------------------------------------------------------------------
+
+
+def section_parse(corpus: Corpus, bodies: list[bytes], repeat: int) -> dict[str, Any]:
+    sizes = [len(body) for body in bodies]
+    everything = range(len(bodies))
+    passed = [i for i, body in enumerate(bodies) if may_hold_tools(body)]
+    urls = [page.url for page in corpus.pages]
+    prefilter = _per_page_seconds(lambda i: may_hold_tools(bodies[i]), len(bodies), repeat)
+
+    def html5lib_parse(body: bytes) -> object:
+        return html5lib.HTMLParser(namespaceHTMLElements=False).parse(body)
+
+    engines: list[tuple[str, Callable[[int], object]]] = [
+        ("lexbor (selectolax), parse only", lambda i: LexborHTMLParser(bodies[i])),
+        ("lxml.html, parse only", lambda i: lxml.html.document_fromstring(bodies[i])),
+        ("html5lib, parse only", lambda i: html5lib_parse(bodies[i])),
+        ("formtools.parse_html", lambda i: formtools.parse_html(bodies[i], url=urls[i])),
+    ]
+    rows: list[dict[str, Any]] = []
+    for name, work in engines:
+        times = _per_page_seconds(work, len(bodies), repeat)
+        rows.append(
+            {
+                "engine": name,
+                "all": _rate(times, sizes, everything),
+                "toolname": _rate(times, sizes, passed),
+            }
+        )
+
+    # extract runs only where the prefilter lets it, as batch extraction does
+    extract_times = [0.0] * len(bodies)
+    for index, seconds in zip(
+        passed,
+        _per_page_seconds(
+            lambda k: formtools.extract(bodies[passed[k]], base_url=urls[passed[k]]),
+            len(passed),
+            repeat,
+        ),
+    ):
+        extract_times[index] = seconds
+    with_prefilter = [p + e for p, e in zip(prefilter, extract_times)]
+    rows.append(
+        {
+            "engine": "formtools.extract (+ prefilter on all)",
+            "all": _rate(with_prefilter, sizes, everything),
+            "toolname": _rate(extract_times, sizes, passed),
+        }
+    )
+
+    fastest = rows[0]
+    table = []
+    for row in rows:
+        table.append(
+            {
+                "engine": row["engine"],
+                "all": row["all"].to_dict(),
+                "toolname": row["toolname"].to_dict(),
+                "vs_lexbor_all": round(row["all"].mb_per_s / fastest["all"].mb_per_s, 4),
+                "vs_lexbor_toolname": round(
+                    row["toolname"].mb_per_s / fastest["toolname"].mb_per_s, 4
+                ),
+            }
+        )
+    print(
+        f"\n## parse — {len(bodies):,} pages, {sum(sizes) / 1e6:.1f} MB; "
+        f"{len(passed):,} pages with toolname, {sum(sizes[i] for i in passed) / 1e6:.1f} MB"
+    )
+    _print_table(
+        [
+            "engine",
+            "all pages MB/s",
+            "pages/s",
+            "× lexbor",
+            "toolname pages MB/s",
+            "pages/s",
+            "× lexbor",
+        ],
+        [
+            [
+                r["engine"],
+                f"{r['all']['mb_per_s']:,.2f}",
+                f"{r['all']['pages_per_s']:,.1f}",
+                f"{r['vs_lexbor_all']:.3f}",
+                f"{r['toolname']['mb_per_s']:,.2f}",
+                f"{r['toolname']['pages_per_s']:,.1f}",
+                f"{r['vs_lexbor_toolname']:.3f}",
+            ]
+            for r in table
+        ],
+    )
+    return {"pages": len(bodies), "bytes": sum(sizes), "toolname_pages": len(passed), "rows": table}
+
+
+def section_prefilter(corpus: Corpus, bodies: list[bytes], repeat: int) -> dict[str, Any]:
+    without = [
+        body.replace(b"toolname", b"toolnome").replace(b"TOOLNAME", b"TOOLNOME") for body in bodies
+    ]
+    formless = [body.replace(b"<form", b"<farm").replace(b"<FORM", b"<FARM") for body in without]
+    wide = [
+        codecs.BOM_UTF16_LE + body.decode(_codec(page), errors="replace").encode("utf-16-le")
+        for page, body in zip(corpus.pages, without)
+    ][: max(1, len(bodies) // 4)]
+    cases: list[tuple[str, list[bytes], Callable[[bytes], bool]]] = [
+        ("corpus as it is (scan stops at a toolname)", bodies, may_hold_tools),
+        ("no toolname anywhere (every byte read)", without, may_hold_tools),
+        (
+            "--all-forms, no <form anywhere",
+            formless,
+            lambda body: may_hold_tools(body, all_forms=True),
+        ),
+        ("UTF-16 pages, no toolname", wide, may_hold_tools),
+    ]
+    rows = []
+    for name, pages, scan in cases:
+        times = _per_page_seconds(lambda i: scan(pages[i]), len(pages), max(repeat, 5))
+        rate = Rate(len(pages), sum(map(len, pages)), sum(times))
+        rows.append({"case": name, **rate.to_dict()})
+    print("\n## prefilter (byte scan)")
+    _print_table(
+        ["case", "MB", "MB/s"],
+        [[r["case"], f"{r['bytes'] / 1e6:.1f}", f"{r['mb_per_s']:,.0f}"] for r in rows],
+    )
+    return {"rows": rows}
+
+
+def _codec(page: PageInfo) -> str:
+    return "cp1252" if page.charset in ("windows-1252", "iso-8859-1") else page.charset
+
+
+def _batch_command(inputs: Sequence[str], out: Path, jobs: int) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "formtools",
+        "batch",
+        *inputs,
+        "--out",
+        str(out),
+        "--jobs",
+        str(jobs),
+    ]
+
+
+def _run_batch(inputs: Sequence[str], out: Path, jobs: int) -> tuple[float, int]:
+    """Wall seconds of one ``formtools batch`` and the lines it wrote."""
+    start = time.perf_counter()
+    done = subprocess.run(_batch_command(inputs, out, jobs), capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"formtools batch failed ({done.returncode}):\n{done.stderr}")
+    with out.open("rb") as lines:
+        return seconds, sum(1 for _ in lines)
+
+
+def section_scaling(corpus: Corpus, scratch: Path, cores: int) -> dict[str, Any]:
+    rows = []
+    inputs = [str(corpus.pages_dir)]
+    for jobs in range(1, cores + 1):
+        seconds, lines = _run_batch(inputs, scratch / f"scaling-{jobs}.jsonl", jobs)
+        rows.append(
+            {
+                "input": "directory",
+                "jobs": jobs,
+                "lines": lines,
+                **Rate(lines, corpus.size, seconds).to_dict(),
+            }
+        )
+    if corpus.warc is not None:
+        seconds, lines = _run_batch([str(corpus.warc)], scratch / "scaling-warc.jsonl", cores)
+        rows.append(
+            {
+                "input": "WARC.gz",
+                "jobs": cores,
+                "lines": lines,
+                **Rate(lines, corpus.size, seconds).to_dict(),
+            }
+        )
+    single = rows[0]["seconds"]
+    for row in rows:
+        row["speedup"] = round(single / row["seconds"], 3)
+    print(
+        f"\n## scaling — formtools batch over {len(corpus.pages):,} pages, {corpus.size / 1e6:.1f} MB "
+        f"(wall time, start-up included; {cores} cores)"
+    )
+    _print_table(
+        ["input", "--jobs", "pages/s", "MB/s", "seconds", "speedup"],
+        [
+            [
+                r["input"],
+                str(r["jobs"]),
+                f"{r['pages_per_s']:,.1f}",
+                f"{r['mb_per_s']:,.2f}",
+                f"{r['seconds']:.2f}",
+                f"{r['speedup']:.2f}×",
+            ]
+            for r in rows
+        ],
+    )
+    return {"cores": cores, "rows": rows}
+
+
+def _tree(root: int) -> list[int]:
+    """``root`` and its descendants, from ``/proc``."""
+    parents: dict[int, list[int]] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        parents.setdefault(int(fields[1]), []).append(int(entry.name))
+    found, pending = [], [root]
+    while pending:
+        pid = pending.pop()
+        found.append(pid)
+        pending.extend(parents.get(pid, ()))
+    return found
+
+
+def _rss_kib(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/status", "rb") as status:
+            for line in status:
+                if line.startswith(b"VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def _peak_memory(inputs: Sequence[str], out: Path, jobs: int) -> dict[str, Any]:
+    """Run ``formtools batch``; sample its process tree's resident memory every 20 ms, and take
+    the largest high-water mark of any one process in it from ``wait4`` (whose ``ru_maxrss``
+    covers the child and the workers it reaped)."""
+    start = time.perf_counter()
+    process = subprocess.Popen(
+        _batch_command(inputs, out, jobs), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    peak_tree = 0
+    while True:
+        peak_tree = max(peak_tree, sum(_rss_kib(pid) for pid in _tree(process.pid)))
+        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+        if pid:
+            break
+        time.sleep(0.02)
+    seconds = time.perf_counter() - start
+    process.returncode = os.waitstatus_to_exitcode(status)  # reaped here, so Popen must not wait
+    errors = process.stderr.read().decode() if process.stderr else ""
+    if process.returncode != 0:
+        raise SystemExit(f"formtools batch failed ({process.returncode}):\n{errors}")
+    with out.open("rb") as lines:
+        written = sum(1 for _ in lines)
+    return {
+        "seconds": round(seconds, 3),
+        "lines": written,
+        "max_rss_mib": round(usage.ru_maxrss / 1024, 1),
+        "peak_tree_mib": round(peak_tree / 1024, 1),
+    }
+
+
+def section_memory(scratch: Path, counts: Sequence[int], seed: int, cores: int) -> dict[str, Any]:
+    started = time.perf_counter()
+    small = generate(scratch / "small", pages=max(counts), seed=seed, page_kb=(1, 5), warc=False)
+    print(
+        f"\n## memory — formtools batch --jobs {cores} over small pages "
+        f"({max(counts):,} generated in {time.perf_counter() - started:.1f} s)"
+    )
+    rows = []
+    for count in counts:
+        pages = small.pages[:count]
+        # pages/0000 holds the first 1,000 pages, pages/0001 the next …: whole folders where possible
+        folders = sorted({str(small.directory / Path(page.file).parent) for page in pages})
+        inputs = (
+            folders
+            if len(folders) * PAGES_PER_FOLDER == count
+            else [str(small.path(page)) for page in pages]
+        )
+        size = sum(page.bytes for page in pages)
+        measured = _peak_memory(inputs, scratch / f"memory-{count}.jsonl", cores)
+        rows.append(
+            {
+                "pages": count,
+                "bytes": size,
+                **measured,
+                "pages_per_s": round(count / measured["seconds"], 1),
+            }
+        )
+    _print_table(
+        ["pages", "MB", "seconds", "pages/s", "largest process peak MiB", "process tree peak MiB"],
+        [
+            [
+                f"{r['pages']:,}",
+                f"{r['bytes'] / 1e6:.1f}",
+                f"{r['seconds']:.1f}",
+                f"{r['pages_per_s']:,.0f}",
+                f"{r['max_rss_mib']:.1f}",
+                f"{r['peak_tree_mib']:.1f}",
+            ]
+            for r in rows
+        ],
+    )
+    return {"jobs": cores, "rows": rows}
+
+
+def section_chromium(corpus: Corpus, bodies: list[bytes], sample: int) -> dict[str, Any]:
+    from formtools._browser import CHROMIUM, ChromiumOracle
+
+    step = max(1, len(bodies) // sample)
+    chosen = list(range(0, len(bodies), step))[:sample]
+    version = subprocess.run([CHROMIUM, "--version"], capture_output=True, text=True).stdout.strip()
+    started = time.perf_counter()
+    with ChromiumOracle() as oracle:
+        launch = time.perf_counter() - started
+        rows = []
+        for index in chosen:
+            body, page = bodies[index], corpus.pages[index]
+            start = time.perf_counter()
+            browser_tools = oracle.tools(body, content_type="text/html")
+            browser_seconds = time.perf_counter() - start
+            start = time.perf_counter()
+            ours = formtools.extract(body, base_url=page.url)
+            ours_seconds = time.perf_counter() - start
+            start = time.perf_counter()
+            if may_hold_tools(body):
+                formtools.extract(body, base_url=page.url)
+            batch_seconds = time.perf_counter() - start
+            rows.append(
+                {
+                    "file": page.file,
+                    "bytes": len(body),
+                    "tools": len(browser_tools),
+                    "chromium_s": round(browser_seconds, 4),
+                    "formtools_s": round(ours_seconds, 4),
+                    "formtools_prefiltered_s": round(batch_seconds, 4),
+                    "same_tools": [tool.to_dict() for tool in ours.tools] == browser_tools,
+                }
+            )
+    chromium_times = [row["chromium_s"] for row in rows]
+    ours_times = [row["formtools_s"] for row in rows]
+    prefiltered_times = [row["formtools_prefiltered_s"] for row in rows]
+    summary = {
+        "chromium": version,
+        "launch_s": round(launch, 2),
+        "pages": len(rows),
+        "bytes": sum(row["bytes"] for row in rows),
+        "chromium_mean_s": round(statistics.mean(chromium_times), 4),
+        "chromium_median_s": round(statistics.median(chromium_times), 4),
+        "formtools_mean_s": round(statistics.mean(ours_times), 4),
+        "formtools_median_s": round(statistics.median(ours_times), 4),
+        "formtools_prefiltered_mean_s": round(statistics.mean(prefiltered_times), 4),
+        "formtools_prefiltered_median_s": round(statistics.median(prefiltered_times), 4),
+        "speedup_mean": round(statistics.mean(chromium_times) / statistics.mean(ours_times), 2),
+        "speedup_prefiltered_mean": round(
+            statistics.mean(chromium_times) / statistics.mean(prefiltered_times), 2
+        ),
+        "same_tools": sum(row["same_tools"] for row in rows),
+        "pages_with_tools": sum(1 for row in rows if row["tools"]),
+    }
+    print(
+        f"\n## chromium — {len(rows)} pages ({summary['bytes'] / 1e6:.1f} MB, "
+        f"{summary['pages_with_tools']} with tools), {version}, launched in {launch:.1f} s"
+    )
+    _print_table(
+        ["per page", "mean s", "median s"],
+        [
+            [
+                "headless Chromium (load, settle, read tools)",
+                f"{summary['chromium_mean_s']:.3f}",
+                f"{summary['chromium_median_s']:.3f}",
+            ],
+            [
+                "formtools.extract",
+                f"{summary['formtools_mean_s']:.3f}",
+                f"{summary['formtools_median_s']:.3f}",
+            ],
+            [
+                "prefilter, then formtools.extract if it passes",
+                f"{summary['formtools_prefiltered_mean_s']:.3f}",
+                f"{summary['formtools_prefiltered_median_s']:.3f}",
+            ],
+        ],
+    )
+    print(
+        f"formtools.extract is {summary['speedup_mean']:.1f}× faster per page on average "
+        f"({summary['speedup_prefiltered_mean']:.1f}× with the prefilter); "
+        f"same tools as Chromium on {summary['same_tools']} of {len(rows)} pages"
+    )
+    return {**summary, "rows": rows}
+
+
+# --- output ------------------------------------------------------------------------------------
+
+
+def _print_table(header: list[str], rows: list[list[str]]) -> None:
+    """A Markdown table, so that figures can be pasted into the README as they are."""
+    widths = [max(len(header[c]), *(len(row[c]) for row in rows)) for c in range(len(header))]
+    print("| " + " | ".join(h.ljust(w) for h, w in zip(header, widths)) + " |")
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for row in rows:
+        cells = [
+            cell.ljust(w) if c == 0 else cell.rjust(w)
+            for c, (cell, w) in enumerate(zip(row, widths))
+        ]
+        print("| " + " | ".join(cells) + " |")
+    sys.stdout.flush()
+
+
+def _machine(cores: int) -> dict[str, Any]:
+    from importlib.metadata import version
+
+    model = ""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            model = next(
+                (line.split(":", 1)[1].strip() for line in info if line.startswith("model name")),
+                "",
+            )
+    except OSError:
+        pass
+    return {
+        "cores": cores,
+        "cpu": model,
+        "load_average": [round(load, 2) for load in os.getloadavg()],
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        **{name: version(name) for name in ("formtools", "lxml", "html5lib", "selectolax")},
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__.split("\n\n", 2)[2],
+    )
+    parser.add_argument("--size-mb", type=float, help="corpus size (default 25, with --quick 2)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--corpus", type=Path, help="keep the corpus here, or reuse the one there")
+    parser.add_argument(
+        "--only",
+        default=",".join(SECTIONS),
+        help=f"sections, comma-separated: {','.join(SECTIONS)}",
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a small corpus, 1 pass, fewer memory pages, 3 browser pages",
+    )
+    parser.add_argument(
+        "--repeat", type=int, help="passes per engine, best kept (default 3, with --quick 1)"
+    )
+    parser.add_argument(
+        "--memory-pages",
+        help="page counts of the memory runs (default 1000,10000; --quick 200,1000)",
+    )
+    parser.add_argument(
+        "--sample", type=int, help="pages loaded in Chromium (default 20, with --quick 3)"
+    )
+    parser.add_argument(
+        "--jobs", type=int, default=os.cpu_count() or 1, help="most workers (default: the cores)"
+    )
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    args = parser.parse_args(argv)
+    sections = [name.strip() for name in args.only.split(",") if name.strip()]
+    unknown = sorted(set(sections) - set(SECTIONS))
+    if unknown:
+        parser.error(f"unknown section(s) {', '.join(unknown)}; choose from {', '.join(SECTIONS)}")
+    size_mb = args.size_mb if args.size_mb is not None else (2.0 if args.quick else 25.0)
+    repeat = args.repeat or (1 if args.quick else 3)
+    counts = [
+        int(n)
+        for n in (args.memory_pages or ("200,1000" if args.quick else "1000,10000")).split(",")
+    ]
+    sample = args.sample or (3 if args.quick else 20)
+
+    results: dict[str, Any] = {"machine": _machine(args.jobs), "sections": sections}
+    with ExitStack() as stack:
+        scratch = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="formtools-bench-")))
+        started = time.perf_counter()
+        if args.corpus is not None and (args.corpus / "manifest.jsonl").exists():
+            corpus = load(args.corpus)
+            origin = f"reused from {args.corpus}"
+        else:
+            corpus = generate(args.corpus or scratch / "corpus", size_mb, args.seed)
+            origin = f"generated (seed {args.seed}) in {time.perf_counter() - started:.1f} s"
+        bodies = corpus.bodies()
+        results["corpus"] = {
+            "pages": len(corpus.pages),
+            "bytes": corpus.size,
+            "with_forms": sum(1 for p in corpus.pages if p.forms),
+            "with_toolname_forms": sum(1 for p in corpus.pages if p.toolname_forms),
+        }
+        print(
+            f"# formtools crawl benchmark — {args.jobs} cores, {results['machine']['cpu'] or platform.machine()}, "
+            f"Python {platform.python_version()}; load average {' '.join(map(str, results['machine']['load_average']))} "
+            "(other work on the machine skews every figure)"
+        )
+        print(
+            f"corpus: {len(corpus.pages):,} pages, {corpus.size / 1e6:.1f} MB, "
+            f"{results['corpus']['with_forms']:,} with forms, {results['corpus']['with_toolname_forms']:,} with "
+            f"toolname forms; {origin}"
+        )
+        for name in sections:
+            if name == "parse":
+                results["parse"] = section_parse(corpus, bodies, repeat)
+            elif name == "prefilter":
+                results["prefilter"] = section_prefilter(corpus, bodies, repeat)
+            elif name == "scaling":
+                results["scaling"] = section_scaling(corpus, scratch, args.jobs)
+            elif name == "memory":
+                results["memory"] = section_memory(scratch, counts, args.seed, args.jobs)
+            elif name == "chromium":
+                results["chromium"] = section_chromium(corpus, bodies, sample)
+    results["load_average_after"] = [round(load, 2) for load in os.getloadavg()]
+    print(f"\nload average at the end: {' '.join(map(str, results['load_average_after']))}")
+    if args.json is not None:
+        args.json.write_text(
+            json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
+    return results
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,205 @@
+"""What a tool call does to the world, guessed from the form: MCP-style tool annotations and
+which fields hold secrets.
+
+Chromium reports no such hints (its only annotation is ``autosubmit``), yet a client deciding
+whether to ask a person before a call, or whether to retry one, needs them. The page already
+says most of it: a GET form only reads (HTML requires GET submissions to be safe and
+idempotent), a form whose name, action or button says "delete" or "pay" changes something that
+cannot be taken back, and ``type=password`` or ``autocomplete="cc-number"`` mark a secret.
+
+Every guess is a row of a table below, and an author can override each hint with a form
+attribute (:data:`OVERRIDES`) — ``toolhumanintheloophint`` only upwards for a form without
+``toolautosubmit``, which is never submitted without a person. A field is marked sensitive or
+not with ``toolparamsensitive`` (``"false"`` turns the guess off).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from types import MappingProxyType
+from typing import Any
+from urllib.parse import urlsplit
+
+from ._forms import Control, Form, submission_attribute, submission_method
+
+__all__ = [
+    "HUMAN_IN_THE_LOOP_LEVELS",
+    "Hints",
+    "OVERRIDES",
+    "hints_of",
+    "is_sensitive",
+    "sensitive_keys",
+]
+
+#: From least to most involvement: ``none`` (call freely), ``notify`` (tell the person after),
+#: ``review`` (show the call before it is sent), ``confirm`` (an explicit yes is needed).
+HUMAN_IN_THE_LOOP_LEVELS = ("none", "notify", "review", "confirm")
+
+# Words that make a state-changing form destructive: what it does cannot be undone by
+# submitting again (tokens of the tool name, title, action path and submit button's label).
+_DESTRUCTIVE_WORDS = frozenset(
+    {
+        "delete", "remove", "destroy", "erase", "wipe", "purge", "discard", "drop",
+        "cancel", "unsubscribe", "revoke", "terminate", "deactivate", "close", "ban",
+        "reset", "uninstall", "withdraw",
+    }
+)
+# Words that make it a payment: money leaves (the same sources, plus any cc-* field).
+_PAYMENT_WORDS = frozenset(
+    {
+        "pay", "payment", "purchase", "buy", "checkout", "order", "donate", "donation",
+        "transfer", "charge", "subscribe", "billing",
+    }
+)
+# Words of a form that only looks things up, whatever its method.
+_SEARCH_WORDS = frozenset({"search", "find", "lookup", "query", "filter", "browse"})
+
+# autocomplete tokens (the field name, last token of the attribute) whose values are secrets.
+_SECRET_AUTOCOMPLETE = re.compile(r"cc-.+|current-password|new-password|one-time-code")
+# control names that hold secrets when nothing else says so (words of the name)
+_SECRET_NAME_WORDS = frozenset(
+    {"password", "passwd", "passcode", "pin", "otp", "cvv", "cvc", "csc", "ssn", "secret"}
+)
+
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+
+#: Form attributes that override a guessed hint: attribute → annotation key. A boolean hint's
+#: attribute is true when empty or ``"true"``, false when ``"false"``; any other value is
+#: ignored (the guess stays). ``toolhumanintheloophint`` takes a level name.
+OVERRIDES: Mapping[str, str] = MappingProxyType(
+    {
+        "toolreadonlyhint": "readOnlyHint",
+        "tooldestructivehint": "destructiveHint",
+        "toolidempotenthint": "idempotentHint",
+        "toolopenworldhint": "openWorldHint",
+        "tooluntrustedcontenthint": "untrustedContentHint",
+        "toolhumanintheloophint": "humanInTheLoopHint",
+        "toolsensitivehint": "sensitiveHint",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Hints:
+    """A tool's annotations, in the order they are written out."""
+
+    readOnlyHint: bool
+    destructiveHint: bool
+    idempotentHint: bool
+    openWorldHint: bool
+    untrustedContentHint: bool
+    humanInTheLoopHint: str
+    sensitiveHint: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @property
+    def needs_person(self) -> bool:
+        """Whether a person must see the call before it is sent (``review`` or ``confirm``)."""
+        return HUMAN_IN_THE_LOOP_LEVELS.index(self.humanInTheLoopHint) >= 2
+
+
+def _words(*texts: str) -> frozenset[str]:
+    return frozenset(word.lower() for text in texts for word in _WORD.findall(text))
+
+
+def _flag(value: str | None) -> bool | None:
+    if value is None:
+        return None
+    return {"": True, "true": True, "false": False}.get(value.strip().lower())
+
+
+def _default_submitter(form: Form) -> Control | None:
+    return next((c for c in form.controls if c.is_submit_button and not c.disabled), None)
+
+
+def _button_label(button: Control | None) -> str:
+    if button is None:
+        return ""
+    if button.tag == "input":
+        return button.attributes.get("value", "") or button.attributes.get("alt", "")
+    return button.text
+
+
+def _submission(form: Form) -> tuple[str, str]:
+    """(method, action) of a submission with the default button."""
+    button = _default_submitter(form)
+    action = submission_attribute(form.attributes, button, "action") or ""
+    return submission_method(form.attributes, button), action.strip()
+
+
+def is_sensitive(control: Control) -> bool:
+    """Whether the control's value is a secret (a password, a card number, a one-time code)."""
+    declared = _flag(control.attributes.get("toolparamsensitive"))
+    if declared is not None:
+        return declared
+    if control.tag == "input" and control.type == "password":
+        return True
+    tokens = control.attributes.get("autocomplete", "").lower().split()
+    if tokens and _SECRET_AUTOCOMPLETE.fullmatch(tokens[-1]):
+        return True
+    return bool(_words(control.key) & _SECRET_NAME_WORDS) and control.type != "hidden"
+
+
+def sensitive_keys(form: Form) -> frozenset[str]:
+    """The parameter names that carry a secret: such values are never shown back."""
+    return frozenset(c.key for c in form.controls if not c.is_button and is_sensitive(c))
+
+
+def hints_of(form: Form) -> Hints:
+    """The form's annotations: guessed from the page, then the author's overrides applied."""
+    attributes = form.attributes
+    method, action = _submission(form)
+    scheme = urlsplit(action).scheme.lower()
+    sends_nothing = method == "dialog" or scheme == "mailto"
+    words = _words(
+        attributes.get("toolname", ""),
+        attributes.get("tooltitle", ""),
+        urlsplit(action).path,
+        _button_label(_default_submitter(form)),
+    )
+    fields = [c for c in form.controls if not c.is_button]
+    payment = bool(words & _PAYMENT_WORDS) or any(
+        (c.attributes.get("autocomplete", "").lower().split() or [""])[-1].startswith("cc-")
+        for c in fields
+    )
+    searching = (
+        attributes.get("role", "").strip().lower() == "search"
+        or bool(words & _SEARCH_WORDS)
+        or any(c.tag == "input" and c.type == "search" for c in fields)
+    )
+    reads_only = method == "get" or sends_nothing or (searching and not payment)
+    destructive = not reads_only and (payment or bool(words & _DESTRUCTIVE_WORDS))
+    guessed: dict[str, Any] = {
+        "readOnlyHint": reads_only,
+        "destructiveHint": destructive,
+        "idempotentHint": reads_only,
+        "openWorldHint": not sends_nothing,
+        # the result is the landing page's JSON-LD: the site's words, not the user's
+        "untrustedContentHint": not sends_nothing,
+        "humanInTheLoopHint": _level(destructive, "toolautosubmit" in attributes, reads_only),
+        "sensitiveHint": any(is_sensitive(c) for c in fields),
+    }
+    for attribute, key in OVERRIDES.items():
+        value = attributes.get(attribute)
+        if value is None:
+            continue
+        if key == "humanInTheLoopHint":
+            level = value.strip().lower()
+            if level in HUMAN_IN_THE_LOOP_LEVELS:
+                floor = "none" if "toolautosubmit" in attributes else "review"
+                guessed[key] = max(level, floor, key=HUMAN_IN_THE_LOOP_LEVELS.index)
+        elif (flag := _flag(value)) is not None:
+            guessed[key] = flag
+    return Hints(**guessed)
+
+
+def _level(destructive: bool, autosubmit: bool, reads_only: bool) -> str:
+    if destructive:
+        return "confirm"
+    if not autosubmit:
+        return "review"
+    return "none" if reads_only else "notify"

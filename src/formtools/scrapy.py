@@ -1,0 +1,132 @@
+"""Scrapy: the tools of a crawled page, and tool calls sent as Scrapy requests.
+
+A spider reads the tools of a response with :func:`tools_of` and turns a call into a
+``scrapy.Request`` with :func:`tool_request`: the execution engine (:func:`formtools.prepare_call`)
+fills and validates the form and builds the request a browser would send, and this module only
+carries it over. That is why the request is a plain ``scrapy.Request`` and not a
+``FormRequest``: the method, URL, headers and body are final (the body in the form's charset and
+enctype, multipart boundaries included), and ``FormRequest`` would encode the fields again by
+its own rules. The URL is marked ``verbatim_url`` so that Scrapy sends it exactly as the browser
+would, without its own percent-encoding clean-up. Cookies, redirects (303 and POST-after-302
+become GET, as in browsers), throttling and retries stay Scrapy's.
+
+The landing page of a call is read with :func:`result_of`, which gives the same
+:class:`~formtools.ToolResult` as :func:`formtools.call_tool` (the page's JSON-LD).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+import scrapy
+from scrapy.http import Response
+
+from ._execute import FileSource, PreparedCall, prepare_call
+from ._fill import OMITTED, FormState
+from ._parse import Document, parse_html
+from ._prefilter import may_hold_tools
+from ._profiles import Profile
+from ._request import NoRequest, Request, SubmissionError
+from ._send import ToolResult, json_ld_of, not_sent
+from ._synth import Extraction, synthesize
+from ._tool import Tool
+
+__all__ = [
+    "REQUEST_KEY",
+    "document_of",
+    "extraction_of",
+    "request_of",
+    "result_of",
+    "tool_request",
+    "tools_of",
+]
+
+REQUEST_KEY = "formtools_request"
+"""The ``Request.meta`` key holding the :class:`formtools.Request` a Scrapy request was made from."""
+
+
+def _content_type(response: Response) -> str | None:
+    value = response.headers.get(b"Content-Type")
+    return value.decode("latin-1") if value is not None else None
+
+
+def document_of(response: Response) -> Document:
+    """The page of ``response``, parsed as a browser would: from its bytes, with the HTTP
+    charset taking part in decoding and the response URL as document URL."""
+    return parse_html(response.body, url=response.url, content_type=_content_type(response))
+
+
+def extraction_of(response: Response, *, profile: str | Profile = "chromium") -> Extraction:
+    """Tools, diagnostics and forms of ``response`` (every form is parsed; see :func:`tools_of`
+    for the fast way to get only the tools)."""
+    return synthesize(document_of(response), profile)
+
+
+def tools_of(response: Response, *, profile: str | Profile = "chromium") -> list[Tool]:
+    """The tools ``response`` registers, sorted by name. A page without a ``toolname``
+    attribute is never parsed (the byte prefilter of ``formtools batch``), so calling this on
+    every crawled page costs little."""
+    if not may_hold_tools(response.body, _content_type(response)):
+        return []
+    return list(extraction_of(response, profile=profile).tools)
+
+
+def request_of(prepared: PreparedCall, *, confirm: bool = False, **options: Any) -> scrapy.Request:
+    """The Scrapy request for a prepared call. ``options`` are ``scrapy.Request`` keywords
+    (``callback``, ``errback``, ``meta``, ``cb_kwargs``, ``dont_filter``, ``priority`` …).
+
+    A form without ``toolautosubmit`` is submitted only with ``confirm=True``, as with
+    :func:`formtools.submit`; a submission that makes no request (``method=dialog``,
+    ``mailto:``) raises :class:`~formtools.SubmissionError`.
+    """
+    name = prepared.tool.name
+    if isinstance(prepared.outcome, NoRequest):
+        raise SubmissionError(f"tool {name!r}: {not_sent(prepared.outcome).reason}")
+    if not (prepared.autosubmit or confirm):
+        raise SubmissionError(
+            f"tool {name!r}: the form has no toolautosubmit, so a person must confirm the "
+            "submission (pass confirm=True)"
+        )
+    request: Request = prepared.outcome
+    meta = {**(options.pop("meta", None) or {}), "verbatim_url": True, REQUEST_KEY: request}
+    return scrapy.Request(
+        request.url,
+        method=request.method,
+        headers=list(request.headers),
+        body=request.body,
+        meta=meta,
+        **options,
+    )
+
+
+def tool_request(
+    tool: Tool,
+    tool_input: Any = OMITTED,
+    *,
+    confirm: bool = False,
+    submitter: str | None = None,
+    state: FormState | None = None,
+    files: Mapping[str, Sequence[FileSource]] | None = None,
+    boundary: str | None = None,
+    **options: Any,
+) -> scrapy.Request:
+    """A tool call as a Scrapy request: :func:`formtools.prepare_call` (which raises
+    :class:`~formtools.InputError`, :class:`~formtools.ValidationError` … on a bad call, before
+    anything is sent), then :func:`request_of` with ``confirm`` and the Scrapy ``options``."""
+    prepared = prepare_call(
+        tool, tool_input, submitter=submitter, state=state, files=files, boundary=boundary
+    )
+    return request_of(prepared, confirm=confirm, **options)
+
+
+def result_of(response: Response) -> ToolResult:
+    """The tool result of the page a call landed on, as :func:`formtools.call_tool` gives it:
+    the JSON-LD blocks of the page, the status code, the final URL and the redirects."""
+    return ToolResult(
+        status="completed",
+        request=response.meta.get(REQUEST_KEY),
+        status_code=response.status,
+        url=response.url,
+        json_ld=json_ld_of(document_of(response)),
+        redirects=tuple(response.meta.get("redirect_urls", ())),
+    )

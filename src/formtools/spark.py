@@ -1,0 +1,263 @@
+"""PySpark: the WebMCP tools of Common-Crawl-style WARC archives, as Parquet or JSON-lines rows.
+
+Run it as a job (``spark-submit …/formtools/spark.py --out DIR WARC…``, or ``python -m
+formtools.spark`` for Spark's local mode) or call :func:`extract_warcs` with your own
+``SparkSession``. Archives are read with ``SparkContext.binaryFiles``, so every path Hadoop can
+open works (``file:``, ``hdfs://``, ``s3a://``, ``gs://`` …, globs too) with the cluster's own
+credentials; each archive is one task, held in its executor's memory while it is read.
+
+Nothing here parses pages itself: an archive's HTML responses come from the reader ``formtools
+batch`` uses (``warc_pages``: record URL as document URL, charset from the HTTP header), pages
+without ``toolname`` are skipped by the same byte prefilter, and each remaining page goes
+through batch's ``extract_page``. A row is a batch line flattened to one tool, so the job and
+``formtools batch`` give the same answer, and the same error text, for every page.
+
+Imports are absolute so that ``spark-submit`` can run this file as a script.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from py4j.protocol import Py4JJavaError
+from pyspark.errors import AnalysisException
+from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import functions
+from pyspark.sql.types import IntegerType, StringType, StructField, StructType
+
+from formtools._batch import Unreadable, extract_page, warc_pages
+from formtools._errors import FormtoolsError, SourceError, UsageProblem
+from formtools._jsjson import dumps, loads
+from formtools._prefilter import may_hold_tools
+from formtools._profiles import get_profile, profile_names
+
+__all__ = ["SCHEMA", "extract_warcs", "main", "run", "warc_paths", "write_tools"]
+
+SCHEMA = StructType(
+    [
+        StructField("url", StringType()),  # the record's WARC-Target-URI; null: the whole archive
+        StructField("warc", StringType(), nullable=False),  # the archive, as Hadoop names it
+        StructField("name", StringType()),
+        StructField("title", StringType()),
+        StructField("description", StringType()),
+        StructField("input_schema", StringType()),  # JSON text, as `formtools extract` writes it
+        StructField("annotations", StringType()),  # JSON text
+        StructField("profile", StringType(), nullable=False),
+        StructField(
+            "diagnostics",
+            StructType([StructField("errors", IntegerType()), StructField("warnings", IntegerType())]),
+        ),
+        StructField("error", StringType()),  # set on the one row of a page or archive that failed
+    ]
+)
+"""One row per tool found; a page (or an archive) that could not be read or parsed is one row
+with ``error`` set and no tool. Pages without tools have no row."""
+
+FORMATS = ("parquet", "json")
+
+# Java exceptions that mean "an input path is not there" rather than a failure of the job.
+_MISSING_INPUT = frozenset(
+    {
+        "org.apache.hadoop.mapreduce.lib.input.InvalidInputException",
+        "org.apache.hadoop.mapred.InvalidInputException",
+        "java.io.FileNotFoundException",
+    }
+)
+
+
+def _archive_rows(
+    archive: tuple[str, bytes], profile: str, all_forms: bool
+) -> Iterator[tuple[Any, ...]]:
+    """The rows of one archive (runs on an executor)."""
+    path, content = archive
+
+    def failed(url: str | None, error: str) -> tuple[Any, ...]:
+        return (url, path, None, None, None, None, None, profile, None, error)
+
+    for page in warc_pages(io.BytesIO(content), path):
+        if isinstance(page, Unreadable):
+            yield failed(page.name if page.key == "url" else None, page.error)
+            continue
+        if not may_hold_tools(page.body, page.content_type, all_forms=all_forms):
+            continue
+        line = loads(extract_page(page, profile, all_forms).line)
+        if "error" in line:
+            yield failed(page.url, line["error"])
+            continue
+        diagnostics = (line["diagnostics"]["errors"], line["diagnostics"]["warnings"])
+        for tool in line["tools"]:
+            yield (
+                page.url,
+                path,
+                tool["name"],
+                tool["title"],
+                tool["description"],
+                dumps(tool["inputSchema"]),
+                dumps(tool["annotations"]),
+                profile,
+                diagnostics,
+                None,
+            )
+
+
+def extract_warcs(
+    spark: SparkSession,
+    paths: Sequence[str],
+    *,
+    profile: str = "chromium",
+    all_forms: bool = False,
+) -> DataFrame:
+    """The tools of the WARC / WARC.gz archives at ``paths`` (Hadoop paths or globs). The paths
+    are listed at once, so a missing one raises :class:`~formtools.SourceError` here; archives
+    are read only when the frame is written or collected. Rows follow :data:`SCHEMA`; a damaged
+    archive is an ``error`` row, and the records before the damage are kept. ``all_forms``:
+    forms without ``toolname`` give inferred tools too, as with ``formtools batch --all-forms``.
+    """
+    name = get_profile(profile).name  # an unknown profile fails before any job starts
+    if not paths:
+        raise UsageProblem("no WARC paths to read")
+    for path in paths:
+        if "," in path:  # binaryFiles takes one comma-separated string of paths
+            raise UsageProblem(f"{path}: WARC paths cannot contain a comma")
+    # binaryFiles packs files into a task until the task holds about total size / minPartitions
+    # bytes; a huge minPartitions makes every archive over spark.files.openCostInBytes (4 MB) a
+    # task of its own, so a crawl's archives run in parallel while small files still share
+    archives = spark.sparkContext.binaryFiles(",".join(paths), minPartitions=2**30)
+    with _hadoop_errors():
+        # lists the inputs now (the listing is kept for the job): a missing path fails here,
+        # before a writer starts and logs the failure as a crashed job
+        archives.getNumPartitions()
+    rows = archives.flatMap(lambda archive: _archive_rows(archive, name, all_forms))
+    return spark.createDataFrame(rows, SCHEMA)
+
+
+def warc_paths(spark: SparkSession, listing: str, prefix: str = "") -> list[str]:
+    """The archive paths in the text file ``listing``, one a line (blank lines and ``#``
+    comments left out), each prefixed with ``prefix``. The listing is read through Hadoop, so it
+    may be on HDFS or S3 and gzip-compressed, like Common Crawl's ``warc.paths.gz`` (whose
+    paths are relative: give ``prefix="s3a://commoncrawl/"``)."""
+    with _hadoop_errors():
+        lines = spark.sparkContext.textFile(listing).collect()
+    return [prefix + line.strip() for line in lines if line.strip() and not line.startswith("#")]
+
+
+def write_tools(
+    tools: DataFrame, out: str, *, format: str = "parquet", overwrite: bool = False
+) -> None:
+    """Write the rows of :func:`extract_warcs` to the directory ``out`` (one file per
+    partition: ``part-*.parquet``, or ``part-*.json`` with one JSON object a line, null fields
+    left out)."""
+    if format not in FORMATS:
+        raise UsageProblem(f"unknown output format {format!r} (known: {', '.join(FORMATS)})")
+    writer = tools.write.mode("overwrite" if overwrite else "errorifexists").format(format)
+    try:
+        writer.save(out)
+    except AnalysisException as error:
+        if error.getCondition() == "PATH_ALREADY_EXISTS":
+            raise UsageProblem(f"{out} already exists (give --overwrite to replace it)") from None
+        raise
+
+
+def run(
+    spark: SparkSession,
+    paths: Sequence[str],
+    out: str,
+    *,
+    profile: str = "chromium",
+    all_forms: bool = False,
+    format: str = "parquet",
+    overwrite: bool = False,
+) -> dict[str, int]:
+    """The whole job: extract the tools of ``paths`` into ``out`` and count what was written
+    (``tools``, ``pages`` with a tool, ``errors``), reading back only the written columns."""
+    tools = extract_warcs(spark, paths, profile=profile, all_forms=all_forms)
+    write_tools(tools, out, format=format, overwrite=overwrite)
+    written = spark.read.schema(SCHEMA).format(format).load(out)
+    counts = written.agg(
+        functions.count("name").alias("tools"),
+        functions.countDistinct(
+            functions.when(written.name.isNotNull(), written.url), written.warc
+        ).alias("pages"),
+        functions.count("error").alias("errors"),
+    ).first()
+    return counts.asDict()
+
+
+@contextmanager
+def _hadoop_errors() -> Iterator[None]:
+    """A missing input path, reported by Hadoop deep inside a Java stack, as a
+    :class:`~formtools.SourceError` with Hadoop's one-line message."""
+    try:
+        yield
+    except Py4JJavaError as error:
+        cause = error.java_exception
+        while cause is not None:
+            if cause.getClass().getName() in _MISSING_INPUT:
+                message = "; ".join(str(cause.getMessage()).splitlines())
+                raise SourceError(message) from None
+            cause = cause.getCause()
+        raise
+
+
+def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="formtools.spark",
+        description="Extract the WebMCP tools of WARC archives into Parquet or JSON-lines rows "
+        "(url, warc, name, title, description, input_schema, annotations, profile, diagnostics, "
+        "error).",
+    )
+    parser.add_argument("warcs", nargs="*", metavar="WARC", help="WARC or WARC.gz paths or globs "
+                        "(file:, hdfs://, s3a:// … anything Hadoop reads).")
+    parser.add_argument("--out", required=True, help="The output directory.")
+    parser.add_argument("--listing", help="A text file of WARC paths, one a line (may be gzipped, "
+                        "on HDFS or S3), such as Common Crawl's warc.paths.gz.")
+    parser.add_argument("--prefix", default="", help="Prepended to every path of --listing, e.g. "
+                        "s3a://commoncrawl/.")
+    parser.add_argument("--format", choices=FORMATS, default="parquet")
+    parser.add_argument("--profile", choices=profile_names(), default="chromium")
+    parser.add_argument("--all-forms", action="store_true", help="Forms without toolname become "
+                        "(inferred) tools too.")
+    parser.add_argument("--overwrite", action="store_true", help="Replace an existing output.")
+    options = parser.parse_args(argv)
+    if not options.warcs and not options.listing:
+        parser.error("give WARC paths or --listing")
+    return options
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """``python -m formtools.spark`` / ``spark-submit formtools/spark.py``: the master and the
+    cluster's settings come from ``spark-submit`` (plain ``python -m`` runs Spark locally)."""
+    options = _arguments(argv)
+    spark = SparkSession.builder.appName("formtools").getOrCreate()
+    try:
+        paths = list(options.warcs)
+        if options.listing:
+            paths += warc_paths(spark, options.listing, options.prefix)
+        counts = run(
+            spark,
+            paths,
+            options.out,
+            profile=options.profile,
+            all_forms=options.all_forms,
+            format=options.format,
+            overwrite=options.overwrite,
+        )
+    except FormtoolsError as error:
+        print(f"formtools: error: {error}", file=sys.stderr)
+        sys.exit(2)
+    finally:
+        spark.stop()
+    print(
+        f"formtools: {counts['tools']:,} tools on {counts['pages']:,} pages, "
+        f"{counts['errors']:,} errors, from {len(paths):,} archives into {options.out}",
+        file=sys.stderr,
+    )
+
+
+if __name__ == "__main__":
+    main()

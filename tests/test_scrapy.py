@@ -1,0 +1,223 @@
+"""The Scrapy integration in a real crawl of the real test site on 127.0.0.1.
+
+``ToolSpider`` below is run by Scrapy's own ``scrapy runspider`` in a subprocess (Twisted's
+reactor cannot restart inside the pytest process): it follows the site's links, writes the tools
+of every page as items, and submits the tool calls it is given; the landing pages' tool results
+are items too. The test holds what the site received to the requests formtools built.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import scrapy
+from scrapy.http import HtmlResponse
+
+import formtools
+import formtools.scrapy
+from formtools.scrapy import REQUEST_KEY, extraction_of, result_of, tool_request, tools_of
+from tests.conftest import ROOT
+from tests.support.site import TestSite
+
+SHOP = """<!doctype html><meta charset=utf-8><title>Shop</title>
+<a href=/page/upload>upload</a> <a href=/page/about>about</a>
+<form toolname=search tooldescription='Search the shop' action='/page/results|all^' toolautosubmit>
+  <input name=q required><input name=page type=number min=1 value=1>
+</form>
+<form toolname=subscribe tooldescription='Get the letter' method=post action=/login>
+  <input name=email type=email required><button>Subscribe</button>
+</form>"""
+UPLOAD = """<!doctype html><title>Upload</title><a href=/page/shop>shop</a>
+<form toolname=upload tooldescription='Send a note' method=post action=/submit
+      enctype=multipart/form-data toolautosubmit>
+  <input name=title required><textarea name=note></textarea>
+</form>"""
+ABOUT = "<!doctype html><title>About</title><form action=/x><input name=a></form>"
+RESULTS = '<!doctype html><script type="application/ld+json">{"@type": "SearchResults"}</script>'
+
+CALLS = {
+    "search": {"input": {"q": "café & crème", "page": 2}},
+    "subscribe": {"input": {"email": "ada@example.com"}, "confirm": True},
+    "upload": {"input": {"title": "Hi", "note": "line one\nline two — é"}},
+}
+
+
+class ToolSpider(scrapy.Spider):
+    """Crawls a site from ``start``, yields ``{"page", "tools"}`` for every page and submits
+    the ``calls`` (JSON: tool name → ``{"input", "confirm"}``) of the tools it finds, yielding
+    ``{"tool", "request", "result"}`` for each landing page."""
+
+    name = "tools"
+
+    def __init__(self, start: str, calls: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.start_urls = [start]
+        self.calls = json.loads(calls)
+
+    def parse(self, response: scrapy.http.Response) -> Iterator[Any]:
+        tools = tools_of(response)
+        yield {"page": response.url, "tools": [tool.name for tool in tools]}
+        for tool in tools:
+            if tool.name in self.calls:
+                call = self.calls[tool.name]
+                yield tool_request(
+                    tool,
+                    call["input"],
+                    confirm=call.get("confirm", False),
+                    callback=self.landed,
+                    cb_kwargs={"tool": tool.name},
+                )
+        yield from response.follow_all(css="a::attr(href)", callback=self.parse)
+
+    def landed(self, response: scrapy.http.Response, tool: str) -> Iterator[Any]:
+        result = result_of(response)
+        yield {"tool": tool, "request": result.request.to_dict(), "result": result.to_dict()}
+
+
+@pytest.fixture
+def site() -> Iterator[TestSite]:
+    with TestSite() as running:
+        running.put("shop", SHOP.encode())
+        running.put("upload", UPLOAD.encode())
+        running.put("about", ABOUT.encode())
+        running.put("results|all^", RESULTS.encode())
+        yield running
+
+
+def crawl(start: str, out: Path) -> list[dict[str, Any]]:
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "src"), os.environ.get("PYTHONPATH")])),
+    }
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "scrapy",
+            "runspider",
+            __file__,
+            "-a",
+            f"start={start}",
+            "-a",
+            f"calls={json.dumps(CALLS)}",
+            "-o",
+            f"{out}:jsonlines",
+            "-s",
+            "TELNETCONSOLE_ENABLED=0",
+            "-L",
+            "WARNING",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr.decode()[-3000:]
+    assert b"ERROR" not in done.stderr, done.stderr.decode()[-3000:]
+    return [json.loads(line) for line in out.read_text("utf-8").splitlines()]
+
+
+def test_a_crawl_extracts_tools_and_submits_calls_as_the_browser_would(
+    site: TestSite, tmp_path: Path
+) -> None:
+    items = crawl(f"{site.origin}/page/shop", tmp_path / "items.jsonl")
+    pages = {item["page"]: item["tools"] for item in items if "page" in item}
+    assert pages == {
+        f"{site.origin}/page/shop": ["search", "subscribe"],
+        f"{site.origin}/page/upload": ["upload"],
+        f"{site.origin}/page/about": [],
+    }
+    landed = {item["tool"]: item for item in items if "tool" in item}
+    assert sorted(landed) == ["search", "subscribe", "upload"]
+    received = {r.path: r for r in site.received}
+
+    # GET: the query replaced, the action path sent verbatim (`|` and `^` unescaped, as Chromium does)
+    search = landed["search"]
+    assert search["request"]["url"] == (
+        f"{site.origin}/page/results|all^?q=caf%C3%A9+%26+cr%C3%A8me&page=2"
+    )
+    assert received["/page/results|all^"].target == "/page/results|all^?q=caf%C3%A9+%26+cr%C3%A8me&page=2"
+    assert search["result"]["result"] == [{"@type": "SearchResults"}]
+    assert received["/page/results|all^"].headers["Referer"] == f"{site.origin}/page/shop"
+
+    # POST without toolautosubmit (confirmed): 303 to /account, whose page sees the cookie
+    login = received["/login"]
+    assert login.method == "POST" and login.body == b"email=ada%40example.com"
+    assert login.headers["Content-Type"] == "application/x-www-form-urlencoded"
+    assert login.headers["Origin"] == site.origin
+    subscribe = landed["subscribe"]["result"]
+    assert subscribe["url"] == f"{site.origin}/account"
+    assert subscribe["redirects"] == [f"{site.origin}/login"]
+    assert subscribe["result"] == [{"@type": "Account", "user": "ada@example.com"}]
+
+    # multipart: the body and its boundary are the engine's, byte for byte
+    upload = landed["upload"]
+    sent = received["/submit"]
+    assert sent.method == "POST"
+    assert sent.headers["Content-Type"] == upload["request"]["headers"]["Content-Type"]
+    assert sent.body.decode("utf-8") == upload["request"]["body"]
+    assert 'name="note"\r\n\r\nline one\r\nline two — é\r\n' in upload["request"]["body"]
+    assert upload["result"]["result"][0]["body"] == sent.body.decode("latin-1")
+
+
+def shop_response() -> HtmlResponse:
+    return HtmlResponse(
+        "https://shop.example/page/shop",
+        body=SHOP.encode(),
+        headers={"Content-Type": "text/html; charset=utf-8"},
+    )
+
+
+def test_the_scrapy_request_is_the_engine_request() -> None:
+    (search, subscribe) = tools_of(shop_response())
+    prepared = formtools.prepare_call(search, {"q": "a b"})
+    request = tool_request(search, {"q": "a b"}, meta={"depth": 3}, dont_filter=True)
+    assert (request.method, request.url, request.body) == ("GET", prepared.request.url, b"")
+    assert request.url == "https://shop.example/page/results|all^?q=a+b&page=1"
+    assert request.meta == {"depth": 3, "verbatim_url": True, REQUEST_KEY: prepared.request}
+    assert request.dont_filter
+    assert request.headers.to_unicode_dict() == dict(prepared.request.headers)
+
+    posted = tool_request(subscribe, {"email": "x@y.example"}, confirm=True)
+    assert (posted.method, posted.body) == ("POST", b"email=x%40y.example")
+    assert posted.headers["Content-Type"] == b"application/x-www-form-urlencoded"
+
+
+def test_calls_the_engine_refuses_never_become_requests() -> None:
+    (search, subscribe) = tools_of(shop_response())
+    with pytest.raises(formtools.SubmissionError, match="'subscribe'.*confirm=True"):
+        tool_request(subscribe, {"email": "x@y.example"})
+    with pytest.raises(formtools.InputError):
+        tool_request(search, {"q": "a", "page": "many"})
+    with pytest.raises(formtools.ValidationError):
+        tool_request(subscribe, {"email": "not an address"}, confirm=True)
+    dialog = HtmlResponse(
+        "https://shop.example/",
+        body=b"<form toolname=close tooldescription=c method=dialog toolautosubmit></form>",
+    )
+    with pytest.raises(formtools.SubmissionError, match="'close'.*dialog"):
+        tool_request(tools_of(dialog)[0], {})
+
+
+def test_pages_without_toolname_are_not_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    parsed: list[str] = []
+
+    def counting(body: bytes, **kwargs: Any) -> formtools.Document:
+        parsed.append(kwargs["url"])
+        return formtools.parse_html(body, **kwargs)
+
+    monkeypatch.setattr(formtools.scrapy, "parse_html", counting)
+    plain = HtmlResponse("https://shop.example/about", body=ABOUT.encode(), encoding="utf-8")
+    assert tools_of(plain) == []
+    assert parsed == []
+    assert [tool.name for tool in tools_of(shop_response())] == ["search", "subscribe"]
+    # every form is there for diagnostics when asked
+    assert len(extraction_of(plain).forms) == 1
+    assert parsed == ["https://shop.example/page/shop", "https://shop.example/about"]
