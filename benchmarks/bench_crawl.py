@@ -148,16 +148,14 @@ def section_parse(corpus: Corpus, bodies: list[bytes], repeat: int) -> dict[str,
 
     # extract runs only where the prefilter lets it, as batch extraction does
     extract_times = [0.0] * len(bodies)
-    for index, seconds in zip(
-        passed,
-        _per_page_seconds(
-            lambda k: formtools.extract(bodies[passed[k]], base_url=urls[passed[k]]),
-            len(passed),
-            repeat,
-        ),
-    ):
+    extracted = _per_page_seconds(
+        lambda k: formtools.extract(bodies[passed[k]], base_url=urls[passed[k]]),
+        len(passed),
+        repeat,
+    )
+    for index, seconds in zip(passed, extracted, strict=True):
         extract_times[index] = seconds
-    with_prefilter = [p + e for p, e in zip(prefilter, extract_times)]
+    with_prefilter = [p + e for p, e in zip(prefilter, extract_times, strict=True)]
     rows.append(
         {
             "engine": "formtools.extract (+ prefilter on all)",
@@ -167,7 +165,7 @@ def section_parse(corpus: Corpus, bodies: list[bytes], repeat: int) -> dict[str,
     )
 
     fastest = rows[0]
-    table = []
+    table: list[dict[str, Any]] = []
     for row in rows:
         table.append(
             {
@@ -217,7 +215,7 @@ def section_prefilter(corpus: Corpus, bodies: list[bytes], repeat: int) -> dict[
     formless = [body.replace(b"<form", b"<farm").replace(b"<FORM", b"<FARM") for body in without]
     wide = [
         codecs.BOM_UTF16_LE + body.decode(_codec(page), errors="replace").encode("utf-16-le")
-        for page, body in zip(corpus.pages, without)
+        for page, body in zip(corpus.pages, without, strict=True)
     ][: max(1, len(bodies) // 4)]
     cases: list[tuple[str, list[bytes], Callable[[bytes], bool]]] = [
         ("corpus as it is (scan stops at a toolname)", bodies, may_hold_tools),
@@ -229,10 +227,9 @@ def section_prefilter(corpus: Corpus, bodies: list[bytes], repeat: int) -> dict[
         ),
         ("UTF-16 pages, no toolname", wide, may_hold_tools),
     ]
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name, pages, scan in cases:
-        times = _per_page_seconds(lambda i: scan(pages[i]), len(pages), max(repeat, 5))
-        rate = Rate(len(pages), sum(map(len, pages)), sum(times))
+        rate = _scan_rate(pages, scan, max(repeat, 5))
         rows.append({"case": name, **rate.to_dict()})
     print("\n## prefilter (byte scan)")
     _print_table(
@@ -240,6 +237,11 @@ def section_prefilter(corpus: Corpus, bodies: list[bytes], repeat: int) -> dict[
         [[r["case"], f"{r['bytes'] / 1e6:.1f}", f"{r['mb_per_s']:,.0f}"] for r in rows],
     )
     return {"rows": rows}
+
+
+def _scan_rate(pages: list[bytes], scan: Callable[[bytes], bool], repeat: int) -> Rate:
+    times = _per_page_seconds(lambda i: scan(pages[i]), len(pages), repeat)
+    return Rate(len(pages), sum(map(len, pages)), sum(times))
 
 
 def _codec(page: PageInfo) -> str:
@@ -272,7 +274,7 @@ def _run_batch(inputs: Sequence[str], out: Path, jobs: int) -> tuple[float, int]
 
 
 def section_scaling(corpus: Corpus, scratch: Path, cores: int) -> dict[str, Any]:
-    rows = []
+    rows: list[dict[str, Any]] = []
     inputs = [str(corpus.pages_dir)]
     for jobs in range(1, cores + 1):
         seconds, lines = _run_batch(inputs, scratch / f"scaling-{jobs}.jsonl", jobs)
@@ -298,8 +300,8 @@ def section_scaling(corpus: Corpus, scratch: Path, cores: int) -> dict[str, Any]
     for row in rows:
         row["speedup"] = round(single / row["seconds"], 3)
     print(
-        f"\n## scaling — formtools batch over {len(corpus.pages):,} pages, {corpus.size / 1e6:.1f} MB "
-        f"(wall time, start-up included; {cores} cores)"
+        f"\n## scaling — formtools batch over {len(corpus.pages):,} pages, "
+        f"{corpus.size / 1e6:.1f} MB (wall time, start-up included; {cores} cores)"
     )
     _print_table(
         ["input", "--jobs", "pages/s", "MB/s", "seconds", "speedup"],
@@ -386,10 +388,10 @@ def section_memory(scratch: Path, counts: Sequence[int], seed: int, cores: int) 
         f"\n## memory — formtools batch --jobs {cores} over small pages "
         f"({max(counts):,} generated in {time.perf_counter() - started:.1f} s)"
     )
-    rows = []
+    rows: list[dict[str, Any]] = []
     for count in counts:
         pages = small.pages[:count]
-        # pages/0000 holds the first 1,000 pages, pages/0001 the next …: whole folders where possible
+        # pages/0000 holds the first 1,000 pages, pages/0001 the next …: whole folders if possible
         folders = sorted({str(small.directory / Path(page.file).parent) for page in pages})
         inputs = (
             folders
@@ -423,6 +425,37 @@ def section_memory(scratch: Path, counts: Sequence[int], seed: int, cores: int) 
     return {"jobs": cores, "rows": rows}
 
 
+@dataclass(frozen=True)
+class BrowserPage:
+    """One sample page: seconds per engine, and whether formtools gave Chromium's tools."""
+
+    file: str
+    bytes: int
+    tools: int  #: as Chromium registers them
+    chromium_s: float
+    formtools_s: float
+    prefiltered_s: float  #: the prefilter, then extract only if it passes (what batch does)
+    same_tools: bool
+
+
+def _time_per_page(oracle: Any, page: PageInfo, body: bytes) -> BrowserPage:
+    clock = time.perf_counter
+    start = clock()
+    browser_tools = oracle.tools(body, content_type="text/html")  # the <meta> charset decides
+    chromium_s = clock() - start
+    start = clock()
+    ours = formtools.extract(body, base_url=page.url)
+    formtools_s = clock() - start
+    start = clock()
+    if may_hold_tools(body):
+        formtools.extract(body, base_url=page.url)
+    prefiltered_s = clock() - start
+    same = [tool.to_dict() for tool in ours.tools] == browser_tools
+    return BrowserPage(
+        page.file, len(body), len(browser_tools), chromium_s, formtools_s, prefiltered_s, same
+    )
+
+
 def section_chromium(corpus: Corpus, bodies: list[bytes], sample: int) -> dict[str, Any]:
     from formtools._browser import CHROMIUM, ChromiumOracle
 
@@ -432,73 +465,42 @@ def section_chromium(corpus: Corpus, bodies: list[bytes], sample: int) -> dict[s
     started = time.perf_counter()
     with ChromiumOracle() as oracle:
         launch = time.perf_counter() - started
-        rows = []
-        for index in chosen:
-            body, page = bodies[index], corpus.pages[index]
-            start = time.perf_counter()
-            browser_tools = oracle.tools(body, content_type="text/html")
-            browser_seconds = time.perf_counter() - start
-            start = time.perf_counter()
-            ours = formtools.extract(body, base_url=page.url)
-            ours_seconds = time.perf_counter() - start
-            start = time.perf_counter()
-            if may_hold_tools(body):
-                formtools.extract(body, base_url=page.url)
-            batch_seconds = time.perf_counter() - start
-            rows.append(
-                {
-                    "file": page.file,
-                    "bytes": len(body),
-                    "tools": len(browser_tools),
-                    "chromium_s": round(browser_seconds, 4),
-                    "formtools_s": round(ours_seconds, 4),
-                    "formtools_prefiltered_s": round(batch_seconds, 4),
-                    "same_tools": [tool.to_dict() for tool in ours.tools] == browser_tools,
-                }
-            )
-    chromium_times = [row["chromium_s"] for row in rows]
-    ours_times = [row["formtools_s"] for row in rows]
-    prefiltered_times = [row["formtools_prefiltered_s"] for row in rows]
-    summary = {
+        rows = [_time_per_page(oracle, corpus.pages[i], bodies[i]) for i in chosen]
+    engines = {
+        "chromium": [row.chromium_s for row in rows],
+        "formtools": [row.formtools_s for row in rows],
+        "formtools_prefiltered": [row.prefiltered_s for row in rows],
+    }
+    summary: dict[str, Any] = {
         "chromium": version,
         "launch_s": round(launch, 2),
         "pages": len(rows),
-        "bytes": sum(row["bytes"] for row in rows),
-        "chromium_mean_s": round(statistics.mean(chromium_times), 4),
-        "chromium_median_s": round(statistics.median(chromium_times), 4),
-        "formtools_mean_s": round(statistics.mean(ours_times), 4),
-        "formtools_median_s": round(statistics.median(ours_times), 4),
-        "formtools_prefiltered_mean_s": round(statistics.mean(prefiltered_times), 4),
-        "formtools_prefiltered_median_s": round(statistics.median(prefiltered_times), 4),
-        "speedup_mean": round(statistics.mean(chromium_times) / statistics.mean(ours_times), 2),
-        "speedup_prefiltered_mean": round(
-            statistics.mean(chromium_times) / statistics.mean(prefiltered_times), 2
-        ),
-        "same_tools": sum(row["same_tools"] for row in rows),
-        "pages_with_tools": sum(1 for row in rows if row["tools"]),
+        "bytes": sum(row.bytes for row in rows),
+        "pages_with_tools": sum(1 for row in rows if row.tools),
+        "same_tools": sum(row.same_tools for row in rows),
     }
+    for name, times in engines.items():
+        summary[f"{name}_mean_s"] = round(statistics.mean(times), 4)
+        summary[f"{name}_median_s"] = round(statistics.median(times), 4)
+    browser = statistics.mean(engines["chromium"])
+    summary["speedup_mean"] = round(browser / statistics.mean(engines["formtools"]), 2)
+    summary["speedup_prefiltered_mean"] = round(
+        browser / statistics.mean(engines["formtools_prefiltered"]), 2
+    )
     print(
         f"\n## chromium — {len(rows)} pages ({summary['bytes'] / 1e6:.1f} MB, "
         f"{summary['pages_with_tools']} with tools), {version}, launched in {launch:.1f} s"
     )
+    labels = {
+        "chromium": "headless Chromium (load, settle, read tools)",
+        "formtools": "formtools.extract",
+        "formtools_prefiltered": "prefilter, then formtools.extract if it passes",
+    }
     _print_table(
         ["per page", "mean s", "median s"],
         [
-            [
-                "headless Chromium (load, settle, read tools)",
-                f"{summary['chromium_mean_s']:.3f}",
-                f"{summary['chromium_median_s']:.3f}",
-            ],
-            [
-                "formtools.extract",
-                f"{summary['formtools_mean_s']:.3f}",
-                f"{summary['formtools_median_s']:.3f}",
-            ],
-            [
-                "prefilter, then formtools.extract if it passes",
-                f"{summary['formtools_prefiltered_mean_s']:.3f}",
-                f"{summary['formtools_prefiltered_median_s']:.3f}",
-            ],
+            [label, f"{summary[f'{name}_mean_s']:.3f}", f"{summary[f'{name}_median_s']:.3f}"]
+            for name, label in labels.items()
         ],
     )
     print(
@@ -506,7 +508,7 @@ def section_chromium(corpus: Corpus, bodies: list[bytes], sample: int) -> dict[s
         f"({summary['speedup_prefiltered_mean']:.1f}× with the prefilter); "
         f"same tools as Chromium on {summary['same_tools']} of {len(rows)} pages"
     )
-    return {**summary, "rows": rows}
+    return {**summary, "rows": [row.__dict__ for row in rows]}
 
 
 # --- output ------------------------------------------------------------------------------------
@@ -515,15 +517,19 @@ def section_chromium(corpus: Corpus, bodies: list[bytes], sample: int) -> dict[s
 def _print_table(header: list[str], rows: list[list[str]]) -> None:
     """A Markdown table, so that figures can be pasted into the README as they are."""
     widths = [max(len(header[c]), *(len(row[c]) for row in rows)) for c in range(len(header))]
-    print("| " + " | ".join(h.ljust(w) for h, w in zip(header, widths)) + " |")
+    print("| " + " | ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)) + " |")
     print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
     for row in rows:
         cells = [
             cell.ljust(w) if c == 0 else cell.rjust(w)
-            for c, (cell, w) in enumerate(zip(row, widths))
+            for c, (cell, w) in enumerate(zip(row, widths, strict=True))
         ]
         print("| " + " | ".join(cells) + " |")
     sys.stdout.flush()
+
+
+def _loads(loads: Sequence[float]) -> str:
+    return " ".join(f"{load:.2f}" for load in loads)
 
 
 def _machine(cores: int) -> dict[str, Any]:
@@ -611,29 +617,29 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
             "with_forms": sum(1 for p in corpus.pages if p.forms),
             "with_toolname_forms": sum(1 for p in corpus.pages if p.toolname_forms),
         }
+        machine = results["machine"]
         print(
-            f"# formtools crawl benchmark — {args.jobs} cores, {results['machine']['cpu'] or platform.machine()}, "
-            f"Python {platform.python_version()}; load average {' '.join(map(str, results['machine']['load_average']))} "
-            "(other work on the machine skews every figure)"
+            f"# formtools crawl benchmark — {args.jobs} cores, "
+            f"{machine['cpu'] or platform.machine()}, Python {machine['python']}; "
+            f"load average {_loads(machine['load_average'])} (other work on the machine skews "
+            "every figure)"
         )
         print(
             f"corpus: {len(corpus.pages):,} pages, {corpus.size / 1e6:.1f} MB, "
-            f"{results['corpus']['with_forms']:,} with forms, {results['corpus']['with_toolname_forms']:,} with "
-            f"toolname forms; {origin}"
+            f"{results['corpus']['with_forms']:,} with forms, "
+            f"{results['corpus']['with_toolname_forms']:,} with toolname forms; {origin}"
         )
+        measure: dict[str, Callable[[], dict[str, Any]]] = {
+            "parse": lambda: section_parse(corpus, bodies, repeat),
+            "prefilter": lambda: section_prefilter(corpus, bodies, repeat),
+            "scaling": lambda: section_scaling(corpus, scratch, args.jobs),
+            "memory": lambda: section_memory(scratch, counts, args.seed, args.jobs),
+            "chromium": lambda: section_chromium(corpus, bodies, sample),
+        }
         for name in sections:
-            if name == "parse":
-                results["parse"] = section_parse(corpus, bodies, repeat)
-            elif name == "prefilter":
-                results["prefilter"] = section_prefilter(corpus, bodies, repeat)
-            elif name == "scaling":
-                results["scaling"] = section_scaling(corpus, scratch, args.jobs)
-            elif name == "memory":
-                results["memory"] = section_memory(scratch, counts, args.seed, args.jobs)
-            elif name == "chromium":
-                results["chromium"] = section_chromium(corpus, bodies, sample)
+            results[name] = measure[name]()
     results["load_average_after"] = [round(load, 2) for load in os.getloadavg()]
-    print(f"\nload average at the end: {' '.join(map(str, results['load_average_after']))}")
+    print(f"\nload average at the end: {_loads(results['load_average_after'])}")
     if args.json is not None:
         args.json.write_text(
             json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"

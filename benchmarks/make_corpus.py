@@ -257,7 +257,8 @@ class _Writer:
 
     def link(self) -> str:
         section = self.rng.choice(_SECTIONS)
-        return f'<a href="/{section}/{self.rng.randrange(10**6)}">{self.words(self.rng.randint(1, 3))}</a>'
+        number = self.rng.randrange(10**6)
+        return f'<a href="/{section}/{number}">{self.words(self.rng.randint(1, 3))}</a>'
 
     def inline(self) -> str:
         """A paragraph with links, emphasis and entities, sometimes left unclosed."""
@@ -302,12 +303,14 @@ class _Writer:
             ensure_ascii=False,
         )
         return (
-            f'<!DOCTYPE html>\n<html lang="{"ja" if self.lang == "ja" else "en"}">\n<head>\n{meta}\n'
+            f'<!DOCTYPE html>\n<html lang="{"ja" if self.lang == "ja" else "en"}">\n'
+            f"<head>\n{meta}\n"
             f"<title>{html.escape(title)}</title>\n"
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f'<link rel="stylesheet" href="/static/site.{self.rng.randrange(16**8):08x}.css">\n'
             f"<style>\n{rules}</style>\n"
-            "<script>window.dataLayer=window.dataLayer||[];function gtag(){dataLayer.push(arguments)}"
+            "<script>window.dataLayer=window.dataLayer||[];"
+            "function gtag(){dataLayer.push(arguments)}"
             f"gtag('js',new Date());gtag('config','G-{self.rng.randrange(10**9)}');</script>\n"
             f'<script type="application/ld+json">{ld}</script>\n</head>\n'
         )
@@ -318,9 +321,11 @@ class _Writer:
             sub = "".join(f"<li>{self.link()}</li>" for _ in range(self.count(3, 25)))
             items.append(f'<li class="menu-item">{self.link()}<ul class="sub">{sub}</ul></li>')
         return (
-            f'<header class="site-header"><a class="logo" href="/"><img src="/logo.svg" alt="{self.host}"></a>\n'
+            '<header class="site-header"><a class="logo" href="/">'
+            f'<img src="/logo.svg" alt="{self.host}"></a>\n'
             f'<nav aria-label="Main"><ul class="menu">{"".join(items)}</ul></nav>\n'
-            f'<div class="breadcrumbs">{" &rsaquo; ".join(self.link() for _ in range(3))}</div></header>\n'
+            f'<div class="breadcrumbs">{" &rsaquo; ".join(self.link() for _ in range(3))}</div>'
+            "</header>\n"
         )
 
     def footer(self) -> str:
@@ -330,20 +335,29 @@ class _Writer:
             + "</ul></div>"
             for _ in range(4)
         )
-        return f'<footer><div class="cols">{columns}</div><p class="legal">&copy; 2026 {self.host}</p></footer>\n'
+        return (
+            f'<footer><div class="cols">{columns}</div>'
+            f'<p class="legal">&copy; 2026 {self.host}</p></footer>\n'
+        )
 
     # body chunks: each returns a few KB of markup
 
     def article(self) -> str:
         paragraphs = "".join(self.inline() for _ in range(self.count(2, 8)))
-        return f'<section class="article"><h2 id="{self.new_id("s")}">{self.words(4)}</h2>\n{paragraphs}</section>\n'
+        return (
+            f'<section class="article"><h2 id="{self.new_id("s")}">{self.words(4)}</h2>\n'
+            f"{paragraphs}</section>\n"
+        )
 
     def cards(self) -> str:
         cards = "".join(
-            f'<div class="card"><a href="/p/{self.rng.randrange(10**7)}"><img src="/img/{self.rng.randrange(10**7)}.jpg" '
+            f'<div class="card"><a href="/p/{self.rng.randrange(10**7)}">'
+            f'<img src="/img/{self.rng.randrange(10**7)}.jpg" '
             f'alt="{html.escape(self.words(3))}" loading="lazy" width=240 height=180></a>'
-            f'<h3>{self.words(3)}</h3><p class="price">{self.rng.randint(1, 999)}.{self.rng.randint(0, 99):02d}</p>'
-            f'<button type="button" class="add" data-sku="{self.rng.randrange(16**8):08x}">+</button></div>'
+            f'<h3>{self.words(3)}</h3><p class="price">'
+            f"{self.rng.randint(1, 999)}.{self.rng.randint(0, 99):02d}</p>"
+            '<button type="button" class="add" '
+            f'data-sku="{self.rng.randrange(16**8):08x}">+</button></div>'
             for _ in range(self.count(4, 16))
         )
         return f'<div class="grid">{cards}</div>\n'
@@ -357,7 +371,10 @@ class _Writer:
             + f"<td>{self.link()}</td></tr>\n"
             for _ in range(self.count(5, 40))
         )
-        return f'<table class="data"><caption>{self.words(3)}</caption><thead><tr>{head}</tr></thead><tbody>\n{rows}</tbody></table>\n'
+        return (
+            f'<table class="data"><caption>{self.words(3)}</caption>'
+            f"<thead><tr>{head}</tr></thead><tbody>\n{rows}</tbody></table>\n"
+        )
 
     def layout_table(self) -> str:
         """Old-school layout: nested tables, unquoted attributes, cells never closed."""
@@ -365,11 +382,15 @@ class _Writer:
             f"<tr><td width=20 valign=top><img src=/dot.gif width=1 height=1><td>{self.inline()}"
             for _ in range(self.count(2, 6))
         )
-        return f"<TABLE width=100% cellpadding=0 border=0><TR><TD bgcolor=#eeeeee><table>{inner}</table></TD></TR></TABLE>\n"
+        return (
+            "<TABLE width=100% cellpadding=0 border=0><TR><TD bgcolor=#eeeeee>"
+            f"<table>{inner}</table></TD></TR></TABLE>\n"
+        )
 
     def comments(self) -> str:
         items = "".join(
-            f'<li class="comment"><article><header><b>{self.words(1)}</b> <time datetime="2026-01-{self.rng.randint(1, 28):02d}">'
+            f'<li class="comment"><article><header><b>{self.words(1)}</b> '
+            f'<time datetime="2026-01-{self.rng.randint(1, 28):02d}">'
             f"{self.rng.randint(1, 28)}d</time></header>{self.inline()}</article></li>\n"
             for _ in range(self.count(3, 12))
         )
@@ -400,8 +421,9 @@ class _Writer:
 
     def sprite(self) -> str:
         symbols = "".join(
-            f'<symbol id="{self.new_id("i")}" viewBox="0 0 24 24"><path d="M{self.rng.randint(0, 24)} '
-            f'{self.rng.randint(0, 24)}l{self.rng.randint(1, 9)} {self.rng.randint(1, 9)}h4v-3z"/></symbol>'
+            f'<symbol id="{self.new_id("i")}" viewBox="0 0 24 24">'
+            f'<path d="M{self.rng.randint(0, 24)} {self.rng.randint(0, 24)}'
+            f'l{self.rng.randint(1, 9)} {self.rng.randint(1, 9)}h4v-3z"/></symbol>'
             for _ in range(self.count(5, 30))
         )
         return f'<svg style="display:none" xmlns="http://www.w3.org/2000/svg">{symbols}</svg>\n'
@@ -414,7 +436,10 @@ class _Writer:
         )
 
     def noscript(self) -> str:
-        return f'<noscript><img src="https://px.{self.host}/t.gif?id={self.rng.randrange(10**9)}" alt=""></noscript>\n<!-- {self.words(6)} -->\n'
+        return (
+            f'<noscript><img src="https://px.{self.host}/t.gif?id={self.rng.randrange(10**9)}" '
+            f'alt=""></noscript>\n<!-- {self.words(6)} -->\n'
+        )
 
     def chunk(self) -> str:
         weights = (
@@ -610,7 +635,8 @@ class _Forms:
         for value in values:
             selected = " selected" if value == chosen and self.rng.random() < 0.4 else ""
             options.append(
-                f'<option value="{html.escape(value.lower())}"{selected}>{html.escape(value)}</option>'
+                f'<option value="{html.escape(value.lower())}"{selected}>'
+                f"{html.escape(value)}</option>"
             )
         if len(options) > 8 and self.rng.random() < 0.4:
             middle = len(options) // 2
@@ -664,13 +690,20 @@ class _Forms:
         if kind in ("select", "country", "multiselect"):
             element = self._select(name, common, kind == "multiselect")
         elif kind == "textarea":
-            element = f'<textarea name="{name}"{common} rows=4 maxlength={rng.choice((500, 2000))}></textarea>'
+            limit = rng.choice((500, 2000))
+            element = f'<textarea name="{name}"{common} rows=4 maxlength={limit}></textarea>'
         elif kind == "datalist":
             list_id = self.page.new_id("dl")
             options = "".join(f'<option value="{city}">' for city in _CITIES)
-            element = f'<input name="{name}"{common} list="{list_id}" autocomplete=off><datalist id="{list_id}">{options}</datalist>'
+            element = (
+                f'<input name="{name}"{common} list="{list_id}" autocomplete=off>'
+                f'<datalist id="{list_id}">{options}</datalist>'
+            )
         else:
-            element = f'<input type="{"text" if kind == "postal" else kind}" name="{name}"{common}{self._input_attributes(kind)}>'
+            input_type = "text" if kind == "postal" else kind
+            element = (
+                f'<input type="{input_type}" name="{name}"{common}{self._input_attributes(kind)}>'
+            )
         style = rng.random()
         if kind == "checkbox" or style < 0.45:
             return f"<label>{html.escape(label)} {element}</label>"
@@ -718,7 +751,8 @@ class _Forms:
         if annotate:
             toolname = name
             if toolname in self.page.toolnames and rng.random() < 0.7:
-                toolname = f"{name}_{len(self.page.toolnames)}"  # a second form of a kind; else a duplicate
+                # a second form of a kind gets a name of its own, else it is a duplicate
+                toolname = f"{name}_{len(self.page.toolnames)}"
             self.page.toolnames.append(toolname)
             description = japanese if self.page.lang == "ja" else english
             attributes += [
@@ -804,7 +838,8 @@ class _Forms:
     def _closed_by_div(self, start: str, controls: list[str], submit: str, form_id: str) -> str:
         self.page.cases.add("form-closed-by-div")
         half = len(controls) // 2 or 1
-        return f'<div class="panel">{start}{"".join(controls[:half])}</div>{"".join(controls[half:])}{submit}</form>'
+        first, rest = "".join(controls[:half]), "".join(controls[half:])
+        return f'<div class="panel">{start}{first}</div>{rest}{submit}</form>'
 
     def _unclosed(self, start: str, controls: list[str], submit: str, form_id: str) -> str:
         self.page.cases.add("unclosed-form")
@@ -813,10 +848,14 @@ class _Forms:
     def _nested(self, start: str, controls: list[str], submit: str, form_id: str) -> str:
         self.page.cases.add("nested-form")
         self.page.forms += 1
-        inner = '<form action="/inner" toolname="inner_form" tooldescription="Never a form: the tag is ignored.">'
+        inner = (
+            '<form action="/inner" toolname="inner_form" '
+            'tooldescription="Never a form: the tag is ignored.">'
+        )
         self.page.toolname_forms += 1
         half = len(controls) // 2 or 1
-        return f"{start}{''.join(controls[:half])}{inner}{''.join(controls[half:])}</form>{submit}</form>"
+        first, rest = "".join(controls[:half]), "".join(controls[half:])
+        return f"{start}{first}{inner}{rest}</form>{submit}</form>"
 
     def _form_attribute(self, start: str, controls: list[str], submit: str, form_id: str) -> str:
         self.page.cases.add("form-attribute")
@@ -827,7 +866,8 @@ class _Forms:
         )
         elsewhere = self.rng.choice(self.page.form_ids)
         stolen = f'<input type="text" name="stolen" form="{elsewhere}">'
-        return f"{start}{''.join(controls)}{stolen}{submit}</form><aside>{self.page.inline()}{outside}</aside>"
+        aside = f"<aside>{self.page.inline()}{outside}</aside>"
+        return f"{start}{''.join(controls)}{stolen}{submit}</form>{aside}"
 
     def _template(self, start: str, controls: list[str], submit: str, form_id: str) -> str:
         self.page.cases.add("template-form")
@@ -840,7 +880,8 @@ class _Forms:
         self.page.toolname_forms += 1
         return (
             '<script>var tpl=\'<form toolname="js_search" tooldescription="Built by script.">'
-            "<input name=q></form>';document.querySelectorAll('.x').forEach(function(e){e.innerHTML=tpl});</script>\n"
+            "<input name=q></form>';"
+            "document.querySelectorAll('.x').forEach(function(e){e.innerHTML=tpl});</script>\n"
         )
 
 

@@ -72,7 +72,7 @@ def test_pages_are_crawl_like_and_the_manifest_is_true(tmp_path: Path) -> None:
     assert len(corpus.pages) == 120
     assert len(list(corpus.pages_dir.rglob("*.html"))) == 120
     seen_cases: set[str] = set()
-    for page, body in zip(corpus.pages, corpus.bodies()):
+    for page, body in zip(corpus.pages, corpus.bodies(), strict=True):
         assert page.bytes == len(body)
         assert page.file.startswith(f"pages/{int(Path(page.file).stem) // PAGES_PER_FOLDER:04d}/")
         declared = re.search(rb"charset=\"?([\w-]+)", body[:1024])
@@ -117,7 +117,7 @@ def test_warc_holds_the_directory_pages(tmp_path: Path) -> None:
         if kind == "response" and ctype.startswith("text/html")
     }
     assert {url: body for url, (_, body) in html.items()} == {
-        p.url: b for p, b in zip(corpus.pages, corpus.bodies())
+        p.url: b for p, b in zip(corpus.pages, corpus.bodies(), strict=True)
     }
     assert any(url.endswith("/robots.txt") for _, url, _, _ in records)
 

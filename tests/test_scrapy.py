@@ -22,7 +22,13 @@ from scrapy.http import HtmlResponse
 
 import formtools
 import formtools.scrapy
-from formtools.scrapy import REQUEST_KEY, extraction_of, result_of, tool_request, tools_of
+from formtools.scrapy import (
+    REQUEST_KEY,
+    extraction_of,
+    result_of,
+    tool_request,
+    tools_of,
+)
 from tests.conftest import ROOT
 from tests.support.site import TestSite
 
@@ -116,6 +122,7 @@ def crawl(start: str, out: Path) -> list[dict[str, Any]]:
         ],
         cwd=ROOT,
         env=env,
+        check=False,
         capture_output=True,
         timeout=120,
     )
@@ -221,3 +228,11 @@ def test_pages_without_toolname_are_not_parsed(monkeypatch: pytest.MonkeyPatch) 
     # every form is there for diagnostics when asked
     assert len(extraction_of(plain).forms) == 1
     assert parsed == ["https://shop.example/page/shop", "https://shop.example/about"]
+    # with all_forms the page has a <form, so it is parsed, and its form is an inferred tool
+    (inferred,) = tools_of(plain, all_forms=True)
+    assert inferred.inferred and inferred.to_dict() == formtools.extract_tools(
+        ABOUT, base_url="https://shop.example/about", all_forms=True
+    )[0].to_dict()
+    assert len(parsed) == 3
+    no_form = HtmlResponse("https://shop.example/empty", body=b"<p>toolname</p>", encoding="utf-8")
+    assert tools_of(no_form, all_forms=True) == [] and len(parsed) == 3

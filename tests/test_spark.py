@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -200,7 +201,7 @@ def test_user_mistakes_are_formtools_errors(
     spark: SparkSession, archives: list[Path], tmp_path: Path
 ) -> None:
     missing = tmp_path / "gone.warc.gz"
-    with pytest.raises(formtools.SourceError, match=f"Input path does not exist: file:{missing}"):
+    with pytest.raises(formtools.SourceError, match=re.escape(f"does not exist: file:{missing}")):
         job.extract_warcs(spark, [str(archives[0]), str(missing)])
     with pytest.raises(formtools.UnknownProfile):
         job.extract_warcs(spark, [str(archives[0])], profile="firefox")
@@ -209,7 +210,7 @@ def test_user_mistakes_are_formtools_errors(
     out = tmp_path / "taken"
     out.mkdir()
     tools = job.extract_warcs(spark, [str(archives[1])])
-    with pytest.raises(formtools.UsageProblem, match=f"{out} already exists .*--overwrite"):
+    with pytest.raises(formtools.UsageProblem, match=re.escape(f"{out} already exists (give --")):
         job.write_tools(tools, str(out))
     job.write_tools(tools, str(out), format="json", overwrite=True)
     written = [json.loads(line) for part in out.glob("part-*.json") for line in part.open()]
@@ -242,6 +243,7 @@ def test_spark_submit_with_a_listing_and_a_prefix(
             "--prefix",
             f"{archives[0].parent}/",
         ],
+        check=False,
         capture_output=True,
         env=ENV,
         timeout=180,
@@ -251,14 +253,15 @@ def test_spark_submit_with_a_listing_and_a_prefix(
     library = as_dicts(job.extract_warcs(spark, [str(a) for a in archives]).collect())
     assert sorted(written, key=key) == sorted(library, key=key)
     # spark-submit runs the script with its standard error joined to standard output
-    assert b"formtools: 4 tools on 3 pages, 2 errors, from 2 archives" in done.stdout
+    assert b"formtools: 4 tools on 3 pages, 2 errors, from 2 paths" in done.stdout
 
 
 def test_command_line_mistakes_need_no_spark(tmp_path: Path) -> None:
     def run(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run(
             [sys.executable, "-m", "formtools.spark", *args],
-            capture_output=True,
+            check=False,
+        capture_output=True,
             env=ENV,
             timeout=60,
         )

@@ -168,7 +168,7 @@ def _scrubbed_errors(secrets: Secrets) -> Iterator[None]:
     except SendError as error:
         if not secrets:
             raise
-        raise SendError(secrets.url(str(error))) from None
+        raise SendError(secrets.message(str(error))) from None
 
 
 def submit(

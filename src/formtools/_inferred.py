@@ -41,11 +41,12 @@ _FALLBACK = "form"
 
 # Words that say nothing about what a form does: "login-form" names the same tool as "login".
 _FORM_WORDS = frozenset({"form", "forms", "frm"})
-# Words that alone make a poor name ("Submit", "Go", "/index.php"): a source made only of these
-# (and numbers) is passed over for the next one.
+# Words that alone make a poor name ("Submit", "Go", "/index.php"): a source made only of these,
+# numbers and single letters is passed over for the next one.
 _GENERIC = frozenset(
-    {"action", "bin", "btn", "button", "cgi", "default", "do", "enter", "get", "go", "handler",
-     "index", "main", "ok", "page", "post", "process", "send", "submit"}
+    {"action", "apply", "bin", "btn", "button", "cgi", "change", "continue", "default", "do",
+     "done", "enter", "get", "go", "handler", "index", "main", "next", "ok", "page", "post",
+     "process", "save", "send", "set", "submit", "update"}
 )  # fmt: skip
 # Left out of a name that would have more than _MAX_WORDS words ("Sign up for our weekly
 # newsletter" → sign_up_weekly_newsletter; "Add to cart" stays add_to_cart).
@@ -113,6 +114,16 @@ def _attribute(name: str) -> Callable[[Facts], str]:
     return lambda facts: _collapse(facts.form.attributes.get(name, ""))
 
 
+def _identifier(text: str) -> str:
+    """An author's identifier as words: ``searchForm`` → ``search Form``, ``form2`` → ``form 2``
+    (only identifiers: in visible text, "GitHub" is one word)."""
+    return _CAMEL.sub(" ", text)
+
+
+def _identifier_attribute(name: str) -> Callable[[Facts], str]:
+    return lambda facts: _identifier(facts.form.attributes.get(name, ""))
+
+
 def button_label(button: Control | None) -> str:
     """The text a person sees on the submit button: a button's content, an image's ``alt``, a
     submit input's ``value`` or the browser's default label "Submit"."""
@@ -129,16 +140,16 @@ def button_label(button: Control | None) -> str:
 
 
 def _words(text: str) -> list[str]:
-    """Lower-case ASCII words: accents dropped (é → e), camelCase split; other scripts vanish."""
+    """Lower-case ASCII words: accents dropped (é → e); other scripts vanish."""
     decomposed = unicodedata.normalize("NFKD", text)
     plain = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return [word.lower() for word in _WORD.findall(_CAMEL.sub(" ", plain))]
+    return [word.lower() for word in _WORD.findall(plain)]
 
 
 def _name_words(text: str) -> list[str]:
     """The words of a name made from ``text``, or [] when ``text`` says nothing useful."""
     words = [w for w in _words(text) if w not in _FORM_WORDS]
-    if not any(w not in _GENERIC and not w.isdigit() for w in words):
+    if not any(len(w) > 1 and w not in _GENERIC and not w.isdigit() for w in words):
         return []
     if len(words) > _MAX_WORDS:
         words = [w for w in words if w not in _STOPWORDS] or words
@@ -153,22 +164,37 @@ def _action_segment(facts: Facts) -> str:
     """The last segment of the action's path that names something (``/cart/add.php`` → ``add``,
     ``/search?q=`` → ``search``, ``/subscribe/post`` → ``subscribe``)."""
     for segment in reversed(urlsplit(facts.action).path.split("/")):
-        segment = _EXTENSION.sub("", unquote(segment))
+        segment = _identifier(_EXTENSION.sub("", unquote(segment)))
         if _name_words(segment):
             return segment
     return ""
 
 
+def _only_field(facts: Facts) -> str:
+    """The label (else aria-label, else name) of the form's one field, when it has exactly one
+    an agent fills: a currency or language switcher is named by what it switches."""
+    fields = [
+        c for c in facts.form.controls
+        if c.name and not c.disabled and not c.is_button and c.type != "hidden" and c.tag != "output"
+    ]
+    if len(fields) != 1:
+        return ""
+    field = fields[0]
+    label = next((_collapse(text) for text in field.labels if _collapse(text)), "")
+    return label or _collapse(field.attributes.get("aria-label", "")) or _identifier(field.name or "")
+
+
 # The order in which a name is looked for: the first source with a useful word wins; else "form".
 NAME_SOURCES: tuple[Source, ...] = (
-    ("id", _attribute("id")),
-    ("name", _attribute("name")),
+    ("id", _identifier_attribute("id")),
+    ("name", _identifier_attribute("name")),
     ("aria-label", _attribute("aria-label")),
     ("aria-labelledby", lambda facts: facts.form.labelledby),
     ("title", _attribute("title")),
     ("role", lambda facts: "search" if _role(facts.form) == "search" else ""),
     ("submit button", lambda facts: facts.button_label),
     ("action", _action_segment),
+    ("only field", _only_field),
     ("heading", lambda facts: facts.form.heading),
 )
 

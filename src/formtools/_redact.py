@@ -15,6 +15,7 @@ only masked where it is a whole string or a whole query parameter value.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -31,6 +32,7 @@ from ._send import ToolResult
 __all__ = ["MASK", "Secrets", "hide_in_logs", "scrubbed_result"]
 
 _SHORTEST_SUBSTRING = 4
+_URL_IN_TEXT = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'\"<>]+")
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,10 @@ class Secrets:
             )
             url = urlunsplit(parts._replace(query=query))
         return self.text(url)
+
+    def message(self, text: str) -> str:
+        """An error message, whose URLs (a GET form's query) are masked by parameter too."""
+        return self.text(_URL_IN_TEXT.sub(lambda found: self.url(found.group()), text))
 
     def json(self, value: Any) -> Any:
         if isinstance(value, str):

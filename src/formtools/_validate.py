@@ -22,8 +22,10 @@ from typing import Any
 import regress
 from jsonschema import Draft202012Validator, ValidationError, validators
 
+from ._constants import MASK
 from ._ecmaregex import compiles_with_v_flag
 from ._fill import _lf, js_to_string
+from ._hints import sensitive_keys
 from ._tool import Tool, thaw
 from ._validity import value_problem
 from ._values import sanitize
@@ -134,7 +136,7 @@ def _html_type(
     }
     if schema.get("x-multiple"):
         attributes["multiple"] = ""
-    found = value_problem(html_type, text, attributes)
+    found = value_problem(html_type, text, attributes, secret=bool(schema.get("x-sensitive")))
     if found is not None:
         yield _Flagged(found[1], found[0])
 
@@ -198,6 +200,7 @@ def _fields(error: ValidationError) -> list[str | None]:
 def validate_input(tool: Tool, tool_input: Any) -> list[Problem]:
     """Every problem of ``tool_input`` under ``tool``'s input schema, in field order."""
     schema = thaw(tool.input_schema)
+    secret_fields = sensitive_keys(tool.form)
     problems: dict[tuple[str | None, str], Problem] = {}
     browser_worded: set[tuple[str | None, str]] = set()
     for error in _leaves(_Validator(schema).iter_errors(tool_input)):
@@ -205,7 +208,10 @@ def validate_input(tool: Tool, tool_input: Any) -> list[Problem]:
         for field in _fields(error):
             key = (field, flag)
             if key not in problems or (isinstance(error, _Flagged) and key not in browser_worded):
-                problems[key] = Problem(field, flag, error.message)  # the browser's words win
+                message = error.message
+                if field in secret_fields:  # jsonschema quotes the value; a secret is not quoted
+                    message = message.replace(repr(error.instance), repr(MASK))
+                problems[key] = Problem(field, flag, message)  # the browser's words win
             if isinstance(error, _Flagged):
                 browser_worded.add(key)
     order = list(schema.get("properties", {}))

@@ -211,13 +211,13 @@ def call(
             typer.echo(f"formtools: {problem}", err=True)
         raise typer.Exit(1) from None
     if dry_run:
-        outcome = prepared.outcome
+        outcome = prepared.shown  # sensitive values masked
         shown = outcome.to_dict() if prepared.request else {"sent": False, "reason": outcome.reason}
         typer.echo(_jsjson.dumps(shown, pretty=True))
         return
     confirmed = yes or prepared.autosubmit
     if not confirmed and sys.stdin.isatty():
-        request = prepared.request
+        request = prepared.shown if prepared.request else None
         where = f"{request.method} {request.url}" if request else "this form"
         confirmed = typer.confirm(f"{chosen.name} has no toolautosubmit. Submit {where}?")
     outcome = submit(prepared, confirm=confirmed, include_text=text)

@@ -394,7 +394,7 @@ class Bridge:
                 max_bytes=self.options.max_bytes,
             )
         except (Refused, SendError) as error:
-            return _error([prepared.secrets.url(str(error))])  # a redirect's URL may carry them
+            return _error([prepared.secrets.message(str(error))])  # a redirect's URL may carry them
         if result.status != "completed":
             return _unsent(name, result.status, result.reason or "", request)
         if hints.humanInTheLoopHint == "notify" and request is not None:

@@ -16,7 +16,8 @@ The landing page of a call is read with :func:`result_of`, which gives the same
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import scrapy
 from scrapy.http import Response
@@ -56,19 +57,24 @@ def document_of(response: Response) -> Document:
     return parse_html(response.body, url=response.url, content_type=_content_type(response))
 
 
-def extraction_of(response: Response, *, profile: str | Profile = "chromium") -> Extraction:
-    """Tools, diagnostics and forms of ``response`` (every form is parsed; see :func:`tools_of`
-    for the fast way to get only the tools)."""
-    return synthesize(document_of(response), profile)
+def extraction_of(
+    response: Response, *, profile: str | Profile = "chromium", all_forms: bool = False
+) -> Extraction:
+    """Tools, diagnostics and forms of ``response`` (always parsed; see :func:`tools_of` for
+    the fast way to get only the tools). ``all_forms``: forms without ``toolname`` give
+    inferred tools too, as with :func:`formtools.extract`."""
+    return synthesize(document_of(response), profile, all_forms=all_forms)
 
 
-def tools_of(response: Response, *, profile: str | Profile = "chromium") -> list[Tool]:
-    """The tools ``response`` registers, sorted by name. A page without a ``toolname``
-    attribute is never parsed (the byte prefilter of ``formtools batch``), so calling this on
-    every crawled page costs little."""
-    if not may_hold_tools(response.body, _content_type(response)):
+def tools_of(
+    response: Response, *, profile: str | Profile = "chromium", all_forms: bool = False
+) -> list[Tool]:
+    """The tools of ``response``, sorted by name. A page without a ``toolname`` attribute
+    (with ``all_forms``: without ``<form``) is never parsed, by the byte prefilter of
+    ``formtools batch``, so calling this on every crawled page costs little."""
+    if not may_hold_tools(response.body, _content_type(response), all_forms=all_forms):
         return []
-    return list(extraction_of(response, profile=profile).tools)
+    return list(extraction_of(response, profile=profile, all_forms=all_forms).tools)
 
 
 def request_of(prepared: PreparedCall, *, confirm: bool = False, **options: Any) -> scrapy.Request:

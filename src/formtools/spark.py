@@ -26,8 +26,7 @@ from typing import Any
 
 from py4j.protocol import Py4JJavaError
 from pyspark.errors import AnalysisException
-from pyspark.sql import DataFrame, SparkSession
-from pyspark.sql import functions
+from pyspark.sql import DataFrame, SparkSession, functions
 from pyspark.sql.types import IntegerType, StringType, StructField, StructType
 
 from formtools._batch import Unreadable, extract_page, warc_pages
@@ -36,7 +35,7 @@ from formtools._jsjson import dumps, loads
 from formtools._prefilter import may_hold_tools
 from formtools._profiles import get_profile, profile_names
 
-__all__ = ["SCHEMA", "extract_warcs", "main", "run", "warc_paths", "write_tools"]
+__all__ = ["OUTPUT_FORMATS", "SCHEMA", "extract_warcs", "main", "run", "warc_paths", "write_tools"]
 
 SCHEMA = StructType(
     [
@@ -58,7 +57,7 @@ SCHEMA = StructType(
 """One row per tool found; a page (or an archive) that could not be read or parsed is one row
 with ``error`` set and no tool. Pages without tools have no row."""
 
-FORMATS = ("parquet", "json")
+OUTPUT_FORMATS = ("parquet", "json")
 
 # Java exceptions that mean "an input path is not there" rather than a failure of the job.
 _MISSING_INPUT = frozenset(
@@ -143,7 +142,8 @@ def warc_paths(spark: SparkSession, listing: str, prefix: str = "") -> list[str]
     paths are relative: give ``prefix="s3a://commoncrawl/"``)."""
     with _hadoop_errors():
         lines = spark.sparkContext.textFile(listing).collect()
-    return [prefix + line.strip() for line in lines if line.strip() and not line.startswith("#")]
+    paths = (line.strip() for line in lines)
+    return [prefix + path for path in paths if path and not path.startswith("#")]
 
 
 def write_tools(
@@ -152,8 +152,9 @@ def write_tools(
     """Write the rows of :func:`extract_warcs` to the directory ``out`` (one file per
     partition: ``part-*.parquet``, or ``part-*.json`` with one JSON object a line, null fields
     left out)."""
-    if format not in FORMATS:
-        raise UsageProblem(f"unknown output format {format!r} (known: {', '.join(FORMATS)})")
+    if format not in OUTPUT_FORMATS:
+        known = ", ".join(OUTPUT_FORMATS)
+        raise UsageProblem(f"unknown output format {format!r} (known: {known})")
     writer = tools.write.mode("overwrite" if overwrite else "errorifexists").format(format)
     try:
         writer.save(out)
@@ -184,8 +185,8 @@ def run(
             functions.when(written.name.isNotNull(), written.url), written.warc
         ).alias("pages"),
         functions.count("error").alias("errors"),
-    ).first()
-    return counts.asDict()
+    ).collect()
+    return counts[0].asDict()  # a global aggregate has exactly one row
 
 
 @contextmanager
@@ -218,7 +219,7 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
                         "on HDFS or S3), such as Common Crawl's warc.paths.gz.")
     parser.add_argument("--prefix", default="", help="Prepended to every path of --listing, e.g. "
                         "s3a://commoncrawl/.")
-    parser.add_argument("--format", choices=FORMATS, default="parquet")
+    parser.add_argument("--format", choices=OUTPUT_FORMATS, default="parquet")
     parser.add_argument("--profile", choices=profile_names(), default="chromium")
     parser.add_argument("--all-forms", action="store_true", help="Forms without toolname become "
                         "(inferred) tools too.")
@@ -254,7 +255,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         spark.stop()
     print(
         f"formtools: {counts['tools']:,} tools on {counts['pages']:,} pages, "
-        f"{counts['errors']:,} errors, from {len(paths):,} archives into {options.out}",
+        f"{counts['errors']:,} errors, from {len(paths):,} paths into {options.out}",
         file=sys.stderr,
     )
 

@@ -1,0 +1,224 @@
+"""Annotations and sensitivity hints (``_hints``) and the masking of secrets (``_redact``).
+
+Execution tests run against the real test site (tests/support/site.py), whose ``/submit`` page
+echoes what it received as JSON-LD: the secret reaches the site, and never comes back.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import socket
+from typing import Any
+
+import pytest
+from support.site import TestSite
+from typer.testing import CliRunner
+
+import formtools
+from formtools.cli import app
+
+HINT_KEYS = [
+    "autosubmit", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint",
+    "untrustedContentHint", "humanInTheLoopHint", "sensitiveHint",
+]
+
+
+def annotations(form: str, profile: str = "html") -> dict[str, Any]:
+    (tool,) = formtools.extract_tools(form, base_url="https://shop.example/", profile=profile)
+    return dict(tool.annotations)
+
+
+def test_a_get_form_reads_only_and_can_be_repeated() -> None:
+    hints = annotations('<form toolname=s tooldescription=d toolautosubmit action=/find><input name=q></form>')
+    assert list(hints) == HINT_KEYS
+    assert hints == {
+        "autosubmit": True, "readOnlyHint": True, "destructiveHint": False, "idempotentHint": True,
+        "openWorldHint": True, "untrustedContentHint": True, "humanInTheLoopHint": "none",
+        "sensitiveHint": False,
+    }
+
+
+@pytest.mark.parametrize(
+    "form, destructive",
+    [
+        ('<form toolname=deleteNote tooldescription=d method=post toolautosubmit><button>Go</button></form>', True),
+        ('<form toolname=x tooldescription=d method=post action="/account/remove" toolautosubmit><button>Go</button></form>', True),
+        ('<form toolname=x tooldescription=d method=post toolautosubmit><button>Cancel subscription</button></form>', True),
+        ('<form toolname=x tooldescription=d method=post toolautosubmit><input type=submit value="Pay now"></form>', True),
+        ('<form toolname=x tooldescription=d method=post toolautosubmit><input name=n autocomplete="billing cc-number"><button>Go</button></form>', True),
+        ('<form toolname=x tooldescription=d method=post toolautosubmit><button>Save</button></form>', False),
+        # a GET form only reads, whatever it is called
+        ('<form toolname=deleteNote tooldescription=d toolautosubmit><button>Delete</button></form>', False),
+        # the submitter's formmethod decides
+        ('<form toolname=deleteNote tooldescription=d toolautosubmit><button formmethod=post>Go</button></form>', True),
+    ],
+)
+def test_destructive_and_payment_forms_need_confirmation(form: str, destructive: bool) -> None:
+    hints = annotations(form)
+    assert hints["destructiveHint"] is destructive
+    assert (hints["humanInTheLoopHint"] == "confirm") is destructive
+
+
+def test_a_state_changing_form_notifies_and_one_without_autosubmit_is_reviewed() -> None:
+    post = '<form toolname=save tooldescription=d method=post {}><input name=a><button>Save</button></form>'
+    assert annotations(post.format("toolautosubmit"))["humanInTheLoopHint"] == "notify"
+    assert annotations(post.format(""))["humanInTheLoopHint"] == "review"
+
+
+def test_search_forms_read_only_even_with_post() -> None:
+    for form in (
+        '<form toolname=x tooldescription=d method=post role=search toolautosubmit><input name=q></form>',
+        '<form toolname=x tooldescription=d method=post toolautosubmit><input type=search name=q></form>',
+        '<form toolname=findFlights tooldescription=d method=post toolautosubmit><input name=q></form>',
+    ):
+        hints = annotations(form)
+        assert hints["readOnlyHint"] and hints["idempotentHint"] and not hints["destructiveHint"]
+
+
+def test_dialog_and_mailto_forms_touch_no_outside_world() -> None:
+    for attributes in ("method=dialog", 'method=post action="mailto:a@example.com"'):
+        hints = annotations(f"<form toolname=x tooldescription=d {attributes} toolautosubmit><input name=a></form>")
+        assert hints["openWorldHint"] is False and hints["untrustedContentHint"] is False
+
+
+def test_authors_override_each_hint() -> None:
+    hints = annotations(
+        '<form toolname=deleteDraft tooldescription=d method=post toolautosubmit tooldestructivehint=false '
+        'toolidempotenthint tooluntrustedcontenthint="FALSE" toolhumanintheloophint=none '
+        'toolopenworldhint=maybe><button>Delete</button></form>'
+    )
+    assert hints["destructiveHint"] is False
+    assert hints["idempotentHint"] is True
+    assert hints["untrustedContentHint"] is False
+    assert hints["humanInTheLoopHint"] == "none"  # the override wins over the guessed "confirm"
+    assert hints["openWorldHint"] is True  # an unknown value leaves the guess
+
+
+def test_without_toolautosubmit_a_person_reviews_whatever_the_author_says() -> None:
+    hints = annotations('<form toolname=x tooldescription=d toolhumanintheloophint=none><button>Go</button></form>')
+    assert hints["humanInTheLoopHint"] == "review"
+    hints = annotations('<form toolname=x tooldescription=d toolhumanintheloophint=Confirm><button>Go</button></form>')
+    assert hints["humanInTheLoopHint"] == "confirm"
+
+
+LOGIN = """<form toolname=login tooldescription="Sign in" method=post action=/submit toolautosubmit>
+<input name=user value=ann>
+<input type=password name=pw value=preset required toolparamdescription="Password">
+<input name=code autocomplete="section-a one-time-code">
+<input name=pin>
+<input name=card autocomplete="cc-number" list=cards toolparamsensitive=false>
+<input type=email name=backup toolparamsensitive>
+<datalist id=cards><option value=4111></datalist>
+<button>Sign in</button></form>"""
+
+
+def test_sensitive_fields_are_marked_and_their_values_not_shown() -> None:
+    (tool,) = formtools.extract_tools(LOGIN, base_url="https://shop.example/", profile="html")
+    properties = tool.input_schema["properties"]
+    marked = sorted(key for key, fragment in properties.items() if fragment.get("x-sensitive"))
+    assert marked == ["backup", "code", "pin", "pw"]
+    assert dict(properties["pw"]) == {
+        "type": "string", "minLength": 1, "x-html-type": "password", "description": "Password",
+        "x-sensitive": True,
+    }
+    assert properties["user"]["default"] == "ann"  # not a secret: its value is shown
+    assert list(properties["card"]["examples"]) == ["4111"]  # the author said it is not a secret
+    assert tool.annotations["sensitiveHint"] is True
+
+
+def test_portable_says_a_secret_in_words_and_chromium_stays_chromium() -> None:
+    (portable,) = formtools.extract_tools(LOGIN, base_url="https://shop.example/", profile="portable")
+    assert "x-sensitive" not in json.dumps(formtools.dumps(portable.to_dict()))
+    assert portable.input_schema["properties"]["pw"]["description"] == "Password (a secret: never shown back)"
+    (chromium,) = formtools.extract_tools(LOGIN, base_url="https://shop.example/")
+    assert dict(chromium.annotations) == {"autosubmit": True}
+    assert "x-sensitive" not in formtools.dumps(chromium.to_dict())
+
+
+@pytest.fixture()
+def site():
+    with TestSite() as running:
+        yield running
+
+
+def login_tool(site: TestSite, method: str = "post") -> formtools.Tool:
+    url = site.put("login", LOGIN.replace("method=post", f"method={method}").encode())
+    (tool,) = formtools.extract_tools(site.pages["/page/login"], base_url=url, profile="html")
+    return tool
+
+
+CALL = {"user": "ann", "pw": "hunter22", "code": "481516", "pin": "007"}
+
+
+def test_a_post_sends_the_secrets_and_shows_none_of_them(site: TestSite, caplog: Any) -> None:
+    tool = login_tool(site)
+    with caplog.at_level(logging.DEBUG):
+        result = formtools.call_tool(tool, CALL)
+    (received,) = site.submissions()
+    assert b"pw=hunter22" in received.body and b"code=481516" in received.body and b"pin=007" in received.body
+    shown = json.dumps(result.to_dict()) + caplog.text
+    for secret in ("hunter22", "481516"):
+        assert secret not in shown
+    echoed = result.json_ld[0]["body"]
+    assert "pw=[redacted]" in echoed and "code=[redacted]" in echoed
+    assert "pin=007" in echoed  # shorter than 4 characters: masked only where it is a whole value
+    assert result.request is not None and b"pin=%5Bredacted%5D" in (result.request.body or b"")
+
+
+def test_a_get_form_masks_its_query_in_the_url_the_result_and_the_log(site: TestSite, caplog: Any) -> None:
+    tool = login_tool(site, "get")
+    with caplog.at_level(logging.INFO, logger="httpx"):
+        result = formtools.call_tool(tool, CALL)
+    (received,) = site.submissions()
+    assert "pw=hunter22" in received.query and "pin=007" in received.query
+    assert "hunter22" not in json.dumps(result.to_dict()) and "hunter22" not in caplog.text
+    assert "pin=%5Bredacted%5D" in (result.url or "")  # a short secret, masked by its parameter
+    assert "HTTP Request: GET" in caplog.text  # the log record is there, scrubbed
+
+
+def test_a_failed_send_does_not_name_the_secret() -> None:
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    (tool,) = formtools.extract_tools(
+        LOGIN.replace("method=post", "method=get"), base_url=f"http://127.0.0.1:{port}/", profile="html"
+    )
+    with pytest.raises(formtools.SendError) as failure:
+        formtools.call_tool(tool, CALL)
+    message = str(failure.value)
+    assert "hunter22" not in message and "pw=%5Bredacted%5D" in message and "ConnectError" in message
+
+
+def test_error_messages_do_not_quote_a_secret() -> None:
+    (tool,) = formtools.extract_tools(LOGIN, base_url="https://shop.example/", profile="html")
+    with pytest.raises(formtools.ValidationError) as invalid:
+        formtools.prepare_call(tool, {**CALL, "backup": "not-an-address"})
+    assert "not-an-address" not in str(invalid.value)
+    assert "backup: Please enter an email address. '[redacted]' is not one." in str(invalid.value)
+    problems = formtools.validate_input(tool, {**CALL, "backup": "not-an-address", "pw": 7})
+    assert problems and "not-an-address" not in " ".join(map(str, problems))
+    # Chromium's "Invalid value "<value>"" message leaves the value out for a secret
+    (chromium,) = formtools.extract_tools(
+        '<form toolname=t tooldescription=d><select name=pin><option>1</option></select>'
+        '<select name=size><option>1</option></select><button>Go</button></form>'
+    )
+    with pytest.raises(formtools.InputError) as rejected:
+        formtools.prepare_call(chromium, {"pin": "9999", "size": "9999"})
+    assert [p.message for p in rejected.value.problems] == [
+        "Invalid value for parameter pin",
+        'Invalid value "9999" for parameter size',
+    ]
+
+
+def test_cli_dry_run_masks_the_secret(tmp_path: Any) -> None:
+    page = tmp_path / "login.html"
+    page.write_text(LOGIN)
+    outcome = CliRunner().invoke(
+        app,
+        ["call", str(page), "login", "--base-url", "https://shop.example/", "--dry-run",
+         "--input", json.dumps(CALL)],
+    )
+    assert outcome.exit_code == 0, outcome.output
+    assert "hunter22" not in outcome.output
+    assert "pw=%5Bredacted%5D" in json.loads(outcome.output)["body"]
