@@ -262,64 +262,6 @@ def _batch_command(inputs: Sequence[str], out: Path, jobs: int) -> list[str]:
     ]
 
 
-def _run_batch(inputs: Sequence[str], out: Path, jobs: int) -> tuple[float, int]:
-    """Wall seconds of one ``formtools batch`` and the lines it wrote."""
-    start = time.perf_counter()
-    done = subprocess.run(_batch_command(inputs, out, jobs), capture_output=True, text=True)
-    seconds = time.perf_counter() - start
-    if done.returncode != 0:
-        raise SystemExit(f"formtools batch failed ({done.returncode}):\n{done.stderr}")
-    with out.open("rb") as lines:
-        return seconds, sum(1 for _ in lines)
-
-
-def section_scaling(corpus: Corpus, scratch: Path, cores: int) -> dict[str, Any]:
-    rows: list[dict[str, Any]] = []
-    inputs = [str(corpus.pages_dir)]
-    for jobs in range(1, cores + 1):
-        seconds, lines = _run_batch(inputs, scratch / f"scaling-{jobs}.jsonl", jobs)
-        rows.append(
-            {
-                "input": "directory",
-                "jobs": jobs,
-                "lines": lines,
-                **Rate(lines, corpus.size, seconds).to_dict(),
-            }
-        )
-    if corpus.warc is not None:
-        seconds, lines = _run_batch([str(corpus.warc)], scratch / "scaling-warc.jsonl", cores)
-        rows.append(
-            {
-                "input": "WARC.gz",
-                "jobs": cores,
-                "lines": lines,
-                **Rate(lines, corpus.size, seconds).to_dict(),
-            }
-        )
-    single = rows[0]["seconds"]
-    for row in rows:
-        row["speedup"] = round(single / row["seconds"], 3)
-    print(
-        f"\n## scaling — formtools batch over {len(corpus.pages):,} pages, "
-        f"{corpus.size / 1e6:.1f} MB (wall time, start-up included; {cores} cores)"
-    )
-    _print_table(
-        ["input", "--jobs", "pages/s", "MB/s", "seconds", "speedup"],
-        [
-            [
-                r["input"],
-                str(r["jobs"]),
-                f"{r['pages_per_s']:,.1f}",
-                f"{r['mb_per_s']:,.2f}",
-                f"{r['seconds']:.2f}",
-                f"{r['speedup']:.2f}×",
-            ]
-            for r in rows
-        ],
-    )
-    return {"cores": cores, "rows": rows}
-
-
 def _tree(root: int) -> list[int]:
     """``root`` and its descendants, from ``/proc``."""
     parents: dict[int, list[int]] = {}
@@ -351,34 +293,97 @@ def _rss_kib(pid: int) -> int:
     return 0
 
 
-def _peak_memory(inputs: Sequence[str], out: Path, jobs: int) -> dict[str, Any]:
-    """Run ``formtools batch``; sample its process tree's resident memory every 20 ms, and take
-    the largest high-water mark of any one process in it from ``wait4`` (whose ``ru_maxrss``
-    covers the child and the workers it reaped)."""
+@dataclass(frozen=True)
+class BatchRun:
+    """One ``formtools batch`` process, measured from outside."""
+
+    seconds: float  #: wall time, interpreter start-up included
+    cpu_seconds: float  #: user + system time of the process and its workers
+    lines: int  #: lines in the output: one per page
+    max_rss_mib: float  #: the largest high-water mark of any one process of the run
+    peak_tree_mib: float | None  #: the highest sampled sum over the process tree, if sampled
+
+
+def _run_batch(inputs: Sequence[str], out: Path, jobs: int, *, sample_tree: bool) -> BatchRun:
+    """Run ``formtools batch`` and wait for it with ``wait4``, whose resource usage covers the
+    process and the workers it reaped. With ``sample_tree`` the tree's resident memory is also
+    summed from ``/proc`` every 20 ms (the workers' peaks need not coincide, so this is the
+    honest figure for memory on a machine)."""
+    log = out.with_suffix(".stderr")
     start = time.perf_counter()
-    process = subprocess.Popen(
-        _batch_command(inputs, out, jobs), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-    )
+    with log.open("wb") as errors:
+        process = subprocess.Popen(
+            _batch_command(inputs, out, jobs), stdout=subprocess.DEVNULL, stderr=errors
+        )
     peak_tree = 0
     while True:
-        peak_tree = max(peak_tree, sum(_rss_kib(pid) for pid in _tree(process.pid)))
+        if sample_tree:
+            peak_tree = max(peak_tree, sum(_rss_kib(pid) for pid in _tree(process.pid)))
         pid, status, usage = os.wait4(process.pid, os.WNOHANG)
         if pid:
             break
         time.sleep(0.02)
     seconds = time.perf_counter() - start
     process.returncode = os.waitstatus_to_exitcode(status)  # reaped here, so Popen must not wait
-    errors = process.stderr.read().decode() if process.stderr else ""
     if process.returncode != 0:
-        raise SystemExit(f"formtools batch failed ({process.returncode}):\n{errors}")
+        raise SystemExit(
+            f"formtools batch failed ({process.returncode}):\n{log.read_text(errors='replace')}"
+        )
     with out.open("rb") as lines:
         written = sum(1 for _ in lines)
-    return {
-        "seconds": round(seconds, 3),
-        "lines": written,
-        "max_rss_mib": round(usage.ru_maxrss / 1024, 1),
-        "peak_tree_mib": round(peak_tree / 1024, 1),
-    }
+    return BatchRun(
+        seconds=seconds,
+        cpu_seconds=usage.ru_utime + usage.ru_stime,
+        lines=written,
+        max_rss_mib=usage.ru_maxrss / 1024,
+        peak_tree_mib=peak_tree / 1024 if sample_tree else None,
+    )
+
+
+def section_scaling(corpus: Corpus, scratch: Path, cores: int) -> dict[str, Any]:
+    runs: list[tuple[str, int, BatchRun]] = []
+    for jobs in range(1, cores + 1):
+        out = scratch / f"scaling-{jobs}.jsonl"
+        runs.append(
+            ("directory", jobs, _run_batch([str(corpus.pages_dir)], out, jobs, sample_tree=False))
+        )
+    if corpus.warc is not None:
+        out = scratch / "scaling-warc.jsonl"
+        runs.append(
+            ("WARC.gz", cores, _run_batch([str(corpus.warc)], out, cores, sample_tree=False))
+        )
+    single = runs[0][2].seconds
+    rows: list[dict[str, Any]] = [
+        {
+            "input": source,
+            "jobs": jobs,
+            "lines": run.lines,
+            "cpu_seconds": round(run.cpu_seconds, 3),
+            "speedup": round(single / run.seconds, 3),
+            **Rate(run.lines, corpus.size, run.seconds).to_dict(),
+        }
+        for source, jobs, run in runs
+    ]
+    print(
+        f"\n## scaling — formtools batch over {len(corpus.pages):,} pages, "
+        f"{corpus.size / 1e6:.1f} MB (wall time, start-up included; {cores} cores)"
+    )
+    _print_table(
+        ["input", "--jobs", "pages/s", "MB/s", "seconds", "CPU s", "speedup"],
+        [
+            [
+                row["input"],
+                str(row["jobs"]),
+                f"{row['pages_per_s']:,.1f}",
+                f"{row['mb_per_s']:,.2f}",
+                f"{row['seconds']:.2f}",
+                f"{row['cpu_seconds']:.2f}",
+                f"{row['speedup']:.2f}×",
+            ]
+            for row in rows
+        ],
+    )
+    return {"cores": cores, "rows": rows}
 
 
 def section_memory(scratch: Path, counts: Sequence[int], seed: int, cores: int) -> dict[str, Any]:
@@ -398,14 +403,16 @@ def section_memory(scratch: Path, counts: Sequence[int], seed: int, cores: int) 
             if len(folders) * PAGES_PER_FOLDER == count
             else [str(small.path(page)) for page in pages]
         )
-        size = sum(page.bytes for page in pages)
-        measured = _peak_memory(inputs, scratch / f"memory-{count}.jsonl", cores)
+        run = _run_batch(inputs, scratch / f"memory-{count}.jsonl", cores, sample_tree=True)
         rows.append(
             {
                 "pages": count,
-                "bytes": size,
-                **measured,
-                "pages_per_s": round(count / measured["seconds"], 1),
+                "bytes": sum(page.bytes for page in pages),
+                "lines": run.lines,
+                "seconds": round(run.seconds, 3),
+                "pages_per_s": round(count / run.seconds, 1),
+                "max_rss_mib": round(run.max_rss_mib, 1),
+                "peak_tree_mib": round(run.peak_tree_mib or 0.0, 1),
             }
         )
     _print_table(

@@ -55,6 +55,7 @@ import uuid
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 __all__ = ["Corpus", "GeneratedPage", "PageInfo", "generate", "iter_pages", "load"]
 
@@ -460,17 +461,28 @@ class _Writer:
 
 # --- forms --------------------------------------------------------------------------------------
 
-# A recipe: toolname, English and Japanese descriptions, method, fields (kind, name, label).
-_Field = tuple[str, str, str]
-_RECIPES: tuple[tuple[str, str, str, str, tuple[_Field, ...]], ...] = (
-    (
+_Field = tuple[str, str, str]  # kind, name, label
+
+
+class _Recipe(NamedTuple):
+    """A kind of form real sites have: its tool name, descriptions, method and fields."""
+
+    toolname: str
+    english: str
+    japanese: str
+    method: str
+    fields: tuple[_Field, ...]
+
+
+_RECIPES: tuple[_Recipe, ...] = (
+    _Recipe(
         "search_site",
         "Search the site for articles and products.",
         "サイト内を検索します。",
         "get",
         (("search", "q", "Search"), ("select", "category", "Category")),
     ),
-    (
+    _Recipe(
         "sign_in",
         "Sign in to your account.",
         "アカウントにログインします。",
@@ -481,7 +493,7 @@ _RECIPES: tuple[tuple[str, str, str, str, tuple[_Field, ...]], ...] = (
             ("checkbox", "remember", "Remember me"),
         ),
     ),
-    (
+    _Recipe(
         "subscribe_newsletter",
         "Subscribe an email address to the newsletter.",
         "ニュースレターを購読します。",
@@ -492,7 +504,7 @@ _RECIPES: tuple[tuple[str, str, str, str, tuple[_Field, ...]], ...] = (
             ("hidden", "source", ""),
         ),
     ),
-    (
+    _Recipe(
         "contact_support",
         "Send a message to customer support.",
         "サポートに問い合わせます。",
@@ -507,7 +519,7 @@ _RECIPES: tuple[tuple[str, str, str, str, tuple[_Field, ...]], ...] = (
             ("checkbox", "consent", "I agree to the privacy policy"),
         ),
     ),
-    (
+    _Recipe(
         "book_flight",
         "Search flights between two cities on given dates.",
         "航空券を検索します。",
@@ -522,7 +534,7 @@ _RECIPES: tuple[tuple[str, str, str, str, tuple[_Field, ...]], ...] = (
             ("checkbox", "flexible", "Flexible dates"),
         ),
     ),
-    (
+    _Recipe(
         "filter_products",
         "Filter the product list by brand, price and rating.",
         "商品を絞り込みます。",
@@ -536,7 +548,7 @@ _RECIPES: tuple[tuple[str, str, str, str, tuple[_Field, ...]], ...] = (
             ("multiselect", "size", "Sizes"),
         ),
     ),
-    (
+    _Recipe(
         "checkout_address",
         "Enter the delivery address for the order.",
         "配送先住所を入力します。",
@@ -554,7 +566,7 @@ _RECIPES: tuple[tuple[str, str, str, str, tuple[_Field, ...]], ...] = (
             ("hidden", "csrf", ""),
         ),
     ),
-    (
+    _Recipe(
         "reserve_table",
         "Reserve a table at the restaurant.",
         "レストランを予約します。",
@@ -567,7 +579,7 @@ _RECIPES: tuple[tuple[str, str, str, str, tuple[_Field, ...]], ...] = (
             ("textarea", "requests", "Special requests"),
         ),
     ),
-    (
+    _Recipe(
         "update_settings",
         "Change account preferences.",
         "アカウント設定を変更します。",
@@ -582,7 +594,7 @@ _RECIPES: tuple[tuple[str, str, str, str, tuple[_Field, ...]], ...] = (
             ("checkbox", "digest", "Weekly digest"),
         ),
     ),
-    (
+    _Recipe(
         "write_review",
         "Write a review of a product.",
         "商品のレビューを書きます。",
@@ -738,7 +750,7 @@ class _Forms:
 
     # forms
 
-    def _start_tag(self, recipe: tuple, annotate: bool, form_id: str) -> str:
+    def _start_tag(self, recipe: _Recipe, annotate: bool, form_id: str) -> str:
         name, english, japanese, method, fields = recipe
         rng = self.rng
         attributes = [
@@ -791,7 +803,9 @@ class _Forms:
         self.page.forms += 1
         self.page.toolname_forms += annotate
         start = self._start_tag(recipe, annotate, form_id)
-        controls = [self.control(kind, name, label, annotate) for kind, name, label in recipe[4]]
+        controls = [
+            self.control(kind, name, label, annotate) for kind, name, label in recipe.fields
+        ]
         submit = self._submit()
         layouts: tuple[tuple[Callable[[str, list[str], str, str], str], float], ...] = (
             (self._plain, 55),

@@ -29,7 +29,9 @@ OPENAI_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")  # OpenAI function names
 ENV = {"PYTHONPATH": str(ROOT / "src")}
 
 
-def extraction(page: Path | str, *, all_forms: bool = True, url: str = "https://acme.example/p") -> formtools.Extraction:
+def extraction(
+    page: Path | str, *, all_forms: bool = True, url: str = "https://acme.example/p"
+) -> formtools.Extraction:
     source = page.read_bytes() if isinstance(page, Path) else page
     return formtools.extract(source, base_url=url, all_forms=all_forms)
 
@@ -56,16 +58,22 @@ def test_blog_page() -> None:
         ),
         "get_the_weekly_bake": (
             True,
-            "Get the weekly bake. Submit button: Subscribe. "
-            "Submits: POST https://crumb.us1.list-manage.com/subscribe/post.",
+            (
+                "Get the weekly bake. Submit button: Subscribe. "
+                "Submits: POST https://crumb.us1.list-manage.com/subscribe/post."
+            ),
         ),
     }
     assert findings(result, "inferred-tool") == [
         "form #1 (line 13): named 'search' from its role, described from its heading, submit button and action",
-        "form #2 (id='commentform', line 26): named 'commentform' from its id, described from its heading, "
-        "submit button and action",
-        "form #3 (line 39): named 'get_the_weekly_bake' from its aria-labelledby, described from its "
-        "aria-labelledby, submit button and action",
+        (
+            "form #2 (id='commentform', line 26): named 'commentform' from its id, described from its "
+            "heading, submit button and action"
+        ),
+        (
+            "form #3 (line 39): named 'get_the_weekly_bake' from its aria-labelledby, described from "
+            "its aria-labelledby, submit button and action"
+        ),
     ]
     assert findings(result, "not-inferred") == [
         "form #4 (line 47): method=dialog: submitting it closes a dialog and sends nothing",
@@ -106,7 +114,10 @@ def test_shop_page_keeps_declared_names_and_numbers_collisions() -> None:
 def test_account_page() -> None:
     result = extraction(DATA / "unannotated-account.html")
     assert described(result) == {
-        "sign_in": (True, "Heading: Sign in to Acme. Submit button: Sign in. Submits: POST /session."),
+        "sign_in": (
+            True,
+            "Heading: Sign in to Acme. Submit button: Sign in. Submits: POST /session.",
+        ),
         "reset_your_password": (
             True,
             "Reset your password. Submit button: Send reset link. Submits: POST /password_resets.",
@@ -133,30 +144,59 @@ def only_tool(html: str, **options: Any) -> formtools.Tool:
     ("form", "name"),
     [
         ('<form id="searchForm" action="/q"><input name=q><button>Find</button></form>', "search"),
-        ('<form id="HTMLUploadForm2" method=post action=/u><input name=a><button>Go</button></form>', "html_upload_2"),
+        (
+            '<form id="HTMLUploadForm2" method=post action=/u><input name=a><button>Go</button></form>',
+            "html_upload_2",
+        ),
         ('<form name="login_frm" method=post><input name=u><button>x</button></form>', "login"),
-        ('<form aria-label="Réserver une chambre"><input name=n><button>x</button></form>', "reserver_une_chambre"),
-        ('<form><input name=q><button>Rechercher</button></form>', "rechercher"),
+        (
+            '<form aria-label="Réserver une chambre"><input name=n><button>x</button></form>',
+            "reserver_une_chambre",
+        ),
+        ("<form><input name=q><button>Rechercher</button></form>", "rechercher"),
         # a generic button label gives way to the action, then to the heading
-        ('<form action="/cgi-bin/find-a-dealer.php?x=1"><input name=z><input type=submit></form>', "find_a_dealer"),
-        ('<form action="/api/v2/newsletter/post"><input name=e><button>OK</button></form>', "newsletter"),
-        ('<h2>Opening hours</h2><form action="/index.php"><input name=d><button>Go</button></form>', "opening_hours"),
+        (
+            '<form action="/cgi-bin/find-a-dealer.php?x=1"><input name=z><input type=submit></form>',
+            "find_a_dealer",
+        ),
+        (
+            '<form action="/api/v2/newsletter/post"><input name=e><button>OK</button></form>',
+            "newsletter",
+        ),
+        (
+            '<h2>Opening hours</h2><form action="/index.php"><input name=d><button>Go</button></form>',
+            "opening_hours",
+        ),
         ('<form id="form-12"><input name=q><button>Submit</button></form>', "form"),
         # more than five words: stopwords go first, then the words after the fifth
         (
             '<form title="Sign up for our weekly newsletter and get a discount"><input name=e><button>x</button></form>',
             "sign_up_weekly_newsletter_get",
         ),
-        ('<form><input name=q><button>Add to cart</button></form>', "add_to_cart"),
+        ("<form><input name=q><button>Add to cart</button></form>", "add_to_cart"),
         (f'<form id="{"x" * 100}"><input name=q><button>x</button></form>', "x" * 64),
-        ('<form><input name=q><input type=image alt="Search the map" src=go.png></form>', "search_the_map"),
+        (
+            '<form><input name=q><input type=image alt="Search the map" src=go.png></form>',
+            "search_the_map",
+        ),
         # identifiers are split at case changes, visible text is not
-        ('<form action="/addToCart"><input name=q><button>Continue with GitHub</button></form>', "continue_with_github"),
+        (
+            '<form action="/addToCart"><input name=q><button>Continue with GitHub</button></form>',
+            "continue_with_github",
+        ),
         ('<form action="/addToCart"><input name=q><button>Continue</button></form>', "add_to_cart"),
         # a generic button, a generic action: the one field names it, before the heading
-        ('<h1>Shop</h1><form action=/submit><label>Language <select name=l><option>en</select></label>'
-         '<input type=hidden name=t value=1><button>Change</button></form>', "language"),
-        ('<form action=/x/><select name=sortOrder><option>a</select><button>Set</button></form>', "sort_order"),
+        (
+            (
+                "<h1>Shop</h1><form action=/submit><label>Language <select name=l><option>en</select>"
+                "</label><input type=hidden name=t value=1><button>Change</button></form>"
+            ),
+            "language",
+        ),
+        (
+            "<form action=/x/><select name=sortOrder><option>a</select><button>Set</button></form>",
+            "sort_order",
+        ),
     ],
 )
 def test_name_sources(form: str, name: str) -> None:
@@ -166,7 +206,9 @@ def test_name_sources(form: str, name: str) -> None:
 
 
 def test_description_prefers_the_authors_tooldescription_and_keeps_the_error() -> None:
-    result = extraction('<form tooldescription="Find a store near you"><input name=zip><button>Go</button></form>')
+    result = extraction(
+        '<form tooldescription="Find a store near you"><input name=zip><button>Go</button></form>'
+    )
     (tool,) = result.tools
     assert (tool.name, tool.description, tool.inferred) == ("zip", "Find a store near you", True)
     assert [d.code for d in result.diagnostics][:2] == ["missing-toolname", "inferred-tool"]
@@ -209,14 +251,25 @@ def test_the_heading_is_the_forms_own_or_the_last_one_of_its_section() -> None:
         ("<form method=dialog><input name=a><button>Close</button></form>", "method=dialog"),
         ("<form><input name=a><button formmethod=dialog>Close</button></form>", "method=dialog"),
         ('<form action="javascript:go()"><input name=a><button>Go</button></form>', "javascript:"),
-        ('<form action=" mailto:x@example.com"><input name=a><button>Go</button></form>', "mailto:"),
-        ("<form action=/a><input name=a><button disabled>Go</button></form>", "submit buttons are disabled"),
+        (
+            '<form action=" mailto:x@example.com"><input name=a><button>Go</button></form>',
+            "mailto:",
+        ),
+        (
+            "<form action=/a><input name=a><button disabled>Go</button></form>",
+            "submit buttons are disabled",
+        ),
         ("<form action=/a><input name=a><input type=email name=b></form>", "several text fields"),
         ("<form><input><button>Filter</button></form>", "no named controls and no action"),
-        ("<form action=''><button name=''>Filter</button></form>", "no named controls and no action"),
+        (
+            "<form action=''><button name=''>Filter</button></form>",
+            "no named controls and no action",
+        ),
     ],
 )
-def test_forms_that_cannot_do_anything_useful_are_left_out_with_a_reason(form: str, reason: str) -> None:
+def test_forms_that_cannot_do_anything_useful_are_left_out_with_a_reason(
+    form: str, reason: str
+) -> None:
     result = extraction(form)
     assert result.tools == ()
     (finding,) = findings(result, "not-inferred")
@@ -256,12 +309,17 @@ def test_forms_with_a_toolname_are_never_inferred_but_reserve_their_name() -> No
 
 def test_uniqueness_suffixes_stay_valid_and_unique() -> None:
     forms = "".join(
-        f'<form id="{"very-long-name-" * 8}"><input name=q><button>Go</button></form>' for _ in range(12)
+        f'<form id="{"very-long-name-" * 8}"><input name=q><button>Go</button></form>'
+        for _ in range(12)
     )
     names = [t.name for t in extraction(forms).tools]
     assert len(set(names)) == 12
     assert all(TOOL_NAME.fullmatch(n) and OPENAI_NAME.fullmatch(n) for n in names)
-    assert sorted(names)[:3] == ["very_long_name_very_long", "very_long_name_very_long_10", "very_long_name_very_long_11"]
+    assert sorted(names)[:3] == [
+        "very_long_name_very_long",
+        "very_long_name_very_long_10",
+        "very_long_name_very_long_11",
+    ]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -277,7 +335,7 @@ def test_names_are_stable_across_parses_and_unrelated_edits() -> None:
         # unrelated edits: a new form with a name of its own at the top, prose, a new section
         edited = html.replace(
             "<body>",
-            '<body><div class=consent><h2>Cookies</h2><form method=post action=/consent>'
+            "<body><div class=consent><h2>Cookies</h2><form method=post action=/consent>"
             "<button>Accept cookies</button></form></div><p>Free shipping this week!</p>",
         ).replace("</body>", "<section><h2>About us</h2><p>Since 1999.</p></section></body>")
         after = described(extraction(edited))
@@ -303,7 +361,9 @@ def test_all_forms_never_changes_declared_tools_and_names_stay_valid_and_unique(
             ], (page.name, profile)
             names = [t.name.lower() for t in every.tools]
             for tool in every.tools:
-                if tool.inferred:  # authors may register Alpha and alpha; inference adds no such pair
+                if (
+                    tool.inferred
+                ):  # authors may register Alpha and alpha; inference adds no such pair
                     assert names.count(tool.name.lower()) == 1, (page.name, tool.name)
                     assert OPENAI_NAME.fullmatch(tool.name) and TOOL_NAME.fullmatch(tool.name)
                     assert tool.description
@@ -318,7 +378,13 @@ def test_output_formats_flag_inferred_tools() -> None:
     assert inferred.to_dict()["annotations"] == {"autosubmit": False, "x-formtools-inferred": True}
     assert inferred.to_dict("mcp")["_meta"] == {"formtools/inferred": True}
     assert "_meta" not in declared.to_dict("mcp")
-    assert set(inferred.to_dict("openai")) == {"type", "name", "description", "parameters", "strict"}
+    assert set(inferred.to_dict("openai")) == {
+        "type",
+        "name",
+        "description",
+        "parameters",
+        "strict",
+    }
     assert set(inferred.to_dict("evals")) == {"name", "description", "inputSchema"}
 
 
@@ -328,14 +394,22 @@ def test_output_formats_flag_inferred_tools() -> None:
 
 def cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "formtools", *args], capture_output=True, text=True, timeout=60, env=ENV, cwd=ROOT
+        [sys.executable, "-m", "formtools", *args],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=ENV,
+        cwd=ROOT,
     )
 
 
 def test_cli_extract_lint_and_validate() -> None:
     page = str(DATA / "unannotated-shop.html")
     plain = cli("extract", page)
-    every = cli("extract", page, "--all-forms", "--format", "mcp", "--base-url", "https://acme.example/p")
+    every = cli(
+        "extract", page, "--all-forms", "--format", "mcp", "--base-url", "https://acme.example/p"
+    )
     assert plain.returncode == every.returncode == 0, plain.stderr + every.stderr
     assert [t["name"] for t in json.loads(plain.stdout)] == ["add_to_wishlist", "search"]
     expected = extraction(DATA / "unannotated-shop.html")
@@ -347,11 +421,15 @@ def test_cli_extract_lint_and_validate() -> None:
     assert "its action is a mailto: URL" in lint.stdout and "[not-inferred]" in lint.stdout
     assert lint.stdout.rstrip().splitlines()[-1].startswith("4 tool(s); 0 error(s)")
 
-    valid = cli("validate", page, "add_to_cart", "--all-forms", "--input", '{"size": "41", "quantity": 2}')
+    valid = cli(
+        "validate", page, "add_to_cart", "--all-forms", "--input", '{"size": "41", "quantity": 2}'
+    )
     invalid = cli("validate", page, "add_to_cart", "--all-forms", "--input", '{"quantity": 9}')
     assert (valid.returncode, valid.stdout) == (0, "add_to_cart: valid\n")
     assert invalid.returncode == 1 and "size" in invalid.stdout and "quantity" in invalid.stdout
-    missing = cli("validate", page, "add_to_cart", "--input", "{}")  # without the flag: no such tool
+    missing = cli(
+        "validate", page, "add_to_cart", "--input", "{}"
+    )  # without the flag: no such tool
     assert missing.returncode == 2 and "has no tool named 'add_to_cart'" in missing.stderr
 
 
@@ -387,7 +465,9 @@ def test_calling_inferred_tools_against_a_real_site(site: TestSite) -> None:
         formtools.call_tool(tools["contact"], {"message": "no email"}, confirm=True)
     assert site.submissions() == []
 
-    posted = formtools.call_tool(tools["contact"], {"email": "ann@example.com", "message": "hi"}, confirm=True)
+    posted = formtools.call_tool(
+        tools["contact"], {"email": "ann@example.com", "message": "hi"}, confirm=True
+    )
     # the search form has no button: it is submitted as Enter submits it
     found = formtools.call_tool(tools["search"], {"q": "refund"}, confirm=True)
     post, get = site.submissions()
@@ -397,7 +477,13 @@ def test_calling_inferred_tools_against_a_real_site(site: TestSite) -> None:
     assert found.json_ld[0]["query"] == "q=refund"
 
     called = cli(
-        "call", url, "contact", "--all-forms", "--yes", "--input", '{"email": "bo@example.com", "message": "yo"}'
+        "call",
+        url,
+        "contact",
+        "--all-forms",
+        "--yes",
+        "--input",
+        '{"email": "bo@example.com", "message": "yo"}',
     )
     assert called.returncode == 0, called.stderr
     assert site.submissions()[-1].body == b"email=bo%40example.com&message=yo&channel=web"
@@ -414,7 +500,9 @@ def test_batch_with_all_forms(tmp_path: Path) -> None:
     (site / "prose.html").write_bytes(b"<p>No forms, only a toolname mention.</p>")
     out = tmp_path / "tools.jsonl"
     tally = run_batch([str(site)], out, options=BatchOptions(jobs=1, all_forms=True))
-    records = {Path(r["path"]).name: r for r in map(json.loads, out.read_text("utf-8").splitlines())}
+    records = {
+        Path(r["path"]).name: r for r in map(json.loads, out.read_text("utf-8").splitlines())
+    }
     assert tally.pages == len(PAGES) + 1 and tally.parsed == len(PAGES)
     assert records["prose.html"]["skipped"] == "no <form"
     for page in PAGES:
@@ -422,13 +510,20 @@ def test_batch_with_all_forms(tmp_path: Path) -> None:
         assert records[page.name]["tools"] == [t.to_dict() for t in expected.tools], page.name
     shop = records["unannotated-shop.html"]["tools"]
     assert [(t["name"], t["annotations"].get("x-formtools-inferred", False)) for t in shop][:3] == [
-        ("add_to_cart", True), ("add_to_cart_2", True), ("add_to_wishlist", False),
+        ("add_to_cart", True),
+        ("add_to_cart_2", True),
+        ("add_to_wishlist", False),
     ]
     assert tally.tools == sum(len(r.get("tools", [])) for r in records.values()) == 14
 
-    run_batch([str(site)], out, options=BatchOptions(jobs=1))  # without the flag: declared tools only
+    run_batch(
+        [str(site)], out, options=BatchOptions(jobs=1)
+    )  # without the flag: declared tools only
     plain = {Path(r["path"]).name: r for r in map(json.loads, out.read_text("utf-8").splitlines())}
-    assert [t["name"] for t in plain["unannotated-shop.html"]["tools"]] == ["add_to_wishlist", "search"]
+    assert [t["name"] for t in plain["unannotated-shop.html"]["tools"]] == [
+        "add_to_wishlist",
+        "search",
+    ]
     assert plain["unannotated-blog.html"]["skipped"] == "no toolname attribute"
 
 
@@ -441,9 +536,13 @@ def test_mcp_serve_with_all_forms(site: TestSite) -> None:
     async def main() -> tuple[Any, Any, Any]:
         async with stdio_session([url, "--allow-private"]) as session:
             plain = await session.list_tools()
-        async with stdio_session([url, "--allow-private", "--all-forms"], Notes("accept")) as session:
+        async with stdio_session(
+            [url, "--allow-private", "--all-forms"], Notes("accept")
+        ) as session:
             listed = await session.list_tools()
-            called = await session.call_tool("contact", {"email": "ann@example.com", "message": "hi"})
+            called = await session.call_tool(
+                "contact", {"email": "ann@example.com", "message": "hi"}
+            )
         return plain, listed, called
 
     plain, listed, called = run(main)
@@ -451,7 +550,10 @@ def test_mcp_serve_with_all_forms(site: TestSite) -> None:
     tools = {t.name: t for t in listed.tools}
     assert sorted(tools) == ["contact", "formtools_refresh", "search", "status"]
     contact = tools["contact"]
-    assert contact.description == "Heading: Contact support. Submit button: Send message. Submits: POST /submit."
+    assert (
+        contact.description
+        == "Heading: Contact support. Submit button: Send message. Submits: POST /submit."
+    )
     assert contact.meta["formtools/inferred"] is True
     assert "formtools/inferred" not in (tools["status"].meta or {})
     assert list(contact.input_schema["properties"]) == ["email", "message"]

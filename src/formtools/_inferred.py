@@ -32,7 +32,7 @@ from ._constants import ASCII_WHITESPACE, TOOL_NAME
 from ._forms import Control, Form, submission_attribute, submission_method
 from ._tool import PageContext
 
-__all__ = ["DESCRIPTION_SOURCES", "Inferred", "NAME_SOURCES", "Namer", "implicitly_submittable"]
+__all__ = ["DESCRIPTION_SOURCES", "NAME_SOURCES", "Inferred", "Namer", "implicitly_submittable"]
 
 _MAX_LENGTH = 64  # OpenAI's limit on function names; TOOL_NAME allows 128
 _MAX_WORDS = 5
@@ -124,7 +124,7 @@ def _identifier_attribute(name: str) -> Callable[[Facts], str]:
     return lambda facts: _identifier(facts.form.attributes.get(name, ""))
 
 
-def button_label(button: Control | None) -> str:
+def _button_label(button: Control | None) -> str:
     """The text a person sees on the submit button: a button's content, an image's ``alt``, a
     submit input's ``value`` or the browser's default label "Submit"."""
     if button is None:
@@ -174,14 +174,21 @@ def _only_field(facts: Facts) -> str:
     """The label (else aria-label, else name) of the form's one field, when it has exactly one
     an agent fills: a currency or language switcher is named by what it switches."""
     fields = [
-        c for c in facts.form.controls
-        if c.name and not c.disabled and not c.is_button and c.type != "hidden" and c.tag != "output"
+        c
+        for c in facts.form.controls
+        if c.name
+        and not c.disabled
+        and not c.is_button
+        and c.type != "hidden"
+        and c.tag != "output"
     ]
     if len(fields) != 1:
         return ""
     field = fields[0]
     label = next((_collapse(text) for text in field.labels if _collapse(text)), "")
-    return label or _collapse(field.attributes.get("aria-label", "")) or _identifier(field.name or "")
+    return (
+        label or _collapse(field.attributes.get("aria-label", "")) or _identifier(field.name or "")
+    )
 
 
 # The order in which a name is looked for: the first source with a useful word wins; else "form".
@@ -209,7 +216,9 @@ DESCRIPTION_SOURCES: tuple[Source, ...] = (
 )
 
 
-def _first(sources: Iterable[Source], facts: Facts, usable: Callable[[str], object]) -> tuple[str, str]:
+def _first(
+    sources: Iterable[Source], facts: Facts, usable: Callable[[str], object]
+) -> tuple[str, str]:
     for source, read in sources:
         text = read(facts)
         if text and usable(text):
@@ -265,14 +274,16 @@ def implicitly_submittable(form: Form) -> bool:
     when that one is disabled nothing happens.)"""
     if any(control.is_submit_button for control in form.controls):
         return False
-    blocking = sum(c.tag == "input" and c.type in _BLOCKS_IMPLICIT_SUBMISSION for c in form.controls)
+    blocking = sum(
+        c.tag == "input" and c.type in _BLOCKS_IMPLICIT_SUBMISSION for c in form.controls
+    )
     return blocking <= 1
 
 
 def facts_of(form: Form, button: Control | None, page: PageContext) -> Facts:
     action = (submission_attribute(form.attributes, button, "action") or "").strip(_URL_ENDS)
     method = submission_method(form.attributes, button)
-    return Facts(form, button, button_label(button), method, action, page)
+    return Facts(form, button, _button_label(button), method, action, page)
 
 
 def not_submittable(facts: Facts) -> str | None:

@@ -84,13 +84,17 @@ def _action_url(
         if document_url is None:
             raise SubmissionError("the form's action is the document URL, which is unknown (give base_url)")
         return document_url
-    if urlsplit(action).scheme:
-        return action
-    if base_url is None:
+    scheme = urlsplit(action).scheme
+    if not scheme and base_url is None:
         raise SubmissionError(f"the form's action {action!r} is relative and the document URL is unknown (give base_url)")
-    return urljoin(base_url, action)
+    if (scheme or urlsplit(base_url or "").scheme).lower() in _SPECIAL_SCHEMES:
+        # the URL parser reads a backslash as "/" in a special URL, before its query
+        cut = min((i for i in (action.find("?"), action.find("#")) if i >= 0), default=len(action))
+        action = action[:cut].replace("\\", "/") + action[cut:]
+    return action if scheme else urljoin(base_url or "", action)
 
 
+_SPECIAL_SCHEMES = frozenset({"http", "https", "ws", "wss", "ftp", "file"})
 # The URL Standard's percent-encode sets, as the characters each one leaves alone.
 _PRINTABLE = "".join(map(chr, range(0x21, 0x7F)))
 _PATH_SAFE = "".join(c for c in _PRINTABLE if c not in '"#<>?`{}')

@@ -60,7 +60,7 @@ def synthesize(
     for form in forms:
         problem = _registration_problem(form, registered)
         inferred = problem is not None
-        if inferred:
+        if problem is not None:
             if namer is None or problem != "not-a-tool":
                 diagnostics.append(Diagnostic(problem, form.describe, line=form.line))
             if namer is None or "toolname" in form.attributes:
