@@ -222,3 +222,11 @@ def test_cli_dry_run_masks_the_secret(tmp_path: Any) -> None:
     assert outcome.exit_code == 0, outcome.output
     assert "hunter22" not in outcome.output
     assert "pw=%5Bredacted%5D" in json.loads(outcome.output)["body"]
+
+
+def test_an_unannotated_form_is_judged_by_its_id_too() -> None:
+    (tool,) = formtools.extract_tools(
+        '<form id=delete-account method=post><input name=reason><button>Go on</button></form>',
+        base_url="https://shop.example/", profile="html", all_forms=True,
+    )
+    assert tool.inferred and tool.annotations["destructiveHint"] is True

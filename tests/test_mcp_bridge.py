@@ -197,7 +197,6 @@ def test_stdio_lists_every_tool_with_mcp_annotations(site: TestSite) -> None:
                 "humanInTheLoopHint": "none",
                 "sensitiveHint": False,
                 "sensitiveFields": [],
-                "inferred": False,
             }
         },
     }

@@ -38,7 +38,8 @@ __all__ = [
 HUMAN_IN_THE_LOOP_LEVELS = ("none", "notify", "review", "confirm")
 
 # Words that make a state-changing form destructive: what it does cannot be undone by
-# submitting again (tokens of the tool name, title, action path and submit button's label).
+# submitting again (tokens of the tool name, title, the form's id, name and aria-label, its
+# action path and its submit button's label).
 _DESTRUCTIVE_WORDS = frozenset(
     {
         "delete", "remove", "destroy", "erase", "wipe", "purge", "discard", "drop",
@@ -158,6 +159,9 @@ def hints_of(form: Form) -> Hints:
     words = _words(
         attributes.get("toolname", ""),
         attributes.get("tooltitle", ""),
+        attributes.get("id", ""),  # what names an unannotated form (--all-forms)
+        attributes.get("name", ""),
+        attributes.get("aria-label", ""),
         urlsplit(action).path,
         _button_label(_default_submitter(form)),
     )

@@ -182,13 +182,13 @@ META_KEY = "formtools/hints"
 def mcp_tool(name: str, tool: Tool) -> types.Tool:
     """The MCP entry of a tool, with the form's hints whatever the profile (the ``chromium``
     profile's only annotation, ``autosubmit``, means nothing to an MCP client): MCP's four in
-    ``annotations``, the others, the sensitive fields and ``inferred`` in ``_meta``."""
+    ``annotations``; the others and the sensitive fields in ``_meta`` (next to the
+    ``formtools/inferred`` marker of a tool named by ``--all-forms``)."""
     entry = tool.to_dict("mcp")
     entry["name"] = name
     hints = hints_of(tool.form).to_dict()
     entry["annotations"] = {key: hints.pop(key) for key in _MCP_HINTS}
     hints["sensitiveFields"] = sorted(sensitive_keys(tool.form))
-    hints["inferred"] = tool.inferred
     entry["_meta"] = {**entry.get("_meta", {}), META_KEY: hints}
     return types.Tool.model_validate(entry)
 
