@@ -18,10 +18,11 @@ do not. Sections (``--only``, comma-separated):
 - ``prefilter``: the byte scan's MB/s on the corpus as it is, with every ``toolname`` renamed (it
   reads every byte), in ``--all-forms`` mode with every ``<form`` renamed, and on UTF-16 pages.
 - ``scaling``: ``formtools batch`` over the corpus directory with ``--jobs 1`` … all cores (wall
-  time of the command, start-up included), and once over the corpus's WARC.gz.
-- ``memory``: peak resident memory of ``formtools batch`` over 1,000 and 10,000 small pages: the
-  largest single process's high-water mark (``wait4``'s ``ru_maxrss``) and the highest sum over
-  the process tree sampled from ``/proc``; flat means the two runs peak alike.
+  time of the command, start-up included, and the CPU time of it and its workers), and once over
+  the corpus's WARC.gz.
+- ``memory``: peak resident memory of ``formtools batch`` over 1,000 and 10,000 small pages,
+  sampled from ``/proc``: the largest high-water mark of any one process, and the highest sum
+  over the process tree; flat means the two runs peak alike.
 - ``chromium``: per-page time of headless Chromium (``/usr/bin/chromium`` with WebMCP, through
   ``formtools._browser.ChromiumOracle``: load the page from a local server, wait until the tools
   settle, read them) on a sample of pages, against ``formtools.extract`` on the same pages, and
@@ -282,15 +283,30 @@ def _tree(root: int) -> list[int]:
     return found
 
 
-def _rss_kib(pid: int) -> int:
+def _memory_kib(pid: int) -> tuple[int, int]:
+    """The process's resident memory now and its high-water mark (``VmRSS``, ``VmHWM``)."""
+    found = {}
     try:
         with open(f"/proc/{pid}/status", "rb") as status:
             for line in status:
-                if line.startswith(b"VmRSS:"):
-                    return int(line.split()[1])
+                if line.startswith((b"VmRSS:", b"VmHWM:")):
+                    found[line[:5]] = int(line.split()[1])
     except OSError:
         pass
-    return 0
+    return found.get(b"VmRSS", 0), found.get(b"VmHWM", 0)
+
+
+@dataclass(frozen=True)
+class Memory:
+    """Resident memory of a process tree, sampled from ``/proc`` every 20 ms.
+
+    Not ``ru_maxrss``: on Linux a child's counts the parent's memory it was forked from (the
+    high-water mark survives ``exec``), so from a benchmark holding a corpus it would report the
+    benchmark's size. ``VmHWM`` starts afresh with ``exec``.
+    """
+
+    largest_process_mib: float  #: the highest high-water mark of any one process of the tree
+    tree_peak_mib: float  #: the highest sum over the tree (the workers' peaks need not coincide)
 
 
 @dataclass(frozen=True)
@@ -298,27 +314,28 @@ class BatchRun:
     """One ``formtools batch`` process, measured from outside."""
 
     seconds: float  #: wall time, interpreter start-up included
-    cpu_seconds: float  #: user + system time of the process and its workers
+    cpu_seconds: float  #: user + system time of the process and the workers it reaped
     lines: int  #: lines in the output: one per page
-    max_rss_mib: float  #: the largest high-water mark of any one process of the run
-    peak_tree_mib: float | None  #: the highest sampled sum over the process tree, if sampled
+    memory: Memory | None
 
 
-def _run_batch(inputs: Sequence[str], out: Path, jobs: int, *, sample_tree: bool) -> BatchRun:
-    """Run ``formtools batch`` and wait for it with ``wait4``, whose resource usage covers the
-    process and the workers it reaped. With ``sample_tree`` the tree's resident memory is also
-    summed from ``/proc`` every 20 ms (the workers' peaks need not coincide, so this is the
-    honest figure for memory on a machine)."""
+def _run_batch(inputs: Sequence[str], out: Path, jobs: int, *, sample_memory: bool) -> BatchRun:
+    """Run ``formtools batch`` and wait for it with ``wait4`` (for its CPU time), sampling the
+    memory of its process tree if asked."""
     log = out.with_suffix(".stderr")
     start = time.perf_counter()
     with log.open("wb") as errors:
         process = subprocess.Popen(
             _batch_command(inputs, out, jobs), stdout=subprocess.DEVNULL, stderr=errors
         )
-    peak_tree = 0
+    high_water: dict[int, int] = {}
+    tree_peak = 0
     while True:
-        if sample_tree:
-            peak_tree = max(peak_tree, sum(_rss_kib(pid) for pid in _tree(process.pid)))
+        if sample_memory:
+            sampled = {pid: _memory_kib(pid) for pid in _tree(process.pid)}
+            tree_peak = max(tree_peak, sum(rss for rss, _ in sampled.values()))
+            for pid, (_, hwm) in sampled.items():
+                high_water[pid] = max(high_water.get(pid, 0), hwm)
         pid, status, usage = os.wait4(process.pid, os.WNOHANG)
         if pid:
             break
@@ -331,13 +348,12 @@ def _run_batch(inputs: Sequence[str], out: Path, jobs: int, *, sample_tree: bool
         )
     with out.open("rb") as lines:
         written = sum(1 for _ in lines)
-    return BatchRun(
-        seconds=seconds,
-        cpu_seconds=usage.ru_utime + usage.ru_stime,
-        lines=written,
-        max_rss_mib=usage.ru_maxrss / 1024,
-        peak_tree_mib=peak_tree / 1024 if sample_tree else None,
+    memory = (
+        Memory(max(high_water.values(), default=0) / 1024, tree_peak / 1024)
+        if sample_memory
+        else None
     )
+    return BatchRun(seconds, usage.ru_utime + usage.ru_stime, written, memory)
 
 
 def section_scaling(corpus: Corpus, scratch: Path, cores: int) -> dict[str, Any]:
@@ -345,12 +361,12 @@ def section_scaling(corpus: Corpus, scratch: Path, cores: int) -> dict[str, Any]
     for jobs in range(1, cores + 1):
         out = scratch / f"scaling-{jobs}.jsonl"
         runs.append(
-            ("directory", jobs, _run_batch([str(corpus.pages_dir)], out, jobs, sample_tree=False))
+            ("directory", jobs, _run_batch([str(corpus.pages_dir)], out, jobs, sample_memory=False))
         )
     if corpus.warc is not None:
         out = scratch / "scaling-warc.jsonl"
         runs.append(
-            ("WARC.gz", cores, _run_batch([str(corpus.warc)], out, cores, sample_tree=False))
+            ("WARC.gz", cores, _run_batch([str(corpus.warc)], out, cores, sample_memory=False))
         )
     single = runs[0][2].seconds
     rows: list[dict[str, Any]] = [
@@ -403,7 +419,8 @@ def section_memory(scratch: Path, counts: Sequence[int], seed: int, cores: int) 
             if len(folders) * PAGES_PER_FOLDER == count
             else [str(small.path(page)) for page in pages]
         )
-        run = _run_batch(inputs, scratch / f"memory-{count}.jsonl", cores, sample_tree=True)
+        run = _run_batch(inputs, scratch / f"memory-{count}.jsonl", cores, sample_memory=True)
+        assert run.memory is not None
         rows.append(
             {
                 "pages": count,
@@ -411,8 +428,8 @@ def section_memory(scratch: Path, counts: Sequence[int], seed: int, cores: int) 
                 "lines": run.lines,
                 "seconds": round(run.seconds, 3),
                 "pages_per_s": round(count / run.seconds, 1),
-                "max_rss_mib": round(run.max_rss_mib, 1),
-                "peak_tree_mib": round(run.peak_tree_mib or 0.0, 1),
+                "largest_process_mib": round(run.memory.largest_process_mib, 1),
+                "tree_peak_mib": round(run.memory.tree_peak_mib, 1),
             }
         )
     _print_table(
@@ -423,8 +440,8 @@ def section_memory(scratch: Path, counts: Sequence[int], seed: int, cores: int) 
                 f"{r['bytes'] / 1e6:.1f}",
                 f"{r['seconds']:.1f}",
                 f"{r['pages_per_s']:,.0f}",
-                f"{r['max_rss_mib']:.1f}",
-                f"{r['peak_tree_mib']:.1f}",
+                f"{r['largest_process_mib']:.1f}",
+                f"{r['tree_peak_mib']:.1f}",
             ]
             for r in rows
         ],

@@ -188,7 +188,7 @@ def test_bench_quick_end_to_end(tmp_path: Path) -> None:
     assert [row["pages"] for row in memory] == [20, 60]
     for row in memory:
         assert row["lines"] == row["pages"]
-        assert 10 < row["max_rss_mib"] <= row["peak_tree_mib"]
+        assert 10 < row["largest_process_mib"] <= row["tree_peak_mib"]
 
     for heading in ("## parse", "## prefilter", "## scaling", "## memory"):
         assert heading in printed
