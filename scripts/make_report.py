@@ -30,7 +30,8 @@ for entry in (ROOT / "src", ROOT):  # this checkout's formtools, and the scripts
 
 from formtools import parse_html, synthesize  # noqa: E402
 from formtools._jsjson import dumps  # noqa: E402
-from formtools._report import Report, compare_page, render  # noqa: E402
+from formtools._report_compare import Report, compare_page  # noqa: E402
+from formtools._report_render import render  # noqa: E402
 from scripts._recording import HTML_DIR  # noqa: E402
 
 PROFILES = ("html", "portable")
@@ -75,6 +76,11 @@ def outputs(report: Report | None = None) -> dict[Path, str]:
     return files
 
 
+def out_of_date(files: dict[Path, str]) -> list[Path]:
+    """Generated files whose text on disk differs from ``files`` (or that are missing)."""
+    return [path for path, text in files.items() if _current(path) != text]
+
+
 def stale(files: dict[Path, str]) -> list[Path]:
     """Expected-output files that no fixture page generates any more."""
     return sorted(
@@ -99,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     check = parser.parse_args(argv).check
     files = outputs()
-    changed = [path for path, text in files.items() if _current(path) != text]
+    changed = out_of_date(files)
     removed = stale(files)
     for path in changed + removed:
         verb = "out of date" if check else "wrote" if path in files else "deleted"

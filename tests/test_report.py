@@ -23,9 +23,11 @@ from cmarkgfm import github_flavored_markdown_to_html
 from cmarkgfm.cmark import Options
 
 import formtools
-from formtools._report import RULES, Report, compare_page, render
+from formtools._report import RULES
+from formtools._report_compare import Report, compare_page
+from formtools._report_render import render
 from formtools._tool import thaw
-from scripts.make_report import EXPECTED_DIRS, REPORTS, fixture_report, outputs, stale
+from scripts.make_report import EXPECTED_DIRS, REPORTS, fixture_report, out_of_date, outputs, stale
 from tests.conftest import EXPECTED, FIXTURES, ROOT
 
 TITLE = "Orders | placeholders *and* <script>alert(1)</script>"
@@ -84,11 +86,7 @@ def _explained(comparison) -> set[tuple[str | None, str, str, str | None]]:
 
 def test_generated_files_are_up_to_date(report: Report) -> None:
     files = outputs(report)
-    differing = [
-        path.relative_to(ROOT).as_posix()
-        for path, text in files.items()
-        if not path.exists() or path.read_text("utf-8") != text
-    ]
+    differing = [path.relative_to(ROOT).as_posix() for path in out_of_date(files)]
     left_over = [path.relative_to(ROOT).as_posix() for path in stale(files)]
     assert not differing and not left_over, (
         f"run `python scripts/make_report.py`: out of date {differing}, "

@@ -265,7 +265,8 @@ def report(
 ) -> None:
     """Compare Chromium's tools (its recording when the page has one) with the html profile's,
     keyword by keyword, and explain every difference."""
-    from ._report import Report, compare_page, page_sources, render, report_format
+    from ._report_compare import Report, compare_page, page_sources
+    from ._report_render import render, report_format
 
     chosen = report_format(format, out)  # a bad format fails before any page is read
     if not pages and not Path("fixtures/html").is_dir():
