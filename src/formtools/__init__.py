@@ -3,6 +3,7 @@
 The pipeline, one module per stage::
 
     _parse      markup → lxml tree + parser-recorded form owners      (parse_html, from_tree)
+    _fastparse  the same from lexbor, where it gives html5lib's answer  (parse_html's default)
     _forms      tree → Form / Control models                          (form owner & controls)
     _synth      forms → Tools under a profile (_profiles, _chromium)  (synthesize)
     _tool       the Tool value and its output formats
@@ -43,7 +44,7 @@ from ._execute import (
 from ._fill import FormState, InputError, InputProblem, initial_state
 from ._forms import Control, Form, Option
 from ._jsjson import dumps
-from ._parse import Document, from_tree, parse_html
+from ._parse import Document, Parser, from_tree, parse_html
 from ._profiles import Profile, get_profile, profile_names
 from ._request import NoRequest, Request, SubmissionError
 from ._send import SendError, ToolResult, asend_request, send_request
@@ -108,11 +109,11 @@ __all__ = [
 __version__ = "0.1.0"
 
 
-def _document(page: Any, base_url: str | None) -> Document:
+def _document(page: Any, base_url: str | None, parser: Parser) -> Document:
     if isinstance(page, Document):
         return page
     if isinstance(page, (str, bytes)):
-        return parse_html(page, url=base_url)
+        return parse_html(page, url=base_url, parser=parser)
     return from_tree(page, url=base_url)
 
 
@@ -122,6 +123,7 @@ def extract(
     base_url: str | None = None,
     profile: str | Profile = "chromium",
     all_forms: bool = False,
+    parser: Parser = "auto",
 ) -> Extraction:
     """Tools and diagnostics of a page.
 
@@ -129,9 +131,10 @@ def extract(
     from :func:`parse_html` / :func:`load_page`, or an lxml / BeautifulSoup tree (owners then
     come from the final tree only: see :func:`from_tree`). ``base_url`` is the document's URL.
     ``all_forms``: forms without ``toolname`` become tools too, with an inferred name and
-    description (``Tool.inferred``).
+    description (``Tool.inferred``). ``parser="html5lib"`` parses markup with html5lib even where
+    the fast exact path would do (see :func:`parse_html`); the answer is the same.
     """
-    return synthesize(_document(page, base_url), profile, all_forms=all_forms)
+    return synthesize(_document(page, base_url, parser), profile, all_forms=all_forms)
 
 
 def extract_tools(
@@ -140,7 +143,9 @@ def extract_tools(
     base_url: str | None = None,
     profile: str | Profile = "chromium",
     all_forms: bool = False,
+    parser: Parser = "auto",
 ) -> list[Tool]:
     """The tools a page registers, sorted by name as ``document.modelContext.getTools()`` is
     (``all_forms``: and the inferred tools of its unannotated forms, sorted in with them)."""
-    return list(extract(page, base_url=base_url, profile=profile, all_forms=all_forms).tools)
+    extraction = extract(page, base_url=base_url, profile=profile, all_forms=all_forms, parser=parser)
+    return list(extraction.tools)

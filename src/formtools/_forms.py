@@ -295,7 +295,7 @@ def forms_of(document: Document) -> tuple[Form, ...]:
     """Every connected form — in the document and in declarative shadow roots — with the listed
     elements it owns, in tree order."""
     found: list[_Found] = []
-    _scan_scope(document.root, document, itertools.count(1), set(), found)
+    _scan_scope(document.forms_root, document, itertools.count(1), set(), found)
     found.sort(key=lambda entry: entry[0])
     return tuple(
         Form(

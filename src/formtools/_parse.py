@@ -10,6 +10,10 @@ association, so :class:`_OwnerRecordingTreeBuilder` records it while html5lib bu
 html5lib 1.1 predates ``<template>``: inside a template a browser neither sets nor clears the form
 pointer, so the two handlers below restore that behaviour; the controls a template holds are not
 part of the document and are skipped by the next stage.
+
+This is the exact path, and the reference. :func:`parse_html` first tries the fast exact path
+(:mod:`._fastparse`: lexbor, with the pointer recovered), which gives the same forms wherever it
+takes a page, and comes here for the pages it leaves.
 """
 
 from __future__ import annotations
@@ -17,8 +21,9 @@ from __future__ import annotations
 import re
 import warnings
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
-from typing import Any, Iterator, Mapping
+from typing import Any, Callable, Iterator, Literal, Mapping
 from urllib.parse import urljoin, urlsplit
 
 import html5lib
@@ -30,8 +35,13 @@ from lxml import etree
 
 from ._constants import FORM_POINTER_ASSOCIATED
 from ._encode import encoding_name
+from ._errors import UsageProblem
 
-__all__ = ["Document", "parse_html", "from_tree"]
+__all__ = ["Document", "Parser", "parse_html", "from_tree"]
+
+#: ``"auto"``: the fast exact path where it can vouch for the answer, html5lib elsewhere;
+#: ``"html5lib"``: always html5lib (the reference the fast path is tested against).
+Parser = Literal["auto", "html5lib"]
 
 _LxmlTreeBuilder = getTreeBuilder("lxml")
 _HTML_NAMESPACES = (None, "http://www.w3.org/1999/xhtml")
@@ -42,17 +52,26 @@ _CHARSET_IN_CONTENT_TYPE = re.compile(r"""charset\s*=\s*["']?([^"';\s]+)""", re.
 class Document:
     """A parsed page: the tree, where it came from, and the parser-recorded form owners.
 
-    ``parser_owners`` maps a control element to the form the parser's form pointer gave it; it is
-    empty for trees the caller built (their owners come from the final tree only).
+    ``forms_root`` is the tree form extraction reads and ``parser_owners`` maps its control
+    elements to the form the parser's form pointer gave them (empty for trees the caller built:
+    their owners come from the final tree only). After html5lib it is the whole document. After
+    the fast path (:mod:`._fastparse`) it holds only what extraction reads, so ``root``, the whole
+    document, is then parsed with html5lib the first time somebody asks for it (``whole``).
     """
 
-    root: etree._Element
+    forms_root: etree._Element
     url: str | None = None
     base_url: str | None = None
     encoding: str = "UTF-8"
     source: str = "<string>"
     parser_owners: Mapping[Any, Any] = field(default_factory=lambda: MappingProxyType({}))
     escaped: bool = False
+    whole: Callable[[], etree._Element] | None = field(default=None, repr=False)
+
+    @cached_property
+    def root(self) -> etree._Element:
+        """The whole document tree, as html5lib builds it."""
+        return self.forms_root if self.whole is None else self.whole()
 
     def restore(self, text: str) -> str:
         """The page's own characters for a string read from the tree (see :func:`_escape`)."""
@@ -197,12 +216,31 @@ def parse_html(
     url: str | None = None,
     content_type: str | None = None,
     source: str | None = None,
+    parser: Parser = "auto",
 ) -> Document:
     """Parse markup the way a browser does and record parser-assigned form owners.
 
     Bytes are decoded as a browser decodes them: a BOM wins, then the ``charset`` of
     ``content_type`` (the HTTP header), then a ``<meta charset>`` prescan, else windows-1252.
+    ``parser="auto"`` takes the fast exact path (lexbor, see :mod:`._fastparse`) wherever it can
+    vouch for html5lib's answer and html5lib elsewhere; ``parser="html5lib"`` always uses
+    html5lib. Forms, tools and diagnostics come out the same either way.
     """
+    if parser == "auto":
+        from ._fastparse import fast_document
+
+        document = fast_document(markup, url=url, content_type=content_type, source=source)
+        if document is not None:
+            return document
+    elif parser != "html5lib":
+        raise UsageProblem(f"unknown parser {parser!r}: use 'auto' or 'html5lib'")
+    return _parse_exact(markup, url, content_type, source)
+
+
+def _parse_exact(
+    markup: str | bytes, url: str | None, content_type: str | None, source: str | None
+) -> Document:
+    """html5lib with the form-pointer hook: the reference answer."""
     parser = _Parser()
     with warnings.catch_warnings():
         # html5lib reports each lxml naming coercion; those never touch form markup
@@ -215,7 +253,7 @@ def parse_html(
         encoding = "UTF-8"
     owners = MappingProxyType(dict(parser.tree.parser_owners))
     return Document(
-        root=root,
+        forms_root=root,
         url=url,
         base_url=_base_url(root, url),
         encoding=encoding,
@@ -240,13 +278,17 @@ def _base_url(root: etree._Element, url: str | None) -> str | None:
     """The document base URL: the first ``<base href>`` resolved against the document URL."""
     for base in root.iter("base"):
         href = base.get("href")
-        if href is None:
-            continue
-        href = href.strip()
-        if url is None:
-            return href if urlsplit(href).scheme else url
-        return urljoin(url, href)
+        if href is not None:
+            return resolve_base(href, url)
     return url
+
+
+def resolve_base(href: str, url: str | None) -> str | None:
+    """A ``<base href>`` value resolved against the document URL (#set-the-frozen-base-url)."""
+    href = href.strip()
+    if url is None:
+        return href if urlsplit(href).scheme else url
+    return urljoin(url, href)
 
 
 def from_tree(tree: Any, *, url: str | None = None, source: str | None = None) -> Document:
@@ -258,12 +300,16 @@ def from_tree(tree: Any, *, url: str | None = None, source: str | None = None) -
     """
     if type(tree).__module__.startswith("bs4"):
         root = _lxml_from_soup(tree)
-        return Document(root=root, url=url, base_url=_base_url(root, url), source=source or (url or "<soup>"))
+        return Document(
+            forms_root=root, url=url, base_url=_base_url(root, url), source=source or (url or "<soup>")
+        )
     if isinstance(tree, etree._ElementTree):
         tree = tree.getroot()
     if isinstance(tree, etree._Element):
         root = tree.getroottree().getroot()
-        return Document(root=root, url=url, base_url=_base_url(root, url), source=source or (url or "<tree>"))
+        return Document(
+            forms_root=root, url=url, base_url=_base_url(root, url), source=source or (url or "<tree>")
+        )
     raise TypeError(f"expected an lxml or BeautifulSoup tree, got {type(tree).__name__}")
 
 

@@ -1015,3 +1015,234 @@ def generate_pages(count: int, seed: int = 0) -> Iterator[tuple[str, str]]:
     """
     for page_seed in range(seed, seed + count):
         yield f"gen-{page_seed:04d}", generate_page(page_seed)
+
+
+# ---------------------------------------------------------------------------------------------
+# Parser pages: where the parser, not the form, decides the answer
+# ---------------------------------------------------------------------------------------------
+#
+# Why: formtools' fast exact path (src/formtools/_fastparse.py) parses with lexbor and must give
+# what html5lib gives, so its test needs pages that stress what the two parsers could disagree
+# on: the form element pointer (tables, cells, foster parenting, </div>, unclosed and nested
+# forms), form=, templates, tag-like text in comments, scripts and attributes, select mode,
+# SVG, textarea newlines, labels and headings outside forms, line numbers (CR, CRLF, tags over
+# several lines). These pages are for that comparison only: no browser checks them, so they do
+# not feed generate_page, whose pages Chromium does check. A few constructs the fast path leaves
+# to html5lib (UNMODELLED) are sprinkled in rarely, so that falling back is tested too.
+
+
+def _ctrl(rng: PageRng) -> str:
+    return rng.draw(_SIMPLE)
+
+
+def _ctrls(rng: PageRng, low: int = 1, high: int = 3) -> str:
+    return "\n".join(_ctrl(rng) for _ in range(rng.randint(low, high)))
+
+
+def _submit(rng: PageRng) -> str:
+    return rng.draw(SUBMITS)
+
+
+def _cell_form(rng: PageRng) -> str:
+    """Opened in one cell, used in the next: </td> pops the form, the pointer stays."""
+    return (f"<table><tr><td>{_form_open(rng)}{_ctrls(rng)}</td><td>{_ctrls(rng)}</td></tr>"
+            f"<tr><td>{_submit(rng)}</td></tr></table>{_ctrls(rng, 0, 2)}"
+            f"{rng.choice(['</form>', '', '<p>after</p></form>'])}")
+
+
+def _foster_form(rng: PageRng) -> str:
+    """Controls and text straight in a table are foster-parented before it, still owned."""
+    stray = rng.choice([_ctrl(rng), "<textarea name=\"tx\">\nfirst line</textarea>",
+                        f"<div>{_ctrl(rng)}</div>", "loose text"])
+    hidden = '<input type="hidden" name="h" value="1">'
+    return (f"<table>{_form_open(rng)}{stray}{hidden}<tr><td>{_ctrls(rng)}</td></tr>"
+            f"{rng.choice(['', _ctrl(rng)])}<tr><td>{_submit(rng)}</td></tr></table></form>")
+
+
+def _closed_by_end_tag(rng: PageRng) -> str:
+    """An ancestor's end tag pops the form: later controls keep joining it."""
+    tag = rng.choice(["div", "section", "blockquote", "main", "article", "ul"])
+    inner = f"<li>{_ctrls(rng)}" if tag == "ul" else _ctrls(rng)
+    return (f"<{tag}>{_form_open(rng)}{inner}</{tag}>\n{_ctrls(rng)}\n{_submit(rng)}"
+            f"{rng.choice(['</form>', '', '</form></form>'])}")
+
+
+def _misnested(rng: PageRng) -> str:
+    """Formatting elements across the form's tags (the adoption agency moves things)."""
+    tag = rng.choice(["b", "i", "a href=\"#x\"", "em", "font", "nobr"])
+    name = tag.split()[0]
+    return rng.choice([
+        f"<{tag}>{_form_open(rng)}{_ctrls(rng)}</{name}>{_ctrls(rng)}{_submit(rng)}</form>",
+        f"<{tag}><div>{_form_open(rng)}{_ctrls(rng)}</{name}>{_submit(rng)}</div></form>",
+        f"<p><{tag}>text</p>{_form_open(rng)}{_ctrls(rng)}{_submit(rng)}</form></{name}>",
+    ])
+
+
+def _nested_forms(rng: PageRng) -> str:
+    """An ignored inner <form>; or a real nested form, after </form> in a cell left the outer
+    one open (the pointer is cleared, the element stays)."""
+    if rng.maybe(0.5):
+        return (f"{_form_open(rng)}{_ctrls(rng)}{_form_open(rng)}{_ctrls(rng)}</form>"
+                f"{_ctrls(rng)}</form>")
+    return (f"{_form_open(rng)}<table><tr><td></form>{_form_open(rng)}{_ctrls(rng)}"
+            f"{_submit(rng)}</td><td>{_ctrls(rng)}</td></tr></table>{_ctrls(rng)}</form>")
+
+
+def _fake_end_tags(rng: PageRng) -> str:
+    """Tag-like text that is no tag: "</form" in comments, scripts, attributes, RCDATA, CDATA
+    (in SVG) and bogus comments, between a form popped early and its real end tag."""
+    fake = rng.choice([
+        "<!-- </form> -->", "<!--></form>-->", "<!---></form>", "<!-- a --!></form>",
+        "<script>var s = '</form><input name=js>';</script>",
+        "<script><!-- <script> </form> </script> --></script>",
+        "<style>/* </form> */</style>", '<p title="</form><input name=fake>">t</p>',
+        "<textarea name=\"ta\"></form></textarea>", "<svg><![CDATA[ </form> ]]></svg>",
+        "<? </form> ?>", "<title></form></title>", "<noscript></form></noscript>",
+        "<xmp></form></xmp>", "<iframe></form></iframe>", "</ form>",
+    ])
+    return f"<div>{_form_open(rng)}{_ctrls(rng)}{fake}</div>{_ctrls(rng)}{_submit(rng)}</form>"
+
+
+def _select_swallows_end(rng: PageRng) -> str:
+    """html5lib's select mode ignores </form> (and most start tags)."""
+    return (f"<div>{_form_open(rng)}<select name=\"s{rng.serial()}\"><option>a</form>"
+            f"<option>b</select></div>{_ctrls(rng)}{_submit(rng)}</form>")
+
+
+def _template_cases(rng: PageRng) -> str:
+    """Template contents are no part of the document and move no pointer."""
+    return rng.choice([
+        f"<template>{plain_form(rng)}</template>",
+        (f"{_form_open(rng)}<template><input name=\"t\"></form><form></template>"
+         f"{_ctrls(rng)}{_submit(rng)}</form>"),
+        (f"<div>{_form_open(rng)}{_ctrls(rng)}</div><template></form></template>"
+         f"{_ctrls(rng)}</form>"),
+    ])
+
+
+def _svg_form(rng: PageRng) -> str:
+    """SVG in forms: icon text in buttons, HTML controls in foreignObject."""
+    return (f"{_form_open(rng)}<button><svg><title>Go</title><path d=\"M0 0\"/></svg> Go"
+            f"</button><svg><foreignObject><input name=\"fo{rng.serial()}\"></foreignObject>"
+            f"<desc>d</desc></svg>{_ctrls(rng)}</form>")
+
+
+def _textarea_newlines(rng: PageRng) -> str:
+    """A textarea's leading line feed: html5lib drops it only "in body"."""
+    body = rng.choice(["\nx", "\n\ny", "&#10;z", "&NewLine;w", "\r\nv", "no newline"])
+    area = f"<textarea name=\"n{rng.serial()}\">{body}</textarea>"
+    return rng.choice([
+        f"{_form_open(rng)}{area}{_submit(rng)}</form>",
+        f"<table><tr><td>{_form_open(rng)}{area}{_submit(rng)}</form></td></tr></table>",
+        f"<table><caption>{_form_open(rng)}{area}</form></caption></table>",
+        f"{_form_open(rng)}<table>{area}<tr><td>x</td></tr></table>{_submit(rng)}</form>",
+    ])
+
+
+def _labels_around(rng: PageRng) -> str:
+    """Labels, headings and aria-labelledby outside the form; a label around a whole form."""
+    ident, heading = rng.new_id("c"), rng.new_id("h")
+    name = f"n{rng.serial()}"
+    opened = _form_open(rng).replace("<form", f'<form aria-labelledby="{heading} nope"', 1)
+    return rng.choice([
+        (f"<h2 id=\"{heading}\">Find <b>things</b></h2><div>{opened}<input id=\"{ident}\" "
+         f"name=\"{name}\">{_submit(rng)}</form></div><label for=\"{ident}\">Late label</label>"),
+        (f"<section><h3>Section</h3><p>x</p><div dir=\"rtl\">{_form_open(rng)}<h4>Inner</h4>"
+         f"{_ctrls(rng)}</form></div></section>"),
+        f"<label>Outer {_form_open(rng)}<input name=\"{name}\">{_submit(rng)}</form></label>",
+        (f"<span id=\"{ident}\">first</span>{_form_open(rng)}<label for=\"{ident}\">L</label>"
+         f"<input id=\"{ident}\" name=\"{name}\"></form>"),
+    ])
+
+
+def _fieldsets_around(rng: PageRng) -> str:
+    """A disabled fieldset around the form, the form in or out of its first legend."""
+    return rng.choice([
+        f"<fieldset disabled><legend>L</legend>{plain_form(rng)}</fieldset>",
+        f"<fieldset disabled><legend>{plain_form(rng)}</legend></fieldset>",
+        f"<fieldset disabled><legend>a</legend><legend>{plain_form(rng)}</legend></fieldset>",
+        f"<fieldset disabled><div><legend>{plain_form(rng)}</legend></div></fieldset>",
+        f"<datalist id=\"dl{rng.serial()}\">{plain_form(rng)}</datalist>",
+    ])
+
+
+def _form_attribute_cases(rng: PageRng) -> str:
+    """form= to this form, a later one, a missing id, a non-form element with the id."""
+    target = rng.choice([_form_ref(rng), "nope", "", "f1"])
+    list_id = rng.new_id("dl")
+    return (f"{plain_form(rng)}<aside><input name=\"o{rng.serial()}\" form=\"{target}\">"
+            f"<select name=\"s{rng.serial()}\" form=\"{target}\"><option>a</select>"
+            f"<input name=\"l{rng.serial()}\" list=\"{list_id}\" form=\"{target}\"></aside>"
+            f"<datalist id=\"{list_id}\"><option value=\"v\"><option value=\"w\" disabled>"
+            f"</datalist>")
+
+
+def _noise(rng: PageRng) -> str:
+    """Page content between forms: tag-like text, raw text, entities, attributes over lines."""
+    return rng.choice([
+        "<script>if (a < b && c > d) { document.write('<form><input>') }</script>",
+        "<!-- <form toolname=\"commented\" tooldescription=\"x\"><input name=c></form> -->",
+        "<p class=\"x\"\n   title=\"a > b\"\n   data-x='<input name=no>'>para</p>",
+        "<style>.a > .b { content: '</form>' }</style>", "<button>page button</button>",
+        "<input name=\"loose\" value=\"outside every form\">", "<table><tr><td>1</td></tr></table>",
+        "<p>x &#1; y &amp; z</p>", "<br/>", "<plaintext-not>x</plaintext-not>",
+    ])
+
+
+# Constructs the fast path leaves to html5lib: the parsers part ways there (isindex, search,
+# dialog, elements in an option), or it does not model them (NUL, form feed, shadow roots).
+UNMODELLED: Sequence[str] = (
+    "<isindex prompt=\"p\">", "<p>a<search><input name=\"se\"></search></p>",
+    "<p>b<dialog open><input name=\"di\"></dialog></p>", "x\x00y", "x\x0cy",
+    ("<div><template shadowrootmode=\"open\"><form toolname=\"sh\" tooldescription=\"d\">"
+     "<input name=\"s\"></form></template></div>"),
+    ("<form toolname=\"opt\" tooldescription=\"d\"><select name=\"o\"><option><b>B</b></option>"
+     "</select></form>"),
+)
+
+PARSER_FORMS: Table[str] = [
+    (10, plain_form),
+    (6, table_form),
+    (5, _cell_form),
+    (5, _foster_form),
+    (5, _closed_by_end_tag),
+    (4, div_pointer_form),
+    (4, _misnested),
+    (4, _nested_forms),
+    (5, _fake_end_tags),
+    (2, _select_swallows_end),
+    (3, _template_cases),
+    (3, _svg_form),
+    (3, _textarea_newlines),
+    (4, _labels_around),
+    (3, _fieldsets_around),
+    (4, _form_attribute_cases),
+    (2, unclosed_form),
+]
+
+
+def generate_parser_page(seed: int) -> str:
+    """A document of 1–4 parser-stressing form layouts with noise between them, fully
+    determined by ``seed``; sometimes with CR or CRLF line ends, upper-case tag names, or (one
+    page in 25) a construct the fast path leaves to html5lib."""
+    rng = PageRng(seed)
+    rng.form_count = rng.randint(1, 4)
+    parts = ['<!doctype html><meta charset="utf-8">', f"<title>parser page {seed}</title>"]
+    for _ in range(rng.form_count):
+        if rng.maybe(0.5):
+            parts.append(_noise(rng))
+        parts.append(rng.draw(PARSER_FORMS))
+    if rng.maybe(0.04):
+        parts.insert(rng.randint(2, len(parts)), rng.choice(UNMODELLED))
+    page = "\n".join(parts) + "\n"
+    if rng.maybe(0.1):
+        page = page.replace("<form", "<FORM").replace("<input", "<INPUT")
+    if rng.maybe(0.15):
+        page = page.replace("\n", rng.choice(["\r\n", "\r"]))
+    return page
+
+
+def generate_parser_pages(count: int, seed: int = 0) -> Iterator[tuple[str, str]]:
+    """Yield ``(page_id, html)``; ``parser-0042`` is ``generate_parser_page(42)``."""
+    for page_seed in range(seed, seed + count):
+        yield f"parser-{page_seed:04d}", generate_parser_page(page_seed)

@@ -1,0 +1,255 @@
+"""The fast exact path (lexbor, ``_fastparse``) gives what the exact path (html5lib) gives.
+
+``parse_html`` takes the fast path by default and falls back to html5lib where it cannot vouch
+for the answer. These tests run both over every fixture page, over generated pages (formgen's
+browser-checked grammar, its parser-stress grammar of pointer, table, nesting, misnesting,
+template, ``form=``, tag-like text and line-number cases, and crawl-like pages from the benchmark
+corpus generator), and require identical output for every profile, with and without
+``all_forms``: the tools as JSON, the diagnostics, and the form and control models. Controls'
+and containers' ``index`` only identifies them, and the fast path numbers fewer elements, so
+indexes are compared by rank. The tests also pin down where the fast path is taken and where it
+falls back.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from lxml import etree
+
+import formtools
+from benchmarks.make_corpus import generate as generate_corpus
+from formtools._errors import UsageProblem
+from formtools._fastparse import fast_document
+from formtools._forms import Form
+from formtools._jsjson import dumps
+from formtools._parse import Document, parse_html
+from formtools._synth import synthesize
+from tests.support.formgen import UNMODELLED, generate_pages, generate_parser_pages
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = sorted((ROOT / "fixtures" / "html").glob("*.html"))
+PROFILES = ("chromium", "html", "portable")
+
+# Fixture pages the fast path leaves to html5lib: declarative shadow roots, elements in options
+# and the customizable select, <dialog> (html5lib 1.1 predates them).
+FIXTURE_FALLBACKS = {
+    "owner-shadow-dom.html",
+    "owner-shadow-forms.html",
+    "select-customizable.html",
+    "select-option-text.html",
+    "submit-dialog.html",
+    "tool-form-methods.html",
+}
+
+
+def _ranked(forms: tuple[Form, ...]) -> tuple[Form, ...]:
+    """The forms with control and container indexes replaced by their rank among all of them."""
+    indexes = sorted(
+        {c.index for f in forms for c in f.controls}
+        | {k.index for f in forms for c in f.controls for k in c.containers}
+    )
+    rank = {index: position for position, index in enumerate(indexes)}
+    return tuple(
+        dataclasses.replace(
+            form,
+            controls=tuple(
+                dataclasses.replace(
+                    control,
+                    index=rank[control.index],
+                    containers=tuple(
+                        dataclasses.replace(k, index=rank[k.index]) for k in control.containers
+                    ),
+                )
+                for control in form.controls
+            ),
+        )
+        for form in forms
+    )
+
+
+def _answer(document: Document, profile: str, all_forms: bool) -> Any:
+    """Everything extraction gives for the document (or the error it raises)."""
+    try:
+        extraction = synthesize(document, profile, all_forms=all_forms)
+    except Exception as error:  # the same failure on both paths is the same answer
+        return ("raises", type(error).__name__, str(error))
+    return (
+        dumps([tool.to_dict() for tool in extraction.tools]),
+        [diagnostic.to_dict() for diagnostic in extraction.diagnostics],
+        _ranked(extraction.forms),
+        (document.url, document.base_url, document.encoding, document.source),
+    )
+
+
+def _same_answer(
+    markup: str | bytes,
+    *,
+    url: str | None = None,
+    content_type: str | None = None,
+    profiles: Iterable[str] = PROFILES,
+    all_forms: Iterable[bool] = (False, True),
+) -> bool:
+    """Assert both paths agree; return whether the fast path was taken."""
+    fast = fast_document(markup, url=url, content_type=content_type)
+    if fast is None:
+        return False
+    exact = parse_html(markup, url=url, content_type=content_type, parser="html5lib")
+    for profile in profiles:
+        for inferred in all_forms:
+            assert _answer(fast, profile, inferred) == _answer(exact, profile, inferred), (
+                f"profile={profile} all_forms={inferred}"
+            )
+    return True
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda path: path.name)
+def test_fixture_pages(path: Path) -> None:
+    taken = _same_answer(path.read_bytes(), url=f"https://example.test/{path.name}")
+    assert taken == (path.name not in FIXTURE_FALLBACKS)
+
+
+def test_formgen_pages() -> None:
+    """The browser-checked grammar: every construct the Chromium differential test covers."""
+    taken = [_same_answer(page) for _, page in generate_pages(120, seed=5000)]
+    assert sum(taken) > 0.9 * len(taken)  # falls back only for elements in options
+
+
+def test_parser_pages() -> None:
+    """The parser-stress grammar; pages with a construct the fast path leaves to html5lib do
+    fall back, and (nearly) all others take the fast path."""
+    pages = list(generate_parser_pages(400, seed=7000))
+    fallbacks = 0
+    for page_id, page in pages:
+        taken = _same_answer(page, profiles=("chromium",))
+        if any(construct.replace("\n", "") in page.replace("\r", "") for construct in UNMODELLED):
+            assert not taken, page_id
+        fallbacks += not taken
+    assert fallbacks < 0.3 * len(pages)
+
+
+def test_parser_pages_other_profiles() -> None:
+    for _, page in generate_parser_pages(60, seed=9000):
+        _same_answer(page, profiles=("html", "portable"), all_forms=(False,))
+
+
+def test_crawl_like_pages(tmp_path: Path) -> None:
+    """Pages from the benchmark corpus (its tricky cases included) all take the fast path."""
+    corpus = generate_corpus(tmp_path, pages=14, seed=11, page_kb=(15, 40), warc=False)
+    with_forms = [page for page in corpus.pages if page.forms]
+    assert with_forms and any(page.cases for page in with_forms)
+    for page in with_forms:
+        body = corpus.path(page).read_bytes()
+        assert _same_answer(body, url=page.url, profiles=("chromium",)), page.file
+
+
+# --- the form pointer and where it is recovered -----------------------------------------------
+
+POINTER_CASES = {
+    "table": "<table><form id=f><tr><td><input name=a></td></tr><input type=hidden name=h></form>"
+    "</table><input name=out>",
+    "across-cells": "<table><tr><td><form id=f><input name=a></td><td><input name=b></td></tr>"
+    "</table><input name=c></form><input name=out>",
+    "foster-parented": "<table><form id=f><input name=a><tr><td><input name=b></td></tr></table>"
+    "</form><input name=out>",
+    "closed-by-div": "<div><form id=f><input name=a></div><input name=b></form><input name=out>",
+    "unclosed": "<div><form id=f><input name=a></div><p><input name=b><form id=g><input name=c>",
+    "nested": "<form id=f><input name=a><form id=g><input name=b></form><input name=out></form>",
+    "fake-end-tags": "<div><form id=f><input name=a><!-- </form> --><script>'</form>'</script>"
+    "<p title='</form>'>t</p></div><input name=b></form><input name=out>",
+    "select-keeps-pointer": "<div><form id=f><select name=s><option>a</select></div>"
+    "<input name=b></form>",
+    "form-attribute": "<form id=f><input name=a form=g></form><input name=b form=f><form id=g>",
+    "template": "<div><form id=f><template><input name=t><form></form></template><input name=a>"
+    "</div><input name=b></form><input name=out>",
+    "textarea-newline": "<table><tr><td><form id=f><textarea name=t>\nx</textarea></td></tr>"
+    "</table>",
+    "crlf-and-long-tags": "<form id=f\r\n toolname=t tooldescription=d>\r\n<input\r\n name=a\r\n"
+    ">\r<input name=b></form>",
+}
+
+
+def _owners(document: Document) -> dict[str, list[tuple[str, int | None]]]:
+    return {
+        form.attributes.get("id", str(form.index)): [
+            (control.attributes.get("name", ""), control.line) for control in form.controls
+        ]
+        for form in formtools.extract(document).forms
+    }
+
+
+@pytest.mark.parametrize("markup", POINTER_CASES.values(), ids=POINTER_CASES.keys())
+def test_pointer_cases_take_the_fast_path(markup: str) -> None:
+    fast = fast_document(markup)
+    assert fast is not None
+    assert _owners(fast) == _owners(parse_html(markup, parser="html5lib"))
+    assert _same_answer(markup)
+
+
+def test_pointer_owners_are_recorded() -> None:
+    """Where the pointer gives a form a control outside it, the fast path says so."""
+    fast = fast_document(POINTER_CASES["closed-by-div"])
+    assert fast is not None
+    assert [(c.get("name"), f.get("id")) for c, f in fast.parser_owners.items()] == [("b", "f")]
+    assert _owners(fast) == {"f": [("a", 1), ("b", 1)]}
+
+
+# --- where the fast path does not vouch ---------------------------------------------------------
+
+FALLBACK_CASES = {
+    **{f"unmodelled-{i}": construct for i, construct in enumerate(UNMODELLED)},
+    "end-tag-in-select": "<div><form id=f><select name=s><option>a</form><option>b</select>"
+    "</div><input name=x></form>",
+    "end-tag-in-template": "<form id=f><template><input name=t></form></template><input name=a>",
+    "template-in-table": "<table><template><tr><td>x</td></tr></template></table><form></form>",
+    "mathml": "<form><math><mi>x</mi></math><input name=a></form>",
+}
+
+
+@pytest.mark.parametrize("construct", FALLBACK_CASES.values(), ids=FALLBACK_CASES.keys())
+def test_fallback_where_the_parsers_part(construct: str) -> None:
+    markup = f"<form id=f toolname=t tooldescription=d><input name=a>{construct}</form>"
+    assert fast_document(markup) is None
+    chosen = parse_html(markup)  # falls back: the whole tree is html5lib's
+    assert chosen.whole is None and chosen.root is chosen.forms_root
+    exact = parse_html(markup, parser="html5lib")
+    assert _answer(chosen, "chromium", False) == _answer(exact, "chromium", False)
+
+
+# --- the API ----------------------------------------------------------------------------------
+
+
+def test_parser_choice() -> None:
+    markup = (ROOT / "fixtures" / "html" / "realistic-search.html").read_bytes()
+    fast = parse_html(markup)
+    exact = parse_html(markup, parser="html5lib")
+    assert fast.whole is not None and exact.whole is None
+    # the whole tree of a fast document is html5lib's, parsed when asked for
+    assert etree.tostring(fast.root) == etree.tostring(exact.root)
+    assert formtools.extract(markup, parser="html5lib").document.whole is None
+    assert [t.to_dict() for t in formtools.extract_tools(markup)] == [
+        t.to_dict() for t in formtools.extract_tools(markup, parser="html5lib")
+    ]
+    with pytest.raises(UsageProblem, match="unknown parser 'lxml'"):
+        parse_html(markup, parser="lxml")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("body", "content_type"),
+    [
+        ("<meta charset=utf-8><form><input name='é'></form>".encode(), None),
+        ("\ufeff<form><input name='é'></form>".encode(), None),
+        ("<form><input name='é'></form>".encode("cp1252"), None),
+        ("<form><input name='é'></form>".encode("cp1252"), "text/html; charset=iso-8859-1"),
+        ("<form><input name='日本'></form>".encode("shift_jis"), "text/html; charset=shift_jis"),
+        # a <meta> past html5lib's 1 KB prescan: html5lib starts over in that encoding
+        (b"<p>" + b"x" * 1100 + "<meta charset=cp1252><form><input name='é'>".encode("cp1252"), None),
+        ("<form><input name='\udcff'></form>".encode("utf-8", "surrogateescape"), None),
+    ],
+)
+def test_encodings_as_html5lib_decodes(body: bytes, content_type: str | None) -> None:
+    assert _same_answer(body, content_type=content_type, profiles=("chromium",))
