@@ -35,6 +35,24 @@ def test_fixture_page_matches_live_chromium(chromium, page) -> None:
     assert not diff, diff
 
 
+@pytest.mark.parametrize(
+    "control",
+    [
+        '<input type=range name=r min=1e21 max=2e308 step=1e-7>',  # a quotient beyond 28 digits
+        '<input type=number name=n min=1e20 step=3>',
+        '<input type=number name=n min=1.5e25 step=0.1>',
+        '<input type=number name=n min=-4e-300 step=2e-300>',
+        '<input type=number name=n value=1e300 step=1e299>',
+    ],
+)
+def test_extreme_steps_match_live_chromium(chromium, control: str) -> None:
+    html = f"<form toolname=t tooldescription=d>{control}</form>"
+    answer = chromium.stable_tools(html)
+    assert answer.stable
+    diff = unified_diff(answer.tools, ours(html.encode()), control)
+    assert not diff, diff
+
+
 def test_generated_pages_match_live_chromium(chromium) -> None:
     """At least 200 seeded random pages (FORMTOOLS_GENERATED_PAGES / _SEED to vary them)."""
     same, unstable, different = 0, [], []

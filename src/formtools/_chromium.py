@@ -16,6 +16,7 @@ from ._microsyntax import (
     StepRule,
     allowed_step,
     compiles_as_v_flag_regex,
+    is_multiple,
     parse_float,
     step_base,
 )
@@ -188,7 +189,7 @@ def _multiple_of(control: Control, rule: StepRule) -> float | None:
     if step is None:
         return None
     base = step_base(attributes.get("min"), attributes.get("value"), rule)
-    return float(step) if base % step == 0 else None
+    return float(step) if is_multiple(base, step) else None
 
 
 def _number(group: Group) -> dict[str, Any]:

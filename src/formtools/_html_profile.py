@@ -32,6 +32,7 @@ must be checked, a number whose value attribute is out of range.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from decimal import Decimal
 from types import MappingProxyType
 from typing import Any
 
@@ -39,7 +40,7 @@ from ._chromium import _NUMBER_STEP, CHROMIUM, _description, _label_text
 from ._fill import FormState, initial_state
 from ._forms import Control, Form
 from ._hints import hints_of, is_sensitive
-from ._microsyntax import allowed_step, compiles_as_v_flag_regex, parse_float, step_base
+from ._microsyntax import allowed_step, compiles_as_v_flag_regex, is_multiple, parse_float, step_base
 from ._profiles import Group, register_profile
 from ._validity import invalid_controls
 from ._values import value_as_number
@@ -206,14 +207,16 @@ def _numeric(bounds: Callable[[Mapping[str, str]], tuple[float | None, float | N
         step = allowed_step(attributes.get("step"), _NUMBER_STEP)
         base = step_base(attributes.get("min"), attributes.get("value"), _NUMBER_STEP)
         # beyond 2**52 Chromium stops checking steps (StepRange: the quotient loses its units)
-        integral = step is not None and step % 1 == 0 and base % 1 == 0 and abs(base) < 2**52
+        integral = (
+            step is not None and is_multiple(step, Decimal(1)) and is_multiple(base, Decimal(1)) and abs(base) < 2**52
+        )
         schema: dict[str, Any] = {"type": "integer" if integral else "number"}
         low, high = bounds(attributes)
         if low is not None:
             schema["minimum"] = low
         if high is not None:
             schema["maximum"] = high
-        if integral and step is not None and step != 1 and base % step == 0:
+        if integral and step is not None and step != 1 and is_multiple(base, step):
             schema["multipleOf"] = int(step)
         schema["x-html-type"] = control.type
         schema.update(_range_keywords(control, control.type))

@@ -11,6 +11,7 @@ import math
 import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 from functools import lru_cache
 
 from ._ecmaregex import compiles_with_v_flag
@@ -21,6 +22,7 @@ __all__ = [
     "StepRule",
     "allowed_step",
     "step_base",
+    "is_multiple",
     "compiles_as_v_flag_regex",
 ]
 
@@ -79,6 +81,12 @@ def step_base(min_attribute: str | None, value_attribute: str | None, rule: Step
         if parsed is not None:
             return parsed
     return rule.default_base
+
+
+def is_multiple(value: Decimal, step: Decimal) -> bool:
+    """Whether ``value`` is an integer multiple of ``step``, exactly: ``Decimal``'s ``%`` fails
+    once the quotient outgrows its context (``1e21 % 1e-7``), fractions never do."""
+    return Fraction(value) % Fraction(step) == 0
 
 
 @lru_cache(maxsize=4096)
