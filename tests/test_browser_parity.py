@@ -43,6 +43,7 @@ def test_fixture_page_matches_live_chromium(chromium, page) -> None:
         '<input type=number name=n min=1.5e25 step=0.1>',
         '<input type=number name=n min=-4e-300 step=2e-300>',
         '<input type=number name=n value=1e300 step=1e299>',
+        '<input type=number name=n min=123456789012345678901 step=1>',  # beyond 2**53
     ],
 )
 def test_extreme_steps_match_live_chromium(chromium, control: str) -> None:

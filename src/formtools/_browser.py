@@ -880,7 +880,7 @@ class ChromiumOracle:
                         " unknown"
                     )
                 schema = tool["inputSchema"]
-            elif schema != tool["inputSchema"]:
+            elif _as_doubles(schema) != _as_doubles(tool["inputSchema"]):
                 return None
             merged.append(
                 {
@@ -931,6 +931,19 @@ def _devtools_endpoint(profile: Path, timeout: float = 10.0) -> tuple[int, str]:
         if time.monotonic() > deadline:
             raise OracleError(f"Chromium did not write {active_port}")
         time.sleep(0.01)
+
+
+def _as_doubles(value: Any) -> Any:
+    """A JSON value with every number as a double, as JavaScript holds it: Playwright hands
+    ``getTools()``'s 1.2345678901234568e+20 over as the integer 123456789012345680000, which
+    Python does not equal to the double DevTools' JSON text gives."""
+    if isinstance(value, dict):
+        return {key: _as_doubles(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_as_doubles(item) for item in value]
+    if isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    return value
 
 
 def _has_index_keys(value: Any) -> bool:
