@@ -91,12 +91,13 @@ def write_pages(root: Path) -> dict[str, bytes]:
     return pages
 
 
-def test_directory_recursion_explicit_files_and_a_missing_file(tmp_path: Path) -> None:
+@pytest.mark.parametrize("jobs", ["1", "2"])  # 2: the worker processes read the files
+def test_directory_recursion_explicit_files_and_a_missing_file(tmp_path: Path, jobs: str) -> None:
     site = tmp_path / "site"
     write_pages(site)
     out = tmp_path / "tools.jsonl"
     missing = str(tmp_path / "gone.html")
-    done = run(str(site), missing, str(site / "tool.html"), "--out", str(out), "--jobs", "1")
+    done = run(str(site), missing, str(site / "tool.html"), "--out", str(out), "--jobs", jobs)
     assert done.returncode == 0, done.stderr
     text = out.read_text("utf-8").splitlines()
     assert len(text) == 6  # tool.html twice: once in the directory, once by name

@@ -1,11 +1,14 @@
 """Batch extraction: many pages in, one JSON line per page out, for crawls.
 
 Pages stream in from directories, files, WARC archives and URL lists (fetched concurrently) and
-stream out as JSON lines, so memory stays flat however many pages there are: the parent process
-reads each page and runs the byte prefilter (most crawled pages hold no tool and are never
-parsed), and only candidate pages travel to worker processes, at most two per worker at a time.
-A page that cannot be read or parsed becomes an ``error`` line; the batch goes on. The output is
-also the resume log: a rerun with ``resume`` skips every page it already names.
+stream out as JSON lines, so memory stays flat however many pages there are. With a page costing
+about a millisecond, the parent process must stay out of the way: for files it only walks the
+directories and sends *paths* to the worker processes, which read each file, run the byte
+prefilter (most crawled pages hold no tool and are never parsed) and extract; pages that only the
+parent can read (WARC records, fetched URLs) are prefiltered there and only candidates travel.
+Work goes out in chunks, at most two per worker at a time. A page that cannot be read or parsed
+becomes an ``error`` line; the batch goes on. The output is also the resume log: a rerun with
+``resume`` skips every page it already names.
 """
 
 from __future__ import annotations
@@ -172,6 +175,19 @@ def _skipped(page: Page, all_forms: bool) -> Outcome:
     return Outcome(line, len(page.body))
 
 
+def extract_file(name: str, profile: str, all_forms: bool = False) -> Outcome:
+    """Read the HTML file ``name``, run the byte prefilter on it and extract it if it passes
+    (runs in a worker process)."""
+    try:
+        raw = read_page(name)
+    except SourceError as error:
+        return _failed("path", name, str(error))
+    page = Page("path", name, raw.body, raw.url, None)
+    if not may_hold_tools(page.body, all_forms=all_forms):
+        return _skipped(page, all_forms)
+    return extract_page(page, profile, all_forms)
+
+
 def _failed(key: str, name: str, error: str, size: int = 0) -> Outcome:
     return Outcome(_line(key, name, error=error), size, failed=True)
 
@@ -179,18 +195,17 @@ def _failed(key: str, name: str, error: str, size: int = 0) -> Outcome:
 # --- sources --------------------------------------------------------------------------------
 
 
-def _file(name: str, done: set[tuple[str, str]]) -> Iterator[Page | Unreadable]:
-    if ("path", name) in done:
-        return
-    try:
-        raw = read_page(name)
-    except SourceError as error:
-        yield Unreadable("path", name, str(error))
-        return
-    yield Page("path", name, raw.body, raw.url, None)
+# A source yields pages the parent has read (archive records, fetched URLs), pages it could not
+# read, and paths of files for a worker to read: reading files is most of the parent's old work.
+_Item = Page | Unreadable | str
 
 
-def _directory(root: Path, done: set[tuple[str, str]]) -> Iterator[Page | Unreadable]:
+def _file(name: str, done: set[tuple[str, str]]) -> Iterator[_Item]:
+    if ("path", name) not in done:
+        yield name
+
+
+def _directory(root: Path, done: set[tuple[str, str]]) -> Iterator[_Item]:
     for folder, subfolders, files in os.walk(root):
         subfolders.sort()
         for filename in sorted(files):
@@ -332,7 +347,7 @@ async def _fetch(client: httpx.AsyncClient, url: str, max_bytes: int) -> Page | 
 
 def _pages(
     inputs: Sequence[str], urls: Path | None, done: set[tuple[str, str]], fetch: FetchOptions
-) -> Iterator[Page | Unreadable]:
+) -> Iterator[_Item]:
     for name in inputs:
         if os.path.isdir(name):
             yield from _directory(Path(name), done)
@@ -419,12 +434,14 @@ def run_batch(
                 on_page(tally)
 
         pending: set[Future[list[Outcome]]] = set()
-        chunk: list[Page] = []
+        chunk: list[Page | str] = []
+        chunk_bytes = 0
 
         def send_chunk() -> None:
-            nonlocal pending
+            nonlocal pending, chunk_bytes
             pending.add(pool.submit(extract_pages, tuple(chunk), options.profile, options.all_forms))
             chunk.clear()
+            chunk_bytes = 0
             if len(pending) >= 2 * jobs:
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                 emit(outcome for future in finished for outcome in future.result())
@@ -432,27 +449,40 @@ def run_batch(
         for item in _pages(inputs, urls, done, options.fetch):
             if isinstance(item, Unreadable):
                 emit([_failed(item.key, item.name, item.error)])
-            elif not may_hold_tools(item.body, item.content_type, all_forms=options.all_forms):
-                emit([_skipped(item, options.all_forms)])
-            else:
-                chunk.append(item)
-                if len(chunk) >= _CHUNK_PAGES or sum(len(p.body) for p in chunk) >= _CHUNK_BYTES:
-                    send_chunk()
+                continue
+            if isinstance(item, Page):
+                # the parent holds these bytes anyway: only candidates are worth shipping
+                if not may_hold_tools(item.body, item.content_type, all_forms=options.all_forms):
+                    emit([_skipped(item, options.all_forms)])
+                    continue
+                chunk_bytes += len(item.body)
+            chunk.append(item)
+            if len(chunk) >= _CHUNK_PAGES or chunk_bytes >= _CHUNK_BYTES:
+                send_chunk()
         if chunk:
             send_chunk()
         emit(outcome for future in wait(pending).done for outcome in future.result())
     return tally
 
 
-# Pages travel to a worker in chunks: with the fast parser a page takes about a millisecond,
-# which a task per page would spend on the pool's own round trip.
+# Work travels to a worker in chunks: with the fast parser a page takes about a millisecond,
+# which a task per page would spend on the pool's own round trip. Paths count as pages only:
+# their bytes are read by the worker.
 _CHUNK_PAGES = 32
 _CHUNK_BYTES = 4 * 2**20
 
 
-def extract_pages(pages: Sequence[Page], profile: str, all_forms: bool = False) -> list[Outcome]:
-    """:func:`extract_page` for each page of a chunk (runs in a worker process)."""
-    return [extract_page(page, profile, all_forms) for page in pages]
+def extract_pages(
+    items: Sequence[Page | str], profile: str, all_forms: bool = False
+) -> list[Outcome]:
+    """The outcome of each item of a chunk (runs in a worker process): a :class:`Page` the parent
+    read and prefiltered is extracted, a path is read, prefiltered and extracted here."""
+    return [
+        extract_file(item, profile, all_forms)
+        if isinstance(item, str)
+        else extract_page(item, profile, all_forms)
+        for item in items
+    ]
 
 
 @contextmanager

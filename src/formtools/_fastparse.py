@@ -145,8 +145,10 @@ _TABLE_MARK = "\x02"  # on tables: read only to tell where a textarea was foster
 _TEMPLATE_MARK = "\x03"  # on templates: read to check what their contents do
 _MARKS = (_MARK, _TABLE_MARK, _TEMPLATE_MARK)
 _MARK_TEXT = re.compile("/[\x01-\x03]=[0-9]+")
-# Before the first <form: a <template, or what may be a form= attribute.
-_PREFIX = re.compile(rb"<template(?=[\t\n\f />])|form(?=[\t\n\f />=])")
+# Before the first <form: a <template, or what may be a form= attribute (two patterns, each with
+# a literal prefix re can search for quickly).
+_TEMPLATE_TAG = re.compile(rb"<template(?=[\t\n\f />])")
+_FORM_WORD = re.compile(rb"form(?=[\t\n\f />=])")
 _FORM_END = re.compile(rb"</form(?=[\t\n\f />])")
 # What the skeleton cannot take from lexbor's strings as they are: a mark, or a character that
 # html5lib's lxml tree parks (see _parse), from a character reference such as "&#1;".
@@ -319,10 +321,10 @@ class _Page:
         shows up before it."""
         data, low = self.data, self.low
         start = low.find(b"<form")
-        for match in _PREFIX.finditer(low, 0, start if start >= 0 else len(low)):
-            if match.group().startswith(b"<"):
-                start = match.start()  # a template's contents are checked, from its tag
-                break
+        template = _TEMPLATE_TAG.search(low, 0, start if start >= 0 else len(low))
+        if template is not None:
+            start = template.start()  # a template's contents are checked, from its tag
+        for match in _FORM_WORD.finditer(low, 0, start if start >= 0 else len(low)):
             if low[match.start() - 1 : match.start()] in (b" ", b"\t", b"\n", b"/", b'"', b"'"):
                 start = 0
                 break
@@ -362,15 +364,16 @@ class _Page:
                 continue
             previous = key
             index[key] = len(index)
-            ident = node.id
+            kind = _KINDS.get(node.tag or "")
+            # one attribute dict for forms and controls, which read three of them
+            attributes = node.attributes if kind == "listed" or kind == "form" else None
+            ident = node.id if attributes is None else attributes.get("id")
             if ident is not None:
                 if ident in first_with_id:
                     self.repeated_ids.add(ident)
                 else:
                     first_with_id[ident] = node
-            kind = _KINDS.get(node.tag or "")
-            if kind == "listed" or kind == "form":
-                attributes = node.attrs
+            if attributes is not None:
                 mark = attributes.get(_MARK)
                 if mark is not None:
                     position = positions[key] = int(mark.rstrip("/"))
