@@ -1,10 +1,11 @@
 """What the recording scripts share: choosing fixture pages, batched questions to a page,
-weighted random draws, and writing expected-output JSON in JSON.stringify form."""
+weighted random draws, the unstable entries to keep, and writing expected-output JSON in JSON.stringify form."""
 
 from __future__ import annotations
 
 import argparse
 import fnmatch
+import json
 import random
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -37,6 +38,17 @@ def fixture_pages(argv: list[str] | None, description: str, example: str) -> lis
         for page in HTML_DIR.glob("*.html")
         if fnmatch.fnmatchcase(page.stem, only) or fnmatch.fnmatchcase(page.name, only)
     )
+
+
+def kept_unstable(unstable_file: Path, pages: Sequence[Path]) -> list[dict[str, Any]]:
+    """The entries of ``unstable_file`` to keep when ``pages`` are recorded again: those of pages
+    not asked about this time, unless they left fixtures/html."""
+    if not unstable_file.exists():
+        return []
+    asked = {page.stem for page in pages}
+    existing = {page.stem for page in HTML_DIR.glob("*.html")}
+    previous = json.loads(unstable_file.read_text("utf-8"))
+    return [entry for entry in previous if entry["page"] not in asked and entry["page"] in existing]
 
 
 def evaluate_in_batches(page: Any, script: str, items: Sequence[Any], batch: int) -> list[Any]:

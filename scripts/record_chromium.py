@@ -15,10 +15,8 @@ or the ``error``.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
-from typing import Any
 
 from formtools._browser import BrowserUnavailable, ChromiumOracle, OracleError
 
@@ -26,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script: the shared helpers live in the scripts package
     sys.path.insert(0, str(ROOT))
 
-from scripts._recording import HTML_DIR, fixture_pages, write_json  # noqa: E402
+from scripts._recording import fixture_pages, kept_unstable, write_json  # noqa: E402
 
 EXPECTED_DIR = ROOT / "fixtures" / "expected" / "chromium"
 UNSTABLE_FILE = EXPECTED_DIR / "UNSTABLE.json"
@@ -34,13 +32,7 @@ UNSTABLE_FILE = EXPECTED_DIR / "UNSTABLE.json"
 
 def record(pages: list[Path]) -> None:
     EXPECTED_DIR.mkdir(parents=True, exist_ok=True)
-    # Keep the entries of pages not asked about this time, unless they left fixtures/html.
-    asked = {page.stem for page in pages}
-    existing = {page.stem for page in HTML_DIR.glob("*.html")}
-    previous = json.loads(UNSTABLE_FILE.read_text("utf-8")) if UNSTABLE_FILE.exists() else []
-    unstable: list[dict[str, Any]] = [
-        entry for entry in previous if entry["page"] not in asked and entry["page"] in existing
-    ]
+    unstable = kept_unstable(UNSTABLE_FILE, pages)
     recorded = tools_total = 0
     with ChromiumOracle() as oracle:
         for page in pages:

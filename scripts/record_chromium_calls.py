@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import base64
 import collections
-import json
 import random
 import re
 import sys
@@ -56,7 +55,7 @@ from formtools._browser import (
     OracleError,
 )
 from formtools._jsjson import dumps
-from scripts._recording import HTML_DIR, fixture_pages, write_json
+from scripts._recording import fixture_pages, kept_unstable, write_json
 
 EXPECTED_DIR = ROOT / "fixtures" / "expected" / "chromium-calls"
 UNSTABLE_FILE = EXPECTED_DIR / "UNSTABLE.json"
@@ -123,12 +122,7 @@ def request_kind(outcome: dict[str, Any]) -> str:
 
 def record(pages: list[Path]) -> int:
     EXPECTED_DIR.mkdir(parents=True, exist_ok=True)
-    asked = {page.stem for page in pages}
-    existing = {page.stem for page in HTML_DIR.glob("*.html")}
-    previous = json.loads(UNSTABLE_FILE.read_text("utf-8")) if UNSTABLE_FILE.exists() else []
-    unstable: list[dict[str, Any]] = [
-        entry for entry in previous if entry["page"] not in asked and entry["page"] in existing
-    ]
+    unstable = kept_unstable(UNSTABLE_FILE, pages)
     counts: collections.Counter[str] = collections.Counter()
     errors: collections.Counter[str] = collections.Counter()
     constraints: collections.Counter[str] = collections.Counter()

@@ -60,6 +60,7 @@ from selectolax.lexbor import LexborDocumentOptions, LexborHTMLParser, LexborNod
 
 from ._constants import ASCII_WHITESPACE, LISTED
 from ._encode import encoding_name
+from ._microsyntax import ASCII_WHITESPACE_RUNS
 from ._parse import (
     _ESCAPE,
     _NEEDS_ESCAPE,
@@ -254,7 +255,6 @@ _QUERY = "[\\1 ], label[for], [id], template, isindex, search, dialog"
 _KINDS = {tag: "listed" for tag in LISTED} | {tag: "unmodelled" for tag in _UNMODELLED} | {
     "form": "form", "label": "label", "template": "template", "meta": "meta", "base": "base"
 }
-_ASCII_RUNS = re.compile(f"[{ASCII_WHITESPACE}]+")
 _XML_NAME = re.compile(r"[a-z_][a-z0-9_.-]*")
 _INFOSET = InfosetFilter(preventDoubleDashComments=True)
 _NAMES: dict[str, str] = {}
@@ -403,7 +403,7 @@ class _Page:
 
         for form in forms:
             labelledby = (form.attrs.get("aria-labelledby") or "").strip(ASCII_WHITESPACE)
-            self.read_ids.update(_ASCII_RUNS.split(labelledby) if labelledby else ())
+            self.read_ids.update(ASCII_WHITESPACE_RUNS.split(labelledby) if labelledby else ())
         self.forms = sorted(forms, key=lambda node: positions[node.mem_id])
         self.form_positions = [positions[form.mem_id] for form in self.forms]
         self.pointer_ends: dict[int, int] = {}
@@ -997,7 +997,7 @@ class _Page:
         self.elements[key] = element
         if tag == "form":
             labelledby = (get("aria-labelledby") or "").strip(ASCII_WHITESPACE)
-            self.references.update(_ASCII_RUNS.split(labelledby) if labelledby else ())
+            self.references.update(ASCII_WHITESPACE_RUNS.split(labelledby) if labelledby else ())
             return
         self.nearest_form[key] = form
         if get("form") is not None:

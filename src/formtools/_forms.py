@@ -9,7 +9,6 @@ around it. Synthesis and execution then work on plain data, whatever parser buil
 from __future__ import annotations
 
 import itertools
-import re
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Callable, Iterator, Mapping
@@ -25,6 +24,7 @@ from ._constants import (
     LISTED,
     READONLY_APPLIES,
 )
+from ._microsyntax import ASCII_WHITESPACE_RUNS, collapse_whitespace
 from ._parse import Document
 
 __all__ = ["Attributes", "Container", "Option", "Control", "Form", "forms_of"]
@@ -106,6 +106,20 @@ class Control:
         return self.tag == "button" or (
             self.tag == "input" and self.type in ("submit", "image", "reset", "button")
         )
+
+    @property
+    def button_label(self) -> str:
+        """The text a person sees on a submit button: a button's content, an image's ``alt``, a
+        submit input's ``value`` or the browser's default label "Submit" (else its
+        ``aria-label`` or ``title``)."""
+        attributes = self.attributes
+        if self.tag == "button":
+            label = collapse_whitespace(self.text)
+        elif self.type == "image":
+            label = collapse_whitespace(attributes.get("alt", ""))
+        else:
+            label = collapse_whitespace(attributes["value"]) if "value" in attributes else "Submit"
+        return label or collapse_whitespace(attributes.get("aria-label", "") or attributes.get("title", ""))
 
     @property
     def describe(self) -> str:
@@ -204,12 +218,6 @@ def _label_text(label: etree._Element, restore: Restore) -> str:
     return restore("".join(parts)).strip(CHROMIUM_WHITESPACE)
 
 
-def _collapse(text: str) -> str:
-    """#strip-and-collapse-ascii-whitespace."""
-    return " ".join(_ASCII_RUNS.split(text.strip(ASCII_WHITESPACE)))
-
-
-_ASCII_RUNS = re.compile(f"[{ASCII_WHITESPACE}]+")
 
 
 def _options(select: etree._Element, restore: Restore) -> tuple[Option, ...]:
@@ -222,7 +230,7 @@ def _options(select: etree._Element, restore: Restore) -> tuple[Option, ...]:
         value = None if value is None else restore(value)
         found.append(
             Option(
-                value=value if value is not None else _collapse(text),
+                value=value if value is not None else collapse_whitespace(text),
                 text=text,
                 label=None if option.get("label") is None else restore(option.get("label")),
                 disabled=group_disabled or option.get("disabled") is not None,
@@ -400,7 +408,7 @@ def _scan_scope(
                 position,
                 form,
                 tuple(owned[form]),
-                "" if heading is None else _collapse(_text(heading, restore)),
+                "" if heading is None else collapse_whitespace(_text(heading, restore)),
                 _labelledby(form, first_with_id, restore),
             )
         )
@@ -419,9 +427,9 @@ def _labelledby(
     form: etree._Element, first_with_id: dict[str, etree._Element], restore: Restore
 ) -> str:
     """The text of the elements ``aria-labelledby`` names, in its order (#aria-labelledby)."""
-    ids = _ASCII_RUNS.split((form.get("aria-labelledby") or "").strip(ASCII_WHITESPACE))
+    ids = ASCII_WHITESPACE_RUNS.split((form.get("aria-labelledby") or "").strip(ASCII_WHITESPACE))
     texts = (_text(first_with_id[i], restore) for i in ids if i in first_with_id)
-    return _collapse(" ".join(texts))
+    return collapse_whitespace(" ".join(texts))
 
 
 def _disabled_by(
@@ -504,7 +512,7 @@ def _suggestions(
         if option.get("disabled") is not None:
             continue
         value = option.get("value")
-        values.append(restore(value) if value is not None else _collapse(_text(option, restore)))
+        values.append(restore(value) if value is not None else collapse_whitespace(_text(option, restore)))
     return tuple(values)
 
 

@@ -23,6 +23,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ._forms import Control, Form, submission_attribute, submission_method
+from ._synth import parameters_of
 
 __all__ = [
     "HUMAN_IN_THE_LOOP_LEVELS",
@@ -113,23 +114,10 @@ def _flag(value: str | None) -> bool | None:
     return {"": True, "true": True, "false": False}.get(value.strip().lower())
 
 
-def _default_submitter(form: Form) -> Control | None:
-    return next((c for c in form.controls if c.is_submit_button and not c.disabled), None)
-
-
-def _button_label(button: Control | None) -> str:
-    if button is None:
-        return ""
-    if button.tag == "input":
-        return button.attributes.get("value", "") or button.attributes.get("alt", "")
-    return button.text
-
-
-def _submission(form: Form) -> tuple[str, str]:
-    """(method, action) of a submission with the default button."""
-    button = _default_submitter(form)
-    action = submission_attribute(form.attributes, button, "action") or ""
-    return submission_method(form.attributes, button), action.strip()
+def _autocomplete_field(control: Control) -> str:
+    """The field name of the ``autocomplete`` attribute: its last token, lowercased."""
+    tokens = control.attributes.get("autocomplete", "").lower().split()
+    return tokens[-1] if tokens else ""
 
 
 def is_sensitive(control: Control) -> bool:
@@ -139,8 +127,7 @@ def is_sensitive(control: Control) -> bool:
         return declared
     if control.tag == "input" and control.type == "password":
         return True
-    tokens = control.attributes.get("autocomplete", "").lower().split()
-    if tokens and _SECRET_AUTOCOMPLETE.fullmatch(tokens[-1]):
+    if _SECRET_AUTOCOMPLETE.fullmatch(_autocomplete_field(control)):
         return True
     return bool(_words(control.key) & _SECRET_NAME_WORDS) and control.type != "hidden"
 
@@ -153,7 +140,9 @@ def sensitive_keys(form: Form) -> frozenset[str]:
 def hints_of(form: Form) -> Hints:
     """The form's annotations: guessed from the page, then the author's overrides applied."""
     attributes = form.attributes
-    method, action = _submission(form)
+    button = parameters_of(form).submit_button  # the one a call without a submitter uses
+    method = submission_method(attributes, button)
+    action = (submission_attribute(attributes, button, "action") or "").strip()
     scheme = urlsplit(action).scheme.lower()
     sends_nothing = method == "dialog" or scheme == "mailto"
     words = _words(
@@ -163,12 +152,11 @@ def hints_of(form: Form) -> Hints:
         attributes.get("name", ""),
         attributes.get("aria-label", ""),
         urlsplit(action).path,
-        _button_label(_default_submitter(form)),
+        button.button_label if button is not None else "",
     )
     fields = [c for c in form.controls if not c.is_button]
     payment = bool(words & _PAYMENT_WORDS) or any(
-        (c.attributes.get("autocomplete", "").lower().split() or [""])[-1].startswith("cc-")
-        for c in fields
+        _autocomplete_field(c).startswith("cc-") for c in fields
     )
     searching = (
         attributes.get("role", "").strip().lower() == "search"

@@ -30,6 +30,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 from ._constants import ASCII_WHITESPACE, TOOL_NAME
 from ._forms import Control, Form, submission_attribute, submission_method
+from ._microsyntax import collapse_whitespace
 from ._tool import PageContext
 
 __all__ = ["DESCRIPTION_SOURCES", "NAME_SOURCES", "Inferred", "Namer", "implicitly_submittable"]
@@ -59,7 +60,6 @@ _EXTENSION = re.compile(r"\.(?:php\d?|html?|aspx?|jsp|cgi|pl|py|do|action)$", re
 # word boundaries inside identifiers: searchForm, HTMLForm, form2
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])")
 _WORD = re.compile(r"[A-Za-z0-9]+")
-_ASCII_RUNS = re.compile(f"[{ASCII_WHITESPACE}]+")
 # URL parsing strips C0 controls and space from the ends of an action (see _request._action_url).
 _URL_ENDS = "".join(map(chr, range(0x21)))
 
@@ -106,12 +106,8 @@ class Inferred:
 Source = tuple[str, Callable[[Facts], str]]
 
 
-def _collapse(text: str) -> str:
-    return " ".join(_ASCII_RUNS.split(text.strip(ASCII_WHITESPACE)))
-
-
 def _attribute(name: str) -> Callable[[Facts], str]:
-    return lambda facts: _collapse(facts.form.attributes.get(name, ""))
+    return lambda facts: collapse_whitespace(facts.form.attributes.get(name, ""))
 
 
 def _identifier(text: str) -> str:
@@ -122,21 +118,6 @@ def _identifier(text: str) -> str:
 
 def _identifier_attribute(name: str) -> Callable[[Facts], str]:
     return lambda facts: _identifier(facts.form.attributes.get(name, ""))
-
-
-def _button_label(button: Control | None) -> str:
-    """The text a person sees on the submit button: a button's content, an image's ``alt``, a
-    submit input's ``value`` or the browser's default label "Submit"."""
-    if button is None:
-        return ""
-    attributes = button.attributes
-    if button.tag == "button":
-        label = _collapse(button.text)
-    elif button.type == "image":
-        label = _collapse(attributes.get("alt", ""))
-    else:
-        label = _collapse(attributes["value"]) if "value" in attributes else "Submit"
-    return label or _collapse(attributes.get("aria-label", "") or attributes.get("title", ""))
 
 
 def _words(text: str) -> list[str]:
@@ -185,9 +166,9 @@ def _only_field(facts: Facts) -> str:
     if len(fields) != 1:
         return ""
     field = fields[0]
-    label = next((_collapse(text) for text in field.labels if _collapse(text)), "")
+    label = next((collapse_whitespace(text) for text in field.labels if collapse_whitespace(text)), "")
     return (
-        label or _collapse(field.attributes.get("aria-label", "")) or _identifier(field.name or "")
+        label or collapse_whitespace(field.attributes.get("aria-label", "")) or _identifier(field.name or "")
     )
 
 
@@ -283,7 +264,7 @@ def implicitly_submittable(form: Form) -> bool:
 def facts_of(form: Form, button: Control | None, page: PageContext) -> Facts:
     action = (submission_attribute(form.attributes, button, "action") or "").strip(_URL_ENDS)
     method = submission_method(form.attributes, button)
-    return Facts(form, button, _button_label(button), method, action, page)
+    return Facts(form, button, button.button_label if button is not None else "", method, action, page)
 
 
 def not_submittable(facts: Facts) -> str | None:

@@ -14,6 +14,7 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from functools import lru_cache
 
+from ._constants import ASCII_WHITESPACE
 from ._ecmaregex import compiles_with_v_flag
 
 __all__ = [
@@ -23,6 +24,8 @@ __all__ = [
     "allowed_step",
     "step_base",
     "is_multiple",
+    "ASCII_WHITESPACE_RUNS",
+    "collapse_whitespace",
     "compiles_as_v_flag_regex",
 ]
 
@@ -39,6 +42,14 @@ def parse_float(text: str | None) -> float | None:
     if not math.isfinite(value):
         return None
     return value + 0.0  # -0 becomes 0
+
+
+ASCII_WHITESPACE_RUNS = re.compile(f"[{ASCII_WHITESPACE}]+")
+
+
+def collapse_whitespace(text: str) -> str:
+    """#strip-and-collapse-ascii-whitespace."""
+    return " ".join(ASCII_WHITESPACE_RUNS.split(text.strip(ASCII_WHITESPACE)))
 
 
 def parse_decimal(text: str | None) -> Decimal | None:

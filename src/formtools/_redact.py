@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 from urllib.parse import parse_qsl, quote, quote_plus, urlencode, urlsplit, urlunsplit
 
@@ -56,6 +57,7 @@ class Secrets:
     def __bool__(self) -> bool:
         return bool(self.values)
 
+    @cached_property
     def _written(self) -> list[str]:
         """Every way a long-enough secret can appear in text, longest first."""
         forms = {
@@ -69,17 +71,16 @@ class Secrets:
     def text(self, text: str) -> str:
         if text in self.values:
             return MASK
-        for written in self._written():
+        for written in self._written:
             text = text.replace(written, MASK)
         return text
 
     def url(self, url: str) -> str:
         """A URL with the query parameters of sensitive fields masked, then scrubbed."""
         parts = urlsplit(url)
-        if parts.query and self.names & {name for name, _ in parse_qsl(parts.query)}:
-            query = urlencode(
-                [(n, MASK if n in self.names else v) for n, v in parse_qsl(parts.query, keep_blank_values=True)]
-            )
+        pairs = parse_qsl(parts.query, keep_blank_values=True)
+        if self.names.intersection(name for name, value in pairs if value):
+            query = urlencode([(n, MASK if n in self.names else v) for n, v in pairs])
             url = urlunsplit(parts._replace(query=query))
         return self.text(url)
 

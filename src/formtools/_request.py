@@ -17,7 +17,7 @@ from ._encode import File, encode_text, form_encoding, multipart, new_boundary, 
 from ._entries import construct_entry_list
 from ._errors import FormtoolsError
 from ._fill import FormState
-from ._forms import Control, submission_attribute as _overridden, submission_method as _method
+from ._forms import Control, submission_attribute, submission_method
 
 __all__ = ["Request", "NoRequest", "SubmissionError", "build_request"]
 
@@ -67,7 +67,7 @@ class NoRequest:
 
 
 def _enctype(form_attributes: Mapping[str, str], submitter: Control | None) -> str:
-    lowered = (_overridden(form_attributes, submitter, "enctype") or "").lower()
+    lowered = (submission_attribute(form_attributes, submitter, "enctype") or "").lower()
     if lowered in ("multipart/form-data", "text/plain"):
         return lowered
     return "application/x-www-form-urlencoded"
@@ -79,7 +79,7 @@ def _action_url(
     document_url: str | None,
     base_url: str | None,
 ) -> str:
-    action = (_overridden(form_attributes, submitter, "action") or "").strip(_URL_WHITESPACE).replace("\t", "").replace("\n", "").replace("\r", "")
+    action = (submission_attribute(form_attributes, submitter, "action") or "").strip(_URL_WHITESPACE).replace("\t", "").replace("\n", "").replace("\r", "")
     if action == "":
         if document_url is None:
             raise SubmissionError("the form's action is the document URL, which is unknown (give base_url)")
@@ -150,7 +150,7 @@ def build_request(
     ``masked`` (entry name → stand-in) builds the request as it may be shown instead: the
     same bytes but for those entries' values, which hold secrets."""
     form = state.form.attributes
-    method = _method(form, submitter)
+    method = submission_method(form, submitter)
     if method == "dialog":
         value = None
         if submitter is not None:
