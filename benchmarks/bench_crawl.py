@@ -24,7 +24,7 @@ do not. Sections (``--only``, comma-separated):
   sampled from ``/proc``: the largest high-water mark of any one process, and the highest sum
   over the process tree; flat means the two runs peak alike.
 - ``chromium``: per-page time of headless Chromium (``/usr/bin/chromium`` with WebMCP, through
-  ``formtools._browser.ChromiumOracle``: load the page from a local server, wait until the tools
+  ``formtools._conformance.browser.ChromiumOracle``: load the page from a local server, wait until the tools
   settle, read them) on a sample of pages, against ``formtools.extract`` on the same pages, and
   whether the two give the same tools.
 
@@ -58,7 +58,7 @@ from make_corpus import PAGES_PER_FOLDER, Corpus, PageInfo, generate, load  # no
 from selectolax.lexbor import LexborHTMLParser  # noqa: E402
 
 import formtools  # noqa: E402
-from formtools._prefilter import may_hold_tools  # noqa: E402
+from formtools._parse.prefilter import may_hold_tools  # noqa: E402
 
 SECTIONS = ("parse", "prefilter", "scaling", "memory", "chromium")
 _PASS_BUDGET = 3.0  # seconds an engine may spend on extra passes
@@ -481,7 +481,7 @@ def _time_per_page(oracle: Any, page: PageInfo, body: bytes) -> BrowserPage:
 
 
 def section_chromium(corpus: Corpus, bodies: list[bytes], sample: int) -> dict[str, Any]:
-    from formtools._browser import CHROMIUM, ChromiumOracle
+    from formtools._conformance.browser import CHROMIUM, ChromiumOracle
 
     step = max(1, len(bodies) // sample)
     chosen = list(range(0, len(bodies), step))[:sample]

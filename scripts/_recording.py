@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from formtools._jsjson import dumps
+from formtools._spec.jsjson import dumps
 
 ROOT = Path(__file__).resolve().parent.parent
 HTML_DIR = ROOT / "fixtures" / "html"

@@ -29,9 +29,9 @@ for entry in (ROOT / "src", ROOT):  # this checkout's formtools, and the scripts
         sys.path.insert(0, str(entry))
 
 from formtools import parse_html, synthesize  # noqa: E402
-from formtools._jsjson import dumps  # noqa: E402
-from formtools._report_compare import Report, compare_page  # noqa: E402
-from formtools._report_render import render  # noqa: E402
+from formtools._spec.jsjson import dumps  # noqa: E402
+from formtools._conformance.report_compare import Report, compare_page  # noqa: E402
+from formtools._conformance.report_render import render  # noqa: E402
 from scripts._recording import HTML_DIR  # noqa: E402
 
 PROFILES = ("html", "portable")

@@ -1,6 +1,6 @@
 """Record what Chromium registers for every fixture page.
 
-For each ``fixtures/html/<stem>.html`` this asks the real browser (``formtools._browser``) for the
+For each ``fixtures/html/<stem>.html`` this asks the real browser (``formtools._conformance.browser``) for the
 page's tools and writes them to ``fixtures/expected/chromium/<stem>.json``. The page is served
 byte for byte as ``text/html`` with no charset, so its ``<meta charset>`` (or the browser's
 default) decides the encoding, as it would on the web.
@@ -18,7 +18,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from formtools._browser import BrowserUnavailable, ChromiumOracle, OracleError
+from formtools._conformance.browser import BrowserUnavailable, ChromiumOracle, OracleError
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script: the shared helpers live in the scripts package

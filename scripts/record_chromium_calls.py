@@ -1,6 +1,6 @@
 """Record what Chromium does when an agent calls the tools of every fixture page.
 
-For each ``fixtures/html/<stem>.html`` this asks the real browser (``formtools._browser``) for the
+For each ``fixtures/html/<stem>.html`` this asks the real browser (``formtools._conformance.browser``) for the
 page's tools, and for every tool whose ``annotations.autosubmit`` is true executes the inputs
 ``tests/support/callgen.py`` derives from its schema (seeded by the page's stem, so the inputs
 are the same on every run). Each call starts from a fresh load of the page: Chromium keeps values
@@ -48,13 +48,13 @@ if str(ROOT) not in sys.path:  # run as a script: the shared helpers live in the
 
 from support.callgen import tagged_calls_for
 
-from formtools._browser import (
+from formtools._conformance.browser import (
     BrowserUnavailable,
     ChromiumOracle,
     ExecuteAnswer,
     OracleError,
 )
-from formtools._jsjson import dumps
+from formtools._spec.jsjson import dumps
 from scripts._recording import fixture_pages, kept_unstable, write_json
 
 EXPECTED_DIR = ROOT / "fixtures" / "expected" / "chromium-calls"

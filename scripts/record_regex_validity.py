@@ -1,6 +1,6 @@
 """Record which patterns Chromium's V8 compiles with the ``v`` flag.
 
-HTML compiles the ``pattern`` attribute as ``new RegExp(pattern, "v")``; ``formtools._ecmaregex``
+HTML compiles the ``pattern`` attribute as ``new RegExp(pattern, "v")``; ``formtools._spec.ecmaregex``
 claims to decide the same way without a browser. This script builds a corpus of patterns (edge
 cases written by hand for every grammar production and early error, then seeded random patterns
 and mutations of them), asks the real browser about each one and writes

@@ -354,8 +354,8 @@ def ask(page: Any, cases: list[Case], batch: int = 1000) -> list[dict[str, Any]]
 
 
 def main(argv: list[str] | None = None) -> int:
-    from formtools._browser import ChromiumOracle
-    from formtools._jsjson import dumps
+    from formtools._conformance.browser import ChromiumOracle
+    from formtools._spec.jsjson import dumps
 
     parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0])
     parser.add_argument("--seed", type=int, default=0)

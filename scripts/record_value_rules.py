@@ -398,7 +398,7 @@ def edge_cases() -> list[Case]:
                 "chrome://a:x",
                 "filesystem:http://a/b", "file://1.zb0%41b.\u0627", "http://a-.\u0627"])
     # every named and system color, in an odd case, exercises the keyword tables
-    from formtools._values import _NAMED_COLORS, _SYSTEM_COLORS
+    from formtools._forms.values import _NAMED_COLORS, _SYSTEM_COLORS
 
     add("color", [name.capitalize() for name in sorted(_NAMED_COLORS) + sorted(_SYSTEM_COLORS)])
     return rows
@@ -740,7 +740,7 @@ def _random_color_case(rng: random.Random) -> Case:
         text = rng.choice(["", "", " ", "\n"]) + "#" + digits + rng.choice(["", "", " ", "\t", ";"])
         return case("color", _maybe_mutate(rng, text, 0.1), "random")
     if roll < 0.3:
-        from formtools._values import _NAMED_COLORS, _SYSTEM_COLORS
+        from formtools._forms.values import _NAMED_COLORS, _SYSTEM_COLORS
 
         name = rng.choice(
             sorted(_NAMED_COLORS) + sorted(_SYSTEM_COLORS) + ["transparent", "currentcolor", "none"]
@@ -883,8 +883,8 @@ def ask(page: Any, cases: list[Case], batch: int = 500) -> list[dict[str, Any]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from formtools._browser import ChromiumOracle
-    from formtools._jsjson import dumps
+    from formtools._conformance.browser import ChromiumOracle
+    from formtools._spec.jsjson import dumps
 
     parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0])
     parser.add_argument("--seed", type=int, default=0)

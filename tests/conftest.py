@@ -14,7 +14,7 @@ EXPECTED = ROOT / "fixtures" / "expected"
 @pytest.fixture(scope="session")
 def chromium() -> Iterator["ChromiumOracle"]:  # noqa: F821
     """One headless Chromium for the whole session; under CI a missing browser fails the run."""
-    from formtools._browser import BrowserUnavailable, ChromiumOracle
+    from formtools._conformance.browser import BrowserUnavailable, ChromiumOracle
 
     manager = ChromiumOracle()
     try:

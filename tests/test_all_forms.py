@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 import formtools
-from formtools._batch import BatchOptions, run_batch
-from formtools._constants import TOOL_NAME
+from formtools._crawl.batch import BatchOptions, run_batch
+from formtools._spec.constants import TOOL_NAME
 from tests.conftest import FIXTURES, ROOT
 from tests.support.site import TestSite
 

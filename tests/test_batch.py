@@ -21,9 +21,9 @@ from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 import formtools
-from formtools import _batch
-from formtools._batch import BatchOptions, FetchOptions, run_batch
-from formtools._prefilter import may_hold_tools
+from formtools._crawl import batch as _batch
+from formtools._crawl.batch import BatchOptions, FetchOptions, run_batch
+from formtools._parse.prefilter import may_hold_tools
 from formtools.cli import app
 from tests.conftest import FIXTURES
 

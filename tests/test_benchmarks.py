@@ -22,7 +22,7 @@ from warcio.archiveiterator import ArchiveIterator
 
 from benchmarks.make_corpus import PAGES_PER_FOLDER, generate, iter_pages, load
 from formtools import parse_html
-from formtools._batch import BatchOptions, run_batch
+from formtools._crawl.batch import BatchOptions, run_batch
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "benchmarks" / "bench_crawl.py"
@@ -205,7 +205,7 @@ def test_bench_rejects_an_unknown_section(tmp_path: Path) -> None:
 
 @pytest.mark.browser
 def test_bench_chromium_section(tmp_path: Path) -> None:
-    from formtools._browser import CHROMIUM
+    from formtools._conformance.browser import CHROMIUM
 
     if not os.access(CHROMIUM, os.X_OK):
         if os.environ.get("CI") == "true":

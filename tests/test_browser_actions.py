@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 import pytest
 
 import formtools
-from formtools._browser import ChromiumOracle
+from formtools._conformance.browser import ChromiumOracle
 
 pytestmark = pytest.mark.browser
 

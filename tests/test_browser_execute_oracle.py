@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from formtools._browser import ChromiumOracle, ExecuteAnswer, SubmittedRequest
+from formtools._conformance.browser import ChromiumOracle, ExecuteAnswer, SubmittedRequest
 
 PAGE = """<!doctype html><meta charset="utf-8">
 <form toolname="find" tooldescription="Search" toolautosubmit action="/search?old=1#top">

@@ -11,7 +11,7 @@ import urllib.request
 
 import pytest
 
-from formtools._browser import ChromiumOracle, LocalSite
+from formtools._conformance.browser import ChromiumOracle, LocalSite
 
 TWO_FORMS = """<!doctype html>
 <form toolname="zeta" tooldescription="Search" tooltitle="Find" toolautosubmit>

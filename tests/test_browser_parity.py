@@ -11,7 +11,7 @@ import os
 import pytest
 
 import formtools
-from formtools._diff import unified_diff
+from formtools._conformance.diff import unified_diff
 from tests.conftest import FIXTURES
 from tests.support.formgen import generate_pages
 

@@ -1,4 +1,4 @@
-"""``formtools._ecmaregex`` against Chromium's V8: does ``new RegExp(pattern, "v")`` compile?
+"""``formtools._spec.ecmaregex`` against Chromium's V8: does ``new RegExp(pattern, "v")`` compile?
 
 The recorded corpus (``fixtures/expected/regex-v-flag.json``, written by
 ``scripts/record_regex_validity.py``) is checked without a browser. The test marked ``browser``
@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from formtools._ecmaregex import compiles_with_v_flag, v_flag_syntax_error
+from formtools._spec.ecmaregex import compiles_with_v_flag, v_flag_syntax_error
 from scripts.record_regex_validity import (
     RECORDED_SEEDS,
     ask_chromium,

@@ -17,18 +17,17 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from formtools import _encode
-from formtools._encode import (
+from formtools._spec import encoding as _encode
+from formtools._execute.encode import (
     ENCTYPES,
     File,
     content_type,
-    encode_text,
-    form_encoding,
     multipart,
     new_boundary,
     text_plain,
     urlencode,
 )
+from formtools._spec.encoding import encode_text, form_encoding
 
 BOUNDARY = "----WebKitFormBoundaryAbCdEfGhIjKlMnOp"
 

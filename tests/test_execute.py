@@ -10,9 +10,9 @@ import httpx
 import pytest
 
 import formtools
-from formtools._execute import acall_tool, call_tool, prepare_call
-from formtools._fill import InputError
-from formtools._validity import ValidationError
+from formtools._execute.call import acall_tool, call_tool, prepare_call
+from formtools._execute.fill import InputError
+from formtools._forms.validity import ValidationError
 from tests.conftest import FIXTURES, run_async
 from tests.support.site import TestSite
 

@@ -23,12 +23,13 @@ from lxml import etree
 
 import formtools
 from benchmarks.make_corpus import generate as generate_corpus
-from formtools._errors import UsageProblem
-from formtools._fastparse import fast_document
-from formtools._forms import Form
-from formtools._jsjson import dumps
-from formtools._parse import Document, parse_html
-from formtools._synth import synthesize
+from formtools.errors import UsageProblem
+from formtools._parse.fast import fast_document
+from formtools._forms.model import Form
+from formtools._spec.jsjson import dumps
+from formtools._parse.document import Document
+from formtools._parse import parse_html
+from formtools._synth.synthesize import synthesize
 from tests.support.formgen import UNMODELLED, generate_pages, generate_parser_pages
 
 ROOT = Path(__file__).resolve().parent.parent

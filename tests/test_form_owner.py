@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import formtools
-from formtools._forms import forms_of
+from formtools._forms.model import forms_of
 
 
 def owners(markup: str) -> dict[str, list[str]]:

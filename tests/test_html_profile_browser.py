@@ -23,11 +23,12 @@ from typing import Any
 import pytest
 
 import formtools
-from formtools._browser import ChromiumOracle
-from formtools._fill import initial_state, js_to_string
-from formtools._synth import parameters_of
-from formtools._validity import invalid_controls
-from formtools._values import step_mismatch
+from formtools._conformance.browser import ChromiumOracle
+from formtools._forms.state import initial_state
+from formtools._execute.fill import js_to_string
+from formtools._synth.parameters import parameters_of
+from formtools._forms.validity import invalid_controls
+from formtools._forms.values import step_mismatch
 from tests.conftest import FIXTURES
 from tests.support.callgen import calls_for
 from tests.support.formgen import generate_pages

@@ -19,7 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 import formtools
-from formtools._portable_profile import ALLOWED_KEYWORDS, portable_fragment
+from formtools._synth.portable import ALLOWED_KEYWORDS, portable_fragment
 from formtools.cli import app
 from tests.conftest import FIXTURES
 from tests.support.callgen import calls_for

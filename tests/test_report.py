@@ -23,10 +23,10 @@ from cmarkgfm import github_flavored_markdown_to_html
 from cmarkgfm.cmark import Options
 
 import formtools
-from formtools._report import RULES
-from formtools._report_compare import Report, compare_page
-from formtools._report_render import render
-from formtools._tool import thaw
+from formtools._conformance.report import RULES
+from formtools._conformance.report_compare import Report, compare_page
+from formtools._conformance.report_render import render
+from formtools._synth.tool import thaw
 from scripts.make_report import EXPECTED_DIRS, REPORTS, fixture_report, out_of_date, outputs, stale
 from tests.conftest import EXPECTED, FIXTURES, ROOT
 

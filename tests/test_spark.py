@@ -25,7 +25,7 @@ from warcio.warcwriter import WARCWriter
 
 import formtools
 from formtools import spark as job
-from formtools._batch import BatchOptions, run_batch
+from formtools._crawl.batch import BatchOptions, run_batch
 from tests.conftest import ROOT
 
 SEARCH = b"""<form toolname=search tooldescription='Search the shop' action=/s>

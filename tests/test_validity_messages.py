@@ -1,4 +1,4 @@
-"""Validation messages (``formtools._validity``) against Chromium 156's ``validationMessage``.
+"""Validation messages (``formtools._forms.validity``) against Chromium 156's ``validationMessage``.
 
 Every row of ``fixtures/expected/validation-messages.json``
 (``scripts/record_validation_messages.py``) is an ``<input>`` whose value was assigned by script,
@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from formtools import _values
-from formtools._validity import localize_value, value_problem
+from formtools._forms import values as _values
+from formtools._forms.validity import localize_value, value_problem
 from scripts.record_validation_messages import ask, random_cases
 from tests.conftest import EXPECTED
 

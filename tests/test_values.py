@@ -1,4 +1,4 @@
-"""``formtools._values`` against Chromium 156: recorded answers, and fresh ones from the browser.
+"""``formtools._forms.values`` against Chromium 156: recorded answers, and fresh ones from the browser.
 
 Every row of ``fixtures/expected/value-rules.json`` (``scripts/record_value_rules.py``) is a
 value assigned with ``input.value = X`` and what Chromium made of it: the sanitized value, five
@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from formtools import _values
+from formtools._forms import values as _values
 from scripts.record_value_rules import FLAGS, ask, random_cases
 from tests.conftest import EXPECTED
 

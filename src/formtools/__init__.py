@@ -26,13 +26,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import _chromium  # noqa: F401  (registers the "chromium" profile)
-from . import _html_profile  # noqa: F401  (registers the "html" profile)
-from . import _portable_profile  # noqa: F401  (registers the "portable" profile)
-from ._diagnostics import Diagnostic, Severity
-from ._encode import File
-from ._errors import FormtoolsError, SourceError, UnknownFormat, UnknownProfile, UsageProblem
-from ._execute import (
+from formtools._synth.diagnostics import Diagnostic, Severity
+from formtools._execute.encode import File
+from formtools.errors import (
+    FormtoolsError,
+    SourceError,
+    UnknownFormat,
+    UnknownProfile,
+    UsageProblem,
+)
+from formtools._execute.call import (
     NoSubmitButton,
     PreparedCall,
     acall_tool,
@@ -41,18 +44,21 @@ from ._execute import (
     prepare_call,
     submit,
 )
-from ._fill import FormState, InputError, InputProblem, initial_state
-from ._forms import Control, Form, Option
-from ._jsjson import dumps
-from ._parse import Document, Parser, from_tree, parse_html
-from ._profiles import Profile, get_profile, profile_names
-from ._request import NoRequest, Request, SubmissionError
-from ._send import SendError, ToolResult, asend_request, send_request
-from ._sources import load_page
-from ._synth import Extraction, synthesize
-from ._tool import FORMATS, PageContext, Tool, listing
-from ._validate import Problem, validate_input
-from ._validity import ValidationError, ValidityProblem
+from formtools._forms.state import FormState, initial_state
+from formtools._execute.fill import InputError, InputProblem
+from formtools._forms.model import Control, Form, Option
+from formtools._spec.jsjson import dumps
+from formtools._parse.document import Document, Parser
+from formtools._parse.exact import from_tree
+from formtools._parse import parse_html
+from formtools._synth.profile import Profile, get_profile, profile_names
+from formtools._execute.request import NoRequest, Request, SubmissionError
+from formtools._execute.send import SendError, ToolResult, asend_request, send_request
+from formtools._parse.sources import load_page
+from formtools._synth.synthesize import Extraction, synthesize
+from formtools._synth.tool import FORMATS, PageContext, Tool, listing
+from formtools._execute.validate import Problem, validate_input
+from formtools._forms.validity import ValidationError, ValidityProblem
 
 __all__ = [
     "Control",

@@ -12,13 +12,13 @@ from typing import Annotated, Optional
 
 import typer
 
-from . import _jsjson
-from ._diagnostics import Severity
-from ._errors import BrowserError, FormtoolsError, SourceError, UnknownFormat, UsageProblem
-from ._profiles import get_profile, profile_names
-from ._sources import load_page
-from ._synth import Extraction, synthesize
-from ._tool import FORMATS, Tool, listing
+from formtools._spec import jsjson as _jsjson
+from formtools._synth.diagnostics import Severity
+from formtools.errors import BrowserError, FormtoolsError, SourceError, UnknownFormat, UsageProblem
+from formtools._synth.profile import get_profile, profile_names
+from formtools._parse.sources import load_page
+from formtools._synth.synthesize import Extraction, synthesize
+from formtools._synth.tool import FORMATS, Tool, listing
 
 app = typer.Typer(
     add_completion=False,
@@ -155,7 +155,7 @@ def validate(
 
     Exits with 1 when the input is invalid.
     """
-    from ._validate import validate_input
+    from formtools._execute.validate import validate_input
 
     arguments = _tool_input(input)
     chosen = _chosen_tool(_extraction(page, profile, base_url, all_forms), page, tool)
@@ -198,9 +198,9 @@ def call(
 
     Invalid input prints one message per field and exits with 1; nothing is sent.
     """
-    from ._execute import prepare_call, submit
-    from ._fill import InputError
-    from ._validity import ValidationError
+    from formtools._execute.call import prepare_call, submit
+    from formtools._execute.fill import InputError
+    from formtools._forms.validity import ValidationError
 
     arguments = _tool_input(input)
     chosen = _chosen_tool(_extraction(page, profile, base_url, all_forms), page, tool)
@@ -237,9 +237,9 @@ def diff(
     Needs the ``browser`` extra (playwright) and a system Chromium 156 (/usr/bin/chromium).
     Exits with 1 when they differ.
     """
-    from ._diff import browser_diff
+    from formtools._conformance.diff import browser_diff
 
-    from ._browser import OracleError
+    from formtools._conformance.browser import OracleError
 
     try:
         report = browser_diff(page, base_url=base_url)
@@ -265,8 +265,8 @@ def report(
 ) -> None:
     """Compare Chromium's tools (its recording when the page has one) with the html profile's,
     keyword by keyword, and explain every difference."""
-    from ._report_compare import Report, compare_page, page_sources
-    from ._report_render import render, report_format
+    from formtools._conformance.report_compare import Report, compare_page, page_sources
+    from formtools._conformance.report_render import render, report_format
 
     chosen = report_format(format, out)  # a bad format fails before any page is read
     if not pages and not Path("fixtures/html").is_dir():
@@ -362,7 +362,7 @@ def batch(
     toolname attribute (with --all-forms: without <form) are never parsed (their line says
     "skipped").
     """
-    from ._batch import BatchOptions, progress_display, run_batch
+    from formtools._crawl.batch import BatchOptions, progress_display, run_batch
 
     options = BatchOptions(profile=profile, all_forms=all_forms, jobs=jobs, resume=resume)
     with progress_display(sys.stderr.isatty()) as show:

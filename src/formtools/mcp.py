@@ -51,18 +51,20 @@ except ImportError as error:  # pragma: no cover - exercised by the CLI's messag
         "the MCP bridge needs the mcp extra: pip install 'formtools[mcp]'"
     ) from error
 
-from . import _jsjson
-from ._errors import FormtoolsError, SourceError, UsageProblem
-from ._execute import NoSubmitButton, asubmit, prepare_call
-from ._fill import InputError
-from ._parse import Document, parse_html
-from ._hints import Hints, hints_of, sensitive_keys
-from ._request import Request, SubmissionError
-from ._send import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SendError, ToolResult
-from ._sources import is_url, load_page
-from ._synth import synthesize
-from ._tool import Tool
-from ._validity import ValidationError
+from formtools._spec import jsjson as _jsjson
+from formtools.errors import FormtoolsError, SourceError, UsageProblem
+from formtools._execute.call import NoSubmitButton, asubmit, prepare_call
+from formtools._execute.fill import InputError
+from formtools._parse.document import Document
+from formtools._parse import parse_html
+from formtools._synth.hints import Hints, hints_of
+from formtools._forms.sensitive import sensitive_keys
+from formtools._execute.request import Request, SubmissionError
+from formtools._execute.send import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SendError, ToolResult
+from formtools._parse.sources import is_url, load_page
+from formtools._synth.synthesize import synthesize
+from formtools._synth.tool import Tool
+from formtools._forms.validity import ValidationError
 
 __all__ = ["Bridge", "BridgeOptions", "Page", "Refused", "load_pages", "serve"]
 

@@ -22,15 +22,17 @@ from typing import Any
 import scrapy
 from scrapy.http import Response
 
-from ._execute import FileSource, PreparedCall, prepare_call
-from ._fill import OMITTED, FormState
-from ._parse import Document, parse_html
-from ._prefilter import may_hold_tools
-from ._profiles import Profile
-from ._request import NoRequest, Request, SubmissionError
-from ._send import ToolResult, json_ld_of, not_sent
-from ._synth import Extraction, synthesize
-from ._tool import Tool
+from formtools._execute.call import FileSource, PreparedCall, prepare_call
+from formtools._execute.fill import OMITTED
+from formtools._forms.state import FormState
+from formtools._parse.document import Document
+from formtools._parse import parse_html
+from formtools._parse.prefilter import may_hold_tools
+from formtools._synth.profile import Profile
+from formtools._execute.request import NoRequest, Request, SubmissionError
+from formtools._execute.send import ToolResult, json_ld_of, not_sent
+from formtools._synth.synthesize import Extraction, synthesize
+from formtools._synth.tool import Tool
 
 __all__ = [
     "REQUEST_KEY",

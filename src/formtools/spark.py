@@ -29,11 +29,11 @@ from pyspark.errors import AnalysisException
 from pyspark.sql import DataFrame, SparkSession, functions
 from pyspark.sql.types import IntegerType, StringType, StructField, StructType
 
-from formtools._batch import Unreadable, extract_page, warc_pages
-from formtools._errors import FormtoolsError, SourceError, UsageProblem
-from formtools._jsjson import dumps, loads
-from formtools._prefilter import may_hold_tools
-from formtools._profiles import get_profile, profile_names
+from formtools._crawl.batch import Unreadable, extract_page, warc_pages
+from formtools.errors import FormtoolsError, SourceError, UsageProblem
+from formtools._spec.jsjson import dumps, loads
+from formtools._parse.prefilter import may_hold_tools
+from formtools._synth.profile import get_profile, profile_names
 
 __all__ = ["OUTPUT_FORMATS", "SCHEMA", "extract_warcs", "main", "run", "warc_paths", "write_tools"]
 

@@ -1,0 +1,1 @@
+"""Checking formtools against Chromium and the HTML Standard: lint, diff, the report, the oracle."""

@@ -1,0 +1,959 @@
+"""Ask a real Chromium which WebMCP tools a page registers.
+
+formtools promises tool definitions byte-identical with Chromium 156, and the only authority for
+that is the browser itself. This module is the test oracle: it serves HTML from a local web server
+(WebMCP needs a secure context, and ``http://127.0.0.1`` is one), loads it in headless Chromium
+through Playwright, and reads the tools back. It is used to record golden files and by the tests
+marked ``browser``; formtools itself never needs a browser.
+
+Two sources are combined, because neither alone has everything:
+
+- ``document.modelContext.getTools()`` is the only one with ``title``, and gives the tools sorted
+  by name. But its ``inputSchema`` is a JavaScript object, and JavaScript moves integer-like keys
+  (``"0"``, ``"10"``) to the front, so its key order is not the definition's.
+- The DevTools ``WebMCP`` domain is the only one with annotations (``autosubmit``) and keeps the
+  definition's key order. Its ``enable`` command replays the current tools, so re-enabling after
+  the page has settled yields exactly the tools of the current document, never those of an
+  earlier navigation. Playwright's own DevTools sessions would not do: its driver parses every
+  message in JavaScript, with the same reordering, so the oracle opens a second DevTools
+  connection (``--remote-debugging-port``) whose JSON text Python parses itself.
+
+Registration is a posted task and can still be running after the ``load`` event on large pages,
+so the oracle polls ``getTools()`` until it is unchanged for a few event-loop turns.
+
+Executing a tool (:meth:`ChromiumOracle.execute`) goes through the page API,
+``document.modelContext.executeTool(tool, input)``, not DevTools ``WebMCP.invokeTool``. Both
+reject with the same message texts, but only the page API can pass a non-object input (DevTools
+refuses it with "Invalid parameters" before the page sees it), and only it keeps the input's key
+order: DevTools re-serializes the input from a sorted dictionary, so with two bad keys it names
+the alphabetically first, while an agent's JSON text (parsed by JavaScript) and the page API name
+the first in JavaScript property order. The page API resolves ``null`` when the form submits,
+before the navigation, so the oracle watches the Navigation API's ``navigate`` event and then
+waits for the submission to arrive at :class:`LocalSite` and commit.
+
+Number *text* is not an oracle fact: DevTools writes ``1e+20`` where JavaScript writes
+``100000000000000000000``. Only the values are taken; ``formtools._spec.jsjson`` writes them.
+"""
+
+from __future__ import annotations
+
+import base64
+import itertools
+import json
+import os
+import socket
+import struct
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+
+from formtools._spec.jsjson import dumps
+
+if TYPE_CHECKING:
+    from playwright.sync_api import BrowserContext, Page
+
+__all__ = [
+    "BOUNDARY",
+    "CHROMIUM",
+    "CHROMIUM_ARGS",
+    "BrowserUnavailable",
+    "ChromiumOracle",
+    "ExecuteAnswer",
+    "LocalSite",
+    "OracleAnswer",
+    "OracleError",
+    "RecordedRequest",
+    "SubmittedRequest",
+]
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = (
+    "--enable-features=WebMCP,WebMCPTesting,DeclarativeWebmcp",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+)
+
+Tool = dict[str, Any]
+
+
+class OracleError(RuntimeError):
+    """The browser gave no usable answer (WebMCP missing, tools never settled, sources disagree)."""
+
+
+class BrowserUnavailable(OracleError):
+    """Playwright or the Chromium binary is not installed."""
+
+
+# --- the web server ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RecordedRequest:
+    """One HTTP request as :class:`LocalSite` received it."""
+
+    method: str
+    target: str  #: the request-target: path and query, exactly as sent (percent-encoded)
+    headers: tuple[tuple[str, str], ...]  #: in the order received, duplicates kept
+    body: bytes
+
+    @property
+    def path(self) -> str:
+        return self.target.partition("?")[0]
+
+    def header(self, name: str) -> str | None:
+        """The first header called ``name`` (case-insensitive), or ``None``."""
+        wanted = name.lower()
+        return next((value for key, value in self.headers if key.lower() == wanted), None)
+
+
+_POST_RECEIVED = b"<!doctype html><title>received</title>"
+
+
+class LocalSite:
+    """A threaded HTTP/1.1 server on a random port of 127.0.0.1, used as a context manager.
+
+    ``put`` maps a path to a response body; GET of an unmapped path is a 404, POST of one gets a
+    small HTML page. Every request, favicon fetches included, is recorded in ``requests``.
+
+    Inside ``holding_navigations()`` a navigation request (``Sec-Fetch-Dest: document``) is
+    recorded at once but answered only when the block ends, so that a navigation cannot commit
+    while the browser is still answering a script call in the page it replaces.
+    """
+
+    def __init__(self) -> None:
+        self._pages: dict[str, tuple[bytes, str]] = {}
+        self._requests: list[RecordedRequest] = []
+        self._lock = threading.Lock()
+        self._gate = threading.Event()
+        self._gate.set()
+        self._server: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    def __enter__(self) -> LocalSite:
+        server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
+        server.daemon_threads = True
+        poll_interval = 0.05  # bounds how long shutdown() waits
+        self._thread = threading.Thread(
+            target=server.serve_forever, args=(poll_interval,), name="LocalSite", daemon=True
+        )
+        self._server = server
+        self._thread.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._server is not None and self._thread is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._thread.join()
+        self._server = self._thread = None
+
+    @property
+    def origin(self) -> str:
+        if self._server is None:
+            raise RuntimeError("LocalSite is not running; use it as a context manager")
+        return f"http://127.0.0.1:{self._server.server_port}"
+
+    def put(self, path: str, body: bytes, content_type: str = "text/html; charset=utf-8") -> str:
+        """Serve ``body`` at ``path`` (which starts with ``/``, no query) and return its URL."""
+        if not path.startswith("/") or "?" in path:
+            raise ValueError(f"path must start with '/' and have no query: {path!r}")
+        with self._lock:
+            self._pages[path] = (body, content_type)
+        return self.origin + path
+
+    @property
+    def requests(self) -> tuple[RecordedRequest, ...]:
+        """A snapshot of the requests received so far, oldest first."""
+        with self._lock:
+            return tuple(self._requests)
+
+    @contextmanager
+    def holding_navigations(self, timeout: float = 30.0) -> Iterator[None]:
+        """Hold back the answers to navigation requests (for at most ``timeout`` seconds)."""
+        self._gate_timeout = timeout
+        self._gate.clear()
+        try:
+            yield
+        finally:
+            self._gate.set()
+
+    _gate_timeout = 30.0
+
+    def _answer(self, request: RecordedRequest) -> tuple[int, bytes, str]:
+        with self._lock:
+            self._requests.append(request)
+            page = self._pages.get(request.path)
+        if (request.header("Sec-Fetch-Dest") or "").lower() == "document":
+            self._gate.wait(self._gate_timeout)
+        if page is not None:
+            return (200, *page)
+        if request.method == "POST":
+            return 200, _POST_RECEIVED, "text/html; charset=utf-8"
+        return 404, b"not found", "text/plain; charset=utf-8"
+
+
+def _handler_for(site: LocalSite) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def _serve(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            request = RecordedRequest(
+                method=self.command,
+                target=self.path,
+                headers=tuple(self.headers.items()),
+                body=self.rfile.read(length) if length else b"",
+            )
+            status, body, content_type = site._answer(request)
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            self.wfile.write(body)
+
+        do_GET = do_POST = _serve
+
+        def log_message(self, format: str, *args: Any) -> None:
+            """Stay quiet: requests are recorded, not logged."""
+
+    return Handler
+
+
+# --- a DevTools connection that keeps the browser's JSON text ---------------------------------
+
+
+class _DevTools:
+    """A minimal blocking WebSocket client for the browser's DevTools endpoint.
+
+    Only what the oracle needs: send a command, read until its reply, and hand back the events
+    that arrived meanwhile. Messages are parsed by Python's ``json``, which keeps key order.
+    """
+
+    def __init__(self, port: int, path: str, timeout: float = 30.0) -> None:
+        self._socket = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+        self._buffer = bytearray()
+        self._ids = itertools.count(1)
+        key = base64.b64encode(os.urandom(16)).decode("ascii")
+        self._socket.sendall(
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n".encode("ascii")
+        )
+        while b"\r\n\r\n" not in self._buffer:
+            self._buffer += self._receive_some()
+        head, _, rest = bytes(self._buffer).partition(b"\r\n\r\n")
+        self._buffer = bytearray(rest)
+        if not head.startswith((b"HTTP/1.1 101", b"HTTP/1.0 101")):
+            raise OracleError(f"DevTools refused the WebSocket: {head.splitlines()[0]!r}")
+
+    def close(self) -> None:
+        self._socket.close()
+
+    def command(
+        self, method: str, params: dict[str, Any] | None = None, session_id: str | None = None
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """Send a command; return its result and the events received before the reply."""
+        message: dict[str, Any] = {"id": next(self._ids), "method": method, "params": params or {}}
+        if session_id is not None:
+            message["sessionId"] = session_id
+        self._send(0x1, json.dumps(message).encode("utf-8"))
+        events = []
+        while True:
+            reply: dict[str, Any] = json.loads(self._receive_message())
+            if reply.get("id") != message["id"]:
+                events.append(reply)
+            elif "error" in reply:
+                raise OracleError(f"DevTools {method}: {reply['error'].get('message')}")
+            else:
+                return reply["result"], events
+
+    def _send(self, opcode: int, payload: bytes) -> None:
+        # A client masks every frame (RFC 6455 5.3).
+        size = len(payload)
+        if size < 126:
+            header = struct.pack("!BB", 0x80 | opcode, 0x80 | size)
+        elif size < 1 << 16:
+            header = struct.pack("!BBH", 0x80 | opcode, 0x80 | 126, size)
+        else:
+            header = struct.pack("!BBQ", 0x80 | opcode, 0x80 | 127, size)
+        mask = os.urandom(4)
+        masked = bytes(byte ^ mask[index % 4] for index, byte in enumerate(payload))
+        self._socket.sendall(header + mask + masked)
+
+    def _receive_message(self) -> bytes:
+        parts: list[bytes] = []
+        while True:
+            first, second = self._receive_exactly(2)
+            opcode, size = first & 0x0F, second & 0x7F
+            if size == 126:
+                (size,) = struct.unpack("!H", self._receive_exactly(2))
+            elif size == 127:
+                (size,) = struct.unpack("!Q", self._receive_exactly(8))
+            payload = self._receive_exactly(size)  # a server never masks
+            if opcode == 0x8:
+                raise OracleError("DevTools closed the connection")
+            if opcode == 0x9:
+                self._send(0xA, payload)
+                continue
+            if opcode in (0x0, 0x1, 0x2):
+                parts.append(payload)
+                if first & 0x80:
+                    return b"".join(parts)
+
+    def _receive_exactly(self, size: int) -> bytes:
+        while len(self._buffer) < size:
+            self._buffer += self._receive_some()
+        data = bytes(self._buffer[:size])
+        del self._buffer[:size]
+        return data
+
+    def _receive_some(self) -> bytes:
+        data = self._socket.recv(1 << 16)
+        if not data:
+            raise OracleError("DevTools closed the connection")
+        return data
+
+
+# --- the browser ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OracleAnswer:
+    """The tools of one page, asked twice; ``stable`` is false when the two answers differ."""
+
+    tools: list[Tool]
+    stable: bool
+    runs: tuple[list[Tool], ...]
+
+
+# Polls getTools() until the main document's tools are unchanged for `quietTurns` macrotask turns.
+# Tools of child frames are left out: they belong to other documents. Returns null without WebMCP.
+_SETTLE_JS = """
+async ([quietTurns, maxTurns]) => {
+  const modelContext = document.modelContext;
+  if (!modelContext) return null;
+  const snapshot = async () => JSON.stringify(
+    (await modelContext.getTools())
+      .filter((tool) => tool.window === window)
+      .map((tool) => ({
+        name: tool.name,
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+      })));
+  const turn = () => new Promise((resolve) => setTimeout(resolve, 0));
+  let last = await snapshot();
+  let calm = 0;
+  for (let turns = 0; calm < quietTurns; turns++) {
+    if (turns === maxTurns) return {settled: false, tools: last};
+    await turn();
+    const current = await snapshot();
+    if (current === last) {
+      calm++;
+    } else {
+      last = current;
+      calm = 0;
+    }
+  }
+  return {settled: true, tools: last};
+}
+"""
+
+# Makes every form (shadow trees included) re-evaluate its tool: a child change does that, and
+# appending then removing a comment leaves the document as it was.
+_REEVALUATE_JS = """
+() => {
+  const roots = [document];
+  for (const root of roots) {
+    for (const element of root.querySelectorAll("*")) {
+      if (element.shadowRoot) roots.push(element.shadowRoot);
+      if (element instanceof HTMLFormElement) {
+        const mark = document.createComment("");
+        element.append(mark);
+        mark.remove();
+      }
+    }
+  }
+}
+"""
+
+
+BOUNDARY = "BOUNDARY"  #: what a multipart boundary is replaced with in an ExecuteAnswer
+
+
+@dataclass(frozen=True)
+class SubmittedRequest:
+    """The form submission a tool call sent, as :class:`LocalSite` received it.
+
+    The multipart boundary Chromium draws at random (``----WebKitFormBoundary`` and 16
+    alphanumerics) is replaced by ``BOUNDARY`` in both ``content_type`` and ``body``, so answers
+    can be compared.
+    """
+
+    method: str
+    url: str  #: the request-target: path and query, percent-encoded as sent (no fragment)
+    content_type: str | None  #: ``None`` when the request had no Content-Type (a GET)
+    body: bytes
+
+
+@dataclass(frozen=True)
+class ExecuteAnswer:
+    """What one ``executeTool`` call did.
+
+    Exactly one of these describes the outcome: ``error`` (the call was rejected; nothing was
+    sent), ``request`` (the form was submitted and this request arrived), or neither (the call
+    resolved, to ``result``, without sending anything: ``method=dialog``, a ``respondWith``
+    answer, or ``waiting_for_user``).
+    """
+
+    error: str | None  #: the rejection's message, exactly as Chromium words it
+    request: SubmittedRequest | None
+    result: Any = None  #: what the promise resolved to (``null`` for a submission)
+    error_name: str | None = None  #: the rejection's ``name``: ``UnknownError``, ``TypeError``…
+    #: where the call navigated, path, query and fragment (the full URL for another origin);
+    #: ``None`` if it did not navigate
+    navigated_to: str | None = None
+    #: the call was still pending after ``wait_for_user`` seconds (a form without
+    #: ``toolautosubmit`` waits for a click) and was aborted
+    waiting_for_user: bool = False
+
+
+# Finds the tool (polling while registration, a posted task, may still be pending), executes it
+# and reports how the promise settled and which navigation it started. A call still pending
+# after `waitMs` is aborted and reported as waiting (a manual form waits for a user's click).
+_EXECUTE_JS = """
+async ([name, input, maxTurns, waitMs]) => {
+  const modelContext = document.modelContext;
+  if (!modelContext) return {missing: "webmcp"};
+  const turn = () => new Promise((resolve) => setTimeout(resolve, 0));
+  let tool;
+  for (let turns = 0; !tool; turns++) {
+    tool = (await modelContext.getTools()).find((t) => t.name === name && t.window === window);
+    if (!tool && turns === maxTurns) return {missing: "tool"};
+    if (!tool) await turn();
+  }
+  let navigated = null;
+  const onNavigate = (event) => {
+    navigated ??= {url: event.destination.url, sameDocument: event.destination.sameDocument};
+  };
+  navigation.addEventListener("navigate", onNavigate);
+  const abort = new AbortController();
+  const pending = {};
+  let timer;
+  const waiting = new Promise((resolve) => { timer = setTimeout(() => resolve(pending), waitMs); });
+  let answer;
+  try {
+    const call = modelContext.executeTool(tool, input, {signal: abort.signal});
+    const result = await Promise.race([call, waiting]);
+    if (result === pending) {
+      call.catch(() => {});
+      abort.abort();
+      answer = {waiting: true};
+    } else {
+      answer = {result: result === undefined ? null : result};
+    }
+  } catch (error) {
+    answer = {error: String(error?.message ?? error), errorName: String(error?.name ?? "")};
+  } finally {
+    clearTimeout(timer);
+  }
+  if (!answer.error && !navigated) await turn();  // a navigation might start a task later
+  navigation.removeEventListener("navigate", onNavigate);
+  answer.navigated = navigated;
+  return answer;
+}
+"""
+
+
+class ChromiumOracle:
+    """Headless Chromium with WebMCP, launched once and reused for every page.
+
+    >>> with ChromiumOracle() as oracle:  # doctest: +SKIP
+    ...     oracle.tools("<form toolname=a tooldescription=b toolautosubmit></form>")
+    [{'name': 'a', 'title': '', 'description': 'b', 'inputSchema': {'type': 'object',
+      'properties': {}, 'required': []}, 'annotations': {'autosubmit': True}}]
+
+    ``site`` and ``page`` are exposed so tests can drive the page further (execute a tool, watch
+    the submission arrive at the site).
+    """
+
+    def __init__(
+        self,
+        *,
+        executable: str = CHROMIUM,
+        quiet_turns: int = 3,
+        max_turns: int = 1000,
+        renew_every: int = 150,
+    ) -> None:
+        self.executable = executable
+        self.quiet_turns = quiet_turns
+        self.max_turns = max_turns
+        #: pages loaded in one tab before it is replaced by a fresh one (see :meth:`renew_page`)
+        self.renew_every = renew_every
+        self._stack = ExitStack()
+        self._site: LocalSite | None = None
+        self._context: BrowserContext | None = None
+        self._page: Page | None = None
+        self._devtools: _DevTools | None = None
+        self._session_id = ""
+        self._numbers = itertools.count(1)
+        self._navigations = 0  # main-frame navigations committed so far in this tab
+        self._loads = 0  # pages loaded in this tab
+        self._crashed = False
+
+    def __enter__(self) -> ChromiumOracle:
+        try:
+            from playwright.sync_api import Error as PlaywrightError
+            from playwright.sync_api import sync_playwright
+        except ImportError as error:
+            raise BrowserUnavailable(
+                "playwright is not installed (pip install 'formtools[browser]')"
+            ) from error
+        if not (os.path.isfile(self.executable) and os.access(self.executable, os.X_OK)):
+            raise BrowserUnavailable(f"no Chromium executable at {self.executable}")
+        with ExitStack() as stack:
+            self._site = stack.enter_context(LocalSite())
+            # A profile directory of our own, so that DevToolsActivePort can be found in it.
+            profile = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="formtools-")))
+            playwright = stack.enter_context(sync_playwright())
+            try:
+                context = playwright.chromium.launch_persistent_context(
+                    profile,
+                    executable_path=self.executable,
+                    args=[*CHROMIUM_ARGS, "--remote-debugging-port=0"],
+                    headless=True,
+                )
+            except PlaywrightError as error:
+                raise BrowserUnavailable(f"could not launch {self.executable}: {error}") from error
+            stack.callback(context.close)
+            self._context = context
+            port, path = _devtools_endpoint(profile)
+            self._devtools = _DevTools(port, path)
+            stack.callback(self._devtools.close)
+            self._use_page(context.pages[0] if context.pages else context.new_page())
+            self._stack = stack.pop_all()
+        return self
+
+    def _use_page(self, page: Page) -> None:
+        """Make ``page`` the oracle's tab, with its own DevTools session."""
+        context, devtools = self._context, self._devtools
+        assert context is not None and devtools is not None
+        page.on("framenavigated", self._count_navigation)
+        page.on("crash", self._note_crash)
+        session = context.new_cdp_session(page)
+        target_id = session.send("Target.getTargetInfo")["targetInfo"]["targetId"]
+        session.detach()
+        attached, _ = devtools.command(
+            "Target.attachToTarget", {"targetId": target_id, "flatten": True}
+        )
+        self._page, self._session_id = page, attached["sessionId"]
+        self._navigations = self._loads = 0
+        self._crashed = False
+
+    def renew_page(self) -> None:
+        """Replace the tab by a fresh one (and so, its renderer process by a new one).
+
+        Chromium 156's renderer keeps about 1 MB per executed tool call and crashes after a few
+        hundred calls (``Page crashed``, or ``net::ERR_INSUFFICIENT_RESOURCES``), so the oracle
+        renews its tab every :attr:`renew_every` page loads, and after a crash.
+        """
+        if self._context is None or self._devtools is None or self._page is None:
+            raise RuntimeError("ChromiumOracle is not running; use it as a context manager")
+        old_page, old_session = self._page, self._session_id
+        self._use_page(self._context.new_page())
+        try:
+            self._devtools.command("Target.detachFromTarget", {"sessionId": old_session})
+        except OracleError:
+            pass  # the crashed or closed target is gone already
+        old_page.close()
+
+    def _load(self, url: str, timeout: float = 30.0) -> None:
+        """Navigate the tab to ``url``, in a fresh tab every :attr:`renew_every` loads."""
+        if self._crashed or self._loads >= self.renew_every:
+            self.renew_page()
+        self._loads += 1
+        self.page.goto(url, timeout=timeout * 1000)
+
+    def _note_crash(self, page: Page) -> None:
+        self._crashed = True
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self._stack.close()
+        self._site = self._context = self._page = self._devtools = None
+
+    @property
+    def site(self) -> LocalSite:
+        if self._site is None:
+            raise RuntimeError("ChromiumOracle is not running; use it as a context manager")
+        return self._site
+
+    @property
+    def page(self) -> Page:
+        if self._page is None:
+            raise RuntimeError("ChromiumOracle is not running; use it as a context manager")
+        return self._page
+
+    def tools(
+        self,
+        html: str | bytes,
+        *,
+        content_type: str = "text/html; charset=utf-8",
+        reevaluate: bool = False,
+    ) -> list[Tool]:
+        """Load ``html`` at a fresh URL and return the tools its document registers.
+
+        Each tool is ``{"name", "title", "description", "inputSchema", "annotations"}`` in
+        ``getTools()`` order (sorted by name); ``annotations`` is ``{"autosubmit": bool}``. A
+        ``str`` is sent as UTF-8, so ``content_type`` should then say ``charset=utf-8``.
+
+        With ``reevaluate``, once the tools have settled every form is made to re-evaluate its
+        tool (a comment is appended and removed), and the tools are read after that. This gives
+        the answer for the complete document: Chromium registers a form in a posted task that can
+        run while the parser is still inside the form, and a change below the form's direct
+        children (more ``<option>`` elements, say) does not re-evaluate it, so on a large page a
+        tool can keep a truncated schema.
+
+        The schema is the one DevTools reports, since ``getTools()`` moves integer-like keys to
+        the front. For a schema whose text is Latin-1 with non-ASCII characters DevTools reports
+        none, and ``getTools()``'s is used; if that also has integer-like keys the order cannot
+        be known and :class:`OracleError` is raised.
+        """
+        from playwright.sync_api import Error as PlaywrightError
+
+        body = html.encode("utf-8") if isinstance(html, str) else html
+        url = self.site.put(f"/oracle/{next(self._numbers)}", body, content_type)
+        try:
+            return self._tools(url, reevaluate)
+        except PlaywrightError:
+            if not self._crashed:
+                raise
+        self.renew_page()  # a crash is the tab's fault: try again, once
+        return self._tools(url, reevaluate)
+
+    def _tools(self, url: str, reevaluate: bool) -> list[Tool]:
+        self._load(url)
+        if reevaluate:
+            self._settled_tools()
+            self.page.evaluate(_REEVALUATE_JS)
+        for _ in range(3):  # a mismatch means a tool changed between the two reads
+            from_page = self._settled_tools()
+            merged = self._merge(from_page, self._replayed_tools())
+            if merged is not None:
+                return merged
+        raise OracleError(f"getTools() and DevTools kept disagreeing about the tools of {url}")
+
+    def stable_tools(
+        self, html: str | bytes, *, content_type: str = "text/html; charset=utf-8"
+    ) -> OracleAnswer:
+        """Ask twice, each time with a fresh navigation, and say whether the answers agree.
+
+        The second run re-evaluates every form (see :meth:`tools`), so a page whose answer
+        depends on how the parser happened to split it is reported as unstable even when the
+        race went the same way twice.
+        """
+        runs = (
+            self.tools(html, content_type=content_type),
+            self.tools(html, content_type=content_type, reevaluate=True),
+        )
+        # compare the JSON text: dict equality would ignore key order and equate 1, 1.0 and true
+        stable = dumps(runs[0]) == dumps(runs[1])
+        return OracleAnswer(tools=runs[0], stable=stable, runs=runs)
+
+    def execute(
+        self,
+        html: str | bytes,
+        tool_name: str,
+        tool_input: Any,
+        *,
+        content_type: str = "text/html; charset=utf-8",
+        path: str | None = None,
+        wait_for_user: float = 1.0,
+        timeout: float = 10.0,
+    ) -> ExecuteAnswer:
+        """Load ``html`` and call ``executeTool`` on its tool ``tool_name`` with ``tool_input``.
+
+        ``tool_input`` is any JSON value and is handed to the page as a JavaScript value (a
+        ``dict`` becomes an object, keeping its key order except that JavaScript puts
+        integer-like keys first); a string, ``None`` or a list shows how binding rejects it.
+
+        The page is loaded afresh for every call, so a call never sees an earlier call's values.
+        It is served at ``path`` (a fresh ``/oracle/<n>`` by default); give a fixed path when the
+        answer must not depend on the call's number, since ``action=""`` submits to the page's
+        own URL. A ``str`` is sent as UTF-8, so ``content_type`` should then say
+        ``charset=utf-8``; pass ``"text/html"`` to let the page's ``<meta charset>`` decide.
+
+        If the form is submitted, the answer's ``request`` is the submission that arrived at
+        :attr:`site`: the navigation request made after the call started (the favicon and other
+        subresources are not navigations), and the call returns once the landing page committed
+        and loaded. Actions must therefore point at the site; relative URLs do. A call still
+        pending after ``wait_for_user`` seconds (a form without ``toolautosubmit`` waits for a
+        click) is aborted and answered with ``waiting_for_user``.
+
+        Raises :class:`OracleError` if the page registers no such tool, or if a navigation the
+        call started never arrived.
+        """
+        from playwright.sync_api import Error as PlaywrightError
+
+        body = html.encode("utf-8") if isinstance(html, str) else html
+        url = self.site.put(path or f"/oracle/{next(self._numbers)}", body, content_type)
+        for attempt in (1, 2):
+            try:
+                return self._execute(url, tool_name, tool_input, wait_for_user, timeout)
+            except PlaywrightError as error:
+                crashed = self._crashed
+                self._recover()
+                if not (crashed and attempt == 1):  # a crash is the tab's fault: try again
+                    raise OracleError(
+                        f"executing {tool_name!r} on {url} failed: {error}"
+                    ) from error
+        raise AssertionError("unreachable")
+
+    def _execute(
+        self, url: str, tool_name: str, tool_input: Any, wait_for_user: float, timeout: float
+    ) -> ExecuteAnswer:
+        self._load(url, timeout)
+        page = self.page
+        first_request = len(self.site.requests)
+        navigations = self._navigations
+        # The promise can settle after the submission's response arrived; were that response
+        # answered at once, the new document could replace the page before evaluate() returns.
+        with self.site.holding_navigations(timeout):
+            answer = page.evaluate(
+                _EXECUTE_JS, [tool_name, tool_input, self.max_turns, round(wait_for_user * 1000)]
+            )
+        if answer.get("missing") == "webmcp":
+            raise OracleError(
+                "document.modelContext is missing: WebMCP is not enabled in this Chromium"
+            )
+        if answer.get("missing") == "tool":
+            raise OracleError(f"the page registers no tool named {tool_name!r}")
+        navigated = answer["navigated"]
+        navigated_to = None
+        request = None
+        if navigated is not None:
+            navigated_to = self._site_relative(navigated["url"])
+            if not navigated["sameDocument"]:
+                self._wait_for_commit(navigations, timeout)
+                request = self._submission(first_request, navigated["url"])
+        elif "result" in answer:
+            # No navigation in this window; a submission into a new one (target=_blank) would
+            # still reach the site as a document request, so give it a moment to show up.
+            time.sleep(0.05)
+            request = self._submission(first_request, None, required=False)
+        return ExecuteAnswer(
+            error=answer.get("error"),
+            request=request,
+            result=answer.get("result"),
+            error_name=answer.get("errorName"),
+            navigated_to=navigated_to,
+            waiting_for_user=bool(answer.get("waiting")),
+        )
+
+    def _recover(self) -> None:
+        """Leave the page on ``about:blank`` after a failed call, once navigations settled.
+
+        A navigation the failed call started can still commit later and would interrupt the
+        next ``goto``; so go to ``about:blank`` until that succeeds twice in a row.
+        """
+        from playwright.sync_api import Error as PlaywrightError
+
+        if self._crashed or self.page.is_closed():
+            self.renew_page()
+            return
+        successes = 0
+        for _ in range(10):
+            try:
+                self.page.goto("about:blank", timeout=5000)
+                self.page.wait_for_timeout(50)
+            except PlaywrightError:
+                successes = 0
+                continue
+            successes += 1
+            if successes == 2:
+                return
+
+    def _count_navigation(self, frame: Any) -> None:
+        if frame.parent_frame is None:
+            self._navigations += 1
+
+    def _wait_for_commit(self, navigations: int, timeout: float) -> None:
+        """Wait until the main frame committed a navigation after the ``navigations``-th, and
+        loaded it, so that the next ``goto`` cannot be interrupted by it."""
+        page = self.page
+        if self._navigations == navigations:
+            page.wait_for_event(
+                "framenavigated",
+                predicate=lambda frame: frame.parent_frame is None,
+                timeout=timeout * 1000,
+            )
+        page.wait_for_load_state("load", timeout=timeout * 1000)
+
+    def _submission(
+        self, first: int, url: str | None, *, required: bool = True
+    ) -> SubmittedRequest | None:
+        """The first navigation request the site received since request number ``first``."""
+        deadline = time.monotonic() + 5.0
+        while True:
+            for received in self.site.requests[first:]:
+                if (received.header("Sec-Fetch-Dest") or "").lower() == "document":
+                    return _submitted(received)
+            if not required or time.monotonic() > deadline:
+                if required:
+                    raise OracleError(f"the call navigated to {url} but no request arrived")
+                return None
+            time.sleep(0.002)
+
+    def _site_relative(self, url: str) -> str:
+        origin = self.site.origin
+        return url[len(origin) :] if url.startswith(origin + "/") else url
+
+    def _settled_tools(self) -> list[Tool]:
+        result = self.page.evaluate(_SETTLE_JS, [self.quiet_turns, self.max_turns])
+        if result is None:
+            raise OracleError(
+                "document.modelContext is missing: WebMCP is not enabled in this Chromium"
+            )
+        if not result["settled"]:
+            raise OracleError(f"the tools kept changing for {self.max_turns} event-loop turns")
+        tools: list[Tool] = json.loads(result["tools"])
+        return tools
+
+    def _replayed_tools(self) -> dict[str, dict[str, Any]]:
+        """The main frame's tools as DevTools replays them, by name."""
+        devtools, session_id = self._devtools_connection
+        tree, _ = devtools.command("Page.getFrameTree", session_id=session_id)
+        # `enable` sends the replayed `toolsAdded` events before its reply.
+        _, events = devtools.command("WebMCP.enable", session_id=session_id)
+        devtools.command("WebMCP.disable", session_id=session_id)
+        return {
+            tool["name"]: tool
+            for event in events
+            if event.get("method") == "WebMCP.toolsAdded"
+            for tool in event["params"]["tools"]
+            if tool["frameId"] == tree["frameTree"]["frame"]["id"]
+        }
+
+    @staticmethod
+    def _merge(from_page: list[Tool], replayed: dict[str, dict[str, Any]]) -> list[Tool] | None:
+        """Join the two sources; ``None`` if they do not describe the same tools.
+
+        The schema is DevTools' when it has one. DevTools leaves ``inputSchema`` out when the
+        schema's text is Latin-1 with non-ASCII characters (it seems to read the 8-bit string as
+        UTF-8); then ``getTools()``'s is used, unless integer-like keys make its order unknowable.
+        """
+        if replayed.keys() != {tool["name"] for tool in from_page}:
+            return None
+        merged = []
+        for tool in from_page:
+            reported = replayed[tool["name"]]
+            schema = reported.get("inputSchema")
+            if reported["description"] != tool["description"]:
+                return None
+            if schema is None:
+                if _has_index_keys(tool["inputSchema"]):
+                    raise OracleError(
+                        f"tool {tool['name']!r}: DevTools gave no schema (non-ASCII Latin-1 text)"
+                        " and getTools() reorders its integer-like keys, so the key order is"
+                        " unknown"
+                    )
+                schema = tool["inputSchema"]
+            elif _as_doubles(schema) != _as_doubles(tool["inputSchema"]):
+                return None
+            merged.append(
+                {
+                    **tool,
+                    "inputSchema": schema,
+                    "annotations": {
+                        "autosubmit": reported.get("annotations", {}).get("autosubmit") is True
+                    },
+                }
+            )
+        return merged
+
+    @property
+    def _devtools_connection(self) -> tuple[_DevTools, str]:
+        if self._devtools is None:
+            raise RuntimeError("ChromiumOracle is not running; use it as a context manager")
+        return self._devtools, self._session_id
+
+
+def _submitted(received: RecordedRequest) -> SubmittedRequest:
+    """``received`` with its multipart boundary, if any, replaced by ``BOUNDARY``."""
+    content_type = received.header("Content-Type")
+    body = received.body
+    if content_type is not None:
+        kind, _, parameters = content_type.partition(";")
+        for parameter in parameters.split(";"):
+            key, _, value = parameter.strip().partition("=")
+            if (
+                key.lower() == "boundary"
+                and value
+                and kind.strip().lower().startswith("multipart/")
+            ):
+                content_type = content_type.replace(value, BOUNDARY)
+                body = body.replace(value.encode("latin-1"), BOUNDARY.encode("ascii"))
+    return SubmittedRequest(
+        method=received.method, url=received.target, content_type=content_type, body=body
+    )
+
+
+def _devtools_endpoint(profile: Path, timeout: float = 10.0) -> tuple[int, str]:
+    """The port and path Chromium wrote to ``DevToolsActivePort`` once it was listening."""
+    active_port = profile / "DevToolsActivePort"
+    deadline = time.monotonic() + timeout
+    while True:
+        lines = active_port.read_text("ascii").split() if active_port.exists() else []
+        if len(lines) == 2:
+            return int(lines[0]), lines[1]
+        if time.monotonic() > deadline:
+            raise OracleError(f"Chromium did not write {active_port}")
+        time.sleep(0.01)
+
+
+def _as_doubles(value: Any) -> Any:
+    """A JSON value with every number as a double, as JavaScript holds it: Playwright hands
+    ``getTools()``'s 1.2345678901234568e+20 over as the integer 123456789012345680000, which
+    Python does not equal to the double DevTools' JSON text gives."""
+    if isinstance(value, dict):
+        return {key: _as_doubles(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_as_doubles(item) for item in value]
+    if isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    return value
+
+
+def _has_index_keys(value: Any) -> bool:
+    """Whether some object in ``value`` has a key JavaScript orders first (an array index)."""
+    if isinstance(value, dict):
+        return any(
+            (key.isascii() and key.isdigit() and key == str(int(key)) and int(key) < 2**32 - 1)
+            or _has_index_keys(item)
+            for key, item in value.items()
+        )
+    if isinstance(value, list):
+        return any(_has_index_keys(item) for item in value)
+    return False

@@ -1,0 +1,1 @@
+"""Crawling many pages: batch over files, URL lists and WARC archives."""

@@ -1,0 +1,1 @@
+"""Stages 4–9 — execute: validate, fill, entry list, encode, request, send, result."""

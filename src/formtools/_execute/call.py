@@ -1,0 +1,252 @@
+"""Executing a tool call: the stages after synthesis, strung together as Chromium runs them.
+
+fill (every key checked before any is applied) → the submit-button rule → constraint validation
+(unless ``novalidate`` / ``formnovalidate``) → entry list → encoding → request, all pure; then,
+only for a form with ``toolautosubmit`` or a call the user confirmed, the send. A form without
+``toolautosubmit`` is never submitted silently: the result is ``awaiting-user`` and holds the
+prepared request.
+
+What comes back is fit to show: the values of sensitive fields (passwords, card numbers, one-time
+codes) are masked in the shown request, the result and the HTTP client's log records
+(:mod:`formtools._execute.redact`); only the request on the wire carries them.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import httpx
+
+from formtools._execute.encode import File, new_boundary
+from formtools.errors import FormtoolsError
+from formtools._execute.fill import OMITTED, fill
+from formtools._forms.state import FormState
+from formtools._forms.model import Control
+from formtools._synth.inferred import implicitly_submittable
+from formtools._execute.redact import MASK, Secrets, hide_in_logs, scrubbed_result
+from formtools._execute.request import NoRequest, Request, SubmissionError, build_request
+from formtools._execute.send import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_TIMEOUT,
+    SendError,
+    ToolResult,
+    asend_request,
+    not_sent,
+    send_request,
+)
+from formtools._synth.parameters import parameters_of
+from formtools._synth.tool import Tool
+from formtools._forms.validity import ValidationError, invalid_controls
+
+__all__ = [
+    "PreparedCall",
+    "prepare_call",
+    "submit",
+    "asubmit",
+    "call_tool",
+    "acall_tool",
+    "NoSubmitButton",
+]
+
+FileSource = str | Path | File
+
+
+class NoSubmitButton(FormtoolsError, ValueError):
+    def __init__(self) -> None:
+        super().__init__(
+            "No submit button was found, but for a form without `toolautosubmit`, "
+            "there must be a submit button"
+        )
+
+
+@dataclass(frozen=True)
+class PreparedCall:
+    """A validated, filled tool call and what submitting it does (``outcome``), not yet sent.
+
+    ``shown`` is ``outcome`` with the values of sensitive fields masked: the one to print, log
+    or hand to a model. ``secrets`` are those values, masked in the result too.
+    """
+
+    tool: Tool
+    state: FormState
+    submitter: Control | None
+    outcome: Request | NoRequest
+    shown: Request | NoRequest
+    secrets: Secrets
+
+    @property
+    def autosubmit(self) -> bool:
+        return "toolautosubmit" in self.tool.form.attributes
+
+    @property
+    def request(self) -> Request | None:
+        return self.outcome if isinstance(self.outcome, Request) else None
+
+
+def _submitter(tool: Tool, name: str | None) -> Control | None:
+    kept = parameters_of(tool.form, tool.profile)
+    if name is None:
+        return kept.submit_button
+    for control in tool.form.controls:
+        if control.is_submit_button and name in (control.attributes.get("name"), control.attributes.get("id")):
+            if control.disabled:
+                raise SubmissionError(f"the submit button {name!r} is disabled")
+            return control
+    raise SubmissionError(f"the form has no submit button named {name!r}")
+
+
+def _file(source: FileSource) -> File:
+    if isinstance(source, File):
+        return source
+    path = Path(source)
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise SubmissionError(f"{path}: cannot read the file: {error.strerror or error}") from None
+    content_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+    return File(filename=path.name, content_type=content_type, data=data)
+
+
+def prepare_call(
+    tool: Tool,
+    tool_input: Any = OMITTED,
+    *,
+    submitter: str | None = None,
+    state: FormState | None = None,
+    files: Mapping[str, Sequence[FileSource]] | None = None,
+    boundary: str | None = None,
+) -> PreparedCall:
+    """Validate and fill ``tool_input``, validate the form, and build its request. No I/O
+    except reading ``files`` (file input name → paths or :class:`File` values).
+
+    Raises :class:`~formtools.InputError` (bad input; nothing filled),
+    :class:`NoSubmitButton`, :class:`~formtools.ValidationError` (the filled form is invalid;
+    nothing sent) or :class:`~formtools.SubmissionError`.
+    """
+    filled = fill(tool.form, tool_input, state, profile=tool.profile)
+    button = _submitter(tool, submitter)
+    # an inferred tool without a submit button is submitted as Enter submits its form
+    implicit = tool.inferred and implicitly_submittable(tool.form)
+    if button is None and "toolautosubmit" not in tool.form.attributes and not implicit:
+        raise NoSubmitButton()
+    skip_validation = "novalidate" in tool.form.attributes or (
+        button is not None and "formnovalidate" in button.attributes
+    )
+    if not skip_validation:
+        problems = invalid_controls(filled)
+        if problems:
+            raise ValidationError(problems)
+    chosen = {name: [_file(f) for f in sources] for name, sources in (files or {}).items()}
+    building = dict(
+        document_url=tool.page.url,
+        base_url=tool.page.base_url,
+        document_encoding=tool.page.encoding,
+        boundary=boundary or new_boundary(),
+        files=chosen,
+    )
+    outcome = build_request(filled, button, **building)
+    secrets = Secrets.of(filled)
+    shown = outcome
+    if secrets.names:
+        shown = build_request(filled, button, masked=dict.fromkeys(secrets.names, MASK), **building)
+    return PreparedCall(tool, filled, button, outcome, shown, secrets)
+
+
+def _unsent(prepared: PreparedCall, confirm: bool) -> ToolResult | None:
+    if isinstance(prepared.outcome, NoRequest):
+        return not_sent(prepared.outcome)
+    if not (prepared.autosubmit or confirm):
+        return ToolResult(
+            status="awaiting-user",
+            request=prepared.shown,  # type: ignore[arg-type]
+            reason="the form has no toolautosubmit: a person must confirm the submission",
+        )
+    return None
+
+
+@contextmanager
+def _scrubbed_errors(secrets: Secrets) -> Iterator[None]:
+    """A failed send names the request's URL, which holds a GET form's secrets."""
+    try:
+        yield
+    except SendError as error:
+        if not secrets:
+            raise
+        raise SendError(secrets.message(str(error))) from None
+
+
+def submit(
+    prepared: PreparedCall,
+    *,
+    confirm: bool = False,
+    client: httpx.Client | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    include_text: bool = False,
+) -> ToolResult:
+    """Send a prepared call. A form without ``toolautosubmit`` is only submitted with
+    ``confirm=True``; otherwise the result is ``awaiting-user`` with the prepared request
+    (as :attr:`PreparedCall.shown`)."""
+    unsent = _unsent(prepared, confirm)
+    if unsent is not None:
+        return unsent
+    with hide_in_logs(prepared.secrets), _scrubbed_errors(prepared.secrets):
+        result = send_request(
+            prepared.outcome,  # type: ignore[arg-type]
+            client=client,
+            timeout=timeout,
+            max_bytes=max_bytes,
+            include_text=include_text,
+        )
+    return scrubbed_result(result, prepared.secrets, prepared.shown)
+
+
+async def asubmit(
+    prepared: PreparedCall,
+    *,
+    confirm: bool = False,
+    client: httpx.AsyncClient | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    include_text: bool = False,
+) -> ToolResult:
+    """:func:`submit` for asyncio."""
+    unsent = _unsent(prepared, confirm)
+    if unsent is not None:
+        return unsent
+    with hide_in_logs(prepared.secrets), _scrubbed_errors(prepared.secrets):
+        result = await asend_request(
+            prepared.outcome,  # type: ignore[arg-type]
+            client=client,
+            timeout=timeout,
+            max_bytes=max_bytes,
+            include_text=include_text,
+        )
+    return scrubbed_result(result, prepared.secrets, prepared.shown)
+
+
+def call_tool(tool: Tool, tool_input: Any = OMITTED, *, confirm: bool = False, **options: Any) -> ToolResult:
+    """Execute a tool call as Chromium does and return the landing page's JSON-LD.
+
+    ``options`` are :func:`prepare_call`'s keywords (``submitter``, ``state``, ``files``,
+    ``boundary``) and :func:`submit`'s (``client``, ``timeout``, ``max_bytes``,
+    ``include_text``).
+    """
+    preparing = {k: options.pop(k) for k in _PREPARE_OPTIONS if k in options}
+    return submit(prepare_call(tool, tool_input, **preparing), confirm=confirm, **options)
+
+
+async def acall_tool(
+    tool: Tool, tool_input: Any = OMITTED, *, confirm: bool = False, **options: Any
+) -> ToolResult:
+    """:func:`call_tool` for asyncio (``client`` is an ``httpx.AsyncClient``)."""
+    preparing = {k: options.pop(k) for k in _PREPARE_OPTIONS if k in options}
+    return await asubmit(prepare_call(tool, tool_input, **preparing), confirm=confirm, **options)
+
+
+_PREPARE_OPTIONS = ("submitter", "state", "files", "boundary")

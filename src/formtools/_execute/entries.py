@@ -1,0 +1,156 @@
+"""Stage 6 — entry list: a filled form → the name/value pairs a submission carries.
+
+#constructing-the-form-data-set, applied to the immutable :class:`~formtools._forms.state.FormState`.
+Where Chromium 156 differs from the text of the standard it is followed (a submit input without
+``value`` sends its label ``Submit``), and each such place says so.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Mapping, Sequence
+
+from formtools._execute.encode import Entry, File
+from formtools._forms.state import FormState
+from formtools._forms.model import Control
+
+__all__ = ["construct_entry_list", "directionality"]
+
+# #auto-directionality-form-associated-elements: controls whose dirname is submitted.
+_DIRNAME_INPUT_TYPES = frozenset(
+    {"hidden", "text", "search", "tel", "url", "email", "password", "submit", "reset", "button"}
+)
+_SUBMIT_LABEL = "Submit"  # Chromium's default label of <input type=submit>, which it submits
+
+
+def directionality(control: Control, value: str) -> str:
+    """``ltr`` or ``rtl`` for dirname: the dir attribute, ``auto`` from the value's first strong
+    character, else the nearest ancestor's dir (the document defaults to ltr)."""
+    own = control.attributes.get("dir", "").lower()
+    if own in ("ltr", "rtl"):
+        return own
+    if own == "auto":
+        for char in value:
+            kind = unicodedata.bidirectional(char)
+            if kind == "L":
+                return "ltr"
+            if kind in ("R", "AL"):
+                return "rtl"
+        return "ltr"
+    return "rtl" if control.inherited_dir == "rtl" else "ltr"
+
+
+_BREAKABLE = re.compile(r" +|[^ ]+?(?:-(?=[^0-9 ])|(?= )|$)")
+
+
+def _hard_wrapped(text: str, columns: int) -> str:
+    """The textarea wrapping transformation for ``wrap=hard``, as Chromium lays it out with its
+    default monospace font: a line holds ``cols + 1`` characters, spaces hang past the edge,
+    lines break at a space or after a hyphen not followed by a digit (UAX #14) before the piece
+    that does not fit, and a longer piece is cut."""
+    width = columns + 1
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for token in _BREAKABLE.findall(paragraph):
+            if token.startswith(" "):
+                line += token
+                continue
+            if line and len(line) + len(token) > width:
+                lines.append(line)
+                line = ""
+            while len(token) > width:
+                lines.append(token[:width])
+                token = token[width:]
+            line += token
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _textarea_value(control: Control, value: str) -> str:
+    if control.attributes.get("wrap", "").lower() != "hard":
+        return value
+    cols = control.attributes.get("cols", "")
+    columns = int(cols) if cols.isdigit() and int(cols) > 0 else 20
+    return _hard_wrapped(value, columns)
+
+
+def construct_entry_list(
+    state: FormState,
+    submitter: Control | None,
+    *,
+    encoding: str,
+    image_coordinates: tuple[int, int] = (0, 0),
+    files: Mapping[str, Sequence[File]] | None = None,
+) -> tuple[Entry, ...]:
+    """The entry list of the form in ``state`` as ``submitter`` submits it.
+
+    ``encoding`` is the form's encoding (what ``_charset_`` reports); ``files`` maps a file
+    input's name to the files chosen for it (none: one empty entry, as a browser sends).
+    """
+    entries: list[Entry] = []
+    for control in state.form.controls:
+        if control.in_datalist or control.disabled or control.tag in ("fieldset", "output", "object"):
+            continue
+        if control.is_button and control is not submitter:
+            continue
+        current = state.of(control)
+        kind = control.type
+        if control.tag == "input" and kind in ("checkbox", "radio") and not current.checked:
+            continue
+        name = control.attributes.get("name")
+        if control.tag == "input" and kind == "image":
+            prefix = f"{name}." if name else ""
+            x, y = image_coordinates
+            entries += [(f"{prefix}x", str(x)), (f"{prefix}y", str(y))]
+            continue
+        if not name:
+            continue
+        if control.tag == "select":
+            entries += [
+                (name, option.value)
+                for option, selected in zip(control.options, current.selected)
+                if selected and not option.disabled
+            ]
+            continue
+        value = _value(control, current.value, encoding, files or {})
+        if isinstance(value, list):
+            entries += [(name, item) for item in value]
+            continue
+        dirname = control.attributes.get("dirname")
+        direction = None
+        if dirname is not None and (
+            control.tag == "textarea" or (control.tag == "input" and kind in _DIRNAME_INPUT_TYPES)
+        ):
+            # Chromium also sends an empty dirname, and a submit button's before its value
+            direction = (dirname, directionality(control, value))
+        if direction and control.is_submit_button:
+            entries.append(direction)
+            direction = None
+        entries.append((name, value))
+        if direction:
+            entries.append(direction)
+    return tuple(entries)
+
+
+def _value(
+    control: Control, value: str, encoding: str, files: Mapping[str, Sequence[File]]
+) -> str | list[File]:
+    attributes = control.attributes
+    if control.tag == "textarea":
+        return _textarea_value(control, value)
+    if control.tag == "button":
+        return attributes.get("value", "")
+    kind = control.type
+    if kind in ("checkbox", "radio"):
+        return attributes.get("value", "on")
+    if kind == "file":
+        chosen = list(files.get(attributes.get("name", ""), ()))
+        return chosen or [File(filename="", content_type="application/octet-stream")]
+    if kind == "hidden":
+        name = attributes.get("name", "")
+        return encoding if name.lower() == "_charset_" else value
+    if kind == "submit":
+        return attributes.get("value", _SUBMIT_LABEL)
+    return value

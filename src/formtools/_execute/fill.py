@@ -1,0 +1,306 @@
+"""Stage 5 — fill: a tool call's input → the form's new state, checked before anything changes.
+
+What a call changes is a :class:`~formtools._forms.state.FormState`, replaced, never mutated.
+Chromium checks every key of the input before it fills any control, and so does
+:func:`fill`: it returns a new state or raises :class:`InputError` listing every bad key, with
+Chromium's own message for each.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from decimal import ROUND_HALF_UP, Decimal
+from types import MappingProxyType
+from typing import Any, Callable, Mapping
+
+from formtools.errors import FormtoolsError
+from formtools._forms.model import Control, Form
+from formtools._forms.sensitive import is_sensitive
+from formtools._synth.profile import Group
+from formtools._synth.parameters import Parameter, parameters_of
+from formtools._forms.state import (
+    ControlState,
+    FormState,
+    initial_state,
+    normalize_newlines,
+    sanitized_value,
+)
+
+__all__ = [
+    "InputProblem",
+    "InputError",
+    "fill",
+    "js_to_string",
+    "OMITTED",
+]
+
+
+@dataclass(frozen=True)
+class InputProblem:
+    """One rejected key: ``message`` is Chromium's text for it."""
+
+    key: str | None
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class InputError(FormtoolsError, ValueError):
+    """A tool call's input was rejected; nothing was filled. ``problems`` has one entry per
+    bad key; ``str()`` is Chromium's message for the first."""
+
+    def __init__(self, problems: list[InputProblem]) -> None:
+        super().__init__(problems[0].message)
+        self.problems = tuple(problems)
+
+
+# ---- JavaScript conversions, as Chromium applies them to tool input -------------------------
+
+
+def js_to_string(value: Any) -> str:
+    """How Chromium turns a JSON scalar into the string it fills in.
+
+    Integers that fit in 32 bits print in full; other numbers print as ``toPrecision(6)``,
+    with trailing zeros trimmed in fixed notation only (``12345678.9`` → ``1.23457e+7``).
+    """
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value
+    number = float(value)
+    if number.is_integer() and -(2**31) <= number < 2**31:
+        return str(int(number))
+    return _to_precision6(number)
+
+
+def _to_precision6(number: float) -> str:
+    if math.isnan(number):
+        return "NaN"
+    if math.isinf(number):
+        return "Infinity" if number > 0 else "-Infinity"
+    sign = "-" if number < 0 else ""
+    exact = Decimal(abs(number))
+    exponent = exact.adjusted()
+    rounded = exact.scaleb(-exponent).quantize(Decimal("1.00000"), rounding=ROUND_HALF_UP)
+    if rounded >= 10:  # 9.999995 rounds up to 10.00000: one more digit before the point
+        exponent += 1
+        rounded = (rounded / 10).quantize(Decimal("1.00000"), rounding=ROUND_HALF_UP)
+    digits = str(rounded).replace(".", "")
+    if exponent < -6 or exponent >= 6:
+        sign_e = "+" if exponent >= 0 else "-"
+        return f"{sign}{digits[0]}.{digits[1:]}e{sign_e}{abs(exponent)}"
+    if exponent >= 0:
+        whole, fraction = digits[: exponent + 1], digits[exponent + 1 :]
+    else:
+        whole, fraction = "0", "0" * (-exponent - 1) + digits
+    fraction = fraction.rstrip("0")
+    return f"{sign}{whole}.{fraction}" if fraction else f"{sign}{whole}"
+
+
+def _to_boolean(value: Any) -> bool | None:
+    """Chromium's checkbox conversion: a boolean, an integer, or true/false/1/0 strings."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)):
+        return value != 0 if float(value).is_integer() else None
+    if isinstance(value, str):
+        lowered = value.lower()
+        if lowered in ("true", "1"):
+            return True
+        if lowered in ("false", "0"):
+            return False
+    return None
+
+
+# ---- per-kind rules: (parameter, value, state) → changed control states --------------------
+
+
+class _Invalid(Exception):
+    """This value does not fit the parameter; ``scalar`` says which message applies."""
+
+    def __init__(self, shown: str | None) -> None:
+        self.shown = shown
+
+
+Changes = dict[int, ControlState]
+Rule = Callable[[Group, Any, FormState], Changes]
+
+
+def _scalar(value: Any) -> str:
+    if value is None or isinstance(value, (dict, list)):
+        raise _Invalid(None)
+    return js_to_string(value)
+
+
+# Chromium refuses an empty string for these even though range would sanitize it to its default.
+_NUMERIC = frozenset({"number", "range"})
+
+
+def _input_value(group: Group, value: Any, state: FormState) -> Changes:
+    control = group.first
+    text = _scalar(value)
+    if control.type == "hidden":
+        return {control.index: replace(state.of(control), value=text)}
+    clean = sanitized_value(control, text)
+    if (text and not clean) or (not text and control.type in _NUMERIC):
+        raise _Invalid(text)
+    return {control.index: replace(state.of(control), value=clean)}
+
+
+def _textarea(group: Group, value: Any, state: FormState) -> Changes:
+    control = group.first
+    return {control.index: replace(state.of(control), value=normalize_newlines(_scalar(value)))}
+
+
+def _select_one(group: Group, value: Any, state: FormState) -> Changes:
+    control = group.first
+    text = _scalar(value)
+    values = [option.value for option in control.options]
+    if text not in values:
+        raise _Invalid(text)
+    chosen = values.index(text)
+    selection = tuple(i == chosen for i in range(len(values)))
+    return {control.index: replace(state.of(control), selected=selection)}
+
+
+def _listed_values(value: Any, allowed: list[str]) -> set[str]:
+    if not isinstance(value, list):
+        raise _Invalid(None if value is None or isinstance(value, dict) else js_to_string(value))
+    texts = [_scalar(item) for item in value]
+    if len(set(texts)) != len(texts) or any(text not in allowed for text in texts):
+        raise _Invalid(None)
+    return set(texts)
+
+
+def _select_multiple(group: Group, value: Any, state: FormState) -> Changes:
+    control = group.first
+    wanted = _listed_values(value, [option.value for option in control.options])
+    selection = tuple(option.value in wanted for option in control.options)
+    return {control.index: replace(state.of(control), selected=selection)}
+
+
+def _checkbox(group: Group, value: Any, state: FormState) -> Changes:
+    control = group.first
+    if value is None or isinstance(value, (dict, list)):
+        raise _Invalid(None)
+    checked = _to_boolean(value)
+    if checked is None:
+        raise _Invalid(js_to_string(value))
+    return {control.index: replace(state.of(control), checked=checked)}
+
+
+def _choice_value(control: Control) -> str:
+    return control.attributes.get("value", "on")
+
+
+def _checkbox_group(group: Group, value: Any, state: FormState) -> Changes:
+    wanted = _listed_values(value, [_choice_value(c) for c in group.controls])
+    return {
+        c.index: replace(state.of(c), checked=_choice_value(c) in wanted) for c in group.controls
+    }
+
+
+def _radio(group: Group, value: Any, state: FormState) -> Changes:
+    text = _scalar(value)
+    chosen = next((c for c in group.controls if _choice_value(c) == text), None)
+    if chosen is None:
+        raise _Invalid(text)
+    return {c.index: replace(state.of(c), checked=c is chosen) for c in group.controls}
+
+
+CHROMIUM_RULES: Mapping[str, Rule] = MappingProxyType(
+    {
+        "text": _input_value,
+        "hidden": _input_value,
+        "date": _input_value,
+        "time": _input_value,
+        "datetime-local": _input_value,
+        "month": _input_value,
+        "week": _input_value,
+        "color": _input_value,
+        "number": _input_value,
+        "range": _input_value,
+        "textarea": _textarea,
+        "select-one": _select_one,
+        "select-multiple": _select_multiple,
+        "checkbox": _checkbox,
+        "checkbox-group": _checkbox_group,
+        "radio": _radio,
+    }
+)
+
+
+def _invalid_message(key: str, shown: str | None) -> str:
+    if shown is None:
+        return f"Invalid value for parameter {key}"
+    return f'Invalid value "{shown}" for parameter {key}'
+
+
+OMITTED: Any = object()  # a call without input, which Chromium treats as {}
+_NOT_AN_OBJECT = (
+    "Failed to execute 'executeTool' on 'ModelContext': invalid input object: value is not an object"
+)
+
+
+def fill(
+    form: Form,
+    tool_input: Any = OMITTED,
+    state: FormState | None = None,
+    *,
+    profile: str = "chromium",
+) -> FormState:
+    """Check every key of ``tool_input``, then fill them all, in JavaScript's key order.
+
+    Keys not given keep the control's current state (``state``, else the page's initial one).
+    Raises :class:`InputError` with every rejected key and changes nothing when any is bad.
+    """
+    if tool_input is OMITTED:
+        tool_input = {}
+    if isinstance(tool_input, list):
+        raise InputError([InputProblem(None, "JSON input arguments must be an object")])
+    if not isinstance(tool_input, dict):
+        raise InputError([InputProblem(None, _NOT_AN_OBJECT)])
+    current = state or initial_state(form)
+    parameters = parameters_of(form, profile)
+    problems: list[InputProblem] = []
+    changes: Changes = {}
+    for key in _js_key_order(tool_input):
+        value = tool_input[key]
+        parameter: Parameter | None = parameters.get(key)
+        if parameter is None:
+            problems.append(
+                InputProblem(
+                    key, f'Input contains a parameter "{key}" but there is no such parameter for the tool'
+                )
+            )
+            continue
+        try:
+            if parameter.kind is None:
+                raise _Invalid(_shown(value))
+            changes.update(CHROMIUM_RULES[parameter.kind](parameter.group, value, current))
+        except _Invalid as invalid:
+            # Chromium quotes the rejected value; a secret is not quoted back
+            secret = any(is_sensitive(c) for c in parameter.group.controls)
+            problems.append(InputProblem(key, _invalid_message(key, None if secret else invalid.shown)))
+    if problems:
+        raise InputError(problems)
+    return current.with_states(changes)
+
+
+def _is_array_index(key: str) -> bool:
+    return key.isascii() and key.isdigit() and (key == "0" or key[0] != "0") and int(key) < 2**32 - 1
+
+
+def _js_key_order(tool_input: dict[str, Any]) -> list[str]:
+    """The input's keys as a JavaScript object lists them, the order Chromium checks and fills
+    them in: array-index keys ("0", "10") first in numeric order, then the others as given."""
+    indices = sorted((k for k in tool_input if _is_array_index(k)), key=int)
+    return indices + [k for k in tool_input if not _is_array_index(k)]
+
+
+def _shown(value: Any) -> str | None:
+    if value is None or isinstance(value, (dict, list)):
+        return None
+    return js_to_string(value)

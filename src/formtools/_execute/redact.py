@@ -1,0 +1,149 @@
+"""Keeping a call's secrets out of everything formtools shows: results, errors and logs.
+
+A tool call carries the user's password or card number to the site, and nowhere else. What
+formtools hands back (the request it prepared, the landing page's JSON-LD, the final URL, an
+error message) may be printed by a CLI, returned to a model by the MCP bridge or written to a
+log, so each of those is scrubbed of the values of the call's sensitive fields
+(:func:`~formtools._synth.hints.is_sensitive`).
+
+Scrubbing replaces a secret with :data:`MASK` wherever it occurs as written or as a form
+submission writes it (percent-encoded, ``+`` for spaces). A secret shorter than
+:data:`_SHORTEST_SUBSTRING` characters (a 3-digit card code) would match ordinary text, so it is
+only masked where it is a whole string or a whole query parameter value.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, replace
+from functools import cached_property
+from typing import Any
+from urllib.parse import parse_qsl, quote, quote_plus, urlencode, urlsplit, urlunsplit
+
+from formtools._spec.constants import MASK
+from formtools._forms.state import FormState
+from formtools._forms.sensitive import is_sensitive
+from formtools._execute.request import NoRequest, Request
+from formtools._execute.send import ToolResult
+
+__all__ = ["MASK", "Secrets", "hide_in_logs", "scrubbed_result"]
+
+_SHORTEST_SUBSTRING = 4
+_URL_IN_TEXT = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'\"<>]+")
+
+
+@dataclass(frozen=True)
+class Secrets:
+    """The secret values of one call (``names``: their controls' name attributes)."""
+
+    names: frozenset[str]
+    values: frozenset[str]
+
+    @classmethod
+    def of(cls, state: FormState) -> "Secrets":
+        controls = [c for c in state.form.controls if not c.is_button and is_sensitive(c)]
+        values = {state.of(c).value for c in controls if c.tag != "select"}
+        for select in (c for c in controls if c.tag == "select"):
+            values.update(o.value for o, on in zip(select.options, state.of(select).selected) if on)
+        return cls(
+            frozenset(c.attributes.get("name", "") for c in controls) - {""},
+            frozenset(v for v in values if v),
+        )
+
+    def __bool__(self) -> bool:
+        return bool(self.values)
+
+    @cached_property
+    def _written(self) -> list[str]:
+        """Every way a long-enough secret can appear in text, longest first."""
+        forms = {
+            form
+            for value in self.values
+            if len(value) >= _SHORTEST_SUBSTRING
+            for form in (value, quote_plus(value), quote(value, safe=""))
+        }
+        return sorted(forms, key=len, reverse=True)
+
+    def text(self, text: str) -> str:
+        if text in self.values:
+            return MASK
+        for written in self._written:
+            text = text.replace(written, MASK)
+        return text
+
+    def url(self, url: str) -> str:
+        """A URL with the query parameters of sensitive fields masked, then scrubbed."""
+        parts = urlsplit(url)
+        pairs = parse_qsl(parts.query, keep_blank_values=True)
+        if self.names.intersection(name for name, value in pairs if value):
+            query = urlencode([(n, MASK if n in self.names else v) for n, v in pairs])
+            url = urlunsplit(parts._replace(query=query))
+        return self.text(url)
+
+    def message(self, text: str) -> str:
+        """An error message, whose URLs (a GET form's query) are masked by parameter too."""
+        return self.text(_URL_IN_TEXT.sub(lambda found: self.url(found.group()), text))
+
+    def json(self, value: Any) -> Any:
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, dict):
+            return {self.text(k): self.json(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return type(value)(self.json(v) for v in value)
+        return value
+
+
+_ACTIVE: ContextVar[Secrets | None] = ContextVar("formtools_secrets", default=None)
+
+
+class _ScrubbingFilter(logging.Filter):
+    """Masks the active call's secrets in records of the HTTP client's loggers, which write the
+    request URL (a GET form's query) at INFO level."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        secrets = _ACTIVE.get()
+        if secrets:
+            record.msg = secrets.text(str(record.msg))
+            if isinstance(record.args, tuple):
+                record.args = tuple(
+                    a if isinstance(a, (int, float)) else secrets.url(str(a)) for a in record.args
+                )
+        return True
+
+
+_FILTER = _ScrubbingFilter()
+for _name in ("httpx", "httpcore"):
+    logging.getLogger(_name).addFilter(_FILTER)
+
+
+@contextmanager
+def hide_in_logs(secrets: Secrets) -> Iterator[None]:
+    """While sending, the HTTP client's log records do not show ``secrets``."""
+    token = _ACTIVE.set(secrets)
+    try:
+        yield
+    finally:
+        _ACTIVE.reset(token)
+
+
+def scrubbed_result(
+    result: ToolResult, secrets: Secrets, shown_request: Request | NoRequest
+) -> ToolResult:
+    """A :class:`~formtools.ToolResult` fit to show: the masked request, no secret anywhere."""
+    if not secrets:
+        return result
+    shown = shown_request if isinstance(shown_request, Request) else None
+    return replace(
+        result,
+        request=shown if result.request is not None else None,
+        url=secrets.url(result.url) if result.url else result.url,
+        json_ld=secrets.json(tuple(result.json_ld)),
+        text=secrets.text(result.text) if result.text else result.text,
+        redirects=tuple(secrets.url(u) for u in result.redirects),
+        reason=secrets.text(result.reason) if result.reason else result.reason,
+    )

@@ -1,0 +1,208 @@
+"""Stage 7 — request: a filled form and its submitter → the HTTP request a browser would send.
+
+#form-submission-algorithm from the point where the entry list exists: method, action and
+enctype (the submitter's ``formmethod`` / ``formaction`` / ``formenctype`` first), action URL
+resolution against the base URL, GET replacing the query, the POST body per enctype. The result
+is an immutable :class:`Request`, usable without sending it.
+"""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+from urllib.parse import urljoin, urlsplit, urlunsplit
+
+from formtools._execute.encode import File, multipart, new_boundary, text_plain, urlencode
+from formtools._spec.encoding import encode_text, form_encoding
+from formtools._execute.entries import construct_entry_list
+from formtools.errors import FormtoolsError
+from formtools._forms.state import FormState
+from formtools._forms.model import Control, submission_attribute, submission_method
+
+__all__ = ["Request", "NoRequest", "SubmissionError", "build_request"]
+
+_URL_WHITESPACE = "".join(map(chr, range(0x21)))
+
+
+class SubmissionError(FormtoolsError, ValueError):
+    """The form cannot be submitted as asked (a ``javascript:`` action, an action URL that cannot
+    be resolved, an unknown submitter)."""
+
+
+@dataclass(frozen=True)
+class Request:
+    """A request exactly as it would go on the wire: ``body`` is bytes or None."""
+
+    method: str
+    url: str
+    headers: tuple[tuple[str, str], ...] = ()
+    body: bytes | None = None
+
+    def header(self, name: str) -> str | None:
+        lowered = name.lower()
+        return next((v for k, v in self.headers if k.lower() == lowered), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"method", "url", "headers", "body"}``; a body that is not UTF-8 is given as
+        ``body_base64`` instead of ``body``."""
+        data: dict[str, Any] = {"method": self.method, "url": self.url, "headers": dict(self.headers)}
+        if self.body is None:
+            data["body"] = None
+        else:
+            try:
+                data["body"] = self.body.decode("utf-8")
+            except UnicodeDecodeError:
+                data["body_base64"] = base64.b64encode(self.body).decode("ascii")
+        return data
+
+
+@dataclass(frozen=True)
+class NoRequest:
+    """Submitting sends nothing: ``reason`` is ``dialog`` (method=dialog closes a dialog) or
+    ``mailto`` (a mail client would open); ``url`` is the mailto URL when there is one."""
+
+    reason: str
+    url: str | None = None
+    return_value: str | None = None
+
+
+def _enctype(form_attributes: Mapping[str, str], submitter: Control | None) -> str:
+    lowered = (submission_attribute(form_attributes, submitter, "enctype") or "").lower()
+    if lowered in ("multipart/form-data", "text/plain"):
+        return lowered
+    return "application/x-www-form-urlencoded"
+
+
+def _action_url(
+    form_attributes: Mapping[str, str],
+    submitter: Control | None,
+    document_url: str | None,
+    base_url: str | None,
+) -> str:
+    action = (submission_attribute(form_attributes, submitter, "action") or "").strip(_URL_WHITESPACE).replace("\t", "").replace("\n", "").replace("\r", "")
+    if action == "":
+        if document_url is None:
+            raise SubmissionError("the form's action is the document URL, which is unknown (give base_url)")
+        return document_url
+    scheme = urlsplit(action).scheme
+    if not scheme and base_url is None:
+        raise SubmissionError(f"the form's action {action!r} is relative and the document URL is unknown (give base_url)")
+    if (scheme or urlsplit(base_url or "").scheme).lower() in _SPECIAL_SCHEMES:
+        # the URL parser reads a backslash as "/" in a special URL, before its query
+        cut = min((i for i in (action.find("?"), action.find("#")) if i >= 0), default=len(action))
+        action = action[:cut].replace("\\", "/") + action[cut:]
+    return action if scheme else urljoin(base_url or "", action)
+
+
+_SPECIAL_SCHEMES = frozenset({"http", "https", "ws", "wss", "ftp", "file"})
+# The URL Standard's percent-encode sets, as the characters each one leaves alone.
+_PRINTABLE = "".join(map(chr, range(0x21, 0x7F)))
+_PATH_SAFE = "".join(c for c in _PRINTABLE if c not in '"#<>?`{}')
+_QUERY_SAFE = "".join(c for c in _PRINTABLE if c not in "\"#<>'")
+_FRAGMENT_SAFE = "".join(c for c in _PRINTABLE if c not in '"<>`')
+
+
+def _percent_encode(data: bytes, safe: str) -> str:
+    return "".join(chr(b) if chr(b) in safe else f"%{b:02X}" for b in data)
+
+
+def serialize_url(url: str, encoding: str) -> str:
+    """An http(s) URL as the URL parser writes it: host lowercased (IDNA for non-ASCII),
+    path and fragment percent-encoded as UTF-8, the query in the document's encoding."""
+    parts = urlsplit(url)
+    if parts.scheme.lower() not in ("http", "https"):
+        return url
+    host = parts.hostname or ""
+    if not host.isascii():
+        host = host.encode("idna").decode("ascii")
+    netloc = host.lower()
+    if parts.port is not None:
+        netloc += f":{parts.port}"
+    if parts.username is not None:
+        credentials = parts.username + (f":{parts.password}" if parts.password else "")
+        netloc = f"{credentials}@{netloc}"
+    path = _percent_encode((parts.path or "/").encode("utf-8"), _PATH_SAFE)
+    query = _percent_encode(encode_text(parts.query, encoding), _QUERY_SAFE)
+    fragment = _percent_encode(parts.fragment.encode("utf-8"), _FRAGMENT_SAFE)
+    serialized = f"{parts.scheme.lower()}://{netloc}{path}"
+    if parts.query or url.split("#")[0].endswith("?"):
+        serialized += f"?{query}"
+    if parts.fragment or "#" in url:
+        serialized += f"#{fragment}"
+    return serialized
+
+
+def build_request(
+    state: FormState,
+    submitter: Control | None,
+    *,
+    document_url: str | None,
+    base_url: str | None,
+    document_encoding: str = "UTF-8",
+    boundary: str | None = None,
+    files: Mapping[str, Sequence[File]] | None = None,
+    image_coordinates: tuple[int, int] = (0, 0),
+    masked: Mapping[str, str] | None = None,
+) -> Request | NoRequest:
+    """The request submitting ``state``'s form with ``submitter`` makes (validation is the
+    caller's business: it happens before this stage).
+
+    ``masked`` (entry name → stand-in) builds the request as it may be shown instead: the
+    same bytes but for those entries' values, which hold secrets."""
+    form = state.form.attributes
+    method = submission_method(form, submitter)
+    if method == "dialog":
+        value = None
+        if submitter is not None:
+            value = "%d,%d" % image_coordinates if submitter.type == "image" else submitter.attributes.get("value", "")
+        return NoRequest("dialog", return_value=value)
+    action = serialize_url(
+        _action_url(form, submitter, document_url, base_url or document_url), document_encoding
+    )
+    scheme = urlsplit(action).scheme.lower()
+    if scheme == "javascript":
+        raise SubmissionError("the form's action is a javascript: URL, which formtools never runs")
+    encoding = form_encoding(form.get("accept-charset"), document_encoding)
+    entries = construct_entry_list(
+        state, submitter, encoding=encoding, image_coordinates=image_coordinates, files=files
+    )
+    if masked:
+        entries = tuple((name, masked.get(name, value)) for name, value in entries)
+    enctype = _enctype(form, submitter)
+    if scheme == "mailto":
+        return NoRequest("mailto", url=action)
+    if scheme not in ("http", "https", "data", "file"):
+        raise SubmissionError(f"the form's action uses {scheme}:, which formtools cannot submit to")
+    if method == "get":
+        # the query is replaced, even by an empty one ("/path?")
+        before_fragment, hash_mark, fragment = action.partition("#")
+        url = f"{before_fragment.partition('?')[0]}?{urlencode(entries, encoding)}{hash_mark}{fragment}"
+        return Request("GET", url, _referer(document_url))
+    if enctype == "multipart/form-data":
+        boundary = boundary or new_boundary()
+        body = multipart(entries, encoding, boundary)
+        content_type = f"multipart/form-data; boundary={boundary}"
+    elif enctype == "text/plain":
+        body = text_plain(entries, encoding)
+        content_type = "text/plain"
+    else:
+        body = urlencode(entries, encoding).encode("ascii")
+        content_type = "application/x-www-form-urlencoded"
+    headers = (("Content-Type", content_type), *_origin(document_url), *_referer(document_url))
+    return Request("POST", action, headers, body)
+
+
+def _origin(document_url: str | None) -> tuple[tuple[str, str], ...]:
+    """The Origin header a browser sends with a POST from an http(s) page."""
+    parts = urlsplit(document_url or "")
+    if parts.scheme not in ("http", "https"):
+        return ()
+    return (("Origin", f"{parts.scheme}://{parts.netloc}"),)
+
+
+def _referer(document_url: str | None) -> tuple[tuple[str, str], ...]:
+    parts = urlsplit(document_url or "")
+    if parts.scheme not in ("http", "https"):
+        return ()
+    return (("Referer", urlunsplit(parts._replace(fragment=""))),)

@@ -1,0 +1,207 @@
+"""Validate a tool input against a tool's ``inputSchema``, with HTML's and ECMAScript's rules.
+
+Why not plain ``jsonschema``: JSON Schema's ``pattern`` is an ECMA-262 regex, and Python's
+``re`` is not one (``\\d``, ``$``, classes and Unicode all differ), so ``pattern`` is matched
+with ``regress``. The ``html`` profile's ``x-`` keywords (:mod:`formtools._synth.html`) say
+what HTML checks and JSON Schema cannot; they are enforced here with the predicates execution
+uses (:mod:`formtools._forms.values`, :func:`formtools._forms.validity.value_problem`), so this validator
+and the browser agree (``tests/test_html_profile_browser.py``).
+
+Every failure is reported per field with a ValidityState-style ``flag`` (``valueMissing``,
+``typeMismatch``, ``patternMismatch``, ``rangeUnderflow``, ``rangeOverflow``, ``stepMismatch``,
+``badInput``) or ``unknownParameter``; one problem per field and flag.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from jsonschema import Draft202012Validator, ValidationError, validators
+
+from formtools._spec.constants import MASK
+from formtools._forms.state import normalize_newlines
+from formtools._spec.microsyntax import compiled_pattern
+from formtools._execute.fill import js_to_string
+from formtools._forms.sensitive import sensitive_keys
+from formtools._synth.tool import Tool, thaw
+from formtools._forms.validity import value_problem
+from formtools._forms.values import sanitize
+
+__all__ = ["Problem", "validate_input"]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One reason a tool input is invalid: the ``field`` (None for the input as a whole), a
+    ValidityState-style ``flag`` and a human-readable ``message``."""
+
+    field: str | None
+    flag: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.field}: " if self.field is not None else ""
+        return f"{where}{self.message} ({self.flag})"
+
+
+class _Flagged(ValidationError):
+    """An error raised by one of our keywords, which knows its flag."""
+
+    def __init__(self, message: str, flag: str) -> None:
+        super().__init__(message)
+        self.flag = flag
+
+
+def _pattern(
+    validator: Any, pattern: str, instance: Any, schema: Mapping[str, Any]
+) -> Iterator[ValidationError]:
+    if not validator.is_type(instance, "string"):
+        return
+    regex = compiled_pattern(pattern)
+    if regex is not None and regex.find(instance) is None:
+        yield _Flagged(f"{instance!r} does not match {pattern!r}", "patternMismatch")
+
+
+def _address_pattern(
+    validator: Any, pattern: str, instance: Any, schema: Mapping[str, Any]
+) -> Iterator[ValidationError]:
+    if not validator.is_type(instance, "string") or instance == "":
+        return
+    regex = compiled_pattern(pattern)
+    if regex is not None and any(regex.find(address) is None for address in instance.split(",")):
+        yield _Flagged(f"an address of {instance!r} does not match {pattern!r}", "patternMismatch")
+
+
+_NUMERIC = frozenset({"number", "range"})
+
+
+def _kept(html_type: str, text: str, schema: Mapping[str, Any]) -> str:
+    """What the control holds after ``.value = text``."""
+    if html_type == "textarea":
+        return normalize_newlines(text)
+    return sanitize(
+        html_type,
+        text,
+        multiple=bool(schema.get("x-multiple")),
+        min=schema.get("x-min"),
+        max=schema.get("x-max"),
+        step=schema.get("x-step"),
+        value_attribute=schema.get("x-step-base"),
+    )
+
+
+def _html_type(
+    validator: Any, html_type: str, instance: Any, schema: Mapping[str, Any]
+) -> Iterator[ValidationError]:
+    """The value survives the control's sanitization, then passes its type, range and step
+    checks (``required`` is ``minLength`` and ``pattern`` is ``pattern``)."""
+    expected = "number" if html_type in _NUMERIC else "string"
+    if not validator.is_type(instance, expected):
+        return
+    text = js_to_string(instance)
+    if not isinstance(instance, str) and float(text) != instance:
+        yield _Flagged(
+            f"Chromium fills {instance!r} as {text!r} (6 significant digits)", "badInput"
+        )
+        return
+    kept = _kept(html_type, text, schema)
+    if kept != text:
+        yield _Flagged(f"the browser would change {text!r} to {kept!r}", "badInput")
+        return
+    attributes = {
+        name: schema[keyword]
+        for name, keyword in (
+            ("min", "x-min"),
+            ("max", "x-max"),
+            ("step", "x-step"),
+            ("value", "x-step-base"),
+        )
+        if keyword in schema
+    }
+    if schema.get("x-multiple"):
+        attributes["multiple"] = ""
+    found = value_problem(html_type, text, attributes, secret=bool(schema.get("x-sensitive")))
+    if found is not None:
+        yield _Flagged(found[1], found[0])
+
+
+_Validator = validators.extend(
+    Draft202012Validator,
+    {"pattern": _pattern, "x-address-pattern": _address_pattern, "x-html-type": _html_type},
+)
+
+# JSON Schema keyword → ValidityState-style flag, for the standard keywords
+_FLAGS: Mapping[str, str] = {
+    "required": "valueMissing",
+    "minLength": "valueMissing",
+    "minItems": "valueMissing",
+    "contains": "valueMissing",
+    "minimum": "rangeUnderflow",
+    "exclusiveMinimum": "rangeUnderflow",
+    "maximum": "rangeOverflow",
+    "exclusiveMaximum": "rangeOverflow",
+    "multipleOf": "stepMismatch",
+    "format": "typeMismatch",
+    "additionalProperties": "unknownParameter",
+}
+
+
+def _flag(error: ValidationError) -> str:
+    if isinstance(error, _Flagged):
+        return error.flag
+    if error.validator == "const" and error.validator_value is True:
+        return "valueMissing"  # a required checkbox left unchecked
+    if (
+        error.validator == "type"
+        and error.validator_value == "integer"
+        and isinstance(error.instance, float)
+    ):
+        return "stepMismatch"
+    return _FLAGS.get(str(error.validator), "badInput")
+
+
+def _leaves(errors: Iterator[ValidationError]) -> Iterator[ValidationError]:
+    """The errors that say why: an anyOf/allOf failure is reported through its parts."""
+    for error in errors:
+        if error.context and error.validator in ("anyOf", "allOf", "oneOf"):
+            yield from _leaves(iter(error.context))
+        else:
+            yield error
+
+
+def _fields(error: ValidationError) -> list[str | None]:
+    path = list(error.absolute_path)
+    if path:
+        return [str(path[0])]
+    if error.validator == "required":
+        return [key for key in error.validator_value if repr(key) in error.message]
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        known = error.schema.get("properties", {})
+        return [key for key in error.instance if key not in known]
+    return [None]
+
+
+def validate_input(tool: Tool, tool_input: Any) -> list[Problem]:
+    """Every problem of ``tool_input`` under ``tool``'s input schema, in field order."""
+    schema = thaw(tool.input_schema)
+    secret_fields = sensitive_keys(tool.form)
+    problems: dict[tuple[str | None, str], Problem] = {}
+    browser_worded: set[tuple[str | None, str]] = set()
+    for error in _leaves(_Validator(schema).iter_errors(tool_input)):
+        flag = _flag(error)
+        for field in _fields(error):
+            key = (field, flag)
+            if key not in problems or (isinstance(error, _Flagged) and key not in browser_worded):
+                message = error.message
+                if field in secret_fields:  # jsonschema quotes the value; a secret is not quoted
+                    message = message.replace(repr(error.instance), repr(MASK))
+                problems[key] = Problem(field, flag, message)  # the browser's words win
+            if isinstance(error, _Flagged):
+                browser_worded.add(key)
+    order = list(schema.get("properties", {}))
+    return sorted(
+        problems.values(),
+        key=lambda p: (order.index(p.field) if p.field in order else len(order), p.field or ""),
+    )

@@ -1,0 +1,541 @@
+"""Stage 2 — form owner & controls: the parsed tree → immutable models of forms and controls.
+
+Everything later stages need from the tree is computed here, once, in one walk: each listed
+element's form owner (#association-of-controls-and-forms, with the parser-recorded pointer owners),
+whether it is disabled (#concept-fe-disabled), its labels' text, its options and the fieldsets
+around it. Synthesis and execution then work on plain data, whatever parser built the tree.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Callable, Iterator, Mapping
+
+from lxml import etree
+
+from formtools._spec.constants import (
+    ASCII_WHITESPACE,
+    BUTTON_TYPES,
+    CHROMIUM_WHITESPACE,
+    INPUT_TYPES,
+    LABELABLE,
+    LISTED,
+    READONLY_APPLIES,
+)
+from formtools._spec.microsyntax import ASCII_WHITESPACE_RUNS, collapse_whitespace
+from formtools._parse.document import Document
+
+__all__ = ["Attributes", "Container", "Option", "Control", "Form", "forms_of"]
+
+Attributes = Mapping[str, str]
+Restore = Callable[[str], str]
+
+
+def _frozen(attributes: Any, restore: Restore) -> Attributes:
+    return MappingProxyType({name: restore(value) for name, value in attributes.items()})
+
+
+@dataclass(frozen=True)
+class Container:
+    """A ``<form>`` or ``<fieldset>`` around a control; ``index`` identifies it in the document."""
+
+    index: int
+    tag: str
+    attributes: Attributes
+
+
+@dataclass(frozen=True)
+class Option:
+    """An ``<option>`` in a select's list of options (#concept-select-option-list)."""
+
+    value: str
+    text: str
+    label: str | None
+    disabled: bool
+    selected: bool
+    in_optgroup: bool = False
+
+
+@dataclass(frozen=True)
+class Control:
+    """A listed element owned by a form, with what the tree said about it."""
+
+    index: int
+    tag: str
+    type: str
+    attributes: Attributes
+    disabled: bool
+    labels: tuple[str, ...]
+    containers: tuple[Container, ...]
+    options: tuple[Option, ...] = ()
+    text: str = ""
+    line: int | None = None
+    in_datalist: bool = False
+    inherited_dir: str | None = None
+    suggestions: tuple[str, ...] = ()  # the values of its list= datalist's enabled options
+
+    @property
+    def name(self) -> str | None:
+        return self.attributes.get("name")
+
+    @property
+    def key(self) -> str:
+        """The parameter name Chromium uses: the name attribute with its ends trimmed."""
+        return (self.attributes.get("name") or "").strip(CHROMIUM_WHITESPACE)
+
+    def has(self, attribute: str) -> bool:
+        return attribute in self.attributes
+
+    @property
+    def readonly(self) -> bool:
+        """``readonly`` is present and applies to this kind of control."""
+        return "readonly" in self.attributes and (
+            self.tag == "textarea" or (self.tag == "input" and self.type in READONLY_APPLIES)
+        )
+
+    @property
+    def is_submit_button(self) -> bool:
+        if self.tag == "input":
+            return self.type in ("submit", "image")
+        return self.tag == "button" and self.type == "submit"
+
+    @property
+    def is_button(self) -> bool:
+        return self.tag == "button" or (
+            self.tag == "input" and self.type in ("submit", "image", "reset", "button")
+        )
+
+    @property
+    def button_label(self) -> str:
+        """The text a person sees on a submit button: a button's content, an image's ``alt``, a
+        submit input's ``value`` or the browser's default label "Submit" (else its
+        ``aria-label`` or ``title``)."""
+        attributes = self.attributes
+        if self.tag == "button":
+            label = collapse_whitespace(self.text)
+        elif self.type == "image":
+            label = collapse_whitespace(attributes.get("alt", ""))
+        else:
+            label = collapse_whitespace(attributes["value"]) if "value" in attributes else "Submit"
+        return label or collapse_whitespace(attributes.get("aria-label", "") or attributes.get("title", ""))
+
+    @property
+    def describe(self) -> str:
+        """How to point a person at this control in a message."""
+        kind = f"<{self.tag} type={self.type}>" if self.tag == "input" else f"<{self.tag}>"
+        where = f" (line {self.line})" if self.line else ""
+        name = self.attributes.get("name")
+        return f"{kind} name={name!r}{where}" if name is not None else f"unnamed {kind}{where}"
+
+
+@dataclass(frozen=True)
+class Form:
+    """A ``<form>`` in the document and the listed elements it owns, in tree order."""
+
+    index: int
+    attributes: Attributes
+    controls: tuple[Control, ...]
+    line: int | None = None
+    # What the page says about the form around it, for naming unannotated forms (_inferred):
+    # its first h1–h6 inside, else the last one before it in its own section (a heading whose
+    # parent is an ancestor of the form), and its aria-labelledby text.
+    heading: str = ""
+    labelledby: str = ""
+
+    @property
+    def describe(self) -> str:
+        bits = [f"form #{self.index + 1}"]
+        if "toolname" in self.attributes:
+            bits.append(f"toolname={self.attributes['toolname']!r}")
+        elif "id" in self.attributes:
+            bits.append(f"id={self.attributes['id']!r}")
+        if self.line:
+            bits.append(f"line {self.line}")
+        return " ".join(bits[:1]) + (f" ({', '.join(bits[1:])})" if len(bits) > 1 else "")
+
+
+def submission_attribute(
+    form_attributes: Mapping[str, str], submitter: Control | None, attribute: str
+) -> str | None:
+    """The submitter's ``form<attribute>`` when it has one, else the form's ``<attribute>``."""
+    if submitter is not None and submitter.is_submit_button and f"form{attribute}" in submitter.attributes:
+        return submitter.attributes[f"form{attribute}"]
+    return form_attributes.get(attribute)
+
+
+def submission_method(form_attributes: Mapping[str, str], submitter: Control | None) -> str:
+    """``get``, ``post`` or ``dialog``: what submitting with ``submitter`` does."""
+    lowered = (submission_attribute(form_attributes, submitter, "method") or "").lower()
+    return lowered if lowered in ("get", "post", "dialog") else "get"
+
+
+def _text(element: etree._Element, restore: Restore) -> str:
+    return restore(etree.tostring(element, method="text", encoding=str, with_tail=False))
+
+
+def _input_type(element: etree._Element) -> str:
+    raw = _ascii_lower(element.get("type") or "")
+    return raw if raw in INPUT_TYPES else "text"
+
+
+def _ascii_lower(value: str) -> str:
+    return value.translate(_ASCII_LOWER)
+
+
+_ASCII_LOWER = {ord(c): ord(c) + 32 for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
+
+
+def _control_type(element: etree._Element) -> str:
+    tag = element.tag
+    if tag == "input":
+        return _input_type(element)
+    if tag == "button":
+        kind = _ascii_lower(element.get("type") or "")
+        if kind in BUTTON_TYPES:
+            return kind
+        # The Auto state submits unless the button is a command invoker.
+        return "button" if element.get("commandfor") is not None else "submit"
+    if tag == "select":
+        return "select-multiple" if element.get("multiple") is not None else "select-one"
+    return tag
+
+
+def _label_text(label: etree._Element, restore: Restore) -> str:
+    """A label's text without the text of labelable elements inside it, ends trimmed."""
+    parts: list[str] = [label.text or ""]
+
+    def walk(node: etree._Element) -> None:
+        for child in node:
+            if isinstance(child.tag, str):
+                if child.tag not in LABELABLE:
+                    parts.append(child.text or "")
+                    walk(child)
+            parts.append(child.tail or "")
+
+    walk(label)
+    return restore("".join(parts)).strip(CHROMIUM_WHITESPACE)
+
+
+
+
+def _options(select: etree._Element, restore: Restore) -> tuple[Option, ...]:
+    """#concept-select-option-list: option children, and option children of optgroup children."""
+    found: list[Option] = []
+
+    def add(option: etree._Element, group_disabled: bool, in_optgroup: bool = False) -> None:
+        text = _text(option, restore)
+        value = option.get("value")
+        value = None if value is None else restore(value)
+        found.append(
+            Option(
+                value=value if value is not None else collapse_whitespace(text),
+                text=text,
+                label=None if option.get("label") is None else restore(option.get("label")),
+                disabled=group_disabled or option.get("disabled") is not None,
+                selected=option.get("selected") is not None,
+                in_optgroup=in_optgroup,
+            )
+        )
+
+    for child in select:
+        if child.tag == "option":
+            add(child, False)
+        elif child.tag == "optgroup":
+            disabled = child.get("disabled") is not None
+            for grandchild in child:
+                if grandchild.tag == "option":
+                    add(grandchild, disabled, in_optgroup=True)
+    return tuple(found)
+
+
+@dataclass
+class _Listed:
+    element: etree._Element
+    index: int
+    containers: tuple[Container, ...]
+    disabled_by_fieldset: bool
+    in_datalist: bool
+    inherited_dir: str | None
+
+
+def _walk(root: etree._Element) -> Iterator[tuple[str, etree._Element]]:
+    """Start/end events in tree order below ``root``, leaving out template contents (which are
+    not in the tree: an inert fragment, or a shadow tree scanned as a scope of its own)."""
+    walker = etree.iterwalk(root, events=("start", "end"))
+    for event, element in walker:
+        if not isinstance(element.tag, str) or element is root:
+            continue
+        yield event, element
+        if event == "start" and element.tag == "template":
+            walker.skip_subtree()
+            yield "end", element
+
+
+# DOM's "valid shadow host name" (besides custom element names).
+_SHADOW_HOSTS = frozenset(
+    {"article", "aside", "blockquote", "body", "div", "footer", "h1", "h2", "h3", "h4", "h5",
+     "h6", "header", "main", "nav", "p", "section", "span"}
+)  # fmt: skip
+
+
+def _attaches_shadow_root(template: etree._Element, hosts: set[Any]) -> bool:
+    """A ``<template shadowrootmode>`` that the parser turns into its parent's shadow root."""
+    if _ascii_lower(template.get("shadowrootmode") or "") not in ("open", "closed"):
+        return False
+    host = template.getparent()
+    if host is None or host in hosts or not isinstance(host.tag, str):
+        return False
+    name = host.tag
+    if name not in _SHADOW_HOSTS and not ("-" in name and "a" <= name[0] <= "z"):
+        return False
+    hosts.add(host)
+    return True
+
+
+# (position, form element, its controls, heading text, aria-labelledby text)
+_Found = tuple[int, etree._Element, tuple[Control, ...], str, str]
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+
+
+def forms_of(document: Document) -> tuple[Form, ...]:
+    """Every connected form — in the document and in declarative shadow roots — with the listed
+    elements it owns, in tree order."""
+    found: list[_Found] = []
+    _scan_scope(document.forms_root, document, itertools.count(1), set(), found)
+    found.sort(key=lambda entry: entry[0])
+    return tuple(
+        Form(
+            index=i,
+            attributes=_frozen(form.attrib, document.restore),
+            controls=controls,
+            line=form.sourceline,
+            heading=heading,
+            labelledby=labelledby,
+        )
+        for i, (_, form, controls, heading, labelledby) in enumerate(found)
+    )
+
+
+def _scan_scope(
+    scope: etree._Element,
+    document: Document,
+    counter: Iterator[int],
+    shadow_hosts: set[Any],
+    found: list[_Found],
+) -> None:
+    """One tree (the document, or a shadow root): IDs, labels and owners never cross trees."""
+    restore = document.restore
+    first_with_id: dict[str, etree._Element] = {}
+    labels: list[etree._Element] = []
+    listed: list[_Listed] = []
+    forms: list[tuple[int, etree._Element]] = []
+    containers: list[Container] = []
+    datalists = 0  # open <datalist> elements: controls inside one are never submitted
+    # (element, dir attribute) of the open elements that carry one, for dirname's directionality
+    directions: list[tuple[etree._Element, str]] = []
+    # fieldsets that disable their descendants: (fieldset element, its first legend or None)
+    disabling: list[tuple[etree._Element, etree._Element | None]] = []
+    # form position → its first heading inside, else the last heading of its section before it
+    headings: dict[int, etree._Element | None] = {}
+    inner_heading: set[int] = set()
+    seen_headings: list[etree._Element] = []
+
+    for event, element in _walk(scope):
+        tag = element.tag
+        if event == "end":
+            if tag == "datalist":
+                datalists -= 1
+            if directions and directions[-1][0] is element:
+                directions.pop()
+            if tag in ("form", "fieldset"):
+                containers.pop()
+                if tag == "fieldset" and disabling and disabling[-1][0] is element:
+                    disabling.pop()
+            continue
+        position = next(counter)
+        ident = element.get("id")
+        if ident is not None and ident not in first_with_id:
+            first_with_id[ident] = element
+        if tag == "label":
+            labels.append(element)
+        elif tag == "form":
+            forms.append((position, element))
+            headings[position] = _section_heading(element, seen_headings)
+        elif tag in _HEADINGS:
+            seen_headings.append(element)
+            form = next((c.index for c in reversed(containers) if c.tag == "form"), None)
+            if form is not None and form not in inner_heading:
+                inner_heading.add(form)
+                headings[form] = element
+        elif tag == "template" and _attaches_shadow_root(element, shadow_hosts):
+            _scan_scope(element, document, counter, shadow_hosts, found)
+        if tag in LISTED:
+            listed.append(
+                _Listed(
+                    element,
+                    position,
+                    tuple(containers),
+                    _disabled_by(element, disabling),
+                    datalists > 0,
+                    directions[-1][1] if directions else None,
+                )
+            )
+        if tag == "datalist":
+            datalists += 1
+        direction = element.get("dir")
+        if direction is not None:
+            directions.append((element, _ascii_lower(direction)))
+        if tag in ("form", "fieldset"):
+            containers.append(Container(position, tag, _frozen(element.attrib, restore)))
+            if tag == "fieldset" and element.get("disabled") is not None:
+                legend = next((c for c in element if c.tag == "legend"), None)
+                disabling.append((element, legend))
+
+    labels_of = _labels_by_control(labels, first_with_id, restore)
+    owned: dict[Any, list[Control]] = {form: [] for _, form in forms}
+    for item in listed:
+        owner = _form_owner(item.element, scope, document, first_with_id)
+        if owner is None or owner not in owned:
+            continue
+        suggestions = _suggestions(item.element, first_with_id, restore)
+        owned[owner].append(_control(item, labels_of.get(item.element, ()), suggestions, restore))
+    for position, form in forms:
+        heading = headings[position]
+        found.append(
+            (
+                position,
+                form,
+                tuple(owned[form]),
+                "" if heading is None else collapse_whitespace(_text(heading, restore)),
+                _labelledby(form, first_with_id, restore),
+            )
+        )
+
+
+def _section_heading(
+    form: etree._Element, seen: list[etree._Element]
+) -> etree._Element | None:
+    """The last heading before ``form`` whose parent encloses the form: ``<h2>`` then ``<form>``
+    in one section, not the heading of a section that closed before the form."""
+    ancestors = set(form.iterancestors())
+    return next((h for h in reversed(seen) if h.getparent() in ancestors), None)
+
+
+def _labelledby(
+    form: etree._Element, first_with_id: dict[str, etree._Element], restore: Restore
+) -> str:
+    """The text of the elements ``aria-labelledby`` names, in its order (#aria-labelledby)."""
+    ids = ASCII_WHITESPACE_RUNS.split((form.get("aria-labelledby") or "").strip(ASCII_WHITESPACE))
+    texts = (_text(first_with_id[i], restore) for i in ids if i in first_with_id)
+    return collapse_whitespace(" ".join(texts))
+
+
+def _disabled_by(
+    element: etree._Element, disabling: list[tuple[etree._Element, etree._Element | None]]
+) -> bool:
+    """Inside a disabled fieldset and not inside that fieldset's first legend child."""
+    for _fieldset, legend in disabling:
+        if legend is None:
+            return True
+        node = element
+        while node is not None and node is not legend:
+            node = node.getparent()
+        if node is None:
+            return True
+    return False
+
+
+def _form_owner(
+    element: etree._Element,
+    scope: etree._Element,
+    document: Document,
+    first_with_id: dict[str, etree._Element],
+) -> etree._Element | None:
+    """#reset-the-form-owner, with the parser's pointer association where it recorded one."""
+    form_id = element.get("form")
+    if form_id is not None:
+        target = first_with_id.get(form_id)
+        return target if target is not None and target.tag == "form" else None
+    recorded = document.parser_owners.get(element)
+    if recorded is not None:
+        return recorded
+    node = element.getparent()
+    while node is not None and node is not scope:
+        if node.tag == "form":
+            return node
+        node = node.getparent()
+    return None
+
+
+def _labels_by_control(
+    labels: list[etree._Element], first_with_id: dict[str, etree._Element], restore: Restore
+) -> dict[Any, tuple[str, ...]]:
+    """#labeled-control for every label, grouped by control, labels in tree order."""
+    found: dict[Any, list[str]] = {}
+    for label in labels:
+        target_id = label.get("for")
+        if target_id is not None:
+            control = first_with_id.get(target_id)
+        else:
+            control = next(
+                (d for event, d in _walk(label) if event == "start" and _labelable(d)), None
+            )
+        if control is not None and _labelable(control):
+            found.setdefault(control, []).append(_label_text(label, restore))
+    return {control: tuple(texts) for control, texts in found.items()}
+
+
+def _labelable(element: etree._Element) -> bool:
+    if element.tag == "input":
+        return _input_type(element) != "hidden"
+    return element.tag in LABELABLE
+
+
+# #concept-fe-disabled applies to these; a fieldset's own `disabled` disables its descendants,
+# not the fieldset as a listed element.
+_DISABLEABLE = frozenset({"button", "input", "select", "textarea"})
+
+
+def _suggestions(
+    element: etree._Element, first_with_id: dict[str, etree._Element], restore: Restore
+) -> tuple[str, ...]:
+    """#concept-input-list: the first element with the list= id, if it is a datalist; its
+    option descendants that are not disabled, by value (else collapsed text)."""
+    ident = element.get("list") if element.tag == "input" else None
+    datalist = first_with_id.get(ident) if ident is not None else None
+    if datalist is None or datalist.tag != "datalist":
+        return ()
+    values = []
+    for option in datalist.iter("option"):
+        if option.get("disabled") is not None:
+            continue
+        value = option.get("value")
+        values.append(restore(value) if value is not None else collapse_whitespace(_text(option, restore)))
+    return tuple(values)
+
+
+def _control(
+    item: _Listed, labels: tuple[str, ...], suggestions: tuple[str, ...], restore: Restore
+) -> Control:
+    element = item.element
+    tag = element.tag
+    disabled = tag in _DISABLEABLE and (
+        element.get("disabled") is not None or item.disabled_by_fieldset
+    )
+    return Control(
+        index=item.index,
+        tag=tag,
+        type=_control_type(element),
+        attributes=_frozen(element.attrib, restore),
+        disabled=disabled,
+        labels=labels,
+        containers=item.containers,
+        options=_options(element, restore) if tag == "select" else (),
+        text=_text(element, restore) if tag in ("textarea", "button", "output") else "",
+        line=element.sourceline,
+        in_datalist=item.in_datalist,
+        inherited_dir=item.inherited_dir,
+        suggestions=suggestions,
+    )

@@ -1,0 +1,55 @@
+"""Which controls hold secrets: a password, a card number, a one-time code.
+
+Such values are written to the site and never shown back: not in a schema's examples, a
+request shown to a person, a result, an error or a log line.
+"""
+
+from __future__ import annotations
+
+import re
+
+from formtools._forms.model import Control, Form
+
+__all__ = ["autocomplete_field", "boolean_flag", "is_sensitive", "sensitive_keys", "words_of"]
+
+# autocomplete tokens (the field name, last token of the attribute) whose values are secrets.
+_SECRET_AUTOCOMPLETE = re.compile(r"cc-.+|current-password|new-password|one-time-code")
+# control names that hold secrets when nothing else says so (words of the name)
+_SECRET_NAME_WORDS = frozenset(
+    {"password", "passwd", "passcode", "pin", "otp", "cvv", "cvc", "csc", "ssn", "secret"}
+)
+
+
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+
+def words_of(*texts: str) -> frozenset[str]:
+    return frozenset(word.lower() for text in texts for word in _WORD.findall(text))
+
+
+def boolean_flag(value: str | None) -> bool | None:
+    if value is None:
+        return None
+    return {"": True, "true": True, "false": False}.get(value.strip().lower())
+
+
+def autocomplete_field(control: Control) -> str:
+    """The field name of the ``autocomplete`` attribute: its last token, lowercased."""
+    tokens = control.attributes.get("autocomplete", "").lower().split()
+    return tokens[-1] if tokens else ""
+
+
+def is_sensitive(control: Control) -> bool:
+    """Whether the control's value is a secret (a password, a card number, a one-time code)."""
+    declared = boolean_flag(control.attributes.get("toolparamsensitive"))
+    if declared is not None:
+        return declared
+    if control.tag == "input" and control.type == "password":
+        return True
+    if _SECRET_AUTOCOMPLETE.fullmatch(autocomplete_field(control)):
+        return True
+    return bool(words_of(control.key) & _SECRET_NAME_WORDS) and control.type != "hidden"
+
+
+def sensitive_keys(form: Form) -> frozenset[str]:
+    """The parameter names that carry a secret: such values are never shown back."""
+    return frozenset(c.key for c in form.controls if not c.is_button and is_sensitive(c))

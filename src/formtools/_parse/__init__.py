@@ -1,0 +1,42 @@
+"""Stage 1 — parse: markup → a :class:`Document` (the tree plus the parser-assigned form owners).
+
+Two tree builders give the same forms: :mod:`.fast` (lexbor, with the form pointer recovered)
+where it can vouch for the answer, :mod:`.exact` (html5lib, the reference) everywhere else.
+:mod:`.sources` reads pages from where a user points; :mod:`.prefilter` skips pages without tools.
+"""
+
+from __future__ import annotations
+
+from formtools._parse.document import Document, Parser
+from formtools._parse.exact import from_tree, parse_exact
+from formtools._parse.fast import fast_document
+from formtools.errors import UsageProblem
+
+__all__ = ["Document", "Parser", "parse_html", "from_tree"]
+
+
+def parse_html(
+    markup: str | bytes,
+    *,
+    url: str | None = None,
+    content_type: str | None = None,
+    source: str | None = None,
+    parser: Parser = "auto",
+) -> Document:
+    """Parse markup the way a browser does and record parser-assigned form owners.
+
+    Bytes are decoded as a browser decodes them: a BOM wins, then the ``charset`` of
+    ``content_type`` (the HTTP header), then a ``<meta charset>`` prescan, else windows-1252.
+    ``parser="auto"`` takes the fast exact path (lexbor, see :mod:`.fast`) wherever it can
+    vouch for html5lib's answer and html5lib elsewhere; ``parser="html5lib"`` always uses
+    html5lib. Forms, tools and diagnostics come out the same either way.
+    """
+    if parser == "auto":
+        document = fast_document(markup, url=url, content_type=content_type, source=source)
+        if document is not None:
+            return document
+    elif parser != "html5lib":
+        raise UsageProblem(f"unknown parser {parser!r}: use 'auto' or 'html5lib'")
+    return parse_exact(markup, url, content_type, source)
+
+

@@ -1,0 +1,92 @@
+"""The parsed page every later stage reads: its tree, its URLs, its encoding and the form owners
+only the parser can know (see :mod:`formtools._parse.exact`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from types import MappingProxyType
+from typing import Any, Callable, Literal, Mapping
+from urllib.parse import urljoin, urlsplit
+
+import webencodings
+from lxml import etree
+
+__all__ = ["Document", "Parser", "base_url_of", "resolve_base", "sniffed_charset"]
+
+#: ``"auto"``: the fast exact path where it can vouch for the answer, html5lib elsewhere;
+#: ``"html5lib"``: always html5lib (the reference the fast path is tested against).
+Parser = Literal["auto", "html5lib"]
+
+_CHARSET_IN_CONTENT_TYPE = re.compile(r"""charset\s*=\s*["']?([^"';\s]+)""", re.IGNORECASE)
+
+
+@dataclass(frozen=True, eq=False)
+class Document:
+    """A parsed page: the tree, where it came from, and the parser-recorded form owners.
+
+    ``forms_root`` is the tree form extraction reads and ``parser_owners`` maps its control
+    elements to the form the parser's form pointer gave them (empty for trees the caller built:
+    their owners come from the final tree only). After html5lib it is the whole document. After
+    the fast path (:mod:`._fastparse`) it holds only what extraction reads, so ``root``, the whole
+    document, is then parsed with html5lib the first time somebody asks for it (``whole``).
+    """
+
+    forms_root: etree._Element
+    url: str | None = None
+    base_url: str | None = None
+    encoding: str = "UTF-8"
+    source: str = "<string>"
+    parser_owners: Mapping[Any, Any] = field(default_factory=lambda: MappingProxyType({}))
+    escaped: bool = False
+    whole: Callable[[], etree._Element] | None = field(default=None, repr=False)
+
+    @cached_property
+    def root(self) -> etree._Element:
+        """The whole document tree, as html5lib builds it."""
+        return self.forms_root if self.whole is None else self.whole()
+
+    def restore(self, text: str) -> str:
+        """The page's own characters for a string read from the tree (see :func:`_escape`)."""
+        return text.translate(_RESTORE) if self.escaped else text
+
+
+# lxml refuses characters XML cannot hold (most C0 controls, U+FFFE/U+FFFF, lone surrogates) and
+# html5lib's lxml builder turns U+000C into a space. Pages contain them, and they matter (a form
+# feed in a label is not a space to the browser), so they are parked in Supplementary Private Use
+# Area-A while the tree is built and restored whenever text leaves the tree.
+_PARKED = [*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), *range(0xD800, 0xE000), 0xFFFE, 0xFFFF]
+_ESCAPE = {code: 0xF0000 + i for i, code in enumerate(_PARKED)}
+_RESTORE = {parked: code for code, parked in _ESCAPE.items()}
+_NEEDS_ESCAPE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+
+def sniffed_charset(content_type: str | None) -> str | None:
+    if not content_type:
+        return None
+    match = _CHARSET_IN_CONTENT_TYPE.search(content_type)
+    if match and webencodings.lookup(match.group(1)) is not None:
+        return match.group(1)
+    return None
+
+
+def base_url_of(root: etree._Element, url: str | None) -> str | None:
+    """The document base URL: the first ``<base href>`` resolved against the document URL."""
+    for base in root.iter("base"):
+        href = base.get("href")
+        if href is not None:
+            return resolve_base(href, url)
+    return url
+
+
+def resolve_base(href: str, url: str | None) -> str | None:
+    """A ``<base href>`` value resolved against the document URL (#set-the-frozen-base-url)."""
+    href = href.strip()
+    if url is None:
+        return href if urlsplit(href).scheme else url
+    return urljoin(url, href)
+
+

@@ -1,0 +1,256 @@
+"""Stage 1 — parse: markup → an lxml tree plus the form owners only the parser can know.
+
+A browser associates some controls with a form that is not their ancestor: the HTML parser's
+*form element pointer* survives ``</div>`` and table foster-parenting, so in
+``<div><form id=f></div><input>`` the input belongs to ``f``, while the identical tree built from
+``<div><form id=f></form></div><input>`` leaves it unowned. No Python parser exposes that
+association, so :class:`_OwnerRecordingTreeBuilder` records it while html5lib builds the tree
+(html5lib is the pure-Python parser that builds the browser's tree).
+
+html5lib 1.1 predates ``<template>``: inside a template a browser neither sets nor clears the form
+pointer, so the two handlers below restore that behaviour; the controls a template holds are not
+part of the document and are skipped by the next stage.
+
+This is the exact path, and the reference. :func:`~formtools._parse.parse_html` first tries the
+fast exact path (:mod:`formtools._parse.fast`: lexbor, with the pointer recovered), which gives the same forms wherever it
+takes a page, and comes here for the pages it leaves.
+"""
+
+from __future__ import annotations
+
+import warnings
+from types import MappingProxyType
+from typing import Any, Iterator
+
+import html5lib
+from html5lib._tokenizer import HTMLTokenizer
+from html5lib.constants import DataLossWarning
+from html5lib.treebuilders import getTreeBuilder
+from lxml import etree
+
+from formtools._parse.document import (
+    _ESCAPE,
+    _NEEDS_ESCAPE,
+    Document,
+    base_url_of,
+    sniffed_charset,
+)
+from formtools._spec.constants import FORM_POINTER_ASSOCIATED
+from formtools._spec.encoding import encoding_name
+
+__all__ = ["parse_exact", "from_tree"]
+
+_LxmlTreeBuilder = getTreeBuilder("lxml")
+_HTML_NAMESPACES = (None, "http://www.w3.org/1999/xhtml")
+
+
+class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-type]
+    """html5lib's lxml builder, plus the form-pointer association of #form-element-pointer."""
+
+    current_line: Any = staticmethod(lambda: 0)
+
+    def reset(self) -> None:
+        super().reset()
+        self.parser_owners: dict[Any, Any] = {}
+
+    def _template_open(self) -> bool:
+        return any(node.name == "template" for node in self.openElements)
+
+    def _record(self, element: Any, token: dict) -> Any:
+        name = element.name
+        if name in FORM_POINTER_ASSOCIATED and element.namespace in _HTML_NAMESPACES:
+            lxml_element = element._element
+            lxml_element.sourceline = self.current_line()
+            pointer = self.formPointer
+            if pointer is not None and "form" not in token["data"] and not self._template_open():
+                self.parser_owners[lxml_element] = pointer._element
+        elif name == "form":
+            element._element.sourceline = self.current_line()
+        return element
+
+    def insertElementNormal(self, token: dict) -> Any:
+        return self._record(super().insertElementNormal(token), token)
+
+    def insertElementTable(self, token: dict) -> Any:
+        return self._record(super().insertElementTable(token), token)
+
+
+class _EscapingTokenizer(HTMLTokenizer):
+    """html5lib's tokenizer, handing on tokens with unrepresentable characters parked."""
+
+    def __iter__(self) -> Iterator[dict]:
+        for token in super().__iter__():
+            data = token.get("data")
+            if isinstance(data, str):
+                if _NEEDS_ESCAPE.search(data):
+                    token["data"] = data.translate(_ESCAPE)
+                    self.parser.escaped = True
+            elif isinstance(data, dict):
+                for name, value in data.items():
+                    if _NEEDS_ESCAPE.search(value):
+                        data[name] = value.translate(_ESCAPE)
+                        self.parser.escaped = True
+            yield token
+
+
+class _Parser(html5lib.HTMLParser):
+    """html5lib's parser with the template-aware form pointer handling of the current standard,
+    and characters lxml cannot hold parked (see above)."""
+
+    escaped = False
+
+    def mainLoop(self) -> None:
+        self.tokenizer.__class__ = _EscapingTokenizer
+        super().mainLoop()
+
+    def __init__(self) -> None:
+        super().__init__(tree=_OwnerRecordingTreeBuilder, namespaceHTMLElements=False)
+        tree = self.tree
+        tree.current_line = lambda: self.tokenizer.stream.position()[0]
+        self.phases["inBody"] = _template_aware_in_body(type(self.phases["inBody"]))(self, tree)
+        self.phases["inTable"] = _template_aware_in_table(type(self.phases["inTable"]))(self, tree)
+
+
+def _template_aware_in_body(in_body: type) -> type:
+    class InBody(in_body):  # type: ignore[misc, valid-type]
+        __slots__ = ()
+
+        def processStartTag(self, token: dict) -> Any:
+            if token["name"] == "form" and self.tree._template_open():
+                # "in body", <form> with a template open: insert it, leave the pointer alone.
+                if self.tree.elementInScope("p", variant="button"):
+                    self.processEndTag({"type": 4, "name": "p", "data": {}, "selfClosing": False})
+                self.tree.insertElement(token)
+                return None
+            return super().processStartTag(token)
+
+        def processEndTag(self, token: dict) -> Any:
+            if token["name"] == "template" and self.tree._template_open():
+                # html5lib treats </template> as an ordinary end tag, which an open form or
+                # fieldset blocks; the standard pops everything up to the template.
+                self.tree.generateImpliedEndTags()
+                while self.tree.openElements.pop().name != "template":
+                    pass
+                self.parser.resetInsertionMode()
+                return None
+            if token["name"] == "form" and self.tree._template_open():
+                # "in body", </form> with a template open: pop to the form if one is in scope.
+                if self.tree.elementInScope("form"):
+                    self.tree.generateImpliedEndTags()
+                    while self.tree.openElements.pop().name != "form":
+                        pass
+                return None
+            return super().processEndTag(token)
+
+    return InBody
+
+
+def _template_aware_in_table(in_table: type) -> type:
+    class InTable(in_table):  # type: ignore[misc, valid-type]
+        __slots__ = ()
+
+        def processStartTag(self, token: dict) -> Any:
+            if token["name"] == "form" and self.tree._template_open():
+                return None  # "in table", <form> with a template open is ignored
+            return super().processStartTag(token)
+
+    return InTable
+
+
+def parse_exact(
+    markup: str | bytes, url: str | None, content_type: str | None, source: str | None
+) -> Document:
+    """html5lib with the form-pointer hook: the reference answer."""
+    parser = _Parser()
+    with warnings.catch_warnings():
+        # html5lib reports each lxml naming coercion; those never touch form markup
+        warnings.simplefilter("ignore", DataLossWarning)
+        lxml_tree = _run(parser, markup, content_type)
+    root = lxml_tree.getroot()
+    if isinstance(markup, bytes):
+        encoding = encoding_name(parser.documentEncoding or "windows-1252")
+    else:
+        encoding = "UTF-8"
+    owners = MappingProxyType(dict(parser.tree.parser_owners))
+    return Document(
+        forms_root=root,
+        url=url,
+        base_url=base_url_of(root, url),
+        encoding=encoding,
+        source=source or (url or "<string>"),
+        parser_owners=owners,
+        escaped=parser.escaped,
+    )
+
+
+def _run(parser: _Parser, markup: str | bytes, content_type: str | None) -> Any:
+    if isinstance(markup, bytes):
+        return parser.parse(
+            markup,
+            transport_encoding=sniffed_charset(content_type),
+            useChardet=False,
+            scripting=True,
+        )
+    return parser.parse(markup, scripting=True)
+
+
+def from_tree(tree: Any, *, url: str | None = None, source: str | None = None) -> Document:
+    """Wrap a tree the caller already has (lxml or BeautifulSoup).
+
+    Such a tree no longer says which controls the parser's form pointer associated, so owners come
+    from ``form=`` attributes and ancestors only; parse the markup with :func:`parse_html` when the
+    exact browser answer matters.
+    """
+    if type(tree).__module__.startswith("bs4"):
+        root = _lxml_from_soup(tree)
+        return Document(
+            forms_root=root, url=url, base_url=base_url_of(root, url), source=source or (url or "<soup>")
+        )
+    if isinstance(tree, etree._ElementTree):
+        tree = tree.getroot()
+    if isinstance(tree, etree._Element):
+        root = tree.getroottree().getroot()
+        return Document(
+            forms_root=root, url=url, base_url=base_url_of(root, url), source=source or (url or "<tree>")
+        )
+    raise TypeError(f"expected an lxml or BeautifulSoup tree, got {type(tree).__name__}")
+
+
+def _lxml_from_soup(soup: Any) -> etree._Element:
+    """Copy a BeautifulSoup tree into lxml elements, keeping its structure as it is."""
+    from bs4 import NavigableString, Tag
+    from bs4.element import Comment, ProcessingInstruction, Doctype
+
+    root = etree.Element("html")
+
+    def copy_children(source: Any, target: etree._Element) -> None:
+        last: etree._Element | None = None
+        for child in source.children:
+            if isinstance(child, Tag):
+                try:
+                    element = etree.SubElement(target, child.name.lower())
+                except ValueError:
+                    continue  # a name lxml cannot hold; its subtree has no tool markup we can use
+                for name, value in child.attrs.items():
+                    try:
+                        element.set(name, " ".join(value) if isinstance(value, list) else value)
+                    except ValueError:
+                        pass
+                copy_children(child, element)
+                last = element
+            elif isinstance(child, NavigableString) and not isinstance(
+                child, (Comment, ProcessingInstruction, Doctype)
+            ):
+                if last is None:
+                    target.text = (target.text or "") + str(child)
+                else:
+                    last.tail = (last.tail or "") + str(child)
+
+    top = soup.find("html") if soup.name == "[document]" else soup
+    if top is not None and top.name == "html":
+        for name, value in top.attrs.items():
+            root.set(name, " ".join(value) if isinstance(value, list) else value)
+        copy_children(top, root)
+    else:
+        copy_children(soup, root)
+    return root

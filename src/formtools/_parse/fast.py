@@ -1,0 +1,1059 @@
+"""The fast exact path: lexbor builds the tree, and formtools checks it answers as html5lib would.
+
+html5lib (the exact path, :func:`formtools._parse.exact.parse_exact`) runs at about 1 MB/s; lexbor (through
+selectolax) parses the same page a hundred times faster. Both follow the HTML Standard's tree
+construction, but lexbor tells neither where a tag was in the source (diagnostics carry line
+numbers) nor what the form element pointer did (it gives a form controls it does not contain:
+``<table><form><tr><td><input>``, ``<div><form></div><input>``, an unclosed form …). This module
+gets both from one lexbor parse, and copies from its tree a skeleton holding exactly what
+:func:`._forms.forms_of` reads, so forms, tools and diagnostics come out byte-identical.
+
+1. **Positions by marking.** Before parsing, every ``<form`` and listed-element start tag (from
+   the first ``<form`` on) gets ``/\\x01=N`` inserted after its name, ``N`` being its byte offset
+   (``<table`` and ``<template`` get ``\\x02`` and ``\\x03``). In a real tag that reads as an
+   attribute (``/`` ends a tag name), so each form and control lexbor builds says where its tag
+   was: creation order and html5lib's line number. A tag-like string in a script, comment or
+   attribute value just gets those characters, which the skeleton strips again: the insertion
+   holds no quote, whitespace or ``>``, so it changes no tokenization, and U+0001 to U+0003
+   cannot come from the page (pages holding them raw go to html5lib).
+2. **The form pointer.** The pointer is set by each ``<form>`` tag that made an element and
+   cleared by the first real ``</form>`` after it that reaches "in body" (html5lib's select mode
+   and templates keep it). Whether a ``</form`` is a real end tag is decided by tokenizing exactly,
+   in Python, only the stretch since the last marked tag before it, usually a few bytes. A
+   control made while the pointer is set belongs to that form, wherever the tree put it.
+3. **The skeleton.** Every form's subtree; every control the pointer or ``form=`` gives a form
+   outside it; the labels, datalists, headings and ``aria-labelledby`` targets those refer to; the
+   first element with each id looked up; and the ancestors forms_of looks at (fieldsets, their
+   first legends, datalists, ``dir`` carriers, section headings' parents) are copied, in document
+   order, into a small lxml tree, which ``forms_of`` scans. Text is copied only where it is read,
+   and elements forms_of ignores are left out.
+4. **Where the parsers part.** html5lib 1.1 predates ``<search>``, ``<dialog>``, the customizable
+   ``<select>`` parser and templates as scope boundaries, still knows ``<isindex>``, and keeps a
+   textarea's leading newline outside "in body". The skeleton reproduces the last, and checks
+   that each select's and template's contents do nothing the two parsers read differently. Where
+   that fails, and for what this module does not model (a raw NUL or form feed, declarative
+   shadow roots, MathML and SVG around what it copies, elements in options),
+   :func:`fast_document` returns None and the caller parses with html5lib.
+
+The resulting :class:`~._parse.Document` is like any other; its ``root`` (the whole tree) is
+parsed with html5lib only if somebody asks for it.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+import warnings
+from types import MappingProxyType
+from typing import Any
+
+from html5lib._ihatexml import InfosetFilter
+from html5lib._inputstream import (
+    ContentAttrParser,
+    EncodingBytes,
+    HTMLBinaryInputStream,
+    lookupEncoding,
+)
+from html5lib.constants import DataLossWarning
+from lxml import etree
+from selectolax.lexbor import LexborDocumentOptions, LexborHTMLParser, LexborNode
+
+from formtools._spec.constants import ASCII_WHITESPACE, LISTED
+from formtools._spec.encoding import encoding_name
+from formtools._spec.microsyntax import ASCII_WHITESPACE_RUNS
+from formtools._parse.document import _ESCAPE, _NEEDS_ESCAPE, Document, resolve_base, sniffed_charset
+from formtools._parse.exact import parse_exact
+
+__all__ = ["fast_document"]
+
+
+class _Unsure(Exception):
+    """The page holds something the fast path cannot vouch for: parse it with html5lib."""
+
+
+class _NestedForm(Exception):
+    """A form below a copy's root: copy it again keeping every element (see _Page._children)."""
+
+
+class _EncodingChange(Exception):
+    """A ``<meta>`` html5lib obeys names another encoding: decode again, this time for sure."""
+
+    def __init__(self, encoding: Any) -> None:
+        self.encoding = encoding
+
+
+def fast_document(
+    markup: str | bytes,
+    *,
+    url: str | None = None,
+    content_type: str | None = None,
+    source: str | None = None,
+) -> Document | None:
+    """What :func:`~formtools.parse_html` with html5lib gives form extraction, from lexbor; None
+    where the fast path cannot vouch for that."""
+    try:
+        if isinstance(markup, str):
+            page = _Page(markup.encode("utf-8"), "UTF-8", None)  # lone surrogates: unsure
+            return page.document(markup, url, content_type, source)
+        data, encoding, tentative = _decoded(markup, content_type)
+        while True:
+            try:
+                page = _Page(data, encoding_name(encoding.name), encoding if tentative else None)
+                return page.document(markup, url, content_type, source)
+            except _EncodingChange as change:
+                encoding, tentative = change.encoding, False
+                data = encoding.codec_info.decode(markup, "replace")[0].encode("utf-8")
+    except (_Unsure, UnicodeError, ValueError, RecursionError):
+        # ValueError: lxml refuses a name html5lib's tree would hold (it coerces what this cannot)
+        return None
+
+
+def _decoded(markup: bytes, content_type: str | None) -> tuple[bytes, Any, bool]:
+    """The page as UTF-8, decoded exactly as html5lib decodes it (BOM, transport charset,
+    ``<meta>`` prescan, windows-1252; undecodable bytes become U+FFFD), its encoding, and whether
+    a ``<meta>`` may still change that (html5lib's "tentative" confidence)."""
+    stream = HTMLBinaryInputStream(
+        markup, transport_encoding=sniffed_charset(content_type), useChardet=False
+    )
+    encoding, confidence = stream.charEncoding
+    body = markup[stream.rawStream.tell() :]
+    if encoding.name == "utf-8":
+        if not body.isascii():
+            try:
+                body.decode("utf-8")  # valid UTF-8 goes to lexbor as it is
+            except UnicodeDecodeError:
+                body = body.decode("utf-8", "replace").encode("utf-8")
+    else:
+        body = encoding.codec_info.decode(body, "replace")[0].encode("utf-8")
+    return body, encoding, confidence == "tentative"
+
+
+# --- the source -----------------------------------------------------------------------------
+
+_MARKED = LISTED | {"form"}
+_CANDIDATE = re.compile(  # a start tag of a marked name (CR is normalized away before)
+    rb"<(?:f(?:orm|ieldset)|input|select|t(?:extarea|(able)|(emplate))|button|o(?:utput|bject))"
+    rb"(?=[\t\n\f />])"
+)
+_MARK = "\x01"  # on forms and listed elements, which the query finds
+_TABLE_MARK = "\x02"  # on tables: read only to tell where a textarea was foster-parented
+_TEMPLATE_MARK = "\x03"  # on templates: read to check what their contents do
+_MARKS = (_MARK, _TABLE_MARK, _TEMPLATE_MARK)
+_MARK_TEXT = re.compile("/[\x01-\x03]=[0-9]+")
+# Before the first <form: a <template, or what may be a form= attribute (two patterns, each with
+# a literal prefix re can search for quickly).
+_TEMPLATE_TAG = re.compile(rb"<template(?=[\t\n\f />])")
+_FORM_WORD = re.compile(rb"form(?=[\t\n\f />=])")
+_FORM_END = re.compile(rb"</form(?=[\t\n\f />])")
+# What the skeleton cannot take from lexbor's strings as they are: a mark, or a character that
+# html5lib's lxml tree parks (see _parse), from a character reference such as "&#1;".
+_SPECIAL = re.compile(f"[\x01-\x03{_NEEDS_ESCAPE.pattern[1:-1]}]")
+
+# One start or end tag tokenized exactly on ASCII-lowercased bytes (#tag-open-state through
+# #after-attribute-value-quoted-state): the name, then attributes, whose quoted values may hold
+# ">". It fails only at the end of the input, where the tokenizer drops the tag.
+_ATTRIBUTES = (
+    rb"(?:[\t\n\f /]++|[^\t\n\f />][^\t\n\f />=]*+"
+    rb"(?:[\t\n\f ]*+=[\t\n\f ]*+"
+    rb"(?:\"[^\"]*+(?:\"|\Z)|'[^']*+(?:'|\Z)|[^\t\n\f >\"'][^\t\n\f >]*+|(?=>)))?+)*+>"
+)
+_START_TAG = re.compile(rb"<([a-z][^\t\n\f />]*+)" + _ATTRIBUTES)
+_END_TAG = re.compile(rb"</([a-z][^\t\n\f />]*+)" + _ATTRIBUTES)
+# Raw text and RCDATA elements (scripting is on, so noscript is one), and where each ends.
+_RAW = frozenset({"script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes",
+                  "noscript"})  # fmt: skip
+_RAW_ENDS = {name: re.compile(b"</" + name.encode() + rb"[\t\n\f />]") for name in _RAW}
+_SCRIPT_STATES = re.compile(rb"<!--|--+>|<(/?)script[\t\n\f />]")
+# In a select's contents, the first tag that is not option, optgroup or hr: it must be the
+# select's end tag, or lexbor's customizable select parser and html5lib's select mode part ways.
+_IN_SELECT_TAG = re.compile(rb"<(?=[a-z/!?])(?!(?:/?(?:option|optgroup)|hr)[\t\n\f />])")
+_END_SELECT = re.compile(rb"</select[\t\n\f />]")
+# A line feed, raw or as a character reference, at the start of a textarea's RCDATA.
+_LEADING_LF = re.compile(rb"\n|&#0*10(?![0-9])|&#[xX]0*[aA](?![0-9a-fA-F])|&NewLine;")
+
+
+def _raw_end(low: bytes, name: str, start: int) -> int:
+    """Where raw text or RCDATA content starting at ``start`` ends: at its appropriate end tag."""
+    if name == "script":
+        return _script_end(low, start)
+    match = _RAW_ENDS[name].search(low, start)
+    return match.start() if match else len(low)
+
+
+def _script_end(low: bytes, position: int) -> int:
+    """The end of script data through its escaped states (#script-data-state): ``<!--`` escapes,
+    ``<script`` in an escape double-escapes, ``-->`` ends either, and ``</script`` ends the
+    script except in a double escape, which it ends instead."""
+    escaped = double = False
+    while True:
+        match = _SCRIPT_STATES.search(low, position)
+        if match is None:
+            return len(low)
+        token, position = match.group(), match.end()
+        if token == b"<!--":
+            escaped = True
+            while low[position : position + 1] == b"-":
+                position += 1
+            if low[position : position + 1] == b">":  # "<!-->", "<!--->": back to script data
+                escaped = double = False
+                position += 1
+        elif token.startswith(b"--"):  # -->
+            escaped = double = False
+        elif match.group(1):  # </script
+            if not double:
+                return match.start()
+            double = False
+        elif escaped:
+            double = True
+
+
+# --- the skeleton ---------------------------------------------------------------------------
+
+_SVG = "http://www.w3.org/2000/svg"
+_HTML_POINTS = frozenset({"foreignObject", "desc", "title"})  # SVG's HTML integration points
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_TABLE_PARTS = frozenset({"table", "tbody", "thead", "tfoot", "tr", "colgroup"})
+_SELECT_PARTS = frozenset({"select", "option", "optgroup"})
+_FOREIGN = frozenset({"svg", "math"})
+_CELLS = frozenset({"td", "th", "caption"})
+# Elements a copy keeps even where their text is not read: what forms_of looks at. Others (and
+# their text) are left out, their children taking their place, unless they carry an id or a dir.
+_KEEP = LISTED | {"form", "label", "legend", "datalist", "option", "optgroup", "template",
+                  "meter", "progress", "h1", "h2", "h3", "h4", "h5", "h6"}  # fmt: skip
+# Elements whose text forms_of reads: a template in one would be read by html5lib's tree (which
+# keeps template contents as children) but not by lexbor's.
+_TEXT_READ = frozenset({"label", "option", "button", "output", "textarea", "datalist"}) | _HEADINGS
+# What html5lib 1.1's "in select" insertion mode keeps; lexbor follows the customizable select
+# parser, which keeps more. Other elements there would make the two trees differ.
+_IN_SELECT = {"select": frozenset({"option", "optgroup", "hr", "script"}),
+              "optgroup": frozenset({"option", "script"})}  # fmt: skip
+# Tags that close an open <p> in "in body" (html5lib 1.1's lists), void elements, formatting
+# elements, and what makes a template's contents too hard to follow (see _check_template_contents).
+_CLOSES_P = frozenset({"address", "article", "aside", "blockquote", "center", "details", "dir",
+                       "div", "dl", "fieldset", "figcaption", "figure", "footer", "header",
+                       "hgroup", "main", "menu", "nav", "ol", "p", "section", "summary", "ul",
+                       "pre", "listing", "form", "li", "dd", "dt", "table", "hr", "xmp",
+                       "h1", "h2", "h3", "h4", "h5", "h6"})  # fmt: skip
+_VOID = frozenset({"area", "br", "embed", "img", "keygen", "wbr", "param", "source", "track",
+                   "input", "hr", "image", "meta", "link", "base", "basefont", "bgsound", "col",
+                   "frame"})  # fmt: skip
+_FORMATTING = frozenset({"a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small",
+                         "strike", "strong", "tt", "u"})  # fmt: skip
+_CONTENT_BAILS = frozenset({"svg", "math", "body", "html", "head", "frameset", "plaintext",
+                            "isindex", "search", "dialog"})  # fmt: skip
+_BUTTON_SCOPE = frozenset({"applet", "caption", "html", "marquee", "object", "table", "td", "th",
+                           "button"})  # fmt: skip
+# Elements html5lib 1.1 parses otherwise than the Standard now does.
+_UNMODELLED = frozenset({"isindex", "search", "dialog"})
+_QUERY = "[\\1 ], label[for], [id], template, isindex, search, dialog"
+_KINDS = {tag: "listed" for tag in LISTED} | {tag: "unmodelled" for tag in _UNMODELLED} | {
+    "form": "form", "label": "label", "template": "template", "meta": "meta", "base": "base"
+}
+_XML_NAME = re.compile(r"[a-z_][a-z0-9_.-]*")
+_INFOSET = InfosetFilter(preventDoubleDashComments=True)
+_NAMES: dict[str, str] = {}
+
+
+def _xml_name(name: str) -> str:
+    """The name html5lib's lxml tree gives an element or attribute (non-XML characters coerced)."""
+    coerced = _NAMES.get(name)
+    if coerced is None:
+        if _XML_NAME.fullmatch(name):
+            coerced = name
+        else:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DataLossWarning)
+                coerced = _INFOSET.coerceAttribute(name)
+        if len(_NAMES) > 50_000:
+            _NAMES.clear()
+        _NAMES[name] = coerced
+    return coerced
+
+
+def _has_ancestor(node: LexborNode, tags: frozenset[str]) -> bool:
+    parent = node.parent
+    while parent is not None and parent.is_element_node:
+        if parent.tag in tags:
+            return True
+        parent = parent.parent
+    return False
+
+
+class _Page:
+    """One page: its marked source, lexbor's tree, and the skeleton copied from them."""
+
+    def __init__(self, data: bytes, encoding: str, tentative: Any) -> None:
+        if b"\r" in data:  # html5lib's input stream normalizes newlines
+            data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        # A raw NUL or form feed: the two parsers drop a NUL in different places, and html5lib's
+        # tree builder sees a parked form feed as text. A raw U+0001 to U+0003 would pass for a mark.
+        if any(byte in data for byte in (b"\x00", b"\x0c", b"\x01", b"\x02", b"\x03")):
+            raise _Unsure
+        self.data, self.low, self.encoding, self.tentative = data, data.lower(), encoding, tentative
+        self.escaped = False
+        self.tree = LexborHTMLParser(
+            self._marked(), scripting=True, options=LexborDocumentOptions.WO_EVENTS
+        )
+        self.index: dict[int, int] = {}  # element → document order (of the elements queried)
+        self.positions: dict[int, int] = {}  # form or listed element → its tag's offset
+        self.first_with_id: dict[str, LexborNode] = {}
+        self.copied: set[int] = set()  # every element a copy holds
+        self.roots: dict[int, LexborNode] = {}  # the elements copied, each with its subtree
+        self.order: dict[int, float] = {}  # root → where it comes in document order
+        self.copies: dict[int, etree._Element] = {}
+        self.elements: dict[int, etree._Element] = {}  # copied forms and listed elements
+        self.nearest_form: dict[int, int | None] = {}  # copied listed element → form around it
+        self.inner_heading: set[int] = set()  # forms with a heading inside
+        self.references: set[str] = set()  # ids the skeleton looks up
+        self.read_ids: set[str] = set()  # ids whose element's text is read (aria-labelledby)
+        self.list_ids: set[str] = set()  # ids named by list=
+        self.heading_parents: set[int] = set()  # parents of the section headings copied
+
+    def _marked(self) -> bytes:
+        """The source with the candidate start tags marked from the first ``<form`` or
+        ``<template`` on (earlier ones are under no form pointer), or from the start if ``form=``
+        shows up before it."""
+        data, low = self.data, self.low
+        start = low.find(b"<form")
+        template = _TEMPLATE_TAG.search(low, 0, start if start >= 0 else len(low))
+        if template is not None:
+            start = template.start()  # a template's contents are checked, from its tag
+        for match in _FORM_WORD.finditer(low, 0, start if start >= 0 else len(low)):
+            if low[match.start() - 1 : match.start()] in (b" ", b"\t", b"\n", b"/", b'"', b"'"):
+                start = 0
+                break
+        if start < 0:
+            return data
+        parts = [data[:start]]
+        last = start
+        for match in _CANDIDATE.finditer(low, start):
+            end = match.end()
+            parts.append(data[last:end])
+            parts.append(b"/%c=%d" % (2 if match.group(1) else 3 if match.group(2) else 1, match.start()))
+            last = end
+        parts.append(data[last:])
+        return b"".join(parts)
+
+    # -- reading lexbor's tree ---------------------------------------------------------------
+
+    def document(
+        self, markup: str | bytes, url: str | None, content_type: str | None, source: str | None
+    ) -> Document:
+        query = _QUERY + (", meta" if self.tentative else "")
+        if b"<base" in self.low:
+            query += ", base"
+        forms: list[LexborNode] = []
+        self.marked: list[tuple[int, LexborNode]] = []
+        self.labels: list[LexborNode] = []
+        with_form: list[LexborNode] = []
+        templates: list[LexborNode] = []
+        metas: list[LexborNode] = []
+        bases: list[LexborNode] = []
+        index, positions, first_with_id = self.index, self.positions, self.first_with_id
+        self.repeated_ids: set[str] = set()
+        previous = -1
+        for node in self.tree.css(query):
+            key = node.mem_id
+            if key == previous:  # matched by two selectors
+                continue
+            previous = key
+            index[key] = len(index)
+            kind = _KINDS.get(node.tag or "")
+            # one attribute dict for forms and controls, which read three of them
+            attributes = node.attributes if kind == "listed" or kind == "form" else None
+            ident = node.id if attributes is None else attributes.get("id")
+            if ident is not None:
+                if ident in first_with_id:
+                    self.repeated_ids.add(ident)
+                else:
+                    first_with_id[ident] = node
+            if attributes is not None:
+                mark = attributes.get(_MARK)
+                if mark is not None:
+                    position = positions[key] = int(mark.rstrip("/"))
+                    self.marked.append((position, node))
+                if kind == "form":
+                    forms.append(node)
+                    if mark is None:
+                        raise _Unsure  # (marking starts at the first "<form")
+                elif "form" in attributes:
+                    with_form.append(node)
+            elif kind == "label":
+                self.labels.append(node)
+            elif kind == "template":
+                templates.append(node)
+            elif kind == "meta":
+                metas.append(node)
+            elif kind == "base":
+                bases.append(node)
+            elif kind == "unmodelled":
+                raise _Unsure
+        self.marked.sort(key=lambda entry: entry[0])
+        self.mark_positions = [position for position, _ in self.marked]
+        if self.tentative:
+            self._follow_meta(metas)
+        self._check_templates(templates, bool(bases))
+        base_url = self._base_url(bases, url)
+
+        for form in forms:
+            labelledby = (form.attrs.get("aria-labelledby") or "").strip(ASCII_WHITESPACE)
+            self.read_ids.update(ASCII_WHITESPACE_RUNS.split(labelledby) if labelledby else ())
+        self.forms = sorted(forms, key=lambda node: positions[node.mem_id])
+        self.form_positions = [positions[form.mem_id] for form in self.forms]
+        self.pointer_ends: dict[int, int] = {}
+        for form in forms:  # in document order
+            self._add_root(form)
+        owners = self._pointer_owners(with_form)
+        for control in with_form:
+            target = first_with_id.get(self._text(control.attrs.get("form") or ""))
+            if target is not None and target.tag == "form":
+                self._add_root(control)
+        self._add_references()
+        skeleton = self._assemble()
+        self._set_lines()
+        return Document(
+            forms_root=skeleton,
+            url=url,
+            base_url=base_url,
+            encoding=self.encoding,
+            source=source or (url or "<string>"),
+            parser_owners=MappingProxyType(
+                {self.elements[control]: self.elements[form] for control, form in owners.items()}
+            ),
+            escaped=self.escaped,
+            whole=lambda: parse_exact(markup, url, content_type, source).forms_root,
+        )
+
+    def _follow_meta(self, metas: list[LexborNode]) -> None:
+        """While the encoding is tentative, html5lib switches at the first ``<meta>`` it meets
+        that names a different one (startTagMeta, changeEncoding): do as it does."""
+        for meta in metas:
+            if _has_ancestor(meta, _SELECT_PARTS):
+                raise _Unsure  # html5lib's select mode ignores it, lexbor's parser does not
+            attributes = meta.attributes
+            if "charset" in attributes:
+                label: Any = self._text(attributes["charset"] or "")
+            elif (
+                "content" in attributes
+                and "http-equiv" in attributes
+                and self._text(attributes["http-equiv"] or "").lower() == "content-type"
+            ):
+                content = self._text(attributes["content"] or "").encode("utf-8")
+                label = ContentAttrParser(EncodingBytes(content)).parse()
+            else:
+                continue
+            encoding = lookupEncoding(label)
+            if encoding is None or encoding.name in ("utf-16be", "utf-16le"):
+                continue
+            if encoding == self.tentative:
+                return
+            raise _EncodingChange(encoding)
+
+    def _check_templates(self, templates: list[LexborNode], bases: bool) -> None:
+        """html5lib 1.1 parses a template's contents as ordinary children. Where that gives
+        another tree (a template in a table or select), or where html5lib would find something
+        in them (a ``<meta>`` while the encoding is tentative, a ``<base>``), or for declarative
+        shadow roots (whose contents forms_of scans), the fast path does not vouch."""
+        for template in templates:
+            attributes = template.attributes
+            mark = attributes.get(_TEMPLATE_MARK)
+            if "shadowrootmode" in attributes or mark is None:
+                raise _Unsure
+            parent = template.parent
+            if parent is not None and parent.tag in _TABLE_PARTS | _SELECT_PARTS:
+                raise _Unsure
+            if self.tentative or bases:
+                for fragment in template.template_fragments():
+                    if fragment.css_first("meta, base") is not None:
+                        raise _Unsure
+            self._check_template_contents(template, int(mark.rstrip("/")))
+
+    def _check_template_contents(self, template: LexborNode, position: int) -> None:
+        """html5lib 1.1 parses a template's contents "in body" with the template as an ordinary
+        element, not a scope boundary: a tag in them could close or reopen elements around the
+        template, where the Standard (and lexbor) keeps everything inside. Tokenize the contents
+        and make sure each tag only acts on elements opened in them: end tags match an open one,
+        no block start tag closes an outer ``<p>``, no list item an outer one, no formatting
+        element is left open (html5lib would reopen it after the template), and nothing puts
+        html5lib in a mode a ``</template>`` would not end (select, foreign content)."""
+        low = self.low
+        match = _START_TAG.match(low, position)
+        if match is None:
+            raise _Unsure
+        outer = []
+        parent = template.parent
+        while parent is not None and parent.is_element_node:
+            outer.append(parent.tag)
+            parent = parent.parent
+        button_scope = outer[: next((i for i, t in enumerate(outer) if t in _BUTTON_SCOPE), None)]
+        stack: list[str] = []
+        at = match.end()
+        while True:
+            at = low.find(b"<", at)
+            if at < 0:
+                raise _Unsure  # the template runs to the end of the page
+            following = low[at + 1 : at + 2]
+            if b"a" <= following <= b"z":
+                match = _START_TAG.match(low, at)
+                if match is None:
+                    raise _Unsure
+                name, at = match.group(1).decode(), match.end()
+                if name in _CONTENT_BAILS:
+                    raise _Unsure
+                if name in _CLOSES_P:
+                    if "p" in stack:
+                        del stack[len(stack) - 1 - stack[::-1].index("p") :]  # closes the last
+                    elif "p" in button_scope:
+                        raise _Unsure  # it would close the <p> around the template
+                if name in ("li", "dd", "dt"):
+                    kinds = ("li",) if name == "li" else ("dd", "dt")
+                    if not any(kind in stack for kind in kinds) and any(k in outer for k in kinds):
+                        raise _Unsure
+                if name in ("a", "nobr", "button") and name not in stack and name in outer:
+                    raise _Unsure
+                if name == "option" and stack and stack[-1] == "option":
+                    stack.pop()
+                if name in _RAW:
+                    at = _raw_end(low, name, at)
+                elif name not in _VOID:
+                    stack.append(name)
+            elif following == b"/":
+                second = low[at + 2 : at + 3]
+                if b"a" <= second <= b"z":
+                    match = _END_TAG.match(low, at)
+                    if match is None:
+                        raise _Unsure
+                    name, at = match.group(1).decode(), match.end()
+                    if name in stack:
+                        del stack[len(stack) - 1 - stack[::-1].index(name) :]
+                    elif name == "template":
+                        if any(tag in _FORMATTING or tag == "select" for tag in stack):
+                            raise _Unsure  # left open: html5lib would go on with it after
+                        return
+                    elif name in ("body", "html") or (
+                        "p" in button_scope if name == "p" else name in outer
+                    ):
+                        raise _Unsure  # it would close an element around the template
+                elif second == b">":
+                    at += 3
+                else:
+                    at = self._bogus_comment_end(at + 2)
+            elif following == b"!":
+                at = self._comment_end(at + 4) if low.startswith(b"<!--", at) else (
+                    self._bogus_comment_end(at + 2))
+            elif following == b"?":
+                at = self._bogus_comment_end(at + 1)
+            else:
+                at += 1
+
+    def _base_url(self, bases: list[LexborNode], url: str | None) -> str | None:
+        for base in bases:
+            href = base.attributes.get("href")
+            if href is not None:
+                if _has_ancestor(base, _FOREIGN):
+                    raise _Unsure
+                return resolve_base(self._text(href), url)
+        return url
+
+    # -- the form pointer --------------------------------------------------------------------
+
+    def _pointer_owners(self, with_form: list[LexborNode]) -> dict[int, int]:
+        """Controls the parser's form pointer gave to a form other than the one around them."""
+        owners: dict[int, int] = {}
+        skip = {control.mem_id for control in with_form}  # form= decides, not the pointer
+        for position, control in self.marked:
+            at = bisect.bisect(self.form_positions, position) - 1
+            key = control.mem_id
+            if at < 0 or key in skip or control.tag == "form":
+                continue
+            form = self.forms[at].mem_id
+            if key in self.copied and self.nearest_form.get(key) == form:
+                continue  # the pointer and the tree agree
+            if position < self._pointer_end(at):
+                self._add_root(control)
+                owners[key] = form
+        return owners
+
+    def _pointer_end(self, at: int) -> int:
+        """Where the pointer the ``at``-th form set is cleared: at its first ``</form>`` that
+        reaches "in body", which comes before the next form's tag (that tag made a form)."""
+        end = self.pointer_ends.get(at)
+        if end is None:
+            start = self.form_positions[at]
+            last = at + 1 == len(self.forms)
+            limit = len(self.low) if last else self.form_positions[at + 1]
+            end = next(
+                (m.start() for m in _FORM_END.finditer(self.low, start, limit)
+                 if self._clears_pointer(m.start())),
+                None,
+            )  # fmt: skip
+            if end is None:
+                if not last:
+                    raise _Unsure  # something cleared it that this module did not see
+                end = limit
+            self.pointer_ends[at] = end
+        return end
+
+    def _clears_pointer(self, target: int) -> bool:
+        """Whether the ``</form`` at ``target`` is an end tag token that reaches "in body",
+        tokenizing from the last marked tag before it (a form's own tag at the least)."""
+        low = self.low
+        position, anchor = self.marked[bisect.bisect(self.mark_positions, target) - 1]
+        tag = anchor.tag
+        foreign = _has_ancestor(anchor, _FOREIGN)
+        match = _START_TAG.match(low, position)
+        if match is None:
+            return False  # the anchor's tag runs to the end of the page
+        resume = match.end()
+        in_select = tag == "select" or _has_ancestor(anchor, _SELECT_PARTS)
+        if tag == "textarea" and not foreign:
+            resume = _raw_end(low, tag, resume)
+        if resume > target:
+            return False  # inside the anchor's tag or text
+        return self._tokenize_to(resume, target, in_select, foreign)
+
+    def _tokenize_to(self, position: int, target: int, in_select: bool, foreign: bool) -> bool:
+        """Tokenize exactly from ``position`` (in the data state) to ``target``: whether a token
+        starts at ``target`` and no select or template is open there to keep the pointer. A
+        select met on the way made no element lexbor kept (it would be the anchor): it is
+        ignored in select mode or in a template. ``foreign``: SVG or MathML may be open, where
+        raw-text tags are not raw text."""
+        low = self.low
+        templates = 0
+        just_foreign = False  # right after an <svg> or <math> start tag: in foreign content
+        while True:
+            at = low.find(b"<", position, target + 1)
+            if at < 0:
+                return False
+            if at == target:
+                return not in_select and templates == 0
+            following = low[at + 1 : at + 2]
+            if b"a" <= following <= b"z":
+                match = _START_TAG.match(low, at)
+                if match is None:
+                    return False
+                name, position = match.group(1).decode(), match.end()
+                just_foreign = name in _FOREIGN and not in_select and low[position - 2] != 47  # "/>"
+                if name == "plaintext" and not (in_select or foreign):
+                    return False  # the rest of the page is text
+                if name in _RAW:
+                    if name == "textarea" and not foreign:
+                        in_select = False
+                    if in_select and name != "script" and not templates:
+                        continue  # html5lib's select mode ignores the tag: no raw text
+                    end = _raw_end(low, name, position)
+                    if foreign and b"<" in low[position:end]:
+                        raise _Unsure  # foreign content would tokenize it as markup
+                    position = end
+                elif name in _FOREIGN:
+                    foreign = True
+                elif name == "template":
+                    if in_select or foreign:
+                        raise _Unsure  # html5lib's select mode drops it; in SVG it is SVG's
+                    templates += 1
+                elif name == "select":
+                    if not (in_select or templates):
+                        raise _Unsure
+                    in_select = not in_select
+                elif name in ("input", "keygen") and not foreign:
+                    in_select = False
+            elif following == b"/":
+                just_foreign = False
+                second = low[at + 2 : at + 3]
+                if b"a" <= second <= b"z":
+                    match = _END_TAG.match(low, at)
+                    if match is None:
+                        return False
+                    name, position = match.group(1).decode(), match.end()
+                    if name == "select":
+                        in_select = False
+                    elif name == "template" and templates:
+                        templates -= 1
+                elif second == b">":
+                    position = at + 3
+                else:
+                    position = self._bogus_comment_end(at + 2)
+            elif following == b"!":
+                if low.startswith(b"<!--", at):
+                    position = self._comment_end(at + 4)
+                elif foreign and low.startswith(b"<![cdata[", at):
+                    close = low.find(b"]]>", at)
+                    if close < 0:
+                        close = len(low) - 3
+                    if not just_foreign and low.find(b">", at) != close + 2:
+                        raise _Unsure  # a CDATA section or a bogus comment: they end elsewhere
+                    position = close + 3
+                    continue
+                else:
+                    position = self._bogus_comment_end(at + 2)
+            elif following == b"?":
+                position = self._bogus_comment_end(at + 1)
+            else:
+                position = at + 1
+            if position > target:
+                return False
+
+    def _bogus_comment_end(self, position: int) -> int:
+        end = self.low.find(b">", position)
+        return len(self.low) if end < 0 else end + 1
+
+    def _comment_end(self, position: int) -> int:
+        """After ``<!--``: ``<!-->`` and ``<!--->`` end at once, else ``-->`` or ``--!>``."""
+        low = self.low
+        if low.startswith(b">", position):
+            return position + 1
+        if low.startswith(b"->", position):
+            return position + 2
+        ends = [at + 3 for at in (low.find(b"-->", position),) if at >= 0]
+        ends += [at + 4 for at in (low.find(b"--!>", position),) if at >= 0]
+        return min(ends) if ends else len(low)
+
+    # -- what forms_of reads -----------------------------------------------------------------
+
+    def _add_root(
+        self, node: LexborNode, *, stub: bool = False, read: bool = False, order: float | None = None
+    ) -> None:
+        """Copy ``node`` (its outermost label ancestor instead, if it has one: forms_of reads a
+        label's text and first labelable descendant) with its subtree, or as a ``stub``;
+        ``read``: with all its text. ``order``: where it comes in document order, if the query
+        did not find it."""
+        key = node.mem_id
+        if order is None:
+            if key not in self.index:
+                raise _Unsure  # (every root is, or is lifted from, an element the query found)
+            order = self.index[key]
+        if not stub:
+            parent = node.parent
+            while parent is not None and parent.is_element_node:
+                if parent.tag == "label":
+                    node = parent
+                parent = parent.parent
+            key = node.mem_id
+        if key in self.copied:
+            return
+        self.roots[key] = node
+        self.order[key] = order  # a label lifted to holds no root before the node in it
+        if stub:
+            self.copies[key] = self._element(node)
+            self.copied.add(key)
+        else:
+            self.copies[key] = self._copy(node, read)
+
+    def _add_references(self) -> None:
+        """Each form's section heading; labels pointing at copied controls; then the first
+        element with each id the skeleton looks up (with its subtree where forms_of reads it)
+        until no new id is needed."""
+        headings = []
+        for form in self.forms:
+            if form.mem_id not in self.inner_heading:
+                heading = self._section_heading(form)
+                parent = None if heading is None else heading.parent
+                if heading is not None and parent is not None and heading.mem_id not in self.copied:
+                    # right before the form: no heading forms_of could prefer comes between
+                    self.heading_parents.add(parent.mem_id)
+                    self._add_root(heading, order=self.index[form.mem_id] - 0.5)
+                    headings.append(heading)
+        for label in self.labels:
+            attributes = label.attributes
+            if "for" in attributes:
+                target = self.first_with_id.get(self._text(attributes["for"] or ""))
+                if target is not None and target.mem_id in self.elements:
+                    self._add_root(label)
+        done: set[str] = set()
+        while self.references - done:
+            for ident in sorted(self.references - done):
+                done.add(ident)
+                target = self.first_with_id.get(ident)
+                if target is None or target.mem_id in self.copied:
+                    continue
+                read = ident in self.read_ids
+                full = read or (ident in self.list_ids and target.tag == "datalist")
+                self._add_root(target, stub=not full, read=read)
+        if any(heading.id in self.repeated_ids for heading in headings):
+            raise _Unsure  # placed by its form, it could come before an element with its id
+
+    @staticmethod
+    def _section_heading(form: LexborNode) -> LexborNode | None:
+        """The last heading before the form whose parent is one of the form's ancestors: the
+        nearest heading among the earlier siblings of the form and of its ancestors, from the
+        innermost out (a deeper one comes later in document order)."""
+        node: LexborNode | None = form
+        while node is not None and node.is_element_node:
+            sibling = node.prev
+            while sibling is not None:
+                if sibling.tag in _HEADINGS:
+                    return sibling
+                sibling = sibling.prev
+            node = node.parent
+        return None
+
+    def _text(self, text: str) -> str:
+        """A string as html5lib's tree holds it: without the marks tag-like strings in it got,
+        and with the characters lxml cannot hold parked (see _parse)."""
+        if _SPECIAL.search(text):
+            text = _MARK_TEXT.sub("", text)
+            if _NEEDS_ESCAPE.search(text):
+                self.escaped = True
+                text = text.translate(_ESCAPE)
+        return text
+
+    def _attributes(self, node: LexborNode) -> dict[str, str]:
+        """An HTML element's attributes as html5lib's tree holds them (names coerced)."""
+        names, special = _NAMES, _SPECIAL.search
+        attributes = {}
+        for name, value in node.attributes.items():
+            if name not in _MARKS:
+                if value is None:
+                    value = ""
+                elif special(value):
+                    value = self._text(value)
+                attributes[names.get(name) or _xml_name(name)] = value
+        return attributes
+
+    def _element(self, node: LexborNode) -> etree._Element:
+        return etree.Element(_xml_name(node.tag or ""), self._attributes(node))
+
+    def _copy(self, root: LexborNode, read: bool) -> etree._Element:
+        """``root`` and its subtree as lxml elements (``read``: with all its text)."""
+        element = self._element(root)
+        key = root.mem_id
+        tag = root.tag
+        self.copied.add(key)
+        form = key if tag == "form" else None
+        try:
+            self._children(root, element, "html", None, form, read or tag in _TEXT_READ, True)
+        except _NestedForm:
+            element = self._element(root)
+            self._children(root, element, "html", None, form, read or tag in _TEXT_READ, False)
+        if tag in _MARKED or tag == "label":
+            if tag == "textarea":
+                self._leading_newline(root, element)
+            self._remember(root, element, None)
+        return element
+
+    def _children(
+        self,
+        node: LexborNode,
+        parent: etree._Element,
+        namespace: str,
+        select_part: str | None,
+        form: int | None,
+        text_read: bool,
+        leave_out: bool,
+    ) -> None:
+        """Copy the children of ``node`` into ``parent``: elements in the namespace the tree
+        builder gave them (SVG elements keep only ``id`` and ``dir``, all forms_of may read of
+        them), and text where forms_of reads it (``text_read``). ``form``: the innermost form
+        around; ``select_part``: the select or optgroup they are in. ``leave_out``: skip the
+        elements forms_of does not look at (_KEEP), their children taking their place; not where
+        the copy holds a form below its root, whose section heading depends on headings' real
+        parents."""
+        last: etree._Element | None = None
+        parent_tag = node.tag
+        html_children = namespace == "html" or parent_tag in _HTML_POINTS
+        read_ids, roots, copied = self.read_ids, self.roots, self.copied
+        for child in node.iter(include_text=text_read):
+            if not child.is_element_node:
+                if child.is_text_node:  # (only where text is read)
+                    text = self._text(child.text_content or "")
+                    if last is None:
+                        parent.text = (parent.text or "") + text
+                    else:
+                        last.tail = (last.tail or "") + text
+                continue  # comments and processing instructions hold no text forms_of reads
+            key = child.mem_id
+            if key in roots:
+                raise _Unsure  # copied already on its own: the skeleton would hold it twice
+            copied.add(key)
+            tag = child.tag or ""
+            if html_children:
+                space = "svg" if tag == "svg" else "html"
+                if tag == "math":
+                    raise _Unsure
+            else:
+                space = namespace
+            if select_part is not None and (
+                space != "html" or tag not in _IN_SELECT.get(select_part, ())
+            ):
+                raise _Unsure  # html5lib's select mode drops what lexbor keeps here
+            if space != "html":
+                attributes = child.attributes
+                element = etree.SubElement(
+                    parent,
+                    f"{{{_SVG}}}{tag}",
+                    {name: self._text(attributes[name] or "") for name in ("id", "dir")
+                     if name in attributes},
+                )  # fmt: skip
+                if child.first_child is not None:
+                    self._children(child, element, space, None, form, text_read, leave_out)
+                last = element
+                continue
+            if (
+                leave_out
+                and not text_read
+                and tag not in _KEEP
+                and select_part is None
+                and parent_tag != "fieldset"  # a legend in it could become its first legend
+                and child.id is None
+                and "dir" not in child.attrs
+            ):
+                if child.first_child is not None:
+                    self._children(child, parent, "html", None, form, False, True)
+                continue
+            if tag == "form" and leave_out:
+                raise _NestedForm  # (the root, if a form, is no child)
+            element = etree.SubElement(parent, _NAMES.get(tag) or _xml_name(tag), self._attributes(child))
+            last = element
+            if tag == "template":
+                if text_read:
+                    raise _Unsure  # html5lib's tree would read its contents' text
+                continue
+            if tag in _HEADINGS and form is not None:
+                self.inner_heading.add(form)
+            elif tag == "select":
+                self._check_select(key)
+            if child.first_child is not None:
+                self._children(
+                    child,
+                    element,
+                    "html",
+                    "select" if tag == "select" else select_part and tag,
+                    key if tag == "form" else form,
+                    text_read or tag in _TEXT_READ or (bool(read_ids) and child.id in read_ids),
+                    leave_out,
+                )
+            if tag in _MARKED or tag == "label":
+                if tag == "textarea":
+                    self._leading_newline(child, element)
+                self._remember(child, element, form)
+            elif text_read and tag in ("pre", "listing"):
+                self._leading_newline(child, element)
+
+    def _check_select(self, key: int) -> None:
+        """A select's contents in the source hold only option, optgroup and hr tags (and text)
+        before its end tag: any other tag there, a ``</form>`` or ``</div>`` included, acts in
+        lexbor's customizable select parser and is ignored by html5lib's select mode."""
+        position = self.positions.get(key)
+        match = None if position is None else _START_TAG.match(self.low, position)
+        if match is None:
+            raise _Unsure
+        other = _IN_SELECT_TAG.search(self.low, match.end())
+        if other is None or not _END_SELECT.match(self.low, other.start()):
+            raise _Unsure
+
+    def _leading_newline(self, node: LexborNode, element: etree._Element) -> None:
+        """html5lib 1.1 drops the line feed that starts a textarea, pre or listing only when "in
+        body" sees it: in a table cell or caption, or foster-parented out of a table (still "in
+        table"), it keeps it (its drop-newline hook lives on the in-body phase). lexbor always
+        drops it."""
+        position = self.positions.get(node.mem_id)
+        if node.tag != "textarea" or position is None:
+            if self._in_body(node, None):
+                return
+            raise _Unsure  # where a pre or listing starts is not known
+        match = _START_TAG.match(self.low, position)
+        if match is None or not _LEADING_LF.match(self.data, match.end()):
+            return
+        if not self._in_body(node, position):
+            element.text = "\n" + (element.text or "")
+
+    def _in_body(self, node: LexborNode, position: int | None) -> bool:
+        """Whether html5lib was "in body" after ``node``'s start tag (at ``position``): not in a
+        cell or caption, nor foster-parented, that is before a table whose tag came first."""
+        ancestor: LexborNode | None = node
+        while ancestor is not None and ancestor.is_element_node:
+            if ancestor.tag in _CELLS:
+                return False
+            if ancestor.tag == "body":
+                return True
+            sibling = ancestor.next
+            while sibling is not None:
+                if sibling.tag == "table":
+                    mark = sibling.attrs.get(_TABLE_MARK)
+                    if position is None or mark is None or int(mark.rstrip("/")) < position:
+                        return False
+                sibling = sibling.next
+            ancestor = ancestor.parent
+        return True
+
+    def _remember(self, node: LexborNode, element: etree._Element, form: int | None) -> None:
+        """For copied forms and listed elements: the tag's offset and the form around; and the
+        ids the element makes forms_of look up."""
+        tag = node.tag
+        get = element.get
+        if tag == "label":
+            if get("for") is not None:
+                self.references.add(get("for"))
+            return
+        key = node.mem_id
+        if key not in self.positions:
+            raise _Unsure  # (every form and control copied comes from a marked tag)
+        self.elements[key] = element
+        if tag == "form":
+            labelledby = (get("aria-labelledby") or "").strip(ASCII_WHITESPACE)
+            self.references.update(ASCII_WHITESPACE_RUNS.split(labelledby) if labelledby else ())
+            return
+        self.nearest_form[key] = form
+        if get("form") is not None:
+            self.references.add(get("form"))
+        if tag == "input" and get("list") is not None:
+            self.references.add(get("list"))
+            self.list_ids.add(get("list"))
+
+    def _set_lines(self) -> None:
+        """html5lib's line for each copied form and control: the line its tag's ``>`` is on."""
+        low, positions = self.low, self.positions
+        line, counted = 1, 0
+        for position, element in sorted((positions[key], element) for key, element in self.elements.items()):
+            match = _START_TAG.match(low, position)
+            end = match.end() if match else len(low)
+            line += low.count(b"\n", counted, end)
+            counted = end
+            element.sourceline = line
+
+    def _assemble(self) -> etree._Element:
+        """The skeleton: the copies in document order, each under stubs of the ancestors forms_of
+        looks at (fieldsets, their legends, datalists, ``dir`` carriers, section headings'
+        parents)."""
+        skeleton = etree.Element("html")
+        stubs: dict[int, etree._Element] = {}
+        for key in sorted(self.roots, key=self.order.__getitem__):
+            parent = skeleton
+            for ancestor in self._ancestors(self.roots[key]):
+                stub = stubs.get(ancestor.mem_id)
+                if stub is None:
+                    stub = stubs[ancestor.mem_id] = self._element(ancestor)
+                    parent.append(stub)
+                    if ancestor.tag == "fieldset" and "disabled" in ancestor.attrs:
+                        # a disabled fieldset's first legend child decides what it disables
+                        legend = next((c for c in ancestor.iter() if c.tag == "legend"), None)
+                        if legend is not None:
+                            if legend.mem_id in self.roots:
+                                raise _Unsure
+                            stubs[legend.mem_id] = etree.SubElement(stub, "legend")
+                parent = stub
+            parent.append(self.copies[key])
+            if key not in stubs:
+                stubs[key] = self.copies[key]  # a stub root may be another root's ancestor
+        return skeleton
+
+    def _ancestors(self, node: LexborNode) -> list[LexborNode]:
+        """The ancestors of ``node`` below ``<html>`` that forms_of looks at, outermost first
+        (all of them HTML elements outside selects and templates)."""
+        chain = []
+        parent = node.parent
+        kept = self.heading_parents
+        while parent is not None and parent.is_element_node:
+            tag = parent.tag
+            if tag in _FOREIGN or tag in _SELECT_PARTS or tag == "template":
+                raise _Unsure
+            if (
+                tag in ("fieldset", "datalist")
+                or (tag == "legend" and getattr(parent.parent, "tag", None) == "fieldset")
+                or "dir" in parent.attrs
+                or parent.mem_id in kept
+            ) and tag != "html":
+                chain.append(parent)
+            parent = parent.parent
+        chain.reverse()
+        return chain

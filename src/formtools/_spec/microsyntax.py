@@ -1,0 +1,123 @@
+"""HTML microsyntaxes and step rules (#common-microsyntaxes, #concept-input-step).
+
+Numbers are parsed twice on purpose: as binary floats where the browser compares and prints
+doubles, and as :class:`~decimal.Decimal` where Chromium does its step arithmetic in decimal
+(``min=0.3 step=0.1`` *is* a multiple, which binary floats would deny).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+from functools import lru_cache
+
+import regress
+
+from formtools._spec.constants import ASCII_WHITESPACE
+from formtools._spec.ecmaregex import compiles_with_v_flag
+
+__all__ = [
+    "parse_float",
+    "parse_decimal",
+    "StepRule",
+    "allowed_step",
+    "step_base",
+    "is_multiple",
+    "ASCII_WHITESPACE_RUNS",
+    "collapse_whitespace",
+    "compiled_pattern",
+    "compiles_as_v_flag_regex",
+]
+
+# #valid-floating-point-number, as Chromium's ParseToDoubleForNumberType accepts it: no leading
+# "+" or whitespace, no trailing ".", an optional exponent.
+_FLOAT = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
+
+
+def parse_float(text: str | None) -> float | None:
+    """A valid floating-point number as a finite double, else None."""
+    if text is None or not _FLOAT.match(text) or text.endswith("."):
+        return None
+    value = float(text)
+    if not math.isfinite(value):
+        return None
+    return value + 0.0  # -0 becomes 0
+
+
+ASCII_WHITESPACE_RUNS = re.compile(f"[{ASCII_WHITESPACE}]+")
+
+
+def collapse_whitespace(text: str) -> str:
+    """#strip-and-collapse-ascii-whitespace."""
+    return " ".join(ASCII_WHITESPACE_RUNS.split(text.strip(ASCII_WHITESPACE)))
+
+
+def parse_decimal(text: str | None) -> Decimal | None:
+    """Like :func:`parse_float`, keeping the decimal digits as written."""
+    if parse_float(text) is None:
+        return None
+    try:
+        return Decimal(text)  # type: ignore[arg-type]
+    except InvalidOperation:  # pragma: no cover - the grammar above excludes it
+        return None
+
+
+@dataclass(frozen=True)
+class StepRule:
+    """#concept-input-step-default and #concept-input-step-scale for one input type."""
+
+    default: Decimal
+    scale: Decimal
+    default_base: Decimal = Decimal(0)
+    any_is_default: bool = False  # range needs a step for its slider: "any" means the default
+
+
+def allowed_step(step_attribute: str | None, rule: StepRule) -> Decimal | None:
+    """#concept-input-step: the allowed step, or None for ``step=any``.
+
+    A missing, unparsable, zero or negative step means the default step.
+    """
+    if step_attribute is not None and step_attribute.lower() == "any":
+        return rule.default * rule.scale if rule.any_is_default else None
+    step = parse_decimal(step_attribute)
+    if step is None or step <= 0:
+        return rule.default * rule.scale
+    return step * rule.scale
+
+
+def step_base(min_attribute: str | None, value_attribute: str | None, rule: StepRule) -> Decimal:
+    """#concept-input-min-zero: ``min`` if it parses, else the ``value`` attribute, else the default."""
+    for candidate in (min_attribute, value_attribute):
+        parsed = parse_decimal(candidate)
+        if parsed is not None:
+            return parsed
+    return rule.default_base
+
+
+def is_multiple(value: Decimal, step: Decimal) -> bool:
+    """Whether ``value`` is an integer multiple of ``step``, exactly: ``Decimal``'s ``%`` fails
+    once the quotient outgrows its context (``1e21 % 1e-7``), fractions never do."""
+    return Fraction(value) % Fraction(step) == 0
+
+
+@lru_cache(maxsize=4096)
+def compiles_as_v_flag_regex(pattern: str) -> bool:
+    """Whether ``pattern`` compiles as an ECMAScript RegExp with the ``v`` flag, as V8 decides
+    (``regress``, which does the matching, accepts more than V8 does)."""
+    return compiles_with_v_flag(pattern)
+
+
+@lru_cache(maxsize=1024)
+def compiled_pattern(pattern: str) -> regress.Regex | None:
+    """ECMAScript semantics: the v flag when the pattern has it, else u; None if neither."""
+    for flags in ("v", "u"):
+        if flags == "v" and not compiles_with_v_flag(pattern):
+            continue
+        try:
+            return regress.Regex(pattern, flags)
+        except regress.RegressError:
+            continue
+    return None

@@ -1,0 +1,153 @@
+"""What a tool call does to the world, guessed from the form: MCP-style tool annotations and
+which fields hold secrets.
+
+Chromium reports no such hints (its only annotation is ``autosubmit``), yet a client deciding
+whether to ask a person before a call, or whether to retry one, needs them. The page already
+says most of it: a GET form only reads (HTML requires GET submissions to be safe and
+idempotent), a form whose name, action or button says "delete" or "pay" changes something that
+cannot be taken back, and ``type=password`` or ``autocomplete="cc-number"`` mark a secret.
+
+Every guess is a row of a table below, and an author can override each hint with a form
+attribute (:data:`OVERRIDES`) — ``toolhumanintheloophint`` only upwards for a form without
+``toolautosubmit``, which is never submitted without a person. A field is marked sensitive or
+not with ``toolparamsensitive`` (``"false"`` turns the guess off).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from types import MappingProxyType
+from typing import Any
+from urllib.parse import urlsplit
+
+from formtools._forms.model import Form, submission_attribute, submission_method
+from formtools._synth.parameters import parameters_of
+from formtools._forms.sensitive import autocomplete_field, boolean_flag, is_sensitive, words_of
+
+__all__ = [
+    "HUMAN_IN_THE_LOOP_LEVELS",
+    "Hints",
+    "OVERRIDES",
+    "hints_of",
+]
+
+#: From least to most involvement: ``none`` (call freely), ``notify`` (tell the person after),
+#: ``review`` (show the call before it is sent), ``confirm`` (an explicit yes is needed).
+HUMAN_IN_THE_LOOP_LEVELS = ("none", "notify", "review", "confirm")
+
+# Words that make a state-changing form destructive: what it does cannot be undone by
+# submitting again (tokens of the tool name, title, the form's id, name and aria-label, its
+# action path and its submit button's label).
+_DESTRUCTIVE_WORDS = frozenset(
+    {
+        "delete", "remove", "destroy", "erase", "wipe", "purge", "discard", "drop",
+        "cancel", "unsubscribe", "revoke", "terminate", "deactivate", "close", "ban",
+        "reset", "uninstall", "withdraw",
+    }
+)
+# Words that make it a payment: money leaves (the same sources, plus any cc-* field).
+_PAYMENT_WORDS = frozenset(
+    {
+        "pay", "payment", "purchase", "buy", "checkout", "order", "donate", "donation",
+        "transfer", "charge", "subscribe", "billing",
+    }
+)
+# Words of a form that only looks things up, whatever its method.
+_SEARCH_WORDS = frozenset({"search", "find", "lookup", "query", "filter", "browse"})
+
+#: Form attributes that override a guessed hint: attribute → annotation key. A boolean hint's
+#: attribute is true when empty or ``"true"``, false when ``"false"``; any other value is
+#: ignored (the guess stays). ``toolhumanintheloophint`` takes a level name.
+OVERRIDES: Mapping[str, str] = MappingProxyType(
+    {
+        "toolreadonlyhint": "readOnlyHint",
+        "tooldestructivehint": "destructiveHint",
+        "toolidempotenthint": "idempotentHint",
+        "toolopenworldhint": "openWorldHint",
+        "tooluntrustedcontenthint": "untrustedContentHint",
+        "toolhumanintheloophint": "humanInTheLoopHint",
+        "toolsensitivehint": "sensitiveHint",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Hints:
+    """A tool's annotations, in the order they are written out."""
+
+    readOnlyHint: bool
+    destructiveHint: bool
+    idempotentHint: bool
+    openWorldHint: bool
+    untrustedContentHint: bool
+    humanInTheLoopHint: str
+    sensitiveHint: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @property
+    def needs_person(self) -> bool:
+        """Whether a person must see the call before it is sent (``review`` or ``confirm``)."""
+        return HUMAN_IN_THE_LOOP_LEVELS.index(self.humanInTheLoopHint) >= 2
+
+
+def hints_of(form: Form) -> Hints:
+    """The form's annotations: guessed from the page, then the author's overrides applied."""
+    attributes = form.attributes
+    button = parameters_of(form).submit_button  # the one a call without a submitter uses
+    method = submission_method(attributes, button)
+    action = (submission_attribute(attributes, button, "action") or "").strip()
+    scheme = urlsplit(action).scheme.lower()
+    sends_nothing = method == "dialog" or scheme == "mailto"
+    words = words_of(
+        attributes.get("toolname", ""),
+        attributes.get("tooltitle", ""),
+        attributes.get("id", ""),  # what names an unannotated form (--all-forms)
+        attributes.get("name", ""),
+        attributes.get("aria-label", ""),
+        urlsplit(action).path,
+        button.button_label if button is not None else "",
+    )
+    fields = [c for c in form.controls if not c.is_button]
+    payment = bool(words & _PAYMENT_WORDS) or any(
+        autocomplete_field(c).startswith("cc-") for c in fields
+    )
+    searching = (
+        attributes.get("role", "").strip().lower() == "search"
+        or bool(words & _SEARCH_WORDS)
+        or any(c.tag == "input" and c.type == "search" for c in fields)
+    )
+    reads_only = method == "get" or sends_nothing or (searching and not payment)
+    destructive = not reads_only and (payment or bool(words & _DESTRUCTIVE_WORDS))
+    guessed: dict[str, Any] = {
+        "readOnlyHint": reads_only,
+        "destructiveHint": destructive,
+        "idempotentHint": reads_only,
+        "openWorldHint": not sends_nothing,
+        # the result is the landing page's JSON-LD: the site's words, not the user's
+        "untrustedContentHint": not sends_nothing,
+        "humanInTheLoopHint": _level(destructive, "toolautosubmit" in attributes, reads_only),
+        "sensitiveHint": any(is_sensitive(c) for c in fields),
+    }
+    for attribute, key in OVERRIDES.items():
+        value = attributes.get(attribute)
+        if value is None:
+            continue
+        if key == "humanInTheLoopHint":
+            level = value.strip().lower()
+            if level in HUMAN_IN_THE_LOOP_LEVELS:
+                floor = "none" if "toolautosubmit" in attributes else "review"
+                guessed[key] = max(level, floor, key=HUMAN_IN_THE_LOOP_LEVELS.index)
+        elif (flag := boolean_flag(value)) is not None:
+            guessed[key] = flag
+    return Hints(**guessed)
+
+
+def _level(destructive: bool, autosubmit: bool, reads_only: bool) -> str:
+    if destructive:
+        return "confirm"
+    if not autosubmit:
+        return "review"
+    return "none" if reads_only else "notify"

@@ -1,0 +1,87 @@
+"""Profiles: the rules that turn a group of controls into a schema fragment, as data.
+
+A :class:`Profile` is a table from *group kind* (``"text"``, ``"number"``, ``"radio"`` …) to a
+fragment builder, plus the few policies that differ between profiles (which controls are
+skipped, how a parameter is described). Synthesis looks rules up here and never branches on a
+profile's name; a new profile is a new table, usually derived from an existing one with
+:meth:`Profile.extend`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+from typing import Any, Callable, Mapping
+
+from formtools._forms.model import Control, Form
+
+__all__ = ["Group", "Profile", "register_profile", "get_profile", "profile_names"]
+
+
+@dataclass(frozen=True)
+class Group:
+    """The controls that share one parameter name, in tree order."""
+
+    key: str
+    controls: tuple[Control, ...]
+
+    @property
+    def first(self) -> Control:
+        return self.controls[0]
+
+
+FragmentBuilder = Callable[[Group], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A named set of synthesis rules.
+
+    ``skip``: a control → the diagnostic code for leaving it out of every group, or None.
+    ``classify``: a group → its kind (a key of ``fragments``), or a diagnostic code when the
+    group is not a parameter. ``fragments``: kind → builder of the parameter's schema.
+    ``required``: whether the group's parameter is required. ``annotations``: a form → the
+    tool's annotations. ``closed``: the input schema says
+    ``"additionalProperties": false`` (a call with an unknown key is rejected, as Chromium does).
+    """
+
+    name: str
+    skip: Callable[[Control], str | None]
+    classify: Callable[[Group], tuple[str, str | None]]
+    fragments: Mapping[str, FragmentBuilder]
+    required: Callable[[Group], bool]
+    annotations: Callable[[Form], dict[str, Any]]
+    summary: str = ""
+    closed: bool = False
+
+    def extend(self, name: str, *, fragments: Mapping[str, FragmentBuilder] | None = None, **changes: Any) -> "Profile":
+        """A new profile: this one with some rules replaced."""
+        table = dict(self.fragments)
+        table.update(fragments or {})
+        return replace(self, name=name, fragments=MappingProxyType(table), **changes)
+
+
+_REGISTRY: dict[str, Profile] = {}
+
+
+def register_profile(profile: Profile) -> Profile:
+    _REGISTRY[profile.name] = profile
+    return profile
+
+
+def get_profile(name: str | Profile) -> Profile:
+    """Look a profile up by name; unknown names raise :class:`~formtools.UnknownProfile`."""
+    if isinstance(name, Profile):
+        return name
+    from formtools.errors import UnknownProfile
+
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise UnknownProfile(
+            f"unknown profile {name!r} (known: {', '.join(sorted(_REGISTRY))})"
+        ) from None
+
+
+def profile_names() -> tuple[str, ...]:
+    return tuple(sorted(_REGISTRY))

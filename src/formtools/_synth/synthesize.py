@@ -1,0 +1,168 @@
+"""Stage 3 — synthesize: forms → tool definitions under a profile, with a reason for every loss.
+
+The driver is profile-agnostic: it applies the WebMCP registration rules (a connected form with
+``toolname`` and ``tooldescription``, a valid and unused name), groups the kept controls by
+parameter name in order of first appearance, and asks the profile's table for each group's
+schema fragment.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+
+from formtools._spec.constants import TOOL_NAME
+from formtools._synth.diagnostics import Diagnostic, Severity
+from formtools._forms.model import Form, forms_of
+from formtools._synth.inferred import Namer
+from formtools._spec.microsyntax import compiles_as_v_flag_regex
+from formtools._parse.document import Document
+from formtools._synth.profile import Group, Profile, get_profile
+from formtools._synth.parameters import Parameter, Parameters, parameters_of
+from formtools._synth.tool import PageContext, Tool, freeze
+
+__all__ = ["Extraction", "Parameter", "Parameters", "parameters_of", "synthesize"]
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """What one page yields: its tools (sorted by name, as ``getTools()`` lists them), every
+    diagnostic, and the parsed forms."""
+
+    tools: tuple[Tool, ...]
+    diagnostics: tuple[Diagnostic, ...]
+    forms: tuple[Form, ...]
+    document: Document
+
+    @property
+    def errors(self) -> tuple[Diagnostic, ...]:
+        return tuple(d for d in self.diagnostics if d.severity is Severity.ERROR)
+
+    def tool(self, name: str) -> Tool | None:
+        return next((t for t in self.tools if t.name == name), None)
+
+
+def synthesize(
+    document: Document, profile: str | Profile = "chromium", *, all_forms: bool = False
+) -> Extraction:
+    """Every tool the document's forms register under ``profile``.
+
+    ``all_forms``: also a tool for every form without ``toolname`` that can be submitted, named
+    and described from the page and flagged ``inferred`` (see :mod:`._inferred`); the forms
+    left out get a ``not-inferred`` diagnostic saying why.
+    """
+    rules = get_profile(profile)
+    forms = forms_of(document)
+    tools: list[Tool] = []
+    diagnostics: list[Diagnostic] = []
+    registered: set[str] = set()
+    page = PageContext(document.url, document.base_url, document.encoding)
+    namer = Namer(forms) if all_forms else None
+    for form in forms:
+        problem = _registration_problem(form, registered)
+        inferred = problem is not None
+        if problem is not None:
+            if namer is None or problem != "not-a-tool":
+                diagnostics.append(Diagnostic(problem, form.describe, line=form.line))
+            if namer is None or "toolname" in form.attributes:
+                continue
+            named = namer.infer(form, parameters_of(form, rules).submit_button, page)
+            if isinstance(named, str):
+                diagnostics.append(Diagnostic("not-inferred", form.describe, None, form.line, named))
+                continue
+            diagnostics.append(Diagnostic("inferred-tool", form.describe, None, form.line, named.detail))
+            name, description = named.name, named.description
+        else:
+            name, description = form.attributes["toolname"], form.attributes["tooldescription"]
+            registered.add(name)
+        schema_diagnostics: list[Diagnostic] = []
+        schema = _input_schema(form, rules, schema_diagnostics, needs_button=not inferred)
+        diagnostics.extend(schema_diagnostics)
+        tools.append(
+            Tool(
+                name=name,
+                title=form.attributes.get("tooltitle", ""),
+                description=description,
+                input_schema=freeze(schema),
+                annotations=freeze(rules.annotations(form)),
+                form=form,
+                profile=rules.name,
+                page=page,
+                inferred=inferred,
+            )
+        )
+    tools.sort(key=lambda tool: tool.name)
+    return Extraction(tuple(tools), tuple(diagnostics), forms, document)
+
+
+def _registration_problem(form: Form, registered: set[str]) -> str | None:
+    has_name = "toolname" in form.attributes
+    has_description = "tooldescription" in form.attributes
+    if not has_name and not has_description:
+        return "not-a-tool"
+    if not has_name:
+        return "missing-toolname"
+    if not has_description:
+        return "missing-tooldescription"
+    name = form.attributes["toolname"]
+    if not TOOL_NAME.fullmatch(name):
+        return "invalid-toolname"
+    if name in registered:
+        return "duplicate-toolname"
+    return None
+
+
+def _input_schema(
+    form: Form, rules: Profile, diagnostics: list[Diagnostic], *, needs_button: bool = True
+) -> dict:
+    """``needs_button``: a call fails without a submit button (an inferred tool's form was
+    checked already: it is submitted implicitly, as Enter submits it)."""
+    sorted_out = parameters_of(form, rules)
+    for control, reason in sorted_out.skipped:
+        diagnostics.append(Diagnostic(reason, form.describe, control.describe, control.line))
+    no_button = sorted_out.submit_button is None and "toolautosubmit" not in form.attributes
+    if no_button and needs_button:
+        diagnostics.append(Diagnostic("no-submit-button", form.describe, line=form.line))
+
+    properties: dict[str, dict] = {}
+    required: list[str] = []
+    for parameter in sorted_out.parameters:
+        group = parameter.group
+        if parameter.kind is None:
+            diagnostics.append(
+                Diagnostic(
+                    parameter.problem or "unsupported-type",
+                    form.describe,
+                    repr(group.key),
+                    group.first.line,
+                    _members(group),
+                )
+            )
+            continue
+        fragment = rules.fragments[parameter.kind](group)
+        properties[group.key] = fragment
+        if rules.required(group):
+            required.append(group.key)
+        diagnostics.extend(_parameter_warnings(form, group, fragment))
+    schema = {"type": "object", "properties": properties, "required": required}
+    if rules.closed:
+        schema["additionalProperties"] = False
+    return schema
+
+
+def _members(group: Group) -> str | None:
+    if len(group.controls) < 2:
+        return None
+    return "controls: " + ", ".join(c.describe for c in group.controls)
+
+
+def _parameter_warnings(form: Form, group: Group, fragment: dict) -> Iterator[Diagnostic]:
+    field = repr(group.key)
+    if group.key == "":
+        yield Diagnostic("empty-name", form.describe, field, group.first.line)
+    for control in group.controls:
+        pattern = control.attributes.get("pattern")
+        if pattern is not None and control.tag == "input" and not compiles_as_v_flag_regex(pattern):
+            yield Diagnostic("invalid-pattern", form.describe, field, control.line, repr(pattern))
+    if "description" not in fragment:
+        yield Diagnostic("missing-description", form.describe, field, group.first.line)

@@ -1,0 +1,147 @@
+"""Stage 4 — tool definition: what a form registers, as an immutable value.
+
+The schema is frozen (read-only mappings and tuples) so a :class:`Tool` can be shared between
+threads and cached by crawlers; :meth:`Tool.to_dict` gives a fresh, mutable copy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from formtools.errors import UnknownFormat
+from formtools._forms.model import Form
+
+__all__ = ["FORMATS", "PageContext", "Tool", "fits_openai_strict", "freeze", "listing", "thaw"]
+
+FORMATS = ("webmcp", "mcp", "openai", "evals")
+# how an inferred tool (an unannotated form, --all-forms) is marked in webmcp and mcp output
+INFERRED_ANNOTATION = "x-formtools-inferred"
+INFERRED_META = "formtools/inferred"
+# the document a format's tools are written as: a bare array, or an object holding it under a key
+_LISTING_KEYS: Mapping[str, str] = MappingProxyType({"evals": "tools"})  # webmcp-evals --tools=
+
+
+def freeze(value: Any) -> Any:
+    """A read-only copy of a JSON value (dicts → mappings, lists → tuples)."""
+    if isinstance(value, (dict, MappingProxyType)):
+        return MappingProxyType({k: freeze(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        return tuple(freeze(v) for v in value)
+    return value
+
+
+def thaw(value: Any) -> Any:
+    """A plain, mutable JSON value from a frozen one."""
+    if isinstance(value, (dict, MappingProxyType)):
+        return {k: thaw(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return [thaw(v) for v in value]
+    return value
+
+
+def fits_openai_strict(schema: Mapping[str, Any]) -> bool:
+    """Whether OpenAI's strict mode takes ``schema`` as it is: every object lists all its
+    properties in ``required`` and says ``"additionalProperties": false``."""
+    if schema.get("type") == "object":
+        properties = schema.get("properties", {})
+        if schema.get("additionalProperties") is not False:
+            return False
+        if set(schema.get("required", ())) != set(properties):
+            return False
+        if not all(fits_openai_strict(p) for p in properties.values()):
+            return False
+    items = schema.get("items")
+    return not isinstance(items, Mapping) or fits_openai_strict(items)
+
+
+@dataclass(frozen=True)
+class PageContext:
+    """What executing a tool needs to know about its page: the document URL (an empty action
+    submits there), the base URL (relative actions resolve against it) and the encoding (the
+    form's default charset)."""
+
+    url: str | None = None
+    base_url: str | None = None
+    encoding: str = "UTF-8"
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A WebMCP tool synthesized from a form.
+
+    ``input_schema`` and ``annotations`` are read-only JSON values in the profile's key order;
+    ``form`` is the model the tool was built from (execution fills it), ``page`` where it lives.
+    ``inferred``: the form has no ``toolname``; formtools named and described it (``--all-forms``).
+    """
+
+    name: str
+    title: str
+    description: str
+    input_schema: Mapping[str, Any]
+    annotations: Mapping[str, Any]
+    form: Form
+    profile: str
+    page: PageContext = PageContext()
+    inferred: bool = False
+
+    def to_dict(self, format: str = "webmcp") -> dict[str, Any]:
+        """The tool as JSON-ready data.
+
+        ``webmcp``: ``name, title, description, inputSchema, annotations``, as Chromium reports
+        a declarative tool. ``mcp``: the entry of an MCP ``tools/list`` result (``title`` only
+        when there is one). ``openai``: a function tool of OpenAI's Responses API, ``strict``
+        when the schema fits strict mode (see :func:`fits_openai_strict`; the ``portable``
+        profile's schemas are the ones OpenAI accepts). ``evals``: an entry of the ``tools``
+        array of a webmcp-evals (GoogleChromeLabs/webmcp-tools ``evals-cli``) tools file.
+
+        An inferred tool says so in ``webmcp`` (``"x-formtools-inferred": true`` in
+        ``annotations``) and ``mcp`` (``"_meta": {"formtools/inferred": true}``, MCP's place for
+        extensions); ``openai`` and ``evals`` entries have fixed keys (OpenAI rejects others).
+        """
+        if format == "webmcp":
+            annotations = thaw(self.annotations)
+            if self.inferred:
+                annotations[INFERRED_ANNOTATION] = True
+            return {
+                "name": self.name,
+                "title": self.title,
+                "description": self.description,
+                "inputSchema": thaw(self.input_schema),
+                "annotations": annotations,
+            }
+        if format == "mcp":
+            entry: dict[str, Any] = {"name": self.name}
+            if self.title:
+                entry["title"] = self.title
+            entry["description"] = self.description
+            entry["inputSchema"] = thaw(self.input_schema)
+            entry["annotations"] = thaw(self.annotations)
+            if self.inferred:
+                entry["_meta"] = {INFERRED_META: True}
+            return entry
+        if format == "openai":
+            return {
+                "type": "function",
+                "name": self.name,
+                "description": self.description,
+                "parameters": thaw(self.input_schema),
+                "strict": fits_openai_strict(self.input_schema),
+            }
+        if format == "evals":
+            return {
+                "name": self.name,
+                "description": self.description,
+                "inputSchema": thaw(self.input_schema),
+            }
+        raise UnknownFormat(f"unknown format {format!r} (known: {', '.join(FORMATS)})")
+
+
+def listing(tools: Iterable[Tool], format: str = "webmcp") -> Any:
+    """Several tools as one JSON document in ``format``: an array of :meth:`Tool.to_dict`
+    entries, or for ``evals`` a whole tools file (``{"tools": [...]}``)."""
+    entries = [tool.to_dict(format) for tool in tools]
+    key = _LISTING_KEYS.get(format)
+    return entries if key is None else {key: entries}
