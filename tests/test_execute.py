@@ -11,8 +11,8 @@ import pytest
 
 import formtools
 from formtools._execute.call import acall_tool, call_tool, prepare_call
-from formtools._execute.fill import InputError
-from formtools._forms.validity import ValidationError
+from formtools.errors import InputError
+from formtools.errors import ValidationError
 from tests.conftest import FIXTURES, run_async
 from tests.support.site import TestSite
 

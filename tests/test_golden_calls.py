@@ -10,8 +10,8 @@ from urllib.parse import urlsplit
 import pytest
 
 import formtools
-from formtools._execute.fill import InputError
-from formtools._forms.validity import ValidationError
+from formtools.errors import InputError
+from formtools.errors import ValidationError
 from tests.conftest import EXPECTED, FIXTURES
 
 RECORDED = sorted((EXPECTED / "chromium-calls").glob("*.json")) if (EXPECTED / "chromium-calls").exists() else []

@@ -529,7 +529,8 @@ def test_without_the_mcp_extra_serve_names_the_install_command() -> None:
     ],
 )
 def test_private_reserved_and_non_http_destinations_are_refused(url: str) -> None:
-    from formtools.mcp import Refused, check_destination
+    from formtools.mcp import check_destination
+    from formtools.errors import Refused
 
     with pytest.raises(Refused, match="^refused: "):
         run_async(lambda: check_destination(url, allow_private=False))

@@ -36,7 +36,6 @@ from formtools.errors import (
     UsageProblem,
 )
 from formtools._execute.call import (
-    NoSubmitButton,
     PreparedCall,
     acall_tool,
     asubmit,
@@ -44,21 +43,26 @@ from formtools._execute.call import (
     prepare_call,
     submit,
 )
+from formtools.errors import NoSubmitButton
 from formtools._forms.state import FormState, initial_state
-from formtools._execute.fill import InputError, InputProblem
+from formtools._execute.fill import InputProblem
+from formtools.errors import InputError
 from formtools._forms.model import Control, Form, Option
 from formtools._spec.jsjson import dumps
 from formtools._parse.document import Document, Parser
 from formtools._parse.exact import from_tree
 from formtools._parse import parse_html
 from formtools._synth.profile import Profile, get_profile, profile_names
-from formtools._execute.request import NoRequest, Request, SubmissionError
-from formtools._execute.send import SendError, ToolResult, asend_request, send_request
+from formtools._execute.request import NoRequest, Request
+from formtools.errors import SubmissionError
+from formtools._execute.send import ToolResult, asend_request, send_request
+from formtools.errors import SendError
 from formtools._parse.sources import load_page
 from formtools._synth.synthesize import Extraction, synthesize
 from formtools._synth.tool import FORMATS, PageContext, Tool, listing
 from formtools._execute.validate import Problem, validate_input
-from formtools._forms.validity import ValidationError, ValidityProblem
+from formtools._forms.validity import ValidityProblem
+from formtools.errors import ValidationError
 
 __all__ = [
     "Control",

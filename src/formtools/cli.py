@@ -199,16 +199,16 @@ def call(
     Invalid input prints one message per field and exits with 1; nothing is sent.
     """
     from formtools._execute.call import prepare_call, submit
-    from formtools._execute.fill import InputError
-    from formtools._forms.validity import ValidationError
+    from formtools.errors import InputError
+    from formtools.errors import ValidationError
 
     arguments = _tool_input(input)
     chosen = _chosen_tool(_extraction(page, profile, base_url, all_forms), page, tool)
     try:
         prepared = prepare_call(chosen, arguments, submitter=submitter, files=_files(file or []))
     except (InputError, ValidationError) as error:
-        for problem in error.problems:
-            typer.echo(f"formtools: {problem}", err=True)
+        for line in error.lines():
+            typer.echo(f"formtools: {line}", err=True)
         raise typer.Exit(1) from None
     if dry_run:
         outcome = prepared.shown  # sensitive values masked

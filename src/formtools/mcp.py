@@ -52,19 +52,22 @@ except ImportError as error:  # pragma: no cover - exercised by the CLI's messag
     ) from error
 
 from formtools._spec import jsjson as _jsjson
-from formtools.errors import FormtoolsError, SourceError, UsageProblem
-from formtools._execute.call import NoSubmitButton, asubmit, prepare_call
-from formtools._execute.fill import InputError
+from formtools.errors import FormtoolsError, Refused, SourceError, UsageProblem
+from formtools._execute.call import asubmit, prepare_call
+from formtools.errors import NoSubmitButton
+from formtools.errors import InputError
 from formtools._parse.document import Document
 from formtools._parse import parse_html
 from formtools._synth.hints import Hints, hints_of
 from formtools._forms.sensitive import sensitive_keys
-from formtools._execute.request import Request, SubmissionError
-from formtools._execute.send import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, SendError, ToolResult
+from formtools._execute.request import Request
+from formtools.errors import SubmissionError
+from formtools._execute.send import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, ToolResult
+from formtools.errors import SendError
 from formtools._parse.sources import is_url, load_page
 from formtools._synth.synthesize import synthesize
 from formtools._synth.tool import Tool
-from formtools._forms.validity import ValidationError
+from formtools.errors import ValidationError
 
 __all__ = ["Bridge", "BridgeOptions", "Page", "Refused", "load_pages", "serve"]
 
@@ -76,10 +79,6 @@ _DEFAULT_PORTS = {"http": 80, "https": 443}
 # Set while the bridge fetches an operator-given page: those URLs are the operator's choice, so
 # the private-address check (meant for where a form sends an agent) does not apply to them.
 _PAGE_FETCH: contextvars.ContextVar[bool] = contextvars.ContextVar("formtools_page_fetch", default=False)
-
-
-class Refused(FormtoolsError):
-    """A submission the bridge will not send (cross-origin, private address, unsupported scheme)."""
 
 
 @dataclass(frozen=True)
@@ -362,9 +361,9 @@ class Bridge:
         try:
             prepared = prepare_call(tool, arguments)
         except (InputError, ValidationError) as error:
-            return _error([str(p) for p in error.problems])
+            return _error(error.lines())
         except (NoSubmitButton, SubmissionError) as error:
-            return _error([str(error)])
+            return _error(error.lines())
         request = prepared.shown if isinstance(prepared.shown, Request) else None  # secrets masked
         hints = hints_of(tool.form)
         confirm = not hints.needs_person
@@ -373,7 +372,7 @@ class Bridge:
                 self._check_origin(page, request)
                 await check_destination(request.url, allow_private=self.options.allow_private)
             except Refused as error:
-                return _error([str(error)])
+                return _error(error.lines())
             if not confirm:
                 why = _why_ask(hints, prepared.autosubmit)
                 answer = await self._ask(ctx, name, request, why)
@@ -479,7 +478,7 @@ class Bridge:
         try:
             changed = await self._refresh(ctx, session)
         except FormtoolsError as error:
-            return _error([str(error)])
+            return _error(error.lines())
         names = list(published(session.pages))
         structured = {"changed": changed, "tools": names}
         text = f"{len(session.pages)} page(s) fetched again; {len(names)} tool(s); " + (

@@ -29,7 +29,8 @@ from formtools._parse.document import Document
 from formtools._parse import parse_html
 from formtools._parse.prefilter import may_hold_tools
 from formtools._synth.profile import Profile
-from formtools._execute.request import NoRequest, Request, SubmissionError
+from formtools._execute.request import NoRequest, Request
+from formtools.errors import SubmissionError
 from formtools._execute.send import ToolResult, json_ld_of, not_sent
 from formtools._synth.synthesize import Extraction, synthesize
 from formtools._synth.tool import Tool

@@ -23,25 +23,27 @@ from typing import Any, Mapping, Sequence
 import httpx
 
 from formtools._execute.encode import File, new_boundary
-from formtools.errors import FormtoolsError
+from formtools.errors import NoSubmitButton
 from formtools._execute.fill import OMITTED, fill
 from formtools._forms.state import FormState
 from formtools._forms.model import Control
 from formtools._synth.inferred import implicitly_submittable
 from formtools._execute.redact import MASK, Secrets, hide_in_logs, scrubbed_result
-from formtools._execute.request import NoRequest, Request, SubmissionError, build_request
+from formtools._execute.request import NoRequest, Request, build_request
+from formtools.errors import SubmissionError
 from formtools._execute.send import (
     DEFAULT_MAX_BYTES,
     DEFAULT_TIMEOUT,
-    SendError,
     ToolResult,
     asend_request,
     not_sent,
     send_request,
 )
+from formtools.errors import SendError
 from formtools._synth.parameters import parameters_of
 from formtools._synth.tool import Tool
-from formtools._forms.validity import ValidationError, invalid_controls
+from formtools._forms.validity import invalid_controls
+from formtools.errors import ValidationError
 
 __all__ = [
     "PreparedCall",
@@ -50,18 +52,9 @@ __all__ = [
     "asubmit",
     "call_tool",
     "acall_tool",
-    "NoSubmitButton",
 ]
 
 FileSource = str | Path | File
-
-
-class NoSubmitButton(FormtoolsError, ValueError):
-    def __init__(self) -> None:
-        super().__init__(
-            "No submit button was found, but for a form without `toolautosubmit`, "
-            "there must be a submit button"
-        )
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
-from formtools.errors import FormtoolsError
+from formtools.errors import InputError
 from formtools._forms.model import Control, Form
 from formtools._forms.sensitive import is_sensitive
 from formtools._synth.profile import Group
@@ -29,7 +29,6 @@ from formtools._forms.state import (
 
 __all__ = [
     "InputProblem",
-    "InputError",
     "fill",
     "js_to_string",
     "OMITTED",
@@ -45,15 +44,6 @@ class InputProblem:
 
     def __str__(self) -> str:
         return self.message
-
-
-class InputError(FormtoolsError, ValueError):
-    """A tool call's input was rejected; nothing was filled. ``problems`` has one entry per
-    bad key; ``str()`` is Chromium's message for the first."""
-
-    def __init__(self, problems: list[InputProblem]) -> None:
-        super().__init__(problems[0].message)
-        self.problems = tuple(problems)
 
 
 # ---- JavaScript conversions, as Chromium applies them to tool input -------------------------

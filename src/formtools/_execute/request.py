@@ -16,18 +16,13 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 from formtools._execute.encode import File, multipart, new_boundary, text_plain, urlencode
 from formtools._spec.encoding import encode_text, form_encoding
 from formtools._execute.entries import construct_entry_list
-from formtools.errors import FormtoolsError
+from formtools.errors import SubmissionError
 from formtools._forms.state import FormState
 from formtools._forms.model import Control, submission_attribute, submission_method
 
-__all__ = ["Request", "NoRequest", "SubmissionError", "build_request"]
+__all__ = ["Request", "NoRequest", "build_request"]
 
 _URL_WHITESPACE = "".join(map(chr, range(0x21)))
-
-
-class SubmissionError(FormtoolsError, ValueError):
-    """The form cannot be submitted as asked (a ``javascript:`` action, an action URL that cannot
-    be resolved, an unknown submitter)."""
 
 
 @dataclass(frozen=True)

@@ -17,19 +17,15 @@ from typing import Any
 import httpx
 from lxml import etree
 
-from formtools.errors import FormtoolsError
+from formtools.errors import SendError
 from formtools._parse.document import Document
 from formtools._parse import parse_html
 from formtools._execute.request import NoRequest, Request
 
-__all__ = ["ToolResult", "SendError", "send_request", "asend_request", "json_ld_of", "page_text", "not_sent"]
+__all__ = ["ToolResult", "send_request", "asend_request", "json_ld_of", "page_text", "not_sent"]
 
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
-
-
-class SendError(FormtoolsError, OSError):
-    """The request could not be sent or its answer read (network error, timeout, too large)."""
 
 
 @dataclass(frozen=True)

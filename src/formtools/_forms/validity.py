@@ -26,7 +26,7 @@ import regress
 
 from formtools._spec.constants import MASK
 from formtools._spec.ecmaregex import compiles_with_v_flag
-from formtools.errors import FormtoolsError
+from formtools.errors import ValidationError
 from formtools._forms.state import FormState
 from formtools._forms.model import Control
 from formtools._forms.sensitive import is_sensitive
@@ -41,7 +41,7 @@ from formtools._forms.values import (
     temporal_fields,
 )
 
-__all__ = ["ValidationError", "ValidityProblem", "invalid_controls", "localize_value", "value_problem"]
+__all__ = ["ValidityProblem", "invalid_controls", "localize_value", "value_problem"]
 
 # #barred-from-constraint-validation, besides disabled, readonly and datalist descendants
 _BARRED_TYPES = frozenset({"hidden", "reset", "button", "submit", "image"})
@@ -75,16 +75,6 @@ class ValidityProblem:
 
     def __str__(self) -> str:
         return f"{self.key}: {self.message} ({self.flag})"
-
-
-class ValidationError(FormtoolsError, ValueError):
-    """The filled form fails constraint validation; nothing was sent. ``str()`` is Chromium's
-    ``Form validation failed: <name>: <message>. …`` text."""
-
-    def __init__(self, problems: list[ValidityProblem]) -> None:
-        self.problems = tuple(problems)
-        text = "".join(f"{p.key}: {p.message}. " for p in problems)
-        super().__init__(f"Form validation failed: {text}")
 
 
 @lru_cache(maxsize=1024)
