@@ -1,19 +1,18 @@
 """formtools: HTML forms → WebMCP tools, without a browser.
 
-The pipeline, one module per stage::
+The layout is the pipeline; each stage is a package that imports only the stages below it
+(``lint-imports`` checks the contract in ``pyproject.toml``)::
 
-    _parse      markup → lxml tree + parser-recorded form owners      (parse_html, from_tree)
-    _fastparse  the same from lexbor, where it gives html5lib's answer  (parse_html's default)
-    _forms      tree → Form / Control models                          (form owner & controls)
-    _synth      forms → Tools under a profile (_profiles, _chromium)  (synthesize)
-    _tool       the Tool value and its output formats
-    _fill       tool input → FormState (Chromium's checks and coercions)
-    _validity   constraint validation at submit
-    _entries    FormState → entry list
-    _encode     entry list → urlencoded / multipart / text/plain bytes
-    _request    → the Request a browser would send
-    _send       Request over HTTP → ToolResult (the landing page's JSON-LD)
-    _execute    the stages above, strung together (prepare_call, call_tool)
+    errors          the one error tree (codes, one-line messages, JSON forms)
+    _spec           facts of the standards: microsyntaxes, encoders, URLs, ECMAScript regexes, JS numbers
+    _net            the one guarded, bounded fetch
+    _parse          markup → Document (exact html5lib tree, fast lexbor tree, sources, prefilter)
+    _forms          Document → Form / Control models; control values; form state; constraint validation
+    _synth          forms → Tools under a profile (chromium; html and portable derived from it)
+    _execute        validate → fill → entry list → encode → request → send → result
+    _crawl          many pages: batch, WARC
+    _conformance    lint, diff, the conformance report, the Chromium oracle
+    cli, mcp, spark, scrapy   the edges
 
 Typical use::
 
@@ -26,15 +25,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from formtools._synth.diagnostics import Diagnostic, Severity
-from formtools._execute.encode import File
-from formtools.errors import (
-    FormtoolsError,
-    SourceError,
-    UnknownFormat,
-    UnknownProfile,
-    UsageProblem,
-)
 from formtools._execute.call import (
     PreparedCall,
     acall_tool,
@@ -43,28 +33,38 @@ from formtools._execute.call import (
     prepare_call,
     submit,
 )
-from formtools.errors import NoSubmitButton
-from formtools._forms.state import FormState, initial_state
+from formtools._execute.encode import File
 from formtools._execute.fill import InputProblem
-from formtools.errors import InputError
-from formtools._forms.model import Control, Form, Option
-from formtools._spec.jsjson import dumps
-from formtools._parse.document import Document, Parser
-from formtools._parse.exact import from_tree
-from formtools._parse import parse_html
-from formtools._synth.profile import Profile, get_profile, profile_names
 from formtools._execute.request import NoRequest, Request
-from formtools.errors import SubmissionError
 from formtools._execute.send import ToolResult, asend_request, send_request
-from formtools.errors import SendError
+from formtools._execute.validate import Problem, validate_input
+from formtools._forms.model import Control, Form, Option
+from formtools._forms.state import FormState, initial_state
+from formtools._forms.validity import ValidityProblem
+from formtools._parse import Document, Parser, from_tree, parse_html
 from formtools._parse.sources import load_page
+from formtools._spec.jsjson import dumps
+from formtools._synth.diagnostics import Diagnostic, Severity
+from formtools._synth.profile import Profile, get_profile, profile_names
 from formtools._synth.synthesize import Extraction, synthesize
 from formtools._synth.tool import FORMATS, PageContext, Tool, listing
-from formtools._execute.validate import Problem, validate_input
-from formtools._forms.validity import ValidityProblem
-from formtools.errors import ValidationError
+from formtools.errors import (
+    BrowserError,
+    FormtoolsError,
+    InputError,
+    NoSubmitButton,
+    Refused,
+    SendError,
+    SourceError,
+    SubmissionError,
+    UnknownFormat,
+    UnknownProfile,
+    UsageProblem,
+    ValidationError,
+)
 
 __all__ = [
+    "BrowserError",
     "Control",
     "Diagnostic",
     "Document",
@@ -83,6 +83,7 @@ __all__ = [
     "PreparedCall",
     "Problem",
     "Profile",
+    "Refused",
     "Request",
     "SendError",
     "Severity",

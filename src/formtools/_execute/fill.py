@@ -17,7 +17,7 @@ from typing import Any, Callable, Mapping
 from formtools.errors import InputError
 from formtools._forms.model import Control, Form
 from formtools._forms.sensitive import is_sensitive
-from formtools._synth.profile import Group
+from formtools._synth.profile import Group, Profile
 from formtools._synth.parameters import Parameter, parameters_of
 from formtools._forms.state import (
     ControlState,
@@ -239,7 +239,7 @@ def fill(
     tool_input: Any = OMITTED,
     state: FormState | None = None,
     *,
-    profile: str = "chromium",
+    profile: str | Profile = "chromium",
 ) -> FormState:
     """Check every key of ``tool_input``, then fill them all, in JavaScript's key order.
 

@@ -86,7 +86,7 @@ def synthesize(
                 input_schema=freeze(schema),
                 annotations=freeze(rules.annotations(form)),
                 form=form,
-                profile=rules.name,
+                profile=rules,
                 page=page,
                 inferred=inferred,
             )

@@ -13,6 +13,7 @@ from typing import Any
 
 from formtools.errors import UnknownFormat
 from formtools._forms.model import Form
+from formtools._synth.profile import Profile
 
 __all__ = ["FORMATS", "PageContext", "Tool", "fits_openai_strict", "freeze", "listing", "thaw"]
 
@@ -73,7 +74,9 @@ class Tool:
     """A WebMCP tool synthesized from a form.
 
     ``input_schema`` and ``annotations`` are read-only JSON values in the profile's key order;
-    ``form`` is the model the tool was built from (execution fills it), ``page`` where it lives.
+    ``form`` is the model the tool was built from (execution fills it), ``page`` where it lives,
+    ``profile`` the rules that made it (execution groups the form's controls by the same rules, so
+    a profile made with :meth:`Profile.extend` executes too).
     ``inferred``: the form has no ``toolname``; formtools named and described it (``--all-forms``).
     """
 
@@ -83,7 +86,7 @@ class Tool:
     input_schema: Mapping[str, Any]
     annotations: Mapping[str, Any]
     form: Form
-    profile: str
+    profile: Profile
     page: PageContext = PageContext()
     inferred: bool = False
 

@@ -1,0 +1,1 @@
+"""The one guarded, bounded fetch."""
