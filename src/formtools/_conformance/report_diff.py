@@ -16,14 +16,23 @@ import enum
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from formtools._spec.jsjson import dumps
 
-if TYPE_CHECKING:
-    from formtools._conformance.report import Rule
+__all__ = ["ABSENT", "Absent", "Difference", "Explanation", "changes", "same"]
 
-__all__ = ["ABSENT", "Absent", "Difference", "changes", "same"]
+
+class Explanation(Protocol):
+    """What explains a difference: the report's rules (:class:`.report.Rule`) are such values.
+
+    A protocol, so that the diff, which the rules are written against, need not know them."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def title(self) -> str: ...
 
 
 class Absent(enum.Enum):
@@ -61,7 +70,7 @@ class Difference:
     html: Any = ABSENT
     member: Any = ABSENT
     occurrences: tuple[int, int] | None = None
-    rule: Rule | None = None
+    rule: Explanation | None = None
 
     @property
     def change(self) -> str:

@@ -25,7 +25,7 @@ from formtools._conformance.report_compare import (
     properties_of,
     without_properties,
 )
-from formtools._conformance.report_diff import ABSENT, Difference, same
+from formtools._conformance.report_diff import ABSENT, Difference, Explanation, same
 from formtools._conformance.report_markup import (
     Block,
     Break,
@@ -114,9 +114,9 @@ class _Tally:
         )
 
 
-def _tallies(report: Report) -> dict[Rule | None, _Tally]:
+def _tallies(report: Report) -> dict[Explanation | None, _Tally]:
     """Counts per rule (None: unexplained)."""
-    pairs: dict[Rule | None, list[tuple[PageComparison, Difference]]] = {}
+    pairs: dict[Explanation | None, list[tuple[PageComparison, Difference]]] = {}
     for page in report.pages:
         for difference in page.differences:
             pairs.setdefault(difference.rule, []).append((page, difference))
@@ -127,7 +127,7 @@ def _tallies(report: Report) -> dict[Rule | None, _Tally]:
 
 
 def _summary(
-    report: Report, tallies: Mapping[Rule | None, _Tally], anchors: Mapping[str, str]
+    report: Report, tallies: Mapping[Explanation | None, _Tally], anchors: Mapping[str, str]
 ) -> list[Block]:
     pages = report.pages
     recorded = sum(page.recording is not None for page in pages)
@@ -241,7 +241,7 @@ _EXAMPLES = 3  # per reason, from as many different pages
 
 
 def _reasons(
-    report: Report, tallies: Mapping[Rule | None, _Tally], anchors: Mapping[str, str]
+    report: Report, tallies: Mapping[Explanation | None, _Tally], anchors: Mapping[str, str]
 ) -> list[Block]:
     blocks: list[Block] = [
         Heading(2, ("Reasons",), "reasons"),
@@ -357,7 +357,7 @@ def _tool(page: PageComparison, name: str, chromium: Any, ours: Any) -> list[Blo
 
     def explained(parameter: str | None) -> Line:
         """The differences grouped by (reason, change), in order of first appearance."""
-        groups: dict[tuple[Rule | None, str], list[Difference]] = {}
+        groups: dict[tuple[Explanation | None, str], list[Difference]] = {}
         for d in page.differences:
             if d.tool == name and d.parameter == parameter:
                 groups.setdefault((d.rule, d.change), []).append(d)
@@ -445,5 +445,5 @@ def _page_link(page: PageComparison, anchors: Mapping[str, str]) -> Link:
     return Link(Path(page.label).stem, anchors[page.label])
 
 
-def _rule_link(rule: Rule | None) -> Inline:
+def _rule_link(rule: Explanation | None) -> Inline:
     return Link(rule.title, _anchor("r", rule.id)) if rule else Strong("unexplained")
