@@ -186,10 +186,13 @@ def test_broken_archives_are_error_lines(tmp_path: Path) -> None:
         "-j",
         "1",
     )
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 2, done.stderr  # damaged archives fail the run unless allowed
+    assert b"2 damaged archives" in done.stderr
     found = lines(out)
-    assert found[str(garbage)]["error"] == f"{garbage}: not a WARC archive"
-    assert found[str(truncated)]["error"].startswith(f"{truncated}: cannot read the archive: ")
+    assert found[str(garbage)]["error"] == (
+        f"{garbage}: damaged archive at byte 0 (record 0): not a WARC archive"
+    )
+    assert found[str(truncated)]["error"].startswith(f"{truncated}: damaged archive at byte ")
     assert found["https://b.example/menu"]["tools"]  # the records before the damage are kept
     assert "No such file" in found[str(tmp_path / "absent.warc")]["error"]
     assert found[page]["tools"]

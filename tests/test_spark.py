@@ -176,7 +176,7 @@ def test_rows_are_the_batch_lines_flattened(
     assert by_key["https://huge.example/", None]["error"].endswith("larger than 10485760 bytes")
     damaged = by_key[None, None]
     assert damaged["warc"] == f"file:{archives[1]}"
-    assert damaged["error"].startswith(f"file:{archives[1]}: cannot read the archive: ")
+    assert damaged["error"].startswith(f"file:{archives[1]}: damaged archive at byte ")
     assert {r["profile"] for r in rows} == {"chromium"}
 
 
@@ -242,6 +242,7 @@ def test_spark_submit_with_a_listing_and_a_prefix(
             str(listing),
             "--prefix",
             f"{archives[0].parent}/",
+            "--allow-damaged",
         ],
         check=False,
         capture_output=True,
@@ -253,7 +254,7 @@ def test_spark_submit_with_a_listing_and_a_prefix(
     library = as_dicts(job.extract_warcs(spark, [str(a) for a in archives]).collect())
     assert sorted(written, key=key) == sorted(library, key=key)
     # spark-submit runs the script with its standard error joined to standard output
-    assert b"formtools: 4 tools on 3 pages, 2 errors, from 2 paths" in done.stdout
+    assert b"formtools: 4 tools on 3 pages, 2 errors, 1 damaged archives, from 2 paths" in done.stdout
 
 
 def test_command_line_mistakes_need_no_spark(tmp_path: Path) -> None:

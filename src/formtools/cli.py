@@ -354,6 +354,14 @@ def batch(
     resume: Annotated[
         bool, typer.Option("--resume", help="Keep the output and skip the pages it already has.")
     ] = False,
+    allow_damaged: Annotated[
+        bool,
+        typer.Option(
+            "--allow-damaged",
+            help="Exit 0 even when a WARC archive is cut short or corrupt (its records before "
+            "the damage are written either way).",
+        ),
+    ] = False,
 ) -> None:
     """Extract the tools of many pages into a JSON-lines file.
 
@@ -368,6 +376,13 @@ def batch(
     with progress_display(sys.stderr.isatty()) as show:
         tally = run_batch(inputs or [], out, urls=urls, options=options, on_page=show)
     typer.echo(f"formtools: {tally.summary()}", err=True)
+    if tally.damaged and not allow_damaged:
+        typer.echo(
+            f"formtools: error: {tally.damaged:,} archives are damaged (their lines in {out} say "
+            "where; --allow-damaged accepts that)",
+            err=True,
+        )
+        raise typer.Exit(2)
 
 
 def main() -> None:

@@ -30,6 +30,7 @@ from pyspark.sql import DataFrame, SparkSession, functions
 from pyspark.sql.types import IntegerType, StringType, StructField, StructType
 
 from formtools._crawl.batch import Unreadable, extract_page, warc_pages
+from formtools._crawl.warc import DAMAGED
 from formtools.errors import FormtoolsError, SourceError, UsageProblem
 from formtools._spec.jsjson import dumps, loads
 from formtools._parse.prefilter import may_hold_tools
@@ -175,7 +176,8 @@ def run(
     overwrite: bool = False,
 ) -> dict[str, int]:
     """The whole job: extract the tools of ``paths`` into ``out`` and count what was written
-    (``tools``, ``pages`` with a tool, ``errors``), reading back only the written columns."""
+    (``tools``, ``pages`` with a tool, ``errors``, ``damaged`` archives: cut short or corrupt,
+    their records before the damage read), reading back only the written columns."""
     tools = extract_warcs(spark, paths, profile=profile, all_forms=all_forms)
     write_tools(tools, out, format=format, overwrite=overwrite)
     written = spark.read.schema(SCHEMA).format(format).load(out)
@@ -185,6 +187,9 @@ def run(
             functions.when(written.name.isNotNull(), written.url), written.warc
         ).alias("pages"),
         functions.count("error").alias("errors"),
+        functions.count(
+            functions.when(written.url.isNull() & written.error.contains(DAMAGED), True)
+        ).alias("damaged"),
     ).collect()
     return counts[0].asDict()  # a global aggregate has exactly one row
 
@@ -224,6 +229,8 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--all-forms", action="store_true", help="Forms without toolname become "
                         "(inferred) tools too.")
     parser.add_argument("--overwrite", action="store_true", help="Replace an existing output.")
+    parser.add_argument("--allow-damaged", action="store_true", help="Exit 0 even when an archive "
+                        "is cut short or corrupt (its records before the damage are kept either way).")
     options = parser.parse_args(argv)
     if not options.warcs and not options.listing:
         parser.error("give WARC paths or --listing")
@@ -255,9 +262,17 @@ def main(argv: Sequence[str] | None = None) -> None:
         spark.stop()
     print(
         f"formtools: {counts['tools']:,} tools on {counts['pages']:,} pages, "
-        f"{counts['errors']:,} errors, from {len(paths):,} paths into {options.out}",
+        f"{counts['errors']:,} errors, {counts['damaged']:,} damaged archives, "
+        f"from {len(paths):,} paths into {options.out}",
         file=sys.stderr,
     )
+    if counts["damaged"] and not options.allow_damaged:
+        print(
+            f"formtools: error: {counts['damaged']:,} archives are damaged (their rows say where; "
+            "--allow-damaged accepts that)",
+            file=sys.stderr,
+        )
+        sys.exit(2)
 
 
 if __name__ == "__main__":

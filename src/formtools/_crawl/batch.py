@@ -44,6 +44,7 @@ from formtools._spec.jsjson import dumps
 from formtools._parse import parse_html
 from formtools._parse.prefilter import may_hold_tools
 from formtools._synth.profile import get_profile
+from formtools._crawl.warc import Damage, warc_records
 from formtools._parse.sources import is_url, read_page
 from formtools._synth.synthesize import synthesize
 
@@ -88,11 +89,13 @@ class Page:
 
 @dataclass(frozen=True)
 class Unreadable:
-    """A page (or a whole archive) that could not be read."""
+    """A page (or a whole archive) that could not be read; ``damaged``: an archive that is cut
+    short or corrupt (the records before the damage were read)."""
 
     key: str
     name: str
     error: str
+    damaged: bool = False
 
 
 @dataclass(frozen=True)
@@ -104,6 +107,7 @@ class Outcome:
     tools: int = 0
     parsed: bool = False
     failed: bool = False
+    damaged: bool = False
 
 
 @dataclass
@@ -114,6 +118,7 @@ class Tally:
     parsed: int = 0
     tools: int = 0
     failed: int = 0
+    damaged: int = 0  # archives cut short or corrupt
     size: int = 0
     resumed: int = 0
     started: float = field(default_factory=time.perf_counter)
@@ -123,6 +128,7 @@ class Tally:
         self.parsed += outcome.parsed
         self.tools += outcome.tools
         self.failed += outcome.failed
+        self.damaged += outcome.damaged
         self.size += outcome.size
 
     def rates(self) -> str:
@@ -132,6 +138,8 @@ class Tally:
     def summary(self) -> str:
         seconds = time.perf_counter() - self.started
         kept = f"; {self.resumed:,} already in the output" if self.resumed else ""
+        if self.damaged:
+            kept += f"; {self.damaged:,} damaged archives"
         skipped = self.pages - self.parsed - self.failed
         return (
             f"{self.pages:,} pages ({self.parsed:,} parsed, {skipped:,} skipped by the "
@@ -188,8 +196,8 @@ def extract_file(name: str, profile: str, all_forms: bool = False) -> Outcome:
     return extract_page(page, profile, all_forms)
 
 
-def _failed(key: str, name: str, error: str, size: int = 0) -> Outcome:
-    return Outcome(_line(key, name, error=error), size, failed=True)
+def _failed(key: str, name: str, error: str, size: int = 0, damaged: bool = False) -> Outcome:
+    return Outcome(_line(key, name, error=error), size, failed=True, damaged=damaged)
 
 
 # --- sources --------------------------------------------------------------------------------
@@ -237,34 +245,20 @@ def warc_pages(
     max_bytes: int = FetchOptions.max_bytes,
 ) -> Iterator[Page | Unreadable]:
     """The HTML response records of the WARC or WARC.gz archive ``stream`` (named ``path``), in
-    file order. Any binary stream will do, so the Spark job reads archives the same way from
-    HDFS or S3 bytes as batch does from local files."""
-    from warcio.archiveiterator import ArchiveIterator
-
-    try:
-        for record in ArchiveIterator(stream):
-            if record.format != "warc":  # warcio reads any text as an ARC record
-                yield Unreadable("path", path, f"{path}: not a WARC archive")
-                return
-            if record.rec_type != "response" or record.http_headers is None:
-                continue
-            content_type = record.http_headers.get_header("Content-Type")
-            url = record.rec_headers.get_header("WARC-Target-URI")
-            if not _is_html(content_type) or ("url", url) in done:
-                continue
-            try:
-                body = record.content_stream().read(max_bytes + 1)
-            except Exception as error:  # a corrupt record (bad chunking, bad gzip) is one page
-                yield Unreadable("url", url, f"{url}: cannot read the record: {error}")
-                continue
-            if len(body) > max_bytes:
-                yield Unreadable("url", url, f"{url}: larger than {max_bytes} bytes")
-                continue
-            yield Page("url", url, body, url, content_type)
-    except Exception as error:  # warcio fails on corrupt input with any exception; pages so far stay
-        yield Unreadable(
-            "path", path, f"{path}: cannot read the archive: {type(error).__name__}: {error}"
-        )
+    file order, then an :class:`Unreadable` marked ``damaged`` if the archive is cut short or
+    corrupt (see :mod:`.warc`). Any binary stream will do, so the Spark job reads archives the
+    same way from HDFS or S3 bytes as batch does from local files."""
+    for item in warc_records(stream, path, max_bytes):
+        if isinstance(item, Damage):
+            yield Unreadable("path", path, str(item), damaged=True)
+            continue
+        url = item.url
+        if not _is_html(item.content_type) or ("url", url) in done:
+            continue
+        if len(item.body) > max_bytes:
+            yield Unreadable("url", url, f"{url}: larger than {max_bytes} bytes")
+            continue
+        yield Page("url", url, item.body, url, item.content_type)
 
 
 _END = object()
@@ -448,7 +442,7 @@ def run_batch(
 
         for item in _pages(inputs, urls, done, options.fetch):
             if isinstance(item, Unreadable):
-                emit([_failed(item.key, item.name, item.error)])
+                emit([_failed(item.key, item.name, item.error, damaged=item.damaged)])
                 continue
             if isinstance(item, Page):
                 # the parent holds these bytes anyway: only candidates are worth shipping

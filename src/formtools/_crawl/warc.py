@@ -1,0 +1,223 @@
+"""WARC and WARC.gz archives, read honestly: every record up to the first damage, then the damage.
+
+warcio reads a gzip member that was cut short as if it had ended, and a record whose bytes run
+out before its ``Content-Length`` as if it were shorter: a truncated download looks like a
+smaller archive, and the records after the cut are silently missing. So this module does the two
+checks warcio leaves out. It decompresses gzip members itself, knowing whether the last one
+reached its end (and its CRC), and it checks that each record's block was as long as it said.
+A damaged archive yields :class:`Damage` (path, byte offset, record index, what went wrong)
+after every record read before it; the caller counts it and decides whether that is fatal.
+"""
+
+from __future__ import annotations
+
+import io
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import BinaryIO
+
+__all__ = ["DAMAGED", "Damage", "Record", "warc_records"]
+
+#: What every damage report says after the archive's path: the Spark job counts its rows by it.
+DAMAGED = ": damaged archive at byte "
+
+_GZIP_MAGIC = b"\x1f\x8b"
+_CHUNK = 1 << 16
+
+
+@dataclass(frozen=True)
+class Record:
+    """A ``response`` record with HTTP headers: its target URI, HTTP ``Content-Type`` and body
+    (at most the caller's byte cap plus one byte, so an oversized body is recognised)."""
+
+    index: int
+    url: str | None
+    content_type: str | None
+    body: bytes
+
+
+@dataclass(frozen=True)
+class Damage:
+    """Where an archive stops being readable: ``offset`` is where the damaged record begins in
+    the file as stored (for WARC.gz: its gzip member), ``record`` its 0-based index."""
+
+    path: str
+    offset: int
+    record: int
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.path}{DAMAGED}{self.offset:,} (record {self.record}): {self.reason}"
+
+
+class _GzipMembers(io.RawIOBase):
+    """The members of a gzip stream decompressed one after another (RFC 1952 allows many; WARC.gz
+    has one per record). ``complete`` is false when the input ended inside a member."""
+
+    def __init__(self, raw: BinaryIO | io.RawIOBase) -> None:
+        self._raw = raw
+        self._inflate = zlib.decompressobj(zlib.MAX_WBITS | 16)
+        self._inside = False  # bytes of the current member were fed and its end not yet seen
+        self._pending = b""
+        self.consumed = 0  # compressed bytes read so far
+        self.member_start = 0  # where the member being inflated begins
+        self.members_done = 0  # members inflated to their end (and CRC)
+        self.exhausted = False
+        self._error: zlib.error | None = None  # the stream ends once the bytes before it are read
+
+    def readable(self) -> bool:
+        return True
+
+    @property
+    def complete(self) -> bool:
+        return not self._inside
+
+    @property
+    def error(self) -> zlib.error | None:
+        return self._error
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        while not self._pending:
+            if self._error is not None:
+                return 0  # the bytes before the corruption were all read: the stream ends here
+            chunk = self._raw.read(_CHUNK)
+            if not chunk:
+                self.exhausted = True
+                return 0
+            self._pending = self._inflated(chunk, self.consumed)
+            self.consumed += len(chunk)
+        size = min(len(buffer), len(self._pending))
+        buffer[:size] = self._pending[:size]
+        self._pending = self._pending[size:]
+        return size
+
+    def _inflated(self, chunk: bytes, at: int) -> bytes:
+        out = []
+        end = at + len(chunk)
+        while chunk:
+            if not self._inside:
+                self.member_start = end - len(chunk)
+            self._inside = True
+            try:
+                out.append(self._inflate.decompress(chunk))
+            except zlib.error as error:
+                self._error = error
+                break
+            if not self._inflate.eof:
+                break
+            chunk = self._inflate.unused_data
+            self._inflate = zlib.decompressobj(zlib.MAX_WBITS | 16)
+            self._inside = False
+            self.members_done += 1
+        return b"".join(out)
+
+
+def warc_records(stream: BinaryIO, path: str, max_bytes: int) -> Iterator[Record | Damage]:
+    """The ``response`` records of the archive ``stream`` in file order, then a :class:`Damage`
+    if the archive is truncated or corrupt (nothing follows it).
+
+    A WARC.gz record is given only once its gzip member has passed its CRC check, so a record
+    whose bytes were corrupted never comes out (with one record per member, as WARC.gz is
+    written; a member holding several records holds them back until it ends)."""
+    from warcio.archiveiterator import ArchiveIterator
+
+    head = stream.read(2)
+    rest = _Prefixed(head, stream)
+    members = _GzipMembers(rest) if head and _GZIP_MAGIC.startswith(head) else None
+    iterator = ArchiveIterator(io.BufferedReader(members if members is not None else rest))
+    held: list[Record] = []  # read, waiting for their gzip member's end
+
+    def checked(damage: Damage | None = None) -> Iterator[Record | Damage]:
+        done = members.members_done if members is not None else current
+        limit = done if damage is None else min(done, damage.record)
+        while held and held[0].index < limit:
+            yield held.pop(0)
+        if damage is not None:
+            yield damage
+
+    def damage_at(reason: str) -> Damage:
+        """The damage warcio noticed, unless broken gzip data explains it (a cut or a flipped
+        byte garbles what warcio then reads)."""
+        offset = members.member_start if members is not None else iterator.offset
+        return _gzip_damage(path, members) or Damage(path, offset, current, reason)
+
+    current = 0  # the index of the record being read (or whose header warcio is parsing)
+    try:
+        for record in iterator:
+            if record.format != "warc":  # warcio reads any text as an ARC record
+                yield from checked(Damage(path, 0, current, "not a WARC archive"))
+                return
+            if not (record.rec_headers.get_header("Content-Length") or "").strip().isdigit():
+                yield from checked(damage_at("the record's header is cut short or has no Content-Length"))
+                return
+            body = b""
+            is_response = record.rec_type == "response" and record.http_headers is not None
+            if is_response:
+                body = record.content_stream().read(max_bytes + 1)
+            while record.raw_stream.read(_CHUNK):  # the rest of the block: its length is checked
+                pass
+            missing = getattr(record.raw_stream, "limit", 0)
+            if missing:
+                yield from checked(damage_at(f"the record ends {missing:,} bytes early"))
+                return
+            if is_response:
+                url = record.rec_headers.get_header("WARC-Target-URI")
+                content_type = record.http_headers.get_header("Content-Type")
+                held.append(Record(current, url, content_type, body))
+            current += 1
+            yield from checked()
+    except Exception as error:  # warcio fails on corrupt input with any exception
+        yield from checked(damage_at(_reason(error)))
+        return
+    if members is not None and (members.error is not None or not members.complete):
+        yield from checked(_gzip_damage(path, members))
+    elif current == 0 and head.strip():
+        yield Damage(path, 0, 0, "not a WARC archive")
+    elif members is None and iterator.offset < rest.delivered:
+        # warcio ends quietly on a record whose header the file cut short
+        yield Damage(path, iterator.offset, current, "the record's header is cut short")
+    else:
+        yield from held
+
+
+def _gzip_damage(path: str, members: _GzipMembers | None) -> Damage | None:
+    """Corrupt or cut gzip data, which explains whatever warcio then made of the record. With
+    one record per member (as WARC.gz is written) the member's number is the record's index."""
+    if members is None or members.complete and members.error is None:
+        return None
+    if members.error is not None:
+        reason = f"corrupt gzip data ({members.error})"
+    else:
+        reason = "the file ends inside a gzip member"
+    return Damage(path, members.member_start, members.members_done, reason)
+
+
+def _reason(error: Exception) -> str:
+    if type(error).__name__ == "ArchiveLoadFailed":
+        return str(error).splitlines()[0]
+    return f"the record cannot be parsed ({type(error).__name__})"
+
+
+class _Prefixed(io.RawIOBase):
+    """``stream`` with the bytes already read from it put back in front."""
+
+    def __init__(self, prefix: bytes, stream: BinaryIO) -> None:
+        self._prefix = prefix
+        self._stream = stream
+        self.delivered = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        if self._prefix:
+            size = min(len(buffer), len(self._prefix))
+            buffer[:size] = self._prefix[:size]
+            self._prefix = self._prefix[size:]
+            self.delivered += size
+            return size
+        data = self._stream.read(len(buffer))
+        buffer[: len(data)] = data
+        self.delivered += len(data)
+        return len(data)

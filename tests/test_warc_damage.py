@@ -1,0 +1,118 @@
+"""Damaged archives, generated: every cut and every flipped byte of real WARC and WARC.gz files.
+
+warcio alone reads a cut gzip member as a shorter one and a record whose bytes run out as a
+shorter record, so a truncated download used to look like a smaller crawl. The property held
+here for every cut position: the records wholly before the cut come out, then exactly one
+damage report naming the archive, a byte offset and a record index — except at the positions
+where the cut leaves a valid, shorter archive (between gzip members; between records).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from warcio.statusandheaders import StatusAndHeaders
+from warcio.warcwriter import WARCWriter
+
+from formtools._crawl.warc import Damage, Record, warc_records
+
+PAGES = [
+    (f"https://site.example/{i}", f'<form toolname="t{i}" tooldescription="d"><input name=q></form>{"x" * (97 * i)}')
+    for i in range(6)
+]
+
+
+def archive(gzip: bool) -> tuple[bytes, list[int]]:
+    """An archive of PAGES and the offsets where each record (gzip: member) ends."""
+    stream = io.BytesIO()
+    writer = WARCWriter(stream, gzip=gzip)
+    ends = []
+    for url, html in PAGES:
+        headers = StatusAndHeaders("200 OK", [("Content-Type", "text/html")], protocol="HTTP/1.1")
+        writer.write_record(
+            writer.create_warc_record(url, "response", payload=io.BytesIO(html.encode()), http_headers=headers)
+        )
+        ends.append(stream.tell())
+    return stream.getvalue(), ends
+
+
+def read(data: bytes) -> tuple[list[Record], list[Damage]]:
+    items = list(warc_records(io.BytesIO(data), "a.warc", 1 << 20))
+    return [i for i in items if isinstance(i, Record)], [i for i in items if isinstance(i, Damage)]
+
+
+@pytest.mark.parametrize("gzip", [True, False], ids=["warc.gz", "warc"])
+def test_every_cut_is_reported_after_the_records_before_it(gzip: bool) -> None:
+    data, ends = archive(gzip)
+    starts = [0, *ends[:-1]]
+    checked = 0
+    for cut in range(0, len(data) + 1, 1 if gzip else 3):
+        records, damages = read(data[:cut])
+        whole = sum(1 for end in ends if end <= cut)
+        # a cut inside an uncompressed record's closing CRLF CRLF leaves its block whole
+        boundary = cut in (0, *ends) or (not gzip and any(end - 4 < cut < end for end in ends))
+        assert [r.url for r in records][:whole] == [url for url, _ in PAGES[:whole]], cut
+        assert all(r.body == PAGES[r.index][1].encode() for r in records), cut
+        if boundary:
+            assert damages == [] and len(records) in (whole, whole + 1), cut
+            continue
+        assert len(damages) == 1, cut
+        (damage,) = damages
+        damaged = next(i for i, end in enumerate(ends) if cut < end)
+        assert (damage.record, damage.offset) == (damaged, starts[damaged]), (cut, damage)
+        # a record whose block was whole but whose member lost its CRC trailer is still given
+        assert len(records) in (damaged, damaged + 1), cut
+        assert str(damage).startswith(f"a.warc: damaged archive at byte {starts[damaged]:,} ")
+        checked += 1
+    assert checked > 300
+
+
+def test_every_flipped_byte_of_a_gzip_archive_is_caught() -> None:
+    """gzip's CRC catches any corruption of a WARC.gz member; the records before it survive."""
+    data, ends = archive(gzip=True)
+    starts = [0, *ends[:-1]]
+    for position in range(0, len(data), 5):
+        damaged = next(i for i, end in enumerate(ends) if position < end)
+        if position - starts[damaged] in range(4, 10):  # gzip header flags/mtime/xfl/os: unchecked
+            continue
+        corrupt = bytearray(data)
+        corrupt[position] ^= 0x5A
+        records, damages = read(bytes(corrupt))
+        assert [r.index for r in records] == list(range(damaged)), position
+        assert [d.record for d in damages] == [damaged], position
+
+
+def run_batch(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "formtools", "batch", *args], capture_output=True, text=True, check=False
+    )
+
+
+def test_batch_reports_a_truncated_download_and_fails_unless_allowed(tmp_path: Path) -> None:
+    data, ends = archive(gzip=True)
+    cut = tmp_path / "crawl.warc.gz"
+    cut.write_bytes(data[: ends[3] + 40])  # three records and a bit of the fourth
+    out = tmp_path / "tools.jsonl"
+    failed = run_batch(str(cut), "--out", str(out), "-j", "1")
+    assert failed.returncode == 2
+    assert "1 damaged archives" in failed.stderr
+    assert "formtools: error: 1 archives are damaged" in failed.stderr
+    found = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted(f["url"] for f in found if "url" in f) == [url for url, _ in PAGES[:4]]
+    assert [f for f in found if "path" in f] == [
+        {
+            "path": str(cut),
+            "error": f"{cut}: damaged archive at byte {ends[3]:,} (record 4): "
+            "the file ends inside a gzip member",
+        }
+    ]
+    allowed = run_batch(str(cut), "--out", str(out), "-j", "1", "--allow-damaged")
+    assert allowed.returncode == 0, allowed.stderr
+    assert sorted(out.read_text().splitlines()) == sorted(
+        json.dumps(f, ensure_ascii=False, separators=(",", ":")) for f in found
+    )
