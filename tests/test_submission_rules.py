@@ -13,7 +13,9 @@ def tool(html: str, name: str = "t", url: str = "https://site.example/dir/page?x
     return found
 
 
-def test_dialog_and_mailto_send_nothing_and_javascript_is_refused() -> None:
+def test_dialog_mailto_javascript_data_and_about_send_nothing() -> None:
+    """No error is invented where Chromium completes or leaves the call pending
+    (``fixtures/expected/results.json`` records what the browser answers the agent)."""
     dialog = tool("<dialog open><form toolname=t tooldescription=d method=dialog toolautosubmit>"
                   "<input name=q><button value=ok>OK</button></form></dialog>")
     assert formtools.call_tool(dialog, {"q": "x"}).status == "not-sent"
@@ -23,8 +25,15 @@ def test_dialog_and_mailto_send_nothing_and_javascript_is_refused() -> None:
     assert result.status == "not-sent" and "mailto:" in result.reason
     script = tool("<form toolname=t tooldescription=d action='javascript:alert(1)' toolautosubmit>"
                   "<button>Go</button></form>")
-    with pytest.raises(formtools.SubmissionError, match="javascript:"):
-        formtools.prepare_call(script, {})
+    ran = formtools.call_tool(script, {})
+    assert (ran.status, ran.result) == ("not-sent", None) and "javascript:" in ran.reason
+    data = tool("<form toolname=t tooldescription=d action='data:text/html,x' toolautosubmit></form>")
+    blocked = formtools.call_tool(data, {})
+    assert (blocked.status, blocked.result) == ("not-sent", None) and "data:" in blocked.reason
+    blank = tool("<form toolname=t tooldescription=d action='about:blank' toolautosubmit></form>")
+    emptied = formtools.call_tool(blank, {})
+    assert (emptied.status, emptied.result, emptied.request) == ("completed", [], None)
+    assert emptied.to_dict()["url"] == "about:blank"
 
 
 def test_action_resolution_submitter_overrides_and_named_submitter() -> None:

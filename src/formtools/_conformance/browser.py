@@ -894,6 +894,14 @@ class ChromiumOracle:
         return merged
 
     @property
+    def stamp(self) -> dict[str, Any]:
+        """What a recording was made with: the browser's product string (``Chrome/156.0…``) and
+        the command-line flags, so that recordings of different browsers are never mixed."""
+        devtools, _ = self._devtools_connection
+        version, _ = devtools.command("Browser.getVersion")
+        return {"product": version["product"], "flags": list(CHROMIUM_ARGS)}
+
+    @property
     def _devtools_connection(self) -> tuple[_DevTools, str]:
         if self._devtools is None:
             raise RuntimeError("ChromiumOracle is not running; use it as a context manager")

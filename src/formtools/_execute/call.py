@@ -26,7 +26,7 @@ from formtools._execute.encode import File, new_boundary
 from formtools.errors import NoSubmitButton
 from formtools._execute.fill import OMITTED, fill
 from formtools._forms.state import FormState
-from formtools._forms.model import Control
+from formtools._forms.model import Control, submission_attribute
 from formtools._synth.inferred import implicitly_submittable
 from formtools._execute.redact import MASK, Secrets, hide_in_logs, scrubbed_result
 from formtools._execute.request import NoRequest, Request, build_request
@@ -36,6 +36,7 @@ from formtools._execute.send import (
     DEFAULT_TIMEOUT,
     ToolResult,
     asend_request,
+    landed,
     not_sent,
     send_request,
 )
@@ -75,6 +76,21 @@ class PreparedCall:
     @property
     def autosubmit(self) -> bool:
         return "toolautosubmit" in self.tool.form.attributes
+
+    @property
+    def landing(self) -> str:
+        """Which browsing context the submission navigates: ``self``, ``frame`` or ``new``
+        (#the-rules-for-choosing-a-navigable, for a top-level page: ``_parent`` and ``_top`` are
+        the page itself; a name no iframe of the page has opens a new window)."""
+        target = submission_attribute(self.tool.form.attributes, self.submitter, "target")
+        if target is None:
+            target = self.tool.page.base_target or ""
+        keyword = target.lower()  # the keywords are ASCII case-insensitive, names are not
+        if keyword in ("", "_self", "_parent", "_top"):
+            return "self"
+        if keyword != "_blank" and target in self.tool.page.frame_names:
+            return "frame"
+        return "new"
 
     @property
     def request(self) -> Request | None:
@@ -196,6 +212,7 @@ def submit(
             max_bytes=max_bytes,
             include_text=include_text,
         )
+    result = landed(result, prepared.landing, prepared.tool.page.url)
     return scrubbed_result(result, prepared.secrets, prepared.shown)
 
 
@@ -220,6 +237,7 @@ async def asubmit(
             max_bytes=max_bytes,
             include_text=include_text,
         )
+    result = landed(result, prepared.landing, prepared.tool.page.url)
     return scrubbed_result(result, prepared.secrets, prepared.shown)
 
 

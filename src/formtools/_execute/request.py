@@ -54,8 +54,17 @@ class Request:
 
 @dataclass(frozen=True)
 class NoRequest:
-    """Submitting sends nothing: ``reason`` is ``dialog`` (method=dialog closes a dialog) or
-    ``mailto`` (a mail client would open); ``url`` is the mailto URL when there is one."""
+    """Submitting sends nothing. ``reason`` says why, ``url`` is the action when there is one:
+
+    - ``dialog``: ``method=dialog`` closes a dialog (``return_value`` is the submitter's value);
+    - ``mailto``: a mail client would open;
+    - ``about``: the page navigates to ``about:blank`` (or another ``about:`` URL), an empty
+      document: Chromium completes the call with ``[]``;
+    - ``javascript``: the action runs a script; formtools runs none (Chromium's page API resolves
+      ``null``; an agent's call through DevTools never completes);
+    - ``blocked``: another scheme (``data:``, ``ftp:``, ``blob:`` …) that Chromium does not
+      navigate a page to from a form (the call never completes for the agent).
+    """
 
     reason: str
     url: str | None = None
@@ -157,7 +166,7 @@ def build_request(
     )
     scheme = urlsplit(action).scheme.lower()
     if scheme == "javascript":
-        raise SubmissionError("the form's action is a javascript: URL, which formtools never runs")
+        return NoRequest("javascript", url=action)
     encoding = form_encoding(form.get("accept-charset"), document_encoding)
     entries = construct_entry_list(
         state, submitter, encoding=encoding, image_coordinates=image_coordinates, files=files
@@ -167,8 +176,10 @@ def build_request(
     enctype = _enctype(form, submitter)
     if scheme == "mailto":
         return NoRequest("mailto", url=action)
-    if scheme not in ("http", "https", "data", "file"):
-        raise SubmissionError(f"the form's action uses {scheme}:, which formtools cannot submit to")
+    if scheme == "about":
+        return NoRequest("about", url=action)
+    if scheme not in ("http", "https", "file"):
+        return NoRequest("blocked", url=action)
     if method == "get":
         # the query is replaced, even by an empty one ("/path?")
         before_fragment, hash_mark, fragment = action.partition("#")

@@ -11,8 +11,10 @@ Sending is the only I/O of execution; :func:`send_request` and :func:`asend_requ
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 from lxml import etree
@@ -22,7 +24,7 @@ from formtools._parse.document import Document
 from formtools._parse import parse_html
 from formtools._execute.request import NoRequest, Request
 
-__all__ = ["ToolResult", "send_request", "asend_request", "json_ld_of", "page_text", "not_sent"]
+__all__ = ["ToolResult", "landed", "send_request", "asend_request", "json_ld_of", "page_text", "not_sent"]
 
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
@@ -32,9 +34,17 @@ DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 class ToolResult:
     """The outcome of a tool call.
 
-    ``status``: ``completed`` (the request was sent; ``json_ld`` is Chromium's tool result),
+    ``status``: ``completed`` (the form was submitted; ``json_ld`` is Chromium's tool result),
     ``awaiting-user`` (the form has no ``toolautosubmit`` and the call was not confirmed; the
-    prepared ``request`` is here, unsent), or ``not-sent`` (``method=dialog``, ``mailto:``).
+    prepared ``request`` is here, unsent), or ``not-sent`` (``method=dialog``, ``mailto:``,
+    ``javascript:``, a scheme Chromium does not navigate to; ``result`` is then ``null``).
+
+    ``landing`` says which browsing context the submission navigated (the form's ``target``):
+    ``self`` (the page: the result is its JSON-LD), ``frame`` (an iframe of the page: the result
+    is the frame's new document's JSON-LD, as Chromium gives it) or ``new`` (``_blank`` or a name
+    no frame has: a new window; Chromium returns no result, so ``result`` is ``null``). A
+    landing page of another origin than the form's page gives no result either (Chromium
+    answers "Cannot return tool results after a cross-origin navigation").
     """
 
     status: str
@@ -45,13 +55,30 @@ class ToolResult:
     text: str | None = None
     reason: str | None = None
     redirects: tuple[str, ...] = field(default=())
+    landing: str = "self"
+    withheld: bool = False  # Chromium gives the agent no result (another window, another origin)
+
+    @property
+    def result(self) -> list[Any] | None:
+        """What Chromium hands the agent: the landing document's JSON-LD blocks, or ``None``
+        when it gives no result (nothing submitted, another window, another origin, a download;
+        ``fixtures/expected/results.json`` records each case from the browser)."""
+        if self.status != "completed" or self.withheld:
+            return None
+        return list(self.json_ld)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"status": self.status}
         if self.status == "completed":
             data.update(
-                status_code=self.status_code, url=self.url, result=list(self.json_ld)
+                status_code=self.status_code,
+                url=self.url,
+                result=self.result,
             )
+            if self.landing != "self":
+                data["landing"] = self.landing
+            if self.reason is not None:
+                data["reason"] = self.reason
             if self.redirects:
                 data["redirects"] = list(self.redirects)
             if self.text is not None:
@@ -124,8 +151,33 @@ def page_text(document: Document) -> str:
     return " ".join(document.restore(" ".join(words)).split())
 
 
+# What a browser shows rather than downloads (formtools' approximation of Chromium's MIME
+# handling: an attachment, or a type outside these, is a download and gives the agent no result).
+_SHOWN_TYPES = re.compile(
+    r"text/.*|image/.*|audio/.*|video/.*|application/(json|xml|xhtml\+xml|pdf|.*\+json|.*\+xml)"
+)
+
+
+def _download(response: httpx.Response) -> bool:
+    disposition = response.headers.get("content-disposition", "").strip().lower()
+    if disposition.startswith("attachment"):
+        return True
+    mime = response.headers.get("content-type", "text/html").partition(";")[0].strip().lower()
+    return bool(mime) and not _SHOWN_TYPES.fullmatch(mime)
+
+
 def _result(request: Request, response: httpx.Response, body: bytes, include_text: bool) -> ToolResult:
     url = str(response.url)
+    if _download(response):
+        return ToolResult(
+            status="completed",
+            request=request,
+            status_code=response.status_code,
+            url=url,
+            redirects=tuple(str(r.url) for r in response.history),
+            withheld=True,
+            reason="the answer is a download: Chromium returns no result for it",
+        )
     document = parse_html(body, url=url, content_type=response.headers.get("content-type"))
     return ToolResult(
         status="completed",
@@ -204,9 +256,41 @@ async def asend_request(
 
 
 def not_sent(outcome: NoRequest) -> ToolResult:
-    """The result of a submission that makes no request."""
+    """The result of a submission that makes no request (see :class:`NoRequest`)."""
+    if outcome.reason == "about":
+        return ToolResult(
+            status="completed",
+            url=outcome.url,
+            reason=f"the action is {outcome.url}: the page becomes an empty document; no request is made",
+        )
     reason = {
         "dialog": "method=dialog closes a dialog; no request is made",
         "mailto": f"the action is a mailto: URL ({outcome.url}); a mail client would open",
+        "javascript": "the action is a javascript: URL, which runs a script: formtools runs none "
+        "and makes no request",
+        "blocked": f"the action is {_scheme_of(outcome.url)}, which a form does not navigate a page "
+        "to: no request is made",
     }[outcome.reason]
     return ToolResult(status="not-sent", reason=reason)
+
+
+def _scheme_of(url: str | None) -> str:
+    return (url or "").partition(":")[0] + ":"
+
+
+def landed(result: ToolResult, landing: str, page_url: str | None) -> ToolResult:
+    """``result`` as the agent gets it from a submission into ``landing`` (``self``, ``frame``
+    or ``new``) from the page at ``page_url``: Chromium returns nothing for a new window or a
+    landing page of another origin."""
+    if landing == "new":
+        why = "the form's target is a new window: Chromium returns no result for it"
+        return replace(result, landing=landing, withheld=True, reason=why)
+    if page_url is not None and result.url is not None and _origin(result.url) != _origin(page_url):
+        why = "the landing page is of another origin: Chromium returns no result after a cross-origin navigation"
+        return replace(result, landing=landing, withheld=True, reason=why)
+    return replace(result, landing=landing)
+
+
+def _origin(url: str) -> tuple[str, str]:
+    parts = urlsplit(url)
+    return parts.scheme.lower(), (parts.netloc or "").lower()

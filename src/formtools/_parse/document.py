@@ -14,7 +14,15 @@ from urllib.parse import urljoin, urlsplit
 import webencodings
 from lxml import etree
 
-__all__ = ["Document", "Parser", "base_url_of", "resolve_base", "sniffed_charset"]
+__all__ = [
+    "Document",
+    "Parser",
+    "base_target_of",
+    "base_url_of",
+    "frame_names_of",
+    "resolve_base",
+    "sniffed_charset",
+]
 
 #: ``"auto"``: the fast exact path where it can vouch for the answer, html5lib elsewhere;
 #: ``"html5lib"``: always html5lib (the reference the fast path is tested against).
@@ -42,6 +50,10 @@ class Document:
     parser_owners: Mapping[Any, Any] = field(default_factory=lambda: MappingProxyType({}))
     escaped: bool = False
     whole: Callable[[], etree._Element] | None = field(default=None, repr=False)
+    #: the first ``<base target>`` (the default target of the page's forms) and the names of
+    #: the page's iframes (a form's ``target`` naming one navigates that frame, not a new window)
+    base_target: str | None = None
+    frame_names: frozenset[str] = frozenset()
 
     @cached_property
     def root(self) -> etree._Element:
@@ -80,6 +92,25 @@ def base_url_of(root: etree._Element, url: str | None) -> str | None:
         if href is not None:
             return resolve_base(href, url)
     return url
+
+
+def base_target_of(root: etree._Element) -> str | None:
+    """The first ``<base>`` with a ``target`` attribute gives the document's default target."""
+    for base in root.iter("base"):
+        target = base.get("target")
+        if target is not None:
+            return target
+    return None
+
+
+def frame_names_of(root: etree._Element) -> frozenset[str]:
+    """The names of the document's child navigables (``<iframe name>``, ``<frame name>``; a
+    template's contents are inert and have none)."""
+    return frozenset(
+        element.get("name") or ""
+        for element in root.iter("iframe", "frame")
+        if element.get("name") and not any(a.tag == "template" for a in element.iterancestors())
+    )
 
 
 def resolve_base(href: str, url: str | None) -> str | None:

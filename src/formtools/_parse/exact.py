@@ -32,7 +32,9 @@ from formtools._parse.document import (
     _ESCAPE,
     _NEEDS_ESCAPE,
     Document,
+    base_target_of,
     base_url_of,
+    frame_names_of,
     sniffed_charset,
 )
 from formtools._spec.constants import FORM_POINTER_ASSOCIATED
@@ -180,6 +182,8 @@ def parse_exact(
         source=source or (url or "<string>"),
         parser_owners=owners,
         escaped=parser.escaped,
+        base_target=base_target_of(root),
+        frame_names=frame_names_of(root),
     )
 
 
@@ -204,14 +208,24 @@ def from_tree(tree: Any, *, url: str | None = None, source: str | None = None) -
     if type(tree).__module__.startswith("bs4"):
         root = _lxml_from_soup(tree)
         return Document(
-            forms_root=root, url=url, base_url=base_url_of(root, url), source=source or (url or "<soup>")
+            forms_root=root,
+            url=url,
+            base_url=base_url_of(root, url),
+            source=source or (url or "<soup>"),
+            base_target=base_target_of(root),
+            frame_names=frame_names_of(root),
         )
     if isinstance(tree, etree._ElementTree):
         tree = tree.getroot()
     if isinstance(tree, etree._Element):
         root = tree.getroottree().getroot()
         return Document(
-            forms_root=root, url=url, base_url=base_url_of(root, url), source=source or (url or "<tree>")
+            forms_root=root,
+            url=url,
+            base_url=base_url_of(root, url),
+            source=source or (url or "<tree>"),
+            base_target=base_target_of(root),
+            frame_names=frame_names_of(root),
         )
     raise TypeError(f"expected an lxml or BeautifulSoup tree, got {type(tree).__name__}")
 

@@ -215,6 +215,7 @@ _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _TABLE_PARTS = frozenset({"table", "tbody", "thead", "tfoot", "tr", "colgroup"})
 _SELECT_PARTS = frozenset({"select", "option", "optgroup"})
 _FOREIGN = frozenset({"svg", "math"})
+_TEMPLATE = frozenset({"template"})
 _CELLS = frozenset({"td", "th", "caption"})
 # Elements a copy keeps even where their text is not read: what forms_of looks at. Others (and
 # their text) are left out, their children taking their place, unless they carry an id or a dir.
@@ -247,7 +248,8 @@ _BUTTON_SCOPE = frozenset({"applet", "caption", "html", "marquee", "object", "ta
 _UNMODELLED = frozenset({"isindex", "search", "dialog"})
 _QUERY = "[\\1 ], label[for], [id], template, isindex, search, dialog"
 _KINDS = {tag: "listed" for tag in LISTED} | {tag: "unmodelled" for tag in _UNMODELLED} | {
-    "form": "form", "label": "label", "template": "template", "meta": "meta", "base": "base"
+    "form": "form", "label": "label", "template": "template", "meta": "meta", "base": "base",
+    "iframe": "frame", "frame": "frame",
 }
 _XML_NAME = re.compile(r"[a-z_][a-z0-9_.-]*")
 _INFOSET = InfosetFilter(preventDoubleDashComments=True)
@@ -342,6 +344,8 @@ class _Page:
         query = _QUERY + (", meta" if self.tentative else "")
         if b"<base" in self.low:
             query += ", base"
+        if b"<iframe" in self.low or b"<frame" in self.low:
+            query += ", iframe[name], frame[name]"
         forms: list[LexborNode] = []
         self.marked: list[tuple[int, LexborNode]] = []
         self.labels: list[LexborNode] = []
@@ -349,6 +353,7 @@ class _Page:
         templates: list[LexborNode] = []
         metas: list[LexborNode] = []
         bases: list[LexborNode] = []
+        frames: list[LexborNode] = []
         index, positions, first_with_id = self.index, self.positions, self.first_with_id
         self.repeated_ids: set[str] = set()
         previous = -1
@@ -386,6 +391,8 @@ class _Page:
                 metas.append(node)
             elif kind == "base":
                 bases.append(node)
+            elif kind == "frame":
+                frames.append(node)
             elif kind == "unmodelled":
                 raise _Unsure
         self.marked.sort(key=lambda entry: entry[0])
@@ -394,6 +401,15 @@ class _Page:
             self._follow_meta(metas)
         self._check_templates(templates, bool(bases))
         base_url = self._base_url(bases, url)
+        base_target = next(
+            (self._text(b.attributes["target"] or "") for b in bases if "target" in b.attributes), None
+        )
+        frame_names = frozenset(
+            name
+            for frame in frames
+            if (name := self._text(frame.attributes.get("name") or ""))
+            and not _has_ancestor(frame, _TEMPLATE)
+        )
 
         for form in forms:
             labelledby = (form.attrs.get("aria-labelledby") or "").strip(ASCII_WHITESPACE)
@@ -415,6 +431,8 @@ class _Page:
             forms_root=skeleton,
             url=url,
             base_url=base_url,
+            base_target=base_target,
+            frame_names=frame_names,
             encoding=self.encoding,
             source=source or (url or "<string>"),
             parser_owners=MappingProxyType(

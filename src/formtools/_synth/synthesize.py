@@ -56,7 +56,9 @@ def synthesize(
     tools: list[Tool] = []
     diagnostics: list[Diagnostic] = []
     registered: set[str] = set()
-    page = PageContext(document.url, document.base_url, document.encoding)
+    page = PageContext(
+        document.url, document.base_url, document.encoding, document.base_target, document.frame_names
+    )
     namer = Namer(forms) if all_forms else None
     for form in forms:
         problem = _registration_problem(form, registered)
