@@ -57,7 +57,6 @@ def test_extract_mcp_format_leaves_out_an_empty_title() -> None:
         (("extract", "no-such-page.html"), "no-such-page.html: no such file"),
         (("extract", str(PAGE), "--profile", "firefox"), "unknown profile 'firefox'"),
         (("extract", str(PAGE), "--format", "yaml"), "unknown format 'yaml'"),
-        (("extract", "http://127.0.0.1:9/"), "http://127.0.0.1:9/: ConnectError"),
         (("lint", str(FIXTURES)), "is a directory"),
     ],
 )
@@ -66,6 +65,14 @@ def test_user_mistakes_get_one_line_and_exit_2(args: tuple[str, ...], message: s
     assert done.returncode == 2
     err = done.stderr.decode()
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
+    assert done.stdout == b""
+
+
+def test_a_network_failure_is_one_line_and_exit_3() -> None:
+    done = run("extract", "http://127.0.0.1:9/")
+    assert done.returncode == 3
+    err = done.stderr.decode()
+    assert "http://127.0.0.1:9/: ConnectError" in err and err.count("\n") == 1
     assert done.stdout == b""
 
 
@@ -83,9 +90,12 @@ def test_lint_explains_dropped_forms_and_fields_and_fails_on_errors(tmp_path: Pa
     assert "[invalid-toolname]" in out and "[duplicate-name]" in out
     assert "[hidden-without-description]" not in out  # informational: only with --verbose
     assert "[hidden-without-description]" in run("lint", str(page), "-v").stdout.decode()
-    findings = json.loads(run("lint", str(page), "--json").stdout)
+    report = json.loads(run("lint", str(page), "--json").stdout)
+    assert report["version"] == 1 and report["page"] == str(page)
+    findings = report["diagnostics"]
     assert {f["code"] for f in findings} >= {"invalid-toolname", "duplicate-name", "hidden-without-description"}
     assert all(f["message"] for f in findings)
+    assert report["counts"]["errors"] == sum(f["severity"] == "error" for f in findings) > 0
 
 
 def test_lint_passes_a_clean_page(tmp_path: Path) -> None:

@@ -232,7 +232,7 @@ def test_cli_validate(tmp_path: Any) -> None:
     )
     assert result.exit_code == 1
     assert result.output.splitlines() == [
-        "guests: Value must be greater than or equal to 1. (rangeUnderflow)"
+        "/guests: Value must be greater than or equal to 1. (rangeUnderflow)"
     ]
     result = runner.invoke(app, ["extract", str(page), "--profile", "html"])
     assert result.exit_code == 0

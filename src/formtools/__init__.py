@@ -23,35 +23,15 @@ Typical use::
 
 from __future__ import annotations
 
-from typing import Any
+import importlib
+from typing import TYPE_CHECKING, Any
 
-from formtools._execute.call import (
-    PreparedCall,
-    acall_tool,
-    asubmit,
-    call_tool,
-    prepare_call,
-    submit,
-)
-from formtools._execute.encode import File
-from formtools._execute.fill import InputProblem
-from formtools._execute.request import NoRequest, Request
-from formtools._execute.send import ToolResult, asend_request, send_request
-from formtools._execute.validate import Problem, validate_input
-from formtools._forms.model import Control, Form, Option
-from formtools._forms.state import FormState, initial_state
-from formtools._forms.validity import ValidityProblem
-from formtools._parse import Document, Parser, from_tree, parse_html
-from formtools._parse.sources import load_page
-from formtools._spec.jsjson import dumps
-from formtools._synth.diagnostics import Diagnostic, Severity
-from formtools._synth.profile import Profile, get_profile, profile_names
-from formtools._synth.synthesize import Extraction, synthesize
-from formtools._synth.tool import FORMATS, PageContext, Tool, listing
+# The errors are imported at once: they are small, and every edge needs them.
 from formtools.errors import (
     BrowserError,
     FormtoolsError,
     InputError,
+    NetworkError,
     NoSubmitButton,
     Refused,
     SendError,
@@ -62,6 +42,26 @@ from formtools.errors import (
     UsageProblem,
     ValidationError,
 )
+
+if TYPE_CHECKING:  # the names below load on first use: `import formtools` stays fast
+    from formtools._execute.call import PreparedCall, acall_tool, asubmit, call_tool, prepare_call, submit
+    from formtools._execute.encode import File
+    from formtools._execute.fill import InputProblem
+    from formtools._execute.request import NoRequest, Request
+    from formtools._execute.send import ToolResult, asend_request, send_request
+    from formtools._execute.validate import Problem, validate_input
+    from formtools._forms.model import Control, Form, Option
+    from formtools._forms.state import FormState, initial_state
+    from formtools._forms.validity import ValidityProblem
+    from formtools._parse import parse_html
+    from formtools._parse.document import Document, Parser
+    from formtools._parse.exact import from_tree
+    from formtools._parse.sources import load_page
+    from formtools._spec.jsjson import dumps
+    from formtools._synth.diagnostics import Diagnostic, Severity
+    from formtools._synth.profile import Profile, get_profile, profile_names
+    from formtools._synth.synthesize import Extraction, extract, extract_tools, synthesize
+    from formtools._synth.tool import FORMATS, PageContext, Tool, listing
 
 __all__ = [
     "BrowserError",
@@ -76,6 +76,7 @@ __all__ = [
     "FormtoolsError",
     "InputError",
     "InputProblem",
+    "NetworkError",
     "NoRequest",
     "NoSubmitButton",
     "Option",
@@ -119,44 +120,59 @@ __all__ = [
 
 __version__ = "0.1.0"
 
+# name → the module that defines it, imported on first access (PEP 562)
+_LAZY = {
+    "Control": "formtools._forms.model",
+    "Diagnostic": "formtools._synth.diagnostics",
+    "Document": "formtools._parse.document",
+    "Extraction": "formtools._synth.synthesize",
+    "FORMATS": "formtools._synth.tool",
+    "File": "formtools._execute.encode",
+    "Form": "formtools._forms.model",
+    "FormState": "formtools._forms.state",
+    "InputProblem": "formtools._execute.fill",
+    "NoRequest": "formtools._execute.request",
+    "Option": "formtools._forms.model",
+    "PageContext": "formtools._synth.tool",
+    "Parser": "formtools._parse.document",
+    "PreparedCall": "formtools._execute.call",
+    "Problem": "formtools._execute.validate",
+    "Profile": "formtools._synth.profile",
+    "Request": "formtools._execute.request",
+    "Severity": "formtools._synth.diagnostics",
+    "Tool": "formtools._synth.tool",
+    "ToolResult": "formtools._execute.send",
+    "ValidityProblem": "formtools._forms.validity",
+    "acall_tool": "formtools._execute.call",
+    "asend_request": "formtools._execute.send",
+    "asubmit": "formtools._execute.call",
+    "call_tool": "formtools._execute.call",
+    "dumps": "formtools._spec.jsjson",
+    "extract": "formtools._synth.synthesize",
+    "extract_tools": "formtools._synth.synthesize",
+    "from_tree": "formtools._parse.exact",
+    "get_profile": "formtools._synth.profile",
+    "initial_state": "formtools._forms.state",
+    "listing": "formtools._synth.tool",
+    "load_page": "formtools._parse.sources",
+    "parse_html": "formtools._parse",
+    "prepare_call": "formtools._execute.call",
+    "profile_names": "formtools._synth.profile",
+    "send_request": "formtools._execute.send",
+    "submit": "formtools._execute.call",
+    "synthesize": "formtools._synth.synthesize",
+    "validate_input": "formtools._execute.validate",
+}
 
-def _document(page: Any, base_url: str | None, parser: Parser) -> Document:
-    if isinstance(page, Document):
-        return page
-    if isinstance(page, (str, bytes)):
-        return parse_html(page, url=base_url, parser=parser)
-    return from_tree(page, url=base_url)
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'formtools' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # the next access is a plain lookup
+    return value
 
 
-def extract(
-    page: str | bytes | Document | Any,
-    *,
-    base_url: str | None = None,
-    profile: str | Profile = "chromium",
-    all_forms: bool = False,
-    parser: Parser = "auto",
-) -> Extraction:
-    """Tools and diagnostics of a page.
-
-    ``page`` is markup (``str``, or ``bytes`` decoded as a browser would), a :class:`Document`
-    from :func:`parse_html` / :func:`load_page`, or an lxml / BeautifulSoup tree (owners then
-    come from the final tree only: see :func:`from_tree`). ``base_url`` is the document's URL.
-    ``all_forms``: forms without ``toolname`` become tools too, with an inferred name and
-    description (``Tool.inferred``). ``parser="html5lib"`` parses markup with html5lib even where
-    the fast exact path would do (see :func:`parse_html`); the answer is the same.
-    """
-    return synthesize(_document(page, base_url, parser), profile, all_forms=all_forms)
-
-
-def extract_tools(
-    page: str | bytes | Document | Any,
-    *,
-    base_url: str | None = None,
-    profile: str | Profile = "chromium",
-    all_forms: bool = False,
-    parser: Parser = "auto",
-) -> list[Tool]:
-    """The tools a page registers, sorted by name as ``document.modelContext.getTools()`` is
-    (``all_forms``: and the inferred tools of its unannotated forms, sorted in with them)."""
-    extraction = extract(page, base_url=base_url, profile=profile, all_forms=all_forms, parser=parser)
-    return list(extraction.tools)
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -1,34 +1,45 @@
-"""The ``formtools`` command: a thin layer over the public API.
+"""The ``formtools`` command: a thin edge over the public API.
 
-Errors are mapped in one place (:func:`main`): a :class:`~formtools.FormtoolsError` is a user's
-mistake or an unreachable page and prints one line with exit code 2, never a traceback.
+Conventions (those of ruff, jq and httpx's CLI): ``-`` is standard input for a page and standard
+output for ``--out``; ``--input`` takes JSON, ``@file.json`` or ``@-``; ``--format`` picks a
+machine format; colour only on a terminal and never with ``NO_COLOR``. Exit codes, the same for
+every command: 0 done, 1 findings (lint errors, an invalid input, pages that differ), 2 a usage or
+input error, 3 the network. Errors are rendered in one place (:func:`main`): one line, never a
+traceback for a user's mistake. Stages are imported by the command that needs them, so
+``formtools --version`` and ``formtools extract`` start fast.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from formtools._spec import jsjson as _jsjson
-from formtools._synth.diagnostics import Severity
 from formtools.errors import BrowserError, FormtoolsError, SourceError, UnknownFormat, UsageProblem
-from formtools._synth.profile import get_profile, profile_names
-from formtools._parse.sources import load_page
-from formtools._synth.synthesize import Extraction, synthesize
-from formtools._synth.tool import FORMATS, Tool, listing
+
+if TYPE_CHECKING:
+    from formtools._synth.synthesize import Extraction
+    from formtools._synth.tool import Tool
+
+__version__ = "0.1.0"
 
 app = typer.Typer(
-    add_completion=False,
+    add_completion=True,
     no_args_is_help=True,
+    pretty_exceptions_enable=False,
     help="Turn HTML forms into WebMCP tools, without a browser.",
 )
 
+# The built-in profiles, named here so that --help need not load them.
+PROFILES = ("chromium", "html", "portable")
+TOOL_FORMATS = ("webmcp", "mcp", "openai", "evals")
+
 Page = Annotated[str, typer.Argument(help="An HTML file, an http(s) URL, or - for standard input.")]
 ProfileOption = Annotated[
-    str, typer.Option("--profile", help=f"Synthesis rules: {', '.join(profile_names())}.")
+    str, typer.Option("--profile", help=f"Synthesis rules: {', '.join(PROFILES)}.")
 ]
 BaseUrl = Annotated[
     Optional[str],
@@ -42,9 +53,38 @@ AllForms = Annotated[
         "from the page (flagged as inferred).",
     ),
 ]
+JsonInput = Annotated[
+    str, typer.Option("--input", help="The call's input: JSON, @file.json, or @- for standard input.")
+]
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"formtools {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option("--version", "-V", callback=_show_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """Turn HTML forms into WebMCP tools, without a browser."""
+
+
+def _choice(value: str, known: tuple[str, ...], option: str) -> str:
+    if value not in known:
+        raise UsageProblem(f"{option}: unknown value {value!r} (known: {', '.join(known)})")
+    return value
 
 
 def _extraction(page: str, profile: str, base_url: str | None, all_forms: bool = False) -> Extraction:
+    from formtools._parse.sources import load_page
+    from formtools._synth.profile import get_profile
+    from formtools._synth.synthesize import synthesize
+
     rules = get_profile(profile)  # an unknown profile fails before any I/O
     return synthesize(load_page(page, base_url=base_url), rules, all_forms=all_forms)
 
@@ -57,7 +97,7 @@ def extract(
         str,
         typer.Option(
             "--format",
-            help=f"Output shape: {', '.join(FORMATS)} (openai: function tools, strict when the "
+            help=f"Output shape: {', '.join(TOOL_FORMATS)} (openai: function tools, strict when the "
             "schema allows — use with --profile portable; evals: a webmcp-evals tools file).",
         ),
     ] = "webmcp",
@@ -66,10 +106,13 @@ def extract(
     all_forms: AllForms = False,
 ) -> None:
     """Print the page's tools as a JSON array (for ``evals``, a ``{"tools": [...]}`` file)."""
-    if format not in FORMATS:
-        raise UnknownFormat(f"unknown format {format!r} (known: {', '.join(FORMATS)})")
+    from formtools._spec.jsjson import dumps
+    from formtools._synth.tool import listing
+
+    if format not in TOOL_FORMATS:
+        raise UnknownFormat(f"unknown format {format!r} (known: {', '.join(TOOL_FORMATS)})")
     result = _extraction(page, profile, base_url, all_forms)
-    typer.echo(_jsjson.dumps(listing(result.tools, format), pretty=pretty))
+    typer.echo(dumps(listing(result.tools, format), pretty=pretty))
 
 
 @app.command()
@@ -77,9 +120,13 @@ def lint(
     page: Page,
     profile: ProfileOption = "chromium",
     base_url: BaseUrl = None,
-    json: Annotated[bool, typer.Option("--json", help="Print diagnostics as JSON.")] = False,
+    format: Annotated[
+        str,
+        typer.Option("--format", help="text, json (versioned: see the README), sarif (SARIF 2.1.0) or github (Actions annotations)."),
+    ] = "text",
+    json: Annotated[bool, typer.Option("--json", help="The same as --format json.")] = False,
     verbose: Annotated[
-        bool, typer.Option("--verbose", "-v", help="Also print informational findings.")
+        bool, typer.Option("--verbose", "-v", help="Also print informational findings (text).")
     ] = False,
     all_forms: AllForms = False,
 ) -> None:
@@ -87,36 +134,45 @@ def lint(
 
     Exits with 1 when there are errors.
     """
+    from formtools._conformance.lint import LINT_FORMATS, as_github, as_json, as_sarif, as_text
+    from formtools._spec.jsjson import dumps
+    from formtools._synth.diagnostics import Severity
+
+    chosen = "json" if json else _choice(format, LINT_FORMATS, "--format")
     result = _extraction(page, profile, base_url, all_forms)
-    shown = [
-        d for d in result.diagnostics if json or verbose or d.severity is not Severity.INFO
-    ]
-    if json:
-        typer.echo(_jsjson.dumps([d.to_dict() for d in shown], pretty=True))
+    diagnostics = list(result.diagnostics)
+    names = [tool.name for tool in result.tools]
+    if chosen == "json":
+        typer.echo(dumps(as_json(page, names, diagnostics), pretty=True))
+    elif chosen == "sarif":
+        typer.echo(dumps(as_sarif(page, diagnostics, __version__), pretty=True))
+    elif chosen == "github":
+        text = as_github(page, [d for d in diagnostics if d.severity is not Severity.INFO])
+        if text:
+            typer.echo(text)
     else:
-        for diagnostic in shown:
-            line = f":{diagnostic.line}" if diagnostic.line else ""
-            typer.echo(f"{page}{line}: {diagnostic}")
-        counts = {s: sum(d.severity is s for d in result.diagnostics) for s in Severity}
-        typer.echo(
-            f"{len(result.tools)} tool(s); {counts[Severity.ERROR]} error(s), "
-            f"{counts[Severity.WARNING]} warning(s), {counts[Severity.INFO]} note(s)"
-        )
+        shown = [d for d in diagnostics if verbose or d.severity is not Severity.INFO]
+        typer.echo(as_text(page, names, diagnostics, shown))
     if result.errors:
         raise typer.Exit(1)
 
 
 def _tool_input(text: str) -> object:
-    """``--input``: JSON text, or ``@path`` to a JSON file."""
+    """``--input``: JSON text, ``@path`` to a JSON file, or ``@-`` for standard input."""
+    from formtools._spec.jsjson import loads
+
     source = "--input"
     if text.startswith("@"):
         source = text[1:]
         try:
-            text = Path(source).read_text("utf-8")
+            text = sys.stdin.read() if source == "-" else Path(source).read_text("utf-8")
         except OSError as error:
-            raise SourceError(f"{source}: cannot read: {error.strerror or error}") from None
+            raise SourceError(f"--input: {source}: cannot read: {error.strerror or error}") from None
+        except UnicodeDecodeError:
+            raise UsageProblem(f"--input: {source} is not UTF-8 text") from None
+        source = "--input: " + ("standard input" if source == "-" else source)
     try:
-        return _jsjson.loads(text)
+        return loads(text)
     except ValueError as error:
         raise UsageProblem(f"{source} is not JSON: {error}") from None
 
@@ -143,37 +199,42 @@ def _chosen_tool(result: Extraction, page: str, tool: str) -> Tool:
 def validate(
     page: Page,
     tool: Annotated[str, typer.Argument(help="The tool's name.")],
-    input: Annotated[
-        str, typer.Option("--input", help="The input to check: JSON, or @file.json.")
-    ] = "{}",
+    input: JsonInput = "{}",
     base_url: BaseUrl = None,
     profile: ProfileOption = "html",
     all_forms: AllForms = False,
+    format: Annotated[
+        str, typer.Option("--format", help="text (one 'pointer: message (flag)' line each) or json.")
+    ] = "text",
 ) -> None:
     """Check an input against the tool's schema (JSON Schema 2020-12, ECMAScript patterns,
-    the html profile's x- keywords); print one line per problem.
+    the html profile's x- keywords); print one line per problem, located by JSON Pointer.
 
     Exits with 1 when the input is invalid.
     """
     from formtools._execute.validate import validate_input
+    from formtools._spec.jsjson import dumps
 
+    chosen_format = _choice(format, ("text", "json"), "--format")
     arguments = _tool_input(input)
     chosen = _chosen_tool(_extraction(page, profile, base_url, all_forms), page, tool)
     problems = validate_input(chosen, arguments)
-    for problem in problems:
-        typer.echo(str(problem))
+    if chosen_format == "json":
+        typer.echo(dumps({"tool": chosen.name, "valid": not problems, "problems": [p.to_dict() for p in problems]}, pretty=True))
+    else:
+        for problem in problems:
+            typer.echo(str(problem))
+        if not problems:
+            typer.echo(f"{chosen.name}: valid")
     if problems:
         raise typer.Exit(1)
-    typer.echo(f"{chosen.name}: valid")
 
 
 @app.command()
 def call(
     page: Page,
     tool: Annotated[str, typer.Argument(help="The tool's name.")],
-    input: Annotated[
-        str, typer.Option("--input", help="The call's input: JSON, or @file.json.")
-    ] = "{}",
+    input: JsonInput = "{}",
     base_url: BaseUrl = None,
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="Print the request instead of sending it.")
@@ -199,8 +260,8 @@ def call(
     Invalid input prints one message per field and exits with 1; nothing is sent.
     """
     from formtools._execute.call import prepare_call, submit
-    from formtools.errors import InputError
-    from formtools.errors import ValidationError
+    from formtools._spec.jsjson import dumps
+    from formtools.errors import InputError, ValidationError
 
     arguments = _tool_input(input)
     chosen = _chosen_tool(_extraction(page, profile, base_url, all_forms), page, tool)
@@ -213,7 +274,7 @@ def call(
     if dry_run:
         outcome = prepared.shown  # sensitive values masked
         shown = outcome.to_dict() if prepared.request else {"sent": False, "reason": outcome.reason}
-        typer.echo(_jsjson.dumps(shown, pretty=True))
+        typer.echo(dumps(shown, pretty=True))
         return
     confirmed = yes or prepared.autosubmit
     if not confirmed and sys.stdin.isatty():
@@ -221,7 +282,7 @@ def call(
         where = f"{request.method} {request.url}" if request else "this form"
         confirmed = typer.confirm(f"{chosen.name} has no toolautosubmit. Submit {where}?")
     outcome = submit(prepared, confirm=confirmed, include_text=text)
-    typer.echo(_jsjson.dumps(outcome.to_dict(), pretty=True))
+    typer.echo(dumps(outcome.to_dict(), pretty=True))
     if outcome.status == "awaiting-user":
         typer.echo("formtools: not submitted: the form has no toolautosubmit (pass --yes)", err=True)
         raise typer.Exit(1)
@@ -260,11 +321,13 @@ def report(
         Optional[str], typer.Option("--format", help="md or html (default: from --out's suffix, else md).")
     ] = None,
     out: Annotated[
-        Optional[Path], typer.Option("--out", help="Write the report to this file instead of standard output.")
+        Optional[Path], typer.Option("--out", help="Write the report to this file (- or none: standard output).")
     ] = None,
 ) -> None:
     """Compare Chromium's tools (its recording when the page has one) with the html profile's,
     keyword by keyword, and explain every difference."""
+    if out is not None and str(out) == "-":
+        out = None
     from formtools._conformance.report_compare import Report, compare_page, page_sources
     from formtools._conformance.report_render import render, report_format
 
@@ -279,7 +342,7 @@ def report(
         try:
             out.write_text(text, encoding="utf-8")
         except OSError as error:
-            raise UsageProblem(f"{out}: cannot write: {error.strerror or error}") from None
+            raise UsageProblem(f"--out: {out}: cannot write: {error.strerror or error}") from None
     if result.unexplained:
         typer.echo(f"formtools: {len(result.unexplained)} difference(s) no rule explains", err=True)
 
@@ -309,11 +372,13 @@ def serve(
     all_forms: AllForms = False,
 ) -> None:
     """Serve the pages' tools as an MCP server (needs the mcp extra)."""
+    from formtools._synth.profile import get_profile
+
     get_profile(profile)  # an unknown profile fails before any I/O
     if transport not in ("stdio", "http"):
         raise UsageProblem(f"unknown transport {transport!r} (known: stdio, http)")
     try:
-        from . import mcp as bridge
+        from formtools import mcp as bridge
     except ImportError as error:
         if "formtools[mcp]" not in str(error):
             raise
@@ -331,7 +396,7 @@ def serve(
 
 @app.command()
 def batch(
-    out: Annotated[Path, typer.Option("--out", help="The JSON-lines file to write, one line per page.")],
+    out: Annotated[str, typer.Option("--out", help="The JSON-lines file to write, one line per page (-: standard output).")],
     inputs: Annotated[
         Optional[list[str]],
         typer.Argument(help="Directories (searched for *.html, *.htm), HTML files, WARC or WARC.gz files."),
@@ -373,12 +438,14 @@ def batch(
     from formtools._crawl.batch import BatchOptions, progress_display, run_batch
 
     options = BatchOptions(profile=profile, all_forms=all_forms, jobs=jobs, resume=resume)
+    sink = sys.stdout if out == "-" else Path(out)
     with progress_display(sys.stderr.isatty()) as show:
-        tally = run_batch(inputs or [], out, urls=urls, options=options, on_page=show)
+        tally = run_batch(inputs or [], sink, urls=urls, options=options, on_page=show)
     typer.echo(f"formtools: {tally.summary()}", err=True)
     if tally.damaged and not allow_damaged:
         typer.echo(
-            f"formtools: error: {tally.damaged:,} archives are damaged (their lines in {out} say "
+            f"formtools: error: {tally.damaged:,} archives are damaged (their lines in "
+            f"{'the output' if out == '-' else out} say "
             "where; --allow-damaged accepts that)",
             err=True,
         )
@@ -386,13 +453,20 @@ def batch(
 
 
 def main() -> None:
+    """The console script: every error a one-line message and its exit code (see the module)."""
+    if os.environ.get("NO_COLOR"):  # https://no-color.org: rich then writes no escape codes at all
+        os.environ["TERM"] = "dumb"
     try:
         code = app(standalone_mode=False)  # returns Exit's code instead of raising it
     except FormtoolsError as error:
-        typer.echo(f"formtools: error: {error}", err=True)
-        sys.exit(2)
+        for line in error.lines():
+            typer.echo(f"formtools: error: {line}", err=True)
+        sys.exit(error.exit_code)
     except typer.Abort:
         typer.echo("formtools: aborted", err=True)
+        sys.exit(130)
+    except KeyboardInterrupt:
+        typer.echo("formtools: interrupted", err=True)
         sys.exit(130)
     except Exception as error:
         # click's usage errors (typer bundles its own copy of click, so match by behaviour)

@@ -4,7 +4,8 @@
     ├── UsageProblem            usage           2   a request that does not fit (no such tool, input not JSON)
     │   ├── UnknownProfile      unknown-profile 2   a profile name nobody registered
     │   └── UnknownFormat       unknown-format  2   an output format nobody knows
-    ├── SourceError             source          2   a page that cannot be read (missing file, bad URL, network)
+    ├── SourceError             source          2   a page that cannot be read (missing file, bad URL)
+    │   └── NetworkError        network         3   a page that cannot be fetched (HTTP error, timeout, refused)
     ├── BrowserError            browser         2   ``formtools diff`` could not drive the installed Chromium
     ├── InputError              invalid-input   1   a tool call's arguments were rejected; nothing was filled
     ├── ValidationError         invalid-form    1   the filled form fails constraint validation; nothing was sent
@@ -32,6 +33,7 @@ __all__ = [
     "UnknownProfile",
     "UnknownFormat",
     "SourceError",
+    "NetworkError",
     "BrowserError",
     "InputError",
     "ValidationError",
@@ -95,6 +97,11 @@ class UnknownFormat(UsageProblem):
 
 class SourceError(FormtoolsError, OSError):
     code = "source"
+
+
+class NetworkError(SourceError):
+    code = "network"
+    exit_code = 3
 
 
 class BrowserError(FormtoolsError, RuntimeError):

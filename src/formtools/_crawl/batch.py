@@ -30,10 +30,10 @@ from concurrent.futures import (
     ProcessPoolExecutor,
     wait,
 )
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, TextIO
 from urllib.parse import urlsplit
 
 import httpx
@@ -394,7 +394,7 @@ def _executor(jobs: int) -> Executor:
 
 def run_batch(
     inputs: Sequence[str],
-    out: Path,
+    out: Path | TextIO,
     *,
     urls: Path | None = None,
     options: BatchOptions = BatchOptions(),
@@ -412,12 +412,20 @@ def run_batch(
             )
     if urls is not None and not urls.is_file():
         raise SourceError(f"{urls}: no such file")
-    done = _finished(out) if options.resume and out.exists() else set()
+    if isinstance(out, Path) and not out.parent.is_dir():
+        raise UsageProblem(f"--out: {out.parent}: no such directory")
+    if options.resume and not isinstance(out, Path):
+        raise UsageProblem("--resume needs an output file, not standard output")
+    done = _finished(out) if isinstance(out, Path) and options.resume and out.exists() else set()
     tally = Tally(resumed=len(done))
     jobs = options.jobs or os.cpu_count() or 1
 
     with (
-        out.open("a" if options.resume else "w", encoding="utf-8") as sink,
+        (
+            out.open("a" if options.resume else "w", encoding="utf-8")
+            if isinstance(out, Path)
+            else nullcontext(out)
+        ) as sink,
         _executor(jobs) as pool,
     ):
 

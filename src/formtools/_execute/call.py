@@ -23,14 +23,12 @@ from typing import Any, Mapping, Sequence
 import httpx
 
 from formtools._execute.encode import File, new_boundary
-from formtools.errors import NoSubmitButton
 from formtools._execute.fill import OMITTED, fill
 from formtools._forms.state import FormState
 from formtools._forms.model import Control, submission_attribute
 from formtools._synth.inferred import implicitly_submittable
 from formtools._execute.redact import MASK, Secrets, hide_in_logs, scrubbed_result
 from formtools._execute.request import NoRequest, Request, build_request
-from formtools.errors import SubmissionError
 from formtools._execute.send import (
     DEFAULT_MAX_BYTES,
     DEFAULT_TIMEOUT,
@@ -40,11 +38,10 @@ from formtools._execute.send import (
     not_sent,
     send_request,
 )
-from formtools.errors import SendError
 from formtools._synth.parameters import parameters_of
 from formtools._synth.tool import Tool
 from formtools._forms.validity import invalid_controls
-from formtools.errors import ValidationError
+from formtools.errors import NoSubmitButton, SendError, SourceError, SubmissionError, ValidationError
 
 __all__ = [
     "PreparedCall",
@@ -116,7 +113,7 @@ def _file(source: FileSource) -> File:
     try:
         data = path.read_bytes()
     except OSError as error:
-        raise SubmissionError(f"{path}: cannot read the file: {error.strerror or error}") from None
+        raise SourceError(f"{path}: cannot read the file: {error.strerror or error}") from None
     content_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
     return File(filename=path.name, content_type=content_type, data=data)
 

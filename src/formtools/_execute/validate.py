@@ -14,6 +14,8 @@ Every failure is reported per field with a ValidityState-style ``flag`` (``value
 
 from __future__ import annotations
 
+import json
+
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -35,15 +37,25 @@ __all__ = ["Problem", "validate_input"]
 @dataclass(frozen=True)
 class Problem:
     """One reason a tool input is invalid: the ``field`` (None for the input as a whole), a
-    ValidityState-style ``flag`` and a human-readable ``message``."""
+    ValidityState-style ``flag`` and a message whose values are written as JSON."""
 
     field: str | None
     flag: str
     message: str
 
+    @property
+    def pointer(self) -> str:
+        """The field as a JSON Pointer (RFC 6901) into the input: ``/q``, or ``""`` for the
+        input as a whole."""
+        if self.field is None:
+            return ""
+        return "/" + self.field.replace("~", "~0").replace("/", "~1")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"pointer": self.pointer, "field": self.field, "flag": self.flag, "message": self.message}
+
     def __str__(self) -> str:
-        where = f"{self.field}: " if self.field is not None else ""
-        return f"{where}{self.message} ({self.flag})"
+        return f"{self.pointer or '/'}: {self.message} ({self.flag})"
 
 
 class _Flagged(ValidationError):
@@ -183,6 +195,26 @@ def _fields(error: ValidationError) -> list[str | None]:
     return [None]
 
 
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def _as_json(error: ValidationError) -> str:
+    """jsonschema's message with the values it quotes as Python reprs (``'x'``, ``['a', 'b']``,
+    ``True``) written as JSON (``"x"``, ``["a", "b"]``, ``true``), so that a message reads in the
+    language of the input it is about."""
+    values: list[Any] = [error.instance, error.validator_value]
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        values += [key for key in error.instance if key not in error.schema.get("properties", {})]
+    if error.validator == "required" and isinstance(error.validator_value, list):
+        values += error.validator_value
+    message = error.message
+    for value in sorted(values, key=lambda v: len(repr(v)), reverse=True):
+        if isinstance(value, (str, int, float, list, dict, bool)) or value is None:
+            message = message.replace(repr(value), _json(value))
+    return message
+
+
 def validate_input(tool: Tool, tool_input: Any) -> list[Problem]:
     """Every problem of ``tool_input`` under ``tool``'s input schema, in field order."""
     schema = thaw(tool.input_schema)
@@ -194,9 +226,9 @@ def validate_input(tool: Tool, tool_input: Any) -> list[Problem]:
         for field in _fields(error):
             key = (field, flag)
             if key not in problems or (isinstance(error, _Flagged) and key not in browser_worded):
-                message = error.message
-                if field in secret_fields:  # jsonschema quotes the value; a secret is not quoted
-                    message = message.replace(repr(error.instance), repr(MASK))
+                message = error.message if isinstance(error, _Flagged) else _as_json(error)
+                if field in secret_fields:  # the value is quoted; a secret is not
+                    message = message.replace(_json(error.instance), _json(MASK))
                 problems[key] = Problem(field, flag, message)  # the browser's words win
             if isinstance(error, _Flagged):
                 browser_worded.add(key)

@@ -8,11 +8,10 @@ where it can vouch for the answer, :mod:`.exact` (html5lib, the reference) every
 from __future__ import annotations
 
 from formtools._parse.document import Document, Parser
-from formtools._parse.exact import from_tree, parse_exact
 from formtools._parse.fast import fast_document
 from formtools.errors import UsageProblem
 
-__all__ = ["Document", "Parser", "parse_html", "from_tree"]
+__all__ = ["Document", "Parser", "parse_html"]
 
 
 def parse_html(
@@ -37,6 +36,8 @@ def parse_html(
             return document
     elif parser != "html5lib":
         raise UsageProblem(f"unknown parser {parser!r}: use 'auto' or 'html5lib'")
+    from formtools._parse.exact import parse_exact  # its tree builder loads only when needed
+
     return parse_exact(markup, url, content_type, source)
 
 

@@ -62,7 +62,6 @@ from formtools._spec.constants import ASCII_WHITESPACE, LISTED
 from formtools._spec.encoding import encoding_name
 from formtools._spec.microsyntax import ASCII_WHITESPACE_RUNS
 from formtools._parse.document import _ESCAPE, _NEEDS_ESCAPE, Document, resolve_base, sniffed_charset
-from formtools._parse.exact import parse_exact
 
 __all__ = ["fast_document"]
 
@@ -439,7 +438,7 @@ class _Page:
                 {self.elements[control]: self.elements[form] for control, form in owners.items()}
             ),
             escaped=self.escaped,
-            whole=lambda: parse_exact(markup, url, content_type, source).forms_root,
+            whole=lambda: _parse_exact(markup, url, content_type, source).forms_root,
         )
 
     def _follow_meta(self, metas: list[LexborNode]) -> None:
@@ -1075,3 +1074,12 @@ class _Page:
             parent = parent.parent
         chain.reverse()
         return chain
+
+
+def _parse_exact(
+    markup: str | bytes, url: str | None, content_type: str | None, source: str | None
+) -> Document:
+    """The html5lib answer, for pages the fast path leaves (imported when first needed)."""
+    from formtools._parse.exact import parse_exact
+
+    return parse_exact(markup, url, content_type, source)

@@ -7,17 +7,23 @@ browser; for a file the document URL is its ``file:`` URL unless the caller give
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO, Any, Union
 
-import httpx
-
-from formtools.errors import SourceError
-from formtools._parse.document import Document
 from formtools._parse import parse_html
+from formtools._parse.document import Document, Parser
+from formtools.errors import NetworkError, SourceError
 
-__all__ = ["RawPage", "read_page", "load_page", "is_url"]
+__all__ = ["PageSource", "RawPage", "document_of", "is_url", "load_page", "read_page"]
+
+#: Everything the library takes as a page: markup (``str``; ``bytes`` decoded as a browser
+#: decodes them), a path, an open binary or text file, a URL object (``httpx.URL``,
+#: ``ada_url.URL``, anything whose ``str()`` is an http(s) URL and whose type is named ``URL``),
+#: a parsed :class:`Document`, or an lxml / BeautifulSoup tree.
+PageSource = Union[str, bytes, "os.PathLike[str]", IO[bytes], IO[str], Document, Any]
 
 _MAX_BYTES = 50 * 1024 * 1024
 
@@ -67,12 +73,62 @@ def load_page(
     return parse_html(raw.body, url=raw.url, content_type=raw.content_type, source=raw.label)
 
 
+def document_of(
+    page: PageSource, *, base_url: str | None = None, parser: Parser = "auto", timeout: float = 30.0
+) -> Document:
+    """The :class:`Document` of any page source (see :data:`PageSource`), with the document URL
+    a browser would give it: a file's ``file:`` URL, a fetched page's final URL, ``base_url``
+    when given for markup, files and streams."""
+    if isinstance(page, Document):
+        return page
+    if isinstance(page, (str, bytes)):
+        return parse_html(page, url=base_url, parser=parser)
+    if isinstance(page, os.PathLike):
+        raw = read_page(Path(os.fspath(page)), base_url=base_url, timeout=timeout)
+    elif _is_url_object(page):
+        raw = read_page(str(page), timeout=timeout)
+    elif callable(getattr(page, "read", None)):
+        raw = _read_stream(page, base_url)
+    else:
+        from formtools._parse.exact import from_tree
+
+        try:
+            return from_tree(page, url=base_url)
+        except TypeError:
+            raise SourceError(
+                f"cannot read a page from a {type(page).__name__}: give markup, bytes, a path, "
+                "a file, a URL object, a Document or an lxml/BeautifulSoup tree"
+            ) from None
+    return parse_html(
+        raw.body, url=raw.url, content_type=raw.content_type, source=raw.label, parser=parser
+    )
+
+
+def _is_url_object(page: Any) -> bool:
+    return type(page).__name__ == "URL" and is_url(str(getattr(page, "href", page)))
+
+
+def _read_stream(stream: Any, base_url: str | None) -> RawPage:
+    """An open file: its bytes (text is read as the UTF-8 it came from); a file opened from a
+    path has that path's ``file:`` URL as document URL, unless ``base_url`` says otherwise."""
+    data = stream.read()
+    body = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    name = getattr(stream, "name", None)
+    label = name if isinstance(name, str) else "<stream>"
+    url = base_url
+    if url is None and isinstance(name, str) and os.path.isfile(name):
+        url = Path(name).resolve().as_uri()
+    return RawPage(body, url, None, label)
+
+
 def _fetch(url: str, timeout: float) -> RawPage:
+    import httpx  # only a fetch needs the HTTP client: extraction of files starts faster
+
     try:
         with httpx.Client(follow_redirects=True, timeout=timeout) as client:
             with client.stream("GET", url, headers={"Accept": "text/html,*/*;q=0.8"}) as response:
                 if response.status_code >= 400:
-                    raise SourceError(f"{url}: HTTP {response.status_code}")
+                    raise NetworkError(f"{url}: HTTP {response.status_code}")
                 body = bytearray()
                 for chunk in response.iter_bytes():
                     body += chunk
@@ -82,4 +138,4 @@ def _fetch(url: str, timeout: float) -> RawPage:
                     bytes(body), str(response.url), response.headers.get("content-type"), url
                 )
     except httpx.HTTPError as error:
-        raise SourceError(f"{url}: {type(error).__name__}: {error}") from None
+        raise NetworkError(f"{url}: {type(error).__name__}: {error}") from None

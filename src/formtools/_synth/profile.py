@@ -9,10 +9,13 @@ profile's name; a new profile is a new table, usually derived from an existing o
 
 from __future__ import annotations
 
+import importlib
+
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
+from formtools.errors import UnknownProfile
 from formtools._forms.model import Control, Form
 
 __all__ = ["Group", "Profile", "register_profile", "get_profile", "profile_names"]
@@ -63,6 +66,16 @@ class Profile:
 
 _REGISTRY: dict[str, Profile] = {}
 
+# The built-in profiles register themselves when their module is imported; each is imported the
+# first time somebody asks for it, so a tool that only needs ``chromium`` never loads the others.
+_BUILT_IN = MappingProxyType(
+    {
+        "chromium": "formtools._synth.chromium",
+        "html": "formtools._synth.html",
+        "portable": "formtools._synth.portable",
+    }
+)
+
 
 def register_profile(profile: Profile) -> Profile:
     _REGISTRY[profile.name] = profile
@@ -73,15 +86,15 @@ def get_profile(name: str | Profile) -> Profile:
     """Look a profile up by name; unknown names raise :class:`~formtools.UnknownProfile`."""
     if isinstance(name, Profile):
         return name
-    from formtools.errors import UnknownProfile
-
+    if name not in _REGISTRY and name in _BUILT_IN:
+        importlib.import_module(_BUILT_IN[name])
     try:
         return _REGISTRY[name]
     except KeyError:
         raise UnknownProfile(
-            f"unknown profile {name!r} (known: {', '.join(sorted(_REGISTRY))})"
+            f"unknown profile {name!r} (known: {', '.join(profile_names())})"
         ) from None
 
 
 def profile_names() -> tuple[str, ...]:
-    return tuple(sorted(_REGISTRY))
+    return tuple(sorted({*_REGISTRY, *_BUILT_IN}))

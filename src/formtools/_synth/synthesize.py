@@ -16,12 +16,13 @@ from formtools._synth.diagnostics import Diagnostic, Severity
 from formtools._forms.model import Form, forms_of
 from formtools._synth.inferred import Namer
 from formtools._spec.microsyntax import compiles_as_v_flag_regex
-from formtools._parse.document import Document
+from formtools._parse.document import Document, Parser
+from formtools._parse.sources import PageSource, document_of
 from formtools._synth.profile import Group, Profile, get_profile
 from formtools._synth.parameters import Parameter, Parameters, parameters_of
 from formtools._synth.tool import PageContext, Tool, freeze
 
-__all__ = ["Extraction", "Parameter", "Parameters", "parameters_of", "synthesize"]
+__all__ = ["Extraction", "Parameter", "Parameters", "extract", "extract_tools", "parameters_of", "synthesize"]
 
 
 @dataclass(frozen=True)
@@ -168,3 +169,43 @@ def _parameter_warnings(form: Form, group: Group, fragment: dict) -> Iterator[Di
             yield Diagnostic("invalid-pattern", form.describe, field, control.line, repr(pattern))
     if "description" not in fragment:
         yield Diagnostic("missing-description", form.describe, field, group.first.line)
+
+
+def extract(
+    page: PageSource,
+    *,
+    base_url: str | None = None,
+    profile: str | Profile = "chromium",
+    all_forms: bool = False,
+    parser: Parser = "auto",
+) -> Extraction:
+    """Tools and diagnostics of a page.
+
+    ``page`` is markup (``str``, or ``bytes`` decoded as a browser would), a path, an open file,
+    a URL object (fetched), a :class:`~formtools.Document` from :func:`~formtools.parse_html` /
+    :func:`~formtools.load_page`, or an lxml / BeautifulSoup tree (owners then come from the
+    final tree only: see :func:`~formtools.from_tree`). ``base_url`` is the document's URL (a
+    path's is its ``file:`` URL, a fetched page's its final URL). ``all_forms``: forms without
+    ``toolname`` become tools too, with an inferred name and description (``Tool.inferred``).
+    ``parser="html5lib"`` parses markup with html5lib even where the fast exact path would do
+    (see :func:`~formtools.parse_html`); the answer is the same.
+
+    >>> extract('<form toolname="s" tooldescription="Search"><input name="q"></form>').tools[0].name
+    's'
+    """
+    document = document_of(page, base_url=base_url, parser=parser)
+    return synthesize(document, profile, all_forms=all_forms)
+
+
+def extract_tools(
+    page: PageSource,
+    *,
+    base_url: str | None = None,
+    profile: str | Profile = "chromium",
+    all_forms: bool = False,
+    parser: Parser = "auto",
+) -> list[Tool]:
+    """The tools a page registers, sorted by name as ``document.modelContext.getTools()`` is
+    (``all_forms``: and the inferred tools of its unannotated forms, sorted in with them)."""
+    extraction = extract(page, base_url=base_url, profile=profile, all_forms=all_forms, parser=parser)
+    return list(extraction.tools)

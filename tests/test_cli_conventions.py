@@ -1,0 +1,201 @@
+"""The command line's conventions, run as a user runs them (a real process each time): the
+version, ``-`` for standard input and output, ``@-`` for JSON, one exit-code table, machine
+formats (a versioned lint JSON, SARIF 2.1.0 checked against the OASIS schema, GitHub annotations,
+validation problems as JSON Pointers), colour never with NO_COLOR; and the library taking every
+kind of page source."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import jsonschema
+import pytest
+
+import formtools
+from support.site import TestSite
+
+ROOT = Path(__file__).resolve().parent.parent
+SEARCH = ROOT / "fixtures" / "html" / "realistic-search.html"
+SARIF_SCHEMA = json.loads((ROOT / "tests" / "data" / "sarif" / "sarif-schema-2.1.0.json").read_text())
+BROKEN = (
+    "<form toolname='bad name' tooldescription=d><input name=a></form>\n"
+    "<form toolname=ok tooldescription=d><input name=x><input name=x><button>Go</button></form>\n"
+)
+
+
+def run(*args: str, stdin: bytes | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "formtools", *args],
+        input=stdin,
+        capture_output=True,
+        check=False,
+        env={**os.environ, **(env or {})},
+        timeout=120,
+    )
+
+
+@pytest.mark.parametrize("flag", ["--version", "-V"])
+def test_version(flag: str) -> None:
+    done = run(flag)
+    assert (done.returncode, done.stdout.decode()) == (0, f"formtools {formtools.__version__}\n")
+
+
+def test_a_page_and_an_input_from_standard_input() -> None:
+    page = SEARCH.read_bytes()
+    extracted = run("extract", "-", "--base-url", "https://shop.example/", stdin=page)
+    assert extracted.returncode == 0
+    assert "site_search" in [t["name"] for t in json.loads(extracted.stdout)]
+    checked = run(
+        "validate", str(SEARCH), "site_search", "--input", "@-", stdin=b'{"q": "milk", "dept": "nope"}'
+    )
+    assert checked.returncode == 1
+    assert checked.stdout.decode().startswith('/dept: "nope" is not one of ["all", ')
+
+
+def test_input_from_a_file_and_its_mistakes(tmp_path: Path) -> None:
+    arguments = tmp_path / "input.json"
+    arguments.write_text('{"q": "milk"}')
+    assert run("validate", str(SEARCH), "site_search", "--input", f"@{arguments}").returncode == 0
+    missing = run("validate", str(SEARCH), "site_search", "--input", "@nope.json")
+    assert missing.returncode == 2
+    assert missing.stderr.decode() == "formtools: error: --input: nope.json: cannot read: No such file or directory\n"
+    broken = run("validate", str(SEARCH), "site_search", "--input", "{nope")
+    assert broken.returncode == 2 and broken.stderr.decode().startswith("formtools: error: --input is not JSON")
+
+
+def test_validate_as_json_pointers() -> None:
+    done = run("validate", str(SEARCH), "site_search", "--format", "json", "--input", '{"q": 5, "x~/": 1}')
+    assert done.returncode == 1
+    report = json.loads(done.stdout)
+    assert report["tool"] == "site_search" and report["valid"] is False
+    pointers = {p["pointer"]: p for p in report["problems"]}
+    assert pointers["/q"]["message"] == '5 is not of type "string"'
+    assert "/x~0~1" in pointers  # RFC 6901 escaping of ~ and /
+
+
+def test_batch_to_standard_output_and_into_a_missing_directory(tmp_path: Path) -> None:
+    done = run("batch", str(SEARCH), "--out", "-", "-j", "1")
+    assert done.returncode == 0
+    (line,) = done.stdout.decode().splitlines()
+    assert json.loads(line)["path"] == str(SEARCH)
+    missing = run("batch", str(SEARCH), "--out", str(tmp_path / "no" / "such" / "out.jsonl"))
+    assert missing.returncode == 2
+    assert missing.stderr.decode() == f"formtools: error: --out: {tmp_path / 'no' / 'such'}: no such directory\n"
+    assert run("batch", str(SEARCH), "--out", "-", "--resume").returncode == 2
+
+
+def test_report_to_standard_output() -> None:
+    done = run("report", str(SEARCH), "--out", "-")
+    assert done.returncode == 0 and "\n# Conformance report" in done.stdout.decode()
+
+
+def test_lint_formats(tmp_path: Path) -> None:
+    page = tmp_path / "broken.html"
+    page.write_text(BROKEN)
+    as_json = run("lint", str(page), "--format", "json")
+    assert as_json.returncode == 1
+    report = json.loads(as_json.stdout)
+    assert report["version"] == 1 and report["tools"] == ["ok"]
+    assert report["counts"]["errors"] >= 2
+    assert {d["code"] for d in report["diagnostics"]} >= {"invalid-toolname", "duplicate-name"}
+    assert json.loads(run("lint", str(page), "--json").stdout) == report  # the old flag, same shape
+
+    sarif = run("lint", str(page), "--format", "sarif")
+    assert sarif.returncode == 1
+    log = json.loads(sarif.stdout)
+    jsonschema.validate(log, SARIF_SCHEMA)
+    (sarif_run,) = log["runs"]
+    results = sarif_run["results"]
+    assert {r["ruleId"] for r in results} == {d["code"] for d in report["diagnostics"]}
+    assert all(sarif_run["tool"]["driver"]["rules"][r["ruleIndex"]]["id"] == r["ruleId"] for r in results)
+    assert {r["locations"][0]["physicalLocation"]["region"]["startLine"] for r in results} == {1, 2}
+
+    github = run("lint", str(page), "--format", "github")
+    assert github.returncode == 1
+    lines = github.stdout.decode().splitlines()
+    assert lines and all(line.startswith(("::error file=", "::warning file=")) for line in lines)
+    assert any(line.startswith(f"::error file={page},line=1,title=invalid-toolname::") for line in lines)
+
+    unknown = run("lint", str(page), "--format", "yaml")
+    assert unknown.returncode == 2
+    assert unknown.stderr.decode() == "formtools: error: --format: unknown value 'yaml' (known: text, json, sarif, github)\n"
+
+
+def test_exit_codes_are_one_table(tmp_path: Path) -> None:
+    page = tmp_path / "broken.html"
+    page.write_text(BROKEN)
+    clean = tmp_path / "clean.html"
+    clean.write_text("<form toolname=ok tooldescription=d><label>Q <input name=q></label><button>Go</button></form>")
+    assert run("lint", str(clean)).returncode == 0  # done
+    assert run("lint", str(page)).returncode == 1  # findings
+    assert run("extract", str(tmp_path / "absent.html")).returncode == 2  # input error
+    assert run("extract", "--nope", str(SEARCH)).returncode == 2  # usage error
+    assert run("extract", "http://127.0.0.1:9/").returncode == 3  # network
+
+
+def _on_a_terminal(*args: str, env: dict[str, str]) -> bytes:
+    """What the command writes to a real pseudo-terminal."""
+    import pty
+
+    leader, follower = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "formtools", *args],
+        stdin=follower, stdout=follower, stderr=follower, env={**os.environ, "TERM": "xterm-256color", **env},
+    )
+    os.close(follower)
+    output = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        output += chunk
+    process.wait(timeout=60)
+    os.close(leader)
+    return output
+
+
+def test_colour_only_on_a_terminal_and_never_with_no_color() -> None:
+    assert b"\x1b[" in _on_a_terminal("--help", env={})
+    assert b"\x1b[" not in _on_a_terminal("--help", env={"NO_COLOR": "1"})
+    assert b"\x1b[" not in run("--help").stdout  # not a terminal
+
+
+@pytest.fixture(scope="module")
+def site():
+    with TestSite() as running:
+        yield running
+
+
+def test_the_library_takes_every_kind_of_page(tmp_path: Path, site: TestSite) -> None:
+    markup = SEARCH.read_text(encoding="utf-8")
+    expected = [t.to_dict() for t in formtools.extract_tools(markup)]
+    url = site.put("search", SEARCH.read_bytes())
+    kinds = {
+        "str": markup,
+        "bytes": SEARCH.read_bytes(),
+        "Path": SEARCH,
+        "binary file": SEARCH.open("rb"),
+        "text file": SEARCH.open(encoding="utf-8"),
+        "BytesIO": io.BytesIO(SEARCH.read_bytes()),
+        "httpx.URL": httpx.URL(url),
+        "Document": formtools.parse_html(markup),
+    }
+    for kind, page in kinds.items():
+        tools = formtools.extract_tools(page)
+        assert [t.to_dict() for t in tools] == expected, kind
+    # the document URL is derived as a browser would: a file's file: URL, a fetched page's URL
+    assert formtools.extract_tools(SEARCH)[0].page.url == SEARCH.resolve().as_uri()
+    assert formtools.extract_tools(SEARCH.open("rb"))[0].page.url == SEARCH.resolve().as_uri()
+    assert formtools.extract_tools(httpx.URL(url))[0].page.url == url
+    assert formtools.extract_tools(io.BytesIO(b"<form toolname=t tooldescription=d></form>"))[0].page.url is None
+    with pytest.raises(formtools.SourceError, match="cannot read a page from a int"):
+        formtools.extract(42)
