@@ -271,19 +271,19 @@ def call(
         for line in error.lines():
             typer.echo(f"formtools: {line}", err=True)
         raise typer.Exit(1) from None
+    from formtools._execute.request import Request
+
+    shown = prepared.shown  # sensitive values masked
     if dry_run:
-        outcome = prepared.shown  # sensitive values masked
-        shown = outcome.to_dict() if prepared.request else {"sent": False, "reason": outcome.reason}
-        typer.echo(dumps(shown, pretty=True))
+        typer.echo(dumps(shown.to_dict() if isinstance(shown, Request) else {"sent": False, "reason": shown.reason}, pretty=True))
         return
     confirmed = yes or prepared.autosubmit
     if not confirmed and sys.stdin.isatty():
-        request = prepared.shown if prepared.request else None
-        where = f"{request.method} {request.url}" if request else "this form"
+        where = f"{shown.method} {shown.url}" if isinstance(shown, Request) else "this form"
         confirmed = typer.confirm(f"{chosen.name} has no toolautosubmit. Submit {where}?")
-    outcome = submit(prepared, confirm=confirmed, include_text=text)
-    typer.echo(dumps(outcome.to_dict(), pretty=True))
-    if outcome.status == "awaiting-user":
+    result = submit(prepared, confirm=confirmed, include_text=text)
+    typer.echo(dumps(result.to_dict(), pretty=True))
+    if result.status == "awaiting-user":
         typer.echo("formtools: not submitted: the form has no toolautosubmit (pass --yes)", err=True)
         raise typer.Exit(1)
 
@@ -470,8 +470,9 @@ def main() -> None:
         sys.exit(130)
     except Exception as error:
         # click's usage errors (typer bundles its own copy of click, so match by behaviour)
-        if callable(getattr(error, "show", None)) and isinstance(getattr(error, "exit_code", None), int):
-            error.show()
-            sys.exit(error.exit_code)
+        show, exit_code = getattr(error, "show", None), getattr(error, "exit_code", None)
+        if callable(show) and isinstance(exit_code, int):
+            show()
+            sys.exit(exit_code)
         raise
     sys.exit(code if isinstance(code, int) else 0)

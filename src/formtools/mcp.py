@@ -35,7 +35,7 @@ import socket
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urljoin, urlsplit
 
 import anyio
@@ -44,7 +44,7 @@ import httpx
 try:
     import mcp_types as types
     from mcp.server.lowlevel import NotificationOptions, Server
-    from mcp.server.lowlevel.server import InitializationOptions
+    from mcp.server.models import InitializationOptions
     from mcp.shared.exceptions import MCPError, NoBackChannelError
 except ImportError as error:  # pragma: no cover - exercised by the CLI's message
     raise ImportError(
@@ -334,7 +334,7 @@ class Bridge:
             session = _Session(client, list(self.pages))
             connection.state["formtools"] = session
             connection.exit_stack.push_async_callback(client.aclose)
-        return session
+        return cast(_Session, session)
 
     async def _check_request(self, request: httpx.Request) -> None:
         """Every request the session's client makes, redirects included."""
@@ -499,7 +499,7 @@ class Bridge:
 class _FormServer(Server):
     """Advertises ``tools.listChanged`` on every transport (the HTTP manager asks without options)."""
 
-    def create_initialization_options(  # type: ignore[override]
+    def create_initialization_options(
         self,
         notification_options: NotificationOptions | None = None,
         experimental_capabilities: dict[str, dict[str, Any]] | None = None,

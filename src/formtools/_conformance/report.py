@@ -149,7 +149,7 @@ def _address_list(difference: Difference, context: Context) -> bool:
 
 
 def _empty_title(difference: Difference, context: Context) -> bool:
-    return difference.chromium == ""
+    return bool(difference.chromium == "")
 
 
 def _date_note(difference: Difference, context: Context) -> bool:
@@ -170,7 +170,7 @@ def _huge_base(difference: Difference, context: Context) -> bool:
 
 
 def _to_integer(difference: Difference, context: Context) -> bool:
-    return difference.chromium == "number" and difference.html == "integer"
+    return bool(difference.chromium == "number" and difference.html == "integer")
 
 
 def _rule(

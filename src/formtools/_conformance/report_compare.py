@@ -166,7 +166,8 @@ def without_properties(schema: Mapping[str, Any]) -> dict[str, Any]:
 
 def _definition(tool: Tool) -> Mapping[str, Any]:
     """The tool as ``formtools extract`` prints it, frozen."""
-    return freeze(tool.to_dict())
+    frozen: Mapping[str, Any] = freeze(tool.to_dict())
+    return frozen
 
 
 def _read_recording(path: Path) -> list[Any]:

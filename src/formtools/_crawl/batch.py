@@ -252,7 +252,7 @@ def warc_pages(
         if isinstance(item, Damage):
             yield Unreadable("path", path, str(item), damaged=True)
             continue
-        url = item.url
+        url = item.url or ""
         if not _is_html(item.content_type) or ("url", url) in done:
             continue
         if len(item.body) > max_bytes:

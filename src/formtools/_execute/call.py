@@ -16,6 +16,7 @@ from __future__ import annotations
 import mimetypes
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -148,18 +149,21 @@ def prepare_call(
         if problems:
             raise ValidationError(problems)
     chosen = {name: [_file(f) for f in sources] for name, sources in (files or {}).items()}
-    building = dict(
+    building = partial(
+        build_request,
+        filled,
+        button,
         document_url=tool.page.url,
         base_url=tool.page.base_url,
         document_encoding=tool.page.encoding,
         boundary=boundary or new_boundary(),
         files=chosen,
     )
-    outcome = build_request(filled, button, **building)
+    outcome = building()
     secrets = Secrets.of(filled)
     shown = outcome
     if secrets.names:
-        shown = build_request(filled, button, masked=dict.fromkeys(secrets.names, MASK), **building)
+        shown = building(masked=dict.fromkeys(secrets.names, MASK))
     return PreparedCall(tool, filled, button, outcome, shown, secrets)
 
 

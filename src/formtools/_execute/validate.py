@@ -58,7 +58,7 @@ class Problem:
         return f"{self.pointer or '/'}: {self.message} ({self.flag})"
 
 
-class _Flagged(ValidationError):
+class _Flagged(ValidationError):  # type: ignore[misc]  # jsonschema is untyped
     """An error raised by one of our keywords, which knows its flag."""
 
     def __init__(self, message: str, flag: str) -> None:
@@ -208,7 +208,7 @@ def _as_json(error: ValidationError) -> str:
         values += [key for key in error.instance if key not in error.schema.get("properties", {})]
     if error.validator == "required" and isinstance(error.validator_value, list):
         values += error.validator_value
-    message = error.message
+    message = str(error.message)
     for value in sorted(values, key=lambda v: len(repr(v)), reverse=True):
         if isinstance(value, (str, int, float, list, dict, bool)) or value is None:
             message = message.replace(repr(value), _json(value))

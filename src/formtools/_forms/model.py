@@ -199,7 +199,7 @@ def _control_type(element: etree._Element) -> str:
         return "button" if element.get("commandfor") is not None else "submit"
     if tag == "select":
         return "select-multiple" if element.get("multiple") is not None else "select-one"
-    return tag
+    return str(tag)
 
 
 def _label_text(label: etree._Element, restore: Restore) -> str:

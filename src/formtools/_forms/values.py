@@ -1295,7 +1295,7 @@ def _valid_ipv4(host: str) -> bool:
         return False
     if any(n > 255 for n in numbers[:-1]):  # type: ignore[operator]
         return False
-    return numbers[-1] < 256 ** (5 - len(numbers))  # type: ignore[operator]
+    return bool(numbers[-1] < 256 ** (5 - len(numbers)))
 
 
 def _valid_ipv6(text: str) -> bool:
@@ -1766,7 +1766,7 @@ def _f32(value: float) -> float:
     if not math.isfinite(value):
         return value
     try:
-        return struct.unpack("f", struct.pack("f", value))[0]
+        return float(struct.unpack("f", struct.pack("f", value))[0])
     except OverflowError:
         return math.copysign(math.inf, value)
 

@@ -99,7 +99,7 @@ def base_target_of(root: etree._Element) -> str | None:
     for base in root.iter("base"):
         target = base.get("target")
         if target is not None:
-            return target
+            return str(target)
     return None
 
 

@@ -58,7 +58,7 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
     def _template_open(self) -> bool:
         return any(node.name == "template" for node in self.openElements)
 
-    def _record(self, element: Any, token: dict) -> Any:
+    def _record(self, element: Any, token: dict[str, Any]) -> Any:
         name = element.name
         if name in FORM_POINTER_ASSOCIATED and element.namespace in _HTML_NAMESPACES:
             lxml_element = element._element
@@ -70,17 +70,17 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
             element._element.sourceline = self.current_line()
         return element
 
-    def insertElementNormal(self, token: dict) -> Any:
+    def insertElementNormal(self, token: dict[str, Any]) -> Any:
         return self._record(super().insertElementNormal(token), token)
 
-    def insertElementTable(self, token: dict) -> Any:
+    def insertElementTable(self, token: dict[str, Any]) -> Any:
         return self._record(super().insertElementTable(token), token)
 
 
-class _EscapingTokenizer(HTMLTokenizer):
+class _EscapingTokenizer(HTMLTokenizer):  # type: ignore[misc]  # html5lib is untyped
     """html5lib's tokenizer, handing on tokens with unrepresentable characters parked."""
 
-    def __iter__(self) -> Iterator[dict]:
+    def __iter__(self) -> Iterator[dict[str, Any]]:
         for token in super().__iter__():
             data = token.get("data")
             if isinstance(data, str):
@@ -95,7 +95,7 @@ class _EscapingTokenizer(HTMLTokenizer):
             yield token
 
 
-class _Parser(html5lib.HTMLParser):
+class _Parser(html5lib.HTMLParser):  # type: ignore[misc]  # html5lib is untyped
     """html5lib's parser with the template-aware form pointer handling of the current standard,
     and characters lxml cannot hold parked (see above)."""
 
@@ -114,10 +114,10 @@ class _Parser(html5lib.HTMLParser):
 
 
 def _template_aware_in_body(in_body: type) -> type:
-    class InBody(in_body):  # type: ignore[misc, valid-type]
+    class InBody(in_body):  # type: ignore[misc]
         __slots__ = ()
 
-        def processStartTag(self, token: dict) -> Any:
+        def processStartTag(self, token: dict[str, Any]) -> Any:
             if token["name"] == "form" and self.tree._template_open():
                 # "in body", <form> with a template open: insert it, leave the pointer alone.
                 if self.tree.elementInScope("p", variant="button"):
@@ -126,7 +126,7 @@ def _template_aware_in_body(in_body: type) -> type:
                 return None
             return super().processStartTag(token)
 
-        def processEndTag(self, token: dict) -> Any:
+        def processEndTag(self, token: dict[str, Any]) -> Any:
             if token["name"] == "template" and self.tree._template_open():
                 # html5lib treats </template> as an ordinary end tag, which an open form or
                 # fieldset blocks; the standard pops everything up to the template.
@@ -148,10 +148,10 @@ def _template_aware_in_body(in_body: type) -> type:
 
 
 def _template_aware_in_table(in_table: type) -> type:
-    class InTable(in_table):  # type: ignore[misc, valid-type]
+    class InTable(in_table):  # type: ignore[misc]
         __slots__ = ()
 
-        def processStartTag(self, token: dict) -> Any:
+        def processStartTag(self, token: dict[str, Any]) -> Any:
             if token["name"] == "form" and self.tree._template_open():
                 return None  # "in table", <form> with a template open is ignored
             return super().processStartTag(token)
@@ -232,8 +232,7 @@ def from_tree(tree: Any, *, url: str | None = None, source: str | None = None) -
 
 def _lxml_from_soup(soup: Any) -> etree._Element:
     """Copy a BeautifulSoup tree into lxml elements, keeping its structure as it is."""
-    from bs4 import NavigableString, Tag
-    from bs4.element import Comment, ProcessingInstruction, Doctype
+    from bs4.element import Comment, Doctype, NavigableString, ProcessingInstruction, Tag
 
     root = etree.Element("html")
 

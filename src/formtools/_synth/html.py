@@ -117,9 +117,10 @@ def _finish(schema: dict[str, Any], group: Group, default: Any) -> dict[str, Any
     if default is not None:
         schema["default"] = default
     # a datalist suggests values, it never restricts them
-    suggestions = list(dict.fromkeys(group.first.suggestions))
+    texts = list(dict.fromkeys(group.first.suggestions))
+    suggestions: list[str] | list[float] = texts
     if schema["type"] in ("number", "integer"):
-        suggestions = [number for number in map(parse_float, suggestions) if number is not None]
+        suggestions = [number for number in map(parse_float, texts) if number is not None]
     if suggestions:
         schema["examples"] = suggestions
     schema.update(_texts(group))

@@ -9,7 +9,7 @@ schema fragment.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Any, Iterator
 
 from formtools._spec.constants import TOOL_NAME
 from formtools._synth.diagnostics import Diagnostic, Severity
@@ -117,7 +117,7 @@ def _registration_problem(form: Form, registered: set[str]) -> str | None:
 
 def _input_schema(
     form: Form, rules: Profile, diagnostics: list[Diagnostic], *, needs_button: bool = True
-) -> dict:
+) -> dict[str, Any]:
     """``needs_button``: a call fails without a submit button (an inferred tool's form was
     checked already: it is submitted implicitly, as Enter submits it)."""
     sorted_out = parameters_of(form, rules)
@@ -127,7 +127,7 @@ def _input_schema(
     if no_button and needs_button:
         diagnostics.append(Diagnostic("no-submit-button", form.describe, line=form.line))
 
-    properties: dict[str, dict] = {}
+    properties: dict[str, dict[str, Any]] = {}
     required: list[str] = []
     for parameter in sorted_out.parameters:
         group = parameter.group
@@ -147,7 +147,7 @@ def _input_schema(
         if rules.required(group):
             required.append(group.key)
         diagnostics.extend(_parameter_warnings(form, group, fragment))
-    schema = {"type": "object", "properties": properties, "required": required}
+    schema: dict[str, Any] = {"type": "object", "properties": properties, "required": required}
     if rules.closed:
         schema["additionalProperties"] = False
     return schema
@@ -159,7 +159,7 @@ def _members(group: Group) -> str | None:
     return "controls: " + ", ".join(c.describe for c in group.controls)
 
 
-def _parameter_warnings(form: Form, group: Group, fragment: dict) -> Iterator[Diagnostic]:
+def _parameter_warnings(form: Form, group: Group, fragment: dict[str, Any]) -> Iterator[Diagnostic]:
     field = repr(group.key)
     if group.key == "":
         yield Diagnostic("empty-name", form.describe, field, group.first.line)
