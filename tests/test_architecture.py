@@ -56,6 +56,14 @@ def test_layers_hold() -> None:
     assert "1 kept, 0 broken" in done.stdout
 
 
+def test_mypy_strict_is_clean() -> None:
+    """The code is typed: ``mypy --strict`` (configured in pyproject.toml) finds nothing."""
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy", "--no-incremental"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stdout[-5000:] + done.stderr[-2000:]
+
+
 def test_a_profile_made_with_extend_synthesizes_and_executes(site: TestSite) -> None:
     """A Tool carries its Profile, so a custom profile's tool can be called (not only listed)."""
     def shouting(group):  # a custom rule: every text parameter described in capitals
