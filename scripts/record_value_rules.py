@@ -398,7 +398,7 @@ def edge_cases() -> list[Case]:
                 "chrome://a:x",
                 "filesystem:http://a/b", "file://1.zb0%41b.\u0627", "http://a-.\u0627"])
     # every named and system color, in an odd case, exercises the keyword tables
-    from formtools._forms.values import _NAMED_COLORS, _SYSTEM_COLORS
+    from formtools._forms.values.color import _NAMED_COLORS, _SYSTEM_COLORS
 
     add("color", [name.capitalize() for name in sorted(_NAMED_COLORS) + sorted(_SYSTEM_COLORS)])
     return rows
@@ -740,7 +740,7 @@ def _random_color_case(rng: random.Random) -> Case:
         text = rng.choice(["", "", " ", "\n"]) + "#" + digits + rng.choice(["", "", " ", "\t", ";"])
         return case("color", _maybe_mutate(rng, text, 0.1), "random")
     if roll < 0.3:
-        from formtools._forms.values import _NAMED_COLORS, _SYSTEM_COLORS
+        from formtools._forms.values.color import _NAMED_COLORS, _SYSTEM_COLORS
 
         name = rng.choice(
             sorted(_NAMED_COLORS) + sorted(_SYSTEM_COLORS) + ["transparent", "currentcolor", "none"]

@@ -1,0 +1,270 @@
+"""``type=email`` and ``type=url`` as Chromium validates them: ASCII e-mail addresses, and
+absolute URLs as GURL parses them (not as the URL Standard does).
+
+Part of :mod:`formtools._forms.values`; see it for how these rules were measured.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+
+_HTML_SPACES = " \t\n\f\r"
+
+# --- e-mail and URL ------------------------------------------------------------------------------
+
+_EMAIL = re.compile(
+    r"[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?"
+    r"(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*"
+)
+
+
+def is_valid_email(value: str, multiple: bool = False) -> bool:
+    """A valid e-mail address (list): ASCII only, as Chromium checks a value set by script."""
+    if not multiple:
+        return _EMAIL.fullmatch(value) is not None
+    return all(_EMAIL.fullmatch(part.strip(_HTML_SPACES)) for part in value.split(","))
+
+
+# Schemes Chromium's renderer parses as "standard" (host required); other schemes but file and
+# filesystem follow the URL Standard's rules for non-special URLs.
+_STANDARD_SCHEMES = frozenset(
+    "http https ws wss ftp chrome chrome-extension chrome-untrusted chrome-search chrome-error"
+    " chrome-native devtools isolated-app".split()
+)
+_SCHEMES_WITH_PORT = frozenset("http https ws wss ftp".split())  # the others ignore ":port"
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
+# Code points a host may not contain once percent-decoded (a space is allowed: GURL escapes it).
+_SPECIAL_HOST_FORBIDDEN = frozenset(chr(c) for c in range(0x20)) | set("\x7f%/:<>?@[\\]^|#")
+# Chromium tests the low byte of each code point of a non-special host (the high surrogate's,
+# for a pair) against the forbidden host code points: U+4E00 is rejected like NUL, U+0140 like @.
+_OPAQUE_HOST_FORBIDDEN = frozenset(b"\x00\t\n\r #/:<>?@[\\]^|")
+_HEX_DIGITS = "0123456789abcdefABCDEF"
+
+
+def is_valid_absolute_url(value: str) -> bool:
+    """Whether Chromium's URL parser (GURL) accepts ``value`` with no base URL.
+
+    This is the typeMismatch rule of ``<input type=url>``: any scheme will do, hosts of the
+    standard schemes must canonicalize (IDNA, IPv4 and IPv6 forms, ports up to 65535).
+    """
+    text = value.strip("".join(chr(c) for c in range(0x21))).translate(str.maketrans("", "", "\t\n\r"))
+    match = _SCHEME.match(text)
+    if not match:
+        return False
+    scheme, rest = match.group(1).lower(), text[match.end() :]
+    if scheme == "file":
+        return _valid_file_url(rest)
+    if scheme == "filesystem":
+        # filesystem:<standard or file URL with a path of at least one segment>
+        inner = _SCHEME.match(rest)
+        if not inner or not is_valid_absolute_url(rest):
+            return False
+        inner_scheme, inner_rest = inner.group(1).lower(), rest[inner.end() :]
+        if inner_scheme == "file":
+            path = re.sub(r"^//[^/\\?#]*", "", inner_rest)
+        elif inner_scheme in _STANDARD_SCHEMES:
+            path = re.sub(r"^[/\\]*[^/\\?#]*", "", inner_rest)
+        else:
+            return False
+        return re.match(r"[/\\][^/\\?#]", path) is not None
+    if scheme in _STANDARD_SCHEMES:
+        authority = re.match(r"[/\\]*([^/\\?#]*)", rest).group(1)  # type: ignore[union-attr]
+        return _valid_authority(authority, special=True, ports=scheme in _SCHEMES_WITH_PORT)
+    if not rest.startswith("//"):
+        return True  # an opaque path: anything goes
+    authority = re.match(r"//([^/?#]*)", rest).group(1)  # type: ignore[union-attr]
+    return _valid_authority(authority, special=False)
+
+
+def _valid_file_url(rest: str) -> bool:
+    slashes = len(rest) - len(rest.lstrip("/\\"))
+    if slashes != 2:
+        return True
+    host, after = re.match(r"[/\\]*([^/\\?#]*)(.?)", rest).groups()  # type: ignore[union-attr]
+    if after in ("?", "#"):
+        return False  # a host must be followed by a path before a query or fragment
+    return not host or (":" not in host.rpartition("]")[2] and _valid_special_host(host))
+
+
+def _valid_authority(authority: str, *, special: bool, ports: bool = True) -> bool:
+    userinfo, at, hostport = authority.rpartition("@")
+    if hostport.startswith("["):
+        host, bracket, port = hostport.partition("]")
+        host += bracket
+        if port and not port.startswith(":"):
+            return False
+        port = port[1:]
+    else:
+        host, _, port = hostport.partition(":")
+    if ports and port and (not port.isascii() or not port.isdigit() or int(port) > 65535):
+        return False
+    if not host:  # only a non-special URL may have an empty host, and then no port
+        return not special and not at and ":" not in hostport
+    if special:
+        return _valid_special_host(host)
+    if host.startswith("["):
+        return host.endswith("]") and _valid_ipv6(host[1:-1])
+    return not any(_low_byte(ch) in _OPAQUE_HOST_FORBIDDEN for ch in host)
+
+
+def _low_byte(ch: str) -> int:
+    code = ord(ch)
+    if code > 0xFFFF:
+        code = 0xD800 + ((code - 0x10000) >> 10)
+    return code & 0xFF
+
+
+def _valid_special_host(host: str) -> bool:
+    if host.startswith("["):
+        return host.endswith("]") and _valid_ipv6(host[1:-1])
+    decoded = _percent_decode(host)
+    if decoded is None:
+        return False
+    if not decoded.isascii():
+        mapped = _idna_to_ascii(decoded)
+        if mapped is None:
+            return False
+        decoded = mapped
+    if not decoded or any(ch in _SPECIAL_HOST_FORBIDDEN for ch in decoded):
+        return False
+    return not _ends_in_number(decoded) or _valid_ipv4(decoded)
+
+
+def _percent_decode(host: str) -> str | None:
+    out = bytearray()
+    index = 0
+    while index < len(host):
+        ch = host[index]
+        if ch == "%":
+            pair = host[index + 1 : index + 3]
+            if len(pair) != 2 or not all(c in _HEX_DIGITS for c in pair):
+                return None
+            out.append(int(pair, 16))
+            index += 3
+        else:
+            out += ch.encode("utf-8", "surrogatepass")
+            index += 1
+    try:
+        return out.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _idna_to_ascii(host: str) -> str | None:
+    """UTS #46 processing as Chromium asks ICU for it: non-transitional, bidi and CONTEXTJ checked.
+
+    Length and hyphen rules are not applied; Chromium accepts ``à-.com``.
+    """
+    import idna  # httpx's dependency; only hosts with non-ASCII characters need it
+
+    try:
+        mapped = unicodedata.normalize("NFC", idna.uts46_remap(host, std3_rules=False, transitional=False))
+    except idna.IDNAError:
+        return None
+    labels = mapped.split(".")
+    bidi = any(unicodedata.bidirectional(ch) in ("R", "AL", "AN") for ch in mapped)
+    out = []
+    for label in labels:
+        try:
+            if bidi and label:  # in a bidi domain name every label, ASCII too, must pass
+                idna.check_bidi(label, check_ltr=True)
+        except idna.IDNAError:
+            return None
+        if label.isascii():
+            out.append(label)
+            continue
+        if unicodedata.category(label[0]).startswith("M"):
+            return None
+        try:
+            for pos, ch in enumerate(label):
+                if ch in "\u200c\u200d" and not idna.valid_contextj(label, pos):
+                    return None
+        except idna.IDNAError:
+            return None
+        out.append("xn--" + label.encode("punycode").decode("ascii"))
+    return ".".join(out)
+
+
+def _ipv4_number(part: str) -> int | None:
+    radix = 10
+    if part[:2] in ("0x", "0X"):
+        part, radix = part[2:], 16
+    elif len(part) > 1 and part[0] == "0":
+        part, radix = part[1:], 8
+    if not part:
+        return 0
+    allowed = {8: "01234567", 10: "0123456789", 16: _HEX_DIGITS}[radix]
+    if not all(ch in allowed for ch in part):
+        return None
+    return int(part, radix)
+
+
+def _ends_in_number(host: str) -> bool:
+    parts = host.split(".")
+    if parts[-1] == "":
+        if len(parts) == 1:
+            return False
+        parts.pop()
+    last = parts[-1]
+    if last and last.isascii() and last.isdigit():
+        return True
+    return bool(last) and _ipv4_number(last) is not None
+
+
+def _valid_ipv4(host: str) -> bool:
+    parts = host.split(".")
+    if parts[-1] == "" and len(parts) > 1:
+        parts.pop()
+    if len(parts) > 4 or any(not part for part in parts):
+        return False
+    numbers = [_ipv4_number(part) for part in parts]
+    if any(n is None for n in numbers):
+        return False
+    if any(n > 255 for n in numbers[:-1]):  # type: ignore[operator]
+        return False
+    return bool(numbers[-1] < 256 ** (5 - len(numbers)))
+
+
+def _valid_ipv6(text: str) -> bool:
+    """The URL Standard's IPv6 parser, as a yes/no: at most one ``::``, an IPv4 tail allowed."""
+    if text.count("::") > 1:
+        return False
+    head, compressed, tail = text.partition("::")
+    if compressed:
+        pieces = (head.split(":") if head else []) + (tail.split(":") if tail else [])
+    else:
+        pieces = text.split(":")
+    count = 0
+    for index, piece in enumerate(pieces):
+        if "." in piece:
+            if index != len(pieces) - 1 or not _valid_embedded_ipv4(piece):
+                return False
+            count += 2
+        elif 1 <= len(piece) <= 4 and all(ch in _HEX_DIGITS for ch in piece):
+            count += 1
+        else:
+            return False
+    return count < 8 if compressed else count == 8
+
+
+def _valid_embedded_ipv4(text: str) -> bool:
+    parts = text.split(".")
+    return len(parts) == 4 and all(
+        part.isascii() and part.isdigit() and (part == "0" or not part.startswith("0")) and int(part) <= 255
+        for part in parts
+    )
+
+
+def type_mismatch(input_type: str, value: str, *, multiple: bool = False) -> bool:
+    """validity.typeMismatch for a sanitized value (only url and email can suffer from it)."""
+    if not value:
+        return False
+    if input_type == "email":
+        return not is_valid_email(value, multiple)
+    if input_type == "url":
+        return not is_valid_absolute_url(value)
+    return False
+
+
