@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import pytest
 
 import formtools
-from formtools._conformance.browser import LocalSite
+from formtools._conformance.site import LocalSite
 from tests.conftest import EXPECTED
 
 RECORDED = json.loads((EXPECTED / "results.json").read_text(encoding="utf-8"))

@@ -37,23 +37,19 @@ Number *text* is not an oracle fact: DevTools writes ``1e+20`` where JavaScript 
 
 from __future__ import annotations
 
-import base64
 import itertools
 import json
 import os
-import socket
-import struct
 import tempfile
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
+from formtools._conformance.devtools import DevTools, DevToolsError
+from formtools._conformance.site import LocalSite, RecordedRequest
 from formtools._spec.jsjson import dumps
 
 if TYPE_CHECKING:
@@ -88,248 +84,12 @@ CHROMIUM_ARGS = (
 Tool = dict[str, Any]
 
 
-class OracleError(RuntimeError):
+class OracleError(DevToolsError):
     """The browser gave no usable answer (WebMCP missing, tools never settled, sources disagree)."""
 
 
 class BrowserUnavailable(OracleError):
     """Playwright or the Chromium binary is not installed."""
-
-
-# --- the web server ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class RecordedRequest:
-    """One HTTP request as :class:`LocalSite` received it."""
-
-    method: str
-    target: str  #: the request-target: path and query, exactly as sent (percent-encoded)
-    headers: tuple[tuple[str, str], ...]  #: in the order received, duplicates kept
-    body: bytes
-
-    @property
-    def path(self) -> str:
-        return self.target.partition("?")[0]
-
-    def header(self, name: str) -> str | None:
-        """The first header called ``name`` (case-insensitive), or ``None``."""
-        wanted = name.lower()
-        return next((value for key, value in self.headers if key.lower() == wanted), None)
-
-
-_POST_RECEIVED = b"<!doctype html><title>received</title>"
-
-
-class LocalSite:
-    """A threaded HTTP/1.1 server on a random port of 127.0.0.1, used as a context manager.
-
-    ``put`` maps a path to a response body; GET of an unmapped path is a 404, POST of one gets a
-    small HTML page. Every request, favicon fetches included, is recorded in ``requests``.
-
-    Inside ``holding_navigations()`` a navigation request (``Sec-Fetch-Dest: document``) is
-    recorded at once but answered only when the block ends, so that a navigation cannot commit
-    while the browser is still answering a script call in the page it replaces.
-    """
-
-    def __init__(self) -> None:
-        self._pages: dict[str, tuple[bytes, str]] = {}
-        self._requests: list[RecordedRequest] = []
-        self._lock = threading.Lock()
-        self._gate = threading.Event()
-        self._gate.set()
-        self._server: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
-
-    def __enter__(self) -> LocalSite:
-        server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
-        server.daemon_threads = True
-        poll_interval = 0.05  # bounds how long shutdown() waits
-        self._thread = threading.Thread(
-            target=server.serve_forever, args=(poll_interval,), name="LocalSite", daemon=True
-        )
-        self._server = server
-        self._thread.start()
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        if self._server is not None and self._thread is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._thread.join()
-        self._server = self._thread = None
-
-    @property
-    def origin(self) -> str:
-        if self._server is None:
-            raise RuntimeError("LocalSite is not running; use it as a context manager")
-        return f"http://127.0.0.1:{self._server.server_port}"
-
-    def put(self, path: str, body: bytes, content_type: str = "text/html; charset=utf-8") -> str:
-        """Serve ``body`` at ``path`` (which starts with ``/``, no query) and return its URL."""
-        if not path.startswith("/") or "?" in path:
-            raise ValueError(f"path must start with '/' and have no query: {path!r}")
-        with self._lock:
-            self._pages[path] = (body, content_type)
-        return self.origin + path
-
-    @property
-    def requests(self) -> tuple[RecordedRequest, ...]:
-        """A snapshot of the requests received so far, oldest first."""
-        with self._lock:
-            return tuple(self._requests)
-
-    @contextmanager
-    def holding_navigations(self, timeout: float = 30.0) -> Iterator[None]:
-        """Hold back the answers to navigation requests (for at most ``timeout`` seconds)."""
-        self._gate_timeout = timeout
-        self._gate.clear()
-        try:
-            yield
-        finally:
-            self._gate.set()
-
-    _gate_timeout = 30.0
-
-    def _answer(self, request: RecordedRequest) -> tuple[int, bytes, str]:
-        with self._lock:
-            self._requests.append(request)
-            page = self._pages.get(request.path)
-        if (request.header("Sec-Fetch-Dest") or "").lower() == "document":
-            self._gate.wait(self._gate_timeout)
-        if page is not None:
-            return (200, *page)
-        if request.method == "POST":
-            return 200, _POST_RECEIVED, "text/html; charset=utf-8"
-        return 404, b"not found", "text/plain; charset=utf-8"
-
-
-def _handler_for(site: LocalSite) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def _serve(self) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            request = RecordedRequest(
-                method=self.command,
-                target=self.path,
-                headers=tuple(self.headers.items()),
-                body=self.rfile.read(length) if length else b"",
-            )
-            status, body, content_type = site._answer(request)
-            self.send_response(status)
-            self.send_header("Content-Type", content_type)
-            self.send_header("Content-Length", str(len(body)))
-            self.send_header("Cache-Control", "no-store")
-            self.end_headers()
-            self.wfile.write(body)
-
-        do_GET = do_POST = _serve
-
-        def log_message(self, format: str, *args: Any) -> None:
-            """Stay quiet: requests are recorded, not logged."""
-
-    return Handler
-
-
-# --- a DevTools connection that keeps the browser's JSON text ---------------------------------
-
-
-class _DevTools:
-    """A minimal blocking WebSocket client for the browser's DevTools endpoint.
-
-    Only what the oracle needs: send a command, read until its reply, and hand back the events
-    that arrived meanwhile. Messages are parsed by Python's ``json``, which keeps key order.
-    """
-
-    def __init__(self, port: int, path: str, timeout: float = 30.0) -> None:
-        self._socket = socket.create_connection(("127.0.0.1", port), timeout=timeout)
-        self._buffer = bytearray()
-        self._ids = itertools.count(1)
-        key = base64.b64encode(os.urandom(16)).decode("ascii")
-        self._socket.sendall(
-            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-            "Sec-WebSocket-Version: 13\r\n\r\n".encode("ascii")
-        )
-        while b"\r\n\r\n" not in self._buffer:
-            self._buffer += self._receive_some()
-        head, _, rest = bytes(self._buffer).partition(b"\r\n\r\n")
-        self._buffer = bytearray(rest)
-        if not head.startswith((b"HTTP/1.1 101", b"HTTP/1.0 101")):
-            raise OracleError(f"DevTools refused the WebSocket: {head.splitlines()[0]!r}")
-
-    def close(self) -> None:
-        self._socket.close()
-
-    def command(
-        self, method: str, params: dict[str, Any] | None = None, session_id: str | None = None
-    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        """Send a command; return its result and the events received before the reply."""
-        message: dict[str, Any] = {"id": next(self._ids), "method": method, "params": params or {}}
-        if session_id is not None:
-            message["sessionId"] = session_id
-        self._send(0x1, json.dumps(message).encode("utf-8"))
-        events = []
-        while True:
-            reply: dict[str, Any] = json.loads(self._receive_message())
-            if reply.get("id") != message["id"]:
-                events.append(reply)
-            elif "error" in reply:
-                raise OracleError(f"DevTools {method}: {reply['error'].get('message')}")
-            else:
-                return reply["result"], events
-
-    def _send(self, opcode: int, payload: bytes) -> None:
-        # A client masks every frame (RFC 6455 5.3).
-        size = len(payload)
-        if size < 126:
-            header = struct.pack("!BB", 0x80 | opcode, 0x80 | size)
-        elif size < 1 << 16:
-            header = struct.pack("!BBH", 0x80 | opcode, 0x80 | 126, size)
-        else:
-            header = struct.pack("!BBQ", 0x80 | opcode, 0x80 | 127, size)
-        mask = os.urandom(4)
-        masked = bytes(byte ^ mask[index % 4] for index, byte in enumerate(payload))
-        self._socket.sendall(header + mask + masked)
-
-    def _receive_message(self) -> bytes:
-        parts: list[bytes] = []
-        while True:
-            first, second = self._receive_exactly(2)
-            opcode, size = first & 0x0F, second & 0x7F
-            if size == 126:
-                (size,) = struct.unpack("!H", self._receive_exactly(2))
-            elif size == 127:
-                (size,) = struct.unpack("!Q", self._receive_exactly(8))
-            payload = self._receive_exactly(size)  # a server never masks
-            if opcode == 0x8:
-                raise OracleError("DevTools closed the connection")
-            if opcode == 0x9:
-                self._send(0xA, payload)
-                continue
-            if opcode in (0x0, 0x1, 0x2):
-                parts.append(payload)
-                if first & 0x80:
-                    return b"".join(parts)
-
-    def _receive_exactly(self, size: int) -> bytes:
-        while len(self._buffer) < size:
-            self._buffer += self._receive_some()
-        data = bytes(self._buffer[:size])
-        del self._buffer[:size]
-        return data
-
-    def _receive_some(self) -> bytes:
-        data = self._socket.recv(1 << 16)
-        if not data:
-            raise OracleError("DevTools closed the connection")
-        return data
 
 
 # --- the browser ------------------------------------------------------------------------------
@@ -512,7 +272,7 @@ class ChromiumOracle:
         self._site: LocalSite | None = None
         self._context: BrowserContext | None = None
         self._page: Page | None = None
-        self._devtools: _DevTools | None = None
+        self._devtools: DevTools | None = None
         self._session_id = ""
         self._numbers = itertools.count(1)
         self._navigations = 0  # main-frame navigations committed so far in this tab
@@ -546,7 +306,7 @@ class ChromiumOracle:
             stack.callback(context.close)
             self._context = context
             port, path = _devtools_endpoint(profile)
-            self._devtools = _DevTools(port, path)
+            self._devtools = DevTools(port, path)
             stack.callback(self._devtools.close)
             self._use_page(context.pages[0] if context.pages else context.new_page())
             self._stack = stack.pop_all()
@@ -902,7 +662,7 @@ class ChromiumOracle:
         return {"product": version["product"], "flags": list(CHROMIUM_ARGS)}
 
     @property
-    def _devtools_connection(self) -> tuple[_DevTools, str]:
+    def _devtools_connection(self) -> tuple[DevTools, str]:
         if self._devtools is None:
             raise RuntimeError("ChromiumOracle is not running; use it as a context manager")
         return self._devtools, self._session_id

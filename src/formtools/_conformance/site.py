@@ -1,0 +1,159 @@
+"""The oracle's local web site: it serves the pages the browser loads and records every request
+that reaches it (a submission's method, target, headers and body), so that what Chromium sent
+can be compared with what formtools would send. It needs no browser.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import TracebackType
+from typing import Any
+
+__all__ = ["LocalSite", "RecordedRequest"]
+
+
+# --- the web server ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RecordedRequest:
+    """One HTTP request as :class:`LocalSite` received it."""
+
+    method: str
+    target: str  #: the request-target: path and query, exactly as sent (percent-encoded)
+    headers: tuple[tuple[str, str], ...]  #: in the order received, duplicates kept
+    body: bytes
+
+    @property
+    def path(self) -> str:
+        return self.target.partition("?")[0]
+
+    def header(self, name: str) -> str | None:
+        """The first header called ``name`` (case-insensitive), or ``None``."""
+        wanted = name.lower()
+        return next((value for key, value in self.headers if key.lower() == wanted), None)
+
+
+_POST_RECEIVED = b"<!doctype html><title>received</title>"
+
+
+class LocalSite:
+    """A threaded HTTP/1.1 server on a random port of 127.0.0.1, used as a context manager.
+
+    ``put`` maps a path to a response body; GET of an unmapped path is a 404, POST of one gets a
+    small HTML page. Every request, favicon fetches included, is recorded in ``requests``.
+
+    Inside ``holding_navigations()`` a navigation request (``Sec-Fetch-Dest: document``) is
+    recorded at once but answered only when the block ends, so that a navigation cannot commit
+    while the browser is still answering a script call in the page it replaces.
+    """
+
+    def __init__(self) -> None:
+        self._pages: dict[str, tuple[bytes, str]] = {}
+        self._requests: list[RecordedRequest] = []
+        self._lock = threading.Lock()
+        self._gate = threading.Event()
+        self._gate.set()
+        self._server: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    def __enter__(self) -> LocalSite:
+        server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
+        server.daemon_threads = True
+        poll_interval = 0.05  # bounds how long shutdown() waits
+        self._thread = threading.Thread(
+            target=server.serve_forever, args=(poll_interval,), name="LocalSite", daemon=True
+        )
+        self._server = server
+        self._thread.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._server is not None and self._thread is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._thread.join()
+        self._server = self._thread = None
+
+    @property
+    def origin(self) -> str:
+        if self._server is None:
+            raise RuntimeError("LocalSite is not running; use it as a context manager")
+        return f"http://127.0.0.1:{self._server.server_port}"
+
+    def put(self, path: str, body: bytes, content_type: str = "text/html; charset=utf-8") -> str:
+        """Serve ``body`` at ``path`` (which starts with ``/``, no query) and return its URL."""
+        if not path.startswith("/") or "?" in path:
+            raise ValueError(f"path must start with '/' and have no query: {path!r}")
+        with self._lock:
+            self._pages[path] = (body, content_type)
+        return self.origin + path
+
+    @property
+    def requests(self) -> tuple[RecordedRequest, ...]:
+        """A snapshot of the requests received so far, oldest first."""
+        with self._lock:
+            return tuple(self._requests)
+
+    @contextmanager
+    def holding_navigations(self, timeout: float = 30.0) -> Iterator[None]:
+        """Hold back the answers to navigation requests (for at most ``timeout`` seconds)."""
+        self._gate_timeout = timeout
+        self._gate.clear()
+        try:
+            yield
+        finally:
+            self._gate.set()
+
+    _gate_timeout = 30.0
+
+    def _answer(self, request: RecordedRequest) -> tuple[int, bytes, str]:
+        with self._lock:
+            self._requests.append(request)
+            page = self._pages.get(request.path)
+        if (request.header("Sec-Fetch-Dest") or "").lower() == "document":
+            self._gate.wait(self._gate_timeout)
+        if page is not None:
+            return (200, *page)
+        if request.method == "POST":
+            return 200, _POST_RECEIVED, "text/html; charset=utf-8"
+        return 404, b"not found", "text/plain; charset=utf-8"
+
+
+def _handler_for(site: LocalSite) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def _serve(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            request = RecordedRequest(
+                method=self.command,
+                target=self.path,
+                headers=tuple(self.headers.items()),
+                body=self.rfile.read(length) if length else b"",
+            )
+            status, body, content_type = site._answer(request)
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("Cache-Control", "no-store")
+            self.end_headers()
+            self.wfile.write(body)
+
+        do_GET = do_POST = _serve
+
+        def log_message(self, format: str, *args: Any) -> None:
+            """Stay quiet: requests are recorded, not logged."""
+
+    return Handler
+
+

@@ -1,0 +1,266 @@
+"""Scanning the source bytes exactly where lexbor's tree cannot say: where the parser's form
+pointer is cleared.
+
+The fast path (:mod:`.fast`) marks the start tags of forms and controls in the source and reads
+lexbor's tree; whether a control was associated with a form by the parser's *form element
+pointer* depends on where that pointer was cleared (a ``</form>`` that reaches "in body"), which
+only the token stream tells. This module tokenizes exactly that much, on ASCII-lowercased bytes.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+from selectolax.lexbor import LexborNode
+
+from formtools._parse.document import _NEEDS_ESCAPE
+from formtools._spec.constants import LISTED
+
+__all__ = ["PointerScan"]
+
+
+class _Unsure(Exception):
+    """The page holds something the fast path cannot vouch for: parse it with html5lib."""
+
+
+_SELECT_PARTS = frozenset({"select", "option", "optgroup"})
+_FOREIGN = frozenset({"svg", "math"})
+_TEMPLATE = frozenset({"template"})
+
+
+def _has_ancestor(node: LexborNode, tags: frozenset[str]) -> bool:
+    parent = node.parent
+    while parent is not None and parent.is_element_node:
+        if parent.tag in tags:
+            return True
+        parent = parent.parent
+    return False
+
+
+
+# --- the source, and the marks the fast path puts in it -----------------------------------------------------------------------------
+
+_MARKED = LISTED | {"form"}
+_CANDIDATE = re.compile(  # a start tag of a marked name (CR is normalized away before)
+    rb"<(?:f(?:orm|ieldset)|input|select|t(?:extarea|(able)|(emplate))|button|o(?:utput|bject))"
+    rb"(?=[\t\n\f />])"
+)
+_MARK = "\x01"  # on forms and listed elements, which the query finds
+_TABLE_MARK = "\x02"  # on tables: read only to tell where a textarea was foster-parented
+_TEMPLATE_MARK = "\x03"  # on templates: read to check what their contents do
+_MARKS = (_MARK, _TABLE_MARK, _TEMPLATE_MARK)
+_MARK_TEXT = re.compile("/[\x01-\x03]=[0-9]+")
+# Before the first <form: a <template, or what may be a form= attribute (two patterns, each with
+# a literal prefix re can search for quickly).
+_TEMPLATE_TAG = re.compile(rb"<template(?=[\t\n\f />])")
+_FORM_WORD = re.compile(rb"form(?=[\t\n\f />=])")
+_FORM_END = re.compile(rb"</form(?=[\t\n\f />])")
+# What the skeleton cannot take from lexbor's strings as they are: a mark, or a character that
+# html5lib's lxml tree parks (see _parse), from a character reference such as "&#1;".
+_SPECIAL = re.compile(f"[\x01-\x03{_NEEDS_ESCAPE.pattern[1:-1]}]")
+
+# One start or end tag tokenized exactly on ASCII-lowercased bytes (#tag-open-state through
+# #after-attribute-value-quoted-state): the name, then attributes, whose quoted values may hold
+# ">". It fails only at the end of the input, where the tokenizer drops the tag.
+_ATTRIBUTES = (
+    rb"(?:[\t\n\f /]++|[^\t\n\f />][^\t\n\f />=]*+"
+    rb"(?:[\t\n\f ]*+=[\t\n\f ]*+"
+    rb"(?:\"[^\"]*+(?:\"|\Z)|'[^']*+(?:'|\Z)|[^\t\n\f >\"'][^\t\n\f >]*+|(?=>)))?+)*+>"
+)
+_START_TAG = re.compile(rb"<([a-z][^\t\n\f />]*+)" + _ATTRIBUTES)
+_END_TAG = re.compile(rb"</([a-z][^\t\n\f />]*+)" + _ATTRIBUTES)
+# Raw text and RCDATA elements (scripting is on, so noscript is one), and where each ends.
+_RAW = frozenset({"script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes",
+                  "noscript"})  # fmt: skip
+_RAW_ENDS = {name: re.compile(b"</" + name.encode() + rb"[\t\n\f />]") for name in _RAW}
+_SCRIPT_STATES = re.compile(rb"<!--|--+>|<(/?)script[\t\n\f />]")
+# In a select's contents, the first tag that is not option, optgroup or hr: it must be the
+# select's end tag, or lexbor's customizable select parser and html5lib's select mode part ways.
+_IN_SELECT_TAG = re.compile(rb"<(?=[a-z/!?])(?!(?:/?(?:option|optgroup)|hr)[\t\n\f />])")
+_END_SELECT = re.compile(rb"</select[\t\n\f />]")
+# A line feed, raw or as a character reference, at the start of a textarea's RCDATA.
+_LEADING_LF = re.compile(rb"\n|&#0*10(?![0-9])|&#[xX]0*[aA](?![0-9a-fA-F])|&NewLine;")
+
+
+def _raw_end(low: bytes, name: str, start: int) -> int:
+    """Where raw text or RCDATA content starting at ``start`` ends: at its appropriate end tag."""
+    if name == "script":
+        return _script_end(low, start)
+    match = _RAW_ENDS[name].search(low, start)
+    return match.start() if match else len(low)
+
+
+def _script_end(low: bytes, position: int) -> int:
+    """The end of script data through its escaped states (#script-data-state): ``<!--`` escapes,
+    ``<script`` in an escape double-escapes, ``-->`` ends either, and ``</script`` ends the
+    script except in a double escape, which it ends instead."""
+    escaped = double = False
+    while True:
+        match = _SCRIPT_STATES.search(low, position)
+        if match is None:
+            return len(low)
+        token, position = match.group(), match.end()
+        if token == b"<!--":
+            escaped = True
+            while low[position : position + 1] == b"-":
+                position += 1
+            if low[position : position + 1] == b">":  # "<!-->", "<!--->": back to script data
+                escaped = double = False
+                position += 1
+        elif token.startswith(b"--"):  # -->
+            escaped = double = False
+        elif match.group(1):  # </script
+            if not double:
+                return match.start()
+            double = False
+        elif escaped:
+            double = True
+
+
+
+
+class PointerScan:
+    """Where each form's pointer ends: mixed into the fast path's page, which sets these."""
+
+    low: bytes
+    forms: list[LexborNode]
+    form_positions: list[int]
+    pointer_ends: dict[int, int]
+    marked: list[tuple[int, LexborNode]]
+    mark_positions: list[int]
+
+    def _pointer_end(self, at: int) -> int:
+        """Where the pointer the ``at``-th form set is cleared: at its first ``</form>`` that
+        reaches "in body", which comes before the next form's tag (that tag made a form)."""
+        end = self.pointer_ends.get(at)
+        if end is None:
+            start = self.form_positions[at]
+            last = at + 1 == len(self.forms)
+            limit = len(self.low) if last else self.form_positions[at + 1]
+            end = next(
+                (m.start() for m in _FORM_END.finditer(self.low, start, limit)
+                 if self._clears_pointer(m.start())),
+                None,
+            )  # fmt: skip
+            if end is None:
+                if not last:
+                    raise _Unsure  # something cleared it that this module did not see
+                end = limit
+            self.pointer_ends[at] = end
+        return end
+
+    def _clears_pointer(self, target: int) -> bool:
+        """Whether the ``</form`` at ``target`` is an end tag token that reaches "in body",
+        tokenizing from the last marked tag before it (a form's own tag at the least)."""
+        low = self.low
+        position, anchor = self.marked[bisect.bisect(self.mark_positions, target) - 1]
+        tag = anchor.tag
+        foreign = _has_ancestor(anchor, _FOREIGN)
+        match = _START_TAG.match(low, position)
+        if match is None:
+            return False  # the anchor's tag runs to the end of the page
+        resume = match.end()
+        in_select = tag == "select" or _has_ancestor(anchor, _SELECT_PARTS)
+        if tag == "textarea" and not foreign:
+            resume = _raw_end(low, tag, resume)
+        if resume > target:
+            return False  # inside the anchor's tag or text
+        return self._tokenize_to(resume, target, in_select, foreign)
+
+    def _tokenize_to(self, position: int, target: int, in_select: bool, foreign: bool) -> bool:
+        """Tokenize exactly from ``position`` (in the data state) to ``target``: whether a token
+        starts at ``target`` and no select or template is open there to keep the pointer. A
+        select met on the way made no element lexbor kept (it would be the anchor): it is
+        ignored in select mode or in a template. ``foreign``: SVG or MathML may be open, where
+        raw-text tags are not raw text."""
+        low = self.low
+        templates = 0
+        just_foreign = False  # right after an <svg> or <math> start tag: in foreign content
+        while True:
+            at = low.find(b"<", position, target + 1)
+            if at < 0:
+                return False
+            if at == target:
+                return not in_select and templates == 0
+            following = low[at + 1 : at + 2]
+            if b"a" <= following <= b"z":
+                match = _START_TAG.match(low, at)
+                if match is None:
+                    return False
+                name, position = match.group(1).decode(), match.end()
+                just_foreign = name in _FOREIGN and not in_select and low[position - 2] != 47  # "/>"
+                if name == "plaintext" and not (in_select or foreign):
+                    return False  # the rest of the page is text
+                if name in _RAW:
+                    if name == "textarea" and not foreign:
+                        in_select = False
+                    if in_select and name != "script" and not templates:
+                        continue  # html5lib's select mode ignores the tag: no raw text
+                    end = _raw_end(low, name, position)
+                    if foreign and b"<" in low[position:end]:
+                        raise _Unsure  # foreign content would tokenize it as markup
+                    position = end
+                elif name in _FOREIGN:
+                    foreign = True
+                elif name == "template":
+                    if in_select or foreign:
+                        raise _Unsure  # html5lib's select mode drops it; in SVG it is SVG's
+                    templates += 1
+                elif name == "select":
+                    if not (in_select or templates):
+                        raise _Unsure
+                    in_select = not in_select
+                elif name in ("input", "keygen") and not foreign:
+                    in_select = False
+            elif following == b"/":
+                just_foreign = False
+                second = low[at + 2 : at + 3]
+                if b"a" <= second <= b"z":
+                    match = _END_TAG.match(low, at)
+                    if match is None:
+                        return False
+                    name, position = match.group(1).decode(), match.end()
+                    if name == "select":
+                        in_select = False
+                    elif name == "template" and templates:
+                        templates -= 1
+                elif second == b">":
+                    position = at + 3
+                else:
+                    position = self._bogus_comment_end(at + 2)
+            elif following == b"!":
+                if low.startswith(b"<!--", at):
+                    position = self._comment_end(at + 4)
+                elif foreign and low.startswith(b"<![cdata[", at):
+                    close = low.find(b"]]>", at)
+                    if close < 0:
+                        close = len(low) - 3
+                    if not just_foreign and low.find(b">", at) != close + 2:
+                        raise _Unsure  # a CDATA section or a bogus comment: they end elsewhere
+                    position = close + 3
+                    continue
+                else:
+                    position = self._bogus_comment_end(at + 2)
+            elif following == b"?":
+                position = self._bogus_comment_end(at + 1)
+            else:
+                position = at + 1
+            if position > target:
+                return False
+
+    def _bogus_comment_end(self, position: int) -> int:
+        end = self.low.find(b">", position)
+        return len(self.low) if end < 0 else end + 1
+
+    def _comment_end(self, position: int) -> int:
+        """After ``<!--``: ``<!-->`` and ``<!--->`` end at once, else ``-->`` or ``--!>``."""
+        low = self.low
+        if low.startswith(b">", position):
+            return position + 1
+        if low.startswith(b"->", position):
+            return position + 2
+        ends = [at + 3 for at in (low.find(b"-->", position),) if at >= 0]
+        ends += [at + 4 for at in (low.find(b"--!>", position),) if at >= 0]
+        return min(ends) if ends else len(low)
+
