@@ -3,6 +3,7 @@ way sites answer form submissions (JSON-LD pages, redirect-after-POST, cookies).
 
 from __future__ import annotations
 
+import base64
 import json
 import threading
 from dataclasses import dataclass
@@ -107,6 +108,12 @@ class TestSite:
                 "body": request.body.decode("latin-1"),
             }
             return 200, html, _page(json.dumps(echo), "", "{broken", '/* note */ "second"')
+        if request.path == "/echo-encoded":  # a site that writes what it got back in other forms
+            fields = parse_qs(request.body.decode())
+            user, password = fields.get("user", [""])[0], fields.get("password", [""])[0]
+            basic = base64.b64encode(f"{user}:{password}".encode()).decode()
+            echo = {"@type": "Echo", "authorization": f"Basic {basic}", "raw": request.body.decode()}
+            return 200, html, _page(json.dumps(echo))
         if request.path == "/login":
             user = parse_qs(request.body.decode())["email"][0]
             return 303, [("Location", "/account"), ("Set-Cookie", f"session={user}; Path=/")], b""

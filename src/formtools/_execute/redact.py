@@ -7,13 +7,16 @@ log, so each of those is scrubbed of the values of the call's sensitive fields
 (:func:`~formtools._synth.hints.is_sensitive`).
 
 Scrubbing replaces a secret with :data:`MASK` wherever it occurs as written or as a form
-submission writes it (percent-encoded, ``+`` for spaces). A secret shorter than
+submission writes it (percent-encoded, ``+`` for spaces), and masks any base64 token whose text
+holds it (an echoed ``Authorization: Basic`` header). A secret shorter than
 :data:`_SHORTEST_SUBSTRING` characters (a 3-digit card code) would match ordinary text, so it is
 only masked where it is a whole string or a whole query parameter value.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import logging
 import re
 from collections.abc import Iterator
@@ -33,6 +36,7 @@ from formtools._execute.send import ToolResult
 __all__ = ["MASK", "Secrets", "hide_in_logs", "scrubbed_result"]
 
 _SHORTEST_SUBSTRING = 4
+_BASE64 = re.compile(r"[A-Za-z0-9+/_-]{8,}={0,2}")
 _URL_IN_TEXT = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'\"<>]+")
 
 
@@ -73,7 +77,19 @@ class Secrets:
             return MASK
         for written in self._written:
             text = text.replace(written, MASK)
+        if self._written and _BASE64.search(text):
+            text = _BASE64.sub(self._base64, text)
         return text
+
+    def _base64(self, found: re.Match[str]) -> str:
+        """A base64 token that decodes to text holding a secret (``user:password`` of a Basic
+        Authorization header echoed back, a secret encoded by the site) is masked whole."""
+        token = found.group()
+        try:
+            decoded = base64.b64decode(token + "=" * (-len(token) % 4), validate=False).decode("utf-8")
+        except (binascii.Error, UnicodeDecodeError, ValueError):
+            return token
+        return MASK if any(secret in decoded for secret in self._written) else token
 
     def url(self, url: str) -> str:
         """A URL with the query parameters of sensitive fields masked, then scrubbed."""

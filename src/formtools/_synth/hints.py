@@ -93,8 +93,10 @@ class Hints:
         return HUMAN_IN_THE_LOOP_LEVELS.index(self.humanInTheLoopHint) >= 2
 
 
-def hints_of(form: Form) -> Hints:
-    """The form's annotations: guessed from the page, then the author's overrides applied."""
+def hints_of(form: Form, *, declared: bool = True) -> Hints:
+    """The form's annotations: guessed from the page, then (``declared``) the author's overrides
+    applied. A client that must not let a page lower its caution (the MCP bridge) asks for the
+    guesses alone too, and takes the more cautious of the two."""
     attributes = form.attributes
     button = parameters_of(form).submit_button  # the one a call without a submitter uses
     method = submission_method(attributes, button)
@@ -131,7 +133,7 @@ def hints_of(form: Form) -> Hints:
         "humanInTheLoopHint": _level(destructive, "toolautosubmit" in attributes, reads_only),
         "sensitiveHint": any(is_sensitive(c) for c in fields),
     }
-    for attribute, key in OVERRIDES.items():
+    for attribute, key in OVERRIDES.items() if declared else ():
         value = attributes.get(attribute)
         if value is None:
             continue
