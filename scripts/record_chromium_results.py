@@ -49,6 +49,19 @@ CASES: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
             )
         },
     ),
+    # Chromium's JSON reader refuses nesting beyond its depth limit: such a block is skipped
+    **{
+        f"landing-json-ld-depth-{depth}": (
+            _form('action="/deep-%d"' % depth),
+            {
+                f"/deep-{depth}": (
+                    "text/html",
+                    '<script type="application/ld+json">' + "[" * depth + "]" * depth + "</script>" + _LD % "after",
+                )
+            },
+        )
+        for depth in (257, 1001)
+    },
     "landing-without-json-ld": (_form('action="/plain"'), {"/plain": ("text/html", "<p>plain</p>")}),
     "landing-404": (_form('action="/nowhere"'), {}),
     "landing-not-html": (

@@ -54,7 +54,7 @@ if TYPE_CHECKING:  # the names below load on first use: `import formtools` stays
     from formtools._forms.state import FormState, initial_state
     from formtools._forms.validity import ValidityProblem
     from formtools._parse import parse_html
-    from formtools._parse.document import Document, Parser
+    from formtools._parse.document import Document
     from formtools._parse.exact import from_tree
     from formtools._parse.sources import load_page
     from formtools._spec.jsjson import dumps

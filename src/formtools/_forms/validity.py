@@ -26,7 +26,6 @@ import regress
 
 from formtools._spec.constants import MASK
 from formtools._spec.ecmaregex import compiles_with_v_flag
-from formtools.errors import ValidationError
 from formtools._forms.state import FormState
 from formtools._forms.model import Control
 from formtools._forms.sensitive import is_sensitive

@@ -19,12 +19,13 @@ takes a page, and comes here for the pages it leaves.
 from __future__ import annotations
 
 import warnings
+from collections import Counter
 from types import MappingProxyType
 from typing import Any, Iterator
 
 import html5lib
 from html5lib._tokenizer import HTMLTokenizer
-from html5lib.constants import DataLossWarning
+from html5lib.constants import DataLossWarning, specialElements
 from html5lib.treebuilders import getTreeBuilder
 from lxml import etree
 
@@ -43,20 +44,90 @@ from formtools._spec.encoding import encoding_name
 __all__ = ["parse_exact", "from_tree"]
 
 _LxmlTreeBuilder = getTreeBuilder("lxml")
-_HTML_NAMESPACES = (None, "http://www.w3.org/1999/xhtml")
+_HTML = "http://www.w3.org/1999/xhtml"
+_HTML_NAMESPACES = (None, _HTML)
+
+
+# Blink's HTML parser stops nesting elements in the DOM (not in the stack of open elements) past
+# kMaximumHTMLParserDOMTreeDepth: measured on Chromium 156, an element whose insertion makes the
+# stack deeper than 513 (``html`` included; a void or self-closing element is never pushed) goes
+# into the current node's parent instead of the current node. Deeper markup becomes siblings.
+MAX_STACK_DEPTH = 513
+_VOID = frozenset(
+    "area base basefont bgsound br col embed frame hr img input keygen link meta param source "
+    "track wbr".split()
+)
+
+
+class _CountedStack(list):  # type: ignore[type-arg]
+    """The stack of open elements, counting its elements by (namespace, name), so that "is an
+    element with this name in scope" is answered at once when there is none: html5lib walks
+    the whole stack for it, which made 50,000 nested divs quadratic (each ``<div>`` asks for a
+    ``p`` in button scope). Only the mutators html5lib uses are counted."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.counts: Counter[tuple[str, str]] = Counter()
+        self._members: Counter[int] = Counter()  # node identities: "is this node open" at once
+
+    def append(self, node: Any) -> None:
+        self.counts[node.nameTuple] += 1
+        self._members[id(node)] += 1
+        super().append(node)
+
+    def insert(self, index: Any, node: Any) -> None:
+        self.counts[node.nameTuple] += 1
+        self._members[id(node)] += 1
+        super().insert(index, node)
+
+    def pop(self, index: Any = -1) -> Any:
+        node = super().pop(index)
+        self.counts[node.nameTuple] -= 1
+        self._members[id(node)] -= 1
+        return node
+
+    def remove(self, node: Any) -> None:
+        super().remove(node)
+        self.counts[node.nameTuple] -= 1
+        self._members[id(node)] -= 1
+
+    def __contains__(self, node: object) -> bool:  # html5lib's nodes compare by identity
+        return self._members[id(node)] > 0
 
 
 class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-type]
-    """html5lib's lxml builder, plus the form-pointer association of #form-element-pointer."""
+    """html5lib's lxml builder, plus the form-pointer association of #form-element-pointer,
+    Blink's tree depth limit and a stack that knows what it holds."""
 
     current_line: Any = staticmethod(lambda: 0)
 
     def reset(self) -> None:
         super().reset()
+        self.openElements = _CountedStack()
         self.parser_owners: dict[Any, Any] = {}
 
+    def elementInScope(self, target: Any, variant: Any = None) -> bool:
+        name = target.nameTuple if hasattr(target, "nameTuple") else target
+        if isinstance(name, str):
+            name = (_HTML, name)
+        if not self.openElements.counts[name]:
+            return False  # the walk could only end at a scope boundary
+        return bool(super().elementInScope(target, variant))
+
+    def insertElementNormal(self, token: dict[str, Any]) -> Any:
+        stack = self.openElements
+        pushed = not (token["name"] in _VOID and token.get("namespace") in (None, _HTML))
+        pushed = pushed and not (token.get("selfClosing") and token.get("namespace") not in (None, _HTML))
+        if len(stack) + pushed > MAX_STACK_DEPTH and stack[-1].parent is not None:
+            current = stack[-1]
+            element = self.createElement(token)
+            current.parent.appendChild(element)
+            stack.append(element)
+            return self._record(element, token)
+        return self._record(super().insertElementNormal(token), token)
+
     def _template_open(self) -> bool:
-        return any(node.name == "template" for node in self.openElements)
+        return bool(self.openElements.counts[(_HTML, "template")])
 
     def _record(self, element: Any, token: dict[str, Any]) -> Any:
         name = element.name
@@ -69,9 +140,6 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
         elif name == "form":
             element._element.sourceline = self.current_line()
         return element
-
-    def insertElementNormal(self, token: dict[str, Any]) -> Any:
-        return self._record(super().insertElementNormal(token), token)
 
     def insertElementTable(self, token: dict[str, Any]) -> Any:
         return self._record(super().insertElementTable(token), token)
@@ -114,8 +182,27 @@ class _Parser(html5lib.HTMLParser):  # type: ignore[misc]  # html5lib is untyped
 
 
 def _template_aware_in_body(in_body: type) -> type:
+    handled = frozenset(getattr(in_body, "endTagHandler"))  # end tags with a rule of their own
+
     class InBody(in_body):  # type: ignore[misc]
         __slots__ = ()
+
+        def endTagOther(self, token: dict[str, Any]) -> None:
+            """"Any other end tag", as html5lib's endTagOther, walking the stack of open
+            elements without copying it first (its copy made each end tag cost the depth)."""
+            stack = self.tree.openElements
+            name = token["name"]
+            for node in reversed(stack):
+                if node.name == name:
+                    self.tree.generateImpliedEndTags(exclude=name)
+                    if stack[-1].name != name:
+                        self.parser.parseError("unexpected-end-tag", {"name": name})
+                    while stack.pop() != node:
+                        pass
+                    return
+                if node.nameTuple in specialElements:
+                    self.parser.parseError("unexpected-end-tag", {"name": name})
+                    return
 
         def processStartTag(self, token: dict[str, Any]) -> Any:
             if token["name"] == "form" and self.tree._template_open():
@@ -142,6 +229,8 @@ def _template_aware_in_body(in_body: type) -> type:
                     while self.tree.openElements.pop().name != "form":
                         pass
                 return None
+            if token["name"] not in handled:
+                return self.endTagOther(token)
             return super().processEndTag(token)
 
     return InBody

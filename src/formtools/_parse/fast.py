@@ -82,6 +82,8 @@ from formtools._parse.scan import (
     _TEMPLATE_TAG,
     _Unsure,
     PointerScan,
+    deeply_nested,
+    too_deep,
 )
 from formtools._spec.constants import ASCII_WHITESPACE, LISTED
 from formtools._spec.encoding import encoding_name
@@ -214,6 +216,8 @@ class _Page(PointerScan):
     """One page: its marked source, lexbor's tree, and the skeleton copied from them."""
 
     def __init__(self, data: bytes, encoding: str, tentative: Any) -> None:
+        if deeply_nested(data.lower()):
+            raise _Unsure  # deeper than Blink nests: the exact path caps it as Blink does
         if b"\r" in data:  # html5lib's input stream normalizes newlines
             data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
         # A raw NUL or form feed: the two parsers drop a NUL in different places, and html5lib's
@@ -324,6 +328,8 @@ class _Page(PointerScan):
                 frames.append(node)
             elif kind == "unmodelled":
                 raise _Unsure
+        if any(too_deep(node) for node in (*forms, *self.labels, *(n for _, n in self.marked))):
+            raise _Unsure  # Blink would have moved it up: the exact path knows how
         self.marked.sort(key=lambda entry: entry[0])
         self.mark_positions = [position for position, _ in self.marked]
         if self.tentative:

@@ -17,7 +17,7 @@ from selectolax.lexbor import LexborNode
 from formtools._parse.document import _NEEDS_ESCAPE
 from formtools._spec.constants import LISTED
 
-__all__ = ["PointerScan"]
+__all__ = ["DEEP", "PointerScan", "deeply_nested", "too_deep"]
 
 
 class _Unsure(Exception):
@@ -264,3 +264,59 @@ class PointerScan:
         ends += [at + 4 for at in (low.find(b"--!>", position),) if at >= 0]
         return min(ends) if ends else len(low)
 
+
+# --- deep nesting ---------------------------------------------------------------------------
+
+# Blink nests the DOM no deeper than the stack depth 513 (see formtools._parse.exact): lexbor does
+# not, so a page whose forms sit that deep takes the exact path. lexbor is also quadratic on
+# nested blocks that close a paragraph (each <div> walks the whole stack for a <p> in button
+# scope: 40,000 nested divs take 1.9 s), so a page with many of them is screened first.
+DEEP = 500  # a form, control or label this deep (elements above it) leaves the fast path
+_MANY_BLOCKS = 20_000
+_BLOCK_START = re.compile(
+    rb"<(?:div|section|article|aside|nav|header|footer|main|ul|ol|dl|p|blockquote|figure|"
+    rb"fieldset|details|summary|center|dir|menu|address|hgroup|search|figcaption)[\t\n\f />]"
+)
+_TAG = re.compile(rb"<(/?)([a-z][^\t\n\f />]*)")
+_VOID_NAMES = frozenset(
+    b"area base basefont bgsound br col embed frame hr img input keygen link meta param source "
+    b"track wbr".split()
+)
+
+
+def deeply_nested(low: bytes) -> bool:
+    """Whether the page may nest deeper than the fast path takes (only checked on pages with
+    many blocks: a few thousand cost lexbor little).
+
+    A linear estimate of the stack's depth: a start tag pushes, an end tag pops an element of its
+    name if one is open. It ignores the parser's implied end tags (it overestimates, and a page it
+    overestimates only takes the exact path) and an end tag the parser ignores costs it one level
+    per start tag it cancels, so it is never below half the real depth: half the limit is the
+    threshold."""
+    if len(_BLOCK_START.findall(low)) < _MANY_BLOCKS:
+        return False
+    open_names: dict[bytes, int] = {}
+    depth = 0
+    for closing, name in _TAG.findall(low):
+        if closing:
+            if open_names.get(name):
+                open_names[name] -= 1
+                depth -= 1
+        elif name not in _VOID_NAMES:
+            open_names[name] = open_names.get(name, 0) + 1
+            depth += 1
+            if depth > DEEP // 2:
+                return True
+    return False
+
+
+def too_deep(node: LexborNode) -> bool:
+    """Whether ``node`` has more than :data:`DEEP` elements above it (at most that many steps)."""
+    steps = 0
+    parent = node.parent
+    while parent is not None and parent.is_element_node:
+        steps += 1
+        if steps > DEEP:
+            return True
+        parent = parent.parent
+    return False

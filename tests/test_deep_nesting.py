@@ -1,0 +1,74 @@
+"""Deep markup: Blink stops nesting the DOM at a stack depth of 513 and formtools does what it
+does (``formtools._parse.exact``), in time linear in the depth.
+
+Near the limit the cap decides what a form is made of: a label one level too deep no longer holds
+its input, a disabled fieldset no longer disables it. The live test holds formtools to Chromium on
+pages built around the limit; the others hold the fast path to the exact one and bound the work.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+import formtools
+from formtools._parse.fast import fast_document
+
+NEAR_THE_LIMIT = range(504, 518)
+
+
+def deep_page(depth: int) -> str:
+    """Forms whose controls sit ``depth`` elements deep, inside labels, a disabled fieldset, a
+    select and a void element, then a form after the deep part."""
+    inner = (
+        "<label>Name <span><input name=a></span></label>"
+        "<fieldset disabled><legend>L</legend><input name=b><p><input name=c></p></fieldset>"
+        "<select name=s><option>one<option>two</select><br><input type=checkbox name=k>"
+    )
+    return (
+        f"<form toolname=t{depth} tooldescription=d toolautosubmit>"
+        + "<div>" * depth + inner + "</div>" * depth
+        + f"</form><form toolname=after{depth} tooldescription=d><input name=z><button>Go</button></form>"
+    )
+
+
+def tools(markup: str, parser: str = "auto") -> list[dict]:
+    return [t.to_dict() for t in formtools.extract_tools(markup, parser=parser)]
+
+
+@pytest.mark.parametrize("depth", NEAR_THE_LIMIT)
+def test_the_fast_path_leaves_deep_pages_to_the_exact_one(depth: int) -> None:
+    page = deep_page(depth)
+    assert tools(page) == tools(page, parser="html5lib")
+    if depth > 500:
+        assert fast_document(page.encode()) is None
+
+
+def test_the_cap_changes_what_a_form_is_made_of() -> None:
+    shallow = {t["name"]: t for t in tools(deep_page(480))}["t480"]["inputSchema"]["properties"]
+    deep = {t["name"]: t for t in tools(deep_page(515))}["t515"]["inputSchema"]["properties"]
+    assert "description" in shallow["a"] and "b" not in shallow  # labelled; disabled
+    assert "description" not in deep["a"] and "b" in deep  # the cap moved them out
+
+
+@pytest.mark.parametrize("kind", ["div", "span", "table", "b"])
+def test_deep_nesting_takes_linear_time(kind: str) -> None:
+    """Doubling the depth roughly doubles the time (50,000 nested divs took 90 s before)."""
+    def timed(depth: int) -> float:
+        page = f"<form toolname=t tooldescription=d>{f'<{kind}>' * depth}<input name=q>{f'</{kind}>' * depth}</form>"
+        start = time.perf_counter()
+        assert formtools.extract_tools(page)
+        return time.perf_counter() - start
+
+    small, large = min(timed(10_000) for _ in range(2)), min(timed(40_000) for _ in range(2))
+    assert large < 8 * small + 0.5, (small, large)  # quadratic would be 16×
+
+
+@pytest.mark.browser
+def test_deep_pages_match_live_chromium(chromium) -> None:
+    for depth in NEAR_THE_LIMIT:
+        page = deep_page(depth)
+        answer = chromium.stable_tools(page)
+        assert answer.stable
+        assert tools(page) == answer.tools, depth
