@@ -83,7 +83,7 @@ from formtools._parse.scan import (
     _Unsure,
     PointerScan,
     deeply_nested,
-    too_deep,
+    out_of_reach,
 )
 from formtools._spec.constants import ASCII_WHITESPACE, LISTED
 from formtools._spec.encoding import encoding_name
@@ -243,6 +243,7 @@ class _Page(PointerScan):
         self.read_ids: set[str] = set()  # ids whose element's text is read (aria-labelledby)
         self.list_ids: set[str] = set()  # ids named by list=
         self.heading_parents: set[int] = set()  # parents of the section headings copied
+        self.headings_before: dict[int, LexborNode | None] = {}  # sibling → nearest heading before it
 
     def _marked(self) -> bytes:
         """The source with the candidate start tags marked from the first ``<form`` or
@@ -328,8 +329,8 @@ class _Page(PointerScan):
                 frames.append(node)
             elif kind == "unmodelled":
                 raise _Unsure
-        if any(too_deep(node) for node in (*forms, *self.labels, *(n for _, n in self.marked))):
-            raise _Unsure  # Blink would have moved it up: the exact path knows how
+        if any(out_of_reach(node) for node in (*forms, *self.labels, *(n for _, n in self.marked))):
+            raise _Unsure  # too deep (Blink would have moved it up) or in SVG/MathML: html5lib knows
         self.marked.sort(key=lambda entry: entry[0])
         self.mark_positions = [position for position, _ in self.marked]
         if self.tentative:
@@ -591,20 +592,38 @@ class _Page(PointerScan):
         if any(heading.id in self.repeated_ids for heading in headings):
             raise _Unsure  # placed by its form, it could come before an element with its id
 
-    @staticmethod
-    def _section_heading(form: LexborNode) -> LexborNode | None:
+    def _section_heading(self, form: LexborNode) -> LexborNode | None:
         """The last heading before the form whose parent is one of the form's ancestors: the
         nearest heading among the earlier siblings of the form and of its ancestors, from the
         innermost out (a deeper one comes later in document order)."""
         node: LexborNode | None = form
         while node is not None and node.is_element_node:
-            sibling = node.prev
-            while sibling is not None:
-                if sibling.tag in _HEADINGS:
-                    return sibling
-                sibling = sibling.prev
+            found = self._heading_before(node)
+            if found is not None:
+                return found
             node = node.parent
         return None
+
+    def _heading_before(self, node: LexborNode) -> LexborNode | None:
+        """The nearest earlier sibling that is a heading, remembered for every sibling walked:
+        thousands of sibling forms would otherwise each walk all the ones before them."""
+        cache = self.headings_before
+        walked = []
+        sibling = node.prev
+        found: LexborNode | None = None
+        while sibling is not None:
+            key = sibling.mem_id
+            if key in cache:
+                found = cache[key] if sibling.tag not in _HEADINGS else sibling
+                break
+            if sibling.tag in _HEADINGS:
+                found = sibling
+                break
+            walked.append(key)
+            sibling = sibling.prev
+        for key in walked:
+            cache[key] = found  # what lies before each walked sibling, itself excluded
+        return found
 
     def _text(self, text: str) -> str:
         """A string as html5lib's tree holds it: without the marks tag-like strings in it got,

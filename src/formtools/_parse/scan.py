@@ -17,7 +17,7 @@ from selectolax.lexbor import LexborNode
 from formtools._parse.document import _NEEDS_ESCAPE
 from formtools._spec.constants import LISTED
 
-__all__ = ["DEEP", "PointerScan", "deeply_nested", "too_deep"]
+__all__ = ["DEEP", "PointerScan", "deeply_nested", "out_of_reach"]
 
 
 class _Unsure(Exception):
@@ -310,13 +310,14 @@ def deeply_nested(low: bytes) -> bool:
     return False
 
 
-def too_deep(node: LexborNode) -> bool:
-    """Whether ``node`` has more than :data:`DEEP` elements above it (at most that many steps)."""
+def out_of_reach(node: LexborNode) -> bool:
+    """Whether ``node`` has more than :data:`DEEP` elements above it (at most that many steps),
+    or an SVG or MathML one (a name the query marked is then a foreign element, not a control)."""
     steps = 0
     parent = node.parent
     while parent is not None and parent.is_element_node:
         steps += 1
-        if steps > DEEP:
+        if steps > DEEP or parent.tag in _FOREIGN:
             return True
         parent = parent.parent
     return False

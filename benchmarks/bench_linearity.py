@@ -1,0 +1,90 @@
+"""Cost is linear in the input: double one dimension of a hostile page, report the time ratio.
+
+Each dimension is measured at n and 2n in the same run (best of three), through the library's
+whole extraction (parse, forms, synthesis under every profile) and a dry-run call, and the
+ratio t(2n)/t(n) is printed: about 2 is linear, about 4 quadratic. Dimensions: nesting depth
+(divs, spans, formatting elements), attribute length, options in a select, forms on a page, page
+size (ordinary markup around one form), JSON-LD nesting on a landing page.
+
+    python benchmarks/bench_linearity.py [--scale 1.0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import time
+from collections.abc import Callable
+
+import formtools
+from formtools._execute.send import json_ld_of
+
+FORM = '<form toolname=t tooldescription=d toolautosubmit action=/x>{}<button>Go</button></form>'
+
+
+def nested(tag: str) -> Callable[[int], str]:
+    return lambda n: FORM.format(f"<{tag}>" * n + "<input name=q>" + f"</{tag}>" * n)
+
+
+DIMENSIONS: dict[str, tuple[Callable[[int], str], int]] = {
+    "depth (div)": (nested("div"), 20_000),
+    "depth (span)": (nested("span"), 20_000),
+    "depth (b)": (nested("b"), 10_000),
+    "attribute length": (lambda n: FORM.format(f'<input name=q toolparamdescription="{"x" * n}">'), 2_000_000),
+    "options": (lambda n: FORM.format("<select name=s>" + "<option>o" * n + "</select>"), 20_000),
+    "forms": (
+        lambda n: "".join(
+            f"<form toolname=t{i} tooldescription=d><input name=q><button>Go</button></form>" for i in range(n)
+        ),
+        2_000,
+    ),
+    "page size": (
+        lambda n: "<nav><a href=/>home</a></nav>" + "<div class=c><p>text <b>bold</b> <a href=#>link</a></p></div>" * n
+        + FORM.format("<input name=q>"),
+        50_000,
+    ),
+}
+
+
+def extraction(page: str) -> None:
+    for profile in ("chromium", "html", "portable"):
+        tools = formtools.extract_tools(page, profile=profile, base_url="https://site.example/")
+    if tools:
+        try:
+            formtools.prepare_call(tools[0], {})
+        except formtools.FormtoolsError:
+            pass
+
+
+def json_ld(n: int) -> None:
+    document = formtools.parse_html('<script type="application/ld+json">' + "[" * n + "]" * n + "</script>")
+    json_ld_of(document)
+
+
+def best(run: Callable[[], None]) -> float:
+    times = []
+    for _ in range(3):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scale", type=float, default=1.0, help="multiply every n (default 1)")
+    scale = parser.parse_args().scale
+    print(f"formtools {formtools.__version__}, Python {platform.python_version()}, {platform.machine()}")
+    print(f"{'dimension':<18} {'n':>10} {'t(n) s':>9} {'t(2n) s':>9} {'ratio':>6}")
+    for name, (page, n) in DIMENSIONS.items():
+        n = max(1, int(n * scale))
+        small, large = page(n), page(2 * n)
+        t1, t2 = best(lambda: extraction(small)), best(lambda: extraction(large))
+        print(f"{name:<18} {n:>10,} {t1:>9.3f} {t2:>9.3f} {t2 / t1:>6.2f}")
+    n = max(1, int(200_000 * scale))
+    t1, t2 = best(lambda: json_ld(n)), best(lambda: json_ld(2 * n))
+    print(f"{'JSON-LD depth':<18} {n:>10,} {t1:>9.3f} {t2:>9.3f} {t2 / t1:>6.2f}")
+
+
+if __name__ == "__main__":
+    main()
