@@ -251,3 +251,24 @@ def test_datalist_values_are_examples() -> None:
     assert properties["flavour"]["examples"] == ["vanilla", "choc"]
     assert properties["n"]["examples"] == [10]
     assert formtools.validate_input(tool, {"flavour": "strawberry"}) == []
+
+
+def test_a_form_that_can_never_be_valid() -> None:
+    """An unnamed required input is no parameter: no call can fill it, so no call can pass
+    validation. The html schema accepts nothing and says why, validate names the control, lint
+    reports an error (unless the form skips validation), and a call is refused as Chromium
+    refuses it."""
+    page = "<form toolname=t tooldescription=d><input required><label>Q <input name=q></label><button>Go</button></form>"
+    tool = formtools.extract(page, profile="html").tool("t")
+    assert tool.input_schema["not"] == {}
+    assert tool.input_schema["x-unsatisfiable"].startswith("unnamed <input type=text>")
+    (problem,) = formtools.validate_input(tool, {"q": "x"})
+    assert problem.flag == "unsatisfiable" and "unnamed <input type=text>" in problem.message
+    codes = [d.code for d in formtools.extract(page).diagnostics]
+    assert "never-valid" in codes
+    skipping = page.replace("<form ", "<form novalidate ")
+    assert "never-valid" not in [d.code for d in formtools.extract(skipping).diagnostics]
+    with pytest.raises(formtools.ValidationError, match="Please fill out this field"):
+        formtools.prepare_call(formtools.extract(page, base_url="https://a.example/").tool("t"), {"q": "x"})
+    portable = formtools.extract(page, profile="portable").tool("t").input_schema
+    assert "not" not in portable and "x-unsatisfiable" not in portable  # outside the subset

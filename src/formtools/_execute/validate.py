@@ -163,6 +163,8 @@ _FLAGS: Mapping[str, str] = {
 def _flag(error: ValidationError) -> str:
     if isinstance(error, _Flagged):
         return error.flag
+    if error.validator == "not" and "x-unsatisfiable" in error.schema:
+        return "unsatisfiable"
     if error.validator == "const" and error.validator_value is True:
         return "valueMissing"  # a required checkbox left unchecked
     if (
@@ -226,7 +228,12 @@ def validate_input(tool: Tool, tool_input: Any) -> list[Problem]:
         for field in _fields(error):
             key = (field, flag)
             if key not in problems or (isinstance(error, _Flagged) and key not in browser_worded):
-                message = error.message if isinstance(error, _Flagged) else _as_json(error)
+                if isinstance(error, _Flagged):
+                    message = error.message
+                elif flag == "unsatisfiable":
+                    message = f"no input can make the form valid: {error.schema['x-unsatisfiable']}"
+                else:
+                    message = _as_json(error)
                 if field in secret_fields:  # the value is quoted; a secret is not
                     message = message.replace(_json(error.instance), _json(MASK))
                 problems[key] = Problem(field, flag, message)  # the browser's words win

@@ -21,6 +21,11 @@ class Severity(str, Enum):
 
 # code → (severity, explanation). The explanation says what the browser does and why.
 CODES: dict[str, tuple[Severity, str]] = {
+    "never-valid": (
+        Severity.ERROR,
+        "no input can make this form valid: a control no call can fill fails constraint "
+        "validation, so the browser never submits it (the html profile's schema accepts nothing)",
+    ),
     "not-a-tool": (Severity.INFO, "the form has neither toolname nor tooldescription"),
     "missing-tooldescription": (
         Severity.ERROR,

@@ -361,5 +361,6 @@ HTML = register_profile(
         required=_required,
         annotations=_annotations,
         closed=True,
+        says_unsatisfiable=True,
     )
 )

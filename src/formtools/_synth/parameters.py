@@ -7,9 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from formtools._forms.model import Control, Form
+from formtools._forms.state import initial_state
+from formtools._forms.validity import invalid_controls
 from formtools._synth.profile import Group, Profile, get_profile
 
-__all__ = ["Parameter", "Parameters", "parameters_of"]
+__all__ = ["Parameter", "Parameters", "parameters_of", "skips_validation", "unsatisfiable"]
 
 
 @dataclass(frozen=True)
@@ -60,3 +62,32 @@ def parameters_of(form: Form, profile: str | Profile = "chromium") -> Parameters
         kind, problem = rules.classify(group)
         parameters.append(Parameter(group, kind or None, problem))
     return Parameters(tuple(parameters), tuple(skipped), submit_button)
+
+
+def unsatisfiable(form: Form, sorted_out: Parameters) -> str | None:
+    """Why no input can make the form pass constraint validation, or None.
+
+    A control no call can change (not a parameter: unnamed, sharing its name with a button, in a
+    group the profile drops …; a file input takes the call's ``files``) keeps its initial state;
+    if that state is invalid, ``checkValidity()`` is false after every call."""
+    fillable = {
+        control.index
+        for parameter in sorted_out.parameters
+        if parameter.kind is not None
+        for control in parameter.group.controls
+    }
+    stuck = [
+        p
+        for p in invalid_controls(initial_state(form))
+        if p.control.index not in fillable and p.control.type != "file"  # files: a call's files=
+    ]
+    if not stuck:
+        return None
+    return "; ".join(f"{p.control.describe}: {p.message} ({p.flag})" for p in stuck)
+
+
+def skips_validation(form: Form, sorted_out: Parameters) -> bool:
+    """Whether a call submits without constraint validation: ``novalidate``, or
+    ``formnovalidate`` on the submit button a call uses."""
+    button = sorted_out.submit_button
+    return "novalidate" in form.attributes or (button is not None and "formnovalidate" in button.attributes)

@@ -44,7 +44,8 @@ class Profile:
     ``classify``: a group → its kind (a key of ``fragments``), or a diagnostic code when the
     group is not a parameter. ``fragments``: kind → builder of the parameter's schema.
     ``required``: whether the group's parameter is required. ``annotations``: a form → the
-    tool's annotations. ``closed``: the input schema says
+    tool's annotations. ``says_unsatisfiable``: a form no input can make valid gets a schema
+    that accepts nothing (``"not": {}``) and says why (``x-unsatisfiable``). ``closed``: the input schema says
     ``"additionalProperties": false`` (a call with an unknown key is rejected, as Chromium does).
     """
 
@@ -56,6 +57,7 @@ class Profile:
     annotations: Callable[[Form], dict[str, Any]]
     summary: str = ""
     closed: bool = False
+    says_unsatisfiable: bool = False
 
     def extend(self, name: str, *, fragments: Mapping[str, FragmentBuilder] | None = None, **changes: Any) -> "Profile":
         """A new profile: this one with some rules replaced."""

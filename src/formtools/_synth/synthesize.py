@@ -19,7 +19,7 @@ from formtools._spec.microsyntax import compiles_as_v_flag_regex
 from formtools._parse.document import Document, Parser
 from formtools._parse.sources import PageSource, document_of
 from formtools._synth.profile import Group, Profile, get_profile
-from formtools._synth.parameters import Parameter, Parameters, parameters_of
+from formtools._synth.parameters import Parameter, Parameters, parameters_of, skips_validation, unsatisfiable
 from formtools._synth.tool import PageContext, Tool, freeze
 
 __all__ = ["Extraction", "Parameter", "Parameters", "extract", "extract_tools", "parameters_of", "synthesize"]
@@ -150,6 +150,13 @@ def _input_schema(
     schema: dict[str, Any] = {"type": "object", "properties": properties, "required": required}
     if rules.closed:
         schema["additionalProperties"] = False
+    why = unsatisfiable(form, sorted_out)
+    if why is not None:
+        if not skips_validation(form, sorted_out):  # else a call submits it anyway: no error
+            diagnostics.append(Diagnostic("never-valid", form.describe, line=form.line, detail=why))
+        if rules.says_unsatisfiable:
+            schema["not"] = {}  # JSON Schema's "accepts nothing"
+            schema["x-unsatisfiable"] = why
     return schema
 
 
