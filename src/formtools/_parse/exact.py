@@ -18,6 +18,7 @@ takes a page, and comes here for the pages it leaves.
 
 from __future__ import annotations
 
+import re
 import warnings
 from collections import Counter
 from types import MappingProxyType
@@ -145,21 +146,38 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
         return self._record(super().insertElementTable(token), token)
 
 
+# Names lxml holds as they are; any other is rewritten before html5lib's own coercion, which
+# misses characters beyond the BMP (lxml then refuses the name). Such names belong to elements
+# and attributes no form rule reads, and the rewriting is the same for a start and an end tag.
+_PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]*")
+
+
+def _xml_safe(name: str) -> str:
+    safe = "".join(c if c.isascii() and (c.isalnum() or c in "_.-") else f"U{ord(c):06X}" for c in name)
+    return safe if safe[:1].isalpha() or safe[:1] == "_" else "x" + safe
+
+
 class _EscapingTokenizer(HTMLTokenizer):  # type: ignore[misc]  # html5lib is untyped
     """html5lib's tokenizer, handing on tokens with unrepresentable characters parked."""
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
         for token in super().__iter__():
+            name = token.get("name")
+            if isinstance(name, str) and not _PLAIN_NAME.fullmatch(name):
+                token["name"] = _xml_safe(name)
             data = token.get("data")
             if isinstance(data, str):
                 if _NEEDS_ESCAPE.search(data):
                     token["data"] = data.translate(_ESCAPE)
                     self.parser.escaped = True
             elif isinstance(data, dict):
-                for name, value in data.items():
+                for name, value in list(data.items()):
                     if _NEEDS_ESCAPE.search(value):
-                        data[name] = value.translate(_ESCAPE)
+                        data[name] = value = value.translate(_ESCAPE)
                         self.parser.escaped = True
+                    if not _PLAIN_NAME.fullmatch(name):
+                        del data[name]
+                        data.setdefault(_xml_safe(name), value)
             yield token
 
 
