@@ -122,7 +122,7 @@ def lint(
     base_url: BaseUrl = None,
     format: Annotated[
         str,
-        typer.Option("--format", help="text, json (versioned: see the README), sarif (SARIF 2.1.0) or github (Actions annotations)."),
+        typer.Option("--format", help="text, json (versioned: see docs/guide/cli.md), sarif (SARIF 2.1.0) or github (Actions annotations)."),
     ] = "text",
     json: Annotated[bool, typer.Option("--json", help="The same as --format json.")] = False,
     verbose: Annotated[

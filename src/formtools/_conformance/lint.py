@@ -1,7 +1,7 @@
 """``formtools lint``'s findings in the formats tools already read.
 
 - ``json``: a versioned document (``"version": 1``) — the page, its tools, counts per severity
-  and every diagnostic — documented in the README and stable within a version;
+  and every diagnostic — documented in docs/guide/cli.md and stable within a version;
 - ``sarif``: SARIF 2.1.0, which GitHub code scanning and editors read (checked against the
   OASIS schema in the tests);
 - ``github``: GitHub Actions workflow commands (``::error file=…,line=…::…``), which annotate a
