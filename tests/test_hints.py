@@ -20,8 +20,9 @@ from formtools.cli import app
 
 HINT_KEYS = [
     "autosubmit", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint",
-    "untrustedContentHint", "humanInTheLoopHint", "sensitiveHint",
+    "untrustedContentHint", "humanInTheLoopHint", "sensitiveHint", "x-formtools-inferred-hints",
 ]
+GUESSED = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint", "humanInTheLoopHint", "sensitiveHint"]
 
 
 def annotations(form: str, profile: str = "html") -> dict[str, Any]:
@@ -34,9 +35,43 @@ def test_a_get_form_reads_only_and_can_be_repeated() -> None:
     assert list(hints) == HINT_KEYS
     assert hints == {
         "autosubmit": True, "readOnlyHint": True, "destructiveHint": False, "idempotentHint": True,
-        "openWorldHint": True, "untrustedContentHint": True, "humanInTheLoopHint": "none",
-        "sensitiveHint": False,
+        "openWorldHint": True, "untrustedContentHint": False, "humanInTheLoopHint": "none",
+        "sensitiveHint": False, "x-formtools-inferred-hints": tuple(GUESSED),
     }
+
+
+def test_untrusted_content_is_the_authors_word_and_guesses_are_marked() -> None:
+    """untrustedContentHint: "the tool's output contains data that is untrusted, from the
+    perspective of the author registering the tool" (WebMCP, ToolAnnotations) — never guessed.
+    Every hint formtools guessed is listed in x-formtools-inferred-hints; a declared one is not."""
+    declared = annotations(
+        '<form toolname=s tooldescription=d toolautosubmit tooluntrustedcontenthint toolreadonlyhint=false'
+        ' action=/find><input name=q></form>'
+    )
+    assert declared["untrustedContentHint"] is True and declared["readOnlyHint"] is False
+    assert declared["x-formtools-inferred-hints"] == tuple(k for k in GUESSED if k != "readOnlyHint")
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        '<form toolname=logout tooldescription=d action=/logout><button>Log out</button></form>',
+        '<form toolname=mail tooldescription=d action=/u><button>Unsubscribe</button></form>',
+        '<form toolname=x tooldescription=d action=/session><button>Sign out</button></form>',
+    ],
+)
+def test_a_get_form_that_says_it_changes_something_is_not_read_only(form: str) -> None:
+    """GET is meant to be safe, but such GET forms exist: GET is evidence of reading only when
+    no word of the form says otherwise."""
+    assert annotations(form)["readOnlyHint"] is False
+
+
+def test_no_infer_leaves_only_what_the_page_declares(tmp_path) -> None:
+    page = tmp_path / "p.html"
+    page.write_text('<form toolname=s tooldescription=d toolautosubmit tooldestructivehint=false><input name=q></form>')
+    done = CliRunner().invoke(app, ["extract", str(page), "--profile", "html", "--no-infer"])
+    assert done.exit_code == 0, done.output
+    assert json.loads(done.output)[0]["annotations"] == {"autosubmit": True, "destructiveHint": False}
 
 
 @pytest.mark.parametrize(
@@ -48,8 +83,9 @@ def test_a_get_form_reads_only_and_can_be_repeated() -> None:
         ('<form toolname=x tooldescription=d method=post toolautosubmit><input type=submit value="Pay now"></form>', True),
         ('<form toolname=x tooldescription=d method=post toolautosubmit><input name=n autocomplete="billing cc-number"><button>Go</button></form>', True),
         ('<form toolname=x tooldescription=d method=post toolautosubmit><button>Save</button></form>', False),
-        # a GET form only reads, whatever it is called
-        ('<form toolname=deleteNote tooldescription=d toolautosubmit><button>Delete</button></form>', False),
+        # GET reads only when no word says otherwise: a GET "delete" form is destructive too
+        ('<form toolname=deleteNote tooldescription=d toolautosubmit><button>Delete</button></form>', True),
+        ('<form toolname=notes tooldescription=d toolautosubmit><button>Show</button></form>', False),
         # the submitter's formmethod decides
         ('<form toolname=deleteNote tooldescription=d toolautosubmit><button formmethod=post>Go</button></form>', True),
     ],
@@ -116,11 +152,11 @@ LOGIN = """<form toolname=login tooldescription="Sign in" method=post action=/su
 def test_sensitive_fields_are_marked_and_their_values_not_shown() -> None:
     (tool,) = formtools.extract_tools(LOGIN, base_url="https://shop.example/", profile="html")
     properties = tool.input_schema["properties"]
-    marked = sorted(key for key, fragment in properties.items() if fragment.get("x-sensitive"))
+    marked = sorted(key for key, fragment in properties.items() if fragment.get("writeOnly"))
     assert marked == ["backup", "code", "pin", "pw"]
     assert dict(properties["pw"]) == {
-        "type": "string", "minLength": 1, "x-html-type": "password", "description": "Password",
-        "x-sensitive": True,
+        "type": "string", "minLength": 1, "x-formtools-html-type": "password", "description": "Password",
+        "writeOnly": True,
     }
     assert properties["user"]["default"] == "ann"  # not a secret: its value is shown
     assert list(properties["card"]["examples"]) == ["4111"]  # the author said it is not a secret
@@ -129,11 +165,11 @@ def test_sensitive_fields_are_marked_and_their_values_not_shown() -> None:
 
 def test_portable_says_a_secret_in_words_and_chromium_stays_chromium() -> None:
     (portable,) = formtools.extract_tools(LOGIN, base_url="https://shop.example/", profile="portable")
-    assert "x-sensitive" not in json.dumps(formtools.dumps(portable.to_dict()))
+    assert "writeOnly" not in json.dumps(formtools.dumps(portable.to_dict()))
     assert portable.input_schema["properties"]["pw"]["description"] == "Password (a secret: never shown back)"
     (chromium,) = formtools.extract_tools(LOGIN, base_url="https://shop.example/")
     assert dict(chromium.annotations) == {"autosubmit": True}
-    assert "x-sensitive" not in formtools.dumps(chromium.to_dict())
+    assert "writeOnly" not in formtools.dumps(chromium.to_dict())
 
 
 @pytest.fixture()

@@ -90,8 +90,8 @@ def test_text_rules(tool: formtools.Tool) -> None:
     assert properties["nick"]["default"] == "bob"
     assert properties["mail"]["format"] == "email"
     assert properties["mail"]["description"] == "Where we write"
-    assert properties["cc"]["x-multiple"] is True
-    assert properties["cc"]["x-address-pattern"] == "^(?:.+@example\\.com)$"
+    assert properties["cc"]["x-formtools-multiple"] is True
+    assert properties["cc"]["x-formtools-address-pattern"] == "^(?:.+@example\\.com)$"
     assert properties["site"]["format"] == "uri"
     assert properties["note"]["default"] == "hi"
 
@@ -103,17 +103,17 @@ def test_number_rules(tool: formtools.Tool) -> None:
     assert properties["guests"]["default"] == 2
     assert properties["even"]["multipleOf"] == 2
     assert properties["price"]["type"] == "number"
-    assert properties["price"]["x-step"] == "0.01"
-    assert properties["price"]["x-step-base"] == "0"
+    assert properties["price"]["x-formtools-step"] == "0.01"
+    assert properties["price"]["x-formtools-step-base"] == "0"
     assert properties["volume"]["multipleOf"] == 5
     assert properties["volume"]["default"] == 25
 
 
 def test_temporal_and_color_rules(tool: formtools.Tool) -> None:
     properties = _properties(tool)
-    assert properties["day"]["x-html-type"] == "date"
-    assert properties["day"]["x-min"] == "2024-01-01"
-    assert properties["at"]["x-step"] == "900"
+    assert properties["day"]["x-formtools-html-type"] == "date"
+    assert properties["day"]["x-formtools-min"] == "2024-01-01"
+    assert properties["at"]["x-formtools-step"] == "900"
     assert properties["colour"]["pattern"] == "^#[0-9a-f]{6}$"
     assert properties["colour"]["default"] == "#ff0000"
 
@@ -261,7 +261,7 @@ def test_a_form_that_can_never_be_valid() -> None:
     page = "<form toolname=t tooldescription=d><input required><label>Q <input name=q></label><button>Go</button></form>"
     tool = formtools.extract(page, profile="html").tool("t")
     assert tool.input_schema["not"] == {}
-    assert tool.input_schema["x-unsatisfiable"].startswith("unnamed <input type=text>")
+    assert tool.input_schema["x-formtools-unsatisfiable"].startswith("unnamed <input type=text>")
     (problem,) = formtools.validate_input(tool, {"q": "x"})
     assert problem.flag == "unsatisfiable" and "unnamed <input type=text>" in problem.message
     codes = [d.code for d in formtools.extract(page).diagnostics]
@@ -271,4 +271,4 @@ def test_a_form_that_can_never_be_valid() -> None:
     with pytest.raises(formtools.ValidationError, match="Please fill out this field"):
         formtools.prepare_call(formtools.extract(page, base_url="https://a.example/").tool("t"), {"q": "x"})
     portable = formtools.extract(page, profile="portable").tool("t").input_schema
-    assert "not" not in portable and "x-unsatisfiable" not in portable  # outside the subset
+    assert "not" not in portable and "x-formtools-unsatisfiable" not in portable  # outside the subset

@@ -173,14 +173,14 @@ def _step_tolerance(
     properties = tool.to_dict()["inputSchema"]["properties"]
     for problem in problems:
         schema = properties.get(problem.field or "", {})
-        if problem.flag != "stepMismatch" or schema.get("x-html-type") not in ("number", "range"):
+        if problem.flag != "stepMismatch" or schema.get("x-formtools-html-type") not in ("number", "range"):
             return False
         if step_mismatch(
-            schema["x-html-type"],
+            schema["x-formtools-html-type"],
             js_to_string(sample[problem.field]),
-            min=schema.get("x-min"),
-            step=schema.get("x-step"),
-            value_attribute=schema.get("x-step-base"),
+            min=schema.get("x-formtools-min"),
+            step=schema.get("x-formtools-step"),
+            value_attribute=schema.get("x-formtools-step-base"),
         ):
             return False
     return bool(problems)
@@ -238,7 +238,7 @@ def test_html_validator_agrees_with_check_validity(chromium: ChromiumOracle) -> 
         url = chromium.site.put(f"/html-profile/{number}", body, "text/html")
         chromium.page.goto(url)
         for tool in html_tools:
-            if "x-unsatisfiable" in tool.input_schema:
+            if "x-formtools-unsatisfiable" in tool.input_schema:
                 counts["forms never valid (the schema accepts nothing)"] += 1
             if any(p.control.type == "file" for p in invalid_controls(initial_state(tool.form))):
                 # a call attaches files (files=); executeTool cannot, so the browser never agrees

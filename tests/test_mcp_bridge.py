@@ -193,9 +193,13 @@ def test_stdio_lists_every_tool_with_mcp_annotations(site: TestSite) -> None:
         },
         "_meta": {
             "formtools/hints": {
-                "untrustedContentHint": True,
+                "untrustedContentHint": False,  # the author's word only (WebMCP ToolAnnotations)
                 "humanInTheLoopHint": "none",
                 "sensitiveHint": False,
+                "x-formtools-inferred-hints": [
+                    "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint",
+                    "humanInTheLoopHint", "sensitiveHint",
+                ],
                 "sensitiveFields": [],
             }
         },

@@ -148,7 +148,7 @@ def test_each_difference_of_a_page_gets_its_rule(page: Path) -> None:
         (None, "inputSchema.additionalProperties", "added", "closed-object"),
         ("code", "pattern", "changed", "pattern-anchored"),
         ("code", "minLength", "added", "required-not-empty"),
-        ("code", "x-html-type", "added", "value-sanitization"),
+        ("code", "x-formtools-html-type", "added", "value-sanitization"),
         ("code", "default", "added", "default"),
         ("code", 'inputSchema.required["code"]', "removed", "required-already-satisfied"),
         ("country", 'enum[""]', "removed", "placeholder-option"),

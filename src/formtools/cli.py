@@ -80,12 +80,20 @@ def _choice(value: str, known: tuple[str, ...], option: str) -> str:
     return value
 
 
-def _extraction(page: str, profile: str, base_url: str | None, all_forms: bool = False) -> Extraction:
+def _extraction(
+    page: str, profile: str, base_url: str | None, all_forms: bool = False, infer: bool = True
+) -> Extraction:
     from formtools._parse.sources import load_page
+    from formtools._synth.hints import declared_hints
     from formtools._synth.profile import get_profile
     from formtools._synth.synthesize import synthesize
 
     rules = get_profile(profile)  # an unknown profile fails before any I/O
+    if not infer and rules.name != "chromium":  # chromium's annotations are Chromium's, not guesses
+        rules = rules.extend(
+            rules.name,
+            annotations=lambda form: {"autosubmit": "toolautosubmit" in form.attributes, **declared_hints(form)},
+        )
     return synthesize(load_page(page, base_url=base_url), rules, all_forms=all_forms)
 
 
@@ -104,6 +112,10 @@ def extract(
     base_url: BaseUrl = None,
     pretty: Annotated[bool, typer.Option("--pretty", help="Indent the JSON.")] = False,
     all_forms: AllForms = False,
+    no_infer: Annotated[
+        bool,
+        typer.Option("--no-infer", help="Annotations: only the hints the page declares, no guesses (html, portable)."),
+    ] = False,
 ) -> None:
     """Print the page's tools as a JSON array (for ``evals``, a ``{"tools": [...]}`` file)."""
     from formtools._spec.jsjson import dumps
@@ -111,7 +123,7 @@ def extract(
 
     if format not in TOOL_FORMATS:
         raise UnknownFormat(f"unknown format {format!r} (known: {', '.join(TOOL_FORMATS)})")
-    result = _extraction(page, profile, base_url, all_forms)
+    result = _extraction(page, profile, base_url, all_forms, infer=not no_infer)
     typer.echo(dumps(listing(result.tools, format), pretty=pretty))
 
 

@@ -15,7 +15,7 @@ Needs the ``mcp`` extra (the official MCP Python SDK, 2.x): ``pip install 'formt
   without ``toolautosubmit``, and destructive or payment forms) is submitted only after the user
   accepts an elicitation; a client without elicitation gets an ``awaiting-user`` result and
   nothing is sent. A ``notify`` form is sent, and the client gets a log notification about it.
-- **Secrets.** Values of sensitive fields (``x-sensitive``) are masked in everything returned:
+- **Secrets.** Values of sensitive fields (``writeOnly`` inputs) are masked in everything returned:
   the request shown, the result, error messages.
 - **Safety.** The action's origin must be the page's (unless ``allow_cross_origin``), and every
   address the destination host resolves to — on the first request and on every redirect — must

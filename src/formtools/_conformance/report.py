@@ -145,7 +145,7 @@ def _step_any(difference: Difference, context: Context) -> bool:
 
 
 def _address_list(difference: Difference, context: Context) -> bool:
-    return context.html.get("x-multiple") is True
+    return context.html.get("x-formtools-multiple") is True
 
 
 def _empty_title(difference: Difference, context: Context) -> bool:
@@ -165,7 +165,7 @@ def _hint(difference: Difference, context: Context) -> bool:
 
 
 def _huge_base(difference: Difference, context: Context) -> bool:
-    base = parse_float(context.html.get("x-step-base"))
+    base = parse_float(context.html.get("x-formtools-step-base"))
     return base is not None and abs(base) >= 2**52
 
 
@@ -243,24 +243,25 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "sensitive-field",
         "sensitive field",
-        "x-sensitive",
+        "writeOnly",
         "The field holds a secret (a password, an `autocomplete` token such as `cc-number`, "
-        "`current-password` or `one-time-code`). `x-sensitive: true` tells an agent, and "
-        "formtools' executor, to keep the value out of logs, results and error messages. "
-        "Chromium has no such marker.",
+        "`current-password` or `one-time-code`). JSON Schema's own `writeOnly: true` says the "
+        "value is sent and never read back; formtools' executor keeps it out of logs, results "
+        "and error messages. (`x-sensitive` is the sensitiveHint proposal's marker for *outputs*, "
+        "webmcp#110, so it is not used for an input.) Chromium has no such marker.",
         changes="added",
     ),
     _rule(
         "email-list",
         "e-mail address lists",
-        ("pattern", "x-address-pattern", "x-multiple"),
+        ("pattern", "x-formtools-address-pattern", "x-formtools-multiple"),
         "An `<input type=email multiple>` takes a comma-separated list of addresses, and HTML "
         "checks each address on its own, against the e-mail syntax and against `pattern`. "
         "Chromium applies the pattern to the whole list. JSON Schema has no keyword for a list in "
-        "a string: the html profile says `x-multiple: true` and `x-address-pattern`, which "
+        "a string: the html profile says `x-formtools-multiple: true` and `x-formtools-address-pattern`, which "
         "formtools' validator enforces.",
         controls=("email",),
-        when=Condition("the html profile says x-multiple", _address_list),
+        when=Condition("the html profile says x-formtools-multiple", _address_list),
     ),
     _rule(
         "pattern-anchored",
@@ -290,7 +291,7 @@ RULES: tuple[Rule, ...] = (
         "format",
         "An email input refuses a value that is not a valid e-mail address (typeMismatch); "
         "Chromium's schema says nothing. The html profile adds `format: email`, and, since most "
-        "validators treat `format` as an annotation, `x-html-type` applies HTML's exact rule "
+        "validators treat `format` as an annotation, `x-formtools-html-type` applies HTML's exact rule "
         "(ASCII addresses, as Chromium checks them).",
         changes="added",
         controls=("email",),
@@ -300,7 +301,7 @@ RULES: tuple[Rule, ...] = (
         "URL syntax",
         "format",
         "A url input refuses a value that is not an absolute URL (typeMismatch); Chromium's "
-        "schema says nothing. The html profile adds `format: uri`, and `x-html-type` applies the "
+        "schema says nothing. The html profile adds `format: uri`, and `x-formtools-html-type` applies the "
         "URL parser's rule (any scheme), which validators that only annotate `format` skip.",
         changes="added",
         controls=("url",),
@@ -323,7 +324,7 @@ RULES: tuple[Rule, ...] = (
         "`format: date` is RFC 3339's full-date, which stops at year 9999 where HTML's date "
         "input goes on, and JSON Schema 2020-12 validators need not check `format` at all. The "
         "html profile states the shape as `pattern` and the calendar (no 30 February) through "
-        "`x-html-type`.",
+        "`x-formtools-html-type`.",
         changes="removed",
         controls=("date",),
     ),
@@ -345,7 +346,7 @@ RULES: tuple[Rule, ...] = (
         "The shape a date, time, month or week value must have to survive the type's value "
         "sanitization, or empty (the browser empties a value in any other shape, so the form "
         "would not submit the value given): years of four or more digits, and seconds and "
-        "milliseconds whatever the step (the step is `x-step`'s business). Chromium's `format` "
+        "milliseconds whatever the step (the step is `x-formtools-step`'s business). Chromium's `format` "
         "regex allows only four-digit years, any two-digit day in datetime-local, and drops "
         "seconds when the step is a whole minute.",
         changes="added",
@@ -364,10 +365,10 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "value-sanitization",
         "value sanitization",
-        "x-html-type",
+        "x-formtools-html-type",
         "The value must survive the type's value sanitization unchanged: single-line text loses "
         "CR and LF, e-mail and URL values are trimmed, a textarea's line breaks are LF. JSON "
-        "Schema has no keyword for it; `x-html-type` names the type and formtools' validator "
+        "Schema has no keyword for it; `x-formtools-html-type` names the type and formtools' validator "
         "applies the rule. Chromium's schema says nothing.",
         changes="added",
         controls=_TEXT_TYPES | {"textarea"},
@@ -375,8 +376,8 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "html-type",
         "type rules beyond JSON Schema",
-        "x-html-type",
-        "`x-html-type` names the input type whose sanitization, typeMismatch, range and step "
+        "x-formtools-html-type",
+        "`x-formtools-html-type` names the input type whose sanitization, typeMismatch, range and step "
         "rules formtools' validator applies — rules JSON Schema cannot say (calendar dates, "
         "decimal steps, values the browser rewrites). Chromium's schema has no equivalent.",
         changes="added",
@@ -492,7 +493,7 @@ RULES: tuple[Rule, ...] = (
         "fractional multipleOf",
         "multipleOf",
         "A fractional `multipleOf` fails in binary floating point (most validators reject 0.3 "
-        "as a multiple of 0.1). The html profile keeps the step as written (`x-step`), and "
+        "as a multiple of 0.1). The html profile keeps the step as written (`x-formtools-step`), and "
         "formtools' validator checks it in decimal, as the browser does.",
         changes="removed",
         when=Condition("Chromium's value is not an integer", _fraction),
@@ -518,27 +519,27 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "step",
         "step and step base",
-        ("x-step", "x-step-base"),
+        ("x-formtools-step", "x-formtools-step-base"),
         "stepMismatch: a value must be the step base (`min`, else the `value` attribute) plus a "
         "multiple of the step. Chromium says at most `multipleOf`, and only when the base is a "
         "multiple of the step; for dates and times nothing. The html profile keeps the step and "
-        "step base as written (`x-step`, `x-step-base`) for formtools' validator.",
+        "step base as written (`x-formtools-step`, `x-formtools-step-base`) for formtools' validator.",
         changes="added",
     ),
     _rule(
         "temporal-bounds",
         "date and time bounds",
-        ("x-min", "x-max"),
+        ("x-formtools-min", "x-formtools-max"),
         "`min` and `max` of a date or time input (rangeUnderflow, rangeOverflow; a reversed time "
         "range wraps past midnight). Chromium drops them. JSON Schema cannot compare dates, so "
-        "the html profile says `x-min` / `x-max`, which formtools' validator enforces.",
+        "the html profile says `x-formtools-min` / `x-formtools-max`, which formtools' validator enforces.",
         changes="added",
         controls=_TEMPORAL_TYPES,
     ),
     _rule(
         "bounds-as-written",
         "bounds as written",
-        ("x-min", "x-max"),
+        ("x-formtools-min", "x-formtools-max"),
         "The `min` / `max` attributes as written, for formtools' validator's decimal "
         "arithmetic; `minimum` / `maximum` carry the same bounds for every other validator.",
         changes="added",

@@ -96,11 +96,11 @@ def _kept(html_type: str, text: str, schema: Mapping[str, Any]) -> str:
     return sanitize(
         html_type,
         text,
-        multiple=bool(schema.get("x-multiple")),
-        min=schema.get("x-min"),
-        max=schema.get("x-max"),
-        step=schema.get("x-step"),
-        value_attribute=schema.get("x-step-base"),
+        multiple=bool(schema.get("x-formtools-multiple")),
+        min=schema.get("x-formtools-min"),
+        max=schema.get("x-formtools-max"),
+        step=schema.get("x-formtools-step"),
+        value_attribute=schema.get("x-formtools-step-base"),
     )
 
 
@@ -125,23 +125,23 @@ def _html_type(
     attributes = {
         name: schema[keyword]
         for name, keyword in (
-            ("min", "x-min"),
-            ("max", "x-max"),
-            ("step", "x-step"),
-            ("value", "x-step-base"),
+            ("min", "x-formtools-min"),
+            ("max", "x-formtools-max"),
+            ("step", "x-formtools-step"),
+            ("value", "x-formtools-step-base"),
         )
         if keyword in schema
     }
-    if schema.get("x-multiple"):
+    if schema.get("x-formtools-multiple"):
         attributes["multiple"] = ""
-    found = value_problem(html_type, text, attributes, secret=bool(schema.get("x-sensitive")))
+    found = value_problem(html_type, text, attributes, secret=bool(schema.get("writeOnly")))
     if found is not None:
         yield _Flagged(found[1], found[0])
 
 
 _Validator = validators.extend(
     Draft202012Validator,
-    {"pattern": _pattern, "x-address-pattern": _address_pattern, "x-html-type": _html_type},
+    {"pattern": _pattern, "x-formtools-address-pattern": _address_pattern, "x-formtools-html-type": _html_type},
 )
 
 # JSON Schema keyword → ValidityState-style flag, for the standard keywords
@@ -163,7 +163,7 @@ _FLAGS: Mapping[str, str] = {
 def _flag(error: ValidationError) -> str:
     if isinstance(error, _Flagged):
         return error.flag
-    if error.validator == "not" and "x-unsatisfiable" in error.schema:
+    if error.validator == "not" and "x-formtools-unsatisfiable" in error.schema:
         return "unsatisfiable"
     if error.validator == "const" and error.validator_value is True:
         return "valueMissing"  # a required checkbox left unchecked
@@ -231,7 +231,7 @@ def validate_input(tool: Tool, tool_input: Any) -> list[Problem]:
                 if isinstance(error, _Flagged):
                     message = error.message
                 elif flag == "unsatisfiable":
-                    message = f"no input can make the form valid: {error.schema['x-unsatisfiable']}"
+                    message = f"no input can make the form valid: {error.schema['x-formtools-unsatisfiable']}"
                 else:
                     message = _as_json(error)
                 if field in secret_fields:  # the value is quoted; a secret is not

@@ -67,7 +67,7 @@ def _classify(group: Group) -> tuple[str, str | None]:
     kinds = {_kind_of(c) for c in controls}
     if any(c.tag in ("button", "output", "fieldset") or c.is_button for c in controls):
         if len(controls) == 1:
-            return "", "button" if controls[0].is_button else "unsupported-type"
+            return "", "button" if controls[0].is_button else "not-submittable"
         return "", "shares-name-with-button"
     if len(kinds) > 1:
         return "", "mixed-types"

@@ -60,6 +60,10 @@ CODES: dict[str, tuple[Severity, str]] = {
         "a hidden input becomes a parameter only with a non-empty toolparamdescription",
     ),
     "unsupported-type": (Severity.WARNING, "this kind of control is never a parameter"),
+    "not-submittable": (
+        Severity.INFO,
+        "fieldsets and outputs are listed in the form but never submitted, so they are not parameters",
+    ),
     "duplicate-name": (
         Severity.ERROR,
         "several controls share this name, which only radio buttons or checkboxes may do; "
@@ -74,6 +78,16 @@ CODES: dict[str, tuple[Severity, str]] = {
         "a button, output or fieldset has the same name; the parameter is dropped",
     ),
     "empty-name": (Severity.WARNING, "the control has no name, so its parameter is called \"\""),
+    "unnamed-dropped": (
+        Severity.WARNING,
+        "the control has no name, so the browser never submits it; nor is it a parameter: Chromium "
+        "groups every unnamed control under the name \"\" and drops that group",
+    ),
+    "unknown-attribute": (
+        Severity.WARNING,
+        "the attribute looks like a tool attribute, but neither Chromium nor formtools knows it, "
+        "so it is ignored",
+    ),
     "invalid-pattern": (
         Severity.WARNING,
         "the pattern does not compile as an ECMAScript regular expression with the v flag; "

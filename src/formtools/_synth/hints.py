@@ -27,6 +27,8 @@ from formtools._forms.sensitive import autocomplete_field, boolean_flag, is_sens
 
 __all__ = [
     "HUMAN_IN_THE_LOOP_LEVELS",
+    "INFERRED_KEY",
+    "declared_hints",
     "Hints",
     "OVERRIDES",
     "hints_of",
@@ -55,6 +57,11 @@ _PAYMENT_WORDS = frozenset(
 )
 # Words of a form that only looks things up, whatever its method.
 _SEARCH_WORDS = frozenset({"search", "find", "lookup", "query", "filter", "browse"})
+# Words that make a form change something even with method=get (a GET "log out" link-form).
+_STATE_CHANGING_WORDS = _DESTRUCTIVE_WORDS | {
+    "logout", "signout", "logoff", "subscribe", "unsubscribe", "delete", "vote", "follow",
+    "unfollow", "approve", "reject", "confirm", "send", "post", "submit", "save", "update",
+}  # fmt: skip
 
 #: Form attributes that override a guessed hint: attribute → annotation key. A boolean hint's
 #: attribute is true when empty or ``"true"``, false when ``"false"``; any other value is
@@ -72,9 +79,15 @@ OVERRIDES: Mapping[str, str] = MappingProxyType(
 )
 
 
+#: Where the annotations say which of their hints formtools guessed (formtools' own keyword):
+#: every other hint was declared by the page's author with an attribute of :data:`OVERRIDES`.
+INFERRED_KEY = "x-formtools-inferred-hints"
+
+
 @dataclass(frozen=True)
 class Hints:
-    """A tool's annotations, in the order they are written out."""
+    """A tool's annotations, in the order they are written out, and which of them are guesses
+    (``inferred``; the rest the author declared)."""
 
     readOnlyHint: bool
     destructiveHint: bool
@@ -83,9 +96,14 @@ class Hints:
     untrustedContentHint: bool
     humanInTheLoopHint: str
     sensitiveHint: bool
+    inferred: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The hints, then :data:`INFERRED_KEY` listing the guessed ones (when any is)."""
+        data = {key: value for key, value in asdict(self).items() if key != "inferred"}
+        if self.inferred:
+            data[INFERRED_KEY] = list(self.inferred)
+        return data
 
     @property
     def needs_person(self) -> bool:
@@ -121,18 +139,26 @@ def hints_of(form: Form, *, declared: bool = True) -> Hints:
         or bool(words & _SEARCH_WORDS)
         or any(c.tag == "input" and c.type == "search" for c in fields)
     )
-    reads_only = method == "get" or sends_nothing or (searching and not payment)
+    # GET is meant to be safe (HTML, RFC 9110), but "log out", "unsubscribe" and "delete" forms
+    # with method=get exist: GET is evidence of reading only when no such word says otherwise
+    changes_state = bool(words & _STATE_CHANGING_WORDS) or bool(
+        words & {"log", "sign"} and words & {"out", "off"}  # "Log out", "sign_off"
+    )
+    reads_only = (method == "get" and not changes_state) or sends_nothing or (searching and not payment)
     destructive = not reads_only and (payment or bool(words & _DESTRUCTIVE_WORDS))
     guessed: dict[str, Any] = {
         "readOnlyHint": reads_only,
         "destructiveHint": destructive,
         "idempotentHint": reads_only,
         "openWorldHint": not sends_nothing,
-        # the result is the landing page's JSON-LD: the site's words, not the user's
-        "untrustedContentHint": not sends_nothing,
+        # the spec: the output is untrusted "from the perspective of the author registering the
+        # tool" — only the author can say that, so it is never guessed (the MCP bridge marks
+        # every result as the site's content in its own way, _meta["formtools/untrusted"])
+        "untrustedContentHint": False,
         "humanInTheLoopHint": _level(destructive, "toolautosubmit" in attributes, reads_only),
         "sensitiveHint": any(is_sensitive(c) for c in fields),
     }
+    inferred = [key for key in guessed if key != "untrustedContentHint"]
     for attribute, key in OVERRIDES.items() if declared else ():
         value = attributes.get(attribute)
         if value is None:
@@ -142,9 +168,28 @@ def hints_of(form: Form, *, declared: bool = True) -> Hints:
             if level in HUMAN_IN_THE_LOOP_LEVELS:
                 floor = "none" if "toolautosubmit" in attributes else "review"
                 guessed[key] = max(level, floor, key=HUMAN_IN_THE_LOOP_LEVELS.index)
+                inferred.remove(key)
         elif (flag := boolean_flag(value)) is not None:
             guessed[key] = flag
-    return Hints(**guessed)
+            if key in inferred:
+                inferred.remove(key)
+    return Hints(**guessed, inferred=tuple(inferred))
+
+
+def declared_hints(form: Form) -> dict[str, Any]:
+    """Only what the page's author declared (``--no-infer``): each hint attribute of
+    :data:`OVERRIDES` the form carries with a value formtools reads, nothing guessed."""
+    found: dict[str, Any] = {}
+    for attribute, key in OVERRIDES.items():
+        value = form.attributes.get(attribute)
+        if value is None:
+            continue
+        if key == "humanInTheLoopHint":
+            if value.strip().lower() in HUMAN_IN_THE_LOOP_LEVELS:
+                found[key] = value.strip().lower()
+        elif (flag := boolean_flag(value)) is not None:
+            found[key] = flag
+    return found
 
 
 def _level(destructive: bool, autosubmit: bool, reads_only: bool) -> str:

@@ -12,13 +12,13 @@ Where JSON Schema has no keyword, the rule is an ``x-`` keyword that formtools' 
 (:mod:`formtools._execute.validate`) enforces with the same predicates as execution
 (:mod:`formtools._forms.values`):
 
-- ``x-html-type``: the control type whose value sanitization must leave the value unchanged
+- ``x-formtools-html-type``: the control type whose value sanitization must leave the value unchanged
   and whose typeMismatch / range / step rules apply (``email``, ``url``, ``date``, ``textarea``…).
-- ``x-multiple``: an ``<input type=email multiple>`` (a comma-separated list).
-- ``x-min`` / ``x-max`` / ``x-step``: the ``min``, ``max`` and ``step`` attributes, as written
+- ``x-formtools-multiple``: an ``<input type=email multiple>`` (a comma-separated list).
+- ``x-formtools-min`` / ``x-formtools-max`` / ``x-formtools-step``: the ``min``, ``max`` and ``step`` attributes, as written
   (``min``/``max`` only when they parse for the type; an invalid ``step`` means the default).
-- ``x-step-base``: the step base: ``min`` when it parses, else the ``value`` attribute.
-- ``x-address-pattern``: an e-mail list's pattern, which HTML checks address by address.
+- ``x-formtools-step-base``: the step base: ``min`` when it parses, else the ``value`` attribute.
+- ``x-formtools-address-pattern``: an e-mail list's pattern, which HTML checks address by address.
 
 ``minlength`` / ``maxlength`` are left out on purpose: Chromium does not enforce them on values
 set by script (tooShort/tooLong need a user edit), so a schema with them would reject values
@@ -58,7 +58,7 @@ _PATTERN_TYPES = frozenset({"text", "search", "url", "tel", "email", "password"}
 _DATE = "[0-9]{4,}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])"
 _TIME = "([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]{1,3})?)?"
 # The shape of a value each type's sanitization keeps (empty is one); the calendar (30 February, year 0,
-# normalized datetime-local) is left to x-html-type.
+# normalized datetime-local) is left to x-formtools-html-type.
 _TEMPORAL_PATTERNS: Mapping[str, str] = MappingProxyType(
     {
         "date": f"^(?:{_DATE})?$",
@@ -112,7 +112,7 @@ def _finish(schema: dict[str, Any], group: Group, default: Any) -> dict[str, Any
     if any(is_sensitive(c) for c in group.controls):
         # a secret is marked, and neither its current value nor suggestions are shown
         schema.update(_texts(group))
-        schema["x-sensitive"] = True
+        schema["writeOnly"] = True
         return schema
     if default is not None:
         schema["default"] = default
@@ -135,19 +135,19 @@ def _valid_for(kind: str, text: str | None) -> str | None:
 
 
 def _range_keywords(control: Control, kind: str) -> dict[str, Any]:
-    """x-min, x-max, x-step, x-step-base: the attributes that matter, as written."""
+    """x-formtools-min, x-formtools-max, x-formtools-step, x-formtools-step-base: the attributes that matter, as written."""
     attributes = control.attributes
     low, high = _valid_for(kind, attributes.get("min")), _valid_for(kind, attributes.get("max"))
     out: dict[str, Any] = {}
     if low is not None:
-        out["x-min"] = low
+        out["x-formtools-min"] = low
     if high is not None:
-        out["x-max"] = high
+        out["x-formtools-max"] = high
     if "step" in attributes:
-        out["x-step"] = attributes["step"]
+        out["x-formtools-step"] = attributes["step"]
     base = low if low is not None else _valid_for(kind, attributes.get("value"))
     if base is not None:
-        out["x-step-base"] = base
+        out["x-formtools-step-base"] = base
     return out
 
 
@@ -159,16 +159,16 @@ def _value_default(group: Group) -> str | None:
 def _text(group: Group) -> dict[str, Any]:
     control = group.first
     kind = control.type if control.tag == "input" else "text"
-    schema: dict[str, Any] = {"type": "string", "x-html-type": kind}
+    schema: dict[str, Any] = {"type": "string", "x-formtools-html-type": kind}
     multiple = kind == "email" and control.has("multiple")
     if multiple:
-        schema["x-multiple"] = True
+        schema["x-formtools-multiple"] = True
     elif kind in _TEXT_FORMATS:
         schema["format"] = _TEXT_FORMATS[kind]
     pattern = control.attributes.get("pattern")
     if pattern is not None and kind in _PATTERN_TYPES and compiles_as_v_flag_regex(pattern):
         if multiple:
-            schema["x-address-pattern"] = anchored(pattern)
+            schema["x-formtools-address-pattern"] = anchored(pattern)
         else:  # an empty value never mismatches: only a required one may not be empty
             schema["pattern"] = (
                 anchored(pattern) if control.has("required") else f"^(?:{pattern})?$"
@@ -183,7 +183,7 @@ def _hidden(group: Group) -> dict[str, Any]:
 
 
 def _textarea(group: Group) -> dict[str, Any]:
-    schema: dict[str, Any] = {"type": "string", "x-html-type": "textarea"}
+    schema: dict[str, Any] = {"type": "string", "x-formtools-html-type": "textarea"}
     if group.first.has("required"):
         schema["minLength"] = 1
     return _finish(schema, group, _value_default(group))
@@ -195,7 +195,7 @@ def _temporal(group: Group) -> dict[str, Any]:
     schema: dict[str, Any] = {
         "type": "string",
         "pattern": _TEMPORAL_PATTERNS[kind],
-        "x-html-type": kind,
+        "x-formtools-html-type": kind,
     }
     if control.has("required"):
         schema["minLength"] = 1
@@ -204,7 +204,7 @@ def _temporal(group: Group) -> dict[str, Any]:
 
 
 def _color(group: Group) -> dict[str, Any]:
-    schema = {"type": "string", "pattern": "^#[0-9a-f]{6}$", "x-html-type": "color"}
+    schema = {"type": "string", "pattern": "^#[0-9a-f]{6}$", "x-formtools-html-type": "color"}
     return _finish(schema, group, _value_default(group))
 
 
@@ -226,7 +226,7 @@ def _numeric(bounds: Callable[[Mapping[str, str]], tuple[float | None, float | N
             schema["maximum"] = high
         if integral and step is not None and step != 1 and is_multiple(base, step):
             schema["multipleOf"] = int(step)
-        schema["x-html-type"] = control.type
+        schema["x-formtools-html-type"] = control.type
         schema.update(_range_keywords(control, control.type))
         default = _value_default(group)
         return _finish(schema, group, None if default is None else parse_float(default))

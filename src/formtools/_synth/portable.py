@@ -193,7 +193,7 @@ def _type_note(keyword: str) -> Rewrite:
 
 
 def _bound(word: str, numeric_keyword: str) -> Callable[[str], Rewrite]:
-    """``x-min`` / ``x-max``: a number's is ``minimum``/``maximum`` already; a date's is said."""
+    """``x-formtools-min`` / ``x-formtools-max``: a number's is ``minimum``/``maximum`` already; a date's is said."""
 
     def for_keyword(keyword: str) -> Rewrite:
         def rewrite(source: Mapping[str, Any], out: dict[str, Any]) -> list[str]:
@@ -205,23 +205,23 @@ def _bound(word: str, numeric_keyword: str) -> Callable[[str], Rewrite]:
 
 
 def _step_note(source: Mapping[str, Any]) -> list[str]:
-    """``multipleOf``, ``x-step`` and ``x-step-base`` together: the allowed values, in words,
+    """``multipleOf``, ``x-formtools-step`` and ``x-formtools-step-base`` together: the allowed values, in words,
     unless ``type: integer`` says them already."""
     if "multipleOf" in source:
         return [f"a multiple of {_text(source['multipleOf'])}"]
-    html_type = source.get("x-html-type", "")
+    html_type = source.get("x-formtools-html-type", "")
     if source.get("type") in _NUMERIC and html_type:
-        step = allowed_step(source.get("x-step"), _NUMBER_STEP)
+        step = allowed_step(source.get("x-formtools-step"), _NUMBER_STEP)
         if step is None or (source["type"] == "integer" and step == 1):
             return []
-        base = parse_decimal(source.get("x-step-base")) or Decimal(0)
+        base = parse_decimal(source.get("x-formtools-step-base")) or Decimal(0)
         multiple = f"a multiple of {_number(step)}"
         return [multiple if base == 0 else f"{_number(base)} plus {multiple}"]
-    written = parse_decimal(source.get("x-step"))
+    written = parse_decimal(source.get("x-formtools-step"))
     if written is None or written <= 0:
         return []
-    steps = f"in steps of {source['x-step']}{_STEP_UNITS.get(html_type, '')}"
-    start = source.get("x-step-base")
+    steps = f"in steps of {source['x-formtools-step']}{_STEP_UNITS.get(html_type, '')}"
+    start = source.get("x-formtools-step-base")
     return [f"{steps} from {start}" if start else steps]
 
 
@@ -244,22 +244,22 @@ _REWRITES: Mapping[str, Callable[[str], Rewrite]] = MappingProxyType(
         "minLength": _min_length,
         "anyOf": _titles,
         "allOf": _contains,
-        "x-html-type": _type_note,
-        "x-min": _bound("on or after", "minimum"),
-        "x-max": _bound("on or before", "maximum"),
-        "x-multiple": _say(lambda _: "comma-separated e-mail addresses, no spaces"),
-        "x-address-pattern": _say(lambda pattern: f"each address matches {pattern}"),
+        "x-formtools-html-type": _type_note,
+        "x-formtools-min": _bound("on or after", "minimum"),
+        "x-formtools-max": _bound("on or before", "maximum"),
+        "x-formtools-multiple": _say(lambda _: "comma-separated e-mail addresses, no spaces"),
+        "x-formtools-address-pattern": _say(lambda pattern: f"each address matches {pattern}"),
         "minItems": _say(lambda count: f"at least {count} item" + ("s" if count != 1 else "")),
         "uniqueItems": _say(lambda _: "no duplicates"),
         "examples": _say(lambda values: "e.g. " + ", ".join(map(_text, values))),
         "default": _say(lambda value: f"default {_text(value)}"),
-        "x-sensitive": _say(lambda _: "a secret: never shown back"),
+        "writeOnly": _say(lambda _: "a secret: never shown back"),
         # said by the rewrites they go with
         "description": _drop,
-        "format": _drop,  # x-html-type's note says it
+        "format": _drop,  # x-formtools-html-type's note says it
         "multipleOf": _drop,  # the three are said together by _step_note
-        "x-step": _drop,
-        "x-step-base": _drop,
+        "x-formtools-step": _drop,
+        "x-formtools-step-base": _drop,
     }
 )
 

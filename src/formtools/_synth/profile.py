@@ -45,7 +45,7 @@ class Profile:
     group is not a parameter. ``fragments``: kind → builder of the parameter's schema.
     ``required``: whether the group's parameter is required. ``annotations``: a form → the
     tool's annotations. ``says_unsatisfiable``: a form no input can make valid gets a schema
-    that accepts nothing (``"not": {}``) and says why (``x-unsatisfiable``). ``closed``: the input schema says
+    that accepts nothing (``"not": {}``) and says why (``x-formtools-unsatisfiable``). ``closed``: the input schema says
     ``"additionalProperties": false`` (a call with an unknown key is rejected, as Chromium does).
     """
 

@@ -62,12 +62,15 @@ def synthesize(
     )
     namer = Namer(forms) if all_forms else None
     for form in forms:
-        problem = _registration_problem(form, registered)
+        problems = _registration_problems(form, registered)
+        problem = problems[0] if problems else None
         inferred = problem is not None
         if problem is not None:
             if namer is None or problem != "not-a-tool":
-                diagnostics.append(Diagnostic(problem, form.describe, line=form.line))
+                diagnostics.extend(Diagnostic(p, form.describe, line=form.line) for p in problems)
             if namer is None or "toolname" in form.attributes:
+                if problem != "not-a-tool":  # meant as a tool: also what would fail once registered
+                    _input_schema(form, rules, diagnostics)
                 continue
             named = namer.infer(form, parameters_of(form, rules).submit_button, page)
             if isinstance(named, str):
@@ -98,21 +101,25 @@ def synthesize(
     return Extraction(tuple(tools), tuple(diagnostics), forms, document)
 
 
-def _registration_problem(form: Form, registered: set[str]) -> str | None:
+def _registration_problems(form: Form, registered: set[str]) -> list[str]:
+    """Every reason the form registers no tool (all of them, so that one lint run says what to
+    fix), or none."""
     has_name = "toolname" in form.attributes
     has_description = "tooldescription" in form.attributes
     if not has_name and not has_description:
-        return "not-a-tool"
+        return ["not-a-tool"]
+    problems = []
     if not has_name:
-        return "missing-toolname"
+        problems.append("missing-toolname")
     if not has_description:
-        return "missing-tooldescription"
-    name = form.attributes["toolname"]
-    if not TOOL_NAME.fullmatch(name):
-        return "invalid-toolname"
-    if name in registered:
-        return "duplicate-toolname"
-    return None
+        problems.append("missing-tooldescription")
+    if has_name:
+        name = form.attributes["toolname"]
+        if not TOOL_NAME.fullmatch(name):
+            problems.append("invalid-toolname")
+        elif name in registered:
+            problems.append("duplicate-toolname")
+    return problems
 
 
 def _input_schema(
@@ -132,15 +139,7 @@ def _input_schema(
     for parameter in sorted_out.parameters:
         group = parameter.group
         if parameter.kind is None:
-            diagnostics.append(
-                Diagnostic(
-                    parameter.problem or "unsupported-type",
-                    form.describe,
-                    repr(group.key),
-                    group.first.line,
-                    _members(group),
-                )
-            )
+            diagnostics.extend(_dropped(form, rules, group, parameter.problem or "unsupported-type"))
             continue
         fragment = rules.fragments[parameter.kind](group)
         properties[group.key] = fragment
@@ -156,8 +155,32 @@ def _input_schema(
             diagnostics.append(Diagnostic("never-valid", form.describe, line=form.line, detail=why))
         if rules.says_unsatisfiable:
             schema["not"] = {}  # JSON Schema's "accepts nothing"
-            schema["x-unsatisfiable"] = why
+            schema["x-formtools-unsatisfiable"] = why
     return schema
+
+
+def _dropped(form: Form, rules: Profile, group: Group, problem: str) -> Iterator[Diagnostic]:
+    """Why a group is not a parameter, as true as the loss is.
+
+    Chromium groups controls by name before it looks at them, so a group can be dropped that
+    nobody meant as a parameter: several unnamed controls (a fieldset and a button, say) share
+    the name ``""``, named submit buttons share theirs, a token is repeated in hidden inputs.
+    The group's problem is the author's only when a member would be a parameter on its own
+    (that parameter is what is lost: an error). Unnamed controls are never submitted, so losing
+    ``""`` is a warning. Otherwise each member is explained as if it were alone.
+    """
+    alone = {c.index: rules.classify(Group(group.key, (c,))) for c in group.controls}
+    meant = {c.index for c in group.controls if alone[c.index][0]}
+    if meant and group.key != "":
+        yield Diagnostic(problem, form.describe, repr(group.key), group.first.line, _members(group))
+        return
+    for control in group.controls:
+        field = repr(group.key) if group.key else control.describe
+        if control.index in meant:
+            detail = f"dropped as {problem}: {_members(group)}"
+            yield Diagnostic("unnamed-dropped", form.describe, field, control.line, detail)
+        else:
+            yield Diagnostic(alone[control.index][1] or "unsupported-type", form.describe, field, control.line)
 
 
 def _members(group: Group) -> str | None:
