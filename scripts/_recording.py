@@ -66,3 +66,28 @@ def weighted_draws(
     """``count`` values, each from a maker chosen with the given weights."""
     population = [maker for maker, weight in makers for _ in range(weight)]
     return [rng.choice(population)(rng) for _ in range(count)]
+
+
+STAMP = ROOT / "fixtures" / "expected" / "BROWSER.json"
+
+
+def stamped(oracle: Any) -> dict[str, Any]:
+    """The browser this recording comes from; refuse to mix it with recordings of another.
+
+    Every file under ``fixtures/expected`` was recorded with the browser ``BROWSER.json`` names
+    (product string and flags). A recording made with another one would silently mix two
+    browsers' answers, so a script stops here: record everything again with ``--restamp``
+    (``FORMTOOLS_RESTAMP=1``), or use the browser the stamp names."""
+    import os
+
+    current: dict[str, Any] = oracle.stamp
+    if STAMP.exists():
+        recorded = json.loads(STAMP.read_text(encoding="utf-8"))
+        if recorded != current and os.environ.get("FORMTOOLS_RESTAMP") != "1":
+            raise SystemExit(
+                f"fixtures/expected was recorded with {recorded['product']} {recorded['flags']}; "
+                f"this browser is {current['product']} {current['flags']}: re-record every "
+                "expectation with FORMTOOLS_RESTAMP=1, or use the stamped browser"
+            )
+    write_json(STAMP, current)
+    return current

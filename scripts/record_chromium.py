@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script: the shared helpers live in the scripts package
     sys.path.insert(0, str(ROOT))
 
-from scripts._recording import fixture_pages, kept_unstable, write_json  # noqa: E402
+from scripts._recording import fixture_pages, kept_unstable, stamped, write_json  # noqa: E402
 
 EXPECTED_DIR = ROOT / "fixtures" / "expected" / "chromium"
 UNSTABLE_FILE = EXPECTED_DIR / "UNSTABLE.json"
@@ -35,6 +35,7 @@ def record(pages: list[Path]) -> None:
     unstable = kept_unstable(UNSTABLE_FILE, pages)
     recorded = tools_total = 0
     with ChromiumOracle() as oracle:
+        stamped(oracle)
         for page in pages:
             golden = EXPECTED_DIR / f"{page.stem}.json"
             try:

@@ -55,7 +55,7 @@ from formtools._conformance.browser import (
     OracleError,
 )
 from formtools._spec.jsjson import dumps
-from scripts._recording import fixture_pages, kept_unstable, write_json
+from scripts._recording import fixture_pages, kept_unstable, stamped, write_json
 
 EXPECTED_DIR = ROOT / "fixtures" / "expected" / "chromium-calls"
 UNSTABLE_FILE = EXPECTED_DIR / "UNSTABLE.json"
@@ -131,6 +131,7 @@ def record(pages: list[Path]) -> int:
     started = time.monotonic()
     executions = 0
     with ChromiumOracle() as oracle:
+        stamped(oracle)
         for page in pages:
             html = page.read_bytes()
             golden = EXPECTED_DIR / f"{page.stem}.json"

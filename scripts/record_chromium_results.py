@@ -18,7 +18,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from _recording import ROOT, write_json
+from _recording import ROOT, stamped, write_json
 
 from formtools._conformance.browser import ChromiumOracle
 
@@ -142,6 +142,7 @@ def _answer(oracle: ChromiumOracle, url: str) -> dict[str, Any]:
 def main() -> None:
     recorded = []
     with ChromiumOracle() as oracle:
+        stamped(oracle)
         origin = oracle.site.origin
         alt = origin.replace("127.0.0.1", "localhost")
         for name, (page, extra) in CASES.items():

@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script: the value-rules generators are reused
     sys.path.insert(0, str(ROOT))
 
-from scripts._recording import evaluate_in_batches, weighted_draws
+from scripts._recording import evaluate_in_batches, stamped, weighted_draws
 from scripts.record_value_rules import (
     _long_number,
     _mutate,
@@ -363,6 +363,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     cases = edge_cases() + random_cases(args.random, args.seed)
     with ChromiumOracle() as oracle:
+        stamped(oracle)
         version = oracle.page.context.browser.version if oracle.page.context.browser else "unknown"
         answers = ask(oracle.page, cases)
     rows = [{**c, **answer} for c, answer in zip(cases, answers, strict=True)]

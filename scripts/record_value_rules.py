@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script: the shared helpers live in the scripts package
     sys.path.insert(0, str(ROOT))
 
-from scripts._recording import evaluate_in_batches, weighted_draws  # noqa: E402
+from scripts._recording import evaluate_in_batches, stamped, weighted_draws  # noqa: E402
 
 OUTPUT = ROOT / "fixtures" / "expected" / "value-rules.json"
 FLAGS = ("typeMismatch", "rangeUnderflow", "rangeOverflow", "stepMismatch", "badInput")
@@ -892,6 +892,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     cases = wpt_cases() + edge_cases() + random_cases(args.random, args.seed)
     with ChromiumOracle() as oracle:
+        stamped(oracle)
         version = oracle.page.context.browser.version if oracle.page.context.browser else "unknown"
         answers = ask(oracle.page, cases)
     rows = [{**c, **answer} for c, answer in zip(cases, answers, strict=True)]
