@@ -73,7 +73,9 @@ def test_every_cut_is_reported_after_the_records_before_it(gzip: bool) -> None:
 
 
 def test_every_flipped_byte_of_a_gzip_archive_is_caught() -> None:
-    """gzip's CRC catches any corruption of a WARC.gz member; the records before it survive."""
+    """gzip's CRC catches a corrupted WARC.gz member: the records before it survive, and no
+    corrupted record ever comes out. (A flipped bit in a deflate block's padding changes no data
+    at all: then every record comes out, intact.)"""
     data, ends = archive(gzip=True)
     starts = [0, *ends[:-1]]
     for position in range(0, len(data), 5):
@@ -83,8 +85,12 @@ def test_every_flipped_byte_of_a_gzip_archive_is_caught() -> None:
         corrupt = bytearray(data)
         corrupt[position] ^= 0x5A
         records, damages = read(bytes(corrupt))
-        assert [r.index for r in records] == list(range(damaged)), position
-        assert [d.record for d in damages] == [damaged], position
+        assert all(r.body == PAGES[r.index][1].encode() for r in records), position
+        if damages:
+            assert [r.index for r in records] == list(range(damaged)), position
+            assert [d.record for d in damages] == [damaged], position
+        else:
+            assert [r.index for r in records] == list(range(len(PAGES))), position
 
 
 def run_batch(*args: str) -> subprocess.CompletedProcess[str]:

@@ -29,7 +29,8 @@ from pyspark.errors import AnalysisException
 from pyspark.sql import DataFrame, SparkSession, functions
 from pyspark.sql.types import IntegerType, StringType, StructField, StructType
 
-from formtools._crawl.batch import Unreadable, extract_page, warc_pages
+from formtools._crawl.batch import extract_page, warc_pages
+from formtools._crawl.pages import Unreadable
 from formtools._crawl.warc import DAMAGED
 from formtools.errors import FormtoolsError, SourceError, UsageProblem
 from formtools._spec.jsjson import dumps, loads

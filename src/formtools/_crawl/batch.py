@@ -13,14 +13,10 @@ becomes an ``error`` line; the batch goes on. The output is also the resume log:
 
 from __future__ import annotations
 
-import asyncio
 import json
 import multiprocessing
 import os
-import queue
-import threading
 import time
-from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from concurrent.futures import (
@@ -34,36 +30,21 @@ from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
-from urllib.parse import urlsplit
 
-import httpx
 
 from formtools._synth.diagnostics import Severity
 from formtools.errors import SourceError, UsageProblem
 from formtools._spec.jsjson import dumps
-from formtools._parse import parse_html
 from formtools._parse.prefilter import may_hold_tools
 from formtools._synth.profile import get_profile
+from formtools._crawl.pages import FetchOptions, Page, Unreadable
 from formtools._crawl.warc import Damage, warc_records
 from formtools._parse.sources import is_url, read_page
-from formtools._synth.synthesize import synthesize
 
 __all__ = ["BatchOptions", "FetchOptions", "Outcome", "Page", "Tally", "run_batch"]
 
 _HTML_SUFFIXES = (".html", ".htm")
 _WARC_SUFFIXES = (".warc", ".warc.gz")
-
-
-@dataclass(frozen=True)
-class FetchOptions:
-    """How a URL list is fetched: at most ``concurrency`` requests at once, ``per_host`` to one
-    host, ``timeout`` seconds per network step, bodies over ``max_bytes`` refused (also the cap on
-    a WARC record)."""
-
-    concurrency: int = 16
-    per_host: int = 4
-    timeout: float = 30.0
-    max_bytes: int = 10 * 2**20
 
 
 @dataclass(frozen=True)
@@ -73,29 +54,6 @@ class BatchOptions:
     jobs: int = 0  # worker processes; 0: one per core, 1: in this process
     resume: bool = False
     fetch: FetchOptions = FetchOptions()
-
-
-@dataclass(frozen=True)
-class Page:
-    """A page read, not yet parsed. ``key`` is the output field that names it (``path`` or
-    ``url``), ``url`` its document URL, ``content_type`` its HTTP header if it had one."""
-
-    key: str
-    name: str
-    body: bytes
-    url: str | None
-    content_type: str | None
-
-
-@dataclass(frozen=True)
-class Unreadable:
-    """A page (or a whole archive) that could not be read; ``damaged``: an archive that is cut
-    short or corrupt (the records before the damage were read)."""
-
-    key: str
-    name: str
-    error: str
-    damaged: bool = False
 
 
 @dataclass(frozen=True)
@@ -155,6 +113,9 @@ def _line(key: str, name: str, **fields: Any) -> str:
 def extract_page(page: Page, profile: str, all_forms: bool = False) -> Outcome:
     """Parse and synthesize one page (runs in a worker process); ``all_forms``: with the
     inferred tools of its forms without toolname."""
+    from formtools._parse import parse_html  # the stages load in a worker, not at start-up
+    from formtools._synth.synthesize import synthesize
+
     try:
         document = parse_html(
             page.body, url=page.url, content_type=page.content_type, source=page.name
@@ -261,84 +222,6 @@ def warc_pages(
         yield Page("url", url, item.body, url, item.content_type)
 
 
-_END = object()
-
-
-def _fetched(
-    listing: Path, done: set[tuple[str, str]], options: FetchOptions
-) -> Iterator[Page | Unreadable]:
-    """The pages of a URL list, fetched by an asyncio loop in a thread, in completion order.
-
-    The hand-over queue is bounded, so fetching runs at most a few pages ahead of extraction.
-    """
-    handover: queue.Queue[Any] = queue.Queue(maxsize=options.concurrency)
-
-    def fetch_all() -> None:
-        try:
-            asyncio.run(_fetch_all(listing, done, options, handover))
-        except BaseException as error:  # raised again in the consuming thread
-            handover.put(error)
-        handover.put(_END)
-
-    threading.Thread(target=fetch_all, name="formtools-fetch", daemon=True).start()
-    while (item := handover.get()) is not _END:
-        if isinstance(item, BaseException):
-            raise item
-        yield item
-
-
-async def _fetch_all(
-    listing: Path, done: set[tuple[str, str]], options: FetchOptions, handover: queue.Queue[Any]
-) -> None:
-    slots = asyncio.Semaphore(options.concurrency)
-    hosts: defaultdict[str, asyncio.Semaphore] = defaultdict(
-        lambda: asyncio.Semaphore(options.per_host)
-    )
-    limits = httpx.Limits(max_connections=options.concurrency)
-    async with httpx.AsyncClient(
-        follow_redirects=True, timeout=options.timeout, limits=limits
-    ) as client:
-
-        async def one(url: str) -> None:
-            try:
-                async with hosts[urlsplit(url).netloc]:
-                    item = await _fetch(client, url, options.max_bytes)
-                await asyncio.to_thread(handover.put, item)
-            finally:
-                slots.release()
-
-        tasks: set[asyncio.Task[None]] = set()
-        with listing.open(encoding="utf-8") as lines:
-            for line in lines:
-                url = line.strip()
-                if not url or url.startswith("#") or ("url", url) in done:
-                    continue
-                await slots.acquire()
-                task = asyncio.create_task(one(url))
-                tasks.add(task)
-                task.add_done_callback(tasks.discard)
-        await asyncio.gather(*tasks)
-
-
-async def _fetch(client: httpx.AsyncClient, url: str, max_bytes: int) -> Page | Unreadable:
-    if not is_url(url):
-        return Unreadable("url", url, f"{url}: not an http(s) URL")
-    try:
-        async with client.stream("GET", url, headers={"Accept": "text/html,*/*;q=0.8"}) as response:
-            if response.status_code >= 400:
-                return Unreadable("url", url, f"{url}: HTTP {response.status_code}")
-            body = bytearray()
-            async for chunk in response.aiter_bytes():
-                body += chunk
-                if len(body) > max_bytes:
-                    return Unreadable("url", url, f"{url}: larger than {max_bytes} bytes")
-            return Page(
-                "url", url, bytes(body), str(response.url), response.headers.get("content-type")
-            )
-    except (httpx.HTTPError, httpx.InvalidURL) as error:
-        return Unreadable("url", url, f"{url}: {type(error).__name__}: {error}")
-
-
 def _pages(
     inputs: Sequence[str], urls: Path | None, done: set[tuple[str, str]], fetch: FetchOptions
 ) -> Iterator[_Item]:
@@ -350,7 +233,9 @@ def _pages(
         else:
             yield from _file(name, done)
     if urls is not None:
-        yield from _fetched(urls, done, fetch)
+        from formtools._crawl.urls import fetched  # httpx and asyncio only for URL lists
+
+        yield from fetched(urls, done, fetch)
 
 
 # --- the run --------------------------------------------------------------------------------

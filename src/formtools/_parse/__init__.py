@@ -8,7 +8,6 @@ where it can vouch for the answer, :mod:`.exact` (html5lib, the reference) every
 from __future__ import annotations
 
 from formtools._parse.document import Document, Parser
-from formtools._parse.fast import fast_document
 from formtools.errors import UsageProblem
 
 __all__ = ["Document", "Parser", "parse_html"]
@@ -31,6 +30,8 @@ def parse_html(
     html5lib. Forms, tools and diagnostics come out the same either way.
     """
     if parser == "auto":
+        from formtools._parse.fast import fast_document  # lexbor loads with the first parse
+
         document = fast_document(markup, url=url, content_type=content_type, source=source)
         if document is not None:
             return document

@@ -13,10 +13,11 @@ import importlib
 
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from formtools.errors import UnknownProfile
-from formtools._forms.model import Control, Form
+if TYPE_CHECKING:  # names for annotations only: looking a profile up loads no stage
+    from formtools._forms.model import Control, Form
 
 __all__ = ["Group", "Profile", "register_profile", "get_profile", "profile_names"]
 

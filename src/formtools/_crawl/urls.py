@@ -1,0 +1,101 @@
+"""The pages of a URL list, fetched concurrently (``formtools batch --urls``).
+
+Its own module so that a batch over files and archives never imports the HTTP client or asyncio.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import threading
+from collections import defaultdict
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+
+from formtools._crawl.pages import FetchOptions, Page, Unreadable
+from formtools._parse.sources import is_url
+
+__all__ = ["fetched"]
+
+_END = object()
+
+
+def fetched(
+    listing: Path, done: set[tuple[str, str]], options: FetchOptions
+) -> Iterator[Page | Unreadable]:
+    """The pages of a URL list, fetched by an asyncio loop in a thread, in completion order.
+
+    The hand-over queue is bounded, so fetching runs at most a few pages ahead of extraction.
+    """
+    handover: queue.Queue[Any] = queue.Queue(maxsize=options.concurrency)
+
+    def fetch_all() -> None:
+        try:
+            asyncio.run(_fetch_all(listing, done, options, handover))
+        except BaseException as error:  # raised again in the consuming thread
+            handover.put(error)
+        handover.put(_END)
+
+    threading.Thread(target=fetch_all, name="formtools-fetch", daemon=True).start()
+    while (item := handover.get()) is not _END:
+        if isinstance(item, BaseException):
+            raise item
+        yield item
+
+
+async def _fetch_all(
+    listing: Path, done: set[tuple[str, str]], options: FetchOptions, handover: queue.Queue[Any]
+) -> None:
+    slots = asyncio.Semaphore(options.concurrency)
+    hosts: defaultdict[str, asyncio.Semaphore] = defaultdict(
+        lambda: asyncio.Semaphore(options.per_host)
+    )
+    limits = httpx.Limits(max_connections=options.concurrency)
+    async with httpx.AsyncClient(
+        follow_redirects=True, timeout=options.timeout, limits=limits
+    ) as client:
+
+        async def one(url: str) -> None:
+            try:
+                async with hosts[urlsplit(url).netloc]:
+                    item = await _fetch(client, url, options.max_bytes)
+                await asyncio.to_thread(handover.put, item)
+            finally:
+                slots.release()
+
+        tasks: set[asyncio.Task[None]] = set()
+        with listing.open(encoding="utf-8") as lines:
+            for line in lines:
+                url = line.strip()
+                if not url or url.startswith("#") or ("url", url) in done:
+                    continue
+                await slots.acquire()
+                task = asyncio.create_task(one(url))
+                tasks.add(task)
+                task.add_done_callback(tasks.discard)
+        await asyncio.gather(*tasks)
+
+
+async def _fetch(client: httpx.AsyncClient, url: str, max_bytes: int) -> Page | Unreadable:
+    if not is_url(url):
+        return Unreadable("url", url, f"{url}: not an http(s) URL")
+    try:
+        async with client.stream("GET", url, headers={"Accept": "text/html,*/*;q=0.8"}) as response:
+            if response.status_code >= 400:
+                return Unreadable("url", url, f"{url}: HTTP {response.status_code}")
+            body = bytearray()
+            async for chunk in response.aiter_bytes():
+                body += chunk
+                if len(body) > max_bytes:
+                    return Unreadable("url", url, f"{url}: larger than {max_bytes} bytes")
+            return Page(
+                "url", url, bytes(body), str(response.url), response.headers.get("content-type")
+            )
+    except (httpx.HTTPError, httpx.InvalidURL) as error:
+        return Unreadable("url", url, f"{url}: {type(error).__name__}: {error}")
+
+
