@@ -1,0 +1,619 @@
+"""The one bounded fetch: :func:`fetch`, :func:`afetch` and the reusable :class:`Fetcher` /
+:class:`AsyncFetcher`.
+
+Page loading, sending a submission, the MCP bridge and batch all make the same request: a URL
+from somewhere untrusted, answered by a server that may be hostile. Each needs the same four
+bounds, so they live here once:
+
+- **a target guard** on every hop (:mod:`formtools._net.guard`): http/https only, and — unless
+  the policy allows private targets — no loopback, private, link-local or otherwise non-public
+  address, judged on the addresses actually connected to;
+- **one deadline** for the whole fetch: connecting, every redirect and every body byte;
+- **a byte cap** on every body, counted after content decoding (a gzip bomb is cut too);
+- **a redirect cap**, redirects being followed here, one guarded hop at a time, the way
+  browsers follow them (the Fetch standard): 303, and 301/302 after a POST, become a GET
+  without a body; 307/308 resend the request as it was; a redirect to another origin drops
+  ``Authorization``; a location without a fragment keeps the one the URL had.
+
+Cookies, when a jar is given, are sent and stored on every hop, as a browser does.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+import re
+import ssl
+import zlib
+from collections.abc import AsyncIterator, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Self
+from urllib.parse import unquote
+
+import ada_url
+import anyio
+import httpcore
+import httpx
+
+from formtools._net.errors import (
+    BadURL,
+    Blocked,
+    FetchError,
+    FetchTimeout,
+    TooLarge,
+    TooManyRedirects,
+    Unreachable,
+)
+from formtools._net.guard import (
+    ALLOWED_SCHEMES,
+    Refusal,
+    check_url,
+    checked,
+    quoted,
+    resolved,
+)
+from formtools._net.transport import (
+    CLOCK,
+    AsyncGuardedBackend,
+    Clock,
+    GuardedBackend,
+    resolve_bounded,
+)
+
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "DEFAULT_MAX_REDIRECTS",
+    "DEFAULT_TIMEOUT",
+    "AsyncFetcher",
+    "FetchPolicy",
+    "Fetcher",
+    "Response",
+    "acheck_target",
+    "afetch",
+    "check_target",
+    "fetch",
+]
+
+DEFAULT_TIMEOUT = 30.0
+DEFAULT_MAX_BYTES = 10 * 1024 * 1024
+DEFAULT_MAX_REDIRECTS = 20  # the Fetch standard's limit, and httpx's
+
+#: What a header argument may be: a mapping, or ``(name, value)`` pairs (repeats allowed).
+Headers = Mapping[str, str] | Iterable[tuple[str, str]]
+
+_REDIRECTS = frozenset({301, 302, 303, 307, 308})
+# the Fetch standard's "request-body-header names", dropped when a redirect turns into a GET
+_BODY_HEADERS = frozenset(
+    {"content-encoding", "content-language", "content-location", "content-type", "content-length"}
+)
+# the headers httpx's client sends by default, so that servers see what they saw before; the
+# encodings offered are the ones decoded here (with a bound on the decoded size)
+_DEFAULT_HEADERS = (
+    ("Accept", "*/*"),
+    ("Accept-Encoding", "gzip, deflate"),
+    ("Connection", "keep-alive"),
+    ("User-Agent", f"python-httpx/{httpx.__version__}"),
+)
+_CHUNK = 64 * 1024
+
+
+@dataclass(frozen=True)
+class FetchPolicy:
+    """The bounds of a fetch.
+
+    ``timeout``: seconds for the whole fetch (every connection, redirect and byte), not per
+    read. ``max_bytes``: the largest body accepted, after content decoding. ``max_redirects``:
+    redirects followed before giving up. ``allow_private``: connect to loopback, private and
+    other non-public addresses too. The library's default allows them — a command-line user
+    fetching their own ``localhost`` page is no attacker — and the MCP bridge, whose URLs come
+    from pages and agents, passes ``False``. The scheme check (http/https) holds either way.
+    ``trusted``: origins (``http://localhost:8000``) connected to even when private — the
+    pages an operator chose — while every hop elsewhere, a redirect away from them included,
+    is guarded as usual.
+    """
+
+    timeout: float = DEFAULT_TIMEOUT
+    max_bytes: int = DEFAULT_MAX_BYTES
+    max_redirects: int = DEFAULT_MAX_REDIRECTS
+    allow_private: bool = True
+    trusted: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.timeout > 0:
+            raise ValueError(f"timeout must be positive, not {self.timeout!r}")
+        if self.max_bytes < 0 or self.max_redirects < 0:
+            raise ValueError("max_bytes and max_redirects cannot be negative")
+        object.__setattr__(self, "trusted", tuple(self.trusted))
+        for origin in self.trusted:  # a trusted origin that is no URL is the caller's mistake
+            check_url(origin)
+
+    @property
+    def exempt(self) -> frozenset[tuple[str, int]]:
+        """``(host, port)`` of every trusted origin, as connections name them."""
+        return frozenset(_host_port(check_url(origin)) for origin in self.trusted)
+
+
+@dataclass(frozen=True)
+class Response:
+    """A fetched answer: the final ``url`` (after redirects, WHATWG-serialised), its
+    ``status`` and ``headers``, the whole decoded ``body``, and ``redirects``: the URL of every
+    hop that answered with a redirect, in order (empty when the first answer was final)."""
+
+    url: str
+    status: int
+    headers: httpx.Headers
+    body: bytes
+    redirects: tuple[str, ...] = field(default=())
+
+    @property
+    def content_type(self) -> str | None:
+        value: str | None = self.headers.get("content-type")
+        return value
+
+
+def _host_port(url: ada_url.URL) -> tuple[str, int]:
+    """The host and port a connection to ``url`` is made to (what the guard is asked about)."""
+    port = int(url.port) if url.port else (443 if url.protocol == "https:" else 80)
+    return url.hostname.strip("[]"), port
+
+
+# --- one hop ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Hop:
+    method: str
+    url: ada_url.URL
+    headers: tuple[tuple[str, str], ...]  # the caller's headers, as they stand on this hop
+    content: bytes | None
+
+
+def _pairs(headers: Headers | None) -> tuple[tuple[str, str], ...]:
+    if headers is None:
+        return ()
+    items = headers.items() if isinstance(headers, Mapping) else headers
+    return tuple((str(name), str(value)) for name, value in items)
+
+
+def _basic(url: ada_url.URL) -> str | None:
+    """The ``Authorization`` a URL's user name and password stand for (as httpx and browsers
+    send them)."""
+    if not (url.username or url.password):
+        return None
+    token = f"{unquote(url.username)}:{unquote(url.password)}".encode()
+    return "Basic " + base64.b64encode(token).decode("ascii")
+
+
+def _request(hop: _Hop, cookies: httpx.Cookies | None, clock: Clock) -> httpcore.Request:
+    """The hop as httpcore sends it: ``Host`` and framing computed here, defaults the caller
+    did not override, the cookie jar's ``Cookie`` for this URL."""
+    url = hop.url
+    given = {name.lower() for name, _ in hop.headers}
+    lines: list[tuple[str, str]] = [("Host", url.host)]
+    lines += [(name, value) for name, value in _DEFAULT_HEADERS if name.lower() not in given]
+    lines += [(name, value) for name, value in hop.headers if name.lower() not in ("host", "content-length")]
+    credentials = _basic(url)
+    if credentials is not None and "authorization" not in given:
+        lines.append(("Authorization", credentials))
+    if cookies is not None:
+        probe = httpx.Request(hop.method, url.href)
+        cookies.set_cookie_header(probe)
+        if "cookie" in probe.headers:
+            lines.append(("Cookie", probe.headers["cookie"]))
+    if hop.content is not None:
+        lines.append(("Content-Length", str(len(hop.content))))
+    elif hop.method.upper() in ("POST", "PUT", "PATCH"):
+        lines.append(("Content-Length", "0"))
+    host, port = _host_port(url)
+    return httpcore.Request(
+        hop.method.encode("ascii"),
+        httpcore.URL(
+            scheme=url.protocol[:-1].encode("ascii"),
+            host=host.encode("ascii"),
+            port=port,
+            target=((url.pathname or "/") + url.search).encode("ascii"),
+        ),
+        headers=[(name.encode("latin-1"), value.encode("latin-1")) for name, value in lines],
+        content=hop.content,
+        # every operation's own limit is what is left of the deadline (see transport)
+        extensions={"timeout": {"connect": None, "read": None, "write": None, "pool": max(clock.left(), 0.001)}},
+    )
+
+
+def _remember(cookies: httpx.Cookies | None, hop: _Hop, status: int, headers: httpx.Headers) -> None:
+    if cookies is not None and "set-cookie" in headers:
+        cookies.extract_cookies(httpx.Response(status, headers=headers, request=httpx.Request(hop.method, hop.url.href)))
+
+
+def _next(hop: _Hop, status: int, headers: httpx.Headers, followed: int, policy: FetchPolicy, first: str) -> _Hop | None:
+    """The hop a redirect leads to, or ``None`` when ``status`` is a final answer."""
+    location = headers.get("location")
+    if status not in _REDIRECTS or location is None:
+        return None
+    if followed >= policy.max_redirects:
+        raise TooManyRedirects(
+            f"Could not fetch {quoted(first)}: it redirected more than {policy.max_redirects} times.",
+            url=hop.url.href,
+        )
+    try:
+        target = ada_url.URL(location, hop.url.href)
+    except ValueError:
+        raise BadURL(
+            f"Could not fetch {quoted(first)}: {quoted(hop.url.href)} redirects to "
+            f"{location[:200]!r}, which is not a valid URL.",
+            url=hop.url.href,
+        ) from None
+    if target.protocol[:-1] not in ALLOWED_SCHEMES:
+        raise BadURL(
+            f"Refused to fetch {quoted(first)}: {quoted(hop.url.href)} redirects to "
+            f"{quoted(target.href)}, and only http and https URLs are fetched.",
+            url=hop.url.href,
+        )
+    if not target.hash and hop.url.hash:
+        target.hash = hop.url.hash
+    method, content, carried = hop.method, hop.content, hop.headers
+    if (status in (301, 302) and method.upper() == "POST") or (status == 303 and method.upper() not in ("GET", "HEAD")):
+        method, content = "GET", None
+        carried = tuple((n, v) for n, v in carried if n.lower() not in _BODY_HEADERS)
+    carried = tuple((n, v) for n, v in carried if n.lower() != "cookie")  # the jar's, per hop
+    if target.origin != hop.url.origin:
+        carried = tuple((n, v) for n, v in carried if n.lower() != "authorization")
+    return _Hop(method, target, carried, content)
+
+
+# --- the body ---------------------------------------------------------------------------------
+
+
+class _Overflow(Exception):
+    pass
+
+
+class _Inflate:
+    """One ``gzip`` or ``deflate`` layer, decoding no more than it is allowed to produce."""
+
+    def __init__(self, coding: str) -> None:
+        self._deflate = coding == "deflate"
+        self._fresh = True
+        self._obj = zlib.decompressobj(zlib.MAX_WBITS if self._deflate else zlib.MAX_WBITS | 16)
+
+    def feed(self, data: bytes, limit: int) -> bytes:
+        try:
+            out = self._obj.decompress(data, limit)
+        except zlib.error:
+            if not (self._deflate and self._fresh):
+                raise
+            self._obj = zlib.decompressobj(-zlib.MAX_WBITS)  # raw deflate, as some servers send
+            out = self._obj.decompress(data, limit)
+        self._fresh = False
+        if self._obj.unconsumed_tail:  # the limit was reached with input left: too large
+            raise _Overflow
+        return out
+
+    def flush(self) -> bytes:
+        return self._obj.flush()
+
+
+class _Body:
+    """The body as it arrives: decoded layer by layer, never past the byte cap, never past the
+    deadline (checked after every chunk, on top of the per-operation limits)."""
+
+    def __init__(self, hop: _Hop, headers: httpx.Headers, policy: FetchPolicy, clock: Clock) -> None:
+        self._hop = hop
+        self._policy = policy
+        self._clock = clock
+        self.data = bytearray()
+        codings = [c.strip().lower() for c in headers.get("content-encoding", "").split(",")]
+        self._layers = [_Inflate("gzip" if c == "x-gzip" else c) for c in reversed(codings) if c in ("gzip", "x-gzip", "deflate")]
+        length = headers.get("content-length", "")
+        if not self._layers and length.isdigit() and int(length) > policy.max_bytes:
+            self._too_large()
+
+    def _too_large(self) -> None:
+        raise TooLarge(
+            f"Could not fetch {quoted(self._hop.url.href)}: the answer is larger than {self._policy.max_bytes} bytes.",
+            url=self._hop.url.href,
+        )
+
+    def add(self, chunk: bytes) -> None:
+        if self._clock.left() <= 0:
+            raise httpcore.ReadTimeout("deadline")
+        room = self._policy.max_bytes - len(self.data)
+        try:
+            for layer in self._layers:
+                chunk = layer.feed(chunk, room + 1)
+        except _Overflow:
+            self._too_large()
+        except zlib.error as error:
+            raise httpcore.ReadError(f"the answer's content encoding is corrupt ({error})") from None
+        if len(chunk) > room:
+            self._too_large()
+        self.data += chunk
+
+    def finish(self) -> bytes:
+        tail = b""
+        try:
+            for layer in self._layers:
+                tail = layer.flush() if not tail else layer.feed(tail, self._policy.max_bytes + 1) + layer.flush()
+        except _Overflow:
+            self._too_large()
+        except zlib.error as error:
+            raise httpcore.ReadError(f"the answer's content encoding is corrupt ({error})") from None
+        if len(self.data) + len(tail) > self._policy.max_bytes:
+            self._too_large()
+        return bytes(self.data + tail)
+
+
+# --- errors -----------------------------------------------------------------------------------
+
+# what the network can throw at a fetch; anything else is a bug and propagates as it is
+_FAILURES = (
+    Refusal,
+    TimeoutError,
+    httpcore.TimeoutException,
+    httpcore.NetworkError,
+    httpcore.ProtocolError,
+    httpcore.UnsupportedProtocol,
+    httpx.InvalidURL,
+    OSError,
+    UnicodeError,
+)
+
+
+def _detail(error: BaseException) -> str:
+    if isinstance(error, OSError) and error.strerror:
+        text = error.strerror
+    else:
+        text = str(error) or type(error).__name__
+    text = re.sub(r"\s*\(_ssl\.c:\d+\)", "", " ".join(text.split())).rstrip(".")
+    text = text.replace(". ", "; ")  # one sentence, whatever the library said
+    return text if len(text) <= 200 else text[:200] + "…"
+
+
+def _failed(error: BaseException, hop: _Hop, policy: FetchPolicy, first: str | None = None) -> FetchError:
+    url = hop.url.href
+    if isinstance(error, FetchError):
+        return error
+    if isinstance(error, Refusal):
+        after = f", reached by a redirect from {quoted(first)}" if first and first != url else ""
+        return Blocked(
+            f"Refused to fetch {quoted(url)}{after}: {error} (private targets are not allowed).",
+            url=url,
+            address=error.address,
+            reason=error.reason,
+        )
+    if isinstance(error, (TimeoutError, httpcore.TimeoutException)):
+        return FetchTimeout(
+            f"Could not fetch {quoted(url)}: no complete answer within the {policy.timeout:g} s deadline of the whole fetch.",
+            url=url,
+        )
+    return Unreachable(f"Could not fetch {quoted(url)}: {_detail(error)}.", url=url)
+
+
+# --- the fetchers -----------------------------------------------------------------------------
+
+_DEFAULT_SSL: ssl.SSLContext | None = None
+
+
+def default_ssl_context() -> ssl.SSLContext:
+    """Certificate verification as httpx does it by default: certifi's roots, or the files
+    named by ``SSL_CERT_FILE`` / ``SSL_CERT_DIR``. Made once and shared."""
+    global _DEFAULT_SSL
+    if _DEFAULT_SSL is None:
+        import certifi
+
+        cafile = os.environ.get("SSL_CERT_FILE")
+        capath = os.environ.get("SSL_CERT_DIR")
+        if cafile and os.path.isfile(cafile):
+            context = ssl.create_default_context(cafile=cafile)
+        elif capath and os.path.isdir(capath):
+            context = ssl.create_default_context(capath=capath)
+        else:
+            context = ssl.create_default_context(cafile=certifi.where())
+        _DEFAULT_SSL = context
+    return _DEFAULT_SSL
+
+
+def _first(method: str, url: str, headers: Headers | None, content: bytes | None) -> _Hop:
+    return _Hop(method.upper(), check_url(url), _pairs(headers), content)
+
+
+def _response(hop: _Hop, status: int, headers: httpx.Headers, body: bytes, redirects: list[str]) -> Response:
+    return Response(hop.url.href, status, headers, body, tuple(redirects))
+
+
+class Fetcher:
+    """Fetches under one :class:`FetchPolicy`, keeping connections (and, with ``cookies``, a
+    cookie jar, updated in place) between fetches; without ``cookies``, each fetch has a jar
+    of its own for its redirects. Use it as a context manager, or
+    :meth:`close` it. Connections are opened by the guard, so a pooled connection is one the
+    policy already allowed."""
+
+    def __init__(
+        self,
+        policy: FetchPolicy | None = None,
+        *,
+        cookies: httpx.Cookies | None = None,
+        ssl_context: ssl.SSLContext | None = None,
+        max_connections: int = 100,
+    ) -> None:
+        self.policy = policy or FetchPolicy()
+        self.cookies = cookies
+        self._pool = httpcore.ConnectionPool(
+            ssl_context=ssl_context or default_ssl_context(),
+            max_connections=max_connections,
+            network_backend=GuardedBackend(allow_private=self.policy.allow_private, trusted=self.policy.exempt),
+        )
+
+    def fetch(self, method: str, url: str, *, headers: Headers | None = None, content: bytes | None = None) -> Response:
+        """``method url`` with redirects followed; the final answer, whatever its status.
+        Raises a :class:`~formtools._net.errors.FetchError` for anything the policy refuses
+        or the network fails at."""
+        policy = self.policy
+        clock = Clock(policy.timeout)
+        token = CLOCK.set(clock)
+        hop = _first(method, url, headers, content)
+        first = hop.url.href
+        redirects: list[str] = []
+        # without a jar of the caller's, cookies still live for the redirect chain, as in a
+        # browser (a login that sets a session and redirects to the account page)
+        jar = self.cookies if self.cookies is not None else httpx.Cookies()
+        try:
+            while True:
+                response = self._pool.handle_request(_request(hop, jar, clock))
+                try:
+                    answer = httpx.Headers(response.headers)
+                    _remember(jar, hop, response.status, answer)
+                    following = _next(hop, response.status, answer, len(redirects), policy, first)
+                    if following is None:
+                        body = _Body(hop, answer, policy, clock)
+                        for chunk in response.iter_stream():
+                            body.add(chunk)
+                        return _response(hop, response.status, answer, body.finish(), redirects)
+                finally:
+                    response.close()
+                redirects.append(hop.url.href)
+                hop = following
+        except _FAILURES as error:
+            raise _failed(error, hop, policy, first) from None
+        finally:
+            CLOCK.reset(token)
+
+    def close(self) -> None:
+        self._pool.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class AsyncFetcher:
+    """:class:`Fetcher` for asyncio and trio (through anyio); the deadline also cancels
+    whatever is waiting when it passes."""
+
+    def __init__(
+        self,
+        policy: FetchPolicy | None = None,
+        *,
+        cookies: httpx.Cookies | None = None,
+        ssl_context: ssl.SSLContext | None = None,
+        max_connections: int = 100,
+    ) -> None:
+        self.policy = policy or FetchPolicy()
+        self.cookies = cookies
+        self._pool = httpcore.AsyncConnectionPool(
+            ssl_context=ssl_context or default_ssl_context(),
+            max_connections=max_connections,
+            network_backend=AsyncGuardedBackend(allow_private=self.policy.allow_private, trusted=self.policy.exempt),
+        )
+
+    async def fetch(self, method: str, url: str, *, headers: Headers | None = None, content: bytes | None = None) -> Response:
+        """:meth:`Fetcher.fetch`, awaited."""
+        policy = self.policy
+        clock = Clock(policy.timeout)
+        token = CLOCK.set(clock)
+        hop = _first(method, url, headers, content)
+        first = hop.url.href
+        redirects: list[str] = []
+        # without a jar of the caller's, cookies still live for the redirect chain, as in a
+        # browser (a login that sets a session and redirects to the account page)
+        jar = self.cookies if self.cookies is not None else httpx.Cookies()
+        try:
+            with anyio.fail_after(policy.timeout):
+                while True:
+                    response = await self._pool.handle_async_request(_request(hop, jar, clock))
+                    try:
+                        answer = httpx.Headers(response.headers)
+                        _remember(jar, hop, response.status, answer)
+                        following = _next(hop, response.status, answer, len(redirects), policy, first)
+                        if following is None:
+                            body = _Body(hop, answer, policy, clock)
+                            async for chunk in _chunks(response):
+                                body.add(chunk)
+                            return _response(hop, response.status, answer, body.finish(), redirects)
+                    finally:
+                        await response.aclose()
+                    redirects.append(hop.url.href)
+                    hop = following
+        except _FAILURES as error:
+            raise _failed(error, hop, policy, first) from None
+        finally:
+            CLOCK.reset(token)
+
+    async def aclose(self) -> None:
+        await self._pool.aclose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+
+async def _chunks(response: httpcore.Response) -> AsyncIterator[bytes]:
+    async for chunk in response.aiter_stream():
+        yield chunk
+
+
+def fetch(
+    method: str,
+    url: str,
+    *,
+    headers: Headers | None = None,
+    content: bytes | None = None,
+    policy: FetchPolicy | None = None,
+    cookies: httpx.Cookies | None = None,
+) -> Response:
+    """One fetch with a fresh :class:`Fetcher` (see :meth:`Fetcher.fetch`)."""
+    with Fetcher(policy, cookies=cookies) as fetcher:
+        return fetcher.fetch(method, url, headers=headers, content=content)
+
+
+async def afetch(
+    method: str,
+    url: str,
+    *,
+    headers: Headers | None = None,
+    content: bytes | None = None,
+    policy: FetchPolicy | None = None,
+    cookies: httpx.Cookies | None = None,
+) -> Response:
+    """One fetch with a fresh :class:`AsyncFetcher` (see :meth:`Fetcher.fetch`)."""
+    async with AsyncFetcher(policy, cookies=cookies) as fetcher:
+        return await fetcher.fetch(method, url, headers=headers, content=content)
+
+
+# --- checking without fetching ----------------------------------------------------------------
+
+
+def _target(url: str) -> tuple[_Hop, str, int]:
+    hop = _first("GET", url, None, None)
+    return (hop, *_host_port(hop.url))
+
+
+def check_target(url: str, *, policy: FetchPolicy | None = None) -> None:
+    """Raise what a fetch of ``url`` would raise for its first hop's target (a bad URL, a
+    refused address, a name that does not resolve) without connecting: a caller can refuse
+    before asking a person to confirm. The fetch itself checks again, on the addresses it
+    connects to."""
+    policy = policy or FetchPolicy()
+    hop, host, port = _target(url)
+    try:
+        allow = policy.allow_private or (host, port) in policy.exempt
+        checked(host, resolve_bounded(host, port, policy.timeout), allow_private=allow)
+    except _FAILURES as error:
+        raise _failed(error, hop, policy) from None
+
+
+async def acheck_target(url: str, *, policy: FetchPolicy | None = None) -> None:
+    """:func:`check_target`, resolving in a worker thread within the policy's timeout."""
+    policy = policy or FetchPolicy()
+    hop, host, port = _target(url)
+    try:
+        with anyio.fail_after(policy.timeout):
+            found = await anyio.to_thread.run_sync(resolved, host, port, abandon_on_cancel=True)
+        checked(host, found, allow_private=policy.allow_private or (host, port) in policy.exempt)
+    except _FAILURES as error:
+        raise _failed(error, hop, policy) from None
+
