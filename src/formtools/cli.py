@@ -330,7 +330,7 @@ def report(
         typer.Argument(help="HTML files, directories of them, or http(s) URLs (default: fixtures/html)."),
     ] = None,
     format: Annotated[
-        Optional[str], typer.Option("--format", help="md or html (default: from --out's suffix, else md).")
+        Optional[str], typer.Option("--format", help="md, html (default: from --out's suffix, else md), or wpt (tests and a manifest, into the --out directory).")
     ] = None,
     out: Annotated[
         Optional[Path], typer.Option("--out", help="Write the report to this file (- or none: standard output).")
@@ -343,6 +343,9 @@ def report(
     from formtools._conformance.report_compare import Report, compare_page, page_sources
     from formtools._conformance.report_render import render, report_format
 
+    if format == "wpt":
+        _report_wpt(pages, out)
+        return
     chosen = report_format(format, out)  # a bad format fails before any page is read
     if not pages and not Path("fixtures/html").is_dir():
         raise UsageProblem("name the pages to report on (there is no fixtures/html here)")
@@ -357,6 +360,30 @@ def report(
             raise UsageProblem(f"--out: {out}: cannot write: {error.strerror or error}") from None
     if result.unexplained:
         typer.echo(f"formtools: {len(result.unexplained)} difference(s) no rule explains", err=True)
+
+
+def _report_wpt(pages: list[str] | None, out: Path | None) -> None:
+    """``report --format wpt --out DIR``: testharness.js tests, expectations and a manifest."""
+    from formtools._conformance.report_compare import compare_page, page_sources
+    from formtools._conformance.wpt import write_manifest, write_wpt
+
+    if out is None:
+        raise UsageProblem("--format wpt writes a directory: give --out DIR")
+    if not pages and not Path("fixtures/html").is_dir():
+        raise UsageProblem("name the pages to report on (there is no fixtures/html here)")
+    sources = [s for s in page_sources(pages or ["fixtures/html"]) if not s.startswith(("http://", "https://"))]
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageProblem(f"--out: {out}: cannot write: {error.strerror or error}") from None
+    expectations = write_wpt([compare_page(page) for page in sources], sources, out)
+    write_manifest(sources, out)
+    failing = sum(not passes for passes in expectations.values())
+    typer.echo(
+        f"formtools: {len(sources)} page(s), {len(expectations)} test(s) in {out}/webmcp/declarative "
+        f"({failing} expected to fail in Chromium 156), manifest.json",
+        err=True,
+    )
 
 
 @app.command()
