@@ -387,7 +387,9 @@ class ChromiumOracle:
 
         Each tool is ``{"name", "title", "description", "inputSchema", "annotations"}`` in
         ``getTools()`` order (sorted by name); ``annotations`` is ``{"autosubmit": bool}``. A
-        ``str`` is sent as UTF-8, so ``content_type`` should then say ``charset=utf-8``.
+        tool a script registered is ``{"name", "title", "description", ["inputSchema"],
+        "script": true}``. A ``str`` is sent as UTF-8, so ``content_type`` should then say
+        ``charset=utf-8``.
 
         With ``reevaluate``, once the tools have settled every form is made to re-evaluate its
         tool (a comment is appended and removed), and the tools are read after that. This gives
@@ -623,12 +625,19 @@ class ChromiumOracle:
         The schema is DevTools' when it has one. DevTools leaves ``inputSchema`` out when the
         schema's text is Latin-1 with non-ASCII characters (it seems to read the 8-bit string as
         UTF-8); then ``getTools()``'s is used, unless integer-like keys make its order unknowable.
+
+        A tool a script registered (``document.modelContext.registerTool``: DevTools gives it a
+        ``stackTrace`` instead of the form's ``backendNodeId``) is kept as ``getTools()`` lists
+        it, ``inputSchema`` only if the script gave one, and marked ``"script": true``.
         """
         if replayed.keys() != {tool["name"] for tool in from_page}:
             return None
         merged = []
         for tool in from_page:
             reported = replayed[tool["name"]]
+            if "backendNodeId" not in reported:  # registered by a script (registerTool), not a form
+                merged.append({**tool, "script": True})  # its inputSchema is optional
+                continue
             schema = reported.get("inputSchema")
             if reported["description"] != tool["description"]:
                 return None

@@ -20,6 +20,7 @@ from formtools._parse.document import Document, Parser
 from formtools._parse.sources import PageSource, document_of
 from formtools._synth.profile import Group, Profile, get_profile
 from formtools._synth.parameters import Parameter, Parameters, parameters_of, skips_validation, unsatisfiable
+from formtools._synth.spelling import unknown_attributes
 from formtools._synth.tool import PageContext, Tool, freeze
 
 __all__ = ["Extraction", "Parameter", "Parameters", "extract", "extract_tools", "parameters_of", "synthesize"]
@@ -62,6 +63,7 @@ def synthesize(
     )
     namer = Namer(forms) if all_forms else None
     for form in forms:
+        diagnostics.extend(unknown_attributes(form))
         problems = _registration_problems(form, registered)
         problem = problems[0] if problems else None
         inferred = problem is not None
@@ -166,12 +168,15 @@ def _dropped(form: Form, rules: Profile, group: Group, problem: str) -> Iterator
     nobody meant as a parameter: several unnamed controls (a fieldset and a button, say) share
     the name ``""``, named submit buttons share theirs, a token is repeated in hidden inputs.
     The group's problem is the author's only when a member would be a parameter on its own
-    (that parameter is what is lost: an error). Unnamed controls are never submitted, so losing
-    ``""`` is a warning. Otherwise each member is explained as if it were alone.
+    (that parameter is what is lost: an error). Controls without a name (missing or empty) are
+    never submitted, so losing them is a warning. Otherwise each member is explained as if it
+    were alone.
     """
     alone = {c.index: rules.classify(Group(group.key, (c,))) for c in group.controls}
     meant = {c.index for c in group.controls if alone[c.index][0]}
-    if meant and group.key != "":
+    # a name of spaces is submitted (only a missing or empty name is not), though its key is ""
+    unnamed = all(not c.attributes.get("name") for c in group.controls if c.index in meant)
+    if meant and not unnamed:
         yield Diagnostic(problem, form.describe, repr(group.key), group.first.line, _members(group))
         return
     for control in group.controls:
