@@ -264,7 +264,7 @@ def test_a_url_list_is_fetched_and_failures_are_error_lines(tmp_path: Path, site
     assert found[f"{site}/latin"]["tools"][0]["description"] == "Café crème"
     assert found[f"{site}/none"]["tools"] == []
     assert found[f"{site}/gone"] == {"url": f"{site}/gone", "error": f"{site}/gone: HTTP 404"}
-    assert found[unreachable]["error"].startswith(f"{unreachable}: ConnectError")
+    assert found[unreachable]["error"] == f"Could not fetch {unreachable}: All connection attempts failed."
     assert found["ftp://x.example/"]["error"] == "ftp://x.example/: not an http(s) URL"
 
 
@@ -309,13 +309,15 @@ def test_pages_without_toolname_are_never_parsed(
     (site / "unnamed.html").write_bytes(UNNAMED)
     (site / "prose.html").write_bytes(b"<p>toolbox, name, tool name</p>")
     parsed: list[str] = []
-    real = _batch.parse_html
+    import formtools._parse as parse_stage  # extract_page imports parse_html from here when it runs
+
+    real = parse_stage.parse_html
 
     def counting(body: bytes, **kwargs: object) -> formtools.Document:
         parsed.append(str(kwargs["source"]))
         return real(body, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(_batch, "parse_html", counting)
+    monkeypatch.setattr(parse_stage, "parse_html", counting)
     out = tmp_path / "tools.jsonl"
     tally = run_batch([str(site)], out, options=BatchOptions(jobs=1))
     names = {str(site / n) for n in ("tool.html", "deep/er/latin.htm", "utf16.html")}

@@ -204,13 +204,13 @@ def test_a_post_sends_the_secrets_and_shows_none_of_them(site: TestSite, caplog:
 
 def test_a_get_form_masks_its_query_in_the_url_the_result_and_the_log(site: TestSite, caplog: Any) -> None:
     tool = login_tool(site, "get")
-    with caplog.at_level(logging.INFO, logger="httpx"):
+    with caplog.at_level(logging.DEBUG):
         result = formtools.call_tool(tool, CALL)
     (received,) = site.submissions()
     assert "pw=hunter22" in received.query and "pin=007" in received.query
     assert "hunter22" not in json.dumps(result.to_dict()) and "hunter22" not in caplog.text
     assert "pin=%5Bredacted%5D" in (result.url or "")  # a short secret, masked by its parameter
-    assert "HTTP Request: GET" in caplog.text  # the log record is there, scrubbed
+    assert any(r.name.startswith("httpcore") for r in caplog.records)  # the HTTP client logged, no secret
 
 
 def test_a_failed_send_does_not_name_the_secret() -> None:
@@ -223,7 +223,7 @@ def test_a_failed_send_does_not_name_the_secret() -> None:
     with pytest.raises(formtools.SendError) as failure:
         formtools.call_tool(tool, CALL)
     message = str(failure.value)
-    assert "hunter22" not in message and "pw=%5Bredacted%5D" in message and "ConnectError" in message
+    assert "hunter22" not in message and "pw=%5Bredacted%5D" in message and "Connection refused" in message
 
 
 def test_error_messages_do_not_quote_a_secret() -> None:

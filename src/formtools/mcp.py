@@ -9,18 +9,22 @@ Needs the ``mcp`` extra (the official MCP Python SDK, 2.x): ``pip install 'formt
   order the pages were given. ``formtools_refresh`` re-fetches every page. With ``all_forms``
   the forms without ``toolname`` are served too, as inferred tools (see ``_inferred``).
 - **Calls.** ``prepare_call`` (nothing sent on bad input: an MCP tool error listing every field's
-  message), the safety checks, the confirmation rule, then ``asubmit`` with the session's own
-  ``httpx.AsyncClient``: each MCP client session has its own cookie jar.
+  message), the safety checks, the confirmation rule, then ``asubmit`` through the session's own
+  guarded fetcher (``formtools._net``): each MCP client session has its own cookie jar.
 - **Confirmation.** A form whose ``humanInTheLoopHint`` is ``review`` or ``confirm`` (every form
   without ``toolautosubmit``, and destructive or payment forms) is submitted only after the user
   accepts an elicitation; a client without elicitation gets an ``awaiting-user`` result and
   nothing is sent. A ``notify`` form is sent, and the client gets a log notification about it.
 - **Secrets.** Values of sensitive fields (``writeOnly`` inputs) are masked in everything returned:
   the request shown, the result, error messages.
-- **Safety.** The action's origin must be the page's (unless ``allow_cross_origin``), and every
-  address the destination host resolves to — on the first request and on every redirect — must
-  be a public one (unless ``allow_private``). Only ``http``/``https`` destinations are sent to.
-  Timeouts and the response size cap are :func:`formtools.submit`'s.
+- **Safety.** Every request the bridge makes — page loads, refreshes, submissions, each redirect
+  hop — goes through the one guarded fetch (``formtools._net``): the URL parsed as a browser
+  parses it, the host resolved once, every address checked (loopback, private, link-local,
+  CGNAT, multicast, reserved, IPv4-mapped/-compatible, 6to4, NAT64 … in every spelling), the
+  connection made to the checked address (no DNS rebinding), one deadline for the whole call
+  (``--timeout``), a byte cap and a redirect cap. The operator's own page origins are trusted
+  (a redirect away from them is not); the action's origin must be the page's (unless
+  ``allow_cross_origin``); private addresses only with ``allow_private``.
 - **Refresh.** After a submission to the page's own URL (same scheme, host, port and path), and
   on ``formtools_refresh``, the session's copy of the page is re-fetched with the session's
   cookies; when its tools change the session gets ``notifications/tools/list_changed``.
@@ -29,12 +33,9 @@ Needs the ``mcp`` extra (the official MCP Python SDK, 2.x): ``pip install 'formt
 from __future__ import annotations
 
 import base64
-import contextvars
 import hashlib
-import ipaddress
 import re
 import signal
-import socket
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -67,6 +68,7 @@ from formtools._forms.sensitive import sensitive_keys
 from formtools._execute.request import Request
 from formtools.errors import SubmissionError
 from formtools._execute.send import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, ToolResult
+from formtools._net import AsyncFetcher, Blocked, FetchError, FetchPolicy, acheck_target
 from formtools.errors import SendError
 from formtools._parse.sources import is_url, load_page
 from formtools._synth.synthesize import synthesize
@@ -80,9 +82,6 @@ _PAGE_SUFFIXES = (".html", ".htm")
 _NAME_UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
-# Set while the bridge fetches an operator-given page: those URLs are the operator's choice, so
-# the private-address check (meant for where a form sends an agent) does not apply to them.
-_PAGE_FETCH: contextvars.ContextVar[bool] = contextvars.ContextVar("formtools_page_fetch", default=False)
 
 
 @dataclass(frozen=True)
@@ -252,41 +251,34 @@ _REFRESH_ENTRY = types.Tool(
 # safety
 
 
+def _page_origin(url: str) -> str:
+    scheme, host, port = _origin(url)
+    host = f"[{host}]" if ":" in host else host
+    return f"{scheme}://{host}" + (f":{port}" if port else "")
+
+
 def _origin(url: str) -> tuple[str, str, int | None]:
     parts = urlsplit(url)
     scheme = parts.scheme.lower()
     return scheme, (parts.hostname or "").lower(), parts.port or _DEFAULT_PORTS.get(scheme)
 
 
-def _public(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
-    return address.is_global and not address.is_multicast
-
-
 async def check_destination(url: str, *, allow_private: bool) -> None:
     """Raise :class:`Refused` unless ``url`` is http(s) and (without ``allow_private``) every
-    address its host resolves to is a public one."""
-    parts = urlsplit(url)
-    if parts.scheme.lower() not in ("http", "https"):
-        raise Refused(f"refused: {parts.scheme}: destinations are not sent to ({url})")
-    if allow_private:
-        return
-    host = (parts.hostname or "").strip("[]")
+    address its host resolves to is a public one (the one guard of ``formtools._net``, which
+    also reads every IPv4 and IPv6 spelling as a browser does)."""
     try:
-        addresses = [ipaddress.ip_address(host)]
-    except ValueError:
-        try:
-            infos = await anyio.getaddrinfo(host, parts.port or _DEFAULT_PORTS[parts.scheme.lower()], type=socket.SOCK_STREAM)
-        except OSError as error:
-            raise Refused(f"refused: cannot resolve {host!r}: {error}") from None
-        addresses = [ipaddress.ip_address(str(info[4][0]).split("%")[0]) for info in infos]
-    for address in addresses:
-        if not _public(address):
-            raise Refused(
-                f"refused: {host} resolves to {address}, a loopback, private, link-local or reserved "
-                "address (the operator can allow it with --allow-private)"
-            )
+        await acheck_target(url, policy=FetchPolicy(allow_private=allow_private))
+    except FetchError as error:
+        raise Refused(_refusal(error, allow_private)) from None
+
+
+def _refusal(error: FetchError, allow_private: bool) -> str:
+    """The guard's sentence as the bridge says it: ``refused: <url>: <why>``, and how to allow it."""
+    text = str(error).rstrip(".")
+    text = text.removeprefix("Refused to fetch ").removesuffix(" (private targets are not allowed)")
+    hint = "; the operator can allow it with --allow-private" if isinstance(error, Blocked) and not allow_private else ""
+    return f"refused: {text}{hint}"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -318,10 +310,13 @@ def _offset(cursor: str | None, total: int) -> int:
 
 @dataclass
 class _Session:
-    """What one MCP client session owns: its HTTP client (cookie jar) and its copy of the pages."""
+    """What one MCP client session owns: its cookie jar, shared by two guarded fetchers — one
+    for the operator's pages (their origins trusted, every redirect elsewhere guarded), one for
+    submissions (everything guarded) — and its copy of the pages."""
 
-    client: httpx.AsyncClient
     pages: list[Page]
+    page_fetcher: AsyncFetcher
+    submit_fetcher: AsyncFetcher
     lock: anyio.Lock = field(default_factory=anyio.Lock)
 
 
@@ -413,20 +408,19 @@ class Bridge:
         connection = ctx.session._connection  # the SDK's per-client connection (state, exit_stack)
         session = connection.state.get("formtools")
         if session is None:
-            client = httpx.AsyncClient(
-                follow_redirects=True,
-                timeout=self.options.timeout,
-                event_hooks={"request": [self._check_request]},
+            options = self.options
+            jar = httpx.Cookies()
+            bounds = dict(timeout=options.timeout, max_bytes=options.max_bytes, allow_private=options.allow_private)
+            trusted = tuple(dict.fromkeys(_page_origin(p.url) for p in self.pages if not p.is_file))
+            session = _Session(
+                list(self.pages),
+                AsyncFetcher(FetchPolicy(**bounds, trusted=trusted), cookies=jar),  # type: ignore[arg-type]
+                AsyncFetcher(FetchPolicy(**bounds), cookies=jar),  # type: ignore[arg-type]
             )
-            session = _Session(client, list(self.pages))
             connection.state["formtools"] = session
-            connection.exit_stack.push_async_callback(client.aclose)
+            connection.exit_stack.push_async_callback(session.page_fetcher.aclose)
+            connection.exit_stack.push_async_callback(session.submit_fetcher.aclose)
         return cast(_Session, session)
-
-    async def _check_request(self, request: httpx.Request) -> None:
-        """Every request the session's client makes, redirects included."""
-        if not _PAGE_FETCH.get():
-            await check_destination(str(request.url), allow_private=self.options.allow_private)
 
     # -- handlers ---------------------------------------------------------------------------
 
@@ -484,13 +478,7 @@ class Bridge:
                     return _unsent(name, "declined", "the user did not confirm the submission", request)
                 confirm = True
         try:
-            result = await asubmit(
-                prepared,
-                confirm=confirm,
-                client=session.client,
-                timeout=self.options.timeout,
-                max_bytes=self.options.max_bytes,
-            )
+            result = await asubmit(prepared, confirm=confirm, fetcher=session.submit_fetcher)
         except (Refused, SendError) as error:
             return _error([prepared.secrets.message(str(error))])  # a redirect's URL may carry them
         if result.status != "completed":
@@ -543,24 +531,17 @@ class Bridge:
 
             tools = await anyio.to_thread.run_sync(from_file, limiter=self._parsing)
             return replace(page, tools=tools)
-        token = _PAGE_FETCH.set(True)
         try:
-            async with session.client.stream(
+            response = await session.page_fetcher.fetch(
                 "GET", page.source, headers={"Accept": "text/html,*/*;q=0.8"}
-            ) as response:
-                if response.status_code >= 400:
-                    raise SourceError(f"{page.source}: HTTP {response.status_code}")
-                body = bytearray()
-                async for chunk in response.aiter_bytes():
-                    body += chunk
-                    if len(body) > self.options.max_bytes:
-                        raise SourceError(f"{page.source}: larger than {self.options.max_bytes} bytes")
-        except httpx.HTTPError as error:
-            raise SourceError(f"{page.source}: {type(error).__name__}: {error}") from None
-        finally:
-            _PAGE_FETCH.reset(token)
-        url = str(response.url)
-        content_type = response.headers.get("content-type")
+            )
+        except FetchError as error:
+            raise SourceError(str(error)) from None
+        if response.status >= 400:
+            raise SourceError(f"{page.source}: HTTP {response.status}")
+        body = response.body
+        url = response.url
+        content_type = response.content_type
 
         def from_body() -> tuple[Tool, ...]:
             document = parse_html(bytes(body), url=url, content_type=content_type)
@@ -656,6 +637,10 @@ def serve(
     pages = load_pages(arguments, base_url=base_url, profile=options.profile, all_forms=options.all_forms)
     bridge = Bridge(pages, options)
     print(startup_line(bridge, transport, host, port), file=sys.stderr, flush=True)
+    # parsing runs in worker threads and holds the GIL for long stretches: hand it over more
+    # often (the default is every 5 ms), so that the event loop every session shares keeps
+    # answering while a heavy page is parsed
+    sys.setswitchinterval(0.0005)
     # SIGTERM stops the server as Ctrl-C does: sessions close, the process exits 0, no traceback
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:

@@ -11,8 +11,8 @@ __all__ = ["FetchOptions", "Page", "Unreadable"]
 @dataclass(frozen=True)
 class FetchOptions:
     """How a URL list is fetched: at most ``concurrency`` requests at once, ``per_host`` to one
-    host, ``timeout`` seconds per network step, bodies over ``max_bytes`` refused (also the cap on
-    a WARC record)."""
+    host, ``timeout`` seconds for each page's whole fetch (redirects and every byte included),
+    bodies over ``max_bytes`` refused (also the cap on a WARC record)."""
 
     concurrency: int = 16
     per_host: int = 4

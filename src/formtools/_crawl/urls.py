@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import httpx
+from formtools._net import AsyncFetcher, FetchError, FetchPolicy, TooLarge
 
 from formtools._crawl.pages import FetchOptions, Page, Unreadable
 from formtools._parse.sources import is_url
@@ -54,14 +54,12 @@ async def _fetch_all(
     hosts: defaultdict[str, asyncio.Semaphore] = defaultdict(
         lambda: asyncio.Semaphore(options.per_host)
     )
-    limits = httpx.Limits(max_connections=options.concurrency)
-    async with httpx.AsyncClient(
-        follow_redirects=True, timeout=options.timeout, limits=limits
-    ) as client:
+    policy = FetchPolicy(timeout=options.timeout, max_bytes=options.max_bytes)
+    async with AsyncFetcher(policy, max_connections=options.concurrency) as client:
 
         async def one(url: str) -> None:
             try:
-                async with hosts[urlsplit(url).netloc]:
+                async with hosts[urlsplit(url).netloc.lower()]:
                     item = await _fetch(client, url, options.max_bytes)
                 await asyncio.to_thread(handover.put, item)
             finally:
@@ -80,22 +78,16 @@ async def _fetch_all(
         await asyncio.gather(*tasks)
 
 
-async def _fetch(client: httpx.AsyncClient, url: str, max_bytes: int) -> Page | Unreadable:
+async def _fetch(client: AsyncFetcher, url: str, max_bytes: int) -> Page | Unreadable:
+    """One page through the guarded, bounded fetch (``timeout`` is the whole fetch's)."""
     if not is_url(url):
         return Unreadable("url", url, f"{url}: not an http(s) URL")
     try:
-        async with client.stream("GET", url, headers={"Accept": "text/html,*/*;q=0.8"}) as response:
-            if response.status_code >= 400:
-                return Unreadable("url", url, f"{url}: HTTP {response.status_code}")
-            body = bytearray()
-            async for chunk in response.aiter_bytes():
-                body += chunk
-                if len(body) > max_bytes:
-                    return Unreadable("url", url, f"{url}: larger than {max_bytes} bytes")
-            return Page(
-                "url", url, bytes(body), str(response.url), response.headers.get("content-type")
-            )
-    except (httpx.HTTPError, httpx.InvalidURL) as error:
-        return Unreadable("url", url, f"{url}: {type(error).__name__}: {error}")
-
-
+        response = await client.fetch("GET", url, headers={"Accept": "text/html,*/*;q=0.8"})
+    except TooLarge:
+        return Unreadable("url", url, f"{url}: larger than {max_bytes} bytes")
+    except FetchError as error:
+        return Unreadable("url", url, str(error))
+    if response.status >= 400:
+        return Unreadable("url", url, f"{url}: HTTP {response.status}")
+    return Page("url", url, response.body, response.url, response.content_type)

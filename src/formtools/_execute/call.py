@@ -23,6 +23,7 @@ from typing import Any, Mapping, Sequence
 
 import httpx
 
+from formtools._net import AsyncFetcher
 from formtools._execute.encode import File, new_boundary
 from formtools._execute.fill import OMITTED, fill
 from formtools._forms.state import FormState
@@ -225,8 +226,10 @@ async def asubmit(
     timeout: float = DEFAULT_TIMEOUT,
     max_bytes: int = DEFAULT_MAX_BYTES,
     include_text: bool = False,
+    fetcher: AsyncFetcher | None = None,
 ) -> ToolResult:
-    """:func:`submit` for asyncio."""
+    """:func:`submit` for asyncio (``fetcher``: a guarded fetcher of the caller's, with its own
+    cookie jar and policy, as the MCP bridge keeps one per session)."""
     unsent = _unsent(prepared, confirm)
     if unsent is not None:
         return unsent
@@ -237,6 +240,7 @@ async def asubmit(
             timeout=timeout,
             max_bytes=max_bytes,
             include_text=include_text,
+            fetcher=fetcher,
         )
     result = landed(result, prepared.landing, prepared.tool.page.url)
     return scrubbed_result(result, prepared.secrets, prepared.shown)

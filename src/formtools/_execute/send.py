@@ -20,7 +20,8 @@ from urllib.parse import urlsplit
 import httpx
 from lxml import etree
 
-from formtools.errors import SendError
+from formtools._net import AsyncFetcher, BadURL, Blocked, Fetcher, FetchError, FetchPolicy, Response
+from formtools.errors import Refused, SendError
 from formtools._parse.document import Document
 from formtools._parse import parse_html
 from formtools._execute.request import NoRequest, Request
@@ -199,7 +200,7 @@ _SHOWN_TYPES = re.compile(
 )
 
 
-def _download(response: httpx.Response) -> bool:
+def _download(response: Response) -> bool:
     disposition = response.headers.get("content-disposition", "").strip().lower()
     if disposition.startswith("attachment"):
         return True
@@ -207,43 +208,36 @@ def _download(response: httpx.Response) -> bool:
     return bool(mime) and not _SHOWN_TYPES.fullmatch(mime)
 
 
-def _result(request: Request, response: httpx.Response, body: bytes, include_text: bool) -> ToolResult:
-    url = str(response.url)
+def _result(request: Request, response: Response, include_text: bool) -> ToolResult:
     if _download(response):
         return ToolResult(
             status="completed",
             request=request,
-            status_code=response.status_code,
-            url=url,
-            redirects=tuple(str(r.url) for r in response.history),
+            status_code=response.status,
+            url=response.url,
+            redirects=response.redirects,
             withheld=True,
             reason="the answer is a download: Chromium returns no result for it",
         )
-    document = parse_html(body, url=url, content_type=response.headers.get("content-type"))
+    document = parse_html(response.body, url=response.url, content_type=response.content_type)
     return ToolResult(
         status="completed",
         request=request,
-        status_code=response.status_code,
-        url=url,
+        status_code=response.status,
+        url=response.url,
         json_ld=json_ld_of(document),
         text=page_text(document) if include_text else None,
-        redirects=tuple(str(r.url) for r in response.history),
+        redirects=response.redirects,
     )
 
 
-def _httpx_request(request: Request) -> dict[str, Any]:
-    return {
-        "method": request.method,
-        "url": request.url,
-        "headers": list(request.headers),
-        "content": request.body,
-    }
+def _policy(policy: FetchPolicy | None, timeout: float, max_bytes: int) -> FetchPolicy:
+    return policy or FetchPolicy(timeout=timeout, max_bytes=max_bytes)
 
 
-def _grow(body: bytearray, chunk: bytes, request: Request, max_bytes: int) -> None:
-    body += chunk
-    if len(body) > max_bytes:
-        raise SendError(f"{request.url}: the answer is larger than {max_bytes} bytes")
+def _refused_or_failed(error: FetchError) -> SendError:
+    """A destination the policy refuses is :class:`Refused`; anything else a :class:`SendError`."""
+    return Refused(str(error)) if isinstance(error, (Blocked, BadURL)) else SendError(str(error))
 
 
 def send_request(
@@ -253,23 +247,19 @@ def send_request(
     timeout: float = DEFAULT_TIMEOUT,
     max_bytes: int = DEFAULT_MAX_BYTES,
     include_text: bool = False,
+    policy: FetchPolicy | None = None,
 ) -> ToolResult:
-    """Send ``request`` (following redirects, 303 and POST-after-301/302 becoming GET, as
-    browsers do) and read the landing page's JSON-LD. Pass a ``client`` to keep cookies
-    between calls."""
-    owned = client is None
-    http = client or httpx.Client(follow_redirects=True, timeout=timeout)
-    try:
-        with http.stream(**_httpx_request(request), follow_redirects=True, timeout=timeout) as response:
-            body = bytearray()
-            for chunk in response.iter_bytes():
-                _grow(body, chunk, request, max_bytes)
-            return _result(request, response, bytes(body), include_text)
-    except httpx.HTTPError as error:
-        raise SendError(f"{request.url}: {type(error).__name__}: {error}") from None
-    finally:
-        if owned:
-            http.close()
+    """Send ``request`` through the one guarded, bounded fetch (``formtools._net``: redirects
+    followed as browsers follow them, 303 and POST-after-301/302 becoming GET; ``timeout`` for
+    the whole exchange) and read the landing page's JSON-LD. Pass a ``client`` to keep cookies
+    between calls (its cookie jar is used), a ``policy`` for other bounds or a guard."""
+    cookies = client.cookies if client is not None else None
+    with Fetcher(_policy(policy, timeout, max_bytes), cookies=cookies) as fetcher:
+        try:
+            response = fetcher.fetch(request.method, request.url, headers=list(request.headers), content=request.body)
+        except FetchError as error:
+            raise _refused_or_failed(error) from None
+    return _result(request, response, include_text)
 
 
 async def asend_request(
@@ -279,21 +269,25 @@ async def asend_request(
     timeout: float = DEFAULT_TIMEOUT,
     max_bytes: int = DEFAULT_MAX_BYTES,
     include_text: bool = False,
+    policy: FetchPolicy | None = None,
+    fetcher: AsyncFetcher | None = None,
 ) -> ToolResult:
-    """:func:`send_request` for asyncio."""
-    owned = client is None
-    http = client or httpx.AsyncClient(follow_redirects=True, timeout=timeout)
+    """:func:`send_request` for asyncio; a ``fetcher`` of the caller's (the MCP bridge's, with
+    its session's cookies and guard) is used as it is."""
+    owned = fetcher is None
+    if fetcher is None:
+        cookies = client.cookies if client is not None else None
+        fetcher = AsyncFetcher(_policy(policy, timeout, max_bytes), cookies=cookies)
     try:
-        async with http.stream(**_httpx_request(request), follow_redirects=True, timeout=timeout) as response:
-            body = bytearray()
-            async for chunk in response.aiter_bytes():
-                _grow(body, chunk, request, max_bytes)
-            return _result(request, response, bytes(body), include_text)
-    except httpx.HTTPError as error:
-        raise SendError(f"{request.url}: {type(error).__name__}: {error}") from None
+        response = await fetcher.fetch(
+            request.method, request.url, headers=list(request.headers), content=request.body
+        )
+    except FetchError as error:
+        raise _refused_or_failed(error) from None
     finally:
         if owned:
-            await http.aclose()
+            await fetcher.aclose()
+    return _result(request, response, include_text)
 
 
 def not_sent(outcome: NoRequest) -> ToolResult:
