@@ -11,10 +11,12 @@ from __future__ import annotations
 import base64
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
-from urllib.parse import urljoin, urlsplit, urlunsplit
+from urllib.parse import urlsplit, urlunsplit
 
+from formtools._spec.url import Url
+from formtools._spec.url import parse as parse_url
 from formtools._execute.encode import File, multipart, new_boundary, text_plain, urlencode
-from formtools._spec.encoding import encode_text, form_encoding
+from formtools._spec.encoding import form_encoding
 from formtools._execute.entries import construct_entry_list
 from formtools.errors import SubmissionError
 from formtools._forms.state import FormState
@@ -83,58 +85,24 @@ def _action_url(
     submitter: Control | None,
     document_url: str | None,
     base_url: str | None,
-) -> str:
-    action = (submission_attribute(form_attributes, submitter, "action") or "").strip(_URL_WHITESPACE).replace("\t", "").replace("\n", "").replace("\r", "")
-    if action == "":
+    encoding: str,
+) -> Url:
+    """The parsed action (#form-submission-algorithm): the submitter's ``formaction`` or the
+    form's ``action``, the document's URL when that is empty, else parsed as a WHATWG URL
+    against the base URL with the document's encoding (which only the query depends on).
+    Parsing and serializing are ada's (``formtools._spec.url``): IDNA (UTS 46), IPv4 and IPv6
+    spellings, ports, dot segments, backslashes, percent-encode sets as browsers do them."""
+    action = (submission_attribute(form_attributes, submitter, "action") or "").strip(_URL_WHITESPACE)
+    if action.replace("\t", "").replace("\n", "").replace("\r", "") == "":
         if document_url is None:
             raise SubmissionError("the form's action is the document URL, which is unknown (give base_url)")
-        return document_url
-    scheme = urlsplit(action).scheme
-    if not scheme and base_url is None:
-        raise SubmissionError(f"the form's action {action!r} is relative and the document URL is unknown (give base_url)")
-    if (scheme or urlsplit(base_url or "").scheme).lower() in _SPECIAL_SCHEMES:
-        # the URL parser reads a backslash as "/" in a special URL, before its query
-        cut = min((i for i in (action.find("?"), action.find("#")) if i >= 0), default=len(action))
-        action = action[:cut].replace("\\", "/") + action[cut:]
-    return action if scheme else urljoin(base_url or "", action)
-
-
-_SPECIAL_SCHEMES = frozenset({"http", "https", "ws", "wss", "ftp", "file"})
-# The URL Standard's percent-encode sets, as the characters each one leaves alone.
-_PRINTABLE = "".join(map(chr, range(0x21, 0x7F)))
-_PATH_SAFE = "".join(c for c in _PRINTABLE if c not in '"#<>?`{}')
-_QUERY_SAFE = "".join(c for c in _PRINTABLE if c not in "\"#<>'")
-_FRAGMENT_SAFE = "".join(c for c in _PRINTABLE if c not in '"<>`')
-
-
-def _percent_encode(data: bytes, safe: str) -> str:
-    return "".join(chr(b) if chr(b) in safe else f"%{b:02X}" for b in data)
-
-
-def serialize_url(url: str, encoding: str) -> str:
-    """An http(s) URL as the URL parser writes it: host lowercased (IDNA for non-ASCII),
-    path and fragment percent-encoded as UTF-8, the query in the document's encoding."""
-    parts = urlsplit(url)
-    if parts.scheme.lower() not in ("http", "https"):
-        return url
-    host = parts.hostname or ""
-    if not host.isascii():
-        host = host.encode("idna").decode("ascii")
-    netloc = host.lower()
-    if parts.port is not None:
-        netloc += f":{parts.port}"
-    if parts.username is not None:
-        credentials = parts.username + (f":{parts.password}" if parts.password else "")
-        netloc = f"{credentials}@{netloc}"
-    path = _percent_encode((parts.path or "/").encode("utf-8"), _PATH_SAFE)
-    query = _percent_encode(encode_text(parts.query, encoding), _QUERY_SAFE)
-    fragment = _percent_encode(parts.fragment.encode("utf-8"), _FRAGMENT_SAFE)
-    serialized = f"{parts.scheme.lower()}://{netloc}{path}"
-    if parts.query or url.split("#")[0].endswith("?"):
-        serialized += f"?{query}"
-    if parts.fragment or "#" in url:
-        serialized += f"#{fragment}"
-    return serialized
+        action, base_url = document_url, None
+    parsed = parse_url(action, base_url, encoding=encoding)
+    if parsed is None:
+        if base_url is None and parse_url(action) is None:
+            raise SubmissionError(f"the form's action {action!r} is relative and the document URL is unknown (give base_url)")
+        raise SubmissionError(f"the form's action {action!r} is not a valid URL")
+    return parsed
 
 
 def build_request(
@@ -161,10 +129,9 @@ def build_request(
         if submitter is not None:
             value = "%d,%d" % image_coordinates if submitter.type == "image" else submitter.attributes.get("value", "")
         return NoRequest("dialog", return_value=value)
-    action = serialize_url(
-        _action_url(form, submitter, document_url, base_url or document_url), document_encoding
-    )
-    scheme = urlsplit(action).scheme.lower()
+    parsed = _action_url(form, submitter, document_url, base_url or document_url, document_encoding)
+    action = parsed.href
+    scheme = parsed.scheme
     if scheme == "javascript":
         return NoRequest("javascript", url=action)
     encoding = form_encoding(form.get("accept-charset"), document_encoding)
@@ -181,10 +148,8 @@ def build_request(
     if scheme not in ("http", "https", "file"):
         return NoRequest("blocked", url=action)
     if method == "get":
-        # the query is replaced, even by an empty one ("/path?")
-        before_fragment, hash_mark, fragment = action.partition("#")
-        url = f"{before_fragment.partition('?')[0]}?{urlencode(entries, encoding)}{hash_mark}{fragment}"
-        return Request("GET", url, _referer(document_url))
+        # the query is replaced, even by an empty one ("/path?"), the fragment kept
+        return Request("GET", parsed.with_query(urlencode(entries, encoding)).href, _referer(document_url))
     if enctype == "multipart/form-data":
         boundary = boundary or new_boundary()
         body = multipart(entries, encoding, boundary)
