@@ -149,7 +149,7 @@ def test_idna(case: dict[str, Any]) -> None:
         ("http://ex%41mple.com/", None, "http://example.com/"),
         ("\\\\h\\a\\b?c\\d", "http://x/", "http://h/a/b?c\\d"),
         ("/a/%2e%2E/./b/..%2f", "http://x/", "http://x/b/..%2f"),
-        (" \t/a\n|b^?q=|^\r ", "http://x/", "http://x/a|b%5E?q=|^"),  # the path set has ^, not |
+        (" \t/a\n|b^?q=|^\r ", "http://x/", "http://x/a%7Cb%5E?q=|^"),  # the path set has ^; Chromium also encodes | (parse follows Chromium by default)
         ("javascript:alert(1)", "http://x/", "javascript:alert(1)"),
         ("data:text/html,<b>hi", "http://x/", "data:text/html,<b>hi"),
         ("about:blank", "http://x/", "about:blank"),
