@@ -256,3 +256,68 @@ def test_a_password_comes_back_in_no_written_form(site: TestSite) -> None:
         assert written not in seen
     (echo,) = result.structured_content["result"]
     assert echo["authorization"] == "Basic [redacted]"
+
+
+# --- the guard, through the bridge (real hostile servers on 127.0.0.1 and [::1]) -------------
+
+FORM_AT = (
+    '<form toolname=go tooldescription=d toolautosubmit action="{action}" method=post>'
+    "<input name=q><button>Go</button></form>"
+)
+
+
+def test_a_page_refresh_redirected_to_another_loopback_server_is_refused(site: TestSite) -> None:
+    """The operator's page origin is trusted; a redirect away from it (here to the IPv6
+    loopback) is guarded like any other hop, on a refresh as on the first load."""
+    from tests.support.hostile import HostileServer
+
+    with HostileServer("::1") as target:
+        url = site.put("page", FORM_AT.format(action="/submit").encode())
+
+        async def main() -> types.CallToolResult:
+            async with stdio_session([url]) as session:
+                site.pages["/page/page"] = b""  # from now on the page redirects away
+                site.redirects = {"/page/page": target.url("/ok")}
+                return await session.call_tool("formtools_refresh", {})
+
+        site.redirects = {}
+        result = run(main)
+        assert result.is_error is True
+        assert "::1" in result.content[0].text and "loopback" in result.content[0].text
+        assert target.paths() == []  # the hop was refused before connecting
+
+
+def test_an_ipv6_literal_target_is_refused_or_served_never_a_crash(site: TestSite) -> None:
+    from tests.support.hostile import HostileServer
+
+    with HostileServer("::1") as target:
+        url = site.put("v6", FORM_AT.format(action=target.url("/echo")).encode())
+
+        async def call(*flags: str) -> types.CallToolResult:
+            async with stdio_session([url, *flags]) as session:
+                return await session.call_tool("go", {"q": "x"})
+
+        refused = run(lambda: call("--allow-cross-origin"))
+        assert refused.is_error and "::1 is a loopback address" in refused.content[0].text
+        served = run(lambda: call("--allow-private", "--allow-cross-origin"))
+        assert not served.is_error, served.content[0].text
+        assert target.paths() == ["/echo"]
+
+
+def test_timeout_is_a_deadline_for_the_whole_call(site: TestSite) -> None:
+    """A server trickling one byte every 0.2 s is cut at --timeout, as one sentence."""
+    from tests.support.hostile import HostileServer
+
+    with HostileServer("127.0.0.1") as slow:
+        url = site.put("slow", FORM_AT.format(action=slow.url("/trickle")).encode())
+
+        async def main() -> tuple[types.CallToolResult, float]:
+            async with stdio_session([url, "--allow-private", "--allow-cross-origin", "--timeout", "1"]) as session:
+                start = time.perf_counter()
+                result = await session.call_tool("go", {"q": "x"})
+                return result, time.perf_counter() - start
+
+        result, took = run(main)
+        assert result.is_error and took < 3.0, took
+        (line,) = result.content[0].text.splitlines()
+        assert line.endswith("no complete answer within the 1 s deadline of the whole fetch.")

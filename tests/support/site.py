@@ -48,6 +48,7 @@ class TestSite:
     def __init__(self) -> None:
         self.received: list[Received] = []
         self.pages: dict[str, bytes] = {}
+        self.redirects: dict[str, str] = {}  # path → where it now redirects (302)
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True)
@@ -99,6 +100,8 @@ class TestSite:
 
     def _route(self, request: Received) -> tuple[int, list[tuple[str, str]], bytes]:
         html = [("Content-Type", "text/html; charset=utf-8")]
+        if request.path in self.redirects:
+            return 302, [("Location", self.redirects[request.path])], b""
         if request.path == "/submit":
             echo = {
                 "@type": "Submission",
