@@ -9,10 +9,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
 from typing import Any, Callable, Literal, Mapping
-from urllib.parse import urljoin, urlsplit
 
 import webencodings
 from lxml import etree
+
+from formtools._spec.url import frozen_base_url
 
 __all__ = [
     "Document",
@@ -114,10 +115,11 @@ def frame_names_of(root: etree._Element) -> frozenset[str]:
 
 
 def resolve_base(href: str, url: str | None) -> str | None:
-    """A ``<base href>`` value resolved against the document URL (#set-the-frozen-base-url)."""
-    href = href.strip()
-    if url is None:
-        return href if urlsplit(href).scheme else url
-    return urljoin(url, href)
+    """A ``<base href>`` value resolved against the document URL (#set-the-frozen-base-url), as
+    a WHATWG URL (``formtools._spec.url``; as UTF-8, as Chromium parses it). One departure of
+    Chromium's is not followed: a ``href`` that does not parse makes Chromium's base URL invalid
+    (relative actions then never submit); here the document URL stays the base, as the
+    standard says."""
+    return frozen_base_url(href, url) or url
 
 
