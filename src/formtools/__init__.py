@@ -28,7 +28,11 @@ from typing import TYPE_CHECKING, Any
 
 # The errors are imported at once: they are small, and every edge needs them.
 from formtools.errors import (
+    BadURL,
+    Blocked,
     BrowserError,
+    FetchError,
+    FetchTimeout,
     FormtoolsError,
     InputError,
     NetworkError,
@@ -37,14 +41,24 @@ from formtools.errors import (
     SendError,
     SourceError,
     SubmissionError,
+    TooLarge,
+    TooManyRedirects,
     UnknownFormat,
     UnknownProfile,
+    Unreachable,
     UsageProblem,
     ValidationError,
 )
 
 if TYPE_CHECKING:  # the names below load on first use: `import formtools` stays fast
-    from formtools._execute.call import PreparedCall, acall_tool, asubmit, call_tool, prepare_call, submit
+    from formtools._execute.call import (
+        PreparedCall,
+        acall_tool,
+        asubmit,
+        call_tool,
+        prepare_call,
+        submit,
+    )
     from formtools._execute.encode import File
     from formtools._execute.fill import InputProblem
     from formtools._execute.request import NoRequest, Request
@@ -60,10 +74,22 @@ if TYPE_CHECKING:  # the names below load on first use: `import formtools` stays
     from formtools._spec.jsjson import dumps
     from formtools._synth.diagnostics import Diagnostic, Severity
     from formtools._synth.profile import Profile, get_profile, profile_names
-    from formtools._synth.synthesize import Extraction, extract, extract_tools, synthesize
+    from formtools._synth.synthesize import (
+        Extraction,
+        extract,
+        extract_tools,
+        synthesize,
+    )
     from formtools._synth.tool import FORMATS, PageContext, Tool, listing
 
 __all__ = [
+    "BadURL",
+    "Blocked",
+    "FetchError",
+    "FetchTimeout",
+    "TooLarge",
+    "TooManyRedirects",
+    "Unreachable",
     "BrowserError",
     "Control",
     "Diagnostic",

@@ -11,8 +11,15 @@
     ├── ValidationError         invalid-form    1   the filled form fails constraint validation; nothing was sent
     ├── SubmissionError         not-submittable 1   the form cannot be submitted as asked
     │   └── NoSubmitButton      no-submit-button 1  no submit button and no ``toolautosubmit``
-    └── SendError               send            3   the request could not be sent or its answer read
-        └── Refused             refused         3   a destination the caller's policy does not allow
+    ├── SendError               send            3   the request could not be sent or its answer read
+    │   └── Refused             refused         3   a destination the caller's policy does not allow
+    └── FetchError              fetch           3   the guarded fetch (formtools._net) gave no response
+        ├── BadURL              bad-url         3   not a WHATWG URL, or a scheme other than http(s)
+        ├── Blocked             blocked         3   the host is, or resolves to, a non-public address
+        ├── FetchTimeout        timeout         3   the whole fetch outlived its deadline
+        ├── TooLarge            too-large       3   a body is bigger than the byte cap
+        ├── TooManyRedirects    too-many-redirects 3 the redirect cap was reached
+        └── Unreachable         network         3   DNS, connection, TLS or HTTP failure
 
 Each error is a value: ``str()`` is its one-line message, :attr:`~FormtoolsError.code` a stable
 identifier, :meth:`~FormtoolsError.to_dict` its JSON form and :attr:`~FormtoolsError.problems`
@@ -41,6 +48,13 @@ __all__ = [
     "NoSubmitButton",
     "SendError",
     "Refused",
+    "FetchError",
+    "BadURL",
+    "Blocked",
+    "FetchTimeout",
+    "TooLarge",
+    "TooManyRedirects",
+    "Unreachable",
     "Problem",
 ]
 
@@ -165,3 +179,76 @@ class Refused(SendError):
     scheme other than http and https)."""
 
     code = "refused"
+
+
+class FetchError(FormtoolsError, OSError):
+    """A fetch that did not give a response; ``url`` is the hop it failed at (credentials
+    removed)."""
+
+    code = "fetch"
+    exit_code = 3
+
+    def __init__(self, message: str, *, url: str) -> None:
+        super().__init__(message)
+        self.url = url  # as a message may show it: formtools._net passes it without credentials
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # OSError pickles by its args; the URL is keyword-only, so say how to rebuild it
+        # (batch hands results between processes)
+        return (_rebuild, (type(self), str(self), self.url))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "url": self.url}
+
+
+def _rebuild(cls: type[FetchError], message: str, url: str) -> FetchError:
+    return cls(message, url=url)
+
+
+class BadURL(FetchError):
+    """Not a URL the WHATWG parser accepts, or a scheme other than http and https."""
+
+    code = "bad-url"
+
+
+class Blocked(FetchError):
+    """The target guard refused the host: it is, or resolves to, a loopback, private, link-local
+    or otherwise non-public address. ``address`` is the first such address, ``reason`` its kind."""
+
+    code = "blocked"
+
+    def __init__(self, message: str, *, url: str, address: str = "", reason: str = "") -> None:
+        super().__init__(message, url=url)
+        self.address = address
+        self.reason = reason
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_blocked, (str(self), self.url, self.address, self.reason))
+
+
+def _rebuild_blocked(message: str, url: str, address: str, reason: str) -> Blocked:
+    return Blocked(message, url=url, address=address, reason=reason)
+
+
+class FetchTimeout(FetchError):
+    """The deadline of the whole fetch (every connection, redirect and byte) passed."""
+
+    code = "timeout"
+
+
+class TooLarge(FetchError):
+    """A body (after content decoding) is larger than the byte cap."""
+
+    code = "too-large"
+
+
+class TooManyRedirects(FetchError):
+    """More redirects than the cap."""
+
+    code = "too-many-redirects"
+
+
+class Unreachable(FetchError):
+    """Name resolution, connection, TLS or the HTTP exchange failed."""
+
+    code = "network"

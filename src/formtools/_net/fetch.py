@@ -36,6 +36,7 @@ import httpcore
 import httpx
 
 from formtools._net.errors import (
+    shown,
     BadURL,
     Blocked,
     FetchError,
@@ -233,7 +234,7 @@ def _next(hop: _Hop, status: int, headers: httpx.Headers, followed: int, policy:
     if followed >= policy.max_redirects:
         raise TooManyRedirects(
             f"Could not fetch {quoted(first)}: it redirected more than {policy.max_redirects} times.",
-            url=hop.url.href,
+            url=shown(hop.url.href),
         )
     try:
         target = ada_url.URL(location, hop.url.href)
@@ -241,13 +242,13 @@ def _next(hop: _Hop, status: int, headers: httpx.Headers, followed: int, policy:
         raise BadURL(
             f"Could not fetch {quoted(first)}: {quoted(hop.url.href)} redirects to "
             f"{location[:200]!r}, which is not a valid URL.",
-            url=hop.url.href,
+            url=shown(hop.url.href),
         ) from None
     if target.protocol[:-1] not in ALLOWED_SCHEMES:
         raise BadURL(
             f"Refused to fetch {quoted(first)}: {quoted(hop.url.href)} redirects to "
             f"{quoted(target.href)}, and only http and https URLs are fetched.",
-            url=hop.url.href,
+            url=shown(hop.url.href),
         )
     if not target.hash and hop.url.hash:
         target.hash = hop.url.hash
@@ -311,7 +312,7 @@ class _Body:
     def _too_large(self) -> None:
         raise TooLarge(
             f"Could not fetch {quoted(self._hop.url.href)}: the answer is larger than {self._policy.max_bytes} bytes.",
-            url=self._hop.url.href,
+            url=shown(self._hop.url.href),
         )
 
     def add(self, chunk: bytes) -> None:
@@ -377,16 +378,16 @@ def _failed(error: BaseException, hop: _Hop, policy: FetchPolicy, first: str | N
         after = f", reached by a redirect from {quoted(first)}" if first and first != url else ""
         return Blocked(
             f"Refused to fetch {quoted(url)}{after}: {error} (private targets are not allowed).",
-            url=url,
+            url=shown(url),
             address=error.address,
             reason=error.reason,
         )
     if isinstance(error, (TimeoutError, httpcore.TimeoutException)):
         return FetchTimeout(
             f"Could not fetch {quoted(url)}: no complete answer within the {policy.timeout:g} s deadline of the whole fetch.",
-            url=url,
+            url=shown(url),
         )
-    return Unreachable(f"Could not fetch {quoted(url)}: {_detail(error)}.", url=url)
+    return Unreachable(f"Could not fetch {quoted(url)}: {_detail(error)}.", url=shown(url))
 
 
 # --- the fetchers -----------------------------------------------------------------------------

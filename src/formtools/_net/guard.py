@@ -117,11 +117,11 @@ def check_url(url: str, *, base: str | None = None) -> ada_url.URL:
     try:
         parsed = ada_url.URL(url, base) if base is not None else ada_url.URL(url)
     except ValueError:
-        raise BadURL(f"Could not fetch {quoted(url)}: it is not a valid URL.", url=url) from None
+        raise BadURL(f"Could not fetch {quoted(url)}: it is not a valid URL.", url=shown(url)) from None
     if parsed.protocol[:-1] not in ALLOWED_SCHEMES:
         raise BadURL(
             f"Refused to fetch {quoted(parsed.href)}: only http and https URLs are fetched.",
-            url=parsed.href,
+            url=shown(parsed.href),
         )
     return parsed
 
