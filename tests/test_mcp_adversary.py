@@ -321,3 +321,21 @@ def test_timeout_is_a_deadline_for_the_whole_call(site: TestSite) -> None:
         assert result.is_error and took < 3.0, took
         (line,) = result.content[0].text.splitlines()
         assert line.endswith("no complete answer within the 1 s deadline of the whole fetch.")
+
+
+def test_the_landing_page_load_at_start_up_is_guarded_hop_by_hop(site: TestSite) -> None:
+    """The operator's URL is trusted; where it redirects is not: a landing page that redirects to
+    another loopback server is refused at start-up, in one line, before connecting there."""
+    from tests.support.hostile import HostileServer
+
+    with HostileServer("::1") as target:
+        url = site.put("landing", FORM_AT.format(action="/submit").encode())
+        site.redirects = {"/page/landing": target.url("/ok")}
+        try:
+            done = subprocess.run([*SERVE, url], env=ENV, capture_output=True, text=True, timeout=60)
+        finally:
+            site.redirects = {}
+        assert done.returncode == 2, done.stderr
+        (line,) = done.stderr.splitlines()
+        assert line.startswith("formtools: error: ") and "::1 is a loopback address" in line
+        assert target.paths() == []

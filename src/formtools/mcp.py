@@ -68,7 +68,7 @@ from formtools._forms.sensitive import sensitive_keys
 from formtools._execute.request import Request
 from formtools.errors import SubmissionError
 from formtools._execute.send import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, ToolResult
-from formtools._net import AsyncFetcher, Blocked, FetchError, FetchPolicy, acheck_target
+from formtools._net import AsyncFetcher, Blocked, FetchError, FetchPolicy, acheck_target, fetch
 from formtools.errors import SendError
 from formtools._parse.sources import is_url, load_page
 from formtools._synth.synthesize import synthesize
@@ -148,14 +148,22 @@ def _extract(document: Document, profile: str, all_forms: bool) -> tuple[Tool, .
 
 
 def load_pages(
-    arguments: Sequence[str], *, base_url: str | None = None, profile: str = "chromium", all_forms: bool = False
+    arguments: Sequence[str],
+    *,
+    base_url: str | None = None,
+    profile: str = "chromium",
+    all_forms: bool = False,
+    options: BridgeOptions | None = None,
 ) -> list[Page]:
     """Read every page (URLs are fetched, directories expanded) and extract its tools
-    (``all_forms``: with the inferred tools of forms without toolname)."""
+    (``all_forms``: with the inferred tools of forms without toolname). A URL is fetched as every
+    later refresh is: its own origin trusted (the operator chose it), every redirect elsewhere
+    guarded (``options.allow_private``), within ``options.timeout`` and ``options.max_bytes``."""
+    options = options or BridgeOptions(allow_private=True)
     pages: list[Page] = []
     keys: set[str] = set()
     for source, file_url in _sources(arguments, base_url):
-        document = load_page(source, base_url=file_url)
+        document = load_page(source, base_url=file_url) if file_url else _load_url(source, options)
         url = document.url or file_url or source
         base = _key(Path(source).stem if file_url else (urlsplit(url).hostname or "page"))
         key, n = base, 1
@@ -165,6 +173,22 @@ def load_pages(
         keys.add(key)
         pages.append(Page(source, url, key, _extract(document, profile, all_forms)))
     return pages
+
+
+def _load_url(url: str, options: BridgeOptions) -> Document:
+    policy = FetchPolicy(
+        timeout=options.timeout,
+        max_bytes=options.max_bytes,
+        allow_private=options.allow_private,
+        trusted=(_page_origin(url),),
+    )
+    try:
+        response = fetch("GET", url, headers={"Accept": "text/html,*/*;q=0.8"}, policy=policy)
+    except FetchError as error:
+        raise SourceError(str(error)) from None
+    if response.status >= 400:
+        raise SourceError(f"{url}: HTTP {response.status}")
+    return parse_html(response.body, url=response.url, content_type=response.content_type, source=url)
 
 
 def published(pages: Sequence[Page]) -> dict[str, tuple[Page, Tool]]:
@@ -634,7 +658,9 @@ def serve(
     if transport not in ("stdio", "http"):
         raise UsageProblem(f"unknown transport {transport!r} (known: stdio, http)")
     options = options or BridgeOptions()
-    pages = load_pages(arguments, base_url=base_url, profile=options.profile, all_forms=options.all_forms)
+    pages = load_pages(
+        arguments, base_url=base_url, profile=options.profile, all_forms=options.all_forms, options=options
+    )
     bridge = Bridge(pages, options)
     print(startup_line(bridge, transport, host, port), file=sys.stderr, flush=True)
     # parsing runs in worker threads and holds the GIL for long stretches: hand it over more
