@@ -103,3 +103,35 @@ def test_offsite_actions_serialize_as_chromium_does(chromium: ChromiumOracle) ->
         if resolved != expected:
             departures.append((encoding, action, resolved, expected))
     assert not departures, departures
+
+
+REFERRER_PAGES = [("/r/page", ""), ("/r/page", "?x=1&y=é"), ("/r/deep/er/page", "?q#frag"), ("/r/%7Eweird%20page/", "")]
+
+
+def test_referer_and_origin_are_chromiums(chromium: ChromiumOracle) -> None:
+    """Referer and Origin as Chromium sends them (default policy strict-origin-when-cross-origin):
+    the page's URL without fragment to its own origin, only its origin to another origin
+    (``localhost`` is another origin than ``127.0.0.1``, served by the same site), Origin on
+    POST only."""
+    port = urlsplit(chromium.site.origin).port
+    checked = 0
+    for number, ((page_path, query), host, method) in enumerate(
+        (p, h, m) for p in REFERRER_PAGES for h in (f"127.0.0.1:{port}", f"localhost:{port}") for m in ("get", "post")
+    ):
+        action = f"http://{host}/landing/{number}"
+        html = f"<form toolname=t tooldescription=d toolautosubmit method={method} action='{action}'><input name=v></form>"
+        path = page_path.replace("page", f"page{number}")
+        answer = chromium.execute(html.encode(), "t", {"v": "1"}, path=path, query=query, content_type="text/html")
+        assert answer.request is not None, (html, answer)
+        arrived = next(r for r in reversed(chromium.site.requests) if r.path == f"/landing/{number}")
+        page_url = f"{chromium.site.origin}{path}{query}"
+        (tool,) = formtools.extract_tools(html.encode(), base_url=page_url)
+        request = formtools.prepare_call(tool, {"v": "1"}).request
+        assert request is not None
+        ours = dict(request.headers)
+        assert (arrived.header("Referer"), arrived.header("Origin") if method == "post" else None) == (
+            ours.get("Referer"),
+            ours.get("Origin"),
+        ), (page_url, action, method)
+        checked += 1
+    assert checked == 16

@@ -94,3 +94,33 @@ def test_awaiting_user_holds_the_prepared_request_without_sending() -> None:
         },
         "body": "q=1",
     }
+
+
+@pytest.mark.parametrize(
+    ("page", "action", "expected"),
+    [
+        # userinfo and fragment never leave; a default port is not part of the origin
+        ("http://ada:s3cret@Site.example:80/p?x#f", "/a", ("http://site.example", "http://site.example/p?x")),
+        # another origin sees only the page's origin (strict-origin-when-cross-origin)
+        ("https://site.example/p?x", "https://other.example/a", ("https://site.example", "https://site.example/")),
+        ("https://site.example/p?x", "https://site.example:8443/a", ("https://site.example", "https://site.example/")),
+        # https to http: no Referer at all; the Origin is still the page's
+        ("https://site.example/p?x", "http://site.example/a", ("https://site.example", None)),
+        # a referrer over 4096 bytes is cut to its origin
+        ("https://site.example/" + "x" * 5000, "/a", ("https://site.example", "https://site.example/")),
+        # a page that is not http(s) sends neither
+        ("file:///tmp/page.html", "https://site.example/a", (None, None)),
+    ],
+)
+def test_origin_and_referer_follow_the_default_referrer_policy(
+    page: str, action: str, expected: tuple[str | None, str | None]
+) -> None:
+    """Fetch's Origin header and Referrer Policy's default (Chromium's):
+    ``tests/test_browser_urls.py`` holds the cases a loopback server can observe to the live browser."""
+    form = tool(f"<form toolname=t tooldescription=d method=post action='{action}' toolautosubmit><input name=q></form>",
+                url=page)
+    request = formtools.prepare_call(form, {"q": "1"}).request
+    assert request is not None
+    headers = dict(request.headers)
+    assert (headers.get("Origin"), headers.get("Referer")) == expected
+    assert "s3cret" not in repr(request.headers)

@@ -452,6 +452,7 @@ class ChromiumOracle:
         *,
         content_type: str = "text/html; charset=utf-8",
         path: str | None = None,
+        query: str = "",
         wait_for_user: float = 1.0,
         timeout: float = 10.0,
     ) -> ExecuteAnswer:
@@ -464,7 +465,8 @@ class ChromiumOracle:
         The page is loaded afresh for every call, so a call never sees an earlier call's values.
         It is served at ``path`` (a fresh ``/oracle/<n>`` by default); give a fixed path when the
         answer must not depend on the call's number, since ``action=""`` submits to the page's
-        own URL. A ``str`` is sent as UTF-8, so ``content_type`` should then say
+        own URL. ``query`` (a query and/or fragment, ``?…#…``) is appended to the URL the page is
+        loaded from, which its Referer headers show. A ``str`` is sent as UTF-8, so ``content_type`` should then say
         ``charset=utf-8``; pass ``"text/html"`` to let the page's ``<meta charset>`` decide.
 
         If the form is submitted, the answer's ``request`` is the submission that arrived at
@@ -480,7 +482,7 @@ class ChromiumOracle:
         from playwright.sync_api import Error as PlaywrightError
 
         body = html.encode("utf-8") if isinstance(html, str) else html
-        url = self.site.put(path or f"/oracle/{next(self._numbers)}", body, content_type)
+        url = self.site.put(path or f"/oracle/{next(self._numbers)}", body, content_type) + query
         for attempt in (1, 2):
             try:
                 return self._execute(url, tool_name, tool_input, wait_for_user, timeout)

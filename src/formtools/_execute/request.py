@@ -11,7 +11,6 @@ from __future__ import annotations
 import base64
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
-from urllib.parse import urlsplit, urlunsplit
 
 from formtools._spec.url import Url
 from formtools._spec.url import parse as parse_url
@@ -130,6 +129,7 @@ def build_request(
             value = "%d,%d" % image_coordinates if submitter.type == "image" else submitter.attributes.get("value", "")
         return NoRequest("dialog", return_value=value)
     parsed = _action_url(form, submitter, document_url, base_url or document_url, document_encoding)
+    document = parse_url(document_url) if document_url else None
     action = parsed.href
     scheme = parsed.scheme
     if scheme == "javascript":
@@ -149,7 +149,8 @@ def build_request(
         return NoRequest("blocked", url=action)
     if method == "get":
         # the query is replaced, even by an empty one ("/path?"), the fragment kept
-        return Request("GET", parsed.with_query(urlencode(entries, encoding)).href, _referer(document_url))
+        sent = parsed.with_query(urlencode(entries, encoding))
+        return Request("GET", sent.href, _referer(document, sent))
     if enctype == "multipart/form-data":
         boundary = boundary or new_boundary()
         body = multipart(entries, encoding, boundary)
@@ -160,20 +161,43 @@ def build_request(
     else:
         body = urlencode(entries, encoding).encode("ascii")
         content_type = "application/x-www-form-urlencoded"
-    headers = (("Content-Type", content_type), *_origin(document_url), *_referer(document_url))
+    headers = (("Content-Type", content_type), *_origin(document), *_referer(document, parsed))
     return Request("POST", action, headers, body)
 
 
-def _origin(document_url: str | None) -> tuple[tuple[str, str], ...]:
-    """The Origin header a browser sends with a POST from an http(s) page."""
-    parts = urlsplit(document_url or "")
-    if parts.scheme not in ("http", "https"):
+def _origin(document: Url | None) -> tuple[tuple[str, str], ...]:
+    """The Origin header a browser sends with a POST from an http(s) page: the document's
+    origin serialized (Fetch, "append a request Origin header"), so never its userinfo, path or
+    a default port."""
+    if document is None or document.scheme not in ("http", "https"):
         return ()
-    return (("Origin", f"{parts.scheme}://{parts.netloc}"),)
+    return (("Origin", document.origin),)
 
 
-def _referer(document_url: str | None) -> tuple[tuple[str, str], ...]:
-    parts = urlsplit(document_url or "")
-    if parts.scheme not in ("http", "https"):
+# Referrer Policy, "strip url for use as a referrer": a longer referrer is cut to its origin.
+_REFERRER_LENGTH_LIMIT = 4096
+
+
+def _referer(document: Url | None, target: Url) -> tuple[tuple[str, str], ...]:
+    """The Referer header under Chromium's default referrer policy, ``strict-origin-when-cross-origin``
+    (Referrer Policy, "determine request's referrer"): the document's URL without userinfo and
+    fragment for a same-origin target, only its origin (and ``/``) for another origin, nothing
+    when an https page submits to http."""
+    if document is None or document.scheme not in ("http", "https"):
         return ()
-    return (("Referer", urlunsplit(parts._replace(fragment=""))),)
+    if document.scheme == "https" and target.scheme != "https":
+        return ()
+    origin_only = f"{document.origin}/"
+    if document.origin != target.origin:
+        return (("Referer", origin_only),)
+    stripped = parse_url(document.href_without_fragment)
+    assert stripped is not None  # a serialized URL parses again
+    full = stripped.href if not (stripped.username or stripped.password) else _without_userinfo(stripped)
+    return (("Referer", full if len(full) <= _REFERRER_LENGTH_LIMIT else origin_only),)
+
+
+def _without_userinfo(url: Url) -> str:
+    """``url`` serialized with its username and password set to the empty string."""
+    scheme_end = len(url.protocol) + 2  # "http://"
+    at = url.href.index("@", scheme_end)
+    return url.href[:scheme_end] + url.href[at + 1 :]
