@@ -30,6 +30,12 @@ bytes in every process, and a smaller corpus is a prefix of a bigger one. WARC r
 derived from the seed and a fixed date, so the archive's bytes are reproducible as well.
 
     python benchmarks/make_corpus.py benchmarks/corpus --size-mb 25     # also writes corpus.warc.gz
+    python benchmarks/make_corpus.py benchmarks/formpages --forms-only --pages 200   # 16.1 MB
+
+The form-page mode (``--forms-only``, ``generate(..., forms_only=True)``) is the corpus of a crawl
+that keeps only pages with forms: every page carries one to three forms in the same surroundings,
+pages drawn around 60 KB (200 pages: 16.1 MB, median 64 KB). Its pages come from their own random
+streams (``"{seed}:{i}:forms"``), equally deterministic.
 
     from benchmarks.make_corpus import generate
     corpus = generate(tmp_path, size_mb=0.5, seed=3)   # corpus.pages: what each page holds
@@ -57,12 +63,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-__all__ = ["Corpus", "GeneratedPage", "PageInfo", "generate", "iter_pages", "load"]
+__all__ = [
+    "FORMS_ONLY_PAGE_KB",
+    "PAGE_KB",
+    "Corpus",
+    "GeneratedPage",
+    "PageInfo",
+    "generate",
+    "iter_pages",
+    "load",
+]
 
 MANIFEST = "manifest.jsonl"
 WARC_NAME = "corpus.warc.gz"
 PAGES_PER_FOLDER = 1000
 _WARC_DATE = "2026-01-15T12:00:00Z"
+#: page sizes in KB (log-normal around the geometric mean of the bounds, clipped to them)
+PAGE_KB: tuple[float, float] = (20, 400)
+#: the form-page corpus's: 200 pages are 16.1 MB, median 64 KB (seed 1)
+FORMS_ONLY_PAGE_KB: tuple[float, float] = (9, 450)
 
 #: the declared charset labels and how often they occur (``iso-8859-1`` means windows-1252)
 _CHARSETS: tuple[tuple[str, float], ...] = (
@@ -910,8 +929,10 @@ def _page_size(rng: random.Random, page_kb: tuple[float, float]) -> int:
     return int(min(high, max(low, rng.lognormvariate(centre, spread))) * 1000)
 
 
-def _page(seed: int, index: int, page_kb: tuple[float, float]) -> GeneratedPage:
-    rng = random.Random(f"{seed}:{index}")
+def _page(
+    seed: int, index: int, page_kb: tuple[float, float], forms_only: bool = False
+) -> GeneratedPage:
+    rng = random.Random(f"{seed}:{index}:forms" if forms_only else f"{seed}:{index}")
     charset = rng.choices([c for c, _ in _CHARSETS], [w for _, w in _CHARSETS])[0]
     lang = {"shift_jis": "ja", "windows-1252": "west", "iso-8859-1": "west"}.get(charset, "en")
     if charset == "utf-8" and rng.random() < 0.1:
@@ -922,7 +943,7 @@ def _page(seed: int, index: int, page_kb: tuple[float, float]) -> GeneratedPage:
     forms = _Forms(page)
     title = page.words(5)
 
-    with_forms = rng.random() < 0.5
+    with_forms = rng.random() < 0.5 or forms_only
     annotated = with_forms and rng.random() < 0.65
     form_count = rng.choices((1, 2, 3), (60, 30, 10))[0] if with_forms else 0
     # at least one annotated form on an annotated page; the others annotated with p = 0.6
@@ -972,11 +993,17 @@ def _page(seed: int, index: int, page_kb: tuple[float, float]) -> GeneratedPage:
     return GeneratedPage(info, encoded)
 
 
-def iter_pages(seed: int = 1, page_kb: tuple[float, float] = (20, 400)) -> Iterator[GeneratedPage]:
-    """The corpus's pages in order, without end: page ``i`` depends only on ``seed`` and ``i``."""
+def iter_pages(
+    seed: int = 1, page_kb: tuple[float, float] | None = None, *, forms_only: bool = False
+) -> Iterator[GeneratedPage]:
+    """The corpus's pages in order, without end: page ``i`` depends only on ``seed``, ``i`` and
+    ``forms_only``. ``page_kb`` defaults to :data:`PAGE_KB` (:data:`FORMS_ONLY_PAGE_KB` for
+    ``forms_only``)."""
+    if page_kb is None:
+        page_kb = FORMS_ONLY_PAGE_KB if forms_only else PAGE_KB
     index = 0
     while True:
-        yield _page(seed, index, page_kb)
+        yield _page(seed, index, page_kb, forms_only)
         index += 1
 
 
@@ -986,11 +1013,18 @@ def generate(
     seed: int = 1,
     *,
     pages: int | None = None,
-    page_kb: tuple[float, float] = (20, 400),
+    page_kb: tuple[float, float] | None = None,
     warc: bool = True,
+    forms_only: bool = False,
 ) -> Corpus:
     """Write a corpus of at least ``size_mb`` MB (10^6 bytes), or of exactly ``pages`` pages, to
-    ``out_dir`` (its ``pages/``, manifest and WARC are replaced; nothing else there is touched)."""
+    ``out_dir`` (its ``pages/``, manifest and WARC are replaced; nothing else there is touched).
+
+    ``forms_only``: every page carries one to three forms (the form-page corpus of the
+    performance figures), pages drawn around 60 KB (:data:`FORMS_ONLY_PAGE_KB`) unless
+    ``page_kb`` says otherwise; its page ``i`` is not the mixed corpus's page ``i``."""
+    if page_kb is None:
+        page_kb = FORMS_ONLY_PAGE_KB if forms_only else PAGE_KB
     if not page_kb[0] > 0 or page_kb[0] > page_kb[1]:
         raise ValueError(f"page_kb must be (low, high) with 0 < low <= high, not {page_kb}")
     out = Path(out_dir)
@@ -1003,7 +1037,7 @@ def generate(
     archive = _Archive(out / WARC_NAME, seed) if warc else None
     try:
         with (out / MANIFEST).open("w", encoding="utf-8") as manifest:
-            for page in iter_pages(seed, page_kb):
+            for page in iter_pages(seed, page_kb, forms_only=forms_only):
                 if (len(written) >= pages) if pages is not None else (total >= size_mb * 1e6):
                     break
                 path = out / page.info.file
@@ -1091,7 +1125,17 @@ def main() -> None:
     parser.add_argument("--size-mb", type=float, default=25.0)
     parser.add_argument("--pages", type=int, help="exactly this many pages (instead of --size-mb)")
     parser.add_argument(
-        "--page-kb", type=float, nargs=2, default=(20, 400), metavar=("LOW", "HIGH")
+        "--page-kb",
+        type=float,
+        nargs=2,
+        default=None,
+        metavar=("LOW", "HIGH"),
+        help=f"page sizes (default {PAGE_KB}, {FORMS_ONLY_PAGE_KB} with --forms-only)",
+    )
+    parser.add_argument(
+        "--forms-only",
+        action="store_true",
+        help="every page carries 1-3 forms (the form-page corpus: --pages 200 is about 16 MB)",
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
@@ -1104,8 +1148,9 @@ def main() -> None:
         args.size_mb,
         args.seed,
         pages=args.pages,
-        page_kb=tuple(args.page_kb),
+        page_kb=tuple(args.page_kb) if args.page_kb else None,
         warc=not args.no_warc,
+        forms_only=args.forms_only,
     )
     with_forms = sum(1 for page in corpus.pages if page.forms)
     annotated = sum(1 for page in corpus.pages if page.toolname_forms)
