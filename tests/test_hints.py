@@ -160,7 +160,8 @@ def test_sensitive_fields_are_marked_and_their_values_not_shown() -> None:
     }
     assert properties["user"]["default"] == "ann"  # not a secret: its value is shown
     assert list(properties["card"]["examples"]) == ["4111"]  # the author said it is not a secret
-    assert tool.annotations["sensitiveHint"] is True
+    # secrets typed in are writeOnly inputs; sensitiveHint is about the output (webmcp#110)
+    assert tool.annotations["sensitiveHint"] is False
 
 
 def test_portable_says_a_secret_in_words_and_chromium_stays_chromium() -> None:

@@ -200,7 +200,7 @@ def test_stdio_lists_every_tool_with_mcp_annotations(site: TestSite) -> None:
                     "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint",
                     "humanInTheLoopHint", "sensitiveHint",
                 ],
-                "sensitiveFields": [],
+                "writeOnlyFields": [],
             }
         },
     }
@@ -208,7 +208,7 @@ def test_stdio_lists_every_tool_with_mcp_annotations(site: TestSite) -> None:
     assert listed["contact"].annotations.destructive_hint is False
     assert listed["order"].annotations.destructive_hint is True
     assert listed["order"].meta["formtools/hints"]["humanInTheLoopHint"] == "confirm"
-    assert listed["register"].meta["formtools/hints"]["sensitiveFields"] == ["secret"]
+    assert listed["register"].meta["formtools/hints"]["writeOnlyFields"] == ["secret"]
     assert listed["register"].meta["formtools/hints"]["humanInTheLoopHint"] == "notify"
 
 

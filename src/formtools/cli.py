@@ -264,12 +264,20 @@ def call(
     text: Annotated[
         bool, typer.Option("--text", help="Also print the landing page's text.")
     ] = False,
+    reveal: Annotated[
+        bool,
+        typer.Option(
+            "--reveal",
+            help="Print a sensitive output (sensitiveHint) instead of its secret reference: for a person, not an agent.",
+        ),
+    ] = False,
     profile: ProfileOption = "chromium",
     all_forms: AllForms = False,
 ) -> None:
     """Execute a tool call as Chromium would: validate, fill, submit, print the result.
 
-    Invalid input prints one message per field and exits with 1; nothing is sent.
+    Invalid input prints one message per field and exits with 1; nothing is sent. A tool whose
+    output is sensitive prints a secret reference in its place unless ``--reveal``.
     """
     from formtools._execute.call import prepare_call, submit
     from formtools._spec.jsjson import dumps
@@ -294,7 +302,7 @@ def call(
         where = f"{shown.method} {shown.url}" if isinstance(shown, Request) else "this form"
         confirmed = typer.confirm(f"{chosen.name} has no toolautosubmit. Submit {where}?")
     result = submit(prepared, confirm=confirmed, include_text=text)
-    typer.echo(dumps(result.to_dict(), pretty=True))
+    typer.echo(dumps(result.to_dict(reveal=reveal), pretty=True))
     if result.status == "awaiting-user":
         typer.echo("formtools: not submitted: the form has no toolautosubmit (pass --yes)", err=True)
         raise typer.Exit(1)

@@ -40,6 +40,8 @@ class TestSite:
     - ``/login`` (POST): sets ``session=<user>``, then 303 to ``/account``.
     - ``/account``: JSON-LD naming the session cookie's user (or null).
     - ``/moved``: 302 to ``/submit?moved=1``.
+    - ``/keys`` (POST): makes an API key, then 303 to ``/keys/<n>``, whose JSON-LD shows it;
+      ``/keys-now`` (POST): makes one and shows it in the answer itself (no redirect).
     - ``/page/<name>``: pages put with :meth:`put`.
     """
 
@@ -49,6 +51,7 @@ class TestSite:
         self.received: list[Received] = []
         self.pages: dict[str, bytes] = {}
         self.redirects: dict[str, str] = {}  # path → where it now redirects (302)
+        self.keys: list[str] = []  # the API keys /keys made, in order
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True)
@@ -127,6 +130,14 @@ class TestSite:
                 if "=" in part
             )
             return 200, html, _page(json.dumps({"@type": "Account", "user": cookies.get("session")}))
+        if request.path in ("/keys", "/keys-now") and request.method == "POST":
+            self.keys.append(f"sk-live-{len(self.keys) + 1:04d}-{'x' * 20}")
+            if request.path == "/keys-now":
+                return 200, html, _page(json.dumps({"@type": "APIKey", "key": self.keys[-1]}))
+            return 303, [("Location", f"/keys/{len(self.keys)}")], b""
+        if request.path.startswith("/keys/") and request.path[6:].isdigit():
+            key = self.keys[int(request.path[6:]) - 1]
+            return 200, html, _page(json.dumps({"@type": "APIKey", "key": key}))
         if request.path == "/moved":
             return 302, [("Location", "/submit?moved=1")], b""
         if request.path in self.pages:

@@ -8,7 +8,8 @@ prepared request.
 
 What comes back is fit to show: the values of sensitive fields (passwords, card numbers, one-time
 codes) are masked in the shown request, the result and the HTTP client's log records
-(:mod:`formtools._execute.redact`); only the request on the wire carries them.
+(:mod:`formtools._execute.redact`); only the request on the wire carries them. And a tool whose
+*output* is sensitive (``sensitiveHint``) hands the agent a secret reference, not the output.
 """
 
 from __future__ import annotations
@@ -39,7 +40,9 @@ from formtools._execute.send import (
     landed,
     not_sent,
     send_request,
+    withheld_as_secret,
 )
+from formtools._synth.hints import hints_of
 from formtools._synth.parameters import parameters_of
 from formtools._synth.tool import Tool
 from formtools._forms.validity import invalid_controls
@@ -94,6 +97,23 @@ class PreparedCall:
     @property
     def request(self) -> Request | None:
         return self.outcome if isinstance(self.outcome, Request) else None
+
+    @property
+    def sensitive_output(self) -> bool:
+        """Whether the tool's output is sensitive: its ``sensitiveHint`` as the profile wrote it
+        (the author's word, or formtools' guess unless ``--no-infer``), and for a profile whose
+        annotations have none (``chromium``) the form's own hints."""
+        declared = self.tool.annotations.get("sensitiveHint")
+        return declared if isinstance(declared, bool) else hints_of(self.tool.form).sensitiveHint
+
+    def finished(self, result: ToolResult) -> ToolResult:
+        """What the send gave, as the agent may see it: landed where the form's target says,
+        secrets of the input masked, a sensitive output replaced by a secret reference."""
+        result = landed(result, self.landing, self.tool.page.url)
+        result = scrubbed_result(result, self.secrets, self.shown)
+        if self.sensitive_output:
+            result = withheld_as_secret(result, self.tool.title or self.tool.name)
+        return result
 
 
 def _submitter(tool: Tool, name: str | None) -> Control | None:
@@ -214,8 +234,7 @@ def submit(
             max_bytes=max_bytes,
             include_text=include_text,
         )
-    result = landed(result, prepared.landing, prepared.tool.page.url)
-    return scrubbed_result(result, prepared.secrets, prepared.shown)
+    return prepared.finished(result)
 
 
 async def asubmit(
@@ -242,8 +261,7 @@ async def asubmit(
             include_text=include_text,
             fetcher=fetcher,
         )
-    result = landed(result, prepared.landing, prepared.tool.page.url)
-    return scrubbed_result(result, prepared.secrets, prepared.shown)
+    return prepared.finished(result)
 
 
 def call_tool(tool: Tool, tool_input: Any = OMITTED, *, confirm: bool = False, **options: Any) -> ToolResult:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 import sys
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -26,10 +27,33 @@ from formtools._parse.document import Document
 from formtools._parse import parse_html
 from formtools._execute.request import NoRequest, Request
 
-__all__ = ["ToolResult", "landed", "send_request", "asend_request", "json_ld_of", "page_text", "not_sent"]
+__all__ = ["SecretReference", "ToolResult", "landed", "withheld_as_secret", "send_request", "asend_request", "json_ld_of", "page_text", "not_sent"]
 
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class SecretReference:
+    """What an agent is given instead of a sensitive output: the ``secret_reference`` content
+    item of webmcp#110 ("tools can return opaque references instead of raw secrets").
+
+    ``id`` is opaque (random, per call), ``label`` names the secret for a person, and
+    ``redeem_url`` is where a person's user agent fetches it again with the user's credentials —
+    the proposal's redemption contract is ``GET`` on a URL of the page's origin, so there is one
+    only when the landing page was reached by a GET (a GET form, or a POST answered with a
+    redirect); the answer to a POST itself cannot be fetched again and is only withheld.
+    """
+
+    id: str
+    label: str
+    redeem_url: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"type": "secret_reference", "id": self.id, "label": self.label}
+        if self.redeem_url is not None:
+            data["redeemUrl"] = self.redeem_url
+        return data
 
 
 @dataclass(frozen=True)
@@ -47,6 +71,11 @@ class ToolResult:
     no frame has: a new window; Chromium returns no result, so ``result`` is ``null``). A
     landing page of another origin than the form's page gives no result either (Chromium
     answers "Cannot return tool results after a cross-origin navigation").
+
+    ``secret_reference`` is set when the tool's output is sensitive (its ``sensitiveHint``,
+    webmcp#110, where withholding is a processing requirement): the agent-facing views
+    (:attr:`result`, :meth:`to_dict`) then carry the reference instead of the output, which
+    stays in ``json_ld`` and ``text`` for the caller's own code and for ``to_dict(reveal=True)``.
     """
 
     status: str
@@ -59,9 +88,11 @@ class ToolResult:
     redirects: tuple[str, ...] = field(default=())
     landing: str = "self"
     withheld: bool = False  # Chromium gives the agent no result (another window, another origin)
+    final_method: str = "GET"  # of the request that fetched the landing page (after redirects)
+    secret_reference: SecretReference | None = None
 
     @property
-    def result(self) -> list[Any] | None:
+    def output(self) -> list[Any] | None:
         """What Chromium hands the agent: the landing document's JSON-LD blocks, or ``None``
         when it gives no result (nothing submitted, another window, another origin, a download;
         ``fixtures/expected/results.json`` records each case from the browser)."""
@@ -69,21 +100,33 @@ class ToolResult:
             return None
         return list(self.json_ld)
 
-    def to_dict(self) -> dict[str, Any]:
+    @property
+    def result(self) -> list[Any] | None:
+        """What formtools hands an agent: :attr:`output`, unless it is sensitive (then ``None``
+        and :attr:`secret_reference` stands in for it)."""
+        return None if self.secret_reference is not None else self.output
+
+    def to_dict(self, *, reveal: bool = False) -> dict[str, Any]:
+        """The result as JSON-ready data for an agent; ``reveal`` puts a sensitive output back
+        (for a person, e.g. ``formtools call --reveal`` at a terminal)."""
         data: dict[str, Any] = {"status": self.status}
         if self.status == "completed":
             data.update(
                 status_code=self.status_code,
                 url=self.url,
-                result=self.result,
+                result=self.output if reveal else self.result,
             )
+            if self.secret_reference is not None:
+                data["sensitive"] = True
+                if not reveal:
+                    data["secret_reference"] = self.secret_reference.to_dict()
             if self.landing != "self":
                 data["landing"] = self.landing
             if self.reason is not None:
                 data["reason"] = self.reason
             if self.redirects:
                 data["redirects"] = list(self.redirects)
-            if self.text is not None:
+            if self.text is not None and (reveal or self.secret_reference is None):
                 data["text"] = self.text
         else:
             data["reason"] = self.reason
@@ -228,6 +271,7 @@ def _result(request: Request, response: Response, include_text: bool) -> ToolRes
         json_ld=json_ld_of(document),
         text=page_text(document) if include_text else None,
         redirects=response.redirects,
+        final_method=response.method,
     )
 
 
@@ -324,6 +368,20 @@ def landed(result: ToolResult, landing: str, page_url: str | None) -> ToolResult
         why = "the landing page is of another origin: Chromium returns no result after a cross-origin navigation"
         return replace(result, landing=landing, withheld=True, reason=why)
     return replace(result, landing=landing)
+
+
+def withheld_as_secret(result: ToolResult, label: str) -> ToolResult:
+    """``result`` of a tool whose output is sensitive: an agent gets a :class:`SecretReference`
+    labelled ``label`` in place of any output it would have been given."""
+    if result.output is None:
+        return result  # nothing reaches the agent anyway
+    redeem_url = result.url if result.final_method == "GET" else None
+    reference = SecretReference(id=secrets.token_urlsafe(16), label=label, redeem_url=redeem_url)
+    how = f"a person can fetch it again from {redeem_url}" if redeem_url else (
+        "the answer to a POST cannot be fetched again; the caller's own code has it"
+    )
+    reason = f"the tool's output is sensitive (sensitiveHint): withheld from the agent; {how}"
+    return replace(result, secret_reference=reference, reason=reason)
 
 
 def _origin(url: str) -> tuple[str, str]:

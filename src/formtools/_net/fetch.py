@@ -137,14 +137,17 @@ class FetchPolicy:
 @dataclass(frozen=True)
 class Response:
     """A fetched answer: the final ``url`` (after redirects, WHATWG-serialised), its
-    ``status`` and ``headers``, the whole decoded ``body``, and ``redirects``: the URL of every
-    hop that answered with a redirect, in order (empty when the first answer was final)."""
+    ``status`` and ``headers``, the whole decoded ``body``, ``redirects``: the URL of every
+    hop that answered with a redirect, in order (empty when the first answer was final), and
+    ``method``: the final request's method (a POST answered with 303 ends as a GET, so its
+    answer can be fetched again from ``url``)."""
 
     url: str
     status: int
     headers: httpx.Headers
     body: bytes
     redirects: tuple[str, ...] = field(default=())
+    method: str = "GET"
 
     @property
     def content_type(self) -> str | None:
@@ -419,7 +422,7 @@ def _first(method: str, url: str, headers: Headers | None, content: bytes | None
 
 
 def _response(hop: _Hop, status: int, headers: httpx.Headers, body: bytes, redirects: list[str]) -> Response:
-    return Response(hop.url.href, status, headers, body, tuple(redirects))
+    return Response(hop.url.href, status, headers, body, tuple(redirects), hop.method)
 
 
 class Fetcher:

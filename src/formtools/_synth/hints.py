@@ -1,16 +1,20 @@
-"""What a tool call does to the world, guessed from the form: MCP-style tool annotations and
-which fields hold secrets.
+"""What a tool call does to the world, guessed from the form: MCP-style tool annotations.
 
 Chromium reports no such hints (its only annotation is ``autosubmit``), yet a client deciding
 whether to ask a person before a call, or whether to retry one, needs them. The page already
 says most of it: a GET form only reads (HTML requires GET submissions to be safe and
 idempotent), a form whose name, action or button says "delete" or "pay" changes something that
-cannot be taken back, and ``type=password`` or ``autocomplete="cc-number"`` mark a secret.
+cannot be taken back, and a form that "generates an API key" hands out a secret.
 
 Every guess is a row of a table below, and an author can override each hint with a form
 attribute (:data:`OVERRIDES`) — ``toolhumanintheloophint`` only upwards for a form without
-``toolautosubmit``, which is never submitted without a person. A field is marked sensitive or
-not with ``toolparamsensitive`` (``"false"`` turns the guess off).
+``toolautosubmit``, which is never submitted without a person.
+
+``sensitiveHint`` is about the tool's *output*, as its proposal defines it (webmcp#110: "the
+tool's output may contain sensitive data"); secrets a person types *into* a form are another
+matter (``writeOnly`` parameters, :mod:`formtools._forms.sensitive`) and say nothing about what
+the landing page holds. A sensitive output is withheld from the agent when the tool is called
+(:attr:`formtools._execute.send.ToolResult.secret_reference`).
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from urllib.parse import urlsplit
 
 from formtools._forms.model import Form, submission_attribute, submission_method
 from formtools._synth.parameters import parameters_of
-from formtools._forms.sensitive import autocomplete_field, boolean_flag, is_sensitive, words_of
+from formtools._forms.sensitive import autocomplete_field, boolean_flag, words_of
 
 __all__ = [
     "HUMAN_IN_THE_LOOP_LEVELS",
@@ -54,6 +58,15 @@ _PAYMENT_WORDS = frozenset(
         "pay", "payment", "purchase", "buy", "checkout", "order", "donate", "donation",
         "transfer", "charge", "subscribe", "billing",
     }
+)
+# Evidence that the output holds a secret (webmcp#110's cases: "tools that generate secrets
+# (API keys, tokens, passwords)"): a credential noun together with a verb that hands one out, or
+# "API key" itself. Neither word alone is enough — "verify token" reads a token the person typed,
+# "create account" hands out nothing — and private data in general (messages, records) has no
+# word a form reliably carries: its author declares it with ``toolsensitivehint``.
+_HANDING_OUT_WORDS = frozenset({"generate", "regenerate", "create", "new", "issue", "reveal", "rotate", "roll"})
+_CREDENTIAL_WORDS = frozenset(
+    {"apikey", "token", "tokens", "key", "keys", "secret", "secrets", "credential", "credentials", "codes"}
 )
 # Words of a form that only looks things up, whatever its method.
 _SEARCH_WORDS = frozenset({"search", "find", "lookup", "query", "filter", "browse"})
@@ -156,7 +169,7 @@ def hints_of(form: Form, *, declared: bool = True) -> Hints:
         # every result as the site's content in its own way, _meta["formtools/untrusted"])
         "untrustedContentHint": False,
         "humanInTheLoopHint": _level(destructive, "toolautosubmit" in attributes, reads_only),
-        "sensitiveHint": any(is_sensitive(c) for c in fields),
+        "sensitiveHint": _hands_out_secret(words),
     }
     inferred = [key for key in guessed if key != "untrustedContentHint"]
     for attribute, key in OVERRIDES.items() if declared else ():
@@ -174,6 +187,13 @@ def hints_of(form: Form, *, declared: bool = True) -> Hints:
             if key in inferred:
                 inferred.remove(key)
     return Hints(**guessed, inferred=tuple(inferred))
+
+
+def _hands_out_secret(words: frozenset[str]) -> bool:
+    """Whether a form's words say its output is a secret (see ``_CREDENTIAL_WORDS``)."""
+    if words & {"apikey", "apikeys"} or {"api", "key"} <= words or {"api", "keys"} <= words:
+        return True
+    return bool(words & _CREDENTIAL_WORDS) and bool(words & _HANDING_OUT_WORDS)
 
 
 def declared_hints(form: Form) -> dict[str, Any]:
