@@ -272,3 +272,60 @@ def test_a_form_that_can_never_be_valid() -> None:
         formtools.prepare_call(formtools.extract(page, base_url="https://a.example/").tool("t"), {"q": "x"})
     portable = formtools.extract(page, profile="portable").tool("t").input_schema
     assert "not" not in portable and "x-formtools-unsatisfiable" not in portable  # outside the subset
+
+
+# ---- the contract holds for every JSON value, not only those of the schema's types ----------
+
+# values of every JSON kind, the ones Chromium's fill would convert among them: "5" for a
+# number, 5 and true for a string, 1 and "true" for a checkbox (JavaScript's conversions)
+_CONFUSED = ["5", "5.0", "1e1", "abc", "", " 5", 5, 0, 1, 1.5, -1, True, False, "true", "1", None, [], ["x"], {}]
+
+
+def _submits(tool: formtools.Tool, sample: Any) -> bool | None:
+    # files are not parameters: a call attaches them (files=), so every file input gets one
+    files = {
+        c.attributes["name"]: [formtools.File("a.txt", "text/plain", b"a")]
+        for c in tool.form.controls
+        if c.type == "file" and c.attributes.get("name")
+    }
+    try:
+        formtools.prepare_call(tool, sample, files=files)
+    except (formtools.InputError, formtools.ValidationError):
+        return False
+    except formtools.SubmissionError:  # no submit button: no call is made whatever the input
+        return None
+    return True
+
+
+def test_validate_accepts_exactly_what_call_submits_under_html() -> None:
+    """validate ⇔ call for every input, type-confused ones included (tests/test_html_profile_browser.py
+    holds validate ⇔ Chromium's checkValidity() for inputs of the schema's types, live). Before the
+    html profile enforced its schema, ``{"n": "5"}`` for ``<input type=number>`` was rejected by
+    validate and submitted by call."""
+    import random
+    from pathlib import Path
+
+    from tests.conftest import FIXTURES
+    from tests.support.callgen import calls_for
+    from tests.support.formgen import generate_pages
+
+    pages = [path.read_text("utf-8", "replace") for path in sorted(Path(FIXTURES).glob("*.html"))]
+    pages += [html for _, html in generate_pages(80, seed=11)]
+    checked = accepted = 0
+    disagreements: list[str] = []
+    for number, page in enumerate(pages):
+        for tool in formtools.extract_tools(page, base_url="https://shop.example/", profile="html"):
+            rng = random.Random(f"{number}/{tool.name}")
+            samples: list[Any] = calls_for(tool.to_dict(), rng)
+            samples += [{key: value} for key in tool.input_schema["properties"] for value in _CONFUSED]
+            for sample in samples:
+                sent = _submits(tool, sample)
+                if sent is None:
+                    break
+                valid = not formtools.validate_input(tool, sample) if isinstance(sample, dict) else False
+                checked += 1
+                accepted += valid
+                if valid != sent:
+                    disagreements.append(f"page {number} {tool.name} {sample!r}: validate {valid}, call {sent}")
+    assert checked > 20_000 and 0 < accepted < checked
+    assert not disagreements, f"{len(disagreements)} of {checked}; first: {disagreements[:5]}"

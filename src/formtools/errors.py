@@ -124,7 +124,8 @@ class BrowserError(FormtoolsError, RuntimeError):
 
 class InputError(FormtoolsError, ValueError):
     """A tool call's input was rejected; nothing was filled. ``problems`` has one entry per
-    bad key; ``str()`` is Chromium's message for the first."""
+    bad key; ``str()`` is the message for the first: Chromium's, or under a profile that
+    enforces its schema (``html``) the schema's."""
 
     code = "invalid-input"
     exit_code = 1

@@ -46,7 +46,8 @@ from formtools._synth.hints import hints_of
 from formtools._synth.parameters import parameters_of
 from formtools._synth.tool import Tool
 from formtools._forms.validity import invalid_controls
-from formtools.errors import NoSubmitButton, SendError, SourceError, SubmissionError, ValidationError
+from formtools._execute.validate import validate_input
+from formtools.errors import InputError, NoSubmitButton, SendError, SourceError, SubmissionError, ValidationError
 
 __all__ = [
     "PreparedCall",
@@ -116,6 +117,30 @@ class PreparedCall:
         return result
 
 
+@dataclass(frozen=True)
+class _SchemaProblem:
+    """A key the tool's input schema rejects (a profile that enforces its schema)."""
+
+    key: str | None
+    message: str
+
+
+# what a fill would refuse (a value of the wrong kind, a key that is no parameter); the other
+# flags are constraint validation's, reported as Chromium reports a form that fails it
+_INPUT_FLAGS = frozenset({"badInput", "unknownParameter"})
+
+
+def _enforce_schema(tool: Tool, tool_input: dict[str, Any]) -> None:
+    """Raise what :func:`validate_input` finds, split as a Chromium call splits it: values of
+    the wrong kind as :class:`InputError`, the rest as :class:`ValidationError`."""
+    rejected = validate_input(tool, tool_input)
+    wrong = [p for p in rejected if p.flag in _INPUT_FLAGS]
+    if wrong:
+        raise InputError([_SchemaProblem(p.field, f"{p.pointer}: {p.message}") for p in wrong])
+    if rejected:
+        raise ValidationError([_SchemaProblem(p.field, p.message) for p in rejected])
+
+
 def _submitter(tool: Tool, name: str | None) -> Control | None:
     kept = parameters_of(tool.form, tool.profile)
     if name is None:
@@ -156,6 +181,8 @@ def prepare_call(
     :class:`NoSubmitButton`, :class:`~formtools.ValidationError` (the filled form is invalid;
     nothing sent) or :class:`~formtools.SubmissionError`.
     """
+    if tool.profile.enforces_schema and isinstance(tool_input, dict):
+        _enforce_schema(tool, tool_input)
     filled = fill(tool.form, tool_input, state, profile=tool.profile)
     button = _submitter(tool, submitter)
     # an inferred tool without a submit button is submitted as Enter submits its form
@@ -165,11 +192,16 @@ def prepare_call(
     skip_validation = "novalidate" in tool.form.attributes or (
         button is not None and "formnovalidate" in button.attributes
     )
+    chosen = {name: [_file(f) for f in sources] for name, sources in (files or {}).items()}
     if not skip_validation:
-        problems = invalid_controls(filled)
+        # a file input's files are the call's (files=), not the form state's: a required one
+        # given a file is not missing
+        problems = [
+            p for p in invalid_controls(filled)
+            if not (p.control.type == "file" and chosen.get(p.control.attributes.get("name", "")))
+        ]
         if problems:
             raise ValidationError(problems)
-    chosen = {name: [_file(f) for f in sources] for name, sources in (files or {}).items()}
     building = partial(
         build_request,
         filled,

@@ -362,5 +362,8 @@ HTML = register_profile(
         annotations=_annotations,
         closed=True,
         says_unsatisfiable=True,
+        # the schema is the contract: Chromium's fill would take "5" for a number input and 1
+        # for a checkbox, which the typed schema rejects; a call under html rejects them too
+        enforces_schema=True,
     )
 )

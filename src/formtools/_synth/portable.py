@@ -1,12 +1,13 @@
 """The ``portable`` profile: the ``html`` profile's meaning in the JSON Schema every client takes.
 
-MCP clients, OpenAI function calling (strict mode included) and the subset the WebMCP proposal
-sketches for tool schemas agree on little more than ``type``, ``properties``, ``required``,
-``enum``, ``pattern``, ``minimum``/``maximum``, ``items``, ``title`` and ``description`` (plus
-``additionalProperties: false`` on the tool's object, which strict mode needs). Anything else —
-``format``, ``const``, ``anyOf``/``allOf``, ``multipleOf``, ``uniqueItems``, ``minLength``,
-``minItems``, ``default``, ``examples`` and the ``html`` profile's ``x-`` keywords — is rejected
-by some client or silently ignored by others.
+MCP clients, OpenAI function calling (strict mode included) and the JSON Schema subset that
+webmcp#289 proposes for ``registerTool()`` (``formtools._spec.schema_subset``) agree on little
+more than ``type``, ``properties``, ``required``, ``enum``, ``pattern``, ``minimum``/``maximum``,
+``items`` and ``description`` (plus ``additionalProperties: false`` on the tool's object, which
+strict mode needs). Anything else — ``title`` (not in #289's allowlist), ``format``, ``const``,
+``anyOf``/``allOf``, ``multipleOf``, ``uniqueItems``, ``minLength``, ``minItems``, ``default``,
+``examples`` and the ``html`` profile's ``x-`` keywords — is rejected by some client or by the
+subset, or silently ignored by others.
 
 So this profile does not have rules of its own: it takes each ``html`` fragment and rewrites it,
 keyword by keyword (:data:`_REWRITES`), into the subset. A keyword with an exact equivalent is
@@ -14,7 +15,8 @@ translated (``const: true`` → ``enum: [true]``, ``minLength: 1`` → a non-emp
 without is dropped and its constraint said in words, appended to the ``description`` ("a multiple
 of 0.5", "on or after 2026-01-01"), so a model still reads it. The result is never stricter than
 the ``html`` schema: every input the ``html`` validator accepts, a standard validator accepts
-under the ``portable`` schema (``tests/test_portable_profile.py``).
+under the ``portable`` schema, and every schema passes #289's meta-validation
+(``tests/test_portable_profile.py``).
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from formtools._spec.microsyntax import compiled_pattern
 __all__ = ["ALLOWED_KEYWORDS", "PORTABLE", "portable_fragment"]
 
 #: The keywords a ``portable`` schema may use (``additionalProperties`` only as ``false`` on the
-#: tool's object).
+#: tool's object): a part of #289's allowlist, ``SUBSET_KEYWORDS``.
 ALLOWED_KEYWORDS = frozenset(
     {
         "type",
@@ -48,7 +50,6 @@ ALLOWED_KEYWORDS = frozenset(
         "minimum",
         "maximum",
         "items",
-        "title",
         "description",
     }
 )
@@ -236,7 +237,6 @@ _REWRITES: Mapping[str, Callable[[str], Rewrite]] = MappingProxyType(
         "pattern": _pattern,
         "minimum": _keep,
         "maximum": _keep,
-        "title": _keep,
         "properties": _keep,
         "required": _keep,
         "items": _items,
@@ -256,6 +256,7 @@ _REWRITES: Mapping[str, Callable[[str], Rewrite]] = MappingProxyType(
         "writeOnly": _say(lambda _: "a secret: never shown back"),
         # said by the rewrites they go with
         "description": _drop,
+        "title": _drop,  # the parameter's name in words: portable_fragment puts it first
         "format": _drop,  # x-formtools-html-type's note says it
         "multipleOf": _drop,  # the three are said together by _step_note
         "x-formtools-step": _drop,
@@ -278,9 +279,13 @@ def _rewritten(source: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
 
 
 def portable_fragment(source: Mapping[str, Any]) -> dict[str, Any]:
-    """An ``html`` fragment in the portable subset, with its lost constraints described."""
+    """An ``html`` fragment in the portable subset, with its lost constraints described.
+
+    The ``title`` (``toolparamtitle``, else ``aria-label``) names the parameter, and #289's
+    allowlist has no ``title``: it leads the description ("Department: …") instead."""
     out, notes = _rewritten(source)
-    description = source.get("description")
+    title, text = source.get("title"), source.get("description")
+    description = f"{title}: {text}" if title and text and text != title else title or text
     said = "; ".join(dict.fromkeys(notes))
     if description and said:
         out["description"] = f"{description} ({said})"
@@ -301,6 +306,8 @@ PORTABLE = register_profile(
         "portable",
         summary="the html profile in the JSON Schema subset MCP clients and OpenAI accept",
         fragments={kind: _portable(builder) for kind, builder in HTML.fragments.items()},
+        # the subset leaves constraints in words: the call is Chromium's, checked by the form
+        enforces_schema=False,
         says_unsatisfiable=False,  # the subset has no "accepts nothing"; lint says it instead
     )
 )

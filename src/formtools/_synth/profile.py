@@ -48,6 +48,10 @@ class Profile:
     tool's annotations. ``says_unsatisfiable``: a form no input can make valid gets a schema
     that accepts nothing (``"not": {}``) and says why (``x-formtools-unsatisfiable``). ``closed``: the input schema says
     ``"additionalProperties": false`` (a call with an unknown key is rejected, as Chromium does).
+    ``enforces_schema``: a call is checked against the tool's input schema before it is filled,
+    so that the schema is the whole contract (``html``: whatever ``validate`` rejects, ``call``
+    rejects, and the other way round); without it a call is filled as Chromium fills it, with
+    JavaScript's conversions (``"5"`` for a number, ``1`` for a checkbox).
     """
 
     name: str
@@ -59,6 +63,7 @@ class Profile:
     summary: str = ""
     closed: bool = False
     says_unsatisfiable: bool = False
+    enforces_schema: bool = False
 
     def extend(self, name: str, *, fragments: Mapping[str, FragmentBuilder] | None = None, **changes: Any) -> "Profile":
         """A new profile: this one with some rules replaced."""
