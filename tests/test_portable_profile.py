@@ -1,8 +1,9 @@
 """The ``portable`` profile and the ``openai`` / ``evals`` formats, without a browser.
 
 The profile's promise has two halves, each checked on every fixture page and on generated pages:
-its schemas use only the keywords every client accepts (and are valid JSON Schema 2020-12), and
-they are never stricter than the ``html`` schemas they come from — every sampled input that the
+its schemas use only the keywords every client accepts (valid JSON Schema 2020-12, and inside the
+subset webmcp#289 proposes — its meta-schema, on a further large generated sample too), and they
+are never stricter than the ``html`` schemas they come from — every sampled input that the
 ``html`` validator accepts passes the ``portable`` schema too.
 """
 
@@ -19,6 +20,7 @@ import pytest
 from typer.testing import CliRunner
 
 import formtools
+from formtools._spec.schema_subset import SUBSET_KEYWORDS, subset_violations
 from formtools._synth.portable import ALLOWED_KEYWORDS, portable_fragment
 from formtools.cli import app
 from tests.conftest import FIXTURES
@@ -26,6 +28,7 @@ from tests.support.callgen import calls_for
 from tests.support.formgen import generate_pages
 
 GENERATED_PAGES = 40
+SUBSET_SAMPLE = 600  # generated pages held to #289's meta-schema alone (about 1,000 tools)
 MIN_HTML_VALID = 3000  # html-valid samples the superset check must have seen
 
 
@@ -73,9 +76,29 @@ def test_only_portable_keywords(page: str, tool: formtools.Tool) -> None:
         assert keyword in ALLOWED_KEYWORDS, f"{page} {tool.name}{path}: {keyword}"
         assert keyword != "additionalProperties" or path == "", f"{page} {tool.name}{path}"
     assert schema["additionalProperties"] is False
+    assert not subset_violations(schema), f"{page} {tool.name}: {subset_violations(schema)}"
     for name, prop in schema["properties"].items():
         enum = prop.get("enum") or prop.get("items", {}).get("enum")
         assert enum is None or len(enum) == len(set(map(json.dumps, enum))), name
+
+
+def test_the_keywords_are_a_part_of_289s_allowlist() -> None:
+    assert ALLOWED_KEYWORDS <= SUBSET_KEYWORDS, ALLOWED_KEYWORDS - SUBSET_KEYWORDS
+
+
+def test_a_large_generated_sample_passes_289s_meta_validation() -> None:
+    """Another seed and many more pages than the pairs above: every portable schema is a valid
+    WebMCP input schema under #289 (a title, from toolparamtitle or aria-label, was not)."""
+    tools = failing = 0
+    found: list[str] = []
+    for name, html in generate_pages(SUBSET_SAMPLE, seed=289):
+        for tool in formtools.synthesize(formtools.parse_html(html.encode()), "portable").tools:
+            tools += 1
+            violations = subset_violations(tool.to_dict()["inputSchema"])
+            failing += bool(violations)
+            found += [f"{name} {tool.name} {v}" for v in violations]
+    assert tools > 800
+    assert not failing, "\n".join(found[:20])
 
 
 def test_same_tools_and_required_as_html() -> None:
@@ -119,6 +142,7 @@ PAGE = """<!doctype html>
   <label>Name <input name="name" required></label>
   <label>Code <input name="code" required pattern="[a-z]*"></label>
   <input type="email" name="mail" aria-label="Mail">
+  <label>Note <input name="note" toolparamtitle="Gift note"></label>
   <input type="email" name="cc" multiple pattern=".+@x\\.org">
   <label>Weight <input type="number" name="kg" step="0.5" min="1"></label>
   <label>Pairs <input type="number" name="pairs" step="2" value="4"></label>
@@ -147,11 +171,9 @@ def test_rewrites(properties: dict[str, Any]) -> None:
     # the pattern lets "" through, so "not empty" is said, not expressed
     assert properties["code"]["pattern"] == "^(?:[a-z]*)$"
     assert properties["code"]["description"] == "Code (not empty)"
-    assert properties["mail"] == {
-        "type": "string",
-        "title": "Mail",
-        "description": "an e-mail address",
-    }
+    # the title (aria-label, toolparamtitle) is not in #289's subset: it leads the description
+    assert properties["mail"] == {"type": "string", "description": "Mail (an e-mail address)"}
+    assert properties["note"] == {"type": "string", "description": "Gift note: Note"}
     assert "comma-separated" in properties["cc"]["description"]
     assert "each address matches ^(?:.+@x\\.org)$" in properties["cc"]["description"]
     assert properties["kg"]["type"] == "number" and properties["kg"]["minimum"] == 1
