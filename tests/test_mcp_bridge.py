@@ -340,9 +340,12 @@ def test_a_sensitive_value_reaches_the_site_and_never_comes_back(site: TestSite)
     assert "hunter22" not in shown  # … the client never sees it again
     assert registered.structured_content["result"][0]["body"] == "user=ann&secret=[redacted]"
     assert rejected.is_error and rejected.content[0].text == "Invalid value for parameter secret"
-    # humanInTheLoopHint "notify": sent, and the client is told with a log message
-    logged = [n.params.data for n in notes.notifications if getattr(n, "method", "") == "notifications/message"]
-    assert logged == [f"formtools submitted register (POST {site.origin}/submit)"]
+    # humanInTheLoopHint "notify": sent, and the result tells the person first (MCP log
+    # notifications are deprecated, SEP-2577: none is sent)
+    notice = f"formtools submitted register (POST {site.origin}/submit)"
+    assert registered.meta["formtools/notice"] == notice
+    assert registered.content[0].text.startswith(notice + ". register: HTTP 200")
+    assert not [n for n in notes.notifications if getattr(n, "method", "") == "notifications/message"]
 
 
 def test_a_destructive_form_is_confirmed_even_with_toolautosubmit(site: TestSite) -> None:

@@ -417,6 +417,9 @@ def serve(
         int, typer.Option("--max-bytes", help="The largest answer read from a submission.")
     ] = 10 * 1024 * 1024,
     all_forms: AllForms = False,
+    log_format: Annotated[
+        str, typer.Option("--log-format", help="The log on standard error: text (a line a record) or json (an object a line).")
+    ] = "text",
 ) -> None:
     """Serve the pages' tools as an MCP server (needs the mcp extra)."""
     from formtools._synth.profile import get_profile
@@ -438,7 +441,9 @@ def serve(
         max_bytes=max_bytes,
         all_forms=all_forms,
     )
-    bridge.serve(pages, transport=transport, host=host, port=port, base_url=base_url, options=options)
+    bridge.serve(
+        pages, transport=transport, host=host, port=port, base_url=base_url, options=options, log_format=log_format
+    )
 
 
 @app.command()

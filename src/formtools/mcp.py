@@ -14,7 +14,8 @@ Needs the ``mcp`` extra (the official MCP Python SDK, 2.x): ``pip install 'formt
 - **Confirmation.** A form whose ``humanInTheLoopHint`` is ``review`` or ``confirm`` (every form
   without ``toolautosubmit``, and destructive or payment forms) is submitted only after the user
   accepts an elicitation; a client without elicitation gets an ``awaiting-user`` result and
-  nothing is sent. A ``notify`` form is sent, and the client gets a log notification about it.
+  nothing is sent. A ``notify`` form is sent, and its result says so first (and in
+  ``_meta["formtools/notice"]``) for the client to show the person.
 - **Secrets.** Values of sensitive fields (``writeOnly`` inputs) are masked in everything returned:
   the request shown, the result, error messages.
 - **Safety.** Every request the bridge makes — page loads, refreshes, submissions, each redirect
@@ -25,6 +26,9 @@ Needs the ``mcp`` extra (the official MCP Python SDK, 2.x): ``pip install 'formt
   (``--timeout``), a byte cap and a redirect cap. The operator's own page origins are trusted
   (a redirect away from them is not); the action's origin must be the page's (unless
   ``allow_cross_origin``); private addresses only with ``allow_private``.
+- **Log.** One record per tool call on standard error (``formtools.serve`` logger): tool,
+  outcome, HTTP status, the URL as shown (secrets masked), milliseconds — never an argument's
+  value; ``--log-format json`` writes each record as one JSON object a log pipeline can ingest.
 - **Refresh.** After a submission to the page's own URL (same scheme, host, port and path), and
   on ``formtools_refresh``, the session's copy of the page is re-fetched with the session's
   cookies; when its tools change the session gets ``notifications/tools/list_changed``.
@@ -34,10 +38,14 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
+import logging
 import re
 import signal
 import sys
-from collections.abc import Sequence
+import time
+from datetime import datetime, timezone
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, cast
@@ -208,6 +216,7 @@ def published(pages: Sequence[Page]) -> dict[str, tuple[Page, Tool]]:
 _MCP_HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 META_KEY = "formtools/hints"
 UNTRUSTED_KEY = "formtools/untrusted"  # formtools' own marker: this content comes from the site
+NOTICE_KEY = "formtools/notice"  # formtools' own: what a "notify" call did, for the person
 
 # What a page may put in a tool's text, which an agent reads: no control characters (a newline
 # and a tab stay), a length cap, and the markers chat formats use for roles and instructions
@@ -361,7 +370,7 @@ def _same_document(url: str, page_url: str) -> bool:
     return _origin(url) == _origin(page_url) and (a.path or "/") == (b.path or "/")
 
 
-def _completed(name: str, result: ToolResult, refreshed: bool) -> types.CallToolResult:
+def _completed(name: str, result: ToolResult, refreshed: bool, notice: str | None = None) -> types.CallToolResult:
     """The result: the landing page's JSON-LD, marked as what it is — the site's words, data for
     the agent and never instructions to it (``_meta["formtools/untrusted"]`` and the summary).
     A sensitive output (``sensitiveHint``) never reaches the agent: it gets the secret reference."""
@@ -380,10 +389,14 @@ def _completed(name: str, result: ToolResult, refreshed: bool) -> types.CallTool
         summary = f"{name}: submitted; no result: {result.reason}"
     if refreshed:
         summary += "; the page's tools changed (tools/list again)"
+    meta: dict[str, Any] = {UNTRUSTED_KEY: True}
+    if notice is not None:
+        summary = f"{notice}. {summary}"
+        meta[NOTICE_KEY] = notice
     return types.CallToolResult(
         content=[_text(summary), _text(_jsjson.dumps(structured))],
         structured_content=structured,
-        _meta={UNTRUSTED_KEY: True},
+        _meta=meta,
     )
 
 
@@ -418,6 +431,72 @@ _CONFIRM_SCHEMA = {
     },
     "required": ["submit"],
 }
+
+
+_LOG = logging.getLogger("formtools.serve")
+LOG_FORMATS = ("text", "json")
+
+
+def _call_fields(name: str, result: types.CallToolResult, started: float) -> dict[str, Any]:
+    """What the operator's log says of a call: built from what the client was sent, which has
+    every secret masked already, and never from the call's arguments."""
+    structured = result.structured_content or {}
+    fields: dict[str, Any] = {"tool": name}
+    if result.is_error:
+        fields["outcome"] = "error"
+        fields["error"] = (structured.get("errors") or [""])[0]
+    elif "status" in structured:
+        fields["outcome"] = structured["status"]  # awaiting-user, declined
+    elif "changed" in structured:
+        fields["outcome"] = "refreshed"
+    else:
+        fields["outcome"] = "completed"
+        fields["status_code"] = structured.get("status_code")
+        if "secret_reference" in structured:
+            fields["sensitive"] = True
+    request = structured.get("request")
+    url = structured.get("url") or (request or {}).get("url")
+    if url:
+        fields["url"] = url
+    fields["ms"] = round((time.monotonic() - started) * 1000)
+    return fields
+
+
+class _TextFormat(logging.Formatter):
+    """``formtools serve: call search completed HTTP 200 https://… (12 ms)``, one line a record."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        fields = dict(getattr(record, "fields", {}))
+        if record.msg != "call":
+            return f"formtools serve: {getattr(record, 'text', record.getMessage())}"
+        words = [f"formtools serve: call {fields['tool']} {fields['outcome']}"]
+        if fields.get("status_code") is not None:
+            words.append(f"HTTP {fields['status_code']}")
+        if "url" in fields:
+            words.append(str(fields["url"]))
+        if fields.get("sensitive"):
+            words.append("(sensitive output withheld)")
+        words.append(f"({fields['ms']} ms)")
+        line = " ".join(words)
+        return f"{line}: {fields['error']}" if "error" in fields else line
+
+
+class _JsonFormat(logging.Formatter):
+    """One JSON object a line: ``time`` (UTC, ISO 8601), ``level``, ``event`` and its fields."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        moment = datetime.fromtimestamp(record.created, timezone.utc).isoformat(timespec="milliseconds")
+        data = {"time": moment, "level": record.levelname.lower(), "event": record.msg}
+        data.update(getattr(record, "fields", {}))
+        return json.dumps(data, ensure_ascii=False)
+
+
+def _configure_log(log_format: str) -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_JsonFormat() if log_format == "json" else _TextFormat())
+    _LOG.handlers[:] = [handler]
+    _LOG.setLevel(logging.INFO)
+    _LOG.propagate = False
 
 
 class Bridge:
@@ -467,6 +546,12 @@ class Bridge:
         return types.ListToolsResult(tools=[*tools, _REFRESH_ENTRY])
 
     async def call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        started = time.monotonic()
+        result = await self._call_tool(ctx, params)
+        _LOG.info("call", extra={"fields": _call_fields(params.name, result, started)})
+        return result
+
+    async def _call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         session = self._session(ctx)
         name = params.name
         if name == REFRESH_TOOL:
@@ -511,20 +596,18 @@ class Bridge:
             return _error([prepared.secrets.message(str(error))])  # a redirect's URL may carry them
         if result.status != "completed":
             return _unsent(name, result.status, result.reason or "", request)
+        # "notify": the person is told after the fact, in the result the client shows them (MCP's
+        # log notifications, the channel this once used, are deprecated by SEP-2577)
+        notice = None
         if hints.humanInTheLoopHint == "notify" and request is not None:
-            await ctx.session.send_log_message(
-                "notice",
-                f"formtools submitted {name} ({request.method} {request.url})",
-                logger="formtools",
-                related_request_id=ctx.request_id,
-            )
+            notice = f"formtools submitted {name} ({request.method} {request.url})"
         changed = False
         if request is not None and _same_document(request.url, page.url):
             try:
                 changed = await self._refresh(ctx, session, [page.source])
             except FormtoolsError:
                 changed = False  # the submission happened; a failed re-fetch keeps the old tools
-        return _completed(name, result, changed)
+        return _completed(name, result, changed, notice)
 
     # -- pieces -----------------------------------------------------------------------------
 
@@ -657,16 +740,22 @@ def serve(
     port: int = 8000,
     base_url: str | None = None,
     options: BridgeOptions | None = None,
+    log_format: str = "text",
 ) -> None:
-    """Load the pages and serve them until the transport closes (stdio) or the process stops."""
+    """Load the pages and serve them until the transport closes (stdio) or the process stops.
+    ``log_format``: ``text`` (a line a record) or ``json`` (an object a line) on standard error."""
     if transport not in ("stdio", "http"):
         raise UsageProblem(f"unknown transport {transport!r} (known: stdio, http)")
+    if log_format not in LOG_FORMATS:
+        raise UsageProblem(f"unknown log format {log_format!r} (known: {', '.join(LOG_FORMATS)})")
     options = options or BridgeOptions()
     pages = load_pages(
         arguments, base_url=base_url, profile=options.profile, all_forms=options.all_forms, options=options
     )
     bridge = Bridge(pages, options)
-    print(startup_line(bridge, transport, host, port), file=sys.stderr, flush=True)
+    _configure_log(log_format)
+    started = startup_fields(bridge, transport, host, port)
+    _LOG.info("start", extra={"fields": started, "text": startup_line(started)})
     # parsing runs in worker threads and holds the GIL for long stretches: hand it over more
     # often (the default is every 5 ms), so that the event loop every session shares keeps
     # answering while a heavy page is parsed
@@ -676,7 +765,7 @@ def serve(
     try:
         anyio.run(_serve, bridge, transport, host, port)
     except KeyboardInterrupt:
-        print("formtools serve: stopped", file=sys.stderr, flush=True)
+        _LOG.info("stop", extra={"text": "stopped"})
     finally:
         signal.signal(signal.SIGTERM, previous)
 
@@ -685,20 +774,32 @@ def _interrupt(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
-def startup_line(bridge: Bridge, transport: str, host: str, port: int) -> str:
-    """The one line an operator reads when the server starts: where, what and under which policy."""
+def startup_fields(bridge: Bridge, transport: str, host: str, port: int) -> dict[str, Any]:
+    """What an operator reads when the server starts: where, what and under which policy."""
     options = bridge.options
-    where = "stdio" if transport == "stdio" else f"http://{host}:{port}/mcp"
-    tools = sum(len(page.tools) for page in bridge.pages)
-    sites = ", ".join(dict.fromkeys(page.url for page in bridge.pages))
+    return {
+        "address": "stdio" if transport == "stdio" else f"http://{host}:{port}/mcp",
+        "pages": len(bridge.pages),
+        "tools": sum(len(page.tools) for page in bridge.pages),
+        "sites": list(dict.fromkeys(page.url for page in bridge.pages)),
+        "allow_private": options.allow_private,
+        "allow_cross_origin": options.allow_cross_origin,
+        "timeout": options.timeout,
+        "max_bytes": options.max_bytes,
+        "profile": options.profile,
+    }
+
+
+def startup_line(fields: Mapping[str, Any]) -> str:
+    """:func:`startup_fields` as the one line of the text log."""
     policy = [
-        "private addresses " + ("allowed" if options.allow_private else "refused"),
-        "cross-origin submissions " + ("allowed" if options.allow_cross_origin else "refused"),
-        f"timeout {options.timeout:g} s per call",
-        f"answers up to {options.max_bytes:,} bytes",
-        f"profile {options.profile}",
+        "private addresses " + ("allowed" if fields["allow_private"] else "refused"),
+        "cross-origin submissions " + ("allowed" if fields["allow_cross_origin"] else "refused"),
+        f"timeout {fields['timeout']:g} s per call",
+        f"answers up to {fields['max_bytes']:,} bytes",
+        f"profile {fields['profile']}",
     ]
     return (
-        f"formtools serve: {where}; {len(bridge.pages)} page(s), {tools} tool(s) from {sites}; "
-        + ", ".join(policy)
+        f"{fields['address']}; {fields['pages']} page(s), {fields['tools']} tool(s) from "
+        f"{', '.join(fields['sites'])}; " + ", ".join(policy)
     )

@@ -1,0 +1,138 @@
+"""The bridge's operator log: one record per tool call on standard error, as text or as JSON
+lines (``--log-format json``), never an argument's value, no deprecation warning.
+
+Real parts: ``formtools serve`` as a subprocess, a real MCP client session over stdio, and the
+real test site (tests/support/site.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("mcp")
+
+from mcp import ClientSession, StdioServerParameters, stdio_client
+
+from tests.conftest import ROOT, run_async
+from tests.support.site import TestSite
+
+PAGE = """<!doctype html><title>Shop</title>
+<form toolname=search tooldescription="Search" toolautosubmit action=/submit>
+  <input name=q required><button>Search</button></form>
+<form toolname=sign_in tooldescription="Sign in" toolautosubmit method=post action=/submit>
+  <input name=user><input type=password name=password><button>Go</button></form>
+<form toolname=order tooldescription="Place an order" method=post action=/submit>
+  <input name=item><button>Order</button></form>
+<form toolname=create_api_key tooldescription="Create a key" toolautosubmit method=post action=/keys>
+  <input name=label><button>Create</button></form>
+"""
+# warnings on: a deprecation warning anywhere in the bridge's stack would be printed
+ENV = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "PYTHONWARNINGS": "always::DeprecationWarning"}
+PASSWORD = "hunter22-secret"
+
+
+@pytest.fixture()
+def site():
+    with TestSite() as running:
+        yield running
+
+
+def serve_and_call(url: str, log: Path, *extra: str) -> None:
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "formtools", "serve", url, "--allow-private", *extra],
+        env=ENV,
+        cwd=str(ROOT),
+    )
+
+    async def main() -> None:
+        with log.open("w") as errlog:
+            async with stdio_client(params, errlog=errlog) as (read, write):
+                async with ClientSession(read, write, read_timeout_seconds=20) as session:
+                    await session.initialize()
+                    await session.call_tool("search", {"q": "milk"})
+                    await session.call_tool("search", {"nope": 1})
+                    await session.call_tool("sign_in", {"user": "ann", "password": PASSWORD})
+                    await session.call_tool("order", {"item": "tea"})
+                    await session.call_tool("create_api_key", {"label": "ci"})
+
+    run_async(main)
+
+
+def test_one_text_line_per_call_without_any_argument_value(site: TestSite, tmp_path: Path) -> None:
+    url = site.put("shop", PAGE.encode())
+    log = tmp_path / "stderr.txt"
+    serve_and_call(url, log)
+    lines = log.read_text().splitlines()
+    assert lines[0].startswith("formtools serve: stdio; 1 page(s), 4 tool(s) from ")
+    calls = [re.sub(r"\(\d+ ms\)", "(N ms)", line) for line in lines if line.startswith("formtools serve: call ")]
+    origin = site.origin
+    assert calls == [
+        f"formtools serve: call search completed HTTP 200 {origin}/submit?q=milk (N ms)",
+        "formtools serve: call search error (N ms): Input contains a parameter \"nope\" but there is no "
+        "such parameter for the tool",
+        f"formtools serve: call sign_in completed HTTP 200 {origin}/submit (N ms)",
+        f"formtools serve: call order awaiting-user {origin}/submit (N ms)",
+        f"formtools serve: call create_api_key completed HTTP 200 {origin}/keys/1 (sensitive output withheld) (N ms)",
+    ]
+    text = log.read_text()
+    assert PASSWORD not in text and "ann" not in text and site.keys[0] not in text
+    assert "Warning" not in text and "Traceback" not in text
+
+
+def test_json_lines_for_a_log_pipeline(site: TestSite, tmp_path: Path) -> None:
+    url = site.put("shop", PAGE.encode())
+    log = tmp_path / "stderr.jsonl"
+    serve_and_call(url, log, "--log-format", "json")
+    records: list[dict[str, Any]] = [json.loads(line) for line in log.read_text().splitlines()]
+    start, *calls = records
+    assert start["event"] == "start" and start["address"] == "stdio" and start["tools"] == 4
+    assert start["sites"] == [url] and start["allow_private"] is True and start["profile"] == "chromium"
+    assert [(c["event"], c["tool"], c["outcome"]) for c in calls] == [
+        ("call", "search", "completed"),
+        ("call", "search", "error"),
+        ("call", "sign_in", "completed"),
+        ("call", "order", "awaiting-user"),
+        ("call", "create_api_key", "completed"),
+    ]
+    assert calls[0]["status_code"] == 200 and calls[0]["url"] == f"{site.origin}/submit?q=milk"
+    assert calls[-1]["sensitive"] is True
+    assert all(isinstance(c["ms"], int) and c["level"] == "info" and c["time"].endswith("+00:00") for c in calls)
+    assert PASSWORD not in log.read_text()
+
+
+def test_json_start_and_stop_over_http_with_sigterm(site: TestSite) -> None:
+    from test_mcp_adversary import _wait_for, free_port
+
+    url = site.put("shop", PAGE.encode())
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "formtools", "serve", url, "--transport", "http", "--port", str(port),
+         "--log-format", "json"],
+        env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    _wait_for(port, process)
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=20)
+    events = [json.loads(line)["event"] for line in err.decode().splitlines()]
+    assert process.returncode == 0 and events == ["start", "stop"], err.decode()
+
+
+def test_an_unknown_log_format_is_one_line_and_loads_nothing(site: TestSite) -> None:
+    url = site.put("shop", PAGE.encode())
+    done = subprocess.run(
+        [sys.executable, "-m", "formtools", "serve", url, "--log-format", "xml"],
+        env=ENV, capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip() == "formtools: error: unknown log format 'xml' (known: text, json)"
+    assert [r.path for r in site.received] == []  # the page was never fetched
