@@ -390,3 +390,137 @@ def test_usage_mistakes_exit_2(tmp_path: Path, args: tuple[str, ...], message: s
     done = run(*args, "--out", str(tmp_path / "o.jsonl"))
     assert done.returncode == 2
     assert message in done.stderr.decode()
+
+
+def _archive_for_workers(path: Path, gzip: bool) -> None:
+    """The archive of ``warc_records`` and what makes reading a record alone harder: a page
+    sent with chunked transfer coding (warcio decodes it), a record over the size cap, a
+    revisit record, then the same archive's records again under other URLs."""
+    with path.open("wb") as stream:
+        writer = WARCWriter(stream, gzip=gzip)
+        warc_records(writer)
+        chunked = b"%x\r\n%s\r\n0\r\n\r\n" % (len(TOOL), TOOL)
+        headers = StatusAndHeaders(
+            "200 OK",
+            [("Content-Type", "text/html"), ("Transfer-Encoding", "chunked")],
+            protocol="HTTP/1.1",
+        )
+        writer.write_record(
+            writer.create_warc_record(
+                "https://d.example/chunked", "response", payload=io.BytesIO(chunked),
+                http_headers=headers,
+            )
+        )
+        big = TOOL + b"<p>" + b"x" * 5000
+        headers = StatusAndHeaders("200 OK", [("Content-Type", "text/html")], protocol="HTTP/1.1")
+        writer.write_record(
+            writer.create_warc_record(
+                "https://d.example/big", "response", payload=io.BytesIO(big), http_headers=headers
+            )
+        )
+        writer.write_record(
+            writer.create_warc_record("https://a.example/", "revisit", payload=io.BytesIO(b""))
+        )
+        for number in range(40):  # more than a chunk of records
+            body = TOOL.replace(b"search", b"search%d" % number) if number % 3 else NO_TOOL
+            headers = StatusAndHeaders(
+                "200 OK", [("Content-Type", "text/html")], protocol="HTTP/1.1"
+            )
+            writer.write_record(
+                writer.create_warc_record(
+                    f"https://e.example/{number}", "response", payload=io.BytesIO(body),
+                    http_headers=headers,
+                )
+            )
+
+
+@pytest.mark.parametrize("suffix", [".warc", ".warc.gz"])
+def test_workers_read_warc_records_where_they_are_and_write_the_same_lines(
+    tmp_path: Path, suffix: str
+) -> None:
+    """With workers, the parent only indexes an archive and each worker reads its records by
+    offset; the lines are those of ``--jobs 1``, which reads every record in one pass (as the
+    Spark job does), byte for byte, a cut archive's damage line included."""
+    archive = tmp_path / f"crawl{suffix}"
+    _archive_for_workers(archive, gzip=suffix.endswith(".gz"))
+    cut = tmp_path / f"cut{suffix}"
+    cut.write_bytes(archive.read_bytes()[: archive.stat().st_size * 2 // 3])
+    options = FetchOptions(max_bytes=4000)
+    outputs = []
+    for jobs in (1, 2):
+        out = tmp_path / f"jobs{jobs}.jsonl"
+        tally = run_batch(
+            [str(archive), str(cut)], out, options=BatchOptions(jobs=jobs, fetch=options)
+        )
+        assert tally.workers == jobs and tally.damaged == 1
+        outputs.append(sorted(out.read_text("utf-8").splitlines()))
+    assert outputs[0] == outputs[1]
+    found = [json.loads(line) for line in outputs[1]]
+    by_url = {f["url"]: f for f in found if "url" in f}
+    assert [t["name"] for t in by_url["https://d.example/chunked"]["tools"]] == ["search"]
+    assert by_url["https://d.example/big"] == {
+        "url": "https://d.example/big", "error": "https://d.example/big: larger than 4000 bytes"
+    }
+    assert by_url["https://e.example/0"]["skipped"] == "no toolname attribute"
+    assert [t["name"] for t in by_url["https://e.example/38"]["tools"]] == ["search38"]
+    damage = [f for f in found if "path" in f]
+    assert [f["path"] for f in damage] == [str(cut)]
+    assert damage[0]["error"].startswith(f"{cut}: damaged archive at byte ")
+
+
+def test_a_resumed_archive_skips_its_records_already_written(tmp_path: Path) -> None:
+    archive = tmp_path / "crawl.warc.gz"
+    _archive_for_workers(archive, gzip=True)
+    out = tmp_path / "tools.jsonl"
+    run_batch([str(archive)], out, options=BatchOptions(jobs=2))
+    whole = sorted(out.read_text("utf-8").splitlines())
+    kept = whole[:10]
+    out.write_text("\n".join(kept) + "\n", encoding="utf-8")
+    tally = run_batch([str(archive)], out, options=BatchOptions(jobs=2, resume=True))
+    assert tally.resumed == 10 and tally.pages == len(whole) - 10
+    assert sorted(out.read_text("utf-8").splitlines()) == whole
+
+
+def test_jobs_0_starts_a_worker_per_core_this_process_may_use(tmp_path: Path) -> None:
+    """``--jobs 0`` counts the cores of the process's affinity mask (``taskset``, cpusets),
+    not the machine's: pinned to one core, the batch runs in its own process."""
+    import os
+
+    site = tmp_path / "site"
+    write_pages(site)
+    out = tmp_path / "tools.jsonl"
+    allowed = len(os.sched_getaffinity(0))
+    done = run(str(site), "--out", str(out), "--jobs", "0")
+    assert done.returncode == 0, done.stderr
+    expected = "1 process" if allowed == 1 else f"{allowed} worker processes"
+    assert f", {expected})" in done.stderr.decode()
+    pinned = subprocess.run(
+        [sys.executable, "-m", "formtools", "batch", str(site), "--out", str(out), "--jobs", "0"],
+        capture_output=True,
+        timeout=120,
+        preexec_fn=lambda: os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}),
+    )
+    assert pinned.returncode == 0, pinned.stderr
+    assert ", 1 process)" in pinned.stderr.decode()
+    assert len(out.read_text().splitlines()) == 4
+
+
+def test_the_progress_line_runs_no_thread_of_its_own() -> None:
+    """Workers are forked; a thread running in the parent at that moment (rich's refresher)
+    could hold a lock the children then wait on for ever."""
+    with _batch.progress_display(True) as show:
+        show(_batch.Tally(pages=3))
+        assert threading.active_count() == 1
+
+
+def test_an_empty_input_starts_no_worker(tmp_path: Path) -> None:
+    """Nothing to do makes no pool: multiprocessing is not even loaded (start-up time)."""
+    (tmp_path / "empty").mkdir()
+    script = (
+        "import sys; from pathlib import Path; from formtools._crawl.batch import *; "
+        f"run_batch([{str(tmp_path / 'empty')!r}], Path({str(tmp_path / 'out.jsonl')!r}), "
+        "options=BatchOptions(jobs=2)); print(sorted(m for m in sys.modules if 'multiproc' in m))"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

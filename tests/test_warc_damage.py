@@ -19,7 +19,7 @@ import pytest
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
-from formtools._crawl.warc import Damage, Record, warc_records
+from formtools._crawl.warc import Damage, Record, record_at, warc_records
 
 PAGES = [
     (f"https://site.example/{i}", f'<form toolname="t{i}" tooldescription="d"><input name=q></form>{"x" * (97 * i)}')
@@ -122,3 +122,51 @@ def test_batch_reports_a_truncated_download_and_fails_unless_allowed(tmp_path: P
     assert sorted(out.read_text().splitlines()) == sorted(
         json.dumps(f, ensure_ascii=False, separators=(",", ":")) for f in found
     )
+
+
+def index(data: bytes) -> tuple[list[Record], list[Damage]]:
+    items = list(warc_records(io.BytesIO(data), "a.warc", 1 << 20, bodies=False))
+    return [i for i in items if isinstance(i, Record)], [i for i in items if isinstance(i, Damage)]
+
+
+@pytest.mark.parametrize("gzip", [True, False], ids=["warc.gz", "warc"])
+def test_an_index_without_bodies_finds_each_record_where_it_can_be_read_alone(gzip: bool) -> None:
+    """``formtools batch`` indexes an archive without decoding bodies and its workers read
+    each record alone from its location: at every cut, the index holds the records and the
+    damage of a full read, and every location reads back the body a full read gives."""
+    data, ends = archive(gzip)
+    for cut in range(0, len(data) + 1, 7 if gzip else 11):
+        records, damages = read(data[:cut])
+        indexed, index_damages = index(data[:cut])
+        assert [(r.index, r.url, r.body) for r in indexed] == [
+            (r.index, r.url, b"") for r in records
+        ], cut
+        assert index_damages == damages, cut
+        for record in indexed:
+            assert record_at(io.BytesIO(data[:cut]), record.location, 1 << 20) == (
+                PAGES[record.index][1].encode()
+            ), (cut, record.location)
+
+
+def test_records_are_found_in_concatenated_archives_and_in_a_member_holding_many() -> None:
+    """Archives concatenated (``cat a.warc.gz b.warc.gz``) stay one valid archive; a WARC
+    compressed as one gzip member (``gzip crawl.warc``) holds every record in one member, so a
+    record is found by the member's offset and the bytes to skip in its decompressed data."""
+    import gzip as gz
+
+    compressed, ends = archive(True)
+    plain, _ = archive(False)
+    cases = {
+        "concatenated": (compressed * 3, 3 * len(PAGES)),
+        "one member": (gz.compress(plain), len(PAGES)),
+    }
+    for name, (data, count) in cases.items():
+        indexed, damages = index(data)
+        assert damages == [] and len(indexed) == count, name
+        bodies = [record_at(io.BytesIO(data), r.location, 1 << 20) for r in indexed]
+        assert bodies == [PAGES[i % len(PAGES)][1].encode() for i in range(count)], name
+    second = index(compressed * 2)[0][len(PAGES)]
+    assert (second.location.offset, second.location.skip) == (len(compressed), 0)
+    assert second.location.length == ends[0]  # its gzip member and nothing more
+    one = index(gz.compress(plain))[0]
+    assert {r.location.offset for r in one} == {0} and one[-1].location.skip > 0

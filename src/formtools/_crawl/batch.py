@@ -2,46 +2,46 @@
 
 Pages stream in from directories, files, WARC archives and URL lists (fetched concurrently) and
 stream out as JSON lines, so memory stays flat however many pages there are. With a page costing
-about a millisecond, the parent process must stay out of the way: for files it only walks the
-directories and sends *paths* to the worker processes, which read each file, run the byte
-prefilter (most crawled pages hold no tool and are never parsed) and extract; pages that only the
-parent can read (WARC records, fetched URLs) are prefiltered there and only candidates travel.
-Work goes out in chunks, at most two per worker at a time. A page that cannot be read or parsed
-becomes an ``error`` line; the batch goes on. The output is also the resume log: a rerun with
-``resume`` skips every page it already names.
+a few milliseconds, the parent process must stay out of the way. It sends the workers *where*
+pages are, never their bytes where it can: for files their paths (the parent only walks the
+directories), for WARC records their place in the archive (the parent indexes the archive
+without decoding bodies, see :func:`.warc.record_at`). Each worker reads its pages, runs the byte
+prefilter (most crawled pages hold no tool and are never parsed) and extracts. Only pages that
+exist nowhere but in the parent (fetched URLs) are prefiltered there, and only candidates travel.
+
+Work goes out in chunks (a few dozen pages or about a megabyte) and comes back as the chunk's
+output lines, at most two chunks per worker in flight. Workers are forked where the platform
+allows it (Linux) after the parent has loaded the stages once, so a worker is ready in
+milliseconds instead of starting an interpreter and importing everything again: that start-up,
+paid per worker, was what made ``--jobs 2`` slower than ``--jobs 1`` on a small crawl. No pool is
+made for an empty input. A page that cannot be read or parsed becomes an ``error`` line; the
+batch goes on. The output is also the resume log: a rerun with ``resume`` skips every page it
+already names.
 """
 
 from __future__ import annotations
 
-import json
-import multiprocessing
 import os
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
-from concurrent.futures import (
-    FIRST_COMPLETED,
-    Executor,
-    Future,
-    ProcessPoolExecutor,
-    wait,
-)
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
-
-from formtools._synth.diagnostics import Severity
-from formtools.errors import SourceError, UsageProblem
-from formtools._spec.jsjson import dumps
-from formtools._parse.prefilter import may_hold_tools
-from formtools._synth.profile import get_profile
 from formtools._crawl.pages import FetchOptions, Page, Unreadable
-from formtools._crawl.warc import Damage, warc_records
-from formtools._parse.sources import is_url, read_page
+from formtools._spec.jsjson import dumps
+from formtools._synth.profile import get_profile, profile_names
+from formtools.errors import SourceError, UsageProblem
 
-__all__ = ["BatchOptions", "FetchOptions", "Outcome", "Page", "Tally", "run_batch"]
+if TYPE_CHECKING:
+    from concurrent.futures import Executor, Future
+
+    from formtools._crawl.warc import Location
+
+__all__ = ["BatchOptions", "FetchOptions", "Outcome", "Page", "Tally", "cores", "run_batch"]
 
 _HTML_SUFFIXES = (".html", ".htm")
 _WARC_SUFFIXES = (".warc", ".warc.gz")
@@ -51,9 +51,18 @@ _WARC_SUFFIXES = (".warc", ".warc.gz")
 class BatchOptions:
     profile: str = "chromium"
     all_forms: bool = False  # every page with a <form>: forms without toolname become tools too
-    jobs: int = 0  # worker processes; 0: one per core, 1: in this process
+    jobs: int = 0  # worker processes; 0: one per core (see cores()), 1: in this process
     resume: bool = False
     fetch: FetchOptions = FetchOptions()
+
+
+def cores() -> int:
+    """The cores this process may run on: its affinity mask (which ``taskset``, cpusets and
+    container limits narrow), not the machine's count. ``--jobs 0`` starts this many workers."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # no affinity masks on this platform (macOS, Windows)
+        return os.cpu_count() or 1
 
 
 @dataclass(frozen=True)
@@ -79,6 +88,7 @@ class Tally:
     damaged: int = 0  # archives cut short or corrupt
     size: int = 0
     resumed: int = 0
+    workers: int = 1  # processes extracting (1: this one)
     started: float = field(default_factory=time.perf_counter)
 
     def add(self, outcome: Outcome) -> None:
@@ -99,10 +109,11 @@ class Tally:
         if self.damaged:
             kept += f"; {self.damaged:,} damaged archives"
         skipped = self.pages - self.parsed - self.failed
+        workers = "1 process" if self.workers == 1 else f"{self.workers} worker processes"
         return (
             f"{self.pages:,} pages ({self.parsed:,} parsed, {skipped:,} skipped by the "
             f"prefilter, {self.failed:,} errors), {self.tools:,} tools, "
-            f"{self.size / 1e6:,.1f} MB in {seconds:.1f} s ({self.rates()}){kept}"
+            f"{self.size / 1e6:,.1f} MB in {seconds:.1f} s ({self.rates()}, {workers}){kept}"
         )
 
 
@@ -110,10 +121,14 @@ def _line(key: str, name: str, **fields: Any) -> str:
     return dumps({key: name, **fields})
 
 
+# --- in a worker ----------------------------------------------------------------------------
+
+
 def extract_page(page: Page, profile: str, all_forms: bool = False) -> Outcome:
     """Parse and synthesize one page (runs in a worker process); ``all_forms``: with the
     inferred tools of its forms without toolname."""
-    from formtools._parse import parse_html  # the stages load in a worker, not at start-up
+    from formtools._parse import parse_html  # the stages load where pages are extracted
+    from formtools._synth.diagnostics import Severity
     from formtools._synth.synthesize import synthesize
 
     try:
@@ -144,59 +159,149 @@ def _skipped(page: Page, all_forms: bool) -> Outcome:
     return Outcome(line, len(page.body))
 
 
+def _prefiltered(page: Page, profile: str, all_forms: bool) -> Outcome:
+    """The page extracted, or skipped if its bytes show it can hold no tool."""
+    from formtools._parse.prefilter import may_hold_tools
+
+    if not may_hold_tools(page.body, page.content_type, all_forms=all_forms):
+        return _skipped(page, all_forms)
+    return extract_page(page, profile, all_forms)
+
+
 def extract_file(name: str, profile: str, all_forms: bool = False) -> Outcome:
     """Read the HTML file ``name``, run the byte prefilter on it and extract it if it passes
     (runs in a worker process)."""
+    from formtools._parse.sources import read_page
+
     try:
         raw = read_page(name)
     except SourceError as error:
         return _failed("path", name, str(error))
-    page = Page("path", name, raw.body, raw.url, None)
-    if not may_hold_tools(page.body, all_forms=all_forms):
-        return _skipped(page, all_forms)
-    return extract_page(page, profile, all_forms)
+    return _prefiltered(Page("path", name, raw.body, raw.url, None), profile, all_forms)
+
+
+@dataclass(frozen=True)
+class ArchiveRecord:
+    """A WARC record for a worker to read: its archive, where it is in it, and what the parent
+    read of its headers (URL, HTTP ``Content-Type``)."""
+
+    archive: str
+    url: str
+    content_type: str | None
+    location: Location
+
+
+def extract_record(
+    record: ArchiveRecord, profile: str, all_forms: bool, max_bytes: int
+) -> Outcome:
+    """Read a WARC record where the parent found it, prefilter and extract it (runs in a
+    worker process): the same line as for the record's bytes read in the parent."""
+    from formtools._crawl.warc import record_at
+
+    url = record.url
+    try:
+        with open(record.archive, "rb") as archive:
+            body = record_at(archive, record.location, max_bytes)
+    except (OSError, ValueError) as error:
+        where = f"{record.archive} at byte {record.location.offset:,}"
+        return _failed("url", url, f"{url}: cannot read the record ({where}): {error}")
+    if len(body) > max_bytes:
+        return _failed("url", url, f"{url}: larger than {max_bytes} bytes")
+    return _prefiltered(Page("url", url, body, url, record.content_type), profile, all_forms)
 
 
 def _failed(key: str, name: str, error: str, size: int = 0, damaged: bool = False) -> Outcome:
     return Outcome(_line(key, name, error=error), size, failed=True, damaged=damaged)
 
 
+# Work travels to a worker in chunks: with the fast parser a page takes a few milliseconds,
+# which a task per page would largely spend on the pool's own round trip; chunks that are too
+# large leave one worker alone with the last of them. Paths and archive records count by the
+# bytes the worker will read.
+_CHUNK_PAGES = 32
+_CHUNK_BYTES = 2**20
+
+_Work = Page | ArchiveRecord | str
+
+
+def extract_pages(
+    items: Sequence[_Work], profile: str, all_forms: bool, max_bytes: int
+) -> list[Outcome]:
+    """The outcome of each item of a chunk (runs in a worker process): a path is read, an
+    archive record is read where it lies, then prefiltered and extracted; a :class:`Page`
+    the parent read and prefiltered is extracted."""
+    found = []
+    for item in items:
+        if isinstance(item, str):
+            found.append(extract_file(item, profile, all_forms))
+        elif isinstance(item, ArchiveRecord):
+            found.append(extract_record(item, profile, all_forms, max_bytes))
+        else:
+            found.append(extract_page(item, profile, all_forms))
+    return found
+
+
 # --- sources --------------------------------------------------------------------------------
 
 
-# A source yields pages the parent has read (archive records, fetched URLs), pages it could not
-# read, and paths of files for a worker to read: reading files is most of the parent's old work.
-_Item = Page | Unreadable | str
+# A source yields work for the workers (paths of files, records of archives: each with the bytes
+# it will read, for chunking), pages the parent fetched, and pages it could not read.
+_Item = tuple[_Work, int] | Page | Unreadable
 
 
-def _file(name: str, done: set[tuple[str, str]]) -> Iterator[_Item]:
+def _file(name: str, size: int, done: AbstractSet[tuple[str, str]]) -> Iterator[_Item]:
     if ("path", name) not in done:
-        yield name
+        yield name, size
 
 
-def _directory(root: Path, done: set[tuple[str, str]]) -> Iterator[_Item]:
+def _size(name: str) -> int:
+    try:
+        return os.stat(name).st_size
+    except OSError:
+        return 0  # the worker reads it and reports why not
+
+
+def _directory(root: Path, done: AbstractSet[tuple[str, str]]) -> Iterator[_Item]:
     for folder, subfolders, files in os.walk(root):
         subfolders.sort()
         for filename in sorted(files):
             if filename.lower().endswith(_HTML_SUFFIXES):
-                yield from _file(os.path.join(folder, filename), done)
+                name = os.path.join(folder, filename)
+                yield from _file(name, _size(name), done)
 
 
 def _is_html(content_type: str | None) -> bool:
     return (content_type or "").partition(";")[0].strip().lower() == "text/html"
 
 
-def _warc(path: str, done: set[tuple[str, str]], max_bytes: int) -> Iterator[Page | Unreadable]:
-    """The HTML response records of a WARC or WARC.gz file, in file order."""
+def _open_archive(path: str) -> BinaryIO | Unreadable:
     try:
-        stream = open(path, "rb")
+        return open(path, "rb")
     except OSError as error:
-        yield Unreadable(
+        return Unreadable(
             "path", path, f"{path}: cannot read the archive: {type(error).__name__}: {error}"
         )
+
+
+def _warc(path: str, done: AbstractSet[tuple[str, str]]) -> Iterator[_Item]:
+    """Where the HTML response records of a WARC or WARC.gz file are, in file order, for the
+    workers to read (their bodies are not decoded here)."""
+    from formtools._crawl.warc import Damage, warc_records
+
+    stream = _open_archive(path)
+    if isinstance(stream, Unreadable):
+        yield stream
         return
     with stream:
-        yield from warc_pages(stream, path, done, max_bytes)
+        for item in warc_records(stream, path, 0, bodies=False):
+            if isinstance(item, Damage):
+                yield Unreadable("path", path, str(item), damaged=True)
+                continue
+            url = item.url or ""
+            if _is_html(item.content_type) and ("url", url) not in done:
+                where = item.location
+                record = ArchiveRecord(path, url, item.content_type, where)
+                yield record, where.length or 0
 
 
 def warc_pages(
@@ -208,7 +313,9 @@ def warc_pages(
     """The HTML response records of the WARC or WARC.gz archive ``stream`` (named ``path``), in
     file order, then an :class:`Unreadable` marked ``damaged`` if the archive is cut short or
     corrupt (see :mod:`.warc`). Any binary stream will do, so the Spark job reads archives the
-    same way from HDFS or S3 bytes as batch does from local files."""
+    same way from HDFS or S3 bytes; ``formtools batch --jobs 1`` reads local archives so too."""
+    from formtools._crawl.warc import Damage, warc_records
+
     for item in warc_records(stream, path, max_bytes):
         if isinstance(item, Damage):
             yield Unreadable("path", path, str(item), damaged=True)
@@ -222,19 +329,37 @@ def warc_pages(
         yield Page("url", url, item.body, url, item.content_type)
 
 
+def _warc_here(path: str, done: AbstractSet[tuple[str, str]], max_bytes: int) -> Iterator[_Item]:
+    """``--jobs 1``: the archive's pages read in this process, in one pass."""
+    stream = _open_archive(path)
+    if isinstance(stream, Unreadable):
+        yield stream
+        return
+    with stream:
+        yield from warc_pages(stream, path, done, max_bytes)
+
+
 def _pages(
-    inputs: Sequence[str], urls: Path | None, done: set[tuple[str, str]], fetch: FetchOptions
+    inputs: Sequence[str],
+    urls: Path | None,
+    done: set[tuple[str, str]],
+    fetch: FetchOptions,
+    here: bool,
+    before_threads: Callable[[], None],
 ) -> Iterator[_Item]:
+    """Every input's items; ``here``: archives are read in this process (no workers);
+    ``before_threads`` runs before the URL fetcher starts its thread."""
     for name in inputs:
         if os.path.isdir(name):
             yield from _directory(Path(name), done)
         elif name.lower().endswith(_WARC_SUFFIXES):
-            yield from _warc(name, done, fetch.max_bytes)
+            yield from (_warc_here(name, done, fetch.max_bytes) if here else _warc(name, done))
         else:
-            yield from _file(name, done)
+            yield from _file(name, _size(name), done)
     if urls is not None:
         from formtools._crawl.urls import fetched  # httpx and asyncio only for URL lists
 
+        before_threads()
         yield from fetched(urls, done, fetch)
 
 
@@ -244,6 +369,8 @@ def _pages(
 def _finished(out: Path) -> set[tuple[str, str]]:
     """The pages ``out`` already has a line for. A torn last line (an interrupted run) is cut
     off, so that page is done again."""
+    import json
+
     done: set[tuple[str, str]] = set()
     whole = 0
     with out.open("rb") as lines:
@@ -261,20 +388,72 @@ def _finished(out: Path) -> set[tuple[str, str]]:
     return done
 
 
-class _InProcess(Executor):
-    """``--jobs 1``: each page extracted on submission, in this process."""
+def _in_process() -> Executor:
+    """``--jobs 1``: each chunk extracted on submission, in this process."""
+    from concurrent.futures import Executor, Future
 
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
-        future: Future[Any] = Future()
-        future.set_result(fn(*args, **kwargs))
-        return future
+    class InProcess(Executor):
+        def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+            future: Future[Any] = Future()
+            future.set_result(fn(*args, **kwargs))
+            return future
+
+    return InProcess()
 
 
-def _executor(jobs: int) -> Executor:
-    if jobs == 1:
-        return _InProcess()
-    # spawn, not fork: the URL fetcher runs in a thread, and forking a threaded process is unsafe
-    return ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"))
+def _load_stages(profile: str) -> None:
+    """Import the stages and extract a small page once, so that forked workers start with
+    everything loaded (lexbor, the profile's tables, compiled patterns) instead of each
+    loading it again."""
+    from formtools._parse import prefilter, sources  # noqa: F401 (what workers use)
+
+    extract_page(Page("path", "", b"<form toolname=t><input name=q></form>", None, None), profile)
+
+
+def _start_method() -> str:
+    """``fork`` on Linux, where it is safe here (the parent forks before it has threads:
+    see :class:`_Workers`); ``spawn`` elsewhere (macOS's system libraries break after fork)."""
+    return "fork" if sys.platform == "linux" else "spawn"
+
+
+class _Workers:
+    """The worker processes, made when the first chunk is ready (an empty input makes none) or
+    before the URL fetcher starts its thread, whichever comes first: a process must not fork
+    while another of its threads may hold a lock."""
+
+    def __init__(self, jobs: int, profile: str) -> None:
+        self._jobs = jobs
+        self._profile = profile
+        self._pool: Executor | None = None
+
+    def pool(self) -> Executor:
+        if self._pool is None:
+            if self._jobs == 1:
+                self._pool = _in_process()
+            else:
+                import multiprocessing
+                from concurrent.futures import ProcessPoolExecutor
+
+                method = _start_method()
+                if method == "fork":
+                    _load_stages(self._profile)
+                context = multiprocessing.get_context(method)
+                self._pool = ProcessPoolExecutor(self._jobs, mp_context=context)
+                # the first submission forks every worker, before the pool starts its own thread
+                self._pool.submit(int)
+        return self._pool
+
+    def start(self) -> None:
+        self.pool()
+
+    @property
+    def count(self) -> int:
+        """The processes that extracted: 1 (this one) unless workers were started."""
+        return self._jobs if self._pool is not None else 1
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown()
 
 
 def run_batch(
@@ -287,11 +466,12 @@ def run_batch(
 ) -> Tally:
     """Extract every page of ``inputs`` (directories, HTML files, WARC files) and of the URL list
     ``urls`` into the JSON-lines file ``out``; ``on_page`` sees the totals after each line."""
-    get_profile(options.profile)  # an unknown profile fails before any I/O
+    if options.profile not in profile_names():  # known without loading a stage (start-up)
+        get_profile(options.profile)  # fails before any I/O, naming the profiles there are
     if not inputs and urls is None:
         raise UsageProblem("nothing to extract: give directories, HTML or WARC files, or --urls")
     for name in inputs:
-        if is_url(name) or name == "-":
+        if name.startswith(("http://", "https://")) or name == "-":
             raise UsageProblem(
                 f"{name}: batch reads files, directories and WARC files; put URLs in a file for --urls"
             )
@@ -302,16 +482,17 @@ def run_batch(
     if options.resume and not isinstance(out, Path):
         raise UsageProblem("--resume needs an output file, not standard output")
     done = _finished(out) if isinstance(out, Path) and options.resume and out.exists() else set()
+    jobs = options.jobs or cores()
     tally = Tally(resumed=len(done))
-    jobs = options.jobs or os.cpu_count() or 1
+    workers = _Workers(jobs, options.profile)
+    max_bytes = options.fetch.max_bytes
 
     with (
         (
             out.open("a" if options.resume else "w", encoding="utf-8")
             if isinstance(out, Path)
             else nullcontext(out)
-        ) as sink,
-        _executor(jobs) as pool,
+        ) as sink
     ):
 
         def emit(outcomes: Iterable[Outcome]) -> None:
@@ -321,60 +502,56 @@ def run_batch(
                 on_page(tally)
 
         pending: set[Future[list[Outcome]]] = set()
-        chunk: list[Page | str] = []
+        chunk: list[_Work] = []
         chunk_bytes = 0
+        work: _Work
 
         def send_chunk() -> None:
             nonlocal pending, chunk_bytes
-            pending.add(pool.submit(extract_pages, tuple(chunk), options.profile, options.all_forms))
+            from concurrent.futures import FIRST_COMPLETED, wait
+
+            work = (tuple(chunk), options.profile, options.all_forms, max_bytes)
+            pending.add(workers.pool().submit(extract_pages, *work))
             chunk.clear()
             chunk_bytes = 0
             if len(pending) >= 2 * jobs:
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                 emit(outcome for future in finished for outcome in future.result())
 
-        for item in _pages(inputs, urls, done, options.fetch):
-            if isinstance(item, Unreadable):
-                emit([_failed(item.key, item.name, item.error, damaged=item.damaged)])
-                continue
-            if isinstance(item, Page):
-                # the parent holds these bytes anyway: only candidates are worth shipping
-                if not may_hold_tools(item.body, item.content_type, all_forms=options.all_forms):
-                    emit([_skipped(item, options.all_forms)])
+        try:
+            items = _pages(inputs, urls, done, options.fetch, jobs == 1, workers.start)
+            for item in items:
+                if isinstance(item, Unreadable):
+                    emit([_failed(item.key, item.name, item.error, damaged=item.damaged)])
                     continue
-                chunk_bytes += len(item.body)
-            chunk.append(item)
-            if len(chunk) >= _CHUNK_PAGES or chunk_bytes >= _CHUNK_BYTES:
+                if isinstance(item, Page):  # fetched: the parent holds these bytes anyway
+                    from formtools._parse.prefilter import may_hold_tools
+
+                    if not may_hold_tools(item.body, item.content_type, all_forms=options.all_forms):
+                        emit([_skipped(item, options.all_forms)])
+                        continue
+                    work, size = item, len(item.body)
+                else:
+                    work, size = item
+                chunk.append(work)
+                chunk_bytes += size
+                if len(chunk) >= _CHUNK_PAGES or chunk_bytes >= _CHUNK_BYTES:
+                    send_chunk()
+            if chunk:
                 send_chunk()
-        if chunk:
-            send_chunk()
-        emit(outcome for future in wait(pending).done for outcome in future.result())
+            for future in pending:
+                emit(future.result())
+        finally:
+            workers.close()
+    tally.workers = workers.count
     return tally
-
-
-# Work travels to a worker in chunks: with the fast parser a page takes about a millisecond,
-# which a task per page would spend on the pool's own round trip. Paths count as pages only:
-# their bytes are read by the worker.
-_CHUNK_PAGES = 32
-_CHUNK_BYTES = 4 * 2**20
-
-
-def extract_pages(
-    items: Sequence[Page | str], profile: str, all_forms: bool = False
-) -> list[Outcome]:
-    """The outcome of each item of a chunk (runs in a worker process): a :class:`Page` the parent
-    read and prefiltered is extracted, a path is read, prefiltered and extracted here."""
-    return [
-        extract_file(item, profile, all_forms)
-        if isinstance(item, str)
-        else extract_page(item, profile, all_forms)
-        for item in items
-    ]
 
 
 @contextmanager
 def progress_display(enabled: bool) -> Iterator[Callable[[Tally], None]]:
-    """A live line on standard error (pages/s, MB/s, tools found) when ``enabled``."""
+    """A live line on standard error (pages/s, MB/s, tools found) when ``enabled``. Redrawn from
+    the caller's thread at most ten times a second: rich's own refresh thread would be running
+    when the workers are forked."""
     if not enabled:
         yield lambda tally: None
         return
@@ -386,14 +563,22 @@ def progress_display(enabled: bool) -> Iterator[Callable[[Tally], None]]:
         TextColumn("{task.description}"),
         console=Console(stderr=True),
         transient=True,
+        auto_refresh=False,
     ) as bar:
         task = bar.add_task("starting")
+        drawn = 0.0
 
         def show(tally: Tally) -> None:
+            nonlocal drawn
+            now = time.monotonic()
+            if now - drawn < 0.1:
+                return
+            drawn = now
             bar.update(
                 task,
                 description=f"{tally.pages:,} pages, {tally.rates()}, {tally.tools:,} tools, "
                 f"{tally.failed:,} errors",
+                refresh=True,
             )
 
         yield show

@@ -7,6 +7,10 @@ checks warcio leaves out. It decompresses gzip members itself, knowing whether t
 reached its end (and its CRC), and it checks that each record's block was as long as it said.
 A damaged archive yields :class:`Damage` (path, byte offset, record index, what went wrong)
 after every record read before it; the caller counts it and decides whether that is fatal.
+
+Each record also says where it lies in the file (:class:`Location`), so that one pass can index
+an archive without decoding bodies and other processes can read the records they are given on
+their own (:func:`record_at`): ``formtools batch`` sends its workers locations, not page bytes.
 """
 
 from __future__ import annotations
@@ -14,10 +18,10 @@ from __future__ import annotations
 import io
 import zlib
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import BinaryIO
 
-__all__ = ["DAMAGED", "Damage", "Record", "warc_records"]
+__all__ = ["DAMAGED", "Damage", "Location", "Record", "record_at", "warc_records"]
 
 #: What every damage report says after the archive's path: the Spark job counts its rows by it.
 DAMAGED = ": damaged archive at byte "
@@ -27,14 +31,30 @@ _CHUNK = 1 << 16
 
 
 @dataclass(frozen=True)
+class Location:
+    """Where a record lies in its archive file, enough to read it alone: ``length`` bytes of the
+    file as stored from ``offset`` (WARC.gz: the gzip members holding the record; None: up to
+    the end of the file, for a record whose last member had not ended when it was read), then
+    ``skip`` bytes of the decompressed data before the record's first byte (0 unless a member
+    holds several records)."""
+
+    offset: int
+    length: int | None
+    skip: int
+    gzip: bool
+
+
+@dataclass(frozen=True)
 class Record:
-    """A ``response`` record with HTTP headers: its target URI, HTTP ``Content-Type`` and body
-    (at most the caller's byte cap plus one byte, so an oversized body is recognised)."""
+    """A ``response`` record with HTTP headers: its target URI, HTTP ``Content-Type``, body (at
+    most the caller's byte cap plus one byte, so an oversized body is recognised; empty when
+    bodies were not asked for) and where it is in the file."""
 
     index: int
     url: str | None
     content_type: str | None
     body: bytes
+    location: Location
 
 
 @dataclass(frozen=True)
@@ -65,6 +85,10 @@ class _GzipMembers(io.RawIOBase):
         self.members_done = 0  # members inflated to their end (and CRC)
         self.exhausted = False
         self._error: zlib.error | None = None  # the stream ends once the bytes before it are read
+        self._produced = 0  # decompressed bytes given out by members so far
+        # each member begun and not yet forgotten: [compressed start, decompressed start,
+        # compressed end once it has ended]
+        self._spans: list[list[int]] = []
 
     def readable(self) -> bool:
         return True
@@ -98,24 +122,44 @@ class _GzipMembers(io.RawIOBase):
         while chunk:
             if not self._inside:
                 self.member_start = end - len(chunk)
+                self._spans.append([self.member_start, self._produced, -1])
             self._inside = True
             try:
-                out.append(self._inflate.decompress(chunk))
+                inflated = self._inflate.decompress(chunk)
             except zlib.error as error:
                 self._error = error
                 break
+            out.append(inflated)
+            self._produced += len(inflated)
             if not self._inflate.eof:
                 break
             chunk = self._inflate.unused_data
+            self._spans[-1][2] = end - len(chunk)
             self._inflate = zlib.decompressobj(zlib.MAX_WBITS | 16)
             self._inside = False
             self.members_done += 1
         return b"".join(out)
 
+    def locate(self, start: int, end: int) -> Location:
+        """The members holding decompressed bytes ``start`` to ``end`` (records are located in
+        file order: the members wholly before ``start`` are forgotten)."""
+        spans = self._spans
+        while len(spans) > 1 and spans[1][1] <= start:
+            spans.pop(0)
+        first = spans[0]
+        last = next(
+            (span for span, after in zip(spans, spans[1:]) if after[1] >= end), spans[-1]
+        )
+        length = last[2] - first[0] if last[2] >= 0 else None
+        return Location(first[0], length, start - first[1], gzip=True)
 
-def warc_records(stream: BinaryIO, path: str, max_bytes: int) -> Iterator[Record | Damage]:
+
+def warc_records(
+    stream: BinaryIO, path: str, max_bytes: int, *, bodies: bool = True
+) -> Iterator[Record | Damage]:
     """The ``response`` records of the archive ``stream`` in file order, then a :class:`Damage`
-    if the archive is truncated or corrupt (nothing follows it).
+    if the archive is truncated or corrupt (nothing follows it). Without ``bodies`` the records'
+    bodies are left undecoded (``b""``): an index of the archive, for :func:`record_at`.
 
     A WARC.gz record is given only once its gzip member has passed its CRC check, so a record
     whose bytes were corrupted never comes out (with one record per member, as WARC.gz is
@@ -126,13 +170,22 @@ def warc_records(stream: BinaryIO, path: str, max_bytes: int) -> Iterator[Record
     rest = _Prefixed(head, stream)
     members = _GzipMembers(rest) if head and _GZIP_MAGIC.startswith(head) else None
     iterator = ArchiveIterator(io.BufferedReader(members if members is not None else rest))
-    held: list[Record] = []  # read, waiting for their gzip member's end
+    # read, waiting for their gzip member's end: the record, and its first and end offsets in
+    # the decompressed data
+    held: list[tuple[Record, int, int]] = []
+
+    def located(record: Record, start: int, end: int) -> Record:
+        if members is not None:
+            where = members.locate(start, end)
+        else:
+            where = Location(start, end - start, 0, gzip=False)
+        return replace(record, location=where)
 
     def checked(damage: Damage | None = None) -> Iterator[Record | Damage]:
         done = members.members_done if members is not None else current
         limit = done if damage is None else min(done, damage.record)
-        while held and held[0].index < limit:
-            yield held.pop(0)
+        while held and held[0][0].index < limit:
+            yield located(*held.pop(0))
         if damage is not None:
             yield damage
 
@@ -145,6 +198,7 @@ def warc_records(stream: BinaryIO, path: str, max_bytes: int) -> Iterator[Record
     current = 0  # the index of the record being read (or whose header warcio is parsing)
     try:
         for record in iterator:
+            start = iterator.offset  # warcio's position: in the decompressed data
             if record.format != "warc":  # warcio reads any text as an ARC record
                 yield from checked(Damage(path, 0, current, "not a WARC archive"))
                 return
@@ -153,7 +207,7 @@ def warc_records(stream: BinaryIO, path: str, max_bytes: int) -> Iterator[Record
                 return
             body = b""
             is_response = record.rec_type == "response" and record.http_headers is not None
-            if is_response:
+            if is_response and bodies:
                 body = record.content_stream().read(max_bytes + 1)
             while record.raw_stream.read(_CHUNK):  # the rest of the block: its length is checked
                 pass
@@ -164,7 +218,8 @@ def warc_records(stream: BinaryIO, path: str, max_bytes: int) -> Iterator[Record
             if is_response:
                 url = record.rec_headers.get_header("WARC-Target-URI")
                 content_type = record.http_headers.get_header("Content-Type")
-                held.append(Record(current, url, content_type, body))
+                end = iterator.fh.tell() - iterator.reader.rem_length()  # the block's end
+                held.append((Record(current, url, content_type, body, _NOWHERE), start, end))
             current += 1
             yield from checked()
     except Exception as error:  # warcio fails on corrupt input with any exception
@@ -178,7 +233,58 @@ def warc_records(stream: BinaryIO, path: str, max_bytes: int) -> Iterator[Record
         # warcio ends quietly on a record whose header the file cut short
         yield Damage(path, iterator.offset, current, "the record's header is cut short")
     else:
-        yield from held
+        for waiting in held:
+            yield located(*waiting)
+
+
+_NOWHERE = Location(0, 0, 0, gzip=False)  # a held record's, until its members are known
+
+
+def record_at(stream: BinaryIO, where: Location, max_bytes: int) -> bytes:
+    """The body of the ``response`` record at ``where`` in the archive file ``stream`` (as
+    :func:`warc_records` gives it: at most ``max_bytes`` plus one byte), reading only the bytes
+    ``where`` covers. The archive was checked when it was indexed; a record that no longer
+    reads (the file changed since) raises :class:`ValueError`."""
+    from warcio.archiveiterator import ArchiveIterator
+
+    stream.seek(where.offset)
+    window = _Window(stream, where.length)
+    raw: io.RawIOBase = _GzipMembers(window) if where.gzip else window
+    reader = io.BufferedReader(raw)
+    if len(reader.read(where.skip)) != where.skip:
+        raise ValueError(f"the archive ends before byte {where.offset:,}")
+    try:
+        record = next(iter(ArchiveIterator(reader)))
+    except StopIteration:
+        raise ValueError(f"no record at byte {where.offset:,}") from None
+    if record.rec_type != "response" or record.http_headers is None:
+        raise ValueError(f"no response record at byte {where.offset:,}")
+    body: bytes = record.content_stream().read(max_bytes + 1)
+    return body
+
+
+class _Window(io.RawIOBase):
+    """At most ``length`` bytes of ``stream`` from where it is (None: to its end)."""
+
+    def __init__(self, stream: BinaryIO, length: int | None) -> None:
+        self._stream = stream
+        self._left = length
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int = -1) -> bytes:
+        if self._left is None:
+            return self._stream.read(size)
+        wanted = self._left if size < 0 else min(size, self._left)
+        data = self._stream.read(wanted)
+        self._left -= len(data)
+        return data
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        data = self.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
 
 
 def _gzip_damage(path: str, members: _GzipMembers | None) -> Damage | None:
