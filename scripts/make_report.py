@@ -4,8 +4,12 @@
   of ``fixtures/html/<stem>.html`` under the ``html`` and ``portable`` profiles, in the shape of the
   Chromium recordings (``fixtures/expected/chromium/``), so other implementations can test against
   them too;
-- ``docs/conformance.md`` and ``docs/conformance.html``: the conformance report (Chromium's
-  recordings next to the ``html`` profile, every difference explained; ``formtools report``).
+- ``docs/conformance/``: the conformance report (Chromium's recordings next to the ``html``
+  profile, every difference explained and filed under a spec question; ``formtools report``),
+  as Markdown and as HTML, one file per part (``index``, one per question, ``subset-289``,
+  ``extensions``, ``pages``) so that every file stays small. Its #289 section adds a sample of
+  generated pages (``tests/support/formgen.py``, seeded): how many of them Chromium's schemas
+  (computed by the ``chromium`` profile) and the ``portable`` profile's pass the subset.
 
 Everything comes from this checkout's ``src/`` (put first on ``sys.path``, whatever formtools is
 installed), with the document URL ``http://127.0.0.1/<page>.html``, as in
@@ -31,12 +35,16 @@ for entry in (ROOT / "src", ROOT):  # this checkout's formtools, and the scripts
 from formtools import parse_html, synthesize  # noqa: E402
 from formtools._spec.jsjson import dumps  # noqa: E402
 from formtools._conformance.report_compare import Report, compare_page  # noqa: E402
-from formtools._conformance.report_render import render  # noqa: E402
+from formtools._conformance.report_render import render_files  # noqa: E402
+from formtools._conformance.report_subset import SubsetPage, SubsetSample, tally_side  # noqa: E402
 from scripts._recording import HTML_DIR  # noqa: E402
+from tests.support.formgen import generate_pages  # noqa: E402
 
 PROFILES = ("html", "portable")
 EXPECTED_DIRS = {profile: ROOT / "fixtures" / "expected" / profile for profile in PROFILES}
-REPORTS = {"md": ROOT / "docs" / "conformance.md", "html": ROOT / "docs" / "conformance.html"}
+REPORT_DIR = ROOT / "docs" / "conformance"
+REPORT_FORMATS = ("md", "html")
+SAMPLE_PAGES, SAMPLE_SEED = 300, 289  # the generated pages the #289 section adds
 
 
 def _pages() -> list[Path]:
@@ -61,6 +69,30 @@ def fixture_report() -> Report:
     )
 
 
+def subset_sample() -> SubsetSample:
+    """The #289 tallies of the generated sample: Chromium's schemas as the ``chromium`` profile
+    computes them (the differential tests hold it to the browser) and the ``portable``
+    profile's."""
+    pages = [(name, html.encode()) for name, html in generate_pages(SAMPLE_PAGES, seed=SAMPLE_SEED)]
+    documents = [(name, body, parse_html(body)) for name, body in pages]
+    sides = tuple(
+        tally_side(
+            side,
+            [
+                SubsetPage(name, len(body), [tool.to_dict() for tool in synthesize(doc, side).tools])
+                for name, body, doc in documents
+            ],
+        )
+        for side in ("chromium", "portable")
+    )
+    description = f"{SAMPLE_PAGES} generated pages (`tests/support/formgen.py`, seed {SAMPLE_SEED})"
+    note = (
+        "Chromium's schemas for generated pages are computed by formtools' `chromium` profile, "
+        "which the differential tests hold to the browser byte for byte."
+    )
+    return SubsetSample(description, note, sides)
+
+
 def outputs(report: Report | None = None) -> dict[Path, str]:
     """Every generated file (absolute path → text); ``report`` is :func:`fixture_report`'s, when
     the caller has it already."""
@@ -71,8 +103,10 @@ def outputs(report: Report | None = None) -> dict[Path, str]:
             tools = [tool.to_dict() for tool in synthesize(document, profile).tools]
             files[EXPECTED_DIRS[profile] / f"{page.stem}.json"] = dumps(tools, pretty=True) + "\n"
     report = report or fixture_report()
-    for format, path in REPORTS.items():
-        files[path] = render(report, format)
+    sample = subset_sample()
+    for format in REPORT_FORMATS:
+        for name, text in render_files(report, format, sample).items():
+            files[REPORT_DIR / name] = text
     return files
 
 
@@ -82,13 +116,11 @@ def out_of_date(files: dict[Path, str]) -> list[Path]:
 
 
 def stale(files: dict[Path, str]) -> list[Path]:
-    """Expected-output files that no fixture page generates any more."""
-    return sorted(
-        path
-        for directory in EXPECTED_DIRS.values()
-        for path in directory.glob("*.json")
-        if path not in files
-    )
+    """Generated files that nothing generates any more: expected outputs of pages that left the
+    fixtures, report parts that are gone."""
+    found = [path for directory in EXPECTED_DIRS.values() for path in directory.glob("*.json")]
+    found += [path for format in REPORT_FORMATS for path in REPORT_DIR.glob(f"*.{format}")]
+    return sorted(path for path in found if path not in files)
 
 
 def _current(path: Path) -> str | None:

@@ -338,18 +338,19 @@ def report(
         typer.Argument(help="HTML files, directories of them, or http(s) URLs (default: fixtures/html)."),
     ] = None,
     format: Annotated[
-        Optional[str], typer.Option("--format", help="md, html (default: from --out's suffix, else md), or wpt (tests and a manifest, into the --out directory).")
+        Optional[str], typer.Option("--format", help="md, html, json (default: from --out's suffix, else md), or wpt (tests and a manifest, into the --out directory).")
     ] = None,
     out: Annotated[
-        Optional[Path], typer.Option("--out", help="Write the report to this file (- or none: standard output).")
+        Optional[Path], typer.Option("--out", help="Write the report to this file; to a directory (an existing one, or a path without suffix) as linked files, one per question (- or none: standard output).")
     ] = None,
 ) -> None:
     """Compare Chromium's tools (its recording when the page has one) with the html profile's,
-    keyword by keyword, and explain every difference."""
+    keyword by keyword, explain every difference and file it under the spec question it bears
+    on; count the schemas webmcp#289's JSON Schema subset would refuse."""
     if out is not None and str(out) == "-":
         out = None
     from formtools._conformance.report_compare import Report, compare_page, page_sources
-    from formtools._conformance.report_render import render, report_format
+    from formtools._conformance.report_render import render, render_files, report_format
 
     if format == "wpt":
         _report_wpt(pages, out)
@@ -358,12 +359,16 @@ def report(
     if not pages and not Path("fixtures/html").is_dir():
         raise UsageProblem("name the pages to report on (there is no fixtures/html here)")
     result = Report(tuple(compare_page(page) for page in page_sources(pages or ["fixtures/html"])))
-    text = render(result, chosen)
     if out is None:
-        typer.echo(text, nl=False)
+        typer.echo(render(result, chosen), nl=False)
     else:
+        split = out.is_dir() or not out.suffix
+        files = render_files(result, chosen) if split else {out.name: render(result, chosen)}
         try:
-            out.write_text(text, encoding="utf-8")
+            if split:
+                out.mkdir(parents=True, exist_ok=True)
+            for name, text in files.items():
+                (out / name if split else out).write_text(text, encoding="utf-8")
         except OSError as error:
             raise UsageProblem(f"--out: {out}: cannot write: {error.strerror or error}") from None
     if result.unexplained:

@@ -3,15 +3,18 @@ difference explained — and, in this module, :data:`RULES`, the table the expla
 
 The report is built in steps, one module each, every module using only those listed before it:
 
-- :mod:`._report_diff`: the structural JSON diff (key order does not count; ``enum`` /
+- :mod:`.report_diff`: the structural JSON diff (key order does not count; ``enum`` /
   ``required`` members and ``anyOf`` entries are compared one by one);
 - this module: why the ``html`` profile differs, as a table of rules;
-- :mod:`._report_compare`: one page — Chromium's tools (its recording, else formtools'
+- :mod:`.report_compare`: one page — Chromium's tools (its recording, else formtools'
   ``chromium`` profile) next to the ``html`` profile's, every difference placed and explained;
-- :mod:`._report_markup`: a small document model, written as Markdown or as one self-contained
-  HTML file, every text escaped;
-- :mod:`._report_render`: what the report says (summary, reasons, one section per page), in that
-  model: ``render()``.
+- :mod:`.report_questions`: the spec questions the rules' differences are evidence for, and the
+  webmcp issues each bears on;
+- :mod:`.report_subset`: how many schemas webmcp#289's JSON Schema subset would refuse, and why;
+- :mod:`.report_markup`: a small document model, written as Markdown or as HTML, every text
+  escaped;
+- :mod:`.report_render`: what the report says (by question; the #289 counts; formtools' own
+  keywords apart; the pages), in that model, as one document, linked files or JSON.
 
 Each difference is explained by the first rule of :data:`RULES` that covers it. The rules are
 data — the keywords, kinds of change and controls a rule covers, plus at most one small predicate

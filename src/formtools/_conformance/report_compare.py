@@ -1,5 +1,6 @@
 """The conformance report's comparison of pages: Chromium's tools next to the ``html`` profile's,
-every difference found and explained.
+every difference found and explained (and the ``portable`` profile's tools, which the report holds
+to webmcp#289's subset).
 
 Chromium's side is the recording in the fixtures layout (``…/html/<page>.html`` →
 ``…/expected/chromium/<page>.json``) when the page has one, else formtools' ``chromium`` profile,
@@ -25,7 +26,8 @@ from formtools._spec.jsjson import dumps
 from formtools._parse.document import Document
 from formtools._conformance.report import Context, explain
 from formtools._conformance.report_diff import ABSENT, Absent, Difference, changes
-from formtools._parse.sources import is_url, load_page
+from formtools._parse import parse_html
+from formtools._parse.sources import is_url, read_page
 from formtools._synth.parameters import parameters_of
 from formtools._synth.synthesize import synthesize
 from formtools._synth.tool import Tool, freeze
@@ -41,6 +43,7 @@ __all__ = [
 ]
 
 _RECORDINGS = Path("expected", "chromium")  # beside html/ in the fixtures layout
+_SHOWN = 4096  # a page up to this many bytes is kept as text: the report shows it as an example
 
 
 @dataclass(frozen=True)
@@ -49,7 +52,9 @@ class PageComparison:
 
     ``recording`` names the Chromium recording the ``chromium`` side comes from, or is None when
     formtools' ``chromium`` profile computed it (the page has no recording). Tool lists are
-    frozen JSON values (``to_dict()`` shape).
+    frozen JSON values (``to_dict()`` shape). ``size`` is the page's length in bytes, and
+    ``markup`` its text when it is small enough to show whole (None otherwise): the report shows
+    the smallest page that raises each question.
     """
 
     label: str
@@ -60,6 +65,9 @@ class PageComparison:
     html: tuple[Mapping[str, Any], ...]
     differences: tuple[Difference, ...]
     parameters: tuple[tuple[str, str], ...]  # (tool, parameter) on either side
+    portable: tuple[Mapping[str, Any], ...] = ()
+    size: int = 0
+    markup: str | None = None
 
     @property
     def unexplained(self) -> tuple[Difference, ...]:
@@ -131,7 +139,8 @@ def compare_page(
     ``html`` profile's. ``label`` is how the report names the page (default: ``source``);
     ``base_url`` the document URL of a file."""
     label = label or source
-    document = load_page(source, base_url=base_url)
+    raw = read_page(source, base_url=base_url)
+    document = parse_html(raw.body, url=raw.url, content_type=raw.content_type, source=raw.label)
     recorded = None if is_url(source) else recording_of(Path(source))
     if recorded is None:
         chromium = freeze([tool.to_dict() for tool in synthesize(document, "chromium").tools])
@@ -151,6 +160,9 @@ def compare_page(
         html=tuple(_definition(tool) for tool in html_tools),
         differences=tuple(differences),
         parameters=tuple(parameters),
+        portable=tuple(_definition(tool) for tool in synthesize(document, "portable").tools),
+        size=len(raw.body),
+        markup=_shown(raw.body, document.encoding),
     )
 
 
@@ -168,6 +180,17 @@ def _definition(tool: Tool) -> Mapping[str, Any]:
     """The tool as ``formtools extract`` prints it, frozen."""
     frozen: Mapping[str, Any] = freeze(tool.to_dict())
     return frozen
+
+
+def _shown(body: bytes, encoding: str) -> str | None:
+    """The page as text, when it is small enough to be an example."""
+    if len(body) > _SHOWN:
+        return None
+    try:
+        text = body.decode(encoding, errors="replace")
+    except LookupError:  # a WHATWG label Python lacks (x-user-defined): shown as UTF-8
+        text = body.decode("utf-8", errors="replace")
+    return text.removeprefix("\ufeff")  # a byte order mark is not part of the markup
 
 
 def _read_recording(path: Path) -> list[Any]:
