@@ -152,9 +152,9 @@ QUESTIONS: tuple[Question, ...] = (
         "`number` or `integer`, and how is a `step` said?",
         "`<input type=number>` and `<input type=range>` with `step`, `min` and `value`.",
         "stepMismatch counts from the step base (`min`, else `value`) in decimal. `multipleOf` "
-        "counts from zero in binary floating point, so it is wrong for an offset base and for "
-        "fractional steps, and #289 does not allow it; `type: integer` is in the subset and says "
-        "an integral step exactly.",
+        "counts from zero in binary floating point: it cannot say an offset base, it misjudges "
+        "fractional steps, and #289 does not allow it. `type: integer` is in the subset and "
+        "says an integral step from an integral base exactly.",
         (210, 289),
         (
             "integer-step",
