@@ -184,7 +184,7 @@ def test_formtools_keywords_are_counted_not_listed_as_spec_differences(report: R
         for table in tree.iter("table"):
             header = [th.xpath("string()") for th in table.iter("th")]
             if "seen on" in header:
-                where = header.index("where")
+                where = header.index("keyword")
                 for row in table.iter("tr"):
                     cells = row.findall("td")
                     assert not cells or "x-formtools-" not in cells[where].xpath("string()")

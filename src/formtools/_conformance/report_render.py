@@ -443,12 +443,13 @@ class _Report:
         return blocks
 
     def _grouped(self, pairs: Sequence[Pair]) -> Table:
-        """One row per (reason, place, change, both values), in the order of the rules, with
-        every tool and parameter it is seen on."""
+        """One row per (reason, keyword, change, both values), in the order of the rules, with
+        every tool and parameter it is seen on: the keyword, not the member's place, so that
+        the same change on many options (``anyOf["a"].type``, ``anyOf["b"].type``…) is one row."""
         order = {rule.id: index for index, rule in enumerate(RULES)}
         groups: dict[tuple[str, str, str, str, str], list[Pair]] = {}
         for page, d in pairs:
-            key = (d.rule.id if d.rule else "", d.where, d.change, _text(d.chromium), _text(d.html))
+            key = (d.rule.id if d.rule else "", d.keyword, d.change, _text(d.chromium), _text(d.html))
             groups.setdefault(key, []).append((page, d))
         rows = []
         for key, found in sorted(groups.items(), key=lambda kv: order.get(kv[0][0], len(order))):
@@ -457,14 +458,14 @@ class _Report:
             rows.append(
                 (
                     (_rule_link(d.rule),),
-                    (Code(d.where),),
+                    (Code(d.keyword),),
                     (d.change,),
                     (_json(d.chromium),),
                     (_json(d.html),),
-                    (f"{len(found)}: ", *seen),
+                    (f"×{_n(len(found))}: ", *seen),
                 )
             )
-        return Table(("reason", "where", "change", "Chromium", "HTML-exact", "seen on"), tuple(rows))
+        return Table(("reason", "keyword", "change", "Chromium", "HTML-exact", "seen on"), tuple(rows))
 
     def _seen(self, pairs: Sequence[Pair]) -> Iterable[Line]:
         """Each page once, linked, with the tools and parameters seen there."""
