@@ -33,6 +33,7 @@ def live_cases() -> list[tuple[str, str, object]]:
     return cases[:CALLS]
 
 
+@pytest.mark.spec_step("exec-fill-5")
 def test_fresh_calls_match_live_chromium(chromium) -> None:
     same, layout, different = 0, 0, []
     for stem, tool, value in live_cases():

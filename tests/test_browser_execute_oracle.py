@@ -25,6 +25,7 @@ PAGE = """<!doctype html><meta charset="utf-8">
 """
 
 
+@pytest.mark.spec_step("exec-request-5", "exec-request-7")
 @pytest.mark.browser
 def test_get_replaces_the_query_and_sends_the_submitter(chromium: ChromiumOracle) -> None:
     answer = chromium.execute(PAGE, "find", {"q": "a b&c", "n": 7})
@@ -38,6 +39,7 @@ def test_get_replaces_the_query_and_sends_the_submitter(chromium: ChromiumOracle
     )
 
 
+@pytest.mark.spec_step("exec-fill-5.5", "exec-fill-6", "exec-request-8")
 @pytest.mark.browser
 def test_post_urlencoded_sends_hidden_and_unmentioned_fields(chromium: ChromiumOracle) -> None:
     answer = chromium.execute(PAGE, "order", {"item": "tea", "gift": "TRUE"})
@@ -50,6 +52,7 @@ def test_post_urlencoded_sends_hidden_and_unmentioned_fields(chromium: ChromiumO
     )
 
 
+@pytest.mark.spec_step("exec-request-8")
 @pytest.mark.browser
 def test_multipart_boundary_is_replaced(chromium: ChromiumOracle) -> None:
     answer = chromium.execute(PAGE, "upload", {})
@@ -62,6 +65,7 @@ def test_multipart_boundary_is_replaced(chromium: ChromiumOracle) -> None:
     )
 
 
+@pytest.mark.spec_step("exec-fill-6", "exec-submit-4")
 @pytest.mark.browser
 def test_validation_failure_sends_nothing(chromium: ChromiumOracle) -> None:
     answer = chromium.execute(PAGE, "find", {"n": 4})
@@ -73,6 +77,7 @@ def test_validation_failure_sends_nothing(chromium: ChromiumOracle) -> None:
     assert order.error == "Form validation failed: item: Please fill out this field.. "
 
 
+@pytest.mark.spec_step("exec-fill-1", "exec-fill-4.1", "exec-fill-4.3")
 @pytest.mark.browser
 def test_binding_errors(chromium: ChromiumOracle) -> None:
     unknown = chromium.execute(PAGE, "find", {"q": "x", "nope": 1})
@@ -93,6 +98,7 @@ def test_binding_errors(chromium: ChromiumOracle) -> None:
     assert chromium.execute(PAGE, "find", [1]).error == "JSON input arguments must be an object"
 
 
+@pytest.mark.spec_step("exec-fill-2")
 @pytest.mark.browser
 def test_each_call_starts_from_the_initial_page(chromium: ChromiumOracle) -> None:
     chromium.execute(PAGE, "find", {"q": "first"}, path="/same")
@@ -101,6 +107,7 @@ def test_each_call_starts_from_the_initial_page(chromium: ChromiumOracle) -> Non
     assert again.request.url == "/search?q=default&n=&go=1"
 
 
+@pytest.mark.spec_step("exec-hitl-2", "exec-request-1", "exec-submit-3")
 @pytest.mark.browser
 def test_no_request_outcomes(chromium: ChromiumOracle) -> None:
     dialog = """<!doctype html><dialog open><form toolname="d" tooldescription="d"

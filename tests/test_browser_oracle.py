@@ -21,6 +21,7 @@ TWO_FORMS = """<!doctype html>
 """
 
 
+@pytest.mark.spec_step("synth-1.2.5", "synth-1.3", "synth-3.3", "synth-6.1")
 @pytest.mark.browser
 def test_two_forms_sorted_by_name_with_autosubmit(chromium: ChromiumOracle) -> None:
     tools = chromium.tools(TWO_FORMS)
@@ -63,12 +64,14 @@ def test_two_forms_sorted_by_name_with_autosubmit(chromium: ChromiumOracle) -> N
     assert list(tools[1]["inputSchema"]["properties"]["n"]) == ["type", "minimum", "multipleOf"]
 
 
+@pytest.mark.spec_step("synth-1.2.3")
 @pytest.mark.browser
 def test_invalid_toolname_registers_nothing(chromium: ChromiumOracle) -> None:
     page = '<form toolname="has space" tooldescription="d"><input name=q></form>'
     assert chromium.tools(page) == []
 
 
+@pytest.mark.spec_step("synth-2.4")
 @pytest.mark.browser
 def test_schema_keeps_the_definitions_key_order(chromium: ChromiumOracle) -> None:
     # getTools() would list "2" and "10" first, as any JavaScript object does; DevTools does not.

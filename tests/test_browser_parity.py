@@ -25,6 +25,7 @@ def ours(markup: bytes) -> list[dict]:
     return [t.to_dict() for t in formtools.extract_tools(markup)]
 
 
+@pytest.mark.spec_step("synth-3.6")
 @pytest.mark.parametrize("page", sorted(FIXTURES.glob("*.html")), ids=lambda p: p.stem)
 def test_fixture_page_matches_live_chromium(chromium, page) -> None:
     markup = page.read_bytes()
@@ -35,6 +36,7 @@ def test_fixture_page_matches_live_chromium(chromium, page) -> None:
     assert not diff, diff
 
 
+@pytest.mark.spec_step("synth-5.8")
 @pytest.mark.parametrize(
     "control",
     [

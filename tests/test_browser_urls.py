@@ -59,6 +59,7 @@ def page(kind: str, encoding: str, host: str, path: str, method: str) -> str:
     )
 
 
+@pytest.mark.spec_step("exec-request-2")
 def test_submissions_arrive_where_formtools_sends_them(chromium: ChromiumOracle) -> None:
     port = urlsplit(chromium.site.origin).port
     assert port is not None
@@ -108,6 +109,7 @@ def test_offsite_actions_serialize_as_chromium_does(chromium: ChromiumOracle) ->
 REFERRER_PAGES = [("/r/page", ""), ("/r/page", "?x=1&y=é"), ("/r/deep/er/page", "?q#frag"), ("/r/%7Eweird%20page/", "")]
 
 
+@pytest.mark.spec_step("exec-request-9")
 def test_referer_and_origin_are_chromiums(chromium: ChromiumOracle) -> None:
     """Referer and Origin as Chromium sends them (default policy strict-origin-when-cross-origin):
     the page's URL without fragment to its own origin, only its origin to another origin

@@ -121,6 +121,7 @@ def wpt_multipart_payload(name: str, filename: str | None, value: str) -> bytes:
     return isomorphic("\r\n".join(lines))
 
 
+@pytest.mark.spec_step("exec-request-8")
 @pytest.mark.parametrize(("description", "name", "value", "encoding", "expected", "_m", "_t"),
                          WPT_ROWS, ids=WPT_IDS)
 def test_wpt_urlencoded(description, name, value, encoding, expected, _m, _t) -> None:
@@ -209,6 +210,7 @@ FORM_ENCODINGS = [
 ]
 
 
+@pytest.mark.spec_step("exec-request-4")
 @pytest.mark.parametrize(("accept_charset", "document", "chromium", "standard"), FORM_ENCODINGS)
 def test_form_encoding(accept_charset, document, chromium, standard) -> None:
     assert form_encoding(accept_charset, document) == chromium
@@ -451,6 +453,7 @@ def expected_body(request, enctype: str, entries, encoding: str) -> bytes:
     return urlencode(entries, encoding).encode("ascii")
 
 
+@pytest.mark.spec_step("exec-request-8")
 @pytest.mark.browser
 @pytest.mark.parametrize("charset", ["UTF-8", "windows-1252", "Shift_JIS"])
 @pytest.mark.parametrize(("method", "enctype"),
@@ -478,6 +481,7 @@ def test_chromium_agrees_on_the_wpt_rows(chromium) -> None:
             assert request.body == expected_body(request, enctype, entries, encoding), enctype
 
 
+@pytest.mark.spec_step("exec-request-4")
 @pytest.mark.browser
 def test_chromium_picks_the_form_encoding(chromium) -> None:
     probe = "\u00e9\u30a2\u00a5\u0259"

@@ -38,6 +38,7 @@ SEARCH = """<!doctype html><meta charset=utf-8>
 </form>"""
 
 
+@pytest.mark.spec_step("exec-request-7", "exec-result-3", "exec-submit-2")
 def test_get_replaces_the_query_and_returns_the_landing_pages_json_ld(site: TestSite) -> None:
     tool = tool_on(site, SEARCH, "search")
     result = call_tool(tool, {"q": "a b&c", "page": 2, "exact": True})
@@ -51,6 +52,7 @@ def test_get_replaces_the_query_and_returns_the_landing_pages_json_ld(site: Test
     assert result.json_ld[1:] == ("second",)
 
 
+@pytest.mark.spec_step("exec-fill-4.1", "exec-fill-6")
 def test_invalid_input_sends_nothing_and_names_every_field(site: TestSite) -> None:
     tool = tool_on(site, SEARCH, "search")
     with pytest.raises(InputError) as caught:
@@ -63,6 +65,7 @@ def test_invalid_input_sends_nothing_and_names_every_field(site: TestSite) -> No
     assert site.received == [r for r in site.received if r.path != "/submit"]
 
 
+@pytest.mark.spec_step("exec-submit-4")
 def test_constraint_validation_blocks_the_submission(site: TestSite) -> None:
     tool = tool_on(site, SEARCH, "search")
     with pytest.raises(ValidationError) as caught:
@@ -82,6 +85,7 @@ LOGIN = """<!doctype html><meta charset=utf-8>
 </form>"""
 
 
+@pytest.mark.spec_step("exec-hitl-2")
 def test_a_form_without_toolautosubmit_waits_for_confirmation(site: TestSite) -> None:
     tool = tool_on(site, LOGIN, "login")
     waiting = call_tool(tool, {"email": "ann@example.com", "password": "pw"})
@@ -94,6 +98,7 @@ def test_a_form_without_toolautosubmit_waits_for_confirmation(site: TestSite) ->
     assert not site.submissions()
 
 
+@pytest.mark.spec_step("exec-result-2")
 def test_post_redirect_and_cookies_with_a_shared_client(site: TestSite) -> None:
     tool = tool_on(site, LOGIN, "login")
     with httpx.Client() as client:

@@ -17,6 +17,7 @@ def owners(markup: str) -> dict[str, list[str]]:
     return result
 
 
+@pytest.mark.spec_step("synth-2.1")
 @pytest.mark.parametrize(
     ("markup", "expected"),
     [

@@ -68,6 +68,12 @@ def layout_dependent(stem: str, tool_name: str, tool_input) -> bool:
     )
 
 
+@pytest.mark.spec_step(
+    "synth-2.3", "exec-fill-1", "exec-fill-3", "exec-fill-4", "exec-fill-4.2", "exec-fill-5",
+    "exec-fill-5.1", "exec-fill-5.2", "exec-fill-5.3", "exec-fill-5.4", "exec-fill-5.5",
+    "exec-fill-5.6", "exec-fill-5.7", "exec-request-5", "exec-submit-4", "exec-submit-4.1",
+    "exec-submit-4.2",
+)
 @pytest.mark.parametrize(("stem", "case"), list(_cases()))
 def test_call_matches_chromium(stem: str, case: dict) -> None:
     expected = dict(case["outcome"])

@@ -30,6 +30,7 @@ def annotations(form: str, profile: str = "html") -> dict[str, Any]:
     return dict(tool.annotations)
 
 
+@pytest.mark.spec_step("synth-6.2")
 def test_a_get_form_reads_only_and_can_be_repeated() -> None:
     hints = annotations('<form toolname=s tooldescription=d toolautosubmit action=/find><input name=q></form>')
     assert list(hints) == HINT_KEYS
@@ -74,6 +75,7 @@ def test_no_infer_leaves_only_what_the_page_declares(tmp_path) -> None:
     assert json.loads(done.output)[0]["annotations"] == {"autosubmit": True, "destructiveHint": False}
 
 
+@pytest.mark.spec_step("synth-6.2", "exec-hitl-1")
 @pytest.mark.parametrize(
     "form, destructive",
     [
@@ -96,6 +98,7 @@ def test_destructive_and_payment_forms_need_confirmation(form: str, destructive:
     assert (hints["humanInTheLoopHint"] == "confirm") is destructive
 
 
+@pytest.mark.spec_step("exec-hitl-1")
 def test_a_state_changing_form_notifies_and_one_without_autosubmit_is_reviewed() -> None:
     post = '<form toolname=save tooldescription=d method=post {}><input name=a><button>Save</button></form>'
     assert annotations(post.format("toolautosubmit"))["humanInTheLoopHint"] == "notify"
@@ -118,6 +121,7 @@ def test_dialog_and_mailto_forms_touch_no_outside_world() -> None:
         assert hints["openWorldHint"] is False and hints["untrustedContentHint"] is False
 
 
+@pytest.mark.spec_step("synth-6.2")
 def test_authors_override_each_hint() -> None:
     hints = annotations(
         '<form toolname=deleteDraft tooldescription=d method=post toolautosubmit tooldestructivehint=false '
@@ -131,6 +135,7 @@ def test_authors_override_each_hint() -> None:
     assert hints["openWorldHint"] is True  # an unknown value leaves the guess
 
 
+@pytest.mark.spec_step("exec-hitl-1")
 def test_without_toolautosubmit_a_person_reviews_whatever_the_author_says() -> None:
     hints = annotations('<form toolname=x tooldescription=d toolhumanintheloophint=none><button>Go</button></form>')
     assert hints["humanInTheLoopHint"] == "review"
@@ -149,6 +154,7 @@ LOGIN = """<form toolname=login tooldescription="Sign in" method=post action=/su
 <button>Sign in</button></form>"""
 
 
+@pytest.mark.spec_step("synth-5.16")
 def test_sensitive_fields_are_marked_and_their_values_not_shown() -> None:
     (tool,) = formtools.extract_tools(LOGIN, base_url="https://shop.example/", profile="html")
     properties = tool.input_schema["properties"]
@@ -188,6 +194,7 @@ def login_tool(site: TestSite, method: str = "post") -> formtools.Tool:
 CALL = {"user": "ann", "pw": "hunter22", "code": "481516", "pin": "007"}
 
 
+@pytest.mark.spec_step("exec-result-5")
 def test_a_post_sends_the_secrets_and_shows_none_of_them(site: TestSite, caplog: Any) -> None:
     tool = login_tool(site)
     with caplog.at_level(logging.DEBUG):
@@ -203,6 +210,7 @@ def test_a_post_sends_the_secrets_and_shows_none_of_them(site: TestSite, caplog:
     assert result.request is not None and b"pin=%5Bredacted%5D" in (result.request.body or b"")
 
 
+@pytest.mark.spec_step("exec-result-5")
 def test_a_get_form_masks_its_query_in_the_url_the_result_and_the_log(site: TestSite, caplog: Any) -> None:
     tool = login_tool(site, "get")
     with caplog.at_level(logging.DEBUG):
@@ -227,6 +235,7 @@ def test_a_failed_send_does_not_name_the_secret() -> None:
     assert "hunter22" not in message and "pw=%5Bredacted%5D" in message and "Connection refused" in message
 
 
+@pytest.mark.spec_step("exec-fill-4.3", "exec-validate-4")
 def test_error_messages_do_not_quote_a_secret() -> None:
     (tool,) = formtools.extract_tools(LOGIN, base_url="https://shop.example/", profile="html")
     with pytest.raises(formtools.ValidationError) as invalid:
@@ -248,6 +257,7 @@ def test_error_messages_do_not_quote_a_secret() -> None:
     ]
 
 
+@pytest.mark.spec_step("exec-submit-5")
 def test_cli_dry_run_masks_the_secret(tmp_path: Any) -> None:
     page = tmp_path / "login.html"
     page.write_text(LOGIN)

@@ -69,6 +69,7 @@ def _problems(tool: formtools.Tool, tool_input: dict[str, Any]) -> set[tuple[str
     return {(p.field, p.flag) for p in formtools.validate_input(tool, {**base, **tool_input})}
 
 
+@pytest.mark.spec_step("synth-3.1", "synth-3.2", "synth-3.4")
 def test_required_lists_what_leaving_out_fails(tool: formtools.Tool) -> None:
     schema = tool.to_dict()["inputSchema"]
     # nick is required but has a value; late is not required but its value is below min
@@ -76,6 +77,7 @@ def test_required_lists_what_leaving_out_fails(tool: formtools.Tool) -> None:
     assert schema["additionalProperties"] is False
 
 
+@pytest.mark.spec_step("synth-4.4", "synth-5.1", "synth-5.3")
 def test_text_rules(tool: formtools.Tool) -> None:
     properties = _properties(tool)
     assert properties["name"]["pattern"] == "^(?:[A-Za-z ]+)$"
@@ -96,6 +98,7 @@ def test_text_rules(tool: formtools.Tool) -> None:
     assert properties["note"]["default"] == "hi"
 
 
+@pytest.mark.spec_step("synth-5.8", "synth-5.9", "synth-5.16")
 def test_number_rules(tool: formtools.Tool) -> None:
     properties = _properties(tool)
     assert properties["guests"]["type"] == "integer"
@@ -109,6 +112,7 @@ def test_number_rules(tool: formtools.Tool) -> None:
     assert properties["volume"]["default"] == 25
 
 
+@pytest.mark.spec_step("synth-5.4", "synth-5.6", "synth-5.7")
 def test_temporal_and_color_rules(tool: formtools.Tool) -> None:
     properties = _properties(tool)
     assert properties["day"]["x-formtools-html-type"] == "date"
@@ -118,6 +122,7 @@ def test_temporal_and_color_rules(tool: formtools.Tool) -> None:
     assert properties["colour"]["default"] == "#ff0000"
 
 
+@pytest.mark.spec_step("synth-4.4", "synth-5.10", "synth-5.11", "synth-5.12", "synth-5.13", "synth-5.14")
 def test_choice_rules(tool: formtools.Tool) -> None:
     properties = _properties(tool)
     assert properties["table"]["enum"] == ["w"]  # no placeholder, no disabled option, no duplicate
@@ -129,6 +134,7 @@ def test_choice_rules(tool: formtools.Tool) -> None:
     assert properties["seat"]["default"] == "in"
 
 
+@pytest.mark.spec_step("synth-3.4")
 def test_the_chromium_profile_is_untouched() -> None:
     chromium = formtools.extract(PAGE).tool("book")
     assert chromium is not None
@@ -137,6 +143,7 @@ def test_the_chromium_profile_is_untouched() -> None:
     assert schema["properties"]["name"]["pattern"] == "[A-Za-z ]+"
 
 
+@pytest.mark.spec_step("exec-validate-1")
 def test_a_valid_input_has_no_problems(tool: formtools.Tool) -> None:
     assert _problems(tool, {}) == set()
     assert (
@@ -144,6 +151,7 @@ def test_a_valid_input_has_no_problems(tool: formtools.Tool) -> None:
     )
 
 
+@pytest.mark.spec_step("synth-5.3", "synth-5.6", "exec-validate-2", "exec-validate-3")
 @pytest.mark.parametrize(
     ("tool_input", "expected"),
     [
@@ -182,6 +190,7 @@ def test_each_rule_reports_its_flag(
     assert expected in _problems(tool, tool_input)
 
 
+@pytest.mark.spec_step("synth-3.2", "exec-validate-3")
 def test_missing_required_parameters_are_value_missing(tool: formtools.Tool) -> None:
     problems = formtools.validate_input(tool, {})
     assert [(p.field, p.flag) for p in problems] == [
@@ -190,6 +199,7 @@ def test_missing_required_parameters_are_value_missing(tool: formtools.Tool) -> 
     ]  # fmt: skip
 
 
+@pytest.mark.spec_step("synth-5.1", "exec-validate-1")
 def test_patterns_follow_ecmascript_not_python() -> None:
     page = """<form toolname="t" tooldescription="d">
       <input name="v" pattern="[\\p{L}--[a-z]]+" required><input name="w" pattern="\\w+" required>
@@ -204,6 +214,7 @@ def test_patterns_follow_ecmascript_not_python() -> None:
     }  # \\w is ASCII in ECMAScript
 
 
+@pytest.mark.spec_step("exec-validate-1")
 def test_the_chromium_profile_validates_with_search_semantics() -> None:
     page = '<form toolname="t" tooldescription="d"><input name="q" pattern="[0-9]"><button>Go</button></form>'
     tool = formtools.extract(page).tool("t")
@@ -212,6 +223,7 @@ def test_the_chromium_profile_validates_with_search_semantics() -> None:
     assert [p.flag for p in formtools.validate_input(tool, {"q": "ab"})] == ["patternMismatch"]
 
 
+@pytest.mark.spec_step("exec-validate-4")
 def test_cli_validate(tmp_path: Any) -> None:
     page = tmp_path / "page.html"
     page.write_text(PAGE, encoding="utf-8")
@@ -239,6 +251,7 @@ def test_cli_validate(tmp_path: Any) -> None:
     assert json.loads(result.output)[0]["inputSchema"]["additionalProperties"] is False
 
 
+@pytest.mark.spec_step("synth-5.16")
 def test_datalist_values_are_examples() -> None:
     page = """<form toolname="t" tooldescription="d">
       <input name="flavour" list="f"><datalist id="f"><option value="vanilla"><option>choc</option>
@@ -253,6 +266,7 @@ def test_datalist_values_are_examples() -> None:
     assert formtools.validate_input(tool, {"flavour": "strawberry"}) == []
 
 
+@pytest.mark.spec_step("synth-3.5", "exec-submit-1", "exec-validate-3")
 def test_a_form_that_can_never_be_valid() -> None:
     """An unnamed required input is no parameter: no call can fill it, so no call can pass
     validation. The html schema accepts nothing and says why, validate names the control, lint
@@ -297,6 +311,7 @@ def _submits(tool: formtools.Tool, sample: Any) -> bool | None:
     return True
 
 
+@pytest.mark.spec_step("exec-submit-1")
 def test_validate_accepts_exactly_what_call_submits_under_html() -> None:
     """validate ⇔ call for every input, type-confused ones included (tests/test_html_profile_browser.py
     holds validate ⇔ Chromium's checkValidity() for inputs of the schema's types, live). Before the

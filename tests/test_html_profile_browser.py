@@ -265,6 +265,7 @@ def _pages() -> list[tuple[str, bytes]]:
     return pages
 
 
+@pytest.mark.spec_step("synth-5.2", "exec-validate-2")
 @pytest.mark.browser
 def test_html_validator_agrees_with_check_validity(chromium: ChromiumOracle) -> None:
     counts: Counter[str] = Counter()

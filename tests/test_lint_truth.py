@@ -189,6 +189,7 @@ def test_a_lone_fieldset_or_output_is_a_note() -> None:
     assert found.count(("not-submittable", "info")) == 2
 
 
+@pytest.mark.spec_step("synth-2.5")
 def test_schemas_are_unchanged_by_the_diagnostics() -> None:
     """The fix is about diagnostics: Chromium's grouping still drops "" when a button is in it."""
     [tool] = formtools.extract_tools("<form toolname=t tooldescription=d><input><button>go</button></form>")
@@ -200,6 +201,7 @@ def test_schemas_are_unchanged_by_the_diagnostics() -> None:
 # ---- every reason a form is not a tool ------------------------------------------------------------
 
 
+@pytest.mark.spec_step("synth-1.2.1", "synth-1.2.2")
 def test_every_registration_problem_is_listed() -> None:
     page = (
         "<form toolname=ok tooldescription=d><button>go</button></form>"

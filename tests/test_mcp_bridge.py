@@ -285,6 +285,7 @@ def test_stdio_login_redirect_after_post_and_cookies(site: TestSite) -> None:
     assert [r.method + " " + r.path for r in sent(site)] == ["POST /login", "GET /account", "GET /account"]
 
 
+@pytest.mark.spec_step("exec-hitl-3")
 def test_stdio_without_elicitation_a_form_without_autosubmit_awaits_confirmation(site: TestSite) -> None:
     url = site.put("shop", SHOP.encode())
 
@@ -299,6 +300,7 @@ def test_stdio_without_elicitation_a_form_without_autosubmit_awaits_confirmation
     assert sent(site) == []
 
 
+@pytest.mark.spec_step("exec-hitl-3")
 @pytest.mark.parametrize("answer", ["accept", "decline"])
 def test_stdio_elicitation_asks_and_submits_only_on_accept(site: TestSite, answer: str) -> None:
     url = site.put("shop", SHOP.encode())
@@ -348,6 +350,7 @@ def test_a_sensitive_value_reaches_the_site_and_never_comes_back(site: TestSite)
     assert not [n for n in notes.notifications if getattr(n, "method", "") == "notifications/message"]
 
 
+@pytest.mark.spec_step("exec-hitl-3")
 def test_a_destructive_form_is_confirmed_even_with_toolautosubmit(site: TestSite) -> None:
     url = site.put("shop", SHOP.encode())
     notes = Notes("decline")

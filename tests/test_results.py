@@ -35,6 +35,7 @@ def test_the_recording_is_stamped() -> None:
     assert "--enable-features=WebMCP,WebMCPTesting,DeclarativeWebmcp" in RECORDED["browser"]["flags"]
 
 
+@pytest.mark.spec_step("exec-request-6", "exec-result-1", "exec-result-2", "exec-result-3", "exec-result-4")
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_result_as_chromium_gives_it(site: LocalSite, name: str) -> None:
     case = CASES[name]

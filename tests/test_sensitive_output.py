@@ -42,6 +42,7 @@ def sensitive(form: str, profile: str = "html") -> tuple[bool, bool]:
     return tool.annotations["sensitiveHint"], "sensitiveHint" in tool.annotations["x-formtools-inferred-hints"]
 
 
+@pytest.mark.spec_step("synth-6.2")
 @pytest.mark.parametrize(
     "form, expected",
     [
@@ -82,6 +83,7 @@ def keys_tools(site: TestSite, profile: str = "chromium") -> dict[str, formtools
     return {t.name: t for t in formtools.extract_tools(site.pages["/page/keys"], base_url=url, profile=profile)}
 
 
+@pytest.mark.spec_step("exec-result-5")
 @pytest.mark.parametrize("profile", ["chromium", "html", "portable"])
 def test_a_key_behind_a_redirect_is_given_as_a_redeemable_secret_reference(site: TestSite, profile: str) -> None:
     result = formtools.call_tool(keys_tools(site, profile)["create_api_key"], {"label": "ci"})
@@ -102,6 +104,7 @@ def test_a_key_behind_a_redirect_is_given_as_a_redeemable_secret_reference(site:
     assert again.secret_reference is not None and again.secret_reference.id != reference["id"]
 
 
+@pytest.mark.spec_step("exec-result-5")
 def test_the_answer_to_a_post_cannot_be_redeemed_and_is_only_withheld(site: TestSite) -> None:
     result = formtools.call_tool(keys_tools(site)["show_key_now"], {"label": "ci"}, include_text=True)
     (key,) = site.keys

@@ -13,6 +13,7 @@ def tool(html: str, name: str = "t", url: str = "https://site.example/dir/page?x
     return found
 
 
+@pytest.mark.spec_step("exec-request-3", "exec-request-6", "exec-result-1")
 def test_dialog_mailto_javascript_data_and_about_send_nothing() -> None:
     """No error is invented where Chromium completes or leaves the call pending
     (``fixtures/expected/results.json`` records what the browser answers the agent)."""
@@ -36,6 +37,7 @@ def test_dialog_mailto_javascript_data_and_about_send_nothing() -> None:
     assert emptied.to_dict()["url"] == "about:blank"
 
 
+@pytest.mark.spec_step("exec-request-1", "exec-request-2", "exec-submit-3")
 def test_action_resolution_submitter_overrides_and_named_submitter() -> None:
     page = ("<base href='/base/'><form toolname=t tooldescription=d action='go?old=1#frag' method=get>"
             "<input name=q><button>Search</button>"
@@ -50,6 +52,7 @@ def test_action_resolution_submitter_overrides_and_named_submitter() -> None:
         formtools.prepare_call(tool(page), {}, submitter="nope")
 
 
+@pytest.mark.spec_step("synth-2.3", "exec-submit-3")
 def test_missing_submit_button_is_chromiums_error_only_without_autosubmit() -> None:
     with pytest.raises(formtools.NoSubmitButton, match="there must be a submit button"):
         formtools.prepare_call(tool("<form toolname=t tooldescription=d><input name=q></form>"), {})
@@ -59,6 +62,7 @@ def test_missing_submit_button_is_chromiums_error_only_without_autosubmit() -> N
     assert request.url == "https://site.example/dir/page?q=1"
 
 
+@pytest.mark.spec_step("exec-fill-2")
 def test_keys_not_given_keep_the_state_of_an_earlier_call() -> None:
     page = "<form toolname=t tooldescription=d><input name=a value=A><input name=b><button>Go</button></form>"
     first = formtools.prepare_call(tool(page), {"b": "one"})
@@ -66,6 +70,7 @@ def test_keys_not_given_keep_the_state_of_an_earlier_call() -> None:
     assert second.request.url.endswith("?a=two&b=one")
 
 
+@pytest.mark.spec_step("exec-request-5")
 def test_entry_list_details() -> None:
     page = (
         "<form toolname=t tooldescription=d accept-charset=windows-1252>"
@@ -80,6 +85,7 @@ def test_entry_list_details() -> None:
     )
 
 
+@pytest.mark.spec_step("exec-hitl-2", "exec-submit-5")
 def test_awaiting_user_holds_the_prepared_request_without_sending() -> None:
     page = "<form toolname=t tooldescription=d method=post action=/x><input name=q><button>Go</button></form>"
     result = formtools.call_tool(tool(page), {"q": "1"})
@@ -96,6 +102,7 @@ def test_awaiting_user_holds_the_prepared_request_without_sending() -> None:
     }
 
 
+@pytest.mark.spec_step("exec-request-9")
 @pytest.mark.parametrize(
     ("page", "action", "expected"),
     [

@@ -244,6 +244,7 @@ def test_a_base_can_be_a_parsed_url() -> None:
 PAGE = "http://example.com/dir/form.html"
 
 
+@pytest.mark.spec_step("exec-request-2")
 @pytest.mark.parametrize(
     ("action", "encoding", "href"),
     [

@@ -72,6 +72,7 @@ def test_corpus_is_large_and_from_chromium_156() -> None:
     assert len(kinds) >= 12  # every kind of message is represented
 
 
+@pytest.mark.spec_step("exec-submit-4.2")
 @pytest.mark.parametrize("input_type", sorted({row["type"] for row in RECORDED["rows"]}))
 def test_recorded_messages_agree(input_type: str) -> None:
     rows = [row for row in RECORDED["rows"] if row["type"] == input_type]
@@ -79,6 +80,7 @@ def test_recorded_messages_agree(input_type: str) -> None:
     assert not wrong, f"{len(wrong)} of {len(rows)} {input_type} rows disagree:\n" + "\n".join(wrong)
 
 
+@pytest.mark.spec_step("exec-submit-4.2")
 @pytest.mark.parametrize(
     ("input_type", "value", "attributes", "expected"),
     [

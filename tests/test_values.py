@@ -82,6 +82,7 @@ def test_corpus_is_large_and_from_chromium_156() -> None:
     assert len(RECORDED["rows"]) >= 3000
 
 
+@pytest.mark.spec_step("exec-fill-5.1", "exec-submit-4.2")
 @pytest.mark.parametrize("input_type", sorted({row["type"] for row in RECORDED["rows"]}))
 def test_recorded_rows_agree(input_type: str) -> None:
     rows = [row for row in RECORDED["rows"] if row["type"] == input_type]
@@ -89,6 +90,7 @@ def test_recorded_rows_agree(input_type: str) -> None:
     assert not wrong, f"{len(wrong)} of {len(rows)} {input_type} rows disagree:\n" + "\n".join(wrong)
 
 
+@pytest.mark.spec_step("exec-fill-5.1")
 def test_no_script_set_value_is_bad_input() -> None:
     assert not any(row["validity"]["badInput"] for row in RECORDED["rows"])
 
