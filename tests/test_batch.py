@@ -524,3 +524,25 @@ def test_an_empty_input_starts_no_worker(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_a_threaded_program_gets_spawned_workers_and_the_same_lines(tmp_path: Path) -> None:
+    """In a program running other threads, forking could leave a lock held in the children
+    for ever: the workers are spawned instead (as on macOS), and write the same lines."""
+    site = tmp_path / "site"
+    write_pages(site)
+    archive = tmp_path / "crawl.warc.gz"
+    _archive_for_workers(archive, gzip=True)
+    alone = tmp_path / "alone.jsonl"
+    run_batch([str(site), str(archive)], alone, options=BatchOptions(jobs=2))
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert _batch._start_method() == "spawn"
+        threaded = tmp_path / "threaded.jsonl"
+        run_batch([str(site), str(archive)], threaded, options=BatchOptions(jobs=2))
+    finally:
+        stop.set()
+        other.join()
+    assert sorted(threaded.read_text().splitlines()) == sorted(alone.read_text().splitlines())

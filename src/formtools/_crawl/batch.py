@@ -411,15 +411,18 @@ def _load_stages(profile: str) -> None:
 
 
 def _start_method() -> str:
-    """``fork`` on Linux, where it is safe here (the parent forks before it has threads:
-    see :class:`_Workers`); ``spawn`` elsewhere (macOS's system libraries break after fork)."""
-    return "fork" if sys.platform == "linux" else "spawn"
+    """``fork`` on Linux while this process runs no other thread (a thread holding a lock at the
+    fork would leave it held for ever in the child); ``spawn`` elsewhere, and in a threaded
+    program (macOS's system libraries break after fork)."""
+    import threading
+
+    return "fork" if sys.platform == "linux" and threading.active_count() == 1 else "spawn"
 
 
 class _Workers:
     """The worker processes, made when the first chunk is ready (an empty input makes none) or
-    before the URL fetcher starts its thread, whichever comes first: a process must not fork
-    while another of its threads may hold a lock."""
+    before the URL fetcher starts its thread, whichever comes first, so that the command forks
+    them (see :func:`_start_method`)."""
 
     def __init__(self, jobs: int, profile: str) -> None:
         self._jobs = jobs
