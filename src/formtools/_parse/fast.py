@@ -89,6 +89,7 @@ from formtools._spec.constants import ASCII_WHITESPACE, LISTED
 from formtools._spec.encoding import encoding_name
 from formtools._spec.microsyntax import ASCII_WHITESPACE_RUNS
 from formtools._parse.document import _ESCAPE, _NEEDS_ESCAPE, Document, resolve_base, sniffed_charset
+from formtools._parse.prefilter import lowered
 
 __all__ = ["fast_document"]
 
@@ -186,7 +187,8 @@ _BUTTON_SCOPE = frozenset({"applet", "caption", "html", "marquee", "object", "ta
                            "button"})  # fmt: skip
 # Elements html5lib 1.1 parses otherwise than the Standard now does.
 _UNMODELLED = frozenset({"isindex", "search", "dialog"})
-_QUERY = "[\\1 ], label[for], [id], template, isindex, search, dialog"
+_QUERY = "[\\1 ], label[for], [id], template, isindex, search, dialog, base, iframe[name], frame[name]"
+_QUERY_META = _QUERY + ", meta"
 _KINDS = {tag: "listed" for tag in LISTED} | {tag: "unmodelled" for tag in _UNMODELLED} | {
     "form": "form", "label": "label", "template": "template", "meta": "meta", "base": "base",
     "iframe": "frame", "frame": "frame",
@@ -216,15 +218,17 @@ class _Page(PointerScan):
     """One page: its marked source, lexbor's tree, and the skeleton copied from them."""
 
     def __init__(self, data: bytes, encoding: str, tentative: Any) -> None:
-        if deeply_nested(data.lower()):
+        low = lowered(data)  # (the prefilter's copy, when it lowered these very bytes)
+        if deeply_nested(low):
             raise _Unsure  # deeper than Blink nests: the exact path caps it as Blink does
         if b"\r" in data:  # html5lib's input stream normalizes newlines
             data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+            low = data.lower()
         # A raw NUL or form feed: the two parsers drop a NUL in different places, and html5lib's
         # tree builder sees a parked form feed as text. A raw U+0001 to U+0003 would pass for a mark.
         if any(byte in data for byte in (b"\x00", b"\x0c", b"\x01", b"\x02", b"\x03")):
             raise _Unsure
-        self.data, self.low, self.encoding, self.tentative = data, data.lower(), encoding, tentative
+        self.data, self.low, self.encoding, self.tentative = data, low, encoding, tentative
         self.escaped = False
         self.tree = LexborHTMLParser(
             self._marked(), scripting=True, options=LexborDocumentOptions.WO_EVENTS
@@ -275,11 +279,9 @@ class _Page(PointerScan):
     def document(
         self, markup: str | bytes, url: str | None, content_type: str | None, source: str | None
     ) -> Document:
-        query = _QUERY + (", meta" if self.tentative else "")
-        if b"<base" in self.low:
-            query += ", base"
-        if b"<iframe" in self.low or b"<frame" in self.low:
-            query += ", iframe[name], frame[name]"
+        # <base>, <iframe name> and <frame name> are looked for in the same walk of the tree: a
+        # byte search for them cost more than the selectors (a page without them has none)
+        query = _QUERY_META if self.tentative else _QUERY
         forms: list[LexborNode] = []
         self.marked: list[tuple[int, LexborNode]] = []
         self.labels: list[LexborNode] = []
@@ -329,7 +331,8 @@ class _Page(PointerScan):
                 frames.append(node)
             elif kind == "unmodelled":
                 raise _Unsure
-        if any(out_of_reach(node) for node in (*forms, *self.labels, *(n for _, n in self.marked))):
+        known: dict[int, int] = {}
+        if any(out_of_reach(n, known) for n in (*forms, *self.labels, *(n for _, n in self.marked))):
             raise _Unsure  # too deep (Blink would have moved it up) or in SVG/MathML: html5lib knows
         self.marked.sort(key=lambda entry: entry[0])
         self.mark_positions = [position for position, _ in self.marked]

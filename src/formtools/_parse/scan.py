@@ -293,6 +293,9 @@ def deeply_nested(low: bytes) -> bool:
     overestimates only takes the exact path) and an end tag the parser ignores costs it one level
     per start tag it cancels, so it is never below half the real depth: half the limit is the
     threshold."""
+    # every block start is a "<" and at least three bytes: most pages are too small to count them
+    if len(low) < 3 * _MANY_BLOCKS or low.count(b"<") < _MANY_BLOCKS:
+        return False
     if len(_BLOCK_START.findall(low)) < _MANY_BLOCKS:
         return False
     open_names: dict[bytes, int] = {}
@@ -310,14 +313,33 @@ def deeply_nested(low: bytes) -> bool:
     return False
 
 
-def out_of_reach(node: LexborNode) -> bool:
+def out_of_reach(node: LexborNode, known: dict[int, int] | None = None) -> bool:
     """Whether ``node`` has more than :data:`DEEP` elements above it (at most that many steps),
-    or an SVG or MathML one (a name the query marked is then a foreign element, not a control)."""
-    steps = 0
+    or an SVG or MathML one (a name the query marked is then a foreign element, not a control).
+
+    ``known``: what earlier calls learnt about elements (mem_id → the elements above it and it,
+    or more than DEEP for an SVG or MathML one or above it), so that the controls of one form,
+    which share most of their ancestors, do not each walk up to the root."""
+    if known is None:
+        known = {}
+    chain = []
+    above = 0  # elements above the chain's last (outermost) element
     parent = node.parent
     while parent is not None and parent.is_element_node:
-        steps += 1
-        if steps > DEEP or parent.tag in _FOREIGN:
-            return True
+        key = parent.mem_id
+        count = known.get(key)
+        if count is not None:
+            above = count
+            break
+        if parent.tag in _FOREIGN:
+            above = DEEP + 1
+            known[key] = above
+            break
+        chain.append(key)
+        if len(chain) > DEEP:
+            return True  # (what lies above is not worth remembering)
         parent = parent.parent
-    return False
+    for key in reversed(chain):
+        above = min(above + 1, DEEP + 1)
+        known[key] = above
+    return above > DEEP
