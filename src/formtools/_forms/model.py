@@ -33,7 +33,14 @@ Attributes = Mapping[str, str]
 Restore = Callable[[str], str]
 
 
+def _unchanged(text: str) -> str:
+    """The ``restore`` of a document whose strings needed no escaping (see Document.restore)."""
+    return text
+
+
 def _frozen(attributes: Any, restore: Restore) -> Attributes:
+    if restore is _unchanged:
+        return MappingProxyType(dict(attributes.items()))
     return MappingProxyType({name: restore(value) for name, value in attributes.items()})
 
 
@@ -172,6 +179,8 @@ def submission_method(form_attributes: Mapping[str, str], submitter: Control | N
 
 
 def _text(element: etree._Element, restore: Restore) -> str:
+    if len(element) == 0:  # (most: an option, a button's label) its own text is all of it
+        return restore(element.text or "")
     return restore(etree.tostring(element, method="text", encoding=str, with_tail=False))
 
 
@@ -181,7 +190,7 @@ def _input_type(element: etree._Element) -> str:
 
 
 def _ascii_lower(value: str) -> str:
-    return value.translate(_ASCII_LOWER)
+    return value.lower() if value.isascii() else value.translate(_ASCII_LOWER)
 
 
 _ASCII_LOWER = {ord(c): ord(c) + 32 for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
@@ -305,10 +314,11 @@ def forms_of(document: Document) -> tuple[Form, ...]:
     found: list[_Found] = []
     _scan_scope(document.forms_root, document, itertools.count(1), set(), found)
     found.sort(key=lambda entry: entry[0])
+    restore = _restore_of(document)
     return tuple(
         Form(
             index=i,
-            attributes=_frozen(form.attrib, document.restore),
+            attributes=_frozen(form.attrib, restore),
             controls=controls,
             line=form.sourceline,
             heading=heading,
@@ -326,7 +336,7 @@ def _scan_scope(
     found: list[_Found],
 ) -> None:
     """One tree (the document, or a shadow root): IDs, labels and owners never cross trees."""
-    restore = document.restore
+    restore = _restore_of(document)
     first_with_id: dict[str, etree._Element] = {}
     labels: list[etree._Element] = []
     listed: list[_Listed] = []
@@ -412,6 +422,10 @@ def _scan_scope(
                 _labelledby(form, first_with_id, restore),
             )
         )
+
+
+def _restore_of(document: Document) -> Restore:
+    return document.restore if document.escaped else _unchanged
 
 
 def _section_heading(

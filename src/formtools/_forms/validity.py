@@ -18,7 +18,7 @@ the real browser (``fixtures/expected/validation-messages.json``).
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -40,7 +40,7 @@ from formtools._forms.values import (
     temporal_fields,
 )
 
-__all__ = ["ValidityProblem", "invalid_controls", "localize_value", "value_problem"]
+__all__ = ["ValidityProblem", "invalid_controls", "is_candidate", "localize_value", "value_problem"]
 
 # #barred-from-constraint-validation, besides disabled, readonly and datalist descendants
 _BARRED_TYPES = frozenset({"hidden", "reset", "button", "submit", "image"})
@@ -352,7 +352,7 @@ def localize_value(kind: str, text: str, *, seconds: bool = False) -> str:
     return time if kind == "time" else f"{date}, {time}"
 
 
-def _candidate(control: Control) -> bool:
+def is_candidate(control: Control) -> bool:
     """Not barred from constraint validation."""
     if control.disabled or control.in_datalist or control.readonly:
         return False
@@ -361,11 +361,14 @@ def _candidate(control: Control) -> bool:
     return not (control.tag == "input" and control.type in _BARRED_TYPES)
 
 
-def invalid_controls(state: FormState) -> list[ValidityProblem]:
-    """Every candidate control of the filled form that fails a constraint, in tree order."""
+def invalid_controls(
+    state: FormState, controls: Sequence[Control] | None = None
+) -> list[ValidityProblem]:
+    """Every candidate control of the filled form that fails a constraint, in tree order
+    (``controls``: only those of these, which are the form's in tree order)."""
     problems = []
-    for control in state.form.controls:
-        if not _candidate(control):
+    for control in state.form.controls if controls is None else controls:
+        if not is_candidate(control):
             continue
         found = _problem(state, control)
         if found is not None:

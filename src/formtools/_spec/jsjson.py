@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import math
+from json.encoder import encode_basestring as _quote
+from types import MappingProxyType
 from typing import Any, Mapping
 
 __all__ = ["js_number", "dumps", "loads"]
@@ -50,6 +52,39 @@ def js_number(value: float | int) -> str:
     return sign + text
 
 
+# _quote (json's C string encoder) writes a string exactly as json.dumps(s, ensure_ascii=False)
+# does, without building a JSONEncoder for every string.
+
+
+def _compact(value: Any) -> str:
+    """``value`` as JSON without whitespace: :func:`_encode` without an indent, on the types
+    tool definitions are made of (exact ``str``, ``dict``, ``list``, ``tuple``, mapping proxies),
+    in one pass of joins; anything else goes to :func:`_encode`."""
+    kind = type(value)
+    if kind is str:
+        return _quote(value)
+    if kind is dict or kind is MappingProxyType:
+        if not value:
+            return "{}"
+        return (
+            "{"
+            + ",".join(
+                f"{_quote(key) if type(key) is str else _quote(str(key))}:{_compact(item)}"
+                for key, item in value.items()
+            )
+            + "}"
+        )
+    if kind is list or kind is tuple:
+        if not value:
+            return "[]"
+        return "[" + ",".join([_compact(item) for item in value]) + "]"
+    if kind is int:
+        return str(value) if -(2**53) < value < 2**53 else js_number(value)
+    out: list[str] = []
+    _encode(value, out, None, 0)
+    return "".join(out)
+
+
 def _encode(value: Any, out: list[str], indent: str | None, level: int) -> None:
     if value is None:
         out.append("null")
@@ -58,7 +93,7 @@ def _encode(value: Any, out: list[str], indent: str | None, level: int) -> None:
     elif value is False:
         out.append("false")
     elif isinstance(value, str):
-        out.append(json.dumps(value, ensure_ascii=False))
+        out.append(_quote(value))
     elif isinstance(value, (int, float)):
         out.append(js_number(value))
     elif isinstance(value, Mapping):
@@ -72,7 +107,7 @@ def _encode(value: Any, out: list[str], indent: str | None, level: int) -> None:
                 out.append(sep)
             if indent is not None:
                 out.append("\n" + indent * (level + 1))
-            out.append(json.dumps(str(key), ensure_ascii=False))
+            out.append(_quote(str(key)))
             out.append(": " if indent is not None else ":")
             _encode(item, out, indent, level + 1)
         if indent is not None:
@@ -101,6 +136,11 @@ def dumps(value: Any, *, pretty: bool = False) -> str:
 
     Non-ASCII characters are written as themselves, as JSON.stringify does.
     """
+    if not pretty:
+        try:
+            return _compact(value)
+        except RecursionError:
+            pass  # nested deeper than _compact's two frames a level reach: _encode takes one
     out: list[str] = []
     _encode(value, out, "  " if pretty else None, 0)
     return "".join(out)

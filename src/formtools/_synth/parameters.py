@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from formtools._forms.model import Control, Form
 from formtools._forms.state import initial_state
-from formtools._forms.validity import invalid_controls
+from formtools._forms.validity import invalid_controls, is_candidate
 from formtools._synth.profile import Group, Profile, get_profile
 
 __all__ = ["Parameter", "Parameters", "parameters_of", "skips_validation", "unsatisfiable"]
@@ -76,11 +76,18 @@ def unsatisfiable(form: Form, sorted_out: Parameters) -> str | None:
         if parameter.kind is not None
         for control in parameter.group.controls
     }
-    stuck = [
-        p
-        for p in invalid_controls(initial_state(form))
-        if p.control.index not in fillable and p.control.type != "file"  # files: a call's files=
+    # only these are checked (the others' problems would be dropped), and the form's initial
+    # state is built only when there is one
+    unfillable = [
+        control
+        for control in form.controls
+        if control.index not in fillable
+        and control.type != "file"  # files: a call's files=
+        and is_candidate(control)
     ]
+    if not unfillable:
+        return None
+    stuck = invalid_controls(initial_state(form), unfillable)
     if not stuck:
         return None
     return "; ".join(f"{p.control.describe}: {p.message} ({p.flag})" for p in stuck)

@@ -25,20 +25,31 @@ INFERRED_META = "formtools/inferred"
 _LISTING_KEYS: Mapping[str, str] = MappingProxyType({"evals": "tools"})  # webmcp-evals --tools=
 
 
+# Values that are their own frozen and thawed copy, told apart by exact type first: schemas are
+# mostly strings, and isinstance against a tuple of types costs more than the copy itself.
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def freeze(value: Any) -> Any:
     """A read-only copy of a JSON value (dicts → mappings, lists → tuples)."""
-    if isinstance(value, (dict, MappingProxyType)):
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is dict or kind is MappingProxyType or isinstance(value, (dict, MappingProxyType)):
         return MappingProxyType({k: freeze(v) for k, v in value.items()})
-    if isinstance(value, (list, tuple)):
-        return tuple(freeze(v) for v in value)
+    if kind is list or kind is tuple or isinstance(value, (list, tuple)):
+        return tuple([freeze(v) for v in value])
     return value
 
 
 def thaw(value: Any) -> Any:
     """A plain, mutable JSON value from a frozen one."""
-    if isinstance(value, (dict, MappingProxyType)):
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is MappingProxyType or kind is dict or isinstance(value, (dict, MappingProxyType)):
         return {k: thaw(v) for k, v in value.items()}
-    if isinstance(value, tuple):
+    if kind is tuple or isinstance(value, tuple):
         return [thaw(v) for v in value]
     return value
 
