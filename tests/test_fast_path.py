@@ -84,6 +84,7 @@ def _answer(document: Document, profile: str, all_forms: bool) -> Any:
         [diagnostic.to_dict() for diagnostic in extraction.diagnostics],
         _ranked(extraction.forms),
         (document.url, document.base_url, document.encoding, document.source),
+        (document.base_target, sorted(document.frame_names), document.referrer_policy),
     )
 
 
@@ -106,6 +107,27 @@ def _same_answer(
                 f"profile={profile} all_forms={inferred}"
             )
     return True
+
+
+# Where a <meta name=referrer> counts (tests/test_browser_urls.py measures each in Chromium):
+# anywhere in the document, not in a template or a noscript (raw text: scripting is on), out of
+# SVG (meta breaks out of foreign content), the last valid one winning.
+REFERRER_PAGES = [
+    "<head><meta name=referrer content=origin></head><form toolname=t tooldescription=d></form>",
+    "<form toolname=t tooldescription=d></form><p><meta name=REFERRER content=No-Referrer>",
+    "<head><noscript><meta name=referrer content=origin></noscript></head><form toolname=t tooldescription=d></form>",
+    "<head><noscript><p><meta name=referrer content=origin></noscript></head><form toolname=t tooldescription=d></form>",
+    "<body><noscript><meta name=referrer content=origin></noscript><form toolname=t tooldescription=d></form>",
+    "<template><meta name=referrer content=origin></template><form toolname=t tooldescription=d></form>",
+    "<svg><meta name=referrer content=origin></svg><form toolname=t tooldescription=d></form>",
+    "<meta name=referrer content=origin><meta name=referrer content=bogus><form toolname=t tooldescription=d></form>",
+    "<meta name=referrer content=' origin '><meta name=referrer content=never><form toolname=t tooldescription=d></form>",
+]
+
+
+@pytest.mark.parametrize("markup", REFERRER_PAGES)
+def test_referrer_policy_pages(markup: str) -> None:
+    assert _same_answer(markup, url="https://shop.example/p")
 
 
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda path: path.name)

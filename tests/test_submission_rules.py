@@ -102,6 +102,17 @@ def test_awaiting_user_holds_the_prepared_request_without_sending() -> None:
     }
 
 
+def test_an_https_page_never_submits_to_an_insecure_endpoint() -> None:
+    """Mixed Content: Chromium 156 submits nothing when an https page's form targets http on a
+    host that is not potentially trustworthy (its ``executeTool`` resolves ``null``)."""
+    form = tool("<form toolname=t tooldescription=d action='http://site.example/a' toolautosubmit><input name=q></form>",
+                url="https://site.example/p")
+    prepared = formtools.prepare_call(form, {"q": "1"})
+    assert prepared.request is None and prepared.outcome.reason == "mixed-content"
+    result = formtools.submit(prepared)
+    assert result.status == "not-sent" and "Mixed Content" in (result.reason or "")
+
+
 @pytest.mark.spec_step("exec-request-9")
 @pytest.mark.parametrize(
     ("page", "action", "expected"),
@@ -111,8 +122,9 @@ def test_awaiting_user_holds_the_prepared_request_without_sending() -> None:
         # another origin sees only the page's origin (strict-origin-when-cross-origin)
         ("https://site.example/p?x", "https://other.example/a", ("https://site.example", "https://site.example/")),
         ("https://site.example/p?x", "https://site.example:8443/a", ("https://site.example", "https://site.example/")),
-        # https to http: no Referer at all; the Origin is still the page's
-        ("https://site.example/p?x", "http://site.example/a", ("https://site.example", None)),
+        # https to http (here a loopback address, which Mixed Content lets through): no Referer,
+        # and Origin null (Fetch's downgrade rule; tests/test_browser_urls.py measures both live)
+        ("https://site.example/p?x", "http://127.0.0.1/a", ("null", None)),
         # a referrer over 4096 bytes is cut to its origin
         ("https://site.example/" + "x" * 5000, "/a", ("https://site.example", "https://site.example/")),
         # a page that is not http(s) sends neither

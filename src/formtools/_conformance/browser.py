@@ -42,6 +42,7 @@ import json
 import os
 import tempfile
 import time
+from collections.abc import Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
@@ -262,8 +263,11 @@ class ChromiumOracle:
         quiet_turns: int = 3,
         max_turns: int = 1000,
         renew_every: int = 150,
+        extra_args: Sequence[str] = (),
     ) -> None:
         self.executable = executable
+        #: more command-line switches (a host resolver rule, a test certificate's acceptance)
+        self.extra_args = tuple(extra_args)
         self.quiet_turns = quiet_turns
         self.max_turns = max_turns
         #: pages loaded in one tab before it is replaced by a fresh one (see :meth:`renew_page`)
@@ -298,7 +302,7 @@ class ChromiumOracle:
                 context = playwright.chromium.launch_persistent_context(
                     profile,
                     executable_path=self.executable,
-                    args=[*CHROMIUM_ARGS, "--remote-debugging-port=0"],
+                    args=[*CHROMIUM_ARGS, *self.extra_args, "--remote-debugging-port=0"],
                     headless=True,
                 )
             except PlaywrightError as error:
@@ -479,10 +483,17 @@ class ChromiumOracle:
         Raises :class:`OracleError` if the page registers no such tool, or if a navigation the
         call started never arrived.
         """
-        from playwright.sync_api import Error as PlaywrightError
-
         body = html.encode("utf-8") if isinstance(html, str) else html
         url = self.site.put(path or f"/oracle/{next(self._numbers)}", body, content_type) + query
+        return self.execute_at(url, tool_name, tool_input, wait_for_user=wait_for_user, timeout=timeout)
+
+    def execute_at(
+        self, url: str, tool_name: str, tool_input: Any, *, wait_for_user: float = 1.0, timeout: float = 10.0
+    ) -> ExecuteAnswer:
+        """:meth:`execute` on a page served elsewhere (over TLS, say): the submission must still
+        go to :attr:`site`, which records it."""
+        from playwright.sync_api import Error as PlaywrightError
+
         for attempt in (1, 2):
             try:
                 return self._execute(url, tool_name, tool_input, wait_for_user, timeout)

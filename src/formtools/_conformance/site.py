@@ -54,6 +54,7 @@ class LocalSite:
 
     def __init__(self) -> None:
         self._pages: dict[str, tuple[bytes, str]] = {}
+        self._redirects: dict[str, tuple[int, str]] = {}
         self._requests: list[RecordedRequest] = []
         self._lock = threading.Lock()
         self._gate = threading.Event()
@@ -98,6 +99,13 @@ class LocalSite:
             self._pages[path] = (body, content_type)
         return self.origin + path
 
+    def redirect(self, path: str, location: str, status: int = 302) -> str:
+        """Answer every request for ``path`` with ``status`` and ``Location: location``; return
+        the path's URL."""
+        with self._lock:
+            self._redirects[path] = (status, location)
+        return self.origin + path
+
     @property
     def requests(self) -> tuple[RecordedRequest, ...]:
         """A snapshot of the requests received so far, oldest first."""
@@ -116,17 +124,20 @@ class LocalSite:
 
     _gate_timeout = 30.0
 
-    def _answer(self, request: RecordedRequest) -> tuple[int, bytes, str]:
+    def _answer(self, request: RecordedRequest) -> tuple[int, bytes, list[tuple[str, str]]]:
         with self._lock:
             self._requests.append(request)
             page = self._pages.get(request.path)
+            moved = self._redirects.get(request.path)
+        if moved is not None:
+            return moved[0], b"", [("Location", moved[1]), ("Content-Type", "text/plain")]
         if (request.header("Sec-Fetch-Dest") or "").lower() == "document":
             self._gate.wait(self._gate_timeout)
         if page is not None:
-            return (200, *page)
+            return 200, page[0], [("Content-Type", page[1])]
         if request.method == "POST":
-            return 200, _POST_RECEIVED, "text/html; charset=utf-8"
-        return 404, b"not found", "text/plain; charset=utf-8"
+            return 200, _POST_RECEIVED, [("Content-Type", "text/html; charset=utf-8")]
+        return 404, b"not found", [("Content-Type", "text/plain; charset=utf-8")]
 
 
 def _handler_for(site: LocalSite) -> type[BaseHTTPRequestHandler]:
@@ -141,9 +152,10 @@ def _handler_for(site: LocalSite) -> type[BaseHTTPRequestHandler]:
                 headers=tuple(self.headers.items()),
                 body=self.rfile.read(length) if length else b"",
             )
-            status, body, content_type = site._answer(request)
+            status, body, headers = site._answer(request)
             self.send_response(status)
-            self.send_header("Content-Type", content_type)
+            for name, value in headers:
+                self.send_header(name, value)
             self.send_header("Content-Length", str(len(body)))
             self.send_header("Cache-Control", "no-store")
             self.end_headers()

@@ -211,6 +211,7 @@ def prepare_call(
         document_encoding=tool.page.encoding,
         boundary=boundary or new_boundary(),
         files=chosen,
+        referrer_policy=tool.page.referrer_policy,
     )
     outcome = building()
     secrets = Secrets.of(filled)

@@ -9,9 +9,10 @@ is an immutable :class:`Request`, usable without sending it.
 from __future__ import annotations
 
 import base64
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
+from formtools._spec.referrer import Referrer, potentially_trustworthy
 from formtools._spec.url import Url
 from formtools._spec.url import parse as parse_url
 from formtools._execute.encode import File, multipart, new_boundary, text_plain, urlencode
@@ -28,12 +29,14 @@ _URL_WHITESPACE = "".join(map(chr, range(0x21)))
 
 @dataclass(frozen=True)
 class Request:
-    """A request exactly as it would go on the wire: ``body`` is bytes or None."""
+    """A request exactly as it would go on the wire: ``body`` is bytes or None. ``referrer``
+    says which ``Referer`` and ``Origin`` each redirect hop carries (its policy and state)."""
 
     method: str
     url: str
     headers: tuple[tuple[str, str], ...] = ()
     body: bytes | None = None
+    referrer: Referrer | None = field(default=None, compare=False, repr=False)
 
     def header(self, name: str) -> str | None:
         lowered = name.lower()
@@ -64,7 +67,9 @@ class NoRequest:
     - ``javascript``: the action runs a script; formtools runs none (Chromium's page API resolves
       ``null``; an agent's call through DevTools never completes);
     - ``blocked``: another scheme (``data:``, ``ftp:``, ``blob:`` …) that Chromium does not
-      navigate a page to from a form (the call never completes for the agent).
+      navigate a page to from a form (the call never completes for the agent);
+    - ``mixed-content``: an https page's form targets an insecure endpoint (http on a host that
+      is not potentially trustworthy): Chromium submits nothing and the call gives ``null``.
     """
 
     reason: str
@@ -115,9 +120,11 @@ def build_request(
     files: Mapping[str, Sequence[File]] | None = None,
     image_coordinates: tuple[int, int] = (0, 0),
     masked: Mapping[str, str] | None = None,
+    referrer_policy: str | None = None,
 ) -> Request | NoRequest:
     """The request submitting ``state``'s form with ``submitter`` makes (validation is the
-    caller's business: it happens before this stage).
+    caller's business: it happens before this stage). ``referrer_policy`` is the document's
+    (``<meta name=referrer>``; None: the default), which decides ``Referer`` and ``Origin``.
 
     ``masked`` (entry name → stand-in) builds the request as it may be shown instead: the
     same bytes but for those entries' values, which hold secrets."""
@@ -129,7 +136,7 @@ def build_request(
             value = "%d,%d" % image_coordinates if submitter.type == "image" else submitter.attributes.get("value", "")
         return NoRequest("dialog", return_value=value)
     parsed = _action_url(form, submitter, document_url, base_url or document_url, document_encoding)
-    document = parse_url(document_url) if document_url else None
+    referrer = Referrer.of(document_url, referrer_policy) if document_url else None
     action = parsed.href
     scheme = parsed.scheme
     if scheme == "javascript":
@@ -147,10 +154,12 @@ def build_request(
         return NoRequest("about", url=action)
     if scheme not in ("http", "https", "file"):
         return NoRequest("blocked", url=action)
+    if referrer is not None and referrer.origin.startswith("https:") and not potentially_trustworthy(parsed):
+        return NoRequest("mixed-content", url=action)
     if method == "get":
         # the query is replaced, even by an empty one ("/path?"), the fragment kept
-        sent = parsed.with_query(urlencode(entries, encoding))
-        return Request("GET", sent.href, _referer(document, sent))
+        sent = parsed.with_query(urlencode(entries, encoding)).href
+        return Request("GET", sent, _headers(referrer, "GET", sent), referrer=referrer)
     if enctype == "multipart/form-data":
         boundary = boundary or new_boundary()
         body = multipart(entries, encoding, boundary)
@@ -161,43 +170,9 @@ def build_request(
     else:
         body = urlencode(entries, encoding).encode("ascii")
         content_type = "application/x-www-form-urlencoded"
-    headers = (("Content-Type", content_type), *_origin(document), *_referer(document, parsed))
-    return Request("POST", action, headers, body)
+    headers = (("Content-Type", content_type), *_headers(referrer, "POST", action))
+    return Request("POST", action, headers, body, referrer=referrer)
 
 
-def _origin(document: Url | None) -> tuple[tuple[str, str], ...]:
-    """The Origin header a browser sends with a POST from an http(s) page: the document's
-    origin serialized (Fetch, "append a request Origin header"), so never its userinfo, path or
-    a default port."""
-    if document is None or document.scheme not in ("http", "https"):
-        return ()
-    return (("Origin", document.origin),)
-
-
-# Referrer Policy, "strip url for use as a referrer": a longer referrer is cut to its origin.
-_REFERRER_LENGTH_LIMIT = 4096
-
-
-def _referer(document: Url | None, target: Url) -> tuple[tuple[str, str], ...]:
-    """The Referer header under Chromium's default referrer policy, ``strict-origin-when-cross-origin``
-    (Referrer Policy, "determine request's referrer"): the document's URL without userinfo and
-    fragment for a same-origin target, only its origin (and ``/``) for another origin, nothing
-    when an https page submits to http."""
-    if document is None or document.scheme not in ("http", "https"):
-        return ()
-    if document.scheme == "https" and target.scheme != "https":
-        return ()
-    origin_only = f"{document.origin}/"
-    if document.origin != target.origin:
-        return (("Referer", origin_only),)
-    stripped = parse_url(document.href_without_fragment)
-    assert stripped is not None  # a serialized URL parses again
-    full = stripped.href if not (stripped.username or stripped.password) else _without_userinfo(stripped)
-    return (("Referer", full if len(full) <= _REFERRER_LENGTH_LIMIT else origin_only),)
-
-
-def _without_userinfo(url: Url) -> str:
-    """``url`` serialized with its username and password set to the empty string."""
-    scheme_end = len(url.protocol) + 2  # "http://"
-    at = url.href.index("@", scheme_end)
-    return url.href[:scheme_end] + url.href[at + 1 :]
+def _headers(referrer: Referrer | None, method: str, url: str) -> tuple[tuple[str, str], ...]:
+    return referrer.headers(method, url) if referrer is not None else ()

@@ -300,7 +300,13 @@ def send_request(
     cookies = client.cookies if client is not None else None
     with Fetcher(_policy(policy, timeout, max_bytes), cookies=cookies) as fetcher:
         try:
-            response = fetcher.fetch(request.method, request.url, headers=list(request.headers), content=request.body)
+            response = fetcher.fetch(
+                request.method,
+                request.url,
+                headers=list(request.headers),
+                content=request.body,
+                referrer=request.referrer,
+            )
         except FetchError as error:
             raise _refused_or_failed(error) from None
     return _result(request, response, include_text)
@@ -324,7 +330,11 @@ async def asend_request(
         fetcher = AsyncFetcher(_policy(policy, timeout, max_bytes), cookies=cookies)
     try:
         response = await fetcher.fetch(
-            request.method, request.url, headers=list(request.headers), content=request.body
+            request.method,
+            request.url,
+            headers=list(request.headers),
+            content=request.body,
+            referrer=request.referrer,
         )
     except FetchError as error:
         raise _refused_or_failed(error) from None
@@ -349,6 +359,9 @@ def not_sent(outcome: NoRequest) -> ToolResult:
         "and makes no request",
         "blocked": f"the action is {_scheme_of(outcome.url)}, which a form does not navigate a page "
         "to: no request is made",
+        "mixed-content": f"the page is https and the action {outcome.url} is not secure: Chromium "
+        "does not submit a form to an insecure endpoint from a secure page (Mixed Content); no "
+        "request is made",
     }[outcome.reason]
     return ToolResult(status="not-sent", reason=reason)
 

@@ -35,6 +35,7 @@ import anyio
 import httpcore
 import httpx
 
+from formtools._spec.referrer import Referrer
 from formtools._net.errors import (
     shown,
     BadURL,
@@ -170,6 +171,7 @@ class _Hop:
     url: ada_url.URL
     headers: tuple[tuple[str, str], ...]  # the caller's headers, as they stand on this hop
     content: bytes | None
+    referrer: Referrer | None = None  # a navigation's Referer/Origin state, hop by hop
 
 
 def _pairs(headers: Headers | None) -> tuple[tuple[str, str], ...]:
@@ -262,7 +264,12 @@ def _next(hop: _Hop, status: int, headers: httpx.Headers, followed: int, policy:
     carried = tuple((n, v) for n, v in carried if n.lower() != "cookie")  # the jar's, per hop
     if target.origin != hop.url.origin:
         carried = tuple((n, v) for n, v in carried if n.lower() != "authorization")
-    return _Hop(method, target, carried, content)
+    referrer = hop.referrer
+    if referrer is not None:  # Referer and Origin are the next hop's own (formtools._spec.referrer)
+        referrer = referrer.redirected(hop.url.href, target.href)
+        carried = tuple((n, v) for n, v in carried if n.lower() not in ("referer", "origin"))
+        carried += referrer.headers(method, target.href)
+    return _Hop(method, target, carried, content, referrer)
 
 
 # --- the body ---------------------------------------------------------------------------------
@@ -417,8 +424,10 @@ def default_ssl_context() -> ssl.SSLContext:
     return _DEFAULT_SSL
 
 
-def _first(method: str, url: str, headers: Headers | None, content: bytes | None) -> _Hop:
-    return _Hop(method.upper(), check_url(url), _pairs(headers), content)
+def _first(
+    method: str, url: str, headers: Headers | None, content: bytes | None, referrer: Referrer | None = None
+) -> _Hop:
+    return _Hop(method.upper(), check_url(url), _pairs(headers), content, referrer)
 
 
 def _response(hop: _Hop, status: int, headers: httpx.Headers, body: bytes, redirects: list[str]) -> Response:
@@ -448,14 +457,24 @@ class Fetcher:
             network_backend=GuardedBackend(allow_private=self.policy.allow_private, trusted=self.policy.exempt),
         )
 
-    def fetch(self, method: str, url: str, *, headers: Headers | None = None, content: bytes | None = None) -> Response:
+    def fetch(
+        self,
+        method: str,
+        url: str,
+        *,
+        headers: Headers | None = None,
+        content: bytes | None = None,
+        referrer: Referrer | None = None,
+    ) -> Response:
         """``method url`` with redirects followed; the final answer, whatever its status.
         Raises a :class:`~formtools._net.errors.FetchError` for anything the policy refuses
-        or the network fails at."""
+        or the network fails at. ``referrer``: a form submission's referrer state, which gives
+        every redirect hop its own ``Referer`` and ``Origin`` (the caller's headers carry the
+        first hop's)."""
         policy = self.policy
         clock = Clock(policy.timeout)
         token = CLOCK.set(clock)
-        hop = _first(method, url, headers, content)
+        hop = _first(method, url, headers, content, referrer)
         first = hop.url.href
         redirects: list[str] = []
         # without a jar of the caller's, cookies still live for the redirect chain, as in a
@@ -512,12 +531,20 @@ class AsyncFetcher:
             network_backend=AsyncGuardedBackend(allow_private=self.policy.allow_private, trusted=self.policy.exempt),
         )
 
-    async def fetch(self, method: str, url: str, *, headers: Headers | None = None, content: bytes | None = None) -> Response:
+    async def fetch(
+        self,
+        method: str,
+        url: str,
+        *,
+        headers: Headers | None = None,
+        content: bytes | None = None,
+        referrer: Referrer | None = None,
+    ) -> Response:
         """:meth:`Fetcher.fetch`, awaited."""
         policy = self.policy
         clock = Clock(policy.timeout)
         token = CLOCK.set(clock)
-        hop = _first(method, url, headers, content)
+        hop = _first(method, url, headers, content, referrer)
         first = hop.url.href
         redirects: list[str] = []
         # without a jar of the caller's, cookies still live for the redirect chain, as in a

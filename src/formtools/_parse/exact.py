@@ -37,6 +37,7 @@ from formtools._parse.document import (
     base_target_of,
     base_url_of,
     frame_names_of,
+    referrer_policy_of,
     sniffed_charset,
 )
 from formtools._spec.constants import FORM_POINTER_ASSOCIATED
@@ -291,6 +292,7 @@ def parse_exact(
         escaped=parser.escaped,
         base_target=base_target_of(root),
         frame_names=frame_names_of(root),
+        referrer_policy=referrer_policy_of(root),
     )
 
 
@@ -321,6 +323,7 @@ def from_tree(tree: Any, *, url: str | None = None, source: str | None = None) -
             source=source or (url or "<soup>"),
             base_target=base_target_of(root),
             frame_names=frame_names_of(root),
+            referrer_policy=referrer_policy_of(root),
         )
     if isinstance(tree, etree._ElementTree):
         tree = tree.getroot()
@@ -333,6 +336,7 @@ def from_tree(tree: Any, *, url: str | None = None, source: str | None = None) -
             source=source or (url or "<tree>"),
             base_target=base_target_of(root),
             frame_names=frame_names_of(root),
+            referrer_policy=referrer_policy_of(root),
         )
     raise TypeError(f"expected an lxml or BeautifulSoup tree, got {type(tree).__name__}")
 

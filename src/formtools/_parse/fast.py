@@ -88,7 +88,15 @@ from formtools._parse.scan import (
 from formtools._spec.constants import ASCII_WHITESPACE, LISTED
 from formtools._spec.encoding import encoding_name
 from formtools._spec.microsyntax import ASCII_WHITESPACE_RUNS
-from formtools._parse.document import _ESCAPE, _NEEDS_ESCAPE, Document, resolve_base, sniffed_charset
+from formtools._parse.document import (
+    _ESCAPE,
+    _INERT,
+    _NEEDS_ESCAPE,
+    Document,
+    referrer_policy_from,
+    resolve_base,
+    sniffed_charset,
+)
 from formtools._parse.prefilter import lowered
 
 __all__ = ["fast_document"]
@@ -282,6 +290,8 @@ class _Page(PointerScan):
         # <base>, <iframe name> and <frame name> are looked for in the same walk of the tree: a
         # byte search for them cost more than the selectors (a page without them has none)
         query = _QUERY_META if self.tentative else _QUERY
+        if not self.tentative and b"referrer" in self.low:  # a <meta name=referrer> policy
+            query += ", meta[name]"
         forms: list[LexborNode] = []
         self.marked: list[tuple[int, LexborNode]] = []
         self.labels: list[LexborNode] = []
@@ -349,6 +359,11 @@ class _Page(PointerScan):
             if (name := self._text(frame.attributes.get("name") or ""))
             and not _has_ancestor(frame, _TEMPLATE)
         )
+        referrer_policy = referrer_policy_from(
+            (self._text(meta.attributes.get("name") or ""), self._text(meta.attributes.get("content") or ""))
+            for meta in metas
+            if not _has_ancestor(meta, _INERT)  # lexbor parses noscript's contents: scripting is off
+        )
 
         for form in forms:
             labelledby = (form.attrs.get("aria-labelledby") or "").strip(ASCII_WHITESPACE)
@@ -372,6 +387,7 @@ class _Page(PointerScan):
             base_url=base_url,
             base_target=base_target,
             frame_names=frame_names,
+            referrer_policy=referrer_policy,
             encoding=self.encoding,
             source=source or (url or "<string>"),
             parser_owners=MappingProxyType(

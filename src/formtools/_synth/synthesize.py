@@ -59,7 +59,12 @@ def synthesize(
     diagnostics: list[Diagnostic] = []
     registered: set[str] = set()
     page = PageContext(
-        document.url, document.base_url, document.encoding, document.base_target, document.frame_names
+        document.url,
+        document.base_url,
+        document.encoding,
+        document.base_target,
+        document.frame_names,
+        document.referrer_policy,
     )
     namer = Namer(forms) if all_forms else None
     for form in forms:

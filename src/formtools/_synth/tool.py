@@ -74,13 +74,15 @@ class PageContext:
     """What executing a tool needs to know about its page: the document URL (an empty action
     submits there), the base URL (relative actions resolve against it), the encoding (the
     form's default charset), the ``<base target>`` (a form's default target) and the names of
-    its iframes (a ``target`` naming one navigates that frame, any other name a new window)."""
+    its iframes (a ``target`` naming one navigates that frame, any other name a new window) and
+    its ``<meta name=referrer>`` policy (which Referer and Origin a submission carries)."""
 
     url: str | None = None
     base_url: str | None = None
     encoding: str = "UTF-8"
     base_target: str | None = None
     frame_names: frozenset[str] = frozenset()
+    referrer_policy: str | None = None
 
 
 @dataclass(frozen=True)
