@@ -18,7 +18,9 @@ cores), one after the other, after measuring the machine's parallel ceiling
 (:func:`measure.parallel_ceiling`: what N independent processes get right now, since another
 tenant's load is invisible here). A speedup is ``--jobs 1``'s wall time over ``--jobs N``'s in
 the same round; the table gives the median over rounds and the range. Wall time is the whole
-command, interpreter start-up included. ``start-up`` is ``formtools batch`` on an empty directory:
+command, interpreter start-up included. ``workers R`` is how much of their lives the workers
+wanted a CPU (scheduler state R, sampled every 10 ms): near 100 % means they never sat waiting for
+work, so what the speedup lacks is the machine's (or the serial start before the workers exist). ``start-up`` is ``formtools batch`` on an empty directory:
 its wall time and its import time (``python -X importtime``).
 
 ``--source SRC`` runs formtools from ``SRC`` instead of as installed; ``--compare SRC`` runs everything a second time with ``PYTHONPATH=SRC`` (say, a checkout of an
@@ -122,16 +124,24 @@ def _env(source: str | None) -> dict[str, str]:
     return {"PYTHONPATH": source} if source else {}
 
 
-def batch_seconds(item: Input, jobs: int, out: Path, source: str | None) -> tuple[float, float]:
-    """Wall and CPU seconds of one ``formtools batch`` run (its workers included)."""
-    done = run(_batch([str(item.path), "--jobs", str(jobs)], out), env=_env(source))
+def batch_seconds(
+    item: Input, jobs: int, out: Path, source: str | None
+) -> tuple[float, float, float | None]:
+    """Wall and CPU seconds of one ``formtools batch`` run (its workers included), and how much
+    of the time its workers wanted a CPU (see :meth:`measure.Run.runnable_share`)."""
+    done = run(
+        _batch([str(item.path), "--jobs", str(jobs)], out),
+        env=_env(source),
+        states=jobs > 1,
+        every=0.01,
+    )
     if done.returncode != 0:
         raise SystemExit(f"formtools batch failed ({done.returncode}):\n{done.stderr}")
     with out.open("rb") as lines:
         written = sum(1 for _ in lines)
     if written != item.pages:
         raise SystemExit(f"{item.name} ({item.kind}): {written} lines for {item.pages} pages")
-    return done.seconds, done.cpu_seconds
+    return done.seconds, done.cpu_seconds, done.runnable_share()
 
 
 def import_ms(arguments: Sequence[str], source: str | None) -> float:
@@ -204,6 +214,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         walls: dict[tuple[str, str, str, int], list[float]] = {}
         cpus: dict[tuple[str, str, str, int], list[float]] = {}
         speedups: dict[tuple[str, str, str, int], list[float]] = {}
+        busy: dict[tuple[str, str, str, int], list[float]] = {}
         ceilings: list[float] = []
         out = scratch / "out.jsonl"
         for number in range(rounds):
@@ -212,8 +223,10 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
                 for label, source in versions.items():
                     first = 0.0
                     for count in jobs:
-                        wall, cpu = batch_seconds(item, count, out, source)
+                        wall, cpu, runnable = batch_seconds(item, count, out, source)
                         key = (label, item.name, item.kind, count)
+                        if runnable is not None:
+                            busy.setdefault(key, []).append(runnable)
                         walls.setdefault(key, []).append(wall)
                         cpus.setdefault(key, []).append(cpu)
                         first = first or wall
@@ -235,6 +248,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
             "speedup": statistics.median(speedups[(label, name, kind, count)]),
             "speedup_range": [min(speedups[(label, name, kind, count)]),
                               max(speedups[(label, name, kind, count)])],
+            "workers_runnable": statistics.median(busy[(label, name, kind, count)])
+            if busy.get((label, name, kind, count)) else None,
         })
     results["rows"] = rows
     results["startup"] = starts
@@ -243,7 +258,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         f"the machine's parallel ceiling for {max(jobs[-1], 2)} processes in those rounds: "
         f"{median_range(ceilings, unit='×')}"
     )
-    header = ["input", "--jobs", "seconds", "pages/s", "MB/s", "CPU s", "speedup"]
+    header = ["input", "--jobs", "seconds", "pages/s", "MB/s", "CPU s", "speedup", "workers R"]
     if args.compare:
         header.insert(0, "sources")
     show(table(header, [
@@ -253,6 +268,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
             f"{row['pages_per_s']:,.0f}", f"{row['mb_per_s']:,.1f}", f"{row['cpu_s']:.2f}",
             median_range(speedups[(row["version"], row["input"], row["kind"], row["jobs"])],
                          unit="×"),
+            "—" if row["workers_runnable"] is None else f"{row['workers_runnable']:.0%}",
         ]
         for row in rows
     ]))

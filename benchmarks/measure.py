@@ -211,6 +211,23 @@ class Sample:
     rss_kib: dict[int, int]
 
 
+def _children_of(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children", "rb") as children:
+            return [int(child) for child in children.read().split()]
+    except OSError:
+        return []
+
+
+def _state(pid: int) -> str:
+    """R (running or waiting for a CPU), S (sleeping: waiting on something), D, Z …"""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[1].split()[0].decode()
+    except (OSError, IndexError):
+        return ""
+
+
 @dataclass
 class Run:
     """One command, measured from outside: wall time (interpreter start included), the CPU time
@@ -224,6 +241,26 @@ class Run:
     workers: list[int] = field(default_factory=list)  #: children, helpers left out
     peak_kib: dict[int, int] = field(default_factory=dict)  #: VmHWM per pid
     samples: list[Sample] = field(default_factory=list)
+    #: with ``states``: per child, its scheduler state at each sample (R, S, D …)
+    states: dict[int, list[str]] = field(default_factory=dict)
+    #: with ``states``: seconds from the start until a child was first seen running
+    first_running: float | None = None
+    helpers: set[int] = field(default_factory=set)  #: children that are not workers
+
+    def runnable_share(self) -> float | None:
+        """How much of their lives the children wanted a CPU (state R: running, or runnable and
+        waiting for a core), from each one's first R on: near 1 when the workers never waited
+        for work, whatever the machine's other load; low when they sat idle on the queue."""
+        shares = []
+        for pid, seen in self.states.items():
+            if pid in self.helpers or "R" not in seen:
+                continue
+            alive = seen[seen.index("R"):]
+            alive = [state for state in alive if state and state != "Z"]
+            if len(alive) >= 5:
+                shares.append(alive.count("R") / len(alive))
+        return sum(shares) / len(shares) if shares else None
+
 
 
 def run(
@@ -232,13 +269,15 @@ def run(
     env: Mapping[str, str] | None = None,
     sample: bool = False,
     lines_of: Path | None = None,
+    states: bool = False,
     every: float = 0.05,
     timeout: float = 3600,
 ) -> Run:
     """Run ``command`` and wait for it with ``wait4`` (for the CPU time of it and the workers it
     reaped). With ``sample``, read every ``every`` seconds the resident memory of each of its
     processes from ``/proc`` (and how many lines ``lines_of`` holds), so that memory can be
-    followed against progress."""
+    followed against progress. With ``states``, read every ``every`` seconds the scheduler state
+    of each child (see :meth:`Run.runnable_share`)."""
     start = time.perf_counter()
     with tempfile.TemporaryFile() as errors:
         process = subprocess.Popen(
@@ -264,7 +303,16 @@ def run(
                     lines += chunk.count(b"\n")
                     offset += len(chunk)
                 result.samples.append(Sample(time.perf_counter() - start, lines, rss))
-            pid, status, usage = os.wait4(process.pid, os.WNOHANG if sample else 0)
+            if states:
+                for child in _children_of(process.pid):
+                    if child not in result.states and _is_helper(child):
+                        result.helpers.add(child)
+                    state = _state(child)
+                    result.states.setdefault(child, []).append(state)
+                    if state == "R" and result.first_running is None:
+                        result.first_running = time.perf_counter() - start
+            polling = sample or states
+            pid, status, usage = os.wait4(process.pid, os.WNOHANG if polling else 0)
             if pid:
                 break
             if time.perf_counter() - start > timeout:
