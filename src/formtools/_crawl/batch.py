@@ -217,9 +217,11 @@ def _failed(key: str, name: str, error: str, size: int = 0, damaged: bool = Fals
 # Work travels to a worker in chunks: with the fast parser a page takes a few milliseconds,
 # which a task per page would largely spend on the pool's own round trip; chunks that are too
 # large leave one worker alone with the last of them. Paths and archive records count by the
-# bytes the worker will read.
+# bytes the worker will read. The first chunks are small, so that every worker starts at once
+# rather than after the parent has gathered a full chunk for each.
 _CHUNK_PAGES = 32
 _CHUNK_BYTES = 2**20
+_FIRST_CHUNK_PAGES = 4
 
 _Work = Page | ArchiveRecord | str
 
@@ -507,16 +509,18 @@ def run_batch(
         pending: set[Future[list[Outcome]]] = set()
         chunk: list[_Work] = []
         chunk_bytes = 0
+        sent = 0  # chunks
         work: _Work
 
         def send_chunk() -> None:
-            nonlocal pending, chunk_bytes
+            nonlocal pending, chunk_bytes, sent
             from concurrent.futures import FIRST_COMPLETED, wait
 
             work = (tuple(chunk), options.profile, options.all_forms, max_bytes)
             pending.add(workers.pool().submit(extract_pages, *work))
             chunk.clear()
             chunk_bytes = 0
+            sent += 1
             if len(pending) >= 2 * jobs:
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                 emit(outcome for future in finished for outcome in future.result())
@@ -538,7 +542,8 @@ def run_batch(
                     work, size = item
                 chunk.append(work)
                 chunk_bytes += size
-                if len(chunk) >= _CHUNK_PAGES or chunk_bytes >= _CHUNK_BYTES:
+                pages = _CHUNK_PAGES if sent >= jobs else _FIRST_CHUNK_PAGES
+                if len(chunk) >= pages or chunk_bytes >= _CHUNK_BYTES:
                     send_chunk()
             if chunk:
                 send_chunk()
