@@ -3,6 +3,9 @@
     python benchmarks/profile_formpages.py after          # writes benchmarks/profile/after-*
     python benchmarks/profile_formpages.py before --passes 30 --rate 1000
 
+``before-*`` in ``benchmarks/profile/`` is commit 07ee032 (main before issue 16's fixes), profiled
+with ``PYTHONPATH`` pointing at its ``src/``; ``after-*`` is dad5e39.
+
 Runs :func:`formtools._crawl.batch.run_batch` with ``jobs=1`` in this process over the
 ``formpages`` corpus of ``bench_formpages.py`` (200 pages, every one with forms; generated into
 ``--corpora`` if missing), after one warm-up pass (imports, compiled regexes, page cache), and
@@ -15,9 +18,10 @@ writes into ``--out`` (default ``benchmarks/profile/``):
   everything outside the passes left out; the input of any flame graph tool;
 - ``LABEL.svg``: a flame graph of those stacks (rendered here, no other tool needed; hover for
   the figures);
-- ``LABEL-top.txt``: from the samples, the top functions and lines by own time (time spent in a
-  C extension, lexbor's parse or a regex, counts for the Python line that called it) and by
-  inclusive time.
+- ``LABEL-top.txt``: from the samples, the time by stage (read, prefilter, decode, lexbor's parse
+  and CSS query, marking, skeleton copy, forms_of, synthesis, JSON …), then the top functions and
+  lines by own time (time spent in a C extension, lexbor's parse or a regex, counts for the
+  Python line that called it) and by inclusive time, in shares and samples a pass.
 
 py-spy comes from ``pip install py-spy``; without it only the cProfile table is written. Neither
 is needed by formtools. Profiles slow the code down (cProfile a lot, py-spy little): read
@@ -124,10 +128,57 @@ def by_function(collapsed: list[str]) -> list[str]:
     return [f"{stack} {count}" for stack, count in sorted(merged.items())]
 
 
-def top_table(collapsed: list[str], top: int) -> str:
+def _c_call_lines() -> dict[str, str]:
+    """The frames (function and line) where the fast path calls into lexbor, by what they do."""
+    import inspect
+
+    from formtools._parse import fast
+
+    lines = {}
+    for number, text in enumerate(inspect.getsource(fast).splitlines(), 1):
+        if "LexborHTMLParser(" in text and "self.tree" in text:
+            lines[f"_Page.__init__ (formtools/_parse/fast.py:{number})"] = "lexbor: parse (C)"
+        elif "self.tree.css(" in text:
+            lines[f"_Page.document (formtools/_parse/fast.py:{number})"] = "lexbor: CSS query (C)"
+    return lines
+
+
+# Stages, by the first of these functions found on a stack (innermost first).
+_STAGES = (
+    ("read_page", "read the file"),
+    ("may_hold_tools", "prefilter"),
+    ("_decoded", "decode as html5lib does (charset prescan, UTF-8)"),
+    ("deeply_nested", "fast path: depth screen"),
+    ("_Page._marked", "fast path: mark tags in the source"),
+    ("_Page._set_lines", "fast path: line numbers"),
+    ("_Page._pointer_owners", "fast path: form pointer"),
+    ("_Page._add_root", "fast path: copy the skeleton (lexbor → lxml)"),
+    ("_Page._add_references", "fast path: copy the skeleton (lexbor → lxml)"),
+    ("_Page._assemble", "fast path: copy the skeleton (lexbor → lxml)"),
+    ("fast_document", "fast path: the rest"),
+    ("forms_of", "forms_of: tree → form models"),
+    ("_input_schema", "synthesize: schemas, validity"),
+    ("synthesize", "synthesize: the rest (registration, freeze)"),
+    ("_line", "batch: JSON line (to_dict, dumps)"),
+)
+
+
+def _stage(frames: list[str], c_calls: dict[str, str]) -> str:
+    if frames[-1] in c_calls:
+        return c_calls[frames[-1]]
+    names = [_function(frame).split(" (")[0] for frame in frames]
+    for function, stage in _STAGES:
+        if function in names:
+            return stage
+    return "other (batch loop, freeing pages' trees, …)"
+
+
+def top_table(collapsed: list[str], top: int, passes: int) -> str:
     own_function: Counter[str] = Counter()
     own_line: Counter[str] = Counter()
     inclusive: Counter[str] = Counter()
+    stages: Counter[str] = Counter()
+    c_calls = _c_call_lines()
     total = 0
     for line in collapsed:
         stack, _, count = line.rpartition(" ")
@@ -138,18 +189,21 @@ def top_table(collapsed: list[str], top: int) -> str:
             continue
         own_line[frames[-1]] += samples
         own_function[_function(frames[-1])] += samples
+        stages[_stage(frames, c_calls)] += samples
         for name in {_function(f) for f in frames}:
             inclusive[name] += samples
 
-    def rows(counter: Counter[str]) -> str:
+    def rows(counter: Counter[str], limit: int | None = top) -> str:
         return "".join(
-            f"{rank:3}. {100 * n / total:5.1f}%  {name}\n"
-            for rank, (name, n) in enumerate(counter.most_common(top), 1)
+            f"{rank:3}. {100 * n / total:5.1f}%  {n / passes:7.1f}  {name}\n"
+            for rank, (name, n) in enumerate(counter.most_common(limit), 1)
         )
 
     return (
-        f"{total} samples. Own time: a function's samples at the top of the stack (time in a C "
-        "extension it calls counts for it).\n\n"
+        f"{total} samples over {passes} passes. Columns: share of the samples, samples a pass "
+        "(about milliseconds at 1 kHz, py-spy's pauses included), frame. Own time: a function's "
+        "samples at the top of the stack (time in a C extension it calls counts for it).\n\n"
+        f"## by stage\n{rows(stages, None)}\n"
         f"## own time by function\n{rows(own_function)}\n"
         f"## own time by line\n{rows(own_line)}\n"
         f"## inclusive time by function\n{rows(inclusive)}"
@@ -240,7 +294,8 @@ def main(argv: list[str] | None = None) -> None:
     written = [f"{args.label}-cprofile.txt"]
     if shutil.which("py-spy"):
         collapsed = record(pages_dir, args.passes, args.rate, args.corpora, args.seed)
-        (args.out / f"{args.label}-top.txt").write_text(top_table(collapsed, args.top))
+        table = top_table(collapsed, args.top, args.passes)
+        (args.out / f"{args.label}-top.txt").write_text(table)
         collapsed = by_function(collapsed)
         (args.out / f"{args.label}.collapsed").write_text("\n".join(collapsed) + "\n")
         title = (

@@ -90,6 +90,19 @@ def test_pages_are_crawl_like_and_the_manifest_is_true(tmp_path: Path) -> None:
     assert 0.35 < with_forms / len(corpus.pages) < 0.65
 
 
+def test_forms_only_pages_all_carry_one_to_three_forms(tmp_path: Path) -> None:
+    corpus = generate(tmp_path / "a", pages=40, seed=4, forms_only=True, warc=False)
+    again = generate(tmp_path / "b", pages=3, seed=4, forms_only=True, warc=False)
+    assert again.bodies() == corpus.bodies()[:3]  # deterministic, and a prefix
+    mixed = generate(tmp_path / "c", pages=3, seed=4, warc=False)
+    assert mixed.bodies() != again.bodies()  # its own pages, not the mixed corpus's
+    for page, body in zip(corpus.pages, corpus.bodies(), strict=True):
+        # 1-3 forms; a nested or script-string form adds a <form tag that is no form
+        assert 1 <= page.forms <= 5 and b"<form" in body.lower(), page.file
+    sizes = sorted(page.bytes for page in corpus.pages)
+    assert 30_000 < sizes[len(sizes) // 2] < 120_000  # median about 60 KB
+
+
 def test_default_pages_are_20_to_400_kb() -> None:
     pages = iter_pages(seed=9)
     sizes = [next(pages).info.bytes for _ in range(12)]
