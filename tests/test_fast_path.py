@@ -122,6 +122,7 @@ REFERRER_PAGES = [
     "<svg><meta name=referrer content=origin></svg><form toolname=t tooldescription=d></form>",
     "<meta name=referrer content=origin><meta name=referrer content=bogus><form toolname=t tooldescription=d></form>",
     "<meta name=referrer content=' origin '><meta name=referrer content=never><form toolname=t tooldescription=d></form>",
+    "<meta name='&#114;eferrer' content=no-referrer><form toolname=t tooldescription=d></form>",
 ]
 
 

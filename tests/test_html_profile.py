@@ -344,3 +344,52 @@ def test_validate_accepts_exactly_what_call_submits_under_html() -> None:
                     disagreements.append(f"page {number} {tool.name} {sample!r}: validate {valid}, call {sent}")
     assert checked > 20_000 and 0 < accepted < checked
     assert not disagreements, f"{len(disagreements)} of {checked}; first: {disagreements[:5]}"
+
+
+SIGN_IN = (
+    '<form toolname=sign_in tooldescription=d toolautosubmit method=post action=/x><input name=user>'
+    '<input type=password name=password pattern="[a-z]{3}\\d"><input type=number name=n>'
+    "<button>Go</button><button name=draft formnovalidate>Save draft</button></form>"
+)
+
+
+def test_html_call_errors_read_as_one_line_each_and_never_quote_a_secret() -> None:
+    (tool,) = formtools.extract_tools(SIGN_IN, base_url="https://shop.example/", profile="html")
+    with pytest.raises(formtools.InputError) as wrong_kind:
+        formtools.prepare_call(tool, {"n": "5"})
+    assert wrong_kind.value.lines() == ['n: "5" is not of type "integer"']
+    assert wrong_kind.value.problems[0].flag == "badInput"
+    for secret in ("hunter2", "hun\nte1"):
+        with pytest.raises(formtools.FormtoolsError) as refused:
+            formtools.prepare_call(tool, {"password": secret})
+        shown = " ".join(refused.value.lines()) + str(refused.value)
+        assert secret not in shown and repr(secret) not in shown and "[redacted]" in shown
+    runner = CliRunner()
+    done = runner.invoke(app, ["call", "-", "sign_in", "--profile", "html", "--dry-run", "--base-url",
+                               "https://shop.example/", "--input", '{"password": "hunter2"}'], input=SIGN_IN)
+    assert done.exit_code == 1 and "hunter2" not in done.output and "_SchemaProblem" not in done.output
+
+
+def test_a_formnovalidate_submitter_the_caller_picks_skips_the_schemas_constraints() -> None:
+    """validate ⇔ call holds for the default submitter; "Save draft" with formnovalidate is the
+    caller's explicit choice to skip constraint validation, as a person clicking it does."""
+    (tool,) = formtools.extract_tools(SIGN_IN, base_url="https://shop.example/", profile="html")
+    with pytest.raises(formtools.ValidationError):
+        formtools.prepare_call(tool, {"password": "nope"})
+    drafted = formtools.prepare_call(tool, {"password": "nope"}, submitter="draft").request
+    assert drafted is not None and drafted.body == b"user=&password=nope&n=&draft="
+    with pytest.raises(formtools.InputError):  # the kind of a value still counts
+        formtools.prepare_call(tool, {"n": "5"}, submitter="draft")
+
+
+def test_odd_json_values_are_rejected_without_a_traceback() -> None:
+    """A lone surrogate (JSON allows it) in a pattern-checked or date field, and an integer no
+    double can hold (JSON.parse gives Infinity): one-line rejections on both profiles."""
+    page = ('<form toolname=t tooldescription=d toolautosubmit><input type=date name=d>'
+            '<input name=p pattern=a+><input type=number name=n><button>Go</button></form>')
+    for profile in ("html", "chromium"):
+        (tool,) = formtools.extract_tools(page, base_url="https://shop.example/", profile=profile)
+        for value in ({"d": "\ud800"}, {"p": "a\ud800"}, {"n": 10**400}):
+            formtools.validate_input(tool, value)
+            with pytest.raises(formtools.FormtoolsError):
+                formtools.prepare_call(tool, value)

@@ -23,6 +23,7 @@ from scrapy.http import HtmlResponse
 import formtools
 import formtools.scrapy
 from formtools.scrapy import (
+    FINISHING_KEY,
     REQUEST_KEY,
     extraction_of,
     result_of,
@@ -188,7 +189,9 @@ def test_the_scrapy_request_is_the_engine_request() -> None:
     request = tool_request(search, {"q": "a b"}, meta={"depth": 3}, dont_filter=True)
     assert (request.method, request.url, request.body) == ("GET", prepared.request.url, b"")
     assert request.url == "https://shop.example/page/results%7Call%5E?q=a+b&page=1"
-    assert request.meta == {"depth": 3, "verbatim_url": True, REQUEST_KEY: prepared.request}
+    assert request.meta == {
+        "depth": 3, "verbatim_url": True, REQUEST_KEY: prepared.request, FINISHING_KEY: prepared.finishing()
+    }
     assert request.dont_filter
     assert request.headers.to_unicode_dict() == dict(prepared.request.headers)
 

@@ -23,6 +23,14 @@ import formtools
 from formtools.cli import app
 
 KEYS = """<!doctype html><title>Keys</title>
+<form toolname=key_in_url tooldescription="Create a key" toolsensitivehint toolautosubmit method=post action=/keys-in-url>
+  <button>Go</button></form>
+<form toolname=key_lost tooldescription="Create a key" toolsensitivehint toolautosubmit method=post action=/keys-lost>
+  <button>Go</button></form>
+<form toolname=key_window tooldescription="Create a key" toolsensitivehint toolautosubmit method=post action=/keys-now
+  target=_blank><button>Go</button></form>
+<form toolname=find_key tooldescription="Look a key up" toolsensitivehint toolautosubmit action=/submit>
+  <input name=q><button>Go</button></form>
 <form toolname=create_api_key tooldescription="Create an API key" toolautosubmit method=post action=/keys>
   <input name=label required><button>Create key</button>
 </form>
@@ -52,6 +60,9 @@ def sensitive(form: str, profile: str = "html") -> tuple[bool, bool]:
         ('<form toolname=t tooldescription=d method=post><button>Generate recovery codes</button></form>', True),
         ('<form toolname=rotate_secret tooldescription=d method=post><input name=n></form>', True),
         ('<form toolname=apikeys tooldescription=d method=post><input name=n></form>', True),
+        ('<form toolname=create tooldescription="Create a personal access token" method=post></form>', True),
+        ('<form toolname=t tooldescription=d method=post><button>Show password</button></form>', True),
+        ('<form toolname=client tooldescription="View client secret" method=post></form>', True),
         # secrets typed in are not a sensitive output (they are writeOnly parameters)
         ('<form toolname=login tooldescription=d method=post><input type=password name=pw></form>', False),
         ('<form toolname=pay tooldescription=d method=post><input name=c autocomplete=cc-number></form>', False),
@@ -59,6 +70,10 @@ def sensitive(form: str, profile: str = "html") -> tuple[bool, bool]:
         ('<form toolname=verify_token tooldescription=d method=post><input name=t></form>', False),
         ('<form toolname=create_account tooldescription=d method=post><input name=u></form>', False),
         ('<form toolname=keyword_search tooldescription=d><input name=q></form>', False),
+        # a person sets a password; deleting or searching keys hands none out
+        ('<form toolname=t tooldescription=d method=post><button>Create password</button></form>', False),
+        ('<form toolname=delete_api_key tooldescription=d method=post></form>', False),
+        ('<form toolname=t tooldescription="Search API keys"><input name=q></form>', False),
     ],
 )
 def test_sensitive_hint_is_guessed_from_what_the_form_hands_out(form: str, expected: bool) -> None:
@@ -152,3 +167,87 @@ def test_the_bridge_never_hands_the_agent_a_sensitive_output(site: TestSite) -> 
     reference = called.structured_content["secret_reference"]
     assert reference["redeemUrl"] == f"{site.origin}/keys/1" and called.structured_content["result"] is None
     assert "sensitiveHint" in called.content[0].text
+
+
+def test_a_landing_url_that_holds_the_secret_is_shown_without_its_query(site: TestSite) -> None:
+    result = formtools.call_tool(keys_tools(site)["key_in_url"], {})
+    (key,) = site.keys
+    agent = result.to_dict()
+    assert key not in json.dumps(agent)
+    assert agent["url"] == f"{site.origin}/shown" and agent["redirects"] == [f"{site.origin}/keys-in-url"]
+    assert "redeemUrl" not in agent["secret_reference"]  # the URL holds the secret: not redeemable
+    assert key in (result.url or "") and key in json.dumps(result.to_dict(reveal=True))
+
+
+def test_a_get_form_is_not_redeemed_by_submitting_it_again(site: TestSite) -> None:
+    result = formtools.call_tool(keys_tools(site)["find_key"], {"q": "x"})
+    assert result.secret_reference is not None and result.secret_reference.redeem_url is None
+    assert result.to_dict()["url"] == f"{site.origin}/submit"
+
+
+def test_a_failed_redirect_does_not_name_the_secret(site: TestSite) -> None:
+    with pytest.raises(formtools.SendError) as failure:
+        formtools.call_tool(keys_tools(site)["key_lost"], {})
+    (key,) = site.keys
+    assert key not in str(failure.value) and "http://127.0.0.1:1/done?…" in str(failure.value)
+
+
+def test_no_page_text_of_a_sensitive_tool_even_when_no_output_reaches_the_agent(site: TestSite) -> None:
+    result = formtools.call_tool(keys_tools(site)["key_window"], {}, include_text=True)
+    assert result.output is None and result.sensitive and result.secret_reference is None
+    assert "text" not in result.to_dict() and "text" in result.to_dict(reveal=True)
+
+
+def test_the_page_cannot_lower_the_bridge_to_handing_out_a_key(site: TestSite) -> None:
+    """toolsensitivehint=false is the author's word (honoured by the library); the bridge takes
+    the more cautious of it and the guess, as it does for confirmation."""
+    from test_mcp_bridge import run, stdio_session
+
+    page = KEYS.replace("<form toolname=create_api_key", "<form toolsensitivehint=false toolname=create_api_key")
+    url = site.put("keys", page.encode())
+    (library_tool,) = [t for t in formtools.extract_tools(page, base_url=url) if t.name == "create_api_key"]
+    assert formtools.call_tool(library_tool, {"label": "a"}).result is not None
+
+    async def main() -> Any:
+        async with stdio_session([url, "--allow-private"]) as session:
+            listed = {t.name: t for t in (await session.list_tools()).tools}
+            return listed, await session.call_tool("create_api_key", {"label": "b"})
+
+    listed, called = run(main)
+    assert listed["create_api_key"].meta["formtools/hints"]["sensitiveHint"] is True
+    assert site.keys[1] not in called.model_dump_json() and called.structured_content["sensitive"] is True
+
+
+def test_the_bridge_does_not_refresh_the_page_after_a_sensitive_output(site: TestSite) -> None:
+    """Fetching the page again after a call to its own URL would hand the agent what the call
+    made (new tools' descriptions, defaults, options)."""
+    from test_mcp_bridge import run, stdio_session
+
+    page = ('<form toolname=new_token tooldescription="New token" toolautosubmit method=post>'
+            "<input name=n><button>Go</button></form>")
+    url = site.put("tokens", page.encode())
+
+    async def main() -> Any:
+        async with stdio_session([url, "--allow-private"]) as session:
+            return await session.call_tool("new_token", {"n": "x"})
+
+    called = run(main)
+    assert called.structured_content["sensitive"] is True
+    fetched = [r.method for r in site.received if r.path == "/page/tokens"]
+    assert fetched == ["GET", "POST"]  # the start-up load and the call; no refresh
+
+
+def test_scrapy_results_are_withheld_as_the_call_is(site: TestSite) -> None:
+    pytest.importorskip("scrapy")
+    from scrapy.http import HtmlResponse
+
+    from formtools.scrapy import request_of, result_of
+
+    prepared = formtools.prepare_call(keys_tools(site)["create_api_key"], {"label": "s"})
+    request = request_of(prepared)
+    body = b'<script type="application/ld+json">{"key": "sk-live-scrapy"}</script>'
+    response = HtmlResponse(f"{site.origin}/keys/9", body=body, request=request.replace(method="GET"),
+                            headers={"Content-Type": "text/html"})
+    result = result_of(response)
+    assert result.output == [{"key": "sk-live-scrapy"}] and result.result is None
+    assert "sk-live-scrapy" not in json.dumps(result.to_dict())

@@ -22,7 +22,7 @@ from typing import Any
 import scrapy
 from scrapy.http import Response
 
-from formtools._execute.call import FileSource, PreparedCall, prepare_call
+from formtools._execute.call import FileSource, Finishing, PreparedCall, prepare_call
 from formtools._execute.fill import OMITTED
 from formtools._forms.state import FormState
 from formtools._parse.document import Document
@@ -36,6 +36,7 @@ from formtools._synth.synthesize import Extraction, synthesize
 from formtools._synth.tool import Tool
 
 __all__ = [
+    "FINISHING_KEY",
     "REQUEST_KEY",
     "document_of",
     "extraction_of",
@@ -46,6 +47,9 @@ __all__ = [
 ]
 
 REQUEST_KEY = "formtools_request"
+#: where the request's meta keeps what makes the landing page the call's result (landing,
+#: masked input secrets, a sensitive output withheld): see :func:`result_of`
+FINISHING_KEY = "formtools_finishing"
 """The ``Request.meta`` key holding the :class:`formtools.Request` a Scrapy request was made from."""
 
 
@@ -97,7 +101,12 @@ def request_of(prepared: PreparedCall, *, confirm: bool = False, **options: Any)
             "submission (pass confirm=True)"
         )
     request: Request = prepared.outcome
-    meta = {**(options.pop("meta", None) or {}), "verbatim_url": True, REQUEST_KEY: request}
+    meta = {
+        **(options.pop("meta", None) or {}),
+        "verbatim_url": True,
+        REQUEST_KEY: request,
+        FINISHING_KEY: prepared.finishing(),
+    }
     return scrapy.Request(
         request.url,
         method=request.method,
@@ -130,12 +139,16 @@ def tool_request(
 
 def result_of(response: Response) -> ToolResult:
     """The tool result of the page a call landed on, as :func:`formtools.call_tool` gives it:
-    the JSON-LD blocks of the page, the status code, the final URL and the redirects."""
-    return ToolResult(
+    the JSON-LD blocks of the page, the status code, the final URL and the redirects — for a
+    request made by :func:`request_of`, also landed, masked and withheld as that call's."""
+    result = ToolResult(
         status="completed",
         request=response.meta.get(REQUEST_KEY),
         status_code=response.status,
         url=response.url,
         json_ld=json_ld_of(document_of(response)),
         redirects=tuple(response.meta.get("redirect_urls", ())),
+        final_method=response.request.method if response.request is not None else "GET",
     )
+    finishing: Finishing | None = response.meta.get(FINISHING_KEY)
+    return finishing.apply(result) if finishing is not None else result

@@ -41,7 +41,9 @@ class TestSite:
     - ``/account``: JSON-LD naming the session cookie's user (or null).
     - ``/moved``: 302 to ``/submit?moved=1``.
     - ``/keys`` (POST): makes an API key, then 303 to ``/keys/<n>``, whose JSON-LD shows it;
-      ``/keys-now`` (POST): makes one and shows it in the answer itself (no redirect).
+      ``/keys-now`` (POST): makes one and shows it in the answer itself (no redirect);
+      ``/keys-in-url`` (POST): makes one and redirects to ``/shown?key=<key>``, which shows it;
+      ``/keys-lost`` (POST): makes one and redirects to a closed port with it in the query.
     - ``/page/<name>``: pages put with :meth:`put`.
     """
 
@@ -130,11 +132,18 @@ class TestSite:
                 if "=" in part
             )
             return 200, html, _page(json.dumps({"@type": "Account", "user": cookies.get("session")}))
-        if request.path in ("/keys", "/keys-now") and request.method == "POST":
+        if request.path in ("/keys", "/keys-now", "/keys-in-url", "/keys-lost") and request.method == "POST":
             self.keys.append(f"sk-live-{len(self.keys) + 1:04d}-{'x' * 20}")
+            key = self.keys[-1]
             if request.path == "/keys-now":
-                return 200, html, _page(json.dumps({"@type": "APIKey", "key": self.keys[-1]}))
+                return 200, html, _page(json.dumps({"@type": "APIKey", "key": key}))
+            if request.path == "/keys-in-url":
+                return 303, [("Location", f"/shown?key={key}")], b""
+            if request.path == "/keys-lost":
+                return 303, [("Location", f"http://127.0.0.1:1/done?key={key}")], b""
             return 303, [("Location", f"/keys/{len(self.keys)}")], b""
+        if request.path == "/shown":
+            return 200, html, _page(json.dumps({"@type": "APIKey", "key": parse_qs(request.query)["key"][0]}))
         if request.path.startswith("/keys/") and request.path[6:].isdigit():
             key = self.keys[int(request.path[6:]) - 1]
             return 200, html, _page(json.dumps({"@type": "APIKey", "key": key}))

@@ -30,7 +30,7 @@ from formtools._execute.fill import OMITTED, fill
 from formtools._forms.state import FormState
 from formtools._forms.model import Control, submission_attribute
 from formtools._synth.inferred import implicitly_submittable
-from formtools._execute.redact import MASK, Secrets, hide_in_logs, scrubbed_result
+from formtools._execute.redact import MASK, Secrets, hide_in_logs, scrubbed_result, without_queries
 from formtools._execute.request import NoRequest, Request, build_request
 from formtools._execute.send import (
     DEFAULT_MAX_BYTES,
@@ -50,6 +50,7 @@ from formtools._execute.validate import validate_input
 from formtools.errors import InputError, NoSubmitButton, SendError, SourceError, SubmissionError, ValidationError
 
 __all__ = [
+    "Finishing",
     "PreparedCall",
     "prepare_call",
     "submit",
@@ -107,22 +108,47 @@ class PreparedCall:
         declared = self.tool.annotations.get("sensitiveHint")
         return declared if isinstance(declared, bool) else hints_of(self.tool.form).sensitiveHint
 
-    def finished(self, result: ToolResult) -> ToolResult:
-        """What the send gave, as the agent may see it: landed where the form's target says,
-        secrets of the input masked, a sensitive output replaced by a secret reference."""
-        result = landed(result, self.landing, self.tool.page.url)
+    def finishing(self, *, sensitive: bool | None = None) -> Finishing:
+        """What turns the send's answer into this call's result (``sensitive``: override
+        :attr:`sensitive_output`, as a client more cautious than the page may)."""
+        withheld = self.sensitive_output if sensitive is None else sensitive
+        label = (self.tool.title or self.tool.name) if withheld else None
+        return Finishing(self.landing, self.tool.page.url, self.secrets, self.shown, label)
+
+
+@dataclass(frozen=True)
+class Finishing:
+    """What turns a send's answer into the result an agent may see: landed where the form's
+    target says (``landing`` from the page at ``page_url``), the input's ``secrets`` masked (the
+    ``shown`` request in place of the sent one), and a sensitive output replaced by a secret
+    reference labelled ``sensitive_label`` (None: the output is not sensitive). Plain data, so a
+    crawler can carry it with its request (``formtools.scrapy``)."""
+
+    landing: str
+    page_url: str | None
+    secrets: Secrets
+    shown: Request | NoRequest
+    sensitive_label: str | None = None
+
+    def apply(self, result: ToolResult) -> ToolResult:
+        result = landed(result, self.landing, self.page_url)
         result = scrubbed_result(result, self.secrets, self.shown)
-        if self.sensitive_output:
-            result = withheld_as_secret(result, self.tool.title or self.tool.name)
+        if self.sensitive_label is not None:
+            result = withheld_as_secret(result, self.sensitive_label)
         return result
 
 
 @dataclass(frozen=True)
 class _SchemaProblem:
-    """A key the tool's input schema rejects (a profile that enforces its schema)."""
+    """A key the tool's input schema rejects (a profile that enforces its schema), shown as
+    ``key: message`` like a constraint validation problem."""
 
     key: str | None
+    flag: str
     message: str
+
+    def __str__(self) -> str:
+        return self.message if self.key is None else f"{self.key}: {self.message}"
 
 
 # what a fill would refuse (a value of the wrong kind, a key that is no parameter); the other
@@ -130,15 +156,16 @@ class _SchemaProblem:
 _INPUT_FLAGS = frozenset({"badInput", "unknownParameter"})
 
 
-def _enforce_schema(tool: Tool, tool_input: dict[str, Any]) -> None:
+def _enforce_schema(tool: Tool, tool_input: dict[str, Any], *, constraints: bool) -> None:
     """Raise what :func:`validate_input` finds, split as a Chromium call splits it: values of
-    the wrong kind as :class:`InputError`, the rest as :class:`ValidationError`."""
-    rejected = validate_input(tool, tool_input)
-    wrong = [p for p in rejected if p.flag in _INPUT_FLAGS]
+    the wrong kind as :class:`InputError`, the rest as :class:`ValidationError` — unless the
+    call skips constraint validation (``constraints`` false: a ``formnovalidate`` submitter)."""
+    found = [_SchemaProblem(p.field, p.flag, p.message) for p in validate_input(tool, tool_input)]
+    wrong = [p for p in found if p.flag in _INPUT_FLAGS]
     if wrong:
-        raise InputError([_SchemaProblem(p.field, f"{p.pointer}: {p.message}") for p in wrong])
-    if rejected:
-        raise ValidationError([_SchemaProblem(p.field, p.message) for p in rejected])
+        raise InputError(wrong)
+    if found and constraints:
+        raise ValidationError(found)
 
 
 def _submitter(tool: Tool, name: str | None) -> Control | None:
@@ -181,17 +208,20 @@ def prepare_call(
     :class:`NoSubmitButton`, :class:`~formtools.ValidationError` (the filled form is invalid;
     nothing sent) or :class:`~formtools.SubmissionError`.
     """
-    if tool.profile.enforces_schema and isinstance(tool_input, dict):
-        _enforce_schema(tool, tool_input)
-    filled = fill(tool.form, tool_input, state, profile=tool.profile)
     button = _submitter(tool, submitter)
+    skip_validation = "novalidate" in tool.form.attributes or (
+        button is not None and "formnovalidate" in button.attributes
+    )
+    if tool.profile.enforces_schema and isinstance(tool_input, dict):
+        # the schema holds for the default submitter, novalidate or not (validate ⇔ call); a
+        # submitter the caller picked for its formnovalidate ("Save draft") skips constraints
+        chosen_without_validation = submitter is not None and button is not None and "formnovalidate" in button.attributes
+        _enforce_schema(tool, tool_input, constraints=not chosen_without_validation)
+    filled = fill(tool.form, tool_input, state, profile=tool.profile)
     # an inferred tool without a submit button is submitted as Enter submits its form
     implicit = tool.inferred and implicitly_submittable(tool.form)
     if button is None and "toolautosubmit" not in tool.form.attributes and not implicit:
         raise NoSubmitButton()
-    skip_validation = "novalidate" in tool.form.attributes or (
-        button is not None and "formnovalidate" in button.attributes
-    )
     chosen = {name: [_file(f) for f in sources] for name, sources in (files or {}).items()}
     if not skip_validation:
         # a file input's files are the call's (files=), not the form state's: a required one
@@ -234,14 +264,18 @@ def _unsent(prepared: PreparedCall, confirm: bool) -> ToolResult | None:
 
 
 @contextmanager
-def _scrubbed_errors(secrets: Secrets) -> Iterator[None]:
-    """A failed send names the request's URL, which holds a GET form's secrets."""
+def _scrubbed_errors(finishing: Finishing) -> Iterator[None]:
+    """A failed send names URLs: the request's, which holds a GET form's secrets, and a
+    redirect's, which may hold a sensitive output (``/done?key=…``: its query goes)."""
     try:
         yield
     except SendError as error:
-        if not secrets:
+        message = finishing.secrets.message(str(error)) if finishing.secrets else str(error)
+        if finishing.sensitive_label is not None:
+            message = without_queries(message)
+        if message == str(error):
             raise
-        raise SendError(secrets.message(str(error))) from None
+        raise type(error)(message) from None
 
 
 def submit(
@@ -252,14 +286,17 @@ def submit(
     timeout: float = DEFAULT_TIMEOUT,
     max_bytes: int = DEFAULT_MAX_BYTES,
     include_text: bool = False,
+    sensitive: bool | None = None,
 ) -> ToolResult:
     """Send a prepared call. A form without ``toolautosubmit`` is only submitted with
     ``confirm=True``; otherwise the result is ``awaiting-user`` with the prepared request
-    (as :attr:`PreparedCall.shown`)."""
+    (as :attr:`PreparedCall.shown`). ``sensitive`` overrides the tool's ``sensitiveHint``
+    (None: the tool's)."""
     unsent = _unsent(prepared, confirm)
     if unsent is not None:
         return unsent
-    with hide_in_logs(prepared.secrets), _scrubbed_errors(prepared.secrets):
+    finishing = prepared.finishing(sensitive=sensitive)
+    with hide_in_logs(prepared.secrets), _scrubbed_errors(finishing):
         result = send_request(
             prepared.outcome,  # type: ignore[arg-type]
             client=client,
@@ -267,7 +304,7 @@ def submit(
             max_bytes=max_bytes,
             include_text=include_text,
         )
-    return prepared.finished(result)
+    return finishing.apply(result)
 
 
 async def asubmit(
@@ -279,13 +316,15 @@ async def asubmit(
     max_bytes: int = DEFAULT_MAX_BYTES,
     include_text: bool = False,
     fetcher: AsyncFetcher | None = None,
+    sensitive: bool | None = None,
 ) -> ToolResult:
     """:func:`submit` for asyncio (``fetcher``: a guarded fetcher of the caller's, with its own
     cookie jar and policy, as the MCP bridge keeps one per session)."""
     unsent = _unsent(prepared, confirm)
     if unsent is not None:
         return unsent
-    with hide_in_logs(prepared.secrets), _scrubbed_errors(prepared.secrets):
+    finishing = prepared.finishing(sensitive=sensitive)
+    with hide_in_logs(prepared.secrets), _scrubbed_errors(finishing):
         result = await asend_request(
             prepared.outcome,  # type: ignore[arg-type]
             client=client,
@@ -294,7 +333,7 @@ async def asubmit(
             include_text=include_text,
             fetcher=fetcher,
         )
-    return prepared.finished(result)
+    return finishing.apply(result)
 
 
 def call_tool(tool: Tool, tool_input: Any = OMITTED, *, confirm: bool = False, **options: Any) -> ToolResult:

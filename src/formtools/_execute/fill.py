@@ -59,7 +59,10 @@ def js_to_string(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, str):
         return value
-    number = float(value)
+    try:
+        number = float(value)
+    except OverflowError:  # an integer beyond the doubles: JSON.parse gives ±Infinity
+        number = math.inf if value > 0 else -math.inf
     if number.is_integer() and -(2**31) <= number < 2**31:
         return str(int(number))
     return _to_precision6(number)

@@ -33,7 +33,7 @@ from formtools._forms.sensitive import is_sensitive
 from formtools._execute.request import NoRequest, Request
 from formtools._execute.send import ToolResult
 
-__all__ = ["MASK", "Secrets", "hide_in_logs", "scrubbed_result"]
+__all__ = ["MASK", "Secrets", "hide_in_logs", "scrubbed_result", "without_queries"]
 
 _SHORTEST_SUBSTRING = 4
 _BASE64 = re.compile(r"[A-Za-z0-9+/_-]{8,}={0,2}")
@@ -163,3 +163,15 @@ def scrubbed_result(
         redirects=tuple(secrets.url(u) for u in result.redirects),
         reason=secrets.text(result.reason) if result.reason else result.reason,
     )
+
+
+def without_queries(text: str) -> str:
+    """``text`` with the query and fragment of every URL in it left out (``?…``): what a
+    message may say when the URLs it names can carry a sensitive output."""
+
+    def cut(found: re.Match[str]) -> str:
+        url = found.group().partition("#")[0]
+        before, question_mark, _ = url.partition("?")
+        return before + ("?…" if question_mark else "")
+
+    return _URL_IN_TEXT.sub(cut, text)

@@ -72,10 +72,11 @@ class ToolResult:
     landing page of another origin than the form's page gives no result either (Chromium
     answers "Cannot return tool results after a cross-origin navigation").
 
-    ``secret_reference`` is set when the tool's output is sensitive (its ``sensitiveHint``,
-    webmcp#110, where withholding is a processing requirement): the agent-facing views
-    (:attr:`result`, :meth:`to_dict`) then carry the reference instead of the output, which
-    stays in ``json_ld`` and ``text`` for the caller's own code and for ``to_dict(reveal=True)``.
+    ``sensitive`` is set when the tool's output is sensitive (its ``sensitiveHint``, webmcp#110,
+    where withholding is a processing requirement): the agent-facing views (:attr:`result`,
+    :meth:`to_dict`, :attr:`shown_url`) then carry ``secret_reference`` instead of the output,
+    no page text and URLs without their queries; the output stays in ``json_ld`` and ``text``
+    for the caller's own code and for ``to_dict(reveal=True)``.
     """
 
     status: str
@@ -89,7 +90,14 @@ class ToolResult:
     landing: str = "self"
     withheld: bool = False  # Chromium gives the agent no result (another window, another origin)
     final_method: str = "GET"  # of the request that fetched the landing page (after redirects)
+    sensitive: bool = False  # the tool's output is sensitive (sensitiveHint): withheld from agents
     secret_reference: SecretReference | None = None
+
+    @property
+    def shown_url(self) -> str | None:
+        """:attr:`url` as an agent may see it: without its query and fragment when the output
+        is sensitive (a landing URL can carry the secret, ``/done?key=…``)."""
+        return _without_query(self.url) if self.sensitive else self.url
 
     @property
     def output(self) -> list[Any] | None:
@@ -110,23 +118,24 @@ class ToolResult:
         """The result as JSON-ready data for an agent; ``reveal`` puts a sensitive output back
         (for a person, e.g. ``formtools call --reveal`` at a terminal)."""
         data: dict[str, Any] = {"status": self.status}
+        hide = self.sensitive and not reveal
         if self.status == "completed":
             data.update(
                 status_code=self.status_code,
-                url=self.url,
+                url=self.shown_url if hide else self.url,
                 result=self.output if reveal else self.result,
             )
-            if self.secret_reference is not None:
+            if self.sensitive:
                 data["sensitive"] = True
-                if not reveal:
-                    data["secret_reference"] = self.secret_reference.to_dict()
+            if self.secret_reference is not None and not reveal:
+                data["secret_reference"] = self.secret_reference.to_dict()
             if self.landing != "self":
                 data["landing"] = self.landing
             if self.reason is not None:
                 data["reason"] = self.reason
             if self.redirects:
-                data["redirects"] = list(self.redirects)
-            if self.text is not None and (reveal or self.secret_reference is None):
+                data["redirects"] = [_without_query(u) if hide else u for u in self.redirects]
+            if self.text is not None and not hide:
                 data["text"] = self.text
         else:
             data["reason"] = self.reason
@@ -384,17 +393,33 @@ def landed(result: ToolResult, landing: str, page_url: str | None) -> ToolResult
 
 
 def withheld_as_secret(result: ToolResult, label: str) -> ToolResult:
-    """``result`` of a tool whose output is sensitive: an agent gets a :class:`SecretReference`
-    labelled ``label`` in place of any output it would have been given."""
+    """``result`` of a tool whose output is sensitive: marked so, and an agent gets a
+    :class:`SecretReference` labelled ``label`` in place of any output it would have been given.
+
+    ``redeemUrl`` is the landing URL only when fetching it again gives the same document without
+    doing the call again: a GET reached through a redirect (the POST-redirect-GET pattern of a
+    site that made a key and shows it), on a URL without a query (which may hold the secret, or
+    a GET form's input, whose redemption would submit the form anew)."""
     if result.output is None:
-        return result  # nothing reaches the agent anyway
-    redeem_url = result.url if result.final_method == "GET" else None
+        return replace(result, sensitive=True)  # no output reaches the agent anyway
+    redeemable = (
+        result.final_method == "GET" and bool(result.redirects) and result.url is not None
+        and result.url == _without_query(result.url)
+    )
+    redeem_url = result.url if redeemable else None
     reference = SecretReference(id=secrets.token_urlsafe(16), label=label, redeem_url=redeem_url)
-    how = f"a person can fetch it again from {redeem_url}" if redeem_url else (
-        "the answer to a POST cannot be fetched again; the caller's own code has it"
+    how = "a person can fetch it again at the redeemUrl" if redeemable else (
+        "it cannot be fetched again without doing the call again; the caller's own code has it"
     )
     reason = f"the tool's output is sensitive (sensitiveHint): withheld from the agent; {how}"
-    return replace(result, secret_reference=reference, reason=reason)
+    return replace(result, sensitive=True, secret_reference=reference, reason=reason)
+
+
+def _without_query(url: str | None) -> str | None:
+    """``url`` without its query and fragment (what may carry a secret in a landing URL)."""
+    if url is None:
+        return None
+    return url.partition("#")[0].partition("?")[0]
 
 
 def _origin(url: str) -> tuple[str, str]:

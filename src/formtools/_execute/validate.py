@@ -24,7 +24,7 @@ from jsonschema import Draft202012Validator, ValidationError, validators
 
 from formtools._spec.constants import MASK
 from formtools._forms.state import normalize_newlines
-from formtools._spec.microsyntax import compiled_pattern
+from formtools._spec.microsyntax import compiled_pattern, regex_matches
 from formtools._execute.fill import js_to_string
 from formtools._forms.sensitive import sensitive_keys
 from formtools._synth.tool import Tool, thaw
@@ -66,14 +66,19 @@ class _Flagged(ValidationError):  # type: ignore[misc]  # jsonschema is untyped
         self.flag = flag
 
 
+def _quoted(instance: Any, schema: Mapping[str, Any]) -> str:
+    """``instance`` as a message quotes it: never the value of a secret (``writeOnly``)."""
+    return repr(MASK) if schema.get("writeOnly") else repr(instance)
+
+
 def _pattern(
     validator: Any, pattern: str, instance: Any, schema: Mapping[str, Any]
 ) -> Iterator[ValidationError]:
     if not validator.is_type(instance, "string"):
         return
     regex = compiled_pattern(pattern)
-    if regex is not None and regex.find(instance) is None:
-        yield _Flagged(f"{instance!r} does not match {pattern!r}", "patternMismatch")
+    if regex is not None and not regex_matches(regex, instance):
+        yield _Flagged(f"{_quoted(instance, schema)} does not match {pattern!r}", "patternMismatch")
 
 
 def _address_pattern(
@@ -82,8 +87,8 @@ def _address_pattern(
     if not validator.is_type(instance, "string") or instance == "":
         return
     regex = compiled_pattern(pattern)
-    if regex is not None and any(regex.find(address) is None for address in instance.split(",")):
-        yield _Flagged(f"an address of {instance!r} does not match {pattern!r}", "patternMismatch")
+    if regex is not None and any(not regex_matches(regex, address) for address in instance.split(",")):
+        yield _Flagged(f"an address of {_quoted(instance, schema)} does not match {pattern!r}", "patternMismatch")
 
 
 _NUMERIC = frozenset({"number", "range"})
@@ -115,12 +120,12 @@ def _html_type(
     text = js_to_string(instance)
     if not isinstance(instance, str) and float(text) != instance:
         yield _Flagged(
-            f"Chromium fills {instance!r} as {text!r} (6 significant digits)", "badInput"
+            f"Chromium fills {_quoted(instance, schema)} as {_quoted(text, schema)} (6 significant digits)", "badInput"
         )
         return
     kept = _kept(html_type, text, schema)
     if kept != text:
-        yield _Flagged(f"the browser would change {text!r} to {kept!r}", "badInput")
+        yield _Flagged(f"the browser would change {_quoted(text, schema)} to {_quoted(kept, schema)}", "badInput")
         return
     attributes = {
         name: schema[keyword]
@@ -217,12 +222,28 @@ def _as_json(error: ValidationError) -> str:
     return message
 
 
+def _beyond_doubles(value: Any) -> bool:
+    if isinstance(value, int) and not isinstance(value, bool):
+        try:
+            float(value)
+        except OverflowError:
+            return True
+    return isinstance(value, list) and any(_beyond_doubles(item) for item in value)
+
+
 def validate_input(tool: Tool, tool_input: Any) -> list[Problem]:
     """Every problem of ``tool_input`` under ``tool``'s input schema, in field order."""
     schema = thaw(tool.input_schema)
     secret_fields = sensitive_keys(tool.form)
     problems: dict[tuple[str | None, str], Problem] = {}
     browser_worded: set[tuple[str | None, str]] = set()
+    if isinstance(tool_input, dict):
+        # JSON.parse turns an integer beyond the doubles into Infinity, which no control keeps;
+        # Python keeps it exact, and arithmetic on it (multipleOf) would overflow
+        huge = [key for key, value in tool_input.items() if _beyond_doubles(value)]
+        for key in huge:
+            problems[(key, "badInput")] = Problem(key, "badInput", "a number beyond what JavaScript holds (Infinity)")
+        tool_input = {key: value for key, value in tool_input.items() if key not in huge}
     for error in _leaves(_Validator(schema).iter_errors(tool_input)):
         flag = _flag(error)
         for field in _fields(error):
@@ -236,6 +257,7 @@ def validate_input(tool: Tool, tool_input: Any) -> list[Problem]:
                     message = _as_json(error)
                 if field in secret_fields:  # the value is quoted; a secret is not
                     message = message.replace(_json(error.instance), _json(MASK))
+                    message = message.replace(repr(error.instance), repr(MASK))
                 problems[key] = Problem(field, flag, message)  # the browser's words win
             if isinstance(error, _Flagged):
                 browser_worded.add(key)

@@ -26,6 +26,7 @@ import regress
 
 from formtools._spec.constants import MASK
 from formtools._spec.ecmaregex import compiles_with_v_flag
+from formtools._spec.microsyntax import regex_matches
 from formtools._forms.state import FormState
 from formtools._forms.model import Control
 from formtools._forms.sensitive import is_sensitive
@@ -91,8 +92,8 @@ def _pattern_mismatch(kind: str, attributes: Mapping[str, str], value: str) -> b
     if regex is None:
         return False
     if kind == "email" and "multiple" in attributes:
-        return any(regex.find(token) is None for token in value.split(","))
-    return regex.find(value) is None
+        return any(not regex_matches(regex, token) for token in value.split(","))
+    return not regex_matches(regex, value)
 
 
 _ALPHANUMERIC = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"

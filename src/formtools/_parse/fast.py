@@ -290,7 +290,7 @@ class _Page(PointerScan):
         # <base>, <iframe name> and <frame name> are looked for in the same walk of the tree: a
         # byte search for them cost more than the selectors (a page without them has none)
         query = _QUERY_META if self.tentative else _QUERY
-        if not self.tentative and b"referrer" in self.low:  # a <meta name=referrer> policy
+        if not self.tentative:  # a <meta name=referrer> policy (its name may be a reference)
             query += ", meta[name]"
         forms: list[LexborNode] = []
         self.marked: list[tuple[int, LexborNode]] = []

@@ -110,6 +110,17 @@ def compiles_as_v_flag_regex(pattern: str) -> bool:
     return compiles_with_v_flag(pattern)
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def regex_matches(regex: regress.Regex, text: str) -> bool:
+    """Whether ``regex`` finds a match in ``text``, a JavaScript string. regress takes only
+    Unicode scalar values, so a lone surrogate (JSON allows ``"\\ud800"``, the browser keeps it)
+    is matched as U+FFFD: the same for ``.``, negated classes and ``\\W``/``\\S``; only a
+    pattern naming surrogates (``\\p{Cs}``, ``[\\ud800-\\udfff]``) would answer otherwise."""
+    return regex.find(_LONE_SURROGATE.sub("\ufffd", text)) is not None
+
+
 @lru_cache(maxsize=1024)
 def compiled_pattern(pattern: str) -> regress.Regex | None:
     """ECMAScript semantics: the v flag when the pattern has it, else u; None if neither."""

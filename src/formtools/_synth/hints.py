@@ -61,13 +61,20 @@ _PAYMENT_WORDS = frozenset(
 )
 # Evidence that the output holds a secret (webmcp#110's cases: "tools that generate secrets
 # (API keys, tokens, passwords)"): a credential noun together with a verb that hands one out, or
-# "API key" itself. Neither word alone is enough — "verify token" reads a token the person typed,
-# "create account" hands out nothing — and private data in general (messages, records) has no
-# word a form reliably carries: its author declares it with ``toolsensitivehint``.
-_HANDING_OUT_WORDS = frozenset({"generate", "regenerate", "create", "new", "issue", "reveal", "rotate", "roll"})
-_CREDENTIAL_WORDS = frozenset(
-    {"apikey", "token", "tokens", "key", "keys", "secret", "secrets", "credential", "credentials", "codes"}
+# "API key" itself, in the tool's name, title, description, id, name, aria-label, action path or
+# submit label. Neither word alone is enough — "verify token" reads a token the person typed,
+# "create account" hands out nothing — a password only counts when it is generated or shown (a
+# person "creates" the one they type), and a form that deletes or searches hands nothing out.
+# Private data in general (messages, records) has no word a form reliably carries: its author
+# declares it with ``toolsensitivehint``.
+_HANDING_OUT_WORDS = frozenset(
+    {"generate", "regenerate", "create", "new", "issue", "reveal", "rotate", "roll", "show", "view", "copy", "get", "request"}
 )
+_SHOWING_WORDS = frozenset({"generate", "regenerate", "reveal", "show", "view", "copy"})
+_CREDENTIAL_WORDS = frozenset(
+    {"apikey", "apikeys", "token", "tokens", "key", "keys", "secret", "secrets", "credential", "credentials", "codes"}
+)
+_PASSWORD_WORDS = frozenset({"password", "passwords", "passcode", "passphrase"})
 # Words of a form that only looks things up, whatever its method.
 _SEARCH_WORDS = frozenset({"search", "find", "lookup", "query", "filter", "browse"})
 # Words that make a form change something even with method=get (a GET "log out" link-form).
@@ -169,7 +176,7 @@ def hints_of(form: Form, *, declared: bool = True) -> Hints:
         # every result as the site's content in its own way, _meta["formtools/untrusted"])
         "untrustedContentHint": False,
         "humanInTheLoopHint": _level(destructive, "toolautosubmit" in attributes, reads_only),
-        "sensitiveHint": _hands_out_secret(words),
+        "sensitiveHint": _hands_out_secret(words | words_of(attributes.get("tooldescription", ""))),
     }
     inferred = [key for key in guessed if key != "untrustedContentHint"]
     for attribute, key in OVERRIDES.items() if declared else ():
@@ -191,7 +198,11 @@ def hints_of(form: Form, *, declared: bool = True) -> Hints:
 
 def _hands_out_secret(words: frozenset[str]) -> bool:
     """Whether a form's words say its output is a secret (see ``_CREDENTIAL_WORDS``)."""
+    if words & (_DESTRUCTIVE_WORDS | _SEARCH_WORDS):
+        return False
     if words & {"apikey", "apikeys"} or {"api", "key"} <= words or {"api", "keys"} <= words:
+        return True
+    if words & _PASSWORD_WORDS and words & _SHOWING_WORDS:
         return True
     return bool(words & _CREDENTIAL_WORDS) and bool(words & _HANDING_OUT_WORDS)
 
