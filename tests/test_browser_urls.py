@@ -330,3 +330,49 @@ def test_downgrades_and_trustworthy_origins_are_chromiums() -> None:
         assert request is not None, (page_url, html, "Chromium sent it")
         assert arrived == (request.header("Referer"), request.header("Origin")), (page_url, html)
     assert len(measured) == 32 and blocked == 2
+
+
+# Referrer-Policy response headers as sites send them, alone and with a <meta name=referrer>
+HEADER_POLICIES = [
+    ("no-referrer", ""),
+    ("origin", ""),
+    ("same-origin", ""),
+    ("unsafe-url, bogus", ""),
+    ("bogus, origin", ""),
+    ("no-referrer,unsafe-url", ""),
+    ("ORIGIN", ""),
+    (" origin ", ""),
+    ("origin-when-cross-origin, strict-origin-when-cross-origin", ""),
+    ("no-referrer", "<meta name=referrer content=unsafe-url>"),
+    ("unsafe-url", "<meta name=referrer content=bogus>"),
+]
+
+
+def test_referrer_policy_headers_are_chromiums(chromium: ChromiumOracle) -> None:
+    """A fetched page's ``Referrer-Policy`` header sets its policy (the last valid token of the
+    list), a valid ``<meta name=referrer>`` overrides it: formtools loading the page from the same
+    server sends what Chromium sent."""
+    from formtools._parse.sources import load_page
+
+    site = chromium.site
+    port = urlsplit(site.origin).port
+    checked = 0
+    for number, ((header, meta), host, method) in enumerate(
+        (p, h, m) for p in HEADER_POLICIES for h in (f"127.0.0.1:{port}", f"localhost:{port}") for m in ("get", "post")
+    ):
+        html = meta + (
+            f"<form toolname=t tooldescription=d toolautosubmit method={method} action='http://{host}/rp/{number}'>"
+            "<input name=v></form>"
+        )
+        url = site.put(f"/rp-page/{number}", html.encode(), headers=[("Referrer-Policy", header)])
+        chromium.execute_at(url + "?q=1", "t", {"v": "1"})
+        arrived = next(r for r in reversed(site.requests) if r.path == f"/rp/{number}")
+        (tool,) = formtools.synthesize(load_page(url + "?q=1")).tools
+        request = formtools.prepare_call(tool, {"v": "1"}).request
+        assert request is not None
+        assert (arrived.header("Referer"), arrived.header("Origin")) == (
+            request.header("Referer"),
+            request.header("Origin"),
+        ), (header, meta, host, method)
+        checked += 1
+    assert checked == len(HEADER_POLICIES) * 4

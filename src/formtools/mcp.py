@@ -196,7 +196,13 @@ def _load_url(url: str, options: BridgeOptions) -> Document:
         raise SourceError(str(error)) from None
     if response.status >= 400:
         raise SourceError(f"{url}: HTTP {response.status}")
-    return parse_html(response.body, url=response.url, content_type=response.content_type, source=url)
+    return parse_html(
+        response.body,
+        url=response.url,
+        content_type=response.content_type,
+        source=url,
+        referrer_policy=response.headers.get("referrer-policy"),
+    )
 
 
 def published(pages: Sequence[Page]) -> dict[str, tuple[Page, Tool]]:
@@ -662,9 +668,10 @@ class Bridge:
         body = response.body
         url = response.url
         content_type = response.content_type
+        policy = response.headers.get("referrer-policy")
 
         def from_body() -> tuple[Tool, ...]:
-            document = parse_html(bytes(body), url=url, content_type=content_type)
+            document = parse_html(bytes(body), url=url, content_type=content_type, referrer_policy=policy)
             return _extract(document, options.profile, options.all_forms)
 
         tools = await anyio.to_thread.run_sync(from_body, limiter=self._parsing)

@@ -53,15 +53,25 @@ FINISHING_KEY = "formtools_finishing"
 """The ``Request.meta`` key holding the :class:`formtools.Request` a Scrapy request was made from."""
 
 
+def _header(response: Response, name: bytes) -> str | None:
+    """The header's values as one (a list header's values joined with commas), or None."""
+    values = response.headers.getlist(name)
+    return b", ".join(values).decode("latin-1") if values else None
+
+
 def _content_type(response: Response) -> str | None:
-    value = response.headers.get(b"Content-Type")
-    return value.decode("latin-1") if value is not None else None
+    return _header(response, b"Content-Type")
 
 
 def document_of(response: Response) -> Document:
     """The page of ``response``, parsed as a browser would: from its bytes, with the HTTP
     charset taking part in decoding and the response URL as document URL."""
-    return parse_html(response.body, url=response.url, content_type=_content_type(response))
+    return parse_html(
+        response.body,
+        url=response.url,
+        content_type=_content_type(response),
+        referrer_policy=_header(response, b"Referrer-Policy"),
+    )
 
 
 def extraction_of(

@@ -6,7 +6,7 @@ can be compared with what formtools would send. It needs no browser.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -53,7 +53,7 @@ class LocalSite:
     """
 
     def __init__(self) -> None:
-        self._pages: dict[str, tuple[bytes, str]] = {}
+        self._pages: dict[str, tuple[bytes, list[tuple[str, str]]]] = {}
         self._redirects: dict[str, tuple[int, str]] = {}
         self._requests: list[RecordedRequest] = []
         self._lock = threading.Lock()
@@ -91,12 +91,19 @@ class LocalSite:
             raise RuntimeError("LocalSite is not running; use it as a context manager")
         return f"http://127.0.0.1:{self._server.server_port}"
 
-    def put(self, path: str, body: bytes, content_type: str = "text/html; charset=utf-8") -> str:
-        """Serve ``body`` at ``path`` (which starts with ``/``, no query) and return its URL."""
+    def put(
+        self,
+        path: str,
+        body: bytes,
+        content_type: str = "text/html; charset=utf-8",
+        headers: Sequence[tuple[str, str]] = (),
+    ) -> str:
+        """Serve ``body`` at ``path`` (which starts with ``/``, no query), with ``headers``
+        besides its ``Content-Type``, and return its URL."""
         if not path.startswith("/") or "?" in path:
             raise ValueError(f"path must start with '/' and have no query: {path!r}")
         with self._lock:
-            self._pages[path] = (body, content_type)
+            self._pages[path] = (body, [("Content-Type", content_type), *headers])
         return self.origin + path
 
     def redirect(self, path: str, location: str, status: int = 302) -> str:
@@ -134,7 +141,7 @@ class LocalSite:
         if (request.header("Sec-Fetch-Dest") or "").lower() == "document":
             self._gate.wait(self._gate_timeout)
         if page is not None:
-            return 200, page[0], [("Content-Type", page[1])]
+            return 200, page[0], page[1]
         if request.method == "POST":
             return 200, _POST_RECEIVED, [("Content-Type", "text/html; charset=utf-8")]
         return 404, b"not found", [("Content-Type", "text/plain; charset=utf-8")]

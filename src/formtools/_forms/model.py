@@ -24,7 +24,7 @@ from formtools._spec.constants import (
     LISTED,
     READONLY_APPLIES,
 )
-from formtools._spec.microsyntax import ASCII_WHITESPACE_RUNS, collapse_whitespace
+from formtools._spec.microsyntax import ASCII_WHITESPACE_RUNS, ascii_lowercase, collapse_whitespace
 from formtools._parse.document import Document
 
 __all__ = ["Attributes", "Container", "Option", "Control", "Form", "forms_of"]
@@ -185,15 +185,10 @@ def _text(element: etree._Element, restore: Restore) -> str:
 
 
 def _input_type(element: etree._Element) -> str:
-    raw = _ascii_lower(element.get("type") or "")
+    raw = ascii_lowercase(element.get("type") or "")
     return raw if raw in INPUT_TYPES else "text"
 
 
-def _ascii_lower(value: str) -> str:
-    return value.lower() if value.isascii() else value.translate(_ASCII_LOWER)
-
-
-_ASCII_LOWER = {ord(c): ord(c) + 32 for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
 
 
 def _control_type(element: etree._Element) -> str:
@@ -201,7 +196,7 @@ def _control_type(element: etree._Element) -> str:
     if tag == "input":
         return _input_type(element)
     if tag == "button":
-        kind = _ascii_lower(element.get("type") or "")
+        kind = ascii_lowercase(element.get("type") or "")
         if kind in BUTTON_TYPES:
             return kind
         # The Auto state submits unless the button is a command invoker.
@@ -291,7 +286,7 @@ _SHADOW_HOSTS = frozenset(
 
 def _attaches_shadow_root(template: etree._Element, hosts: set[Any]) -> bool:
     """A ``<template shadowrootmode>`` that the parser turns into its parent's shadow root."""
-    if _ascii_lower(template.get("shadowrootmode") or "") not in ("open", "closed"):
+    if ascii_lowercase(template.get("shadowrootmode") or "") not in ("open", "closed"):
         return False
     host = template.getparent()
     if host is None or host in hosts or not isinstance(host.tag, str):
@@ -396,7 +391,7 @@ def _scan_scope(
             datalists += 1
         direction = element.get("dir")
         if direction is not None:
-            directions.append((element, _ascii_lower(direction)))
+            directions.append((element, ascii_lowercase(direction)))
         if tag in ("form", "fieldset"):
             containers.append(Container(position, tag, _frozen(element.attrib, restore)))
             if tag == "fieldset" and element.get("disabled") is not None:

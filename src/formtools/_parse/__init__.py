@@ -7,7 +7,10 @@ where it can vouch for the answer, :mod:`.exact` (html5lib, the reference) every
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from formtools._parse.document import Document, Parser
+from formtools._spec.referrer import policy_from_header
 from formtools.errors import UsageProblem
 
 __all__ = ["Document", "Parser", "parse_html"]
@@ -20,6 +23,7 @@ def parse_html(
     content_type: str | None = None,
     source: str | None = None,
     parser: Parser = "auto",
+    referrer_policy: str | None = None,
 ) -> Document:
     """Parse markup the way a browser does and record parser-assigned form owners.
 
@@ -27,8 +31,19 @@ def parse_html(
     ``content_type`` (the HTTP header), then a ``<meta charset>`` prescan, else windows-1252.
     ``parser="auto"`` takes the fast exact path (lexbor, see :mod:`.fast`) wherever it can
     vouch for html5lib's answer and html5lib elsewhere; ``parser="html5lib"`` always uses
-    html5lib. Forms, tools and diagnostics come out the same either way.
+    html5lib. Forms, tools and diagnostics come out the same either way. ``referrer_policy``
+    is the page's ``Referrer-Policy`` response header, which a ``<meta name=referrer>`` overrides.
     """
+    document = _parsed(markup, url, content_type, source, parser)
+    header = policy_from_header(referrer_policy)
+    if header is not None and document.referrer_policy is None:
+        document = replace(document, referrer_policy=header)
+    return document
+
+
+def _parsed(
+    markup: str | bytes, url: str | None, content_type: str | None, source: str | None, parser: Parser
+) -> Document:
     if parser == "auto":
         from formtools._parse.fast import fast_document  # lexbor loads with the first parse
 
@@ -40,5 +55,3 @@ def parse_html(
     from formtools._parse.exact import parse_exact  # its tree builder loads only when needed
 
     return parse_exact(markup, url, content_type, source)
-
-

@@ -13,6 +13,8 @@ from typing import Any, Callable, Iterable, Literal, Mapping
 import webencodings
 from lxml import etree
 
+from formtools._spec.microsyntax import ascii_lowercase
+from formtools._spec.referrer import POLICIES
 from formtools._spec.url import frozen_base_url
 
 __all__ = [
@@ -108,13 +110,6 @@ def base_target_of(root: etree._Element) -> str | None:
     return None
 
 
-#: Referrer Policy's policy tokens, and the legacy keywords HTML maps to them (#meta-referrer)
-REFERRER_POLICIES = frozenset(
-    {
-        "no-referrer", "no-referrer-when-downgrade", "same-origin", "origin", "strict-origin",
-        "origin-when-cross-origin", "strict-origin-when-cross-origin", "unsafe-url",
-    }
-)  # fmt: skip
 _LEGACY_REFERRER_POLICIES = MappingProxyType(
     {
         "never": "no-referrer",
@@ -123,7 +118,6 @@ _LEGACY_REFERRER_POLICIES = MappingProxyType(
         "origin-when-crossorigin": "origin-when-cross-origin",
     }
 )
-_ASCII_UPPER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 # where a <meta> is no part of the document: a template's inert contents, and noscript, whose
 # contents are raw text in a browser (scripting is on)
 _INERT = frozenset({"template", "noscript"})
@@ -137,11 +131,11 @@ def referrer_policy_from(metas: Iterable[tuple[str, str]]) -> str | None:
     trimmed, and a comma-separated list is no policy."""
     policy = None
     for name, content in metas:
-        if name.translate(_ASCII_UPPER) != "referrer" or not content:
+        if ascii_lowercase(name) != "referrer" or not content:
             continue
-        value = content.translate(_ASCII_UPPER)
+        value = ascii_lowercase(content)
         value = _LEGACY_REFERRER_POLICIES.get(value, value)
-        if value in REFERRER_POLICIES:
+        if value in POLICIES:
             policy = value
     return policy
 

@@ -40,6 +40,7 @@ class RawPage:
     url: str | None
     content_type: str | None
     label: str
+    referrer_policy: str | None = None  # the Referrer-Policy response header of a fetched page
 
 
 def read_page(source: str | Path, *, base_url: str | None = None, timeout: float = 30.0) -> RawPage:
@@ -70,7 +71,9 @@ def load_page(
 ) -> Document:
     """Read and parse the page at ``source`` (see :func:`read_page`)."""
     raw = read_page(source, base_url=base_url, timeout=timeout)
-    return parse_html(raw.body, url=raw.url, content_type=raw.content_type, source=raw.label)
+    return parse_html(
+        raw.body, url=raw.url, content_type=raw.content_type, source=raw.label, referrer_policy=raw.referrer_policy
+    )
 
 
 def document_of(
@@ -100,7 +103,12 @@ def document_of(
                 "a file, a URL object, a Document or an lxml/BeautifulSoup tree"
             ) from None
     return parse_html(
-        raw.body, url=raw.url, content_type=raw.content_type, source=raw.label, parser=parser
+        raw.body,
+        url=raw.url,
+        content_type=raw.content_type,
+        source=raw.label,
+        parser=parser,
+        referrer_policy=raw.referrer_policy,
     )
 
 
@@ -136,4 +144,6 @@ def _fetch(url: str, timeout: float) -> RawPage:
         raise NetworkError(str(error)) from None
     if response.status >= 400:
         raise NetworkError(f"{url}: HTTP {response.status}")
-    return RawPage(response.body, response.url, response.content_type, url)
+    return RawPage(
+        response.body, response.url, response.content_type, url, response.headers.get("referrer-policy")
+    )

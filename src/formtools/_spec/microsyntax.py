@@ -110,6 +110,15 @@ def compiles_as_v_flag_regex(pattern: str) -> bool:
     return compiles_with_v_flag(pattern)
 
 
+_ASCII_UPPER_TO_LOWER = {ord(c): ord(c) + 32 for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
+
+
+def ascii_lowercase(text: str) -> str:
+    """Infra's "ASCII lowercase": A–Z only (``str.lower`` also folds other letters, and the
+    Kelvin sign K becomes an ASCII ``k``)."""
+    return text.lower() if text.isascii() else text.translate(_ASCII_UPPER_TO_LOWER)
+
+
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 

@@ -24,11 +24,33 @@ from __future__ import annotations
 import ipaddress
 from dataclasses import dataclass, replace
 
+from formtools._spec.microsyntax import ascii_lowercase
 from formtools._spec.url import Url, parse
 
-__all__ = ["DEFAULT_POLICY", "Referrer", "potentially_trustworthy"]
+__all__ = ["DEFAULT_POLICY", "POLICIES", "Referrer", "policy_from_header", "potentially_trustworthy"]
 
 DEFAULT_POLICY = "strict-origin-when-cross-origin"
+#: Referrer Policy's policy tokens
+POLICIES = frozenset(
+    {
+        "no-referrer", "no-referrer-when-downgrade", "same-origin", "origin", "strict-origin",
+        "origin-when-cross-origin", "strict-origin-when-cross-origin", "unsafe-url",
+    }
+)  # fmt: skip
+
+
+def policy_from_header(value: str | None) -> str | None:
+    """A ``Referrer-Policy`` response header's policy (Referrer Policy, "parse a referrer policy
+    from a Referrer-Policy header"): the last of its comma-separated tokens that is a policy
+    (a list lets a site name a newer policy with an older fallback before it). Chromium 156
+    compares the tokens ASCII case-insensitively, which the standard does not (measured in
+    ``tests/test_browser_urls.py``); formtools follows the browser."""
+    policy = None
+    for token in (value or "").split(","):
+        token = ascii_lowercase(token.strip(" \t"))
+        if token in POLICIES:
+            policy = token
+    return policy
 # Referrer Policy, "strip url for use as a referrer": a longer referrer is cut to its origin.
 _LENGTH_LIMIT = 4096
 _LOCAL_SCHEMES = frozenset({"about", "blob", "data"})
