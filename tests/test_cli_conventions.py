@@ -92,7 +92,7 @@ def test_batch_to_standard_output_and_into_a_missing_directory(tmp_path: Path) -
 
 def test_report_to_standard_output() -> None:
     done = run("report", str(SEARCH), "--out", "-")
-    assert done.returncode == 0 and "\n# Conformance report" in done.stdout.decode()
+    assert done.returncode == 0 and '\n# <a id="index"></a>Conformance report' in done.stdout.decode()
 
 
 def test_lint_formats(tmp_path: Path) -> None:
