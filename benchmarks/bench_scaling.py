@@ -19,7 +19,9 @@ cores), one after the other, after measuring the machine's parallel ceiling
 tenant's load is invisible here). A speedup is ``--jobs 1``'s wall time over ``--jobs N``'s in
 the same round; the table gives the median over rounds and the range, and ``best``: the best
 ``--jobs 1`` time over the best ``--jobs N`` time, each the round least disturbed by the
-machine's other work (the time is the same work every round; only interference adds to it). Wall time is the whole
+machine's other work (the time is the same work every round; only interference adds to it).
+``free rounds``: the median speedup over the rounds in which the machine gave at least 0.9 N of
+N cores both just before and just after the input's runs (how many such rounds in brackets). Wall time is the whole
 command, interpreter start-up included. ``workers R`` is how much of their lives the workers
 wanted a CPU (scheduler state R, sampled every 10 ms): near 100 % means they never sat waiting for
 work, so what the speedup lacks is the machine's (or the serial start before the workers exist). ``start-up`` is ``formtools batch`` on an empty directory:
@@ -219,11 +221,15 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         busy: dict[tuple[str, str, str, int], list[float]] = {}
         ceilings: list[float] = []
         out = scratch / "out.jsonl"
+        clean: dict[tuple[str, str, str, int], list[float]] = {}
+        processes = max(jobs[-1], 2)
         for number in range(rounds):
-            ceilings.append(parallel_ceiling(max(jobs[-1], 2)))
+            ceilings.append(parallel_ceiling(processes))
             for item in items:
                 for label, source in versions.items():
                     first = 0.0
+                    before = parallel_ceiling(processes)
+                    pair: list[tuple[tuple[str, str, str, int], float]] = []
                     for count in jobs:
                         wall, cpu, runnable = batch_seconds(item, count, out, source)
                         key = (label, item.name, item.kind, count)
@@ -233,6 +239,10 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
                         cpus.setdefault(key, []).append(cpu)
                         first = first or wall
                         speedups.setdefault(key, []).append(first / wall)
+                        pair.append((key, first / wall))
+                    if min(before, parallel_ceiling(processes)) >= 0.9 * processes:
+                        for key, ratio in pair:  # the machine was free before and after
+                            clean.setdefault(key, []).append(ratio)
             show(f"round {number + 1}/{rounds} done (ceiling {ceilings[-1]:.2f}×)")
         starts = {label: startup(scratch, source, 5) for label, source in versions.items()}
 
@@ -254,6 +264,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
                               max(speedups[(label, name, kind, count)])],
             "best_s": min(times),
             "best_speedup": min(walls[(label, name, kind, 1)]) / min(times),
+            "clean_speedups": clean.get((label, name, kind, count), []),
             "workers_runnable": statistics.median(busy[(label, name, kind, count)])
             if busy.get((label, name, kind, count)) else None,
         })
@@ -265,7 +276,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         f"{median_range(ceilings, unit='×')}"
     )
     header = ["input", "--jobs", "seconds", "pages/s", "MB/s", "CPU s", "speedup", "best",
-              "workers R"]
+              "free rounds", "workers R"]
     if args.compare:
         header.insert(0, "sources")
     show(table(header, [
@@ -276,6 +287,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
             median_range(speedups[(row["version"], row["input"], row["kind"], row["jobs"])],
                          unit="×"),
             f"{row['best_speedup']:.2f}×",
+            f"{statistics.median(row['clean_speedups']):.2f}× ({len(row['clean_speedups'])})"
+            if row["clean_speedups"] else "none",
             "—" if row["workers_runnable"] is None else f"{row['workers_runnable']:.0%}",
         ]
         for row in rows

@@ -131,15 +131,15 @@ def index(data: bytes) -> tuple[list[Record], list[Damage]]:
 
 @pytest.mark.parametrize("gzip", [True, False], ids=["warc.gz", "warc"])
 def test_an_index_without_bodies_finds_each_record_where_it_can_be_read_alone(gzip: bool) -> None:
-    """``formtools batch`` indexes an archive without decoding bodies and its workers read
-    each record alone from its location: at every cut, the index holds the records and the
-    damage of a full read, and every location reads back the body a full read gives."""
+    """``formtools batch`` indexes an archive and its workers read each record alone from its
+    location: at every cut, the index holds the records, plain bodies and damage of a full
+    read, and every location reads back the body a full read gives."""
     data, ends = archive(gzip)
     for cut in range(0, len(data) + 1, 7 if gzip else 11):
         records, damages = read(data[:cut])
         indexed, index_damages = index(data[:cut])
-        assert [(r.index, r.url, r.body) for r in indexed] == [
-            (r.index, r.url, b"") for r in records
+        assert [(r.index, r.url, r.body, r.has_body) for r in indexed] == [
+            (r.index, r.url, r.body, True) for r in records
         ], cut
         assert index_damages == damages, cut
         for record in indexed:
@@ -170,3 +170,33 @@ def test_records_are_found_in_concatenated_archives_and_in_a_member_holding_many
     assert second.location.length == ends[0]  # its gzip member and nothing more
     one = index(gz.compress(plain))[0]
     assert {r.location.offset for r in one} == {0} and one[-1].location.skip > 0
+
+
+def test_an_index_leaves_coded_bodies_to_the_reader() -> None:
+    """A chunked or gzip-coded body is not decoded by the index (``has_body`` false): the
+    reader of the record decodes it, as warcio does for a full read."""
+    import gzip as gz
+
+    stream = io.BytesIO()
+    writer = WARCWriter(stream, gzip=True)
+    page = PAGES[1][1].encode()
+    codings = {
+        "chunked": ([("Transfer-Encoding", "chunked")], b"%x\r\n%s\r\n0\r\n\r\n" % (len(page), page)),
+        "gzip": ([("Content-Encoding", "gzip")], gz.compress(page)),
+        "plain": ([], page),
+    }
+    for name, (extra, payload) in codings.items():
+        headers = StatusAndHeaders("200 OK", [("Content-Type", "text/html"), *extra], protocol="HTTP/1.1")
+        writer.write_record(
+            writer.create_warc_record(f"https://site.example/{name}", "response",
+                                      payload=io.BytesIO(payload), http_headers=headers)
+        )
+    data = stream.getvalue()
+    indexed, damages = index(data)
+    assert damages == [] and [(r.url, r.has_body) for r in indexed] == [
+        ("https://site.example/chunked", False),
+        ("https://site.example/gzip", False),
+        ("https://site.example/plain", True),
+    ]
+    assert [r.body for r in read(data)[0]] == [page] * 3
+    assert [record_at(io.BytesIO(data), r.location, 1 << 20) for r in indexed] == [page] * 3

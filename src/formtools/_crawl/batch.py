@@ -3,11 +3,13 @@
 Pages stream in from directories, files, WARC archives and URL lists (fetched concurrently) and
 stream out as JSON lines, so memory stays flat however many pages there are. With a page costing
 a few milliseconds, the parent process must stay out of the way. It sends the workers *where*
-pages are, never their bytes where it can: for files their paths (the parent only walks the
-directories), for WARC records their place in the archive (the parent indexes the archive
-without decoding bodies, see :func:`.warc.record_at`). Each worker reads its pages, runs the byte
-prefilter (most crawled pages hold no tool and are never parsed) and extracts. Only pages that
-exist nowhere but in the parent (fetched URLs) are prefiltered there, and only candidates travel.
+pages are, never their bytes: for files their paths (the parent only walks the directories), for
+WARC records their place in the archive (see :func:`.warc.record_at`). Each worker reads its
+pages, runs the byte prefilter (most crawled pages hold no tool and are never parsed) and
+extracts. The parent must inflate an archive to index it, so it prefilters the plain bodies that
+pass by and writes their ``skipped`` lines itself: only candidates cost a worker a second
+inflate. Pages that exist nowhere but in the parent (fetched URLs) are prefiltered there too,
+and only candidates travel, as bytes.
 
 Work goes out in chunks (a few dozen pages or about a megabyte) and comes back as the chunk's
 output lines, at most two chunks per worker in flight. Workers are forked where the platform
@@ -247,8 +249,9 @@ def extract_pages(
 
 
 # A source yields work for the workers (paths of files, records of archives: each with the bytes
-# it will read, for chunking), pages the parent fetched, and pages it could not read.
-_Item = tuple[_Work, int] | Page | Unreadable
+# it will read, for chunking), pages the parent fetched, lines it could already write (records
+# the prefilter skips), and pages it could not read.
+_Item = tuple[_Work, int] | Page | Outcome | Unreadable
 
 
 def _file(name: str, size: int, done: AbstractSet[tuple[str, str]]) -> Iterator[_Item]:
@@ -285,25 +288,37 @@ def _open_archive(path: str) -> BinaryIO | Unreadable:
         )
 
 
-def _warc(path: str, done: AbstractSet[tuple[str, str]]) -> Iterator[_Item]:
-    """Where the HTML response records of a WARC or WARC.gz file are, in file order, for the
-    workers to read (their bodies are not decoded here)."""
+def _warc(
+    path: str, done: AbstractSet[tuple[str, str]], max_bytes: int, all_forms: bool
+) -> Iterator[_Item]:
+    """The HTML response records of a WARC or WARC.gz file, in file order, for the workers:
+    where each is, to read it themselves. A plain body (no transfer or content coding) passes
+    through the index anyway, so it is prefiltered here and only a candidate goes to a worker:
+    in a crawl most records are skipped without a second inflate."""
     from formtools._crawl.warc import Damage, warc_records
+    from formtools._parse.prefilter import may_hold_tools
 
     stream = _open_archive(path)
     if isinstance(stream, Unreadable):
         yield stream
         return
     with stream:
-        for item in warc_records(stream, path, 0, bodies=False):
+        for item in warc_records(stream, path, max_bytes, bodies=False):
             if isinstance(item, Damage):
                 yield Unreadable("path", path, str(item), damaged=True)
                 continue
             url = item.url or ""
-            if _is_html(item.content_type) and ("url", url) not in done:
-                where = item.location
-                record = ArchiveRecord(path, url, item.content_type, where)
-                yield record, where.length or 0
+            if not _is_html(item.content_type) or ("url", url) in done:
+                continue
+            if item.has_body:
+                if len(item.body) > max_bytes:
+                    yield Unreadable("url", url, f"{url}: larger than {max_bytes} bytes")
+                    continue
+                if not may_hold_tools(item.body, item.content_type, all_forms=all_forms):
+                    yield _skipped(Page("url", url, item.body, url, item.content_type), all_forms)
+                    continue
+            where = item.location
+            yield ArchiveRecord(path, url, item.content_type, where), where.length or 0
 
 
 def warc_pages(
@@ -346,6 +361,7 @@ def _pages(
     urls: Path | None,
     done: set[tuple[str, str]],
     fetch: FetchOptions,
+    all_forms: bool,
     here: bool,
     before_threads: Callable[[], None],
 ) -> Iterator[_Item]:
@@ -355,7 +371,10 @@ def _pages(
         if os.path.isdir(name):
             yield from _directory(Path(name), done)
         elif name.lower().endswith(_WARC_SUFFIXES):
-            yield from (_warc_here(name, done, fetch.max_bytes) if here else _warc(name, done))
+            if here:
+                yield from _warc_here(name, done, fetch.max_bytes)
+            else:
+                yield from _warc(name, done, fetch.max_bytes, all_forms)
         else:
             yield from _file(name, _size(name), done)
     if urls is not None:
@@ -526,8 +545,13 @@ def run_batch(
                 emit(outcome for future in finished for outcome in future.result())
 
         try:
-            items = _pages(inputs, urls, done, options.fetch, jobs == 1, workers.start)
+            items = _pages(
+                inputs, urls, done, options.fetch, options.all_forms, jobs == 1, workers.start
+            )
             for item in items:
+                if isinstance(item, Outcome):
+                    emit([item])
+                    continue
                 if isinstance(item, Unreadable):
                     emit([_failed(item.key, item.name, item.error, damaged=item.damaged)])
                     continue

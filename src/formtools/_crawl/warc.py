@@ -19,7 +19,7 @@ import io
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 __all__ = ["DAMAGED", "Damage", "Location", "Record", "record_at", "warc_records"]
 
@@ -47,14 +47,16 @@ class Location:
 @dataclass(frozen=True)
 class Record:
     """A ``response`` record with HTTP headers: its target URI, HTTP ``Content-Type``, body (at
-    most the caller's byte cap plus one byte, so an oversized body is recognised; empty when
-    bodies were not asked for) and where it is in the file."""
+    most the caller's byte cap plus one byte, so an oversized body is recognised) and where it
+    is in the file. ``has_body`` is false (and ``body`` empty) for a record whose body an index
+    left undecoded (see :func:`warc_records`)."""
 
     index: int
     url: str | None
     content_type: str | None
     body: bytes
     location: Location
+    has_body: bool = True
 
 
 @dataclass(frozen=True)
@@ -158,8 +160,10 @@ def warc_records(
     stream: BinaryIO, path: str, max_bytes: int, *, bodies: bool = True
 ) -> Iterator[Record | Damage]:
     """The ``response`` records of the archive ``stream`` in file order, then a :class:`Damage`
-    if the archive is truncated or corrupt (nothing follows it). Without ``bodies`` the records'
-    bodies are left undecoded (``b""``): an index of the archive, for :func:`record_at`.
+    if the archive is truncated or corrupt (nothing follows it). Without ``bodies``, an index of
+    the archive for :func:`record_at`: a body sent with a transfer or content coding (chunked,
+    gzip …) is left undecoded (``has_body`` false); a plain one is read all the same, since its
+    bytes pass by anyway and cost nothing more to keep.
 
     A WARC.gz record is given only once its gzip member has passed its CRC check, so a record
     whose bytes were corrupted never comes out (with one record per member, as WARC.gz is
@@ -207,7 +211,8 @@ def warc_records(
                 return
             body = b""
             is_response = record.rec_type == "response" and record.http_headers is not None
-            if is_response and bodies:
+            has_body = is_response and (bodies or _plain(record.http_headers))
+            if has_body:
                 body = record.content_stream().read(max_bytes + 1)
             while record.raw_stream.read(_CHUNK):  # the rest of the block: its length is checked
                 pass
@@ -219,7 +224,8 @@ def warc_records(
                 url = record.rec_headers.get_header("WARC-Target-URI")
                 content_type = record.http_headers.get_header("Content-Type")
                 end = iterator.fh.tell() - iterator.reader.rem_length()  # the block's end
-                held.append((Record(current, url, content_type, body, _NOWHERE), start, end))
+                record_read = Record(current, url, content_type, body, _NOWHERE, has_body)
+                held.append((record_read, start, end))
             current += 1
             yield from checked()
     except Exception as error:  # warcio fails on corrupt input with any exception
@@ -238,6 +244,13 @@ def warc_records(
 
 
 _NOWHERE = Location(0, 0, 0, gzip=False)  # a held record's, until its members are known
+
+
+def _plain(http_headers: Any) -> bool:
+    """Whether warcio gives the body as its bytes stand (no transfer or content coding)."""
+    return not (
+        http_headers.get_header("Transfer-Encoding") or http_headers.get_header("Content-Encoding")
+    )
 
 
 def record_at(stream: BinaryIO, where: Location, max_bytes: int) -> bytes:
