@@ -244,8 +244,10 @@ def main(argv: Sequence[str] | None = None) -> str:
     block = section(results, found)
     show("\n" + block)
     if args.write:
-        text = args.readme.read_text(encoding="utf-8")
-        args.readme.write_text(BLOCK.sub(lambda _: block, text, count=1), encoding="utf-8")
+        text, replaced = BLOCK.subn(lambda _: block, args.readme.read_text(encoding="utf-8"), 1)
+        if not replaced:  # the markers went while the benchmarks ran
+            raise SystemExit(f"{args.readme}: no {BEGIN} … {END} block any more: not written")
+        args.readme.write_text(text, encoding="utf-8")
         show(f"\n{args.readme}: performance section rewritten")
     return block
 

@@ -29,7 +29,7 @@ def test_the_section_is_regenerated_between_the_markers_and_nothing_else_moves(t
     block = text[len(before):-len(after)]
     assert block.startswith("<!-- performance:begin -->") and block.endswith("<!-- performance:end -->")
     assert "cores (" in block and "Python 3." in block and "commit " in block  # machine, versions
-    assert "`batch --jobs 2` ÷ `--jobs 1`" in block and "the machine's ceiling then" in block
+    assert "`batch --jobs 2` ÷ `--jobs 1`" in block and "The machine's ceiling in those rounds" in block
     assert "batch start-up, empty input" in block
     assert "| form pages, directory (200 pages, 16 MB) |" in block
     assert block in done.stdout  # printed as written
