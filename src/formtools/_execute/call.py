@@ -20,11 +20,8 @@ from contextlib import contextmanager
 from functools import partial
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-import httpx
-
-from formtools._net import AsyncFetcher
 from formtools._execute.encode import File, new_boundary
 from formtools._execute.fill import OMITTED, fill
 from formtools._forms.state import FormState
@@ -46,8 +43,12 @@ from formtools._synth.hints import hints_of
 from formtools._synth.parameters import parameters_of
 from formtools._synth.tool import Tool
 from formtools._forms.validity import invalid_controls
-from formtools._execute.validate import validate_input
 from formtools.errors import InputError, NoSubmitButton, SendError, SourceError, SubmissionError, ValidationError
+
+if TYPE_CHECKING:  # loaded with the first send (see formtools._execute.send)
+    import httpx
+
+    from formtools._net import AsyncFetcher
 
 __all__ = [
     "Finishing",
@@ -160,6 +161,8 @@ def _enforce_schema(tool: Tool, tool_input: dict[str, Any], *, constraints: bool
     """Raise what :func:`validate_input` finds, split as a Chromium call splits it: values of
     the wrong kind as :class:`InputError`, the rest as :class:`ValidationError` — unless the
     call skips constraint validation (``constraints`` false: a ``formnovalidate`` submitter)."""
+    from formtools._execute.validate import validate_input  # jsonschema: only these profiles need it
+
     found = [_SchemaProblem(p.field, p.flag, p.message) for p in validate_input(tool, tool_input)]
     wrong = [p for p in found if p.flag in _INPUT_FLAGS]
     if wrong:

@@ -15,14 +15,19 @@ import re
 import secrets
 import sys
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-import httpx
+
 from lxml import etree
 
-from formtools._net import AsyncFetcher, BadURL, Blocked, Fetcher, FetchError, FetchPolicy, Response
-from formtools.errors import Refused, SendError
+from formtools.errors import BadURL, Blocked, FetchError, Refused, SendError
+
+if TYPE_CHECKING:  # the fetch layer (httpx, httpcore) loads with the first send, not before:
+    # a dry run or a crawler that only builds requests never pays for it
+    import httpx
+
+    from formtools._net import AsyncFetcher, FetchPolicy, Response
 from formtools._parse.document import Document
 from formtools._parse import parse_html
 from formtools._execute.request import NoRequest, Request
@@ -285,6 +290,8 @@ def _result(request: Request, response: Response, include_text: bool) -> ToolRes
 
 
 def _policy(policy: FetchPolicy | None, timeout: float, max_bytes: int) -> FetchPolicy:
+    from formtools._net import FetchPolicy
+
     return policy or FetchPolicy(timeout=timeout, max_bytes=max_bytes)
 
 
@@ -306,6 +313,8 @@ def send_request(
     followed as browsers follow them, 303 and POST-after-301/302 becoming GET; ``timeout`` for
     the whole exchange) and read the landing page's JSON-LD. Pass a ``client`` to keep cookies
     between calls (its cookie jar is used), a ``policy`` for other bounds or a guard."""
+    from formtools._net import Fetcher
+
     cookies = client.cookies if client is not None else None
     with Fetcher(_policy(policy, timeout, max_bytes), cookies=cookies) as fetcher:
         try:
@@ -335,6 +344,8 @@ async def asend_request(
     its session's cookies and guard) is used as it is."""
     owned = fetcher is None
     if fetcher is None:
+        from formtools._net import AsyncFetcher
+
         cookies = client.cookies if client is not None else None
         fetcher = AsyncFetcher(_policy(policy, timeout, max_bytes), cookies=cookies)
     try:
