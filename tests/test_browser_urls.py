@@ -168,6 +168,7 @@ META_REFERRERS = [
 ]
 
 
+@pytest.mark.spec_step("exec-request-9")
 def test_meta_referrer_policies_are_chromiums(chromium: ChromiumOracle) -> None:
     """A page's ``<meta name=referrer>`` decides Referer and Origin: before, formtools always
     applied the default policy (a ``no-referrer`` page still sent its full URL)."""
@@ -192,6 +193,7 @@ def test_meta_referrer_policies_are_chromiums(chromium: ChromiumOracle) -> None:
     assert checked == len(META_REFERRERS) * 4
 
 
+@pytest.mark.spec_step("exec-request-9")
 def test_redirect_hops_carry_chromiums_referer_and_origin(chromium: ChromiumOracle) -> None:
     """Every hop of a submission's redirect chain, sent by formtools to the same site, carries
     the Referer and Origin Chromium's hop carried: the policy applied to the referrer the previous

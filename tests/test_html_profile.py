@@ -353,6 +353,7 @@ SIGN_IN = (
 )
 
 
+@pytest.mark.spec_step("exec-submit-1")
 def test_html_call_errors_read_as_one_line_each_and_never_quote_a_secret() -> None:
     (tool,) = formtools.extract_tools(SIGN_IN, base_url="https://shop.example/", profile="html")
     with pytest.raises(formtools.InputError) as wrong_kind:
@@ -370,6 +371,7 @@ def test_html_call_errors_read_as_one_line_each_and_never_quote_a_secret() -> No
     assert done.exit_code == 1 and "hunter2" not in done.output and "_SchemaProblem" not in done.output
 
 
+@pytest.mark.spec_step("exec-submit-1")
 def test_a_formnovalidate_submitter_the_caller_picks_skips_the_schemas_constraints() -> None:
     """validate ⇔ call holds for the default submitter; "Save draft" with formnovalidate is the
     caller's explicit choice to skip constraint validation, as a person clicking it does."""
@@ -382,6 +384,7 @@ def test_a_formnovalidate_submitter_the_caller_picks_skips_the_schemas_constrain
         formtools.prepare_call(tool, {"n": "5"}, submitter="draft")
 
 
+@pytest.mark.spec_step("exec-validate-1")
 def test_odd_json_values_are_rejected_without_a_traceback() -> None:
     """A lone surrogate (JSON allows it) in a pattern-checked or date field, and an integer no
     double can hold (JSON.parse gives Infinity): one-line rejections on both profiles."""

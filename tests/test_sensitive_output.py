@@ -169,6 +169,7 @@ def test_the_bridge_never_hands_the_agent_a_sensitive_output(site: TestSite) -> 
     assert "sensitiveHint" in called.content[0].text
 
 
+@pytest.mark.spec_step("exec-result-5")
 def test_a_landing_url_that_holds_the_secret_is_shown_without_its_query(site: TestSite) -> None:
     result = formtools.call_tool(keys_tools(site)["key_in_url"], {})
     (key,) = site.keys
@@ -179,6 +180,7 @@ def test_a_landing_url_that_holds_the_secret_is_shown_without_its_query(site: Te
     assert key in (result.url or "") and key in json.dumps(result.to_dict(reveal=True))
 
 
+@pytest.mark.spec_step("exec-result-5")
 def test_a_get_form_is_not_redeemed_by_submitting_it_again(site: TestSite) -> None:
     result = formtools.call_tool(keys_tools(site)["find_key"], {"q": "x"})
     assert result.secret_reference is not None and result.secret_reference.redeem_url is None

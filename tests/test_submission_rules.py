@@ -102,6 +102,7 @@ def test_awaiting_user_holds_the_prepared_request_without_sending() -> None:
     }
 
 
+@pytest.mark.spec_step("exec-request-6")
 def test_an_https_page_never_submits_to_an_insecure_endpoint() -> None:
     """Mixed Content: Chromium 156 submits nothing when an https page's form targets http on a
     host that is not potentially trustworthy (its ``executeTool`` resolves ``null``)."""
