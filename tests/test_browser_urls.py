@@ -350,6 +350,7 @@ HEADER_POLICIES = [
 ]
 
 
+@pytest.mark.spec_step("exec-request-9")
 def test_referrer_policy_headers_are_chromiums(chromium: ChromiumOracle) -> None:
     """A fetched page's ``Referrer-Policy`` header sets its policy (the last valid token of the
     list), a valid ``<meta name=referrer>`` overrides it: formtools loading the page from the same
@@ -378,3 +379,31 @@ def test_referrer_policy_headers_are_chromiums(chromium: ChromiumOracle) -> None
         ), (header, meta, host, method)
         checked += 1
     assert checked == len(HEADER_POLICIES) * 4
+
+
+@pytest.mark.spec_step("exec-request-9")
+def test_a_redirects_referrer_policy_header_holds_for_the_next_hops(chromium: ChromiumOracle) -> None:
+    """Fetch's HTTP-redirect fetch: a redirect's ``Referrer-Policy`` header becomes the request's
+    policy for the hops after it (here the page's default meets a redirect saying otherwise)."""
+    site = chromium.site
+    port = urlsplit(site.origin).port
+    checked = 0
+    for number, (policy, status, second) in enumerate(
+        (p, s, h) for p in ("no-referrer", "unsafe-url", "origin", "same-origin") for s in (302, 307)
+        for h in ("127.0.0.1", "localhost")
+    ):
+        hop, land = f"/rp-hop/{number}", f"/rp-land/{number}"
+        site.redirect(hop, f"http://{second}:{port}{land}", status, headers=[("Referrer-Policy", policy)])
+        html = (f"<form toolname=t tooldescription=d toolautosubmit method=post action='{site.origin}{hop}'>"
+                "<input name=v></form>")
+        path = f"/rp-redirecting/{number}"
+        seen = len(site.requests)
+        chromium.execute(html.encode(), "t", {"v": "1"}, path=path, query="?q=1", content_type="text/html")
+        browser = [(r.path, r.method, r.header("Referer"), r.header("Origin")) for r in site.requests[seen:] if r.path in (hop, land)]
+        (tool,) = formtools.extract_tools(html.encode(), base_url=f"{site.origin}{path}?q=1")
+        seen = len(site.requests)
+        formtools.call_tool(tool, {"v": "1"})
+        ours = [(r.path, r.method, r.header("Referer"), r.header("Origin")) for r in site.requests[seen:]]
+        assert len(browser) == 2 and ours == browser, (policy, status, second)
+        checked += 1
+    assert checked == 16

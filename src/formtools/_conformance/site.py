@@ -54,7 +54,7 @@ class LocalSite:
 
     def __init__(self) -> None:
         self._pages: dict[str, tuple[bytes, list[tuple[str, str]]]] = {}
-        self._redirects: dict[str, tuple[int, str]] = {}
+        self._redirects: dict[str, tuple[int, list[tuple[str, str]]]] = {}
         self._requests: list[RecordedRequest] = []
         self._lock = threading.Lock()
         self._gate = threading.Event()
@@ -106,11 +106,11 @@ class LocalSite:
             self._pages[path] = (body, [("Content-Type", content_type), *headers])
         return self.origin + path
 
-    def redirect(self, path: str, location: str, status: int = 302) -> str:
-        """Answer every request for ``path`` with ``status`` and ``Location: location``; return
-        the path's URL."""
+    def redirect(self, path: str, location: str, status: int = 302, headers: Sequence[tuple[str, str]] = ()) -> str:
+        """Answer every request for ``path`` with ``status``, ``Location: location`` and
+        ``headers``; return the path's URL."""
         with self._lock:
-            self._redirects[path] = (status, location)
+            self._redirects[path] = (status, [("Location", location), *headers])
         return self.origin + path
 
     @property
@@ -137,7 +137,7 @@ class LocalSite:
             page = self._pages.get(request.path)
             moved = self._redirects.get(request.path)
         if moved is not None:
-            return moved[0], b"", [("Location", moved[1]), ("Content-Type", "text/plain")]
+            return moved[0], b"", [*moved[1], ("Content-Type", "text/plain")]
         if (request.header("Sec-Fetch-Dest") or "").lower() == "document":
             self._gate.wait(self._gate_timeout)
         if page is not None:

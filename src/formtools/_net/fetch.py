@@ -26,7 +26,7 @@ import re
 import ssl
 import zlib
 from collections.abc import AsyncIterator, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Self
 from urllib.parse import unquote
 
@@ -35,7 +35,7 @@ import anyio
 import httpcore
 import httpx
 
-from formtools._spec.referrer import Referrer
+from formtools._spec.referrer import Referrer, policy_from_header
 from formtools._net.errors import (
     shown,
     BadURL,
@@ -267,6 +267,10 @@ def _next(hop: _Hop, status: int, headers: httpx.Headers, followed: int, policy:
     referrer = hop.referrer
     if referrer is not None:  # Referer and Origin are the next hop's own (formtools._spec.referrer)
         referrer = referrer.redirected(hop.url.href, target.href)
+        # Fetch, HTTP-redirect fetch: a redirect's Referrer-Policy header is the request's from now on
+        changed = policy_from_header(headers.get("referrer-policy"))
+        if changed is not None:
+            referrer = replace(referrer, policy=changed)
         carried = tuple((n, v) for n, v in carried if n.lower() not in ("referer", "origin"))
         carried += referrer.headers(method, target.href)
     return _Hop(method, target, carried, content, referrer)

@@ -134,6 +134,9 @@ class Referrer:
     origin: str
     policy: str = DEFAULT_POLICY
     tainted: bool = False
+    #: the document's policy, which ``Origin`` keeps: a redirect's ``Referrer-Policy`` header
+    #: changes the ``Referer`` of the hops after it, not their ``Origin`` (measured in Chromium)
+    origin_policy: str = DEFAULT_POLICY
 
     @classmethod
     def of(cls, document_url: str, policy: str | None) -> Referrer | None:
@@ -142,7 +145,8 @@ class Referrer:
         document = parse(document_url)
         if document is None or document.scheme not in ("http", "https"):
             return None
-        return cls(document.href, document.origin, policy or DEFAULT_POLICY)
+        chosen = policy or DEFAULT_POLICY
+        return cls(document.href, document.origin, chosen, origin_policy=chosen)
 
     def headers(self, method: str, url: str) -> tuple[tuple[str, str], ...]:
         """``Referer`` and ``Origin`` of the request ``method url``, in the order Chromium sends them."""
@@ -160,12 +164,13 @@ class Referrer:
 
     def _origin_for(self, target: Url) -> str:
         """Fetch's "append a request Origin header" for a request that is not GET or HEAD."""
-        if self.tainted or self.policy == "no-referrer":
+        policy = self.origin_policy
+        if self.tainted or policy == "no-referrer":
             return "null"
-        if self.policy == "same-origin" and self.origin != target.origin:
+        if policy == "same-origin" and self.origin != target.origin:
             return "null"
         downgrade_nulls = ("no-referrer-when-downgrade", "strict-origin", "strict-origin-when-cross-origin")
-        if self.policy in downgrade_nulls and self.origin.startswith("https:") and target.scheme != "https":
+        if policy in downgrade_nulls and self.origin.startswith("https:") and target.scheme != "https":
             return "null"
         return self.origin
 
