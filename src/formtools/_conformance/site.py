@@ -150,8 +150,6 @@ class LocalSite:
 def _handler_for(site: LocalSite) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
-        # answers leave at once: with Nagle on, each waits ~40 ms for the client's delayed ACK
-        disable_nagle_algorithm = True
 
         def _serve(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
