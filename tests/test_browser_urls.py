@@ -193,6 +193,22 @@ def test_meta_referrer_policies_are_chromiums(chromium: ChromiumOracle) -> None:
     assert checked == len(META_REFERRERS) * 4
 
 
+Hop = tuple[str, str, "str | None", "str | None"]
+
+
+def _hops_both_send(chromium: ChromiumOracle, html: str, path: str, paths: tuple[str, ...]) -> tuple[list[Hop], list[Hop]]:
+    """The requests (path, method, Referer, Origin) that reached ``paths`` when Chromium called
+    the page's tool, and those formtools' call of the same tool sent to the same site."""
+    site = chromium.site
+    seen = len(site.requests)
+    chromium.execute(html.encode(), "t", {"v": "1"}, path=path, query="?q=1", content_type="text/html")
+    browser = [(r.path, r.method, r.header("Referer"), r.header("Origin")) for r in site.requests[seen:] if r.path in paths]
+    (tool,) = formtools.extract_tools(html.encode(), base_url=f"{site.origin}{path}?q=1")
+    seen = len(site.requests)
+    formtools.call_tool(tool, {"v": "1"})
+    return browser, [(r.path, r.method, r.header("Referer"), r.header("Origin")) for r in site.requests[seen:]]
+
+
 @pytest.mark.spec_step("exec-request-9")
 def test_redirect_hops_carry_chromiums_referer_and_origin(chromium: ChromiumOracle) -> None:
     """Every hop of a submission's redirect chain, sent by formtools to the same site, carries
@@ -214,14 +230,7 @@ def test_redirect_hops_carry_chromiums_referer_and_origin(chromium: ChromiumOrac
             f"<form toolname=t tooldescription=d toolautosubmit method=post action='http://{first}:{port}{hop}'>"
             "<input name=v></form>"
         )
-        path = f"/redirecting/{number}"
-        seen = len(site.requests)
-        chromium.execute(html.encode(), "t", {"v": "1"}, path=path, query="?q=1", content_type="text/html")
-        browser = [(r.path, r.method, r.header("Referer"), r.header("Origin")) for r in site.requests[seen:] if r.path in (hop, land)]
-        (tool,) = formtools.extract_tools(html.encode(), base_url=f"{site.origin}{path}?q=1")
-        seen = len(site.requests)
-        formtools.call_tool(tool, {"v": "1"})
-        ours = [(r.path, r.method, r.header("Referer"), r.header("Origin")) for r in site.requests[seen:]]
+        browser, ours = _hops_both_send(chromium, html, f"/redirecting/{number}", (hop, land))
         assert len(browser) == 2 and ours == browser, (policy, status, first, second)
         checked += 1
     assert checked == 60
@@ -397,14 +406,7 @@ def test_a_redirects_referrer_policy_header_holds_for_the_next_hops(chromium: Ch
         site.redirect(hop, f"http://{second}:{port}{land}", status, headers=[("Referrer-Policy", policy)])
         html = (f"<form toolname=t tooldescription=d toolautosubmit method=post action='{site.origin}{hop}'>"
                 "<input name=v></form>")
-        path = f"/rp-redirecting/{number}"
-        seen = len(site.requests)
-        chromium.execute(html.encode(), "t", {"v": "1"}, path=path, query="?q=1", content_type="text/html")
-        browser = [(r.path, r.method, r.header("Referer"), r.header("Origin")) for r in site.requests[seen:] if r.path in (hop, land)]
-        (tool,) = formtools.extract_tools(html.encode(), base_url=f"{site.origin}{path}?q=1")
-        seen = len(site.requests)
-        formtools.call_tool(tool, {"v": "1"})
-        ours = [(r.path, r.method, r.header("Referer"), r.header("Origin")) for r in site.requests[seen:]]
+        browser, ours = _hops_both_send(chromium, html, f"/rp-redirecting/{number}", (hop, land))
         assert len(browser) == 2 and ours == browser, (policy, status, second)
         checked += 1
     assert checked == 16
