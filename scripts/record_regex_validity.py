@@ -4,9 +4,13 @@ HTML compiles the ``pattern`` attribute as ``new RegExp(pattern, "v")``; ``formt
 claims to decide the same way without a browser. This script builds a corpus of patterns (edge
 cases written by hand for every grammar production and early error, then seeded random patterns
 and mutations of them), asks the real browser about each one and writes
-``fixtures/expected/regex-v-flag.json``: a JSON list of ``{"pattern": ..., "valid": ...}``, one
-row per line. Lone surrogates are written as ``\\udXXX`` escapes, which Python's ``json`` reads
-back exactly (a surrogate pair is stored as the one code point it encodes).
+``fixtures/expected/regex-v-flag.json``: ``{"browser": STAMP, "rows": [...]}``, where ``STAMP``
+is the browser the answers come from (the oracle's product string and flags, which must equal
+``fixtures/expected/BROWSER.json``: see ``scripts/_recording.py``, ``stamped``) and each row,
+one per line, is ``{"pattern": ..., "valid": ...}``. Lone surrogates are written as ``\\udXXX``
+escapes, which Python's ``json`` reads back exactly (a surrogate pair is stored as the one code
+point it encodes). The browser is the oracle's (``formtools._conformance.browser``), launched
+with the same flags as every other recording.
 
     python scripts/record_regex_validity.py [--random N]
 
@@ -29,10 +33,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as a script: the shared helpers live in the scripts package
     sys.path.insert(0, str(ROOT))
 
-from scripts._recording import evaluate_in_batches  # noqa: E402
+from scripts._recording import STAMP, evaluate_in_batches, stamped  # noqa: E402
+
 OUTPUT = ROOT / "fixtures" / "expected" / "regex-v-flag.json"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--headless"]
 
 # Seeds of the random patterns in the recorded corpus; the live test uses other seeds.
 RECORDED_SEEDS = range(1400)
@@ -61,22 +64,13 @@ def utf16_units(pattern: str) -> list[int]:
     return [int.from_bytes(data[i : i + 2], "little") for i in range(0, len(data), 2)]
 
 
-def ask_chromium(patterns: Sequence[str], page: Any = None, batch: int = 500) -> list[str | None]:
+def ask_chromium(patterns: Sequence[str], page: Any, batch: int = 500) -> list[str | None]:
     """For each pattern, None when ``new RegExp(pattern, "v")`` succeeds, else V8's message.
 
-    Patterns travel as UTF-16 code units, so lone surrogates reach the browser unchanged. With
-    no ``page`` a Chromium of its own is launched.
+    ``page`` is a Playwright page (the oracle's). Patterns travel as UTF-16 code units, so lone
+    surrogates reach the browser unchanged.
     """
-    if page is not None:
-        return _ask(page, patterns, batch)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            return _ask(browser.new_page(), patterns, batch)
-        finally:
-            browser.close()
+    return _ask(page, patterns, batch)
 
 
 def _ask(page: Any, patterns: Sequence[str], batch: int) -> list[str | None]:
@@ -524,27 +518,53 @@ def corpus(random_count: int = len(RECORDED_SEEDS)) -> list[str]:
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def dumps_rows(rows: Sequence[tuple[str, bool]]) -> str:
-    """The fixture text: one ``{"pattern", "valid"}`` object per line, lone surrogates escaped."""
+def dumps_rows(rows: Sequence[tuple[str, bool]], browser: dict[str, Any]) -> str:
+    """The fixture text: the ``browser`` stamp, then one ``{"pattern", "valid"}`` object per
+    line, lone surrogates escaped."""
     lines = [json.dumps({"pattern": p, "valid": v}, ensure_ascii=False) for p, v in rows]
-    text = "[\n" + ",\n".join(lines) + "\n]\n"
+    head = '{"browser": ' + json.dumps(browser, ensure_ascii=False) + ',\n"rows": [\n'
+    text = head + ",\n".join(lines) + "\n]}\n"
     return _LONE_SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 
 
+def load_recording(path: Path = OUTPUT) -> tuple[dict[str, Any], list[tuple[str, bool]]]:
+    """The stamp and the rows of a recording, as written."""
+    recording = json.loads(path.read_text("utf-8"))
+    rows = [(row["pattern"], row["valid"]) for row in recording["rows"]]
+    return recording["browser"], rows
+
+
 def load_rows(path: Path = OUTPUT) -> list[tuple[str, bool]]:
-    return [(row["pattern"], row["valid"]) for row in json.loads(path.read_text("utf-8"))]
+    """The recorded rows; refused unless they come from the browser ``BROWSER.json`` names."""
+    browser, rows = load_recording(path)
+    expected = json.loads(STAMP.read_text("utf-8"))
+    if browser != expected:
+        raise ValueError(
+            f"{path.name} was recorded with {browser}, not the stamped browser {expected}:"
+            " record it again with scripts/record_regex_validity.py"
+        )
+    return rows
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from formtools._conformance.browser import BrowserUnavailable, ChromiumOracle
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--random", type=int, default=len(RECORDED_SEEDS),
                         help="how many random patterns to add (default: %(default)s)")
     args = parser.parse_args(argv)
     patterns = corpus(args.random)
-    answers = ask_chromium(patterns)
+    try:
+        with ChromiumOracle() as oracle:
+            browser = stamped(oracle)
+            oracle.page.goto(oracle.site.put("/regex.html", b"<!doctype html><title>regex</title>"))
+            answers = ask_chromium(patterns, oracle.page)
+    except BrowserUnavailable as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     rows = [(pattern, answer is None) for pattern, answer in zip(patterns, answers)]
     OUTPUT.parent.mkdir(parents=True, exist_ok=True)
-    OUTPUT.write_text(dumps_rows(rows), encoding="utf-8")
+    OUTPUT.write_text(dumps_rows(rows, browser), encoding="utf-8")
     valid = sum(1 for _, is_valid in rows if is_valid)
     print(f"{len(rows)} patterns ({valid} valid, {len(rows) - valid} invalid) -> "
           f"{OUTPUT.relative_to(ROOT)}", file=sys.stderr)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
@@ -18,10 +19,15 @@ from scripts.record_regex_validity import (
     ask_chromium,
     corpus,
     dumps_rows,
+    load_recording,
     load_rows,
     normalise,
     random_patterns,
 )
+
+from tests.conftest import EXPECTED
+
+STAMP = json.loads((EXPECTED / "BROWSER.json").read_text(encoding="utf-8"))
 
 # Fixed seeds for the live test, disjoint from RECORDED_SEEDS (no date, no clock).
 LIVE_SEEDS = range(1_000_000, 1_000_400)
@@ -60,12 +66,27 @@ def test_recorded_corpus_is_the_scripts_corpus() -> None:
     assert [pattern for pattern, _ in load_rows()] == corpus()
 
 
-def test_fixture_text_round_trips_lone_surrogates() -> None:
+def test_fixture_text_round_trips_lone_surrogates(tmp_path: Path) -> None:
     rows = [("\ud83d", False), ("[\ude00]", True), ("é😀", True)]
-    text = dumps_rows(rows)
+    text = dumps_rows(rows, STAMP)
     assert "\\ud83d" in text and "\\ude00" in text
     text.encode("utf-8")  # no raw surrogate is left to break the file's UTF-8
-    assert [(row["pattern"], row["valid"]) for row in json.loads(text)] == rows
+    (tmp_path / "rows.json").write_text(text, encoding="utf-8")
+    assert load_recording(tmp_path / "rows.json") == (STAMP, rows)
+
+
+def test_the_recording_carries_the_stamp() -> None:
+    browser, _ = load_recording()
+    assert browser == STAMP
+
+
+def test_a_recording_of_another_browser_is_refused(tmp_path: Path) -> None:
+    other = {**STAMP, "flags": [flag for flag in STAMP["flags"] if "WebMCP" not in flag]}
+    (tmp_path / "rows.json").write_text(dumps_rows([("a", True)], other), encoding="utf-8")
+    with pytest.raises(ValueError, match="not the stamped browser"):
+        load_rows(tmp_path / "rows.json")
+    (tmp_path / "rows.json").write_text(dumps_rows([("a", True)], STAMP), encoding="utf-8")
+    assert load_rows(tmp_path / "rows.json") == [("a", True)]
 
 
 @pytest.mark.parametrize(
