@@ -412,12 +412,32 @@ _NEW_URLS = """(cases) => cases.map(([input, base]) => {
             search: u.search, hash: u.hash, origin: u.origin};
   } catch (e) { return null; } })"""
 DEPARTURES = DATA / "chromium-departures.json"
+BROWSER_STAMP = Path(__file__).resolve().parent.parent / "fixtures" / "expected" / "BROWSER.json"
+
+
+def _stamp() -> dict[str, Any]:
+    """The browser every recording comes from (``fixtures/expected/BROWSER.json``)."""
+    stamp: dict[str, Any] = json.loads(BROWSER_STAMP.read_text(encoding="utf-8"))
+    return stamp
+
+
+def test_chromium_departures_carry_the_stamp() -> None:
+    """``chromium-departures.json`` is ``{"browser": STAMP, "departures": [...]}``, recorded with
+    the browser and flags every other recording names."""
+    recorded = json.loads(DEPARTURES.read_text(encoding="utf-8"))
+    assert recorded["browser"] == _stamp()
+    assert recorded["departures"], "a recording with no departure is not Chromium 156's"
 
 
 @pytest.mark.browser
 def test_chromium_departures_are_the_recorded_ones(chromium: Any) -> None:
     """Where Chromium's ``new URL()`` departs from the URL Standard on ``urltestdata.json``
-    (the standard being what :func:`parse` does, as every case above shows)."""
+    (the standard being what :func:`parse` does, as every case above shows).
+
+    With ``FORMTOOLS_RECORD_URL_DEPARTURES=1`` the answer is recorded, stamped with the live
+    browser, which must be the one ``BROWSER.json`` names (recordings of two browsers are never
+    mixed; see ``scripts/_recording.py``, ``stamped``)."""
+    assert chromium.stamp == _stamp(), "not the browser fixtures/expected/BROWSER.json names"
     chromium.page.goto(chromium.site.put("/url-utf8.html", b"<!doctype html><title>x</title>"))
     cases = [[case["input"], case.get("base")] for case in URLTESTDATA]
     departures = []
@@ -427,9 +447,11 @@ def test_chromium_departures_are_the_recorded_ones(chromium: Any) -> None:
         if standard != got:
             departures.append({"input": given, "base": base, "standard": standard, "chromium": got})
     if os.environ.get("FORMTOOLS_RECORD_URL_DEPARTURES") == "1":
-        DEPARTURES.write_text(json.dumps(departures, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        recording = {"browser": chromium.stamp, "departures": departures}
+        DEPARTURES.write_text(json.dumps(recording, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     recorded = json.loads(DEPARTURES.read_text(encoding="utf-8"))
-    assert departures == recorded
+    assert recorded["browser"] == chromium.stamp
+    assert departures == recorded["departures"]
 
 
 @pytest.mark.browser
