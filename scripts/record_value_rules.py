@@ -892,12 +892,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     cases = wpt_cases() + edge_cases() + random_cases(args.random, args.seed)
     with ChromiumOracle() as oracle:
-        stamped(oracle)
+        browser = stamped(oracle)
         version = oracle.page.context.browser.version if oracle.page.context.browser else "unknown"
         answers = ask(oracle.page, cases)
     rows = [{**c, **answer} for c, answer in zip(cases, answers, strict=True)]
     OUTPUT.parent.mkdir(parents=True, exist_ok=True)
-    document = {"chromium": version, "seed": args.seed, "rows": rows}
+    document = {"browser": browser, "chromium": version, "seed": args.seed, "rows": rows}
     OUTPUT.write_text(dumps(document, pretty=True) + "\n", encoding="utf-8")
     print(f"{len(rows)} cases recorded from Chromium {version} in {OUTPUT.relative_to(ROOT)}")
     return 0

@@ -67,6 +67,8 @@ def differences(rows: list[dict[str, Any]]) -> list[str]:
 
 def test_corpus_is_large_and_from_chromium_156() -> None:
     assert RECORDED["chromium"].startswith("156.")
+    # the browser and flags every recording names (scripts/_recording.py, stamped)
+    assert RECORDED["browser"] == json.loads((EXPECTED / "BROWSER.json").read_text("utf-8"))
     assert len(RECORDED["rows"]) >= 3000
     kinds = {row["message"].partition(".")[0] for row in RECORDED["rows"] if row["message"]}
     assert len(kinds) >= 12  # every kind of message is represented
