@@ -15,6 +15,7 @@ under another origin (``http://localhost:PORT``).
 
 from __future__ import annotations
 
+import sys
 import time
 from typing import Any
 
@@ -49,18 +50,26 @@ CASES: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
             )
         },
     ),
-    # Chromium's JSON reader refuses nesting beyond its depth limit: such a block is skipped
+    # Chromium's JSON reader refuses nesting beyond its depth limit: such a block is skipped.
+    # ``depth`` nested arrays, the innermost empty, or holding a number (``-scalar``): the
+    # boundary is straddled whether a depth counts the arrays only or the innermost value too.
+    # (DevTools gives an output nested this deep as its JSON text, a string; at 257, as a value.)
     **{
-        f"landing-json-ld-depth-{depth}": (
-            _form('action="/deep-%d"' % depth),
+        f"landing-json-ld-depth-{depth}{suffix}": (
+            _form(f'action="/deep-{depth}{suffix}"'),
             {
-                f"/deep-{depth}": (
+                f"/deep-{depth}{suffix}": (
                     "text/html",
-                    '<script type="application/ld+json">' + "[" * depth + "]" * depth + "</script>" + _LD % "after",
+                    '<script type="application/ld+json">'
+                    + "[" * depth + inner + "]" * depth
+                    + "</script>"
+                    + _LD % "after",
                 )
             },
         )
-        for depth in (257, 1001)
+        for depth in (257, 999, 1000, 1001)
+        for suffix, inner in (("", ""), ("-scalar", "0"))
+        if depth != 257 or not suffix
     },
     "landing-without-json-ld": (_form('action="/plain"'), {"/plain": ("text/html", "<p>plain</p>")}),
     "landing-404": (_form('action="/nowhere"'), {}),
@@ -140,6 +149,9 @@ def _answer(oracle: ChromiumOracle, url: str) -> dict[str, Any]:
 
 
 def main() -> None:
+    # the answers nest as deep as the deepest block Chromium keeps (1,000 arrays and more, with
+    # the protocol message around them): Python's json and the writer recurse once per level
+    sys.setrecursionlimit(20_000)
     recorded = []
     with ChromiumOracle() as oracle:
         stamped(oracle)

@@ -24,7 +24,6 @@ from scripts.record_regex_validity import (
     normalise,
     random_patterns,
 )
-
 from tests.conftest import EXPECTED
 
 STAMP = json.loads((EXPECTED / "BROWSER.json").read_text(encoding="utf-8"))
