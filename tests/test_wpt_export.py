@@ -1,6 +1,9 @@
-"""The web-platform-tests export, run in the real Chromium: every exported test passes or fails
-exactly as ``expectations.json`` says, and the expectations are the conformance report's
-differences (those a browser test can see), no more, no less.
+"""The web-platform-tests export, run in the real Chromium: every exported subtest passes or fails
+exactly as ``expectations.json`` says; the schema subtests expected to fail are exactly the
+(tool, keyword or parameter) pairs where the conformance report (``formtools report --format
+json``) lists a difference between Chromium and HTML-exact, no more, no less; the call subtests
+expected to fail are exactly those whose recorded Chromium outcome differs from HTML-exact's.
+The JSON manifest holds every recorded call with each profile's outcome.
 
 The runner serves the export from a local site with a minimal testharness stand-in
 (``tests/support/testharness_shim.js``); under WPT the real testharness.js runs the same files.
@@ -12,56 +15,179 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from tests.conftest import FIXTURES, ROOT
+from tests.conftest import EXPECTED, FIXTURES, ROOT
 
 SHIM = (ROOT / "tests" / "support" / "testharness_shim.js").read_bytes()
+RESOURCES = "/webmcp/declarative/resources/"
+
+
+def _formtools(*args: str) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(
+        [sys.executable, "-m", "formtools", *args], cwd=ROOT, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    return done
 
 
 @pytest.fixture(scope="module")
 def export(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("wpt")
-    done = subprocess.run(
-        [sys.executable, "-m", "formtools", "report", "--format", "wpt", "--out", str(out)],
-        cwd=ROOT, capture_output=True, text=True, timeout=600,
-    )
-    assert done.returncode == 0, done.stderr
+    _formtools("report", "--format", "wpt", "--out", str(out))
     return out
+
+
+@pytest.fixture(scope="module")
+def expectations(export: Path) -> dict[str, bool]:
+    data = json.loads((export / "webmcp" / "declarative" / "expectations.json").read_text())
+    assert data["expected"].startswith("HTML-exact")
+    tests: dict[str, bool] = data["tests"]
+    return tests
+
+
+def _recorded_calls() -> dict[str, list[dict[str, Any]]]:
+    return {
+        path.stem: json.loads(path.read_text("utf-8"))
+        for path in sorted((EXPECTED / "chromium-calls").glob("*.json"))
+        if path.name != "UNSTABLE.json"
+    }
+
+
+def _call_tests(folder: Path) -> dict[str, dict[str, Any]]:
+    """Every exported call subtest by name: its page, tool, input and expectation."""
+    found = {}
+    for test in folder.glob("*-calls.https.html"):
+        text = test.read_text("utf-8")
+        block = text.split('<script type="application/json" id="calls">', 1)[1].split("</script>", 1)[0]
+        for call in json.loads(block):
+            found[call["name"]] = {"page": test.name.removesuffix("-calls.https.html"), **call}
+    return found
 
 
 def test_the_export_has_a_test_per_page_and_a_manifest(export: Path) -> None:
     folder = export / "webmcp" / "declarative"
     pages = sorted(FIXTURES.glob("*.html"))
-    assert sorted(p.name for p in folder.glob("*.html")) == [p.name for p in pages]
+    recorded = _recorded_calls()
+    assert sorted(p.name for p in folder.glob("*.https.html")) == sorted(
+        [f"{p.stem}.https.html" for p in pages] + [f"{stem}-calls.https.html" for stem, calls in recorded.items() if calls]
+    )
     assert all((folder / "resources" / p.name).read_bytes() == p.read_bytes() for p in pages)
-    manifest = json.loads((export / "manifest.json").read_text())
-    assert manifest["version"] == 1 and len(manifest["pages"]) == len(pages)
-    search = next(p for p in manifest["pages"] if p["page"] == "realistic-search.html")
-    assert set(search["tools"]) == {"chromium", "html", "portable"}
-    calls = [c for p in manifest["pages"] for c in p["calls"]]
-    assert calls and all(("request" in c) or ("rejection" in c) or ("not_sent" in c) for c in calls)
-    text = (folder / "realistic-search.html").read_text()
-    assert '<script src="/resources/testharness.js"></script>' in text and "x-formtools" not in text
+    text = (folder / "realistic-search.https.html").read_text()
+    block = text.split('<script type="application/json" id="expected">', 1)[1].split("</script>", 1)[0]
+    assert '<script src="/resources/testharness.js"></script>' in text and "x-formtools" not in block
+    assert json.loads(block)["tools"]["site_search"]["inputSchema"]["additionalProperties"] is False
+    assert "executeTool" in (folder / "realistic-search-calls.https.html").read_text()
+    readme = (folder / "README.md").read_text()
+    assert "HTML-exact" in readme and "x-formtools-*" in readme
+
+
+def test_the_manifest_has_every_recorded_call_with_each_profiles_outcome(export: Path) -> None:
+    pages = sorted(FIXTURES.glob("*.html"))
+    recorded = _recorded_calls()
+    index = json.loads((export / "manifest.json").read_text())
+    assert index["version"] == 2 and [p["page"] for p in index["pages"]] == [p.name for p in pages]
+    assert index["calls"] == sum(map(len, recorded.values())) == sum(p["calls"] for p in index["pages"])
+    for entry in index["pages"]:
+        files = [export / name for name in entry["files"]]
+        assert all(f.stat().st_size < 200_000 for f in files), entry
+        parts = [json.loads(f.read_text()) for f in files]
+        assert set(parts[0]["tools"]) == {"chromium", "html", "portable"}
+        assert parts[0]["base_url"].endswith(RESOURCES + entry["page"])
+        calls = [call for part in parts for call in part["calls"]]
+        stem = entry["page"].removesuffix(".html")
+        assert [(c["tool"], c["input"], c["recorded"]) for c in calls] == [
+            (c["tool"], c["input"], c["outcome"]) for c in recorded.get(stem, [])
+        ]
+        for call in calls:
+            for profile in ("chromium", "html", "portable"):
+                (kind,) = call[profile]
+                assert kind in ("request", "rejection", "not_sent")
+                if kind == "rejection":
+                    assert call[profile]["rejection"]["message"]
+            # formtools' chromium profile rejects exactly the calls Chromium rejected
+            assert ("error" in call["recorded"]) == ("rejection" in call["chromium"]), (stem, call)
+
+
+def test_the_expected_schema_failures_are_the_reports_differences(export: Path, expectations: dict[str, bool]) -> None:
+    """Both ways: every difference the report lists (but formtools' own keywords, tool titles
+    and annotations, which getTools() does not show) is an expected failure of its (tool,
+    keyword or parameter) subtest, and every expected failure is such a difference."""
+    report = json.loads(_formtools("report", "--format", "json").stdout)
+    differing = set()
+    for difference in report["differences"]:
+        keyword, tool, parameter = difference["keyword"], difference["tool"], difference["parameter"]
+        if difference["extension"] or keyword.startswith("annotations") or (keyword == "title" and parameter is None):
+            continue
+        page = Path(difference["page"]).stem
+        if keyword.startswith("inputSchema."):
+            differing.add(f"{page}: {tool}: inputSchema.{keyword.split('.')[1]}")
+        elif parameter is not None:
+            differing.add(f"{page}: {tool}: properties.{parameter}")
+        else:
+            differing.add(f"{page}: {tool}: {keyword}")
+    calls = _call_tests(export / "webmcp" / "declarative")
+    failing = {name for name, passes in expectations.items() if not passes and name not in calls}
+    assert differing, "the report lists differences"
+    assert failing - differing == set(), "expected to fail, but the report lists no difference there"
+    assert differing - failing == set(), "the report lists a difference no subtest expects"
+    # one subtest per (tool, parameter) pair the report counts
+    for page in report["pages"]:
+        stem = Path(page["page"]).stem
+        assert sum(name.startswith(f"{stem}: ") and ": properties." in name for name in expectations) == page["parameters"]
+
+
+def _relocated(stem: str, outcome: dict[str, Any]) -> dict[str, Any]:
+    """A recorded outcome as a call subtest sees it, the page moved from /pages/ (where it was
+    recorded) to the export's resources/."""
+    if "error" in outcome:
+        return {"rejected": True}
+    url = outcome["request"]["url"]
+    return {"url": RESOURCES + url.removeprefix("/pages/") if url.startswith("/pages/") else url}
+
+
+def test_the_call_expectations_are_the_recorded_outcomes(export: Path, expectations: dict[str, bool]) -> None:
+    """A call subtest is expected to pass in Chromium exactly when what Chromium did with the
+    call (recorded by scripts/record_chromium_calls.py) is what HTML-exact execution does; the
+    manifest's html outcome is the one the subtest expects."""
+    recorded = _recorded_calls()
+    calls = _call_tests(export / "webmcp" / "declarative")
+    assert len(calls) >= 100 and {c["page"] for c in calls.values()} == {s for s, c in recorded.items() if c}
+    kinds = {(passes, "rejected" in call["expected"]) for name, call in calls.items() for passes in [expectations[name]]}
+    # both agree on rejecting or on the URL; Chromium submits where HTML-exact rejects (no
+    # recorded call is rejected by Chromium and submitted by HTML-exact)
+    assert kinds >= {(True, True), (True, False), (False, True)}
+    for name, call in calls.items():
+        index = int(name.split("call #")[1].split(" ")[0])
+        case = recorded[call["page"]][index]
+        assert (case["tool"], case["input"]) == (call["tool"], call["input"])
+        assert expectations[name] == (_relocated(call["page"], case["outcome"]) == call["expected"]), name
+        manifest = json.loads((export / "manifest" / f"{call['page']}.json").read_text())
+        html = next((c["html"] for c in manifest["calls"] if c["index"] == index), None)
+        if html is not None:  # the call is in the page's first manifest file
+            assert ("rejection" in html) == ("rejected" in call["expected"]), name
 
 
 @pytest.mark.browser
-def test_chromium_passes_and_fails_exactly_as_expected(chromium, export: Path) -> None:
+def test_chromium_passes_and_fails_exactly_as_expected(chromium, export: Path, expectations: dict[str, bool]) -> None:
     folder = export / "webmcp" / "declarative"
-    expectations = json.loads((folder / "expectations.json").read_text())["tests"]
     site = chromium.site
     site.put("/resources/testharness.js", SHIM, "text/javascript")
     site.put("/resources/testharnessreport.js", b"", "text/javascript")
     for resource in (folder / "resources").iterdir():
-        site.put(f"/webmcp/declarative/resources/{resource.name}", resource.read_bytes(), "text/html")
+        site.put(f"{RESOURCES}{resource.name}", resource.read_bytes(), "text/html")
     seen: dict[str, bool] = {}
-    for test in sorted(folder.glob("*.html")):
+    messages: dict[str, str] = {}
+    for test in sorted(folder.glob("*.https.html")):
         url = site.put(f"/webmcp/declarative/{test.name}", test.read_bytes(), "text/html; charset=utf-8")
         chromium.page.goto(url)
-        chromium.page.wait_for_function("window.__wptDone === true", timeout=20_000)
+        chromium.page.wait_for_function("window.__wptDone === true", timeout=120_000)
         for result in chromium.page.evaluate("window.__wptResults"):
             seen[result["name"]] = result["status"] == "PASS"
+            messages[result["name"]] = result.get("message", "")
+    chromium.renew_page()
     assert set(seen) == set(expectations)
-    surprises = {name: passed for name, passed in seen.items() if passed != expectations[name]}
+    surprises = {name: (passed, messages[name]) for name, passed in seen.items() if passed != expectations[name]}
     assert not surprises, surprises

@@ -1,21 +1,36 @@
 """Tests another implementation can run: a web-platform-tests export and a JSON manifest.
 
 ``formtools report --format wpt --out DIR`` writes, in the layout of web-platform-tests'
-``webmcp/declarative/``:
+``webmcp/declarative/`` (``.https``: WebMCP needs a secure context):
 
 - ``resources/<page>.html``: each page, byte for byte;
-- ``<page>.html``: a testharness.js test that loads the page in an iframe, reads
-  ``document.modelContext.getTools()`` and checks, tool by tool, that each schema is the one
-  HTML's constraint validation implies (the ``html`` profile's, without formtools' own
-  ``x-formtools-*`` keywords; key order ignored, as JavaScript objects reorder integer-like keys);
-- ``expectations.json``: for each test, whether Chromium 156 is expected to pass it — it fails
-  exactly where the conformance report lists a difference that is not about formtools' own
-  keywords or annotations (``spec_differences``);
-- ``manifest.json``: for implementations that are not browsers (polyfills, other synthesizers):
-  each page with its expected schema per profile, sample inputs and the request or rejection
-  each gives.
+- ``<page>.https.html``: a testharness.js test that loads the page in an iframe, reads
+  ``document.modelContext.getTools()`` and checks the tools against the **HTML-exact** variant
+  (the ``html`` profile: the schema accepts exactly what constraint validation accepts), without
+  formtools' own ``x-formtools-*`` keywords, key order ignored (JavaScript objects reorder
+  integer-like keys). One subtest for the tool names, then per tool one for its description, one
+  per input-schema keyword other than ``properties`` (``type``, ``required``,
+  ``additionalProperties``) and one per parameter (``properties.<name>``), so a failure names
+  the one keyword or parameter that differs;
+- ``<page>-calls.https.html`` for the pages with calls recorded from Chromium
+  (``fixtures/expected/chromium-calls``): a sample of those calls, each on a fresh load of the
+  page: ``document.modelContext.executeTool(tool, input)`` must reject where HTML-exact
+  execution rejects, and otherwise resolve and navigate the iframe to the URL HTML-exact
+  submission gives (path and query: all of a GET's data; a POST's body is not visible to the
+  page);
+- ``expectations.json``: for each subtest, whether Chromium 156 is expected to pass it. A schema
+  subtest fails exactly where the conformance report lists a difference between Chromium and
+  HTML-exact on that tool's keyword or parameter that is not about formtools' own keywords,
+  titles or annotations (:func:`spec_differences`, :func:`subtest_of`); a call subtest fails
+  exactly where formtools' ``chromium`` profile (held to the recording) and its ``html``
+  profile disagree on rejecting or on the URL;
+- ``README.md``: the above, with the counts;
+- ``manifest.json`` and ``manifest/<page>.json``: for implementations that are not browsers
+  (polyfills, other synthesizers): each page with its expected schema per profile and every
+  recorded call with Chromium's recorded outcome and the request or rejection each profile gives.
 
-The tests name their page and tool, so a failure leads back to the report's section for it.
+The tests name their page, tool and keyword or parameter, so a failure leads back to the
+report's section for it.
 """
 
 from __future__ import annotations
@@ -23,28 +38,59 @@ from __future__ import annotations
 import json
 import shutil
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from formtools._conformance.report_compare import PageComparison
 from formtools._conformance.report_diff import Difference
 from formtools._spec.jsjson import dumps
 
-__all__ = ["manifest_entry", "spec_differences", "stripped", "write_wpt"]
+if TYPE_CHECKING:
+    from formtools._synth.tool import Tool
+
+__all__ = [
+    "CallCase",
+    "call_cases",
+    "manifest_entry",
+    "spec_differences",
+    "stripped",
+    "subtest_of",
+    "write_manifest",
+    "write_wpt",
+]
 
 OWN_PREFIX = "x-formtools-"
+#: where the export's pages live under web-platform-tests (its default https origin)
+WPT_ORIGIN = "https://web-platform.test:8443"
+RESOURCES = "/webmcp/declarative/resources/"
+#: where scripts/record_chromium_calls.py served each page when it recorded Chromium's answers
+RECORDED_AT = "http://127.0.0.1:8000/pages/{}.html"
+#: calls exported per page and kind of outcome (Chromium rejects or submits × HTML-exact rejects
+#: or submits); the rest are in the manifest
+CALLS_PER_KIND = 3
+#: no manifest file is larger (bytes)
+MANIFEST_LIMIT = 200_000
+BOUNDARY = "----formtoolsBoundary"
 
-_TEST = """<!doctype html>
+_HARNESS = """<!doctype html>
 <meta charset="utf-8">
 <title>Declarative WebMCP: {title}</title>
 <meta name="author" content="formtools (generated by formtools report --format wpt)">
 <script src="/resources/testharness.js"></script>
 <script src="/resources/testharnessreport.js"></script>
-<iframe id="page" src="resources/{file}"></iframe>
+"""
+
+_SCHEMA_TEST = _HARNESS + """<iframe id="page" src="resources/{file}"></iframe>
+<!-- The tools HTML's constraint validation implies for resources/{file}: the HTML-exact variant
+     (formtools' html profile) without formtools' own x-formtools-* keywords. "keywords" and
+     "parameters" are the input-schema keywords and parameters either Chromium 156 or HTML-exact
+     has; one subtest each. -->
+<script type="application/json" id="expected">{expected}</script>
 <script>
 "use strict";
-// The tools HTML's constraint validation implies for resources/{file} (formtools' html profile).
-const expected = {expected};
+const {{tools: expected, keywords, parameters}} = JSON.parse(document.getElementById("expected").textContent);
 
 function canonical(value) {{
   if (Array.isArray(value)) return value.map(canonical);
@@ -53,6 +99,8 @@ function canonical(value) {{
   }}
   return value;
 }}
+
+const own = (object, key) => object && Object.hasOwn(object, key) ? object[key] : undefined;
 
 const frame = document.getElementById("page");
 const loaded = new Promise(resolve => {{
@@ -80,15 +128,80 @@ promise_test(async () => {{
 }}, "{title}: the registered tool names");
 
 for (const [name, want] of Object.entries(expected)) {{
-  promise_test(async () => {{
+  const check = (label, read) => promise_test(async () => {{
     const tools = await registeredTools();
-    assert_true(name in tools, `${{name}} is registered`);
-    assert_equals(tools[name].description, want.description, "description");
+    assert_true(Object.hasOwn(tools, name), `${{name}} is registered`);
     assert_equals(
-      JSON.stringify(canonical(tools[name].inputSchema)),
-      JSON.stringify(canonical(want.inputSchema)),
-      "inputSchema");
-  }}, `{title}: ${{name}}`);
+      JSON.stringify(canonical(read(tools[name]))), JSON.stringify(canonical(read(want))), label);
+  }}, `{title}: ${{name}}: ${{label}}`);
+  check("description", tool => tool.description);
+  for (const keyword of keywords[name]) {{
+    check(`inputSchema.${{keyword}}`, tool => own(tool.inputSchema, keyword));
+  }}
+  for (const parameter of parameters[name]) {{
+    check(`properties.${{parameter}}`, tool => own(own(tool.inputSchema, "properties"), parameter));
+  }}
+}}
+</script>
+"""
+
+_CALL_TEST = _HARNESS + """<!-- Calls of resources/{file}'s tools (a sample of those recorded from Chromium 156), each on
+     a fresh load of the page, and what HTML-exact execution (formtools' html profile) does:
+     reject, or submit the form, navigating the iframe to "url" (path and query). -->
+<script type="application/json" id="calls">{calls}</script>
+<script>
+"use strict";
+const calls = JSON.parse(document.getElementById("calls").textContent);
+const pause = ms => new Promise(resolve => setTimeout(resolve, ms));
+
+function freshPage() {{
+  const frame = document.createElement("iframe");
+  const loaded = new Promise(resolve => frame.addEventListener("load", resolve, {{once: true}}));
+  frame.src = "resources/{file}";
+  document.body.append(frame);
+  return loaded.then(() => frame);
+}}
+
+async function toolNamed(frame, name) {{
+  const context = frame.contentDocument.modelContext;
+  assert_true(!!context, "document.modelContext exists");
+  for (let turn = 0; turn < 50; turn++) {{  // registration is a posted task
+    const tool = (await context.getTools()).find(
+      t => t.name === name && (!("window" in t) || t.window === frame.contentWindow));
+    if (tool) return [context, tool];
+    await pause(20);
+  }}
+  assert_true(false, `${{name}} is registered`);
+}}
+
+function landedAt(frame) {{
+  const location = frame.contentWindow.location;
+  return location.href.slice(location.origin.length).split("#")[0];
+}}
+
+for (const call of calls) {{
+  promise_test(async () => {{
+    const frame = await freshPage();
+    try {{
+      const [context, tool] = await toolNamed(frame, call.tool);
+      const landed = new Promise(resolve => frame.addEventListener("load", resolve, {{once: true}}));
+      let rejected = false;
+      try {{
+        await context.executeTool(tool, call.input);
+      }} catch (error) {{
+        rejected = true;
+      }}
+      if (call.expected.rejected) {{
+        assert_true(rejected, "executeTool rejects");
+        return;
+      }}
+      assert_true(!rejected, "executeTool resolves: the form is submitted");
+      await Promise.race([landed, pause(5000)]);
+      assert_equals(landedAt(frame), call.expected.url, "the submission's URL");
+    }} finally {{
+      frame.remove();
+    }}
+  }}, call.name);
 }}
 </script>
 """
@@ -107,14 +220,15 @@ def _spec_relevant(difference: Difference) -> bool:
     keyword = difference.keyword
     return not (
         keyword.startswith("annotations")
-        or keyword == "title"
+        or (keyword == "title" and difference.parameter is None)  # getTools()' title: formtools' own
         or any(part.startswith(OWN_PREFIX) for part in keyword.split("."))
     )
 
 
 def spec_differences(comparison: PageComparison) -> dict[str, list[Difference]]:
     """Per tool, the differences between Chromium and HTML-exact that a browser test sees: not
-    formtools' own keywords, not the annotations (``getTools()`` reports none)."""
+    formtools' own keywords, not the tool's title, not the annotations (``getTools()`` reports
+    none)."""
     found: dict[str, list[Difference]] = {}
     for difference in comparison.differences:
         if _spec_relevant(difference):
@@ -122,44 +236,276 @@ def spec_differences(comparison: PageComparison) -> dict[str, list[Difference]]:
     return found
 
 
-def _test_name(title: str, tool: str | None) -> str:
-    return f"{title}: {tool}" if tool is not None else f"{title}: the registered tool names"
+def _js_json(value: Any) -> str:
+    """JSON for a ``<script type="application/json">`` block: ``<`` escaped, so no text of a
+    page ends the script."""
+    return json.dumps(value, ensure_ascii=False, indent=1).replace("<", "\\u003c")
+
+
+def _names_test(title: str) -> str:
+    return f"{title}: the registered tool names"
+
+
+def subtest_of(title: str, difference: Difference) -> str:
+    """The schema subtest a (spec-relevant) difference makes fail: the tool-level keyword's
+    (``inputSchema.required``, ``inputSchema.additionalProperties``; a ``required`` member
+    counts there, not at the parameter it names), else the parameter's, else the tool's
+    description. A tool only one side registers fails the tool-names subtest."""
+    keyword = difference.keyword
+    if keyword == "tool":
+        return _names_test(title)
+    if keyword.startswith("inputSchema."):
+        return f"{title}: {difference.tool}: inputSchema.{keyword.split('.')[1]}"
+    if difference.parameter is not None:
+        return f"{title}: {difference.tool}: properties.{difference.parameter}"
+    return f"{title}: {difference.tool}: {keyword.split('.')[0]}"
+
+
+def _schema_tests(comparison: PageComparison, title: str) -> tuple[dict[str, Any], dict[str, bool]]:
+    """The expected tools, keywords and parameters of a page's schema test, and its subtests'
+    expectations in Chromium."""
+    chromium = {tool["name"]: tool for tool in comparison.chromium}
+    tools = {
+        tool["name"]: {"description": tool["description"], "inputSchema": stripped(tool["inputSchema"])}
+        for tool in comparison.html
+    }
+    keywords: dict[str, list[str]] = {}
+    parameters: dict[str, list[str]] = {name: [] for name in tools}
+    for name, schema in ((n, t["inputSchema"]) for n, t in tools.items()):
+        theirs = chromium.get(name, {}).get("inputSchema", {})
+        keywords[name] = [k for k in dict.fromkeys([*theirs, *schema]) if k != "properties" and not k.startswith(OWN_PREFIX)]
+    for tool, parameter in comparison.parameters:
+        if tool in parameters:
+            parameters[tool].append(parameter)
+    expectations = {_names_test(title): True}
+    for name in tools:
+        for label in ("description", *(f"inputSchema.{k}" for k in keywords[name]), *(f"properties.{p}" for p in parameters[name])):
+            expectations[f"{title}: {name}: {label}"] = True
+    for differences in spec_differences(comparison).values():
+        for difference in differences:
+            failing = subtest_of(title, difference)
+            if failing not in expectations and difference.tool not in tools:
+                continue  # a tool only Chromium registers: the names subtest fails
+            expectations[failing] = False
+    return {"tools": tools, "keywords": keywords, "parameters": parameters}, expectations
+
+
+@dataclass(frozen=True)
+class CallCase:
+    """A recorded call as a call subtest: ``expected`` is what HTML-exact execution does
+    (``{"rejected": true}`` or ``{"url": path and query}``), ``chromium`` the same for formtools'
+    ``chromium`` profile, which agrees with the recording."""
+
+    name: str
+    tool: str
+    input: Any
+    expected: Mapping[str, Any]
+    chromium: Mapping[str, Any]
+
+    @property
+    def passes_in_chromium(self) -> bool:
+        return dict(self.expected) == dict(self.chromium)
+
+
+def _recorded_shape(tool: Tool, tool_input: Any) -> dict[str, Any] | None:
+    """formtools' answer in the shape of ``fixtures/expected/chromium-calls`` (as
+    ``tests/test_golden_calls.py`` compares them), or None for one without such a shape."""
+    import base64
+
+    from formtools._execute.call import prepare_call
+    from formtools.errors import FormtoolsError
+
+    try:
+        prepared = prepare_call(tool, tool_input, boundary="BOUNDARY")
+    except FormtoolsError:
+        return {"error": True}
+    request = prepared.request
+    if request is None:
+        return None
+    parts = urlsplit(request.url)
+    shown: dict[str, Any] = {
+        "method": request.method,
+        "url": parts.path + (f"?{parts.query}" if parts.query or request.url.endswith("?") else ""),
+        "content_type": request.header("Content-Type"),
+    }
+    body = request.body or b""
+    try:
+        shown["body"] = body.decode("utf-8")
+    except UnicodeDecodeError:
+        shown["body_base64"] = base64.b64encode(body).decode("ascii")
+    return {"request": shown}
+
+
+def _in_frame(tool: Tool, tool_input: Any) -> dict[str, Any] | None:
+    """What a call subtest sees when ``tool`` (of the page at its WPT URL, in an iframe) is
+    called: ``{"rejected": True}``, ``{"url": …}`` for a submission that navigates the iframe
+    itself to the test's origin, or None (anything else: a test cannot follow it)."""
+    from formtools._execute.call import prepare_call
+    from formtools._execute.request import Request
+    from formtools._forms.model import submission_attribute
+    from formtools.errors import FormtoolsError
+
+    try:
+        prepared = prepare_call(tool, tool_input, boundary=BOUNDARY)
+    except FormtoolsError:
+        return {"rejected": True}
+    if not isinstance(prepared.outcome, Request):
+        return None
+    target = submission_attribute(tool.form.attributes, prepared.submitter, "target")
+    if target is None:
+        target = tool.page.base_target or ""
+    url = prepared.outcome.url
+    if target.lower() not in ("", "_self") or not url.startswith(WPT_ORIGIN + "/"):
+        return None
+    return {"url": url[len(WPT_ORIGIN) :].split("#")[0]}
+
+
+def call_cases(page: Path) -> list[CallCase]:
+    """The call subtests of ``page``: of its recorded calls that formtools' ``chromium`` profile
+    answers as the recording does and whose outcome an iframe test can observe, the first
+    :data:`CALLS_PER_KIND` of each kind (Chromium rejects or submits × HTML-exact rejects or
+    submits × the two agree), in the recording's order."""
+    from formtools._parse.sources import load_page
+    from formtools._synth.synthesize import synthesize
+
+    recorded = _recording(page)
+    if not recorded:
+        return []
+    at_recording = {t.name: t for t in synthesize(load_page(str(page), base_url=RECORDED_AT.format(page.stem)), "chromium").tools}
+    document = load_page(str(page), base_url=WPT_ORIGIN + RESOURCES + page.name)
+    chromium = {t.name: t for t in synthesize(document, "chromium").tools}
+    html = {t.name: t for t in synthesize(document, "html").tools}
+    taken: dict[tuple[bool, bool, bool], int] = {}
+    cases = []
+    for index, call in enumerate(recorded):
+        outcome = call["outcome"]
+        name = call["tool"]
+        if not ({"error", "request"} & outcome.keys()) or name not in html or name not in chromium:
+            continue
+        ours = _recorded_shape(at_recording[name], call["input"])
+        if ours is None or ("error" in outcome) != ("error" in ours):
+            continue
+        if "request" in outcome and ours["request"] != outcome["request"]:
+            continue  # formtools does not reproduce this one (wrap=hard by layout): not a truth
+        theirs, expected = _in_frame(chromium[name], call["input"]), _in_frame(html[name], call["input"])
+        if theirs is None or expected is None:
+            continue
+        kind = ("rejected" in theirs, "rejected" in expected, theirs == expected)
+        if taken.get(kind, 0) >= CALLS_PER_KIND:
+            continue
+        taken[kind] = taken.get(kind, 0) + 1
+        cases.append(CallCase(f"{page.stem}: call #{index} ({name})", name, call["input"], expected, theirs))
+    return cases
+
+
+def _recording(page: Path) -> list[dict[str, Any]]:
+    recorded = page.parent.parent / "expected" / "chromium-calls" / f"{page.stem}.json"
+    if not recorded.exists():
+        return []
+    calls: list[dict[str, Any]] = json.loads(recorded.read_text(encoding="utf-8"))
+    return calls
+
+
+_README = """# Declarative WebMCP tests (generated by formtools)
+
+`formtools report --format wpt` wrote these files in the layout of web-platform-tests'
+`webmcp/declarative/`. Every test holds the browser to the **HTML-exact** variant of the
+declarative algorithms (formtools' `html` profile, `docs/spec/synthesize.md`): the schema accepts
+exactly what constraint validation accepts. The expected schemas have formtools' own
+`x-formtools-*` keywords removed (they say what JSON Schema cannot: value sanitization, step
+bases, date bounds); key order is ignored.
+
+- `resources/<page>.html`: the pages, byte for byte.
+- `<page>.https.html`: `getTools()` against the HTML-exact tools; one subtest for the tool names,
+  and per tool one for its description, one per input-schema keyword other than `properties` and
+  one per parameter (`properties.<name>`).
+- `<page>-calls.https.html`: `executeTool(tool, input)` on a fresh load of the page for a sample
+  of the calls recorded from Chromium 156 (up to {per_kind} per kind of outcome and page): it must
+  reject where HTML-exact execution rejects, else resolve and navigate the frame to the URL
+  HTML-exact submission gives (path and query).
+- `expectations.json`: whether Chromium 156 is expected to pass each subtest. A schema subtest
+  fails exactly where formtools' conformance report lists a difference between Chromium and
+  HTML-exact on that tool's keyword or parameter (formtools' own keywords, titles and annotations
+  left out); a call subtest exactly where Chromium's outcome (as recorded, and as formtools'
+  `chromium` profile reproduces it) differs from HTML-exact's. formtools' test suite runs the
+  export in Chromium 156 and fails on any subtest that passes or fails otherwise.
+
+This export: {pages} pages, {schema_tests} schema subtests ({schema_failing} expected to fail in
+Chromium 156), {call_tests} call subtests on {call_pages} pages ({call_failing} expected to fail).
+"""
 
 
 def write_wpt(comparisons: Sequence[PageComparison], pages: Sequence[str], out: Path) -> dict[str, bool]:
-    """Write the tests, their resources and ``expectations.json`` into ``out``; return the
-    expectations (test name → Chromium is expected to pass)."""
+    """Write the tests, their resources, ``expectations.json`` and ``README.md`` into ``out``;
+    return the expectations (subtest name → Chromium 156 is expected to pass)."""
     folder = out / "webmcp" / "declarative"
     resources = folder / "resources"
     resources.mkdir(parents=True, exist_ok=True)
-    expectations: dict[str, bool] = {}
+    schema_expectations: dict[str, bool] = {}
+    call_expectations: dict[str, bool] = {}
+    call_pages = 0
     for comparison, page in zip(comparisons, pages, strict=True):
         source = Path(page)
         title = source.stem
         shutil.copyfile(source, resources / source.name)
-        expected = {
-            tool["name"]: {
-                "description": tool["description"],
-                "inputSchema": stripped(tool["inputSchema"]),
-            }
-            for tool in comparison.html
-        }
-        text = _TEST.format(title=title, file=source.name, expected=json.dumps(expected, ensure_ascii=False, indent=1))
-        (folder / source.name).write_text(text, encoding="utf-8")
-        differing = spec_differences(comparison)
-        names_differ = {t["name"] for t in comparison.chromium} != set(expected)
-        expectations[_test_name(title, None)] = not names_differ
-        for name in expected:
-            expectations[_test_name(title, name)] = name not in differing
+        expected, expectations = _schema_tests(comparison, title)
+        text = _SCHEMA_TEST.format(title=title, file=source.name, expected=_js_json(expected))
+        (folder / f"{title}.https.html").write_text(text, encoding="utf-8")
+        schema_expectations.update(expectations)
+        cases = call_cases(source)
+        if cases:
+            call_pages += 1
+            calls = [{"name": c.name, "tool": c.tool, "input": c.input, "expected": dict(c.expected)} for c in cases]
+            text = _CALL_TEST.format(title=f"{title}, calls", file=source.name, calls=_js_json(calls))
+            (folder / f"{title}-calls.https.html").write_text(text, encoding="utf-8")
+            call_expectations.update((c.name, c.passes_in_chromium) for c in cases)
+    expectations = {**schema_expectations, **call_expectations}
     (folder / "expectations.json").write_text(
-        dumps({"browser": "Chromium 156 (expected to pass: true)", "tests": expectations}, pretty=True) + "\n",
+        dumps(
+            {
+                "browser": "Chromium 156 (expected to pass: true)",
+                "expected": "HTML-exact (formtools' html profile; its x-formtools-* keywords removed)",
+                "tests": expectations,
+            },
+            pretty=True,
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    (folder / "README.md").write_text(
+        _README.format(
+            per_kind=CALLS_PER_KIND,
+            pages=len(pages),
+            schema_tests=len(schema_expectations),
+            schema_failing=sum(not v for v in schema_expectations.values()),
+            call_tests=len(call_expectations),
+            call_pages=call_pages,
+            call_failing=sum(not v for v in call_expectations.values()),
+        ),
         encoding="utf-8",
     )
     return expectations
 
 
+def _outcome(tool: Tool | None, tool_input: Any) -> dict[str, Any]:
+    """One profile's answer to a call: the request, the rejection, or why nothing is sent."""
+    from formtools._execute.call import prepare_call
+    from formtools._execute.request import Request
+    from formtools.errors import FormtoolsError
+
+    if tool is None:
+        return {"rejection": {"error": "no-tool", "message": "the profile registers no such tool"}}
+    try:
+        prepared = prepare_call(tool, tool_input, boundary=BOUNDARY)
+    except FormtoolsError as error:
+        return {"rejection": error.to_dict()}
+    if isinstance(prepared.shown, Request):
+        return {"request": prepared.shown.to_dict()}
+    return {"not_sent": prepared.shown.reason}
+
+
 def manifest_entry(page: str, profiles: Mapping[str, Iterable[Any]], calls: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
-    """One page of ``manifest.json``: its tools' schemas per profile and sample calls."""
+    """One page of the manifest: its tools' schemas per profile and its calls."""
     return {
         "page": page,
         "tools": {
@@ -170,40 +516,87 @@ def manifest_entry(page: str, profiles: Mapping[str, Iterable[Any]], calls: Iter
     }
 
 
+def _size(value: Any) -> int:
+    return len((dumps(value, pretty=True) + "\n").encode("utf-8"))
+
+
+def _chunks(calls: Sequence[dict[str, Any]], first: int, later: int) -> list[list[dict[str, Any]]]:
+    """``calls`` cut into files of at most :data:`MANIFEST_LIMIT` bytes: the first file
+    ``first`` bytes without its calls, the others ``later``. A call's share is measured as it is
+    written, one level down in a list."""
+    empty = _size({"calls": []})
+    chunks: list[list[dict[str, Any]]] = [[]]
+    used = first
+    for call in calls:
+        share = _size({"calls": [call]}) - empty + 2  # its indented text, a comma and a newline
+        if chunks[-1] and used + share > MANIFEST_LIMIT:
+            chunks.append([])
+            used = later
+        chunks[-1].append(call)
+        used += share
+    return chunks
+
+
 def write_manifest(pages: Sequence[str], out: Path) -> Path:
-    """``manifest.json``: every page with its schemas per profile and, where Chromium's answers
-    to calls were recorded (``fixtures/expected/chromium-calls``), those inputs with the request
-    or rejection formtools gives them (the recorded outcome is in the fixture)."""
-    from formtools._execute.call import prepare_call
+    """``manifest.json`` (the index) and ``manifest/<page>.json``: every page with its schemas
+    per profile and every call recorded from Chromium (``fixtures/expected/chromium-calls``):
+    its input, Chromium's recorded outcome, and the request, rejection (with its reasons) or
+    reason nothing is sent under each profile. A page's calls go on in ``<page>.2.json`` …
+    where one file would pass :data:`MANIFEST_LIMIT` bytes."""
     from formtools._parse.sources import load_page
     from formtools._synth.synthesize import synthesize
-    from formtools.errors import FormtoolsError
 
-    entries = []
+    folder = out / "manifest"
+    folder.mkdir(parents=True, exist_ok=True)
+    index = []
+    total = 0
     for page in pages:
         source = Path(page)
-        document = load_page(page, base_url="https://wpt.example/webmcp/declarative/resources/" + source.name)
+        base_url = WPT_ORIGIN + RESOURCES + source.name
+        document = load_page(page, base_url=base_url)
         profiles = {name: synthesize(document, name).tools for name in ("chromium", "html", "portable")}
-        recorded = source.parent.parent / "expected" / "chromium-calls" / f"{source.stem}.json"
-        calls = []
-        if recorded.exists():
-            by_name = {tool.name: tool for tool in profiles["chromium"]}
-            for call in json.loads(recorded.read_text(encoding="utf-8"))[:20]:
-                tool = by_name.get(call["tool"])
-                if tool is None:
-                    continue
-                try:
-                    prepared = prepare_call(tool, call["input"], boundary="----formtoolsBoundary")
-                    shown = prepared.request and prepared.shown
-                    outcome: dict[str, Any] = (
-                        {"request": prepared.shown.to_dict()}  # type: ignore[union-attr]
-                        if shown
-                        else {"not_sent": getattr(prepared.shown, "reason", None)}
-                    )
-                except FormtoolsError as error:
-                    outcome = {"rejection": error.to_dict()}
-                calls.append({"tool": call["tool"], "input": call["input"], "chromium": call["outcome"], **outcome})
-        entries.append(manifest_entry(source.name, profiles, calls))
+        by_name = {profile: {tool.name: tool for tool in tools} for profile, tools in profiles.items()}
+        calls = [
+            {
+                "index": index_,
+                "tool": call["tool"],
+                "input": call["input"],
+                "recorded": call["outcome"],
+                **{profile: _outcome(by_name[profile].get(call["tool"]), call["input"]) for profile in profiles},
+            }
+            for index_, call in enumerate(_recording(source))
+        ]
+        entry = {"base_url": base_url, **manifest_entry(source.name, profiles, [])}
+        chunks = _chunks(calls, _size(entry), _size({"page": source.name, "calls": []}))
+        names = []
+        for number, chunk in enumerate(chunks, start=1):
+            name = f"{source.stem}.json" if number == 1 else f"{source.stem}.{number}.json"
+            content = {**entry, "calls": chunk} if number == 1 else {"page": source.name, "calls": chunk}
+            text = dumps(content, pretty=True) + "\n"
+            if len(text.encode("utf-8")) > MANIFEST_LIMIT:  # one call alone is that large
+                raise ValueError(f"manifest/{name} would be larger than {MANIFEST_LIMIT} bytes")
+            (folder / name).write_text(text, encoding="utf-8")
+            names.append(f"manifest/{name}")
+        index.append({"page": source.name, "files": names, "calls": len(calls)})
+        total += len(calls)
     target = out / "manifest.json"
-    target.write_text(dumps({"version": 1, "pages": entries}, pretty=True) + "\n", encoding="utf-8")
+    target.write_text(
+        dumps(
+            {
+                "version": 2,
+                "profiles": {
+                    "chromium": "Chromium 156 compatible",
+                    "html": "HTML-exact: the schema accepts exactly what constraint validation accepts",
+                    "portable": "the JSON Schema subset MCP clients and OpenAI accept",
+                },
+                "recorded": "Chromium 156's outcome of each call, recorded at " + RECORDED_AT.format("<page>")
+                + " (fixtures/expected/chromium-calls); the profiles' outcomes are for the page at base_url",
+                "calls": total,
+                "pages": index,
+            },
+            pretty=True,
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     return target
