@@ -376,8 +376,8 @@ def test_output_formats_flag_inferred_tools() -> None:
     declared, inferred = result.tool("search"), result.tool("search_2")
     assert declared.to_dict()["annotations"] == {"autosubmit": False}
     assert inferred.to_dict()["annotations"] == {"autosubmit": False, "x-formtools-inferred": True}
-    assert inferred.to_dict("mcp")["_meta"] == {"formtools/inferred": True}
-    assert "_meta" not in declared.to_dict("mcp")
+    assert inferred.to_dict("mcp")["_meta"] == {"formtools/hints": {"autosubmit": False}, "formtools/inferred": True}
+    assert "formtools/inferred" not in declared.to_dict("mcp")["_meta"]
     assert set(inferred.to_dict("openai")) == {
         "type",
         "name",

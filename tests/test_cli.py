@@ -46,8 +46,15 @@ def test_extract_mcp_format_leaves_out_an_empty_title() -> None:
                 "properties": {"q": {"type": "string"}},
                 "required": [],
             },
-            "annotations": {"autosubmit": False},
+            # MCP's own hints only (chromium has none); the rest where the bridge puts it
+            "annotations": {},
+            "_meta": {"formtools/hints": {"autosubmit": False}},
         }
+    ]
+    (html,) = json.loads(run("extract", "-", "--format", "mcp", "--profile", "html", stdin=page).stdout)
+    assert list(html["annotations"]) == ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"]
+    assert list(html["_meta"]["formtools/hints"]) == [
+        "autosubmit", "humanInTheLoopHint", "sensitiveHint", "x-formtools-inferred-hints",
     ]
 
 

@@ -20,7 +20,7 @@ from formtools.cli import app
 
 HINT_KEYS = [
     "autosubmit", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint",
-    "untrustedContentHint", "humanInTheLoopHint", "sensitiveHint", "x-formtools-inferred-hints",
+    "humanInTheLoopHint", "sensitiveHint", "x-formtools-inferred-hints",
 ]
 GUESSED = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint", "humanInTheLoopHint", "sensitiveHint"]
 
@@ -36,7 +36,7 @@ def test_a_get_form_reads_only_and_can_be_repeated() -> None:
     assert list(hints) == HINT_KEYS
     assert hints == {
         "autosubmit": True, "readOnlyHint": True, "destructiveHint": False, "idempotentHint": True,
-        "openWorldHint": True, "untrustedContentHint": False, "humanInTheLoopHint": "none",
+        "openWorldHint": True, "humanInTheLoopHint": "none",
         "sensitiveHint": False, "x-formtools-inferred-hints": tuple(GUESSED),
     }
 
@@ -51,6 +51,69 @@ def test_untrusted_content_is_the_authors_word_and_guesses_are_marked() -> None:
     )
     assert declared["untrustedContentHint"] is True and declared["readOnlyHint"] is False
     assert declared["x-formtools-inferred-hints"] == tuple(k for k in GUESSED if k != "readOnlyHint")
+    silent = annotations('<form toolname=s tooldescription=d action=/find><input name=q></form>')
+    assert "untrustedContentHint" not in silent  # not declared: absent, never a guessed false
+    false = annotations('<form toolname=s tooldescription=d tooluntrustedcontenthint=false><input name=q></form>')
+    assert false["untrustedContentHint"] is False
+
+
+@pytest.mark.spec_step("exec-hitl-1")
+def test_a_level_raised_to_formtools_floor_is_formtools_own() -> None:
+    """A page may declare humanInTheLoopHint "none", but a form without toolautosubmit is
+    reviewed by formtools whatever it says: the level shown is formtools', so it is listed as
+    inferred; a declared level at or above the floor is the page's."""
+    raised = annotations('<form toolname=s tooldescription=d toolhumanintheloophint=none><input name=q></form>')
+    assert raised["humanInTheLoopHint"] == "review"
+    assert "humanInTheLoopHint" in raised["x-formtools-inferred-hints"]
+    kept = annotations('<form toolname=s tooldescription=d toolhumanintheloophint=confirm><input name=q></form>')
+    assert kept["humanInTheLoopHint"] == "confirm"
+    assert "humanInTheLoopHint" not in kept["x-formtools-inferred-hints"]
+
+
+@pytest.mark.spec_step("synth-6.2")
+@pytest.mark.parametrize(
+    "form",
+    [
+        # a search word never outweighs a word that says the form removes something
+        '<form toolname=delete_search_history tooldescription="Forget searches" method=post'
+        ' action=/history/delete toolautosubmit><button>Delete</button></form>',
+        '<form toolname=delete_filter tooldescription=d role=search toolautosubmit><input name=q></form>',
+        # the description is the one text every declarative tool has
+        '<form toolname=account_tool tooldescription="Delete your account permanently" toolautosubmit>'
+        '<input name=user></form>',
+        '<form toolname=leave_list tooldescription="Unsubscribe this address from the list" toolautosubmit>'
+        '<input name=email></form>',
+    ],
+)
+def test_words_that_remove_something_outweigh_get_and_search(form: str) -> None:
+    """Found by review: these were readOnlyHint true and humanInTheLoopHint "none" (an agent
+    would have called them unasked). A wrong "changes something" only asks a person once more."""
+    hints = annotations(form)
+    assert hints["readOnlyHint"] is False and hints["idempotentHint"] is False
+    assert hints["destructiveHint"] is True and hints["humanInTheLoopHint"] == "confirm"
+
+
+@pytest.mark.spec_step("synth-6.2")
+def test_a_secret_by_name_alone_is_a_marked_guess(tmp_path) -> None:
+    """``writeOnly`` from a password input, an autocomplete token or toolparamsensitive is the
+    page's word; from the name alone (pin, ssn, secret) formtools' guess, listed as such, and
+    gone with --no-infer (the value stays masked in what formtools shows)."""
+    form = (
+        '<form toolname=ship tooldescription=d><input name=pin_code><input type=password name=pw>'
+        '<input name=code autocomplete=one-time-code></form>'
+    )
+    (tool,) = formtools.extract_tools(form, profile="html")
+    properties = tool.to_dict()["inputSchema"]["properties"]
+    assert properties["pin_code"]["writeOnly"] and properties["pin_code"]["x-formtools-inferred-hints"] == ["writeOnly"]
+    for key in ("pw", "code"):
+        assert properties[key]["writeOnly"] and "x-formtools-inferred-hints" not in properties[key]
+    page = tmp_path / "p.html"
+    page.write_text(form)
+    done = CliRunner().invoke(app, ["extract", str(page), "--profile", "html", "--no-infer"])
+    assert done.exit_code == 0, done.output
+    properties = json.loads(done.output)[0]["inputSchema"]["properties"]
+    assert "writeOnly" not in properties["pin_code"] and "x-formtools-inferred-hints" not in properties["pin_code"]
+    assert properties["pw"]["writeOnly"] and properties["code"]["writeOnly"]
 
 
 @pytest.mark.parametrize(
@@ -82,8 +145,6 @@ def test_no_infer_leaves_only_what_the_page_declares(tmp_path) -> None:
         ('<form toolname=deleteNote tooldescription=d method=post toolautosubmit><button>Go</button></form>', True),
         ('<form toolname=x tooldescription=d method=post action="/account/remove" toolautosubmit><button>Go</button></form>', True),
         ('<form toolname=x tooldescription=d method=post toolautosubmit><button>Cancel subscription</button></form>', True),
-        ('<form toolname=x tooldescription=d method=post toolautosubmit><input type=submit value="Pay now"></form>', True),
-        ('<form toolname=x tooldescription=d method=post toolautosubmit><input name=n autocomplete="billing cc-number"><button>Go</button></form>', True),
         ('<form toolname=x tooldescription=d method=post toolautosubmit><button>Save</button></form>', False),
         # GET reads only when no word says otherwise: a GET "delete" form is destructive too
         ('<form toolname=deleteNote tooldescription=d toolautosubmit><button>Delete</button></form>', True),
@@ -92,10 +153,35 @@ def test_no_infer_leaves_only_what_the_page_declares(tmp_path) -> None:
         ('<form toolname=deleteNote tooldescription=d toolautosubmit><button formmethod=post>Go</button></form>', True),
     ],
 )
-def test_destructive_and_payment_forms_need_confirmation(form: str, destructive: bool) -> None:
+def test_destructive_forms_need_confirmation(form: str, destructive: bool) -> None:
     hints = annotations(form)
     assert hints["destructiveHint"] is destructive
     assert (hints["humanInTheLoopHint"] == "confirm") is destructive
+
+
+@pytest.mark.spec_step("synth-6.2", "exec-hitl-1")
+@pytest.mark.parametrize(
+    "form",
+    [
+        '<form toolname=x tooldescription=d method=post toolautosubmit><input type=submit value="Pay now"></form>',
+        '<form toolname=x tooldescription=d method=post toolautosubmit><input name=n autocomplete="billing cc-number"><button>Go</button></form>',
+        '<form toolname=checkout tooldescription=d toolautosubmit><input name=n></form>',  # even with GET
+    ],
+)
+def test_payments_need_confirmation_but_are_not_destructive_updates(form: str) -> None:
+    """MCP's destructiveHint is about destructive (not additive) updates; money leaving is
+    formtools' own reason to ask for a yes."""
+    hints = annotations(form)
+    assert hints["destructiveHint"] is False and hints["readOnlyHint"] is False
+    assert hints["humanInTheLoopHint"] == "confirm"
+
+
+def test_subscribing_to_a_newsletter_is_not_a_payment() -> None:
+    hints = annotations(
+        '<form toolname=subscribe_newsletter tooldescription=d method=post toolautosubmit>'
+        '<input name=email><button>Subscribe</button></form>'
+    )
+    assert hints["destructiveHint"] is False and hints["humanInTheLoopHint"] == "notify"
 
 
 @pytest.mark.spec_step("exec-hitl-1")
@@ -118,7 +204,7 @@ def test_search_forms_read_only_even_with_post() -> None:
 def test_dialog_and_mailto_forms_touch_no_outside_world() -> None:
     for attributes in ("method=dialog", 'method=post action="mailto:a@example.com"'):
         hints = annotations(f"<form toolname=x tooldescription=d {attributes} toolautosubmit><input name=a></form>")
-        assert hints["openWorldHint"] is False and hints["untrustedContentHint"] is False
+        assert hints["openWorldHint"] is False and "untrustedContentHint" not in hints
 
 
 @pytest.mark.spec_step("synth-6.2")

@@ -193,7 +193,8 @@ def test_stdio_lists_every_tool_with_mcp_annotations(site: TestSite) -> None:
         },
         "_meta": {
             "formtools/hints": {
-                "untrustedContentHint": False,  # the author's word only (WebMCP ToolAnnotations)
+                # no untrustedContentHint: the author's word only (WebMCP ToolAnnotations)
+                "autosubmit": True,
                 "humanInTheLoopHint": "none",
                 "sensitiveHint": False,
                 "x-formtools-inferred-hints": [
@@ -206,7 +207,9 @@ def test_stdio_lists_every_tool_with_mcp_annotations(site: TestSite) -> None:
     }
     assert listed["contact"].annotations.read_only_hint is False
     assert listed["contact"].annotations.destructive_hint is False
-    assert listed["order"].annotations.destructive_hint is True
+    assert listed["delete_note"].annotations.destructive_hint is True
+    # a payment is no destructive update in MCP's sense, and asks for a yes all the same
+    assert listed["order"].annotations.destructive_hint is False
     assert listed["order"].meta["formtools/hints"]["humanInTheLoopHint"] == "confirm"
     assert listed["register"].meta["formtools/hints"]["writeOnlyFields"] == ["secret"]
     assert listed["register"].meta["formtools/hints"]["humanInTheLoopHint"] == "notify"

@@ -84,16 +84,13 @@ def _extraction(
     page: str, profile: str, base_url: str | None, all_forms: bool = False, infer: bool = True
 ) -> Extraction:
     from formtools._parse.sources import load_page
-    from formtools._synth.hints import declared_hints
+    from formtools._synth.hints import without_guesses
     from formtools._synth.profile import get_profile
     from formtools._synth.synthesize import synthesize
 
     rules = get_profile(profile)  # an unknown profile fails before any I/O
-    if not infer and rules.name != "chromium":  # chromium's annotations are Chromium's, not guesses
-        rules = rules.extend(
-            rules.name,
-            annotations=lambda form: {"autosubmit": "toolautosubmit" in form.attributes, **declared_hints(form)},
-        )
+    if not infer:
+        rules = without_guesses(rules)
     return synthesize(load_page(page, base_url=base_url), rules, all_forms=all_forms)
 
 

@@ -80,7 +80,7 @@ from formtools._net import AsyncFetcher, Blocked, FetchError, FetchPolicy, achec
 from formtools.errors import SendError
 from formtools._parse.sources import is_url, load_page
 from formtools._synth.synthesize import synthesize
-from formtools._synth.tool import Tool
+from formtools._synth.tool import HINTS_META, MCP_ANNOTATIONS, Tool
 from formtools.errors import ValidationError
 
 __all__ = ["Bridge", "BridgeOptions", "Page", "Refused", "load_pages", "serve"]
@@ -219,8 +219,6 @@ def published(pages: Sequence[Page]) -> dict[str, tuple[Page, Tool]]:
     return names
 
 
-_MCP_HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
-META_KEY = "formtools/hints"
 UNTRUSTED_KEY = "formtools/untrusted"  # formtools' own marker: this content comes from the site
 NOTICE_KEY = "formtools/notice"  # formtools' own: what a "notify" call did, for the person
 
@@ -273,9 +271,12 @@ def mcp_tool(name: str, tool: Tool) -> types.Tool:
     hints = hints_of(tool.form).to_dict()
     # what the bridge does with the output: the more cautious of the page's word and the guess
     hints["sensitiveHint"] = hints["sensitiveHint"] or hints_of(tool.form, declared=False).sensitiveHint
-    entry["annotations"] = {key: hints.pop(key) for key in _MCP_HINTS}
+    entry["annotations"] = {key: hints.pop(key) for key in MCP_ANNOTATIONS}
     hints["writeOnlyFields"] = sorted(sensitive_keys(tool.form))
-    entry["_meta"] = {**entry.get("_meta", {}), META_KEY: hints}
+    meta = entry.get("_meta", {})
+    # the profile's own (chromium: autosubmit), then the hints whatever the profile
+    meta[HINTS_META] = {**meta.get(HINTS_META, {}), **hints}
+    entry["_meta"] = meta
     return types.Tool.model_validate(entry)
 
 

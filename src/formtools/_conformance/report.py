@@ -246,12 +246,14 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "sensitive-field",
         "sensitive field",
-        "writeOnly",
+        ("writeOnly", "x-formtools-inferred-hints"),
         "The field holds a secret (a password, an `autocomplete` token such as `cc-number`, "
-        "`current-password` or `one-time-code`). JSON Schema's own `writeOnly: true` says the "
-        "value is sent and never read back; formtools' executor keeps it out of logs, results "
-        "and error messages. (`x-sensitive` is the sensitiveHint proposal's marker for *outputs*, "
-        "webmcp#110, so it is not used for an input.) Chromium has no such marker.",
+        "`current-password` or `one-time-code`, or a name such as `pin` or `cvc`, which is "
+        "formtools' guess and says so in `x-formtools-inferred-hints`). JSON Schema's own "
+        "`writeOnly: true` says the value is sent and never read back; formtools' executor keeps "
+        "it out of logs, results and error messages. (`x-sensitive` is the sensitiveHint "
+        "proposal's marker for *outputs*, webmcp#110, so it is not used for an input; input "
+        "secrets are webmcp#316's question.) Chromium has no such marker.",
         changes="added",
     ),
     _rule(

@@ -10,7 +10,14 @@ import re
 
 from formtools._forms.model import Control, Form
 
-__all__ = ["autocomplete_field", "boolean_flag", "is_sensitive", "sensitive_keys", "words_of"]
+__all__ = [
+    "autocomplete_field",
+    "boolean_flag",
+    "is_sensitive",
+    "secret_by_name_only",
+    "sensitive_keys",
+    "words_of",
+]
 
 # autocomplete tokens (the field name, last token of the attribute) whose values are secrets.
 _SECRET_AUTOCOMPLETE = re.compile(r"cc-.+|current-password|new-password|one-time-code")
@@ -47,7 +54,24 @@ def is_sensitive(control: Control) -> bool:
         return True
     if _SECRET_AUTOCOMPLETE.fullmatch(autocomplete_field(control)):
         return True
+    return _secret_name(control)
+
+
+def _secret_name(control: Control) -> bool:
     return bool(words_of(control.key) & _SECRET_NAME_WORDS) and control.type != "hidden"
+
+
+def secret_by_name_only(control: Control) -> bool:
+    """Whether only the control's name makes it a secret (``pin``, ``ssn``): formtools' guess,
+    where a password input, a secret ``autocomplete`` token or ``toolparamsensitive`` is the
+    page's own word. (A PIN code may be a postal code: the guess keeps the value masked all the
+    same, and says it is one.)"""
+    return (
+        control.attributes.get("toolparamsensitive") is None
+        and not (control.tag == "input" and control.type == "password")
+        and not _SECRET_AUTOCOMPLETE.fullmatch(autocomplete_field(control))
+        and _secret_name(control)
+    )
 
 
 def sensitive_keys(form: Form) -> frozenset[str]:

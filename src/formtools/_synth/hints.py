@@ -3,8 +3,13 @@
 Chromium reports no such hints (its only annotation is ``autosubmit``), yet a client deciding
 whether to ask a person before a call, or whether to retry one, needs them. The page already
 says most of it: a GET form only reads (HTML requires GET submissions to be safe and
-idempotent), a form whose name, action or button says "delete" or "pay" changes something that
-cannot be taken back, and a form that "generates an API key" hands out a secret.
+idempotent), a form whose name, description, action or button says "delete" changes something
+that cannot be taken back, one that says "pay" spends money, and a form that "generates an API
+key" hands out a secret.
+
+The guesses err on the side of a person: a word that says the form changes or removes something
+outweighs every sign of reading only (GET, "search"), since a wrong ``readOnlyHint`` lets an
+agent call a form unasked while a wrong "changes something" only asks a person once more.
 
 Every guess is a row of a table below, and an author can override each hint with a form
 attribute (:data:`OVERRIDES`) — ``toolhumanintheloophint`` only upwards for a form without
@@ -27,6 +32,7 @@ from urllib.parse import urlsplit
 
 from formtools._forms.model import Form, submission_attribute, submission_method
 from formtools._synth.parameters import parameters_of
+from formtools._synth.profile import FragmentBuilder, Group, Profile
 from formtools._forms.sensitive import autocomplete_field, boolean_flag, words_of
 
 __all__ = [
@@ -36,14 +42,16 @@ __all__ = [
     "Hints",
     "OVERRIDES",
     "hints_of",
+    "without_guesses",
 ]
 
 #: From least to most involvement: ``none`` (call freely), ``notify`` (tell the person after),
 #: ``review`` (show the call before it is sent), ``confirm`` (an explicit yes is needed).
 HUMAN_IN_THE_LOOP_LEVELS = ("none", "notify", "review", "confirm")
 
-# Words that make a state-changing form destructive: what it does cannot be undone by
-# submitting again (tokens of the tool name, title, the form's id, name and aria-label, its
+# Words that make a state-changing form destructive in MCP's sense ("may perform destructive
+# updates", as opposed to only additive ones): what it does removes or overwrites something
+# (tokens of the tool name, title and description, the form's id, name and aria-label, its
 # action path and its submit button's label).
 _DESTRUCTIVE_WORDS = frozenset(
     {
@@ -52,11 +60,13 @@ _DESTRUCTIVE_WORDS = frozenset(
         "reset", "uninstall", "withdraw",
     }
 )
-# Words that make it a payment: money leaves (the same sources, plus any cc-* field).
+# Words that make it a payment: money leaves (the same sources but the description, whose prose
+# says "order" and "charge" of anything; plus any cc-* field). Paying is not a destructive update
+# in MCP's sense; it makes formtools ask for a person's yes (humanInTheLoopHint "confirm").
 _PAYMENT_WORDS = frozenset(
     {
         "pay", "payment", "purchase", "buy", "checkout", "order", "donate", "donation",
-        "transfer", "charge", "subscribe", "billing",
+        "transfer", "charge", "billing",
     }
 )
 # Evidence that the output holds a secret (webmcp#110's cases: "tools that generate secrets
@@ -77,11 +87,13 @@ _CREDENTIAL_WORDS = frozenset(
 _PASSWORD_WORDS = frozenset({"password", "passwords", "passcode", "passphrase"})
 # Words of a form that only looks things up, whatever its method.
 _SEARCH_WORDS = frozenset({"search", "find", "lookup", "query", "filter", "browse"})
-# Words that make a form change something even with method=get (a GET "log out" link-form).
-_STATE_CHANGING_WORDS = _DESTRUCTIVE_WORDS | {
-    "logout", "signout", "logoff", "subscribe", "unsubscribe", "delete", "vote", "follow",
-    "unfollow", "approve", "reject", "confirm", "send", "post", "submit", "save", "update",
+# Words that say a form changes something: the strong ones outweigh every sign of reading only
+# (GET, a search); the weak ones, common in the action paths of searches ("/search/submit"),
+# only keep a GET form that is no search from being read-only (a GET "save" link-form).
+_CHANGING_WORDS = _DESTRUCTIVE_WORDS | {
+    "logout", "signout", "logoff", "subscribe", "vote", "follow", "unfollow", "approve", "reject",
 }  # fmt: skip
+_WEAK_CHANGING_WORDS = frozenset({"confirm", "send", "post", "submit", "save", "update"})
 
 #: Form attributes that override a guessed hint: attribute → annotation key. A boolean hint's
 #: attribute is true when empty or ``"true"``, false when ``"false"``; any other value is
@@ -99,8 +111,9 @@ OVERRIDES: Mapping[str, str] = MappingProxyType(
 )
 
 
-#: Where the annotations say which of their hints formtools guessed (formtools' own keyword):
-#: every other hint was declared by the page's author with an attribute of :data:`OVERRIDES`.
+#: Where the annotations say which of their hints formtools guessed or set itself (formtools' own
+#: keyword): every other hint was declared by the page's author with an attribute of
+#: :data:`OVERRIDES`. A parameter whose ``writeOnly`` comes from its name alone lists it there too.
 INFERRED_KEY = "x-formtools-inferred-hints"
 
 
@@ -113,14 +126,19 @@ class Hints:
     destructiveHint: bool
     idempotentHint: bool
     openWorldHint: bool
-    untrustedContentHint: bool
+    untrustedContentHint: bool | None  # None: the author said nothing (it is never guessed)
     humanInTheLoopHint: str
     sensitiveHint: bool
     inferred: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        """The hints, then :data:`INFERRED_KEY` listing the guessed ones (when any is)."""
-        data = {key: value for key, value in asdict(self).items() if key != "inferred"}
+        """The hints (``untrustedContentHint`` only when declared), then :data:`INFERRED_KEY`
+        listing the guessed ones (when any is)."""
+        data = {
+            key: value
+            for key, value in asdict(self).items()
+            if key != "inferred" and value is not None
+        }
         if self.inferred:
             data[INFERRED_KEY] = list(self.inferred)
         return data
@@ -141,7 +159,7 @@ def hints_of(form: Form, *, declared: bool = True) -> Hints:
     action = (submission_attribute(attributes, button, "action") or "").strip()
     scheme = urlsplit(action).scheme.lower()
     sends_nothing = method == "dialog" or scheme == "mailto"
-    words = words_of(
+    names = words_of(
         attributes.get("toolname", ""),
         attributes.get("tooltitle", ""),
         attributes.get("id", ""),  # what names an unannotated form (--all-forms)
@@ -150,33 +168,43 @@ def hints_of(form: Form, *, declared: bool = True) -> Hints:
         urlsplit(action).path,
         button.button_label if button is not None else "",
     )
+    # the description is the one text every declarative tool has ("Delete your account")
+    words = names | words_of(attributes.get("tooldescription", ""))
     fields = [c for c in form.controls if not c.is_button]
-    payment = bool(words & _PAYMENT_WORDS) or any(
+    payment = bool(names & _PAYMENT_WORDS) or any(
         autocomplete_field(c).startswith("cc-") for c in fields
     )
+    destroys = bool(words & _DESTRUCTIVE_WORDS)
     searching = (
         attributes.get("role", "").strip().lower() == "search"
-        or bool(words & _SEARCH_WORDS)
+        or bool(names & _SEARCH_WORDS)
         or any(c.tag == "input" and c.type == "search" for c in fields)
     )
     # GET is meant to be safe (HTML, RFC 9110), but "log out", "unsubscribe" and "delete" forms
-    # with method=get exist: GET is evidence of reading only when no such word says otherwise
-    changes_state = bool(words & _STATE_CHANGING_WORDS) or bool(
-        words & {"log", "sign"} and words & {"out", "off"}  # "Log out", "sign_off"
+    # with method=get exist: GET (or a search) is evidence of reading only when no word says
+    # otherwise — "delete_search_history" deletes
+    changes_state = (
+        payment
+        or bool(words & _CHANGING_WORDS)
+        or bool(words & {"log", "sign"} and words & {"out", "off"})  # "Log out", "sign_off"
     )
-    reads_only = (method == "get" and not changes_state) or sends_nothing or (searching and not payment)
-    destructive = not reads_only and (payment or bool(words & _DESTRUCTIVE_WORDS))
+    get_only = method == "get" and not names & _WEAK_CHANGING_WORDS
+    reads_only = sends_nothing or (not changes_state and (searching or get_only))
+    destructive = not reads_only and destroys
     guessed: dict[str, Any] = {
         "readOnlyHint": reads_only,
         "destructiveHint": destructive,
         "idempotentHint": reads_only,
         "openWorldHint": not sends_nothing,
         # the spec: the output is untrusted "from the perspective of the author registering the
-        # tool" — only the author can say that, so it is never guessed (the MCP bridge marks
-        # every result as the site's content in its own way, _meta["formtools/untrusted"])
-        "untrustedContentHint": False,
-        "humanInTheLoopHint": _level(destructive, "toolautosubmit" in attributes, reads_only),
-        "sensitiveHint": _hands_out_secret(words | words_of(attributes.get("tooldescription", ""))),
+        # tool" — only the author can say that, so it is never guessed and absent unless declared
+        # (the MCP bridge marks every result as the site's content its own way,
+        # _meta["formtools/untrusted"])
+        "untrustedContentHint": None,
+        "humanInTheLoopHint": _level(
+            destructive or (payment and not sends_nothing), "toolautosubmit" in attributes, reads_only
+        ),
+        "sensitiveHint": _hands_out_secret(words),
     }
     inferred = [key for key in guessed if key != "untrustedContentHint"]
     for attribute, key in OVERRIDES.items() if declared else ():
@@ -188,7 +216,8 @@ def hints_of(form: Form, *, declared: bool = True) -> Hints:
             if level in HUMAN_IN_THE_LOOP_LEVELS:
                 floor = "none" if "toolautosubmit" in attributes else "review"
                 guessed[key] = max(level, floor, key=HUMAN_IN_THE_LOOP_LEVELS.index)
-                inferred.remove(key)
+                if guessed[key] == level:  # raised to the floor: formtools' level, not the page's
+                    inferred.remove(key)
         elif (flag := boolean_flag(value)) is not None:
             guessed[key] = flag
             if key in inferred:
@@ -223,8 +252,38 @@ def declared_hints(form: Form) -> dict[str, Any]:
     return found
 
 
-def _level(destructive: bool, autosubmit: bool, reads_only: bool) -> str:
-    if destructive:
+def without_guesses(profile: Profile) -> Profile:
+    """``profile`` with none of formtools' guesses (``--no-infer``): the annotations are
+    ``autosubmit`` and what the page declares, and a parameter that is a secret only by its name
+    loses ``writeOnly`` (its value stays masked in what formtools shows: hiding a value is not a
+    claim about it). The ``chromium`` profile guesses nothing and stays as it is."""
+    if profile.name == "chromium":
+        return profile
+
+    def unguessed(build: FragmentBuilder) -> FragmentBuilder:
+        def fragment(group: Group) -> dict[str, Any]:
+            schema = build(group)
+            if schema.get(INFERRED_KEY) == ["writeOnly"]:
+                del schema[INFERRED_KEY], schema["writeOnly"]
+            return schema
+
+        return fragment
+
+    return profile.extend(
+        profile.name,
+        fragments={kind: unguessed(build) for kind, build in profile.fragments.items()},
+        annotations=lambda form: {
+            "autosubmit": "toolautosubmit" in form.attributes,
+            **declared_hints(form),
+        },
+    )
+
+
+def _level(irreversible: bool, autosubmit: bool, reads_only: bool) -> str:
+    """formtools' level (from webmcp#198's proposal of the levels): ``confirm`` for what
+    cannot be taken back (a destructive update, a payment), ``review`` for a form the page
+    leaves to a person (no ``toolautosubmit``), ``notify`` for other changes."""
+    if irreversible:
         return "confirm"
     if not autosubmit:
         return "review"

@@ -39,8 +39,8 @@ from typing import Any
 from formtools._synth.chromium import _NUMBER_STEP, CHROMIUM, _description, _label_text
 from formtools._forms.state import FormState, initial_state
 from formtools._forms.model import Control, Form
-from formtools._synth.hints import hints_of
-from formtools._forms.sensitive import is_sensitive
+from formtools._synth.hints import INFERRED_KEY, hints_of
+from formtools._forms.sensitive import is_sensitive, secret_by_name_only
 from formtools._spec.microsyntax import (
     allowed_step,
     compiles_as_v_flag_regex,
@@ -109,10 +109,13 @@ def _texts(group: Group) -> dict[str, Any]:
 
 
 def _finish(schema: dict[str, Any], group: Group, default: Any) -> dict[str, Any]:
-    if any(is_sensitive(c) for c in group.controls):
+    secrets = [c for c in group.controls if is_sensitive(c)]
+    if secrets:
         # a secret is marked, and neither its current value nor suggestions are shown
         schema.update(_texts(group))
         schema["writeOnly"] = True
+        if all(secret_by_name_only(c) for c in secrets):
+            schema[INFERRED_KEY] = ["writeOnly"]  # the name's guess, not the page's word
         return schema
     if default is not None:
         schema["default"] = default

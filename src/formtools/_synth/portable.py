@@ -254,6 +254,7 @@ _REWRITES: Mapping[str, Callable[[str], Rewrite]] = MappingProxyType(
         "examples": _say(lambda values: "e.g. " + ", ".join(map(_text, values))),
         "default": _say(lambda value: f"default {_text(value)}"),
         "writeOnly": _say(lambda _: "a secret: never shown back"),
+        "x-formtools-inferred-hints": _drop,  # (#289's subset has no place for it)
         # said by the rewrites they go with
         "description": _drop,
         "title": _drop,  # the parameter's name in words: portable_fragment puts it first

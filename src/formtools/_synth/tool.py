@@ -21,6 +21,9 @@ FORMATS = ("webmcp", "mcp", "openai", "evals")
 # how an inferred tool (an unannotated form, --all-forms) is marked in webmcp and mcp output
 INFERRED_ANNOTATION = "x-formtools-inferred"
 INFERRED_META = "formtools/inferred"
+#: MCP's own tool annotations; every other hint of a tool goes to ``_meta`` under HINTS_META.
+MCP_ANNOTATIONS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+HINTS_META = "formtools/hints"
 # the document a format's tools are written as: a bare array, or an object holding it under a key
 _LISTING_KEYS: Mapping[str, str] = MappingProxyType({"evals": "tools"})  # webmcp-evals --tools=
 
@@ -119,6 +122,9 @@ class Tool:
         An inferred tool says so in ``webmcp`` (``"x-formtools-inferred": true`` in
         ``annotations``) and ``mcp`` (``"_meta": {"formtools/inferred": true}``, MCP's place for
         extensions); ``openai`` and ``evals`` entries have fixed keys (OpenAI rejects others).
+        An ``mcp`` entry's ``annotations`` hold MCP's four hints (:data:`MCP_ANNOTATIONS`), the
+        rest (``autosubmit``, ``humanInTheLoopHint``, ``sensitiveHint`` …) is in
+        ``_meta["formtools/hints"]``, as the MCP bridge lists them.
         """
         if format == "webmcp":
             annotations = thaw(self.annotations)
@@ -137,9 +143,13 @@ class Tool:
                 entry["title"] = self.title
             entry["description"] = self.description
             entry["inputSchema"] = thaw(self.input_schema)
-            entry["annotations"] = thaw(self.annotations)
+            hints = thaw(self.annotations)
+            entry["annotations"] = {key: hints.pop(key) for key in MCP_ANNOTATIONS if key in hints}
+            meta: dict[str, Any] = {HINTS_META: hints} if hints else {}
             if self.inferred:
-                entry["_meta"] = {INFERRED_META: True}
+                meta[INFERRED_META] = True
+            if meta:
+                entry["_meta"] = meta
             return entry
         if format == "openai":
             return {
