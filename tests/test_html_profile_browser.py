@@ -242,6 +242,15 @@ _CHOICE_EDGES = [
     "<textarea name=t{r}>line\r\nnext</textarea>",
     "<input type=radio name=r value=''{r}><input type=radio name=r value=x><input type=radio name=r value=x>",
     "<input type=checkbox name=c value=a{r}><input type=checkbox name=c value=a><input type=checkbox name=c>",
+    # radio groups whose validity involves radios that are no parameter, or several groups in
+    # one parameter (found by review): a disabled checked or disabled required member, unnamed
+    # radios (Blink: in no group), names that differ only in spaces
+    "<input type=radio name=r value=a{r}><input type=radio name=r value=b checked disabled>",
+    "<input type=radio name=r value=a{r} disabled><input type=radio name=r value=b>",
+    "<input type=radio name=r value=a{r}><input type=radio name=r value=b disabled{r}>",
+    "<input type=radio name=' r' value=a{r}><input type=radio name=r value=b>",
+    "<input type=radio name=r value=a><input type=radio name=' r' value=b{r}><input type=radio name='r ' value=c{r}>",
+    "<input type=radio{r}><input type=radio name='' value=x{r}><input name=q>",
 ]
 
 

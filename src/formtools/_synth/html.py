@@ -32,6 +32,7 @@ must be checked, a number whose value attribute is out of range.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from decimal import Decimal
 from types import MappingProxyType
 from typing import Any
@@ -80,8 +81,10 @@ def anchored(pattern: str) -> str:
 
 
 def _state(group: Group) -> FormState:
-    """The page's initial state of the group's controls (a form of just them)."""
-    return initial_state(Form(index=-1, attributes=MappingProxyType({}), controls=group.controls))
+    """The page's initial state of the group's controls and their radio peers (a form of just
+    them, in tree order)."""
+    controls = tuple(sorted((*group.controls, *group.peers), key=lambda c: c.index))
+    return initial_state(Form(index=-1, attributes=MappingProxyType({}), controls=controls))
 
 
 def _required(group: Group) -> bool:
@@ -328,8 +331,22 @@ def _checkbox_group(group: Group) -> dict[str, Any]:
 
 
 def _radio(group: Group) -> dict[str, Any]:
-    schema = _entries([(_choice_value(c), _label_text(c)) for c in group.controls])
+    """The values whose radio button, checked as a call checks it (the first with the value;
+    the group's others unchecked), leaves every radio group it touches valid: a required
+    group whose name differs from another's only in spaces ("r" and " r", one parameter) is
+    left missing by a value of the other."""
     state = _state(group)
+    first: dict[str, Control] = {}
+    for control in group.controls:
+        first.setdefault(_choice_value(control), control)
+    kept = [
+        (value, _label_text(control))
+        for value, control in first.items()
+        if not invalid_controls(
+            state.with_states({c.index: replace(state.of(c), checked=c is control) for c in group.controls})
+        )
+    ]
+    schema = _entries(kept)
     checked = next((_choice_value(c) for c in group.controls if state.of(c).checked), None)
     return _finish(schema, group, checked)
 

@@ -56,9 +56,12 @@ def parameters_of(form: Form, profile: str | Profile = "chromium") -> Parameters
         if submit_button is None and control.is_submit_button:
             submit_button = control
         groups.setdefault(control.key, []).append(control)
+    radios = [c for c in form.controls if c.tag == "input" and c.type == "radio"]
     parameters = []
     for key, members in groups.items():
-        group = Group(key, tuple(members))
+        names = {c.attributes.get("name") for c in members if c.tag == "input" and c.type == "radio"}
+        peers = tuple(c for c in radios if c.attributes.get("name") in names and c not in members)
+        group = Group(key, tuple(members), peers)
         kind, problem = rules.classify(group)
         parameters.append(Parameter(group, kind or None, problem))
     return Parameters(tuple(parameters), tuple(skipped), submit_button)

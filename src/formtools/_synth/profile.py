@@ -24,10 +24,13 @@ __all__ = ["Group", "Profile", "register_profile", "get_profile", "profile_names
 
 @dataclass(frozen=True)
 class Group:
-    """The controls that share one parameter name, in tree order."""
+    """The controls that share one parameter name, in tree order. ``peers``: the form's other
+    radio buttons in the radio groups of these (disabled ones, which are no parameter): their
+    ``required`` and checkedness count in those groups' validity all the same."""
 
     key: str
     controls: tuple[Control, ...]
+    peers: tuple[Control, ...] = ()
 
     @property
     def first(self) -> Control:
