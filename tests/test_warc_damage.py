@@ -200,3 +200,63 @@ def test_an_index_leaves_coded_bodies_to_the_reader() -> None:
     ]
     assert [r.body for r in read(data)[0]] == [page] * 3
     assert [record_at(io.BytesIO(data), r.location, 1 << 20) for r in indexed] == [page] * 3
+
+
+def _member(record: bytes) -> bytes:
+    import gzip as gz
+
+    return gz.compress(record, mtime=0)
+
+
+HEADER_DAMAGE = {
+    # a record line no WARC reader accepts
+    "record line": lambda record: record.replace(b"WARC/1.0", b"XARC/1.0", 1),
+    # a Content-Length that is not a number
+    "content length": lambda record: record.replace(b"Content-Length: ", b"Content-Length: x", 1),
+}
+
+
+def damaged_archives() -> list[tuple[str, bytes, int, int]]:
+    """(name, archive, damaged record, where its gzip member begins) for every record of the
+    archive and every kind of damage: a corrupted record line or header inside a gzip member
+    whose CRC is intact, and a member of garbage inserted before the record."""
+    plain, plain_ends = archive(gzip=False)
+    records = [plain[start:end] for start, end in zip([0, *plain_ends[:-1]], plain_ends)]
+    members = [_member(record) for record in records]
+    cases = []
+    for k in range(len(records)):
+        before = b"".join(members[:k])
+        after = b"".join(members[k + 1 :])
+        for name, damage in HEADER_DAMAGE.items():
+            changed = damage(records[k])
+            assert changed != records[k]
+            cases.append((f"{name}-{k}", before + _member(changed) + after, k, len(before)))
+        garbage = _member(b"NOTWARC/1.0\r\nfoo: bar\r\n\r\n")
+        cases.append((f"inserted-{k}", before + garbage + members[k] + after, k, len(before)))
+    return cases
+
+
+def test_damage_inside_an_intact_gzip_member_is_reported_where_the_member_begins() -> None:
+    """The offset of a damaged record is its gzip member's, wherever read-ahead had got to (the
+    whole archive is one read: the last member begun was the archive's last)."""
+    for name, data, record, start in damaged_archives():
+        for read_with in (read, index):
+            records, damages = read_with(data)
+            assert [r.index for r in records] == list(range(record)), name
+            assert [(d.record, d.offset) for d in damages] == [(record, start)], (name, damages)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_batch_reports_damage_inside_an_intact_member_at_the_member(tmp_path: Path, jobs: str) -> None:
+    expected = {}
+    for name, data, record, start in damaged_archives():
+        path = tmp_path / f"{name}.warc.gz"
+        path.write_bytes(data)
+        expected[str(path)] = f"{path}: damaged archive at byte {start:,} (record {record}): "
+    done = run_batch(*expected, "--out", "-", "-j", jobs, "--allow-damaged")
+    assert done.returncode == 0, done.stderr
+    errors = [json.loads(line) for line in done.stdout.splitlines() if '"error"' in line]
+    found = {e["path"]: e["error"] for e in errors}
+    assert found.keys() == expected.keys()
+    for path, error in found.items():
+        assert error.startswith(expected[path]), error

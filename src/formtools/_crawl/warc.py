@@ -148,6 +148,18 @@ class _GzipMembers(io.RawIOBase):
             self.members_done += 1
         return out[0] if len(out) == 1 else b"".join(out)
 
+    def member_at(self, position: int) -> int:
+        """Where the member holding decompressed byte ``position`` begins in the file (the last
+        member begun at or before it: an empty member before a record's own is passed over).
+        ``member_start`` is the last member begun, which read-ahead can put several members
+        past the record warcio is parsing."""
+        start = self.member_start
+        for span in reversed(self._spans):
+            start = span[0]
+            if span[1] <= position:
+                break
+        return start
+
     def locate(self, start: int, end: int) -> Location:
         """The members holding decompressed bytes ``start`` to ``end`` (records are located in
         file order: the members wholly before ``start`` are forgotten)."""
@@ -202,7 +214,8 @@ def warc_records(
     def damage_at(reason: str) -> Damage:
         """The damage warcio noticed, unless broken gzip data explains it (a cut or a flipped
         byte garbles what warcio then reads)."""
-        offset = members.member_start if members is not None else iterator.offset
+        # warcio's offset is where the record being read begins in the decompressed data
+        offset = members.member_at(iterator.offset) if members is not None else iterator.offset
         return _gzip_damage(path, members) or Damage(path, offset, current, reason)
 
     current = 0  # the index of the record being read (or whose header warcio is parsing)
