@@ -396,3 +396,18 @@ def test_odd_json_values_are_rejected_without_a_traceback() -> None:
             formtools.validate_input(tool, value)
             with pytest.raises(formtools.FormtoolsError):
                 formtools.prepare_call(tool, value)
+
+
+@pytest.mark.parametrize("profile", ["chromium", "html", "portable"])
+def test_a_required_file_input_needs_a_file_to_validate(profile: str) -> None:
+    """validate agrees with call, which refuses a form whose required file input gets no file
+    (found by review: validate said valid); a formnovalidate submitter or novalidate skips it."""
+    page = "<form toolname=t tooldescription=d{}><input name=q><input type=file name=f required><button>Go</button></form>"
+    tool = formtools.extract(page.format(""), profile=profile).tool("t")
+    (problem,) = formtools.validate_input(tool, {"q": "a"})
+    assert (problem.field, problem.flag, problem.message) == ("f", "valueMissing", "Please select a file.")
+    assert formtools.validate_input(tool, {"q": "a"}, files=["f"]) == []
+    with pytest.raises(formtools.ValidationError):
+        formtools.prepare_call(tool, {"q": "a"})
+    skipping = formtools.extract(page.format(" novalidate"), profile=profile).tool("t")
+    assert formtools.validate_input(skipping, {"q": "a"}) == []

@@ -215,9 +215,14 @@ def validate(
     format: Annotated[
         str, typer.Option("--format", help="text (one 'pointer: message (flag)' line each) or json.")
     ] = "text",
+    file: Annotated[
+        Optional[list[str]],
+        typer.Option("--file", help="NAME=PATH: the call attaches a file to the file input NAME (repeatable)."),
+    ] = None,
 ) -> None:
     """Check an input against the tool's schema (JSON Schema 2020-12, ECMAScript patterns,
-    the html profile's x- keywords); print one line per problem, located by JSON Pointer.
+    the html profile's x- keywords), and that each required file input gets a --file; print one
+    line per problem, located by JSON Pointer.
 
     Exits with 1 when the input is invalid.
     """
@@ -227,7 +232,7 @@ def validate(
     chosen_format = _choice(format, ("text", "json"), "--format")
     arguments = _tool_input(input)
     chosen = _chosen_tool(_extraction(page, profile, base_url, all_forms), page, tool)
-    problems = validate_input(chosen, arguments)
+    problems = validate_input(chosen, arguments, files=_files(file or []))
     if chosen_format == "json":
         typer.echo(dumps({"tool": chosen.name, "valid": not problems, "problems": [p.to_dict() for p in problems]}, pretty=True))
     else:

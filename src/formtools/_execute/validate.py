@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,7 +28,9 @@ from formtools._spec.microsyntax import compiled_pattern, regex_matches
 from formtools._execute.fill import js_to_string
 from formtools._forms.sensitive import sensitive_keys
 from formtools._synth.tool import Tool, thaw
-from formtools._forms.validity import value_problem
+from formtools._forms.state import initial_state
+from formtools._forms.validity import invalid_controls, is_candidate, value_problem
+from formtools._synth.parameters import parameters_of, skips_validation
 from formtools._forms.values import sanitize
 
 __all__ = ["Problem", "validate_input"]
@@ -231,8 +233,10 @@ def _beyond_doubles(value: Any) -> bool:
     return isinstance(value, list) and any(_beyond_doubles(item) for item in value)
 
 
-def validate_input(tool: Tool, tool_input: Any) -> list[Problem]:
-    """Every problem of ``tool_input`` under ``tool``'s input schema, in field order."""
+def validate_input(tool: Tool, tool_input: Any, *, files: Iterable[str] = ()) -> list[Problem]:
+    """Every problem of ``tool_input`` under ``tool``'s input schema, in field order; then a
+    required file input the call attaches no file to (``files``: the names of the file inputs
+    it does), which no schema can say and :func:`~formtools.call` would refuse."""
     schema = thaw(tool.input_schema)
     secret_fields = sensitive_keys(tool.form)
     problems: dict[tuple[str | None, str], Problem] = {}
@@ -262,7 +266,21 @@ def validate_input(tool: Tool, tool_input: Any) -> list[Problem]:
             if isinstance(error, _Flagged):
                 browser_worded.add(key)
     order = list(schema.get("properties", {}))
-    return sorted(
+    found = sorted(
         problems.values(),
         key=lambda p: (order.index(p.field) if p.field in order else len(order), p.field or ""),
     )
+    return found + _files_missing(tool, frozenset(files))
+
+
+def _files_missing(tool: Tool, attached: frozenset[str]) -> list[Problem]:
+    """The required file inputs left without a file, as constraint validation reports them."""
+    form = tool.form
+    without = [
+        c for c in form.controls
+        if c.type == "file" and "required" in c.attributes and is_candidate(c)
+        and c.attributes.get("name", "") not in attached
+    ]
+    if not without or skips_validation(form, parameters_of(form, tool.profile)):
+        return []
+    return [Problem(p.key, p.flag, p.message) for p in invalid_controls(initial_state(form), without)]
