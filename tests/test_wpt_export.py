@@ -191,3 +191,23 @@ def test_chromium_passes_and_fails_exactly_as_expected(chromium, export: Path, e
     assert set(seen) == set(expectations)
     surprises = {name: (passed, messages[name]) for name, passed in seen.items() if passed != expectations[name]}
     assert not surprises, surprises
+
+
+def test_the_figures_the_guide_quotes_are_the_exports(export: Path, expectations: dict[str, bool]) -> None:
+    """docs/guide/spec-oracle.md quotes the export's counts; they are this export's."""
+    text = (ROOT / "docs" / "guide" / "spec-oracle.md").read_text("utf-8")
+    section = " ".join(text.split("## Tests another implementation can run", 1)[1].split("\n## ", 1)[0].split())
+    calls = _call_tests(export / "webmcp" / "declarative")
+    schema = {name: passes for name, passes in expectations.items() if name not in calls}
+    index = json.loads((export / "manifest.json").read_text())
+    figures = {
+        "pages": f"{len(list(FIXTURES.glob('*.html')))} pages",
+        "schema subtests": f"{len(schema):,} schema subtests ({sum(not p for p in schema.values()):,} expected to",
+        "additionalProperties": f"{sum(not p for n, p in schema.items() if n.endswith(': inputSchema.additionalProperties'))} of them `additionalProperties`",
+        "call subtests": f"{len(calls)} call subtests ({sum(not expectations[n] for n in calls)} expected to fail",
+        "call pages": f"for the {len({c['page'] for c in calls.values()})} pages with calls",
+        "manifest": f"({index['calls']:,} on {sum(1 for p in index['pages'] if p['calls'])} pages, in "
+        f"{sum(len(p['files']) for p in index['pages'])} files)",
+    }
+    wrong = {name: figure for name, figure in figures.items() if figure not in section}
+    assert not wrong, f"spec-oracle.md quotes other figures than the export gives: {wrong}"

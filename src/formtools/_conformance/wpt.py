@@ -21,7 +21,7 @@
 - ``expectations.json``: for each subtest, whether Chromium 156 is expected to pass it. A schema
   subtest fails exactly where the conformance report lists a difference between Chromium and
   HTML-exact on that tool's keyword or parameter that is not about formtools' own keywords,
-  titles or annotations (:func:`spec_differences`, :func:`subtest_of`); a call subtest fails
+  the tool's title or annotations (:func:`spec_differences`, :func:`subtest_of`); a call subtest fails
   exactly where formtools' ``chromium`` profile (held to the recording) and its ``html``
   profile disagree on rejecting or on the URL;
 - ``README.md``: the above, with the counts;
@@ -199,6 +199,11 @@ for (const call of calls) {{
       await Promise.race([landed, pause(5000)]);
       assert_equals(landedAt(frame), call.expected.url, "the submission's URL");
     }} finally {{
+      // Leave the page before removing the frame: Chromium 156's renderer crashed now and then
+      // when a frame was removed right after its page (re)registered its tools.
+      const left = new Promise(resolve => frame.addEventListener("load", resolve, {{once: true}}));
+      frame.src = "about:blank";
+      await Promise.race([left, pause(5000)]);
       frame.remove();
     }}
   }}, call.name);
@@ -425,8 +430,8 @@ bases, date bounds); key order is ignored.
   HTML-exact submission gives (path and query).
 - `expectations.json`: whether Chromium 156 is expected to pass each subtest. A schema subtest
   fails exactly where formtools' conformance report lists a difference between Chromium and
-  HTML-exact on that tool's keyword or parameter (formtools' own keywords, titles and annotations
-  left out); a call subtest exactly where Chromium's outcome (as recorded, and as formtools'
+  HTML-exact on that tool's keyword or parameter (formtools' own keywords, the tool's title and
+  the annotations left out); a call subtest exactly where Chromium's outcome (as recorded, and as formtools'
   `chromium` profile reproduces it) differs from HTML-exact's. formtools' test suite runs the
   export in Chromium 156 and fails on any subtest that passes or fails otherwise.
 
