@@ -199,3 +199,38 @@ def test_the_library_takes_every_kind_of_page(tmp_path: Path, site: TestSite) ->
     assert formtools.extract_tools(io.BytesIO(b"<form toolname=t tooldescription=d></form>"))[0].page.url is None
     with pytest.raises(formtools.SourceError, match="cannot read a page from a int"):
         formtools.extract(42)
+
+
+@pytest.mark.parametrize(
+    "args, message, code",
+    [
+        (["batch", "{page}", "--out", "{dir}"], "--out: {dir} is a directory, not a file", 2),
+        (["extract", "/dev/zero"], "/dev/zero: larger than 50 MiB, not read", 2),
+        (["call", "{page}", "t", "--input", '{"q": NaN}', "--dry-run"], "--input is not JSON: NaN is not JSON", 2),
+        (["call", "{page}", "t", "--input", '{"q": Infinity}'], "--input is not JSON: Infinity is not JSON", 2),
+        (["extract", "{page}", "--base-url", "notaurl"], "--base-url: 'notaurl' is not an absolute URL", 2),
+        (["extract", "{page}", "--base-url", "/relative"], "--base-url: '/relative' is not an absolute URL", 2),
+    ],
+)
+def test_misuse_found_by_review_is_one_line(tmp_path: Path, args: list[str], message: str, code: int) -> None:
+    """An outsider's attempts that gave tracebacks, read for ever or blamed the page."""
+    page = tmp_path / "p.html"
+    page.write_text("<form toolname=t tooldescription=d><input name=q></form>")
+    fill = {"{page}": str(page), "{dir}": str(tmp_path)}
+    done = run(*[fill.get(arg, arg) for arg in args])
+    assert done.returncode == code, done.stderr
+    assert done.stderr.decode().splitlines() == [f"formtools: error: {message.replace('{dir}', str(tmp_path))}"]
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("command", [["extract", "{page}"], ["batch", "{page}", "--out", "/dev/full"]])
+def test_an_output_that_cannot_be_written_is_one_line(tmp_path: Path, command: list[str]) -> None:
+    page = tmp_path / "p.html"
+    page.write_text("<form toolname=t tooldescription=d><input name=q></form>")
+    args = [str(page) if arg == "{page}" else arg for arg in command]
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "formtools", *args], stdout=full, stderr=subprocess.PIPE, timeout=120, check=False
+        )
+    assert done.returncode == 1
+    assert done.stderr.decode().splitlines() == ["formtools: error: cannot write the output: No space left on device"]

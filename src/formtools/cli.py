@@ -41,9 +41,23 @@ Page = Annotated[str, typer.Argument(help="An HTML file, an http(s) URL, or - fo
 ProfileOption = Annotated[
     str, typer.Option("--profile", help=f"Synthesis rules: {', '.join(PROFILES)}.")
 ]
+def _absolute_url(value: str | None) -> str | None:
+    """``--base-url`` is an absolute URL (a relative one would make every action the page's
+    fault)."""
+    if value is None:
+        return None
+    from formtools._spec.url import can_parse
+
+    if not can_parse(value):
+        raise UsageProblem(f"--base-url: {value!r} is not an absolute URL")
+    return value
+
+
 BaseUrl = Annotated[
     Optional[str],
-    typer.Option("--base-url", help="The document URL of a file or standard input."),
+    typer.Option(
+        "--base-url", help="The document URL of a file or standard input.", callback=_absolute_url
+    ),
 ]
 AllForms = Annotated[
     bool,
@@ -511,16 +525,32 @@ def batch(
         raise typer.Exit(2)
 
 
+def _discard_stdout() -> None:
+    """Point standard output at /dev/null, so that what is still buffered for it goes nowhere
+    quietly when Python exits."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+
+
 def main() -> None:
     """The console script: every error a one-line message and its exit code (see the module)."""
     if os.environ.get("NO_COLOR"):  # https://no-color.org: rich then writes no escape codes at all
         os.environ["TERM"] = "dumb"
     try:
         code = app(standalone_mode=False)  # returns Exit's code instead of raising it
+        sys.stdout.flush()  # a failed write shows here, not in Python's shutdown
+    except BrokenPipeError:  # the reader went away (… | head): nothing to say
+        _discard_stdout()
+        sys.exit(141)
     except FormtoolsError as error:
         for line in error.lines():
             typer.echo(f"formtools: error: {line}", err=True)
         sys.exit(error.exit_code)
+    except OSError as error:  # writing the output failed: a full disk, /dev/full
+        typer.echo(f"formtools: error: cannot write the output: {error.strerror or error}", err=True)
+        _discard_stdout()
+        sys.exit(1)
     except typer.Abort:
         typer.echo("formtools: aborted", err=True)
         sys.exit(130)

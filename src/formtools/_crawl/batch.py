@@ -503,6 +503,8 @@ def run_batch(
         raise SourceError(f"{urls}: no such file")
     if isinstance(out, Path) and not out.parent.is_dir():
         raise UsageProblem(f"--out: {out.parent}: no such directory")
+    if isinstance(out, Path) and out.is_dir():
+        raise UsageProblem(f"--out: {out} is a directory, not a file")
     if options.resume and not isinstance(out, Path):
         raise UsageProblem("--resume needs an output file, not standard output")
     done = _finished(out) if isinstance(out, Path) and options.resume and out.exists() else set()

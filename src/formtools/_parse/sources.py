@@ -51,18 +51,24 @@ def read_page(source: str | Path, *, base_url: str | None = None, timeout: float
     """
     text = str(source)
     if text == "-":
-        return RawPage(sys.stdin.buffer.read(), base_url, None, "<stdin>")
+        body = sys.stdin.buffer.read(_MAX_BYTES + 1)
+        if len(body) > _MAX_BYTES:
+            raise SourceError(f"<stdin>: larger than {_MAX_BYTES // 2**20} MiB, not read")
+        return RawPage(body, base_url, None, "<stdin>")
     if is_url(text):
         return _fetch(text, timeout)
     path = Path(text)
     try:
-        body = path.read_bytes()
+        with path.open("rb") as file:  # bounded: /dev/zero or a FIFO never ends
+            body = file.read(_MAX_BYTES + 1)
     except FileNotFoundError:
         raise SourceError(f"{text}: no such file") from None
     except IsADirectoryError:
         raise SourceError(f"{text}: is a directory, not a page") from None
     except OSError as error:
         raise SourceError(f"{text}: cannot read: {error.strerror or error}") from None
+    if len(body) > _MAX_BYTES:
+        raise SourceError(f"{text}: larger than {_MAX_BYTES // 2**20} MiB, not read")
     return RawPage(body, base_url or path.resolve().as_uri(), None, text)
 
 

@@ -147,5 +147,10 @@ def dumps(value: Any, *, pretty: bool = False) -> str:
 
 
 def loads(text: str | bytes) -> Any:
-    """Parse JSON keeping key order; integral numbers stay ints, others become floats."""
-    return json.loads(text)
+    """Parse JSON as ``JSON.parse`` does, keeping key order: integral numbers stay ints, others
+    become floats; ``NaN`` and ``Infinity``, which Python's parser takes, are no JSON."""
+    return json.loads(text, parse_constant=_no_constant)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
