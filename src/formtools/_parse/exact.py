@@ -25,6 +25,7 @@ from types import MappingProxyType
 from typing import Any, Iterator
 
 import html5lib
+from html5lib._inputstream import HTMLBinaryInputStream, lookupEncoding
 from html5lib._tokenizer import HTMLTokenizer
 from html5lib.constants import DataLossWarning, specialElements
 from html5lib.treebuilders import getTreeBuilder
@@ -41,6 +42,7 @@ from formtools._parse.document import (
     sniffed_charset,
 )
 from formtools._spec.constants import FORM_POINTER_ASSOCIATED
+from formtools._spec.decoding import prescan_rule  # also installs the standard's decoders
 from formtools._spec.encoding import encoding_name
 
 __all__ = ["parse_exact", "from_tree"]
@@ -182,6 +184,16 @@ class _EscapingTokenizer(HTMLTokenizer):  # type: ignore[misc]  # html5lib is un
             yield token
 
 
+class _BinaryInputStream(HTMLBinaryInputStream):  # type: ignore[misc]  # html5lib is untyped
+    """html5lib's byte stream with HTML's x-user-defined rule: a ``<meta>`` naming it means
+    windows-1252, in the prescan (a tentative encoding, see ``_Parser.mainLoop``) and when a
+    later ``<meta>`` changes the encoding (:func:`~formtools._spec.decoding.prescan_rule`)."""
+
+    def changeEncoding(self, newEncoding: Any) -> None:
+        found = lookupEncoding(newEncoding)
+        super().changeEncoding(prescan_rule(found).name if found is not None else newEncoding)
+
+
 class _Parser(html5lib.HTMLParser):  # type: ignore[misc]  # html5lib is untyped
     """html5lib's parser with the template-aware form pointer handling of the current standard,
     and characters lxml cannot hold parked (see above)."""
@@ -190,6 +202,13 @@ class _Parser(html5lib.HTMLParser):  # type: ignore[misc]  # html5lib is untyped
 
     def mainLoop(self) -> None:
         self.tokenizer.__class__ = _EscapingTokenizer
+        stream = self.tokenizer.stream
+        if type(stream) is HTMLBinaryInputStream:  # first run: nothing has been read yet
+            stream.__class__ = _BinaryInputStream
+            encoding, confidence = stream.charEncoding
+            if confidence == "tentative" and prescan_rule(encoding) is not encoding:
+                stream.charEncoding = (prescan_rule(encoding), confidence)
+                stream.reset()
         super().mainLoop()
 
     def __init__(self) -> None:

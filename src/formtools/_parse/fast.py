@@ -86,6 +86,7 @@ from formtools._parse.scan import (
     out_of_reach,
 )
 from formtools._spec.constants import ASCII_WHITESPACE, LISTED
+from formtools._spec.decoding import prescan_rule  # also installs the standard's decoders
 from formtools._spec.encoding import encoding_name
 from formtools._spec.microsyntax import ASCII_WHITESPACE_RUNS
 from formtools._parse.document import (
@@ -141,12 +142,15 @@ def fast_document(
 
 def _decoded(markup: bytes, content_type: str | None) -> tuple[bytes, Any, bool]:
     """The page as UTF-8, decoded exactly as html5lib decodes it (BOM, transport charset,
-    ``<meta>`` prescan, windows-1252; undecodable bytes become U+FFFD), its encoding, and whether
+    ``<meta>`` prescan, windows-1252; with the Encoding Standard's decoders, which
+    :mod:`formtools._spec.decoding` gives html5lib; errors become U+FFFD), its encoding, and whether
     a ``<meta>`` may still change that (html5lib's "tentative" confidence)."""
     stream = HTMLBinaryInputStream(
         markup, transport_encoding=sniffed_charset(content_type), useChardet=False
     )
     encoding, confidence = stream.charEncoding
+    if confidence == "tentative":  # from a <meta>: HTML's x-user-defined rule, as exact.py
+        encoding = prescan_rule(encoding)
     body = markup[stream.rawStream.tell() :]
     if encoding.name == "utf-8":
         if not body.isascii():
@@ -415,7 +419,7 @@ class _Page(PointerScan):
                 label = ContentAttrParser(EncodingBytes(content)).parse()
             else:
                 continue
-            encoding = lookupEncoding(label)
+            encoding = prescan_rule(lookupEncoding(label))
             if encoding is None or encoding.name in ("utf-16be", "utf-16le"):
                 continue
             if encoding == self.tentative:
