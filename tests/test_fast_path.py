@@ -277,3 +277,108 @@ def test_parser_choice() -> None:
 )
 def test_encodings_as_html5lib_decodes(body: bytes, content_type: str | None) -> None:
     assert _same_answer(body, content_type=content_type, profiles=("chromium",))
+
+
+# <base> as Chromium 156 reads it (fixtures/expected/results.json, base-* cases): the first one
+# with an href in the document, not one in a template's contents (inert) or a noscript's (raw
+# text: scripting is on); an href that does not parse gives Chromium's invalid base URL, a data:
+# or javascript: one the document's URL. Both parse paths must agree on every combination.
+_BASE_PLACES = (
+    "<head>{base}</head>",
+    "<template>{base}</template>",
+    "<head><template>{base}</template></head>",
+    "<template><div><template>{base}</template></div></template>",
+    "<noscript>{base}</noscript>",
+    "<body><p>{base}</p>",
+    "<svg>{base}</svg>",
+)
+_BASE_HREFS = (
+    "/based/", "https://other.example/x/", "http://[bad/", "http://1.2.3.4.5/", "http://exa mple.com/",
+    "data:text/html,x", "javascript:void(0)", "", "  /spaced/  ", "about:blank", "//host.example/",
+)
+_BASE_FORMS = (
+    '<form toolname=t tooldescription=d action="land"><input name=q></form>',
+    '<form toolname=t tooldescription=d action="/abs"><input name=q></form>',
+    '<form toolname=t tooldescription=d action="https://a.example/x"><input name=q></form>',
+    '<form toolname=t tooldescription=d action="#f"><input name=q></form>',
+)
+
+
+def _base_pages(count: int, seed: int) -> list[str]:
+    """Pages with one to three ``<base>`` elements in the places above, hrefs and targets of
+    every kind, in front of a form with a relative, absolute or fragment action."""
+    import random
+
+    rng = random.Random(seed)
+    pages = []
+    for _ in range(count):
+        parts = []
+        for _ in range(rng.randint(1, 3)):
+            attributes = []
+            if rng.random() < 0.85:
+                attributes.append(f'href="{rng.choice(_BASE_HREFS)}"')
+            if rng.random() < 0.3:
+                attributes.append(f'target="{rng.choice(("_blank", "frame", "_self"))}"')
+            parts.append(rng.choice(_BASE_PLACES).format(base=f"<base {' '.join(attributes)}>"))
+        pages.append("".join(parts) + rng.choice(_BASE_FORMS))
+    return pages
+
+
+@pytest.mark.parametrize("url", [None, "https://shop.example/dir/page"])
+def test_base_pages(url: str | None) -> None:
+    """Every generated ``<base>`` page: both paths agree (the fast path may leave a page to
+    html5lib, whose answer ``parse_html`` then gives), and the base is Chromium's."""
+    from formtools._parse.document import INVALID_BASE_URL, resolve_base
+
+    taken = 0
+    for page in _base_pages(300, seed=12):
+        taken += _same_answer(page, url=url, profiles=("chromium",), all_forms=(False,))
+        auto = parse_html(page, url=url)
+        exact = parse_html(page, url=url, parser="html5lib")
+        assert auto.base_url == exact.base_url, page
+        # the first base with an href outside templates and noscript decides
+        live = page
+        for inert in ("<template>", "<noscript>"):
+            while inert in live:
+                start = live.index(inert)
+                end = live.index(inert.replace("<", "</"), start)
+                nested = live.count(inert, start + 1, end)
+                for _ in range(nested):
+                    end = live.index(inert.replace("<", "</"), end + 1)
+                live = live[:start] + live[end + len(inert) + 1 :]
+        hrefs = [chunk.partition('href="')[2].partition('"')[0] for chunk in live.split("<base ")[1:] if 'href="' in chunk]
+        if "<svg>" in live:
+            continue  # a base in foreign content is no HTML base element (checked by the paths' agreement)
+        expected = resolve_base(hrefs[0], url) if hrefs else url
+        assert exact.base_url == expected, page
+        if hrefs and hrefs[0].startswith(("http://[", "http://1.2.3.4.5", "http://exa mple")):
+            assert exact.base_url == INVALID_BASE_URL, page
+    assert taken > 100
+
+
+@pytest.mark.parametrize("parser", ["auto", "html5lib"])
+@pytest.mark.parametrize(
+    ("markup", "url", "base"),
+    [
+        ('<template><base href="http://tpl.example/"></template><form></form>', "http://a.example/p", "http://a.example/p"),
+        ('<template><base href="http://tpl.example/"></template><base href="/b/"><form></form>', "http://a.example/p", "http://a.example/b/"),
+        ('<noscript><base href="http://n.example/"></noscript><form></form>', "http://a.example/p", "http://a.example/p"),
+        ('<base href="http://[bad/"><form></form>', "http://a.example/p", "about:invalid-base-url"),
+        ('<base href="http://[bad/"><form></form>', None, "about:invalid-base-url"),
+        ('<base href="http://[bad/"><base href="/b/"><form></form>', "http://a.example/p", "about:invalid-base-url"),
+        ('<base href="data:text/html,x"><form></form>', "http://a.example/p", "http://a.example/p"),
+        ('<base href="rel/"><form></form>', None, None),
+        ('<base href="rel/"><form></form>', "http://a.example/p", "http://a.example/rel/"),
+    ],
+)  # fmt: skip
+def test_base_url_in_both_parse_paths(parser: str, markup: str, url: str | None, base: str | None) -> None:
+    """resolve_base as each parse path applies it: a template's ``<base>`` is inert, an href
+    that does not parse gives Chromium's invalid base URL (not the document's URL, as the HTML
+    Standard would), data: and javascript: give the document's URL."""
+    assert parse_html(markup, url=url, parser=parser).base_url == base  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("parser", ["auto", "html5lib"])
+def test_a_templates_base_target_is_inert(parser: str) -> None:
+    markup = '<template><base target="_blank"></template><form></form>'
+    assert parse_html(markup, url="http://a.example/p", parser=parser).base_target is None  # type: ignore[arg-type]

@@ -34,7 +34,68 @@ def test_dialog_mailto_javascript_data_and_about_send_nothing() -> None:
     blank = tool("<form toolname=t tooldescription=d action='about:blank' toolautosubmit></form>")
     emptied = formtools.call_tool(blank, {})
     assert (emptied.status, emptied.result, emptied.request) == ("completed", [], None)
-    assert emptied.to_dict()["url"] == "about:blank"
+    # a GET replaces the query of about:blank as of any URL (Chromium lands on about:blank?q=x)
+    assert emptied.to_dict()["url"] == "about:blank?"
+
+
+@pytest.mark.spec_step("exec-request-2", "exec-request-6", "exec-result-1", "exec-result-4")
+@pytest.mark.parametrize(
+    ("action", "method", "target", "reason", "status", "url"),
+    [
+        ("about:blank", "get", "", "about", "completed", "about:blank?q=x"),
+        ("ABOUT:blank#f", "post", "", "about", "completed", "about:blank#f"),
+        ("about:blank", "get", "_blank", "about", "completed", None),  # a new window: no result
+        ("ABOUT:BLANK", "get", "", "navigation-blocked", "completed", "about:blank#blocked"),
+        ("about:version", "post", "", "navigation-blocked", "completed", "about:blank#blocked"),
+        ("http://1.2.3.4.5/", "post", "", "navigation-blocked", "completed", "about:blank#blocked"),
+        ("about:srcdoc", "get", "", "error-page", "not-sent", None),
+        ("ws://127.0.0.1:9/ws", "get", "", "error-page", "not-sent", None),
+        ("wss://127.0.0.1:9/ws", "post", "", "error-page", "not-sent", None),
+        ("file:///etc/passwd", "get", "", "blocked", "not-sent", None),
+        ("blob:https://site.example/x", "get", "", "blocked", "not-sent", None),
+    ],
+)  # fmt: skip
+def test_actions_chromium_does_not_fetch(action: str, method: str, target: str, reason: str, status: str, url: str | None) -> None:
+    """What Chromium 156 does with each (recorded in fixtures/expected/results.json, and the
+    whole class by its generator): the call validates and fills, and its result says what
+    happened; no request, and no error of formtools' own."""
+    page = (f"<form toolname=t tooldescription=d toolautosubmit action='{action}' method={method}"
+            f" target='{target}'><input name=q></form>")
+    prepared = formtools.prepare_call(tool(page), {"q": "x"})
+    assert prepared.request is None and prepared.outcome.reason == reason
+    result = formtools.call_tool(tool(page), {"q": "x"})
+    assert (result.status, result.request) == (status, None) and result.reason
+    assert result.result == ([] if status == "completed" and not target else None)
+    if url is not None:
+        assert result.url == url
+
+
+@pytest.mark.spec_step("exec-request-2")
+def test_an_unparseable_base_blocks_relative_actions_only() -> None:
+    """Chromium's base URL is invalid when ``<base href>`` does not parse: a relative action
+    ends on about:blank#blocked (a GET) or does nothing (a POST); absolute and empty ones
+    submit as usual."""
+    def outcome(action: str, method: str = "get") -> object:
+        page = (f"<base href='http://[bad/'><form toolname=t tooldescription=d toolautosubmit "
+                f"action='{action}' method={method}><input name=q></form>")
+        return formtools.prepare_call(tool(page), {"q": "x"}).outcome
+
+    assert outcome("land").reason == "navigation-blocked"  # type: ignore[attr-defined]
+    assert outcome("land", "post").reason == "unresolved"  # type: ignore[attr-defined]
+    assert outcome("#f").reason == "navigation-blocked"  # type: ignore[attr-defined]
+    assert outcome("https://other.example/x").url == "https://other.example/x?q=x"  # type: ignore[attr-defined]
+    assert outcome("").url == "https://site.example/dir/page?q=x"  # type: ignore[attr-defined]
+
+
+@pytest.mark.spec_step("exec-request-6")
+@pytest.mark.parametrize("host", ["localhost.", "foo.localhost.", "LOCALHOST.", "localhost", "127.0.0.1"])
+def test_trailing_dot_localhost_is_trustworthy(host: str) -> None:
+    """Chromium drops one trailing dot before asking whether a host is localhost: an https
+    page submits to http://localhost.:9/ (no mixed content)."""
+    page = (f"<form toolname=t tooldescription=d toolautosubmit method=post action='http://{host}:9/x'>"
+            "<input name=q></form>")
+    (found,) = formtools.extract_tools(page, base_url="https://127.0.0.1:8443/p")
+    assert formtools.prepare_call(found, {"q": "x"}).request is not None
 
 
 @pytest.mark.spec_step("exec-request-1", "exec-request-2", "exec-submit-3")

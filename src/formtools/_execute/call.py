@@ -254,16 +254,27 @@ def prepare_call(
     return PreparedCall(tool, filled, button, outcome, shown, secrets)
 
 
-def _unsent(prepared: PreparedCall, confirm: bool) -> ToolResult | None:
+def _unsent(prepared: PreparedCall, confirm: bool, sensitive: bool | None) -> ToolResult | None:
+    """The result of a call that sends nothing: no request to make (a ``NoRequest``; one that
+    navigates the page to an empty ``about:blank`` document completes, landed where the form's
+    target says, exactly as a sent one), or a submission that waits for a person."""
     if isinstance(prepared.outcome, NoRequest):
-        return not_sent(prepared.outcome)
+        result = not_sent(prepared.outcome, prepared.landing)
+        if result.status != "completed":
+            return result
+        if not (prepared.autosubmit or confirm):
+            return ToolResult(status="awaiting-user", reason=_AWAITING)
+        return prepared.finishing(sensitive=sensitive).apply(result)
     if not (prepared.autosubmit or confirm):
         return ToolResult(
             status="awaiting-user",
             request=prepared.shown,  # type: ignore[arg-type]
-            reason="the form has no toolautosubmit: a person must confirm the submission",
+            reason=_AWAITING,
         )
     return None
+
+
+_AWAITING = "the form has no toolautosubmit: a person must confirm the submission"
 
 
 @contextmanager
@@ -295,7 +306,7 @@ def submit(
     ``confirm=True``; otherwise the result is ``awaiting-user`` with the prepared request
     (as :attr:`PreparedCall.shown`). ``sensitive`` overrides the tool's ``sensitiveHint``
     (None: the tool's)."""
-    unsent = _unsent(prepared, confirm)
+    unsent = _unsent(prepared, confirm, sensitive)
     if unsent is not None:
         return unsent
     finishing = prepared.finishing(sensitive=sensitive)
@@ -323,7 +334,7 @@ async def asubmit(
 ) -> ToolResult:
     """:func:`submit` for asyncio (``fetcher``: a guarded fetcher of the caller's, with its own
     cookie jar and policy, as the MCP bridge keeps one per session)."""
-    unsent = _unsent(prepared, confirm)
+    unsent = _unsent(prepared, confirm, sensitive)
     if unsent is not None:
         return unsent
     finishing = prepared.finishing(sensitive=sensitive)

@@ -9,11 +9,12 @@ is an immutable :class:`Request`, usable without sending it.
 from __future__ import annotations
 
 import base64
+import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from formtools._spec.referrer import Referrer, potentially_trustworthy
-from formtools._spec.url import Url
+from formtools._spec.url import INVALID_BASE_URL, Url
 from formtools._spec.url import parse as parse_url
 from formtools._execute.encode import File, multipart, new_boundary, text_plain, urlencode
 from formtools._spec.encoding import form_encoding
@@ -22,7 +23,7 @@ from formtools.errors import SubmissionError
 from formtools._forms.state import FormState
 from formtools._forms.model import Control, submission_attribute, submission_method
 
-__all__ = ["Request", "NoRequest", "build_request"]
+__all__ = ["BLOCKED_URL", "Request", "NoRequest", "build_request"]
 
 _URL_WHITESPACE = "".join(map(chr, range(0x21)))
 
@@ -58,16 +59,31 @@ class Request:
 
 @dataclass(frozen=True)
 class NoRequest:
-    """Submitting sends nothing. ``reason`` says why, ``url`` is the action when there is one:
+    """Submitting sends nothing. ``reason`` says why, ``url`` is where the page goes, if anywhere
+    (else the action, when there is one). What each does in Chromium 156 is recorded from the
+    browser (``fixtures/expected/results.json``):
 
     - ``dialog``: ``method=dialog`` closes a dialog (``return_value`` is the submitter's value);
     - ``mailto``: a mail client would open;
-    - ``about``: the page navigates to ``about:blank`` (or another ``about:`` URL), an empty
-      document: Chromium completes the call with ``[]``;
+    - ``about``: the page navigates to ``about:blank`` (scheme ASCII case-insensitive, path
+      exactly ``blank``, any query or fragment), an empty document: Chromium completes the call
+      with ``[]``. A GET replaces the URL's query as for any action (``about:blank?q=x``);
+    - ``navigation-blocked``: Chromium navigates the page to ``about:blank#blocked`` instead of
+      the action, and completes the call with ``[]``: an action that does not parse (also a
+      relative one against a ``<base href>`` that does not parse) and an ``about:`` URL other
+      than ``about:blank`` and ``about:srcdoc`` (``about:BLANK`` too: the path is
+      case-sensitive). ``action`` is the action as written;
+    - ``unresolved``: a relative action with ``method=post`` against a ``<base href>`` that does
+      not parse: Chromium does nothing (a GET ends on ``about:blank#blocked``); the call never
+      completes;
+    - ``error-page``: the navigation fails and the page shows Chromium's error page
+      (``chrome-error://chromewebdata/``): ``about:srcdoc`` on a top-level page, ``ws:`` and
+      ``wss:`` (Chromium starts the navigation, no server is asked); the call never completes;
     - ``javascript``: the action runs a script; formtools runs none (Chromium's page API resolves
       ``null``; an agent's call through DevTools never completes);
-    - ``blocked``: another scheme (``data:``, ``ftp:``, ``blob:`` …) that Chromium does not
-      navigate a page to from a form (the call never completes for the agent);
+    - ``blocked``: another scheme (``data:``, ``ftp:``, ``blob:``, ``file:`` from a page that is
+      not a ``file:`` one …) that Chromium does not navigate a page to from a form: nothing
+      happens and the call never completes for the agent;
     - ``mixed-content``: an https page's form targets an insecure endpoint (http on a host that
       is not potentially trustworthy): Chromium submits nothing and the call gives ``null``.
     """
@@ -75,6 +91,21 @@ class NoRequest:
     reason: str
     url: str | None = None
     return_value: str | None = None
+    action: str | None = None
+
+
+#: where Chromium sends a navigation it refuses (an unparseable URL, an ``about:`` URL it does
+#: not load): ``about:blank`` with this fragment, an empty document of the page's origin
+BLOCKED_URL = "about:blank#blocked"
+
+
+class _Blocked(Exception):
+    """The action does not parse: Chromium navigates to :data:`BLOCKED_URL` instead."""
+
+    def __init__(self, action: str, *, unresolved: bool = False) -> None:
+        super().__init__(action)
+        self.action = action
+        self.unresolved = unresolved  # relative, against a base URL that did not parse
 
 
 def _enctype(form_attributes: Mapping[str, str], submitter: Control | None) -> str:
@@ -95,18 +126,42 @@ def _action_url(
     form's ``action``, the document's URL when that is empty, else parsed as a WHATWG URL
     against the base URL with the document's encoding (which only the query depends on).
     Parsing and serializing are ada's (``formtools._spec.url``): IDNA (UTS 46), IPv4 and IPv6
-    spellings, ports, dot segments, backslashes, percent-encode sets as browsers do them."""
+    spellings, ports, dot segments, backslashes, percent-encode sets as browsers do them.
+
+    An action that does not parse is no error in a browser: the HTML Standard says the
+    submission does nothing ("If parsing failed, return"); Chromium 156 navigates to
+    ``about:blank#blocked`` instead (measured, ``action-unparseable``, ``base-invalid``), which
+    is followed (raised as :class:`_Blocked`). Only a relative action on a page whose URL
+    formtools was not given is an error: formtools cannot know the answer."""
     action = (submission_attribute(form_attributes, submitter, "action") or "").strip(_URL_WHITESPACE)
     if action.replace("\t", "").replace("\n", "").replace("\r", "") == "":
         if document_url is None:
             raise SubmissionError("the form's action is the document URL, which is unknown (give base_url)")
         action, base_url = document_url, None
+    if base_url == INVALID_BASE_URL and parse_url(action) is None:
+        raise _Blocked(action, unresolved=True)  # nothing relative resolves against it
     parsed = parse_url(action, base_url, encoding=encoding)
     if parsed is None:
-        if base_url is None and parse_url(action) is None:
+        if base_url is None and parse_url(action) is None and not _has_scheme(action):
             raise SubmissionError(f"the form's action {action!r} is relative and the document URL is unknown (give base_url)")
-        raise SubmissionError(f"the form's action {action!r} is not a valid URL")
+        raise _Blocked(action)
     return parsed
+
+
+def _has_scheme(action: str) -> bool:
+    """Whether ``action`` starts with a scheme (so that no document URL would make it parse)."""
+    return re.match(r"[A-Za-z][A-Za-z0-9+.\-]*:", action.replace("\t", "").replace("\n", "").replace("\r", "")) is not None
+
+
+def _about(parsed: Url) -> str:
+    """What Chromium 156 does with an ``about:`` action: ``blank`` for ``about:blank`` (any
+    query and fragment; "matches about:blank" in the HTML Standard), ``srcdoc`` for
+    ``about:srcdoc`` (a top-level page cannot load it: an error page), ``blocked`` for any other
+    (``about:BLANK``, ``about:version``: Chromium blocks a page's navigation to them)."""
+    path = parsed.pathname
+    if parsed.username or parsed.password or parsed.host:
+        return "blocked"
+    return {"blank": "blank", "srcdoc": "srcdoc"}.get(path, "blocked")
 
 
 def build_request(
@@ -135,7 +190,14 @@ def build_request(
         if submitter is not None:
             value = "%d,%d" % image_coordinates if submitter.type == "image" else submitter.attributes.get("value", "")
         return NoRequest("dialog", return_value=value)
-    parsed = _action_url(form, submitter, document_url, base_url or document_url, document_encoding)
+    try:
+        parsed = _action_url(form, submitter, document_url, base_url or document_url, document_encoding)
+    except _Blocked as blocked:
+        if blocked.unresolved and method == "post":
+            # measured: a relative action against an invalid base URL ends on
+            # about:blank#blocked for a GET, while a POST does nothing at all
+            return NoRequest("unresolved", action=blocked.action)
+        return NoRequest("navigation-blocked", url=BLOCKED_URL, action=blocked.action)
     referrer = Referrer.of(document_url, referrer_policy) if document_url else None
     action = parsed.href
     scheme = parsed.scheme
@@ -151,7 +213,21 @@ def build_request(
     if scheme == "mailto":
         return NoRequest("mailto", url=action)
     if scheme == "about":
-        return NoRequest("about", url=action)
+        kind = _about(parsed)
+        if kind == "blank":  # Chromium replaces the query of a GET, as for any other URL
+            landing = parsed.with_query(urlencode(entries, encoding)).href if method == "get" else action
+            return NoRequest("about", url=landing, action=action)
+        if kind == "srcdoc":
+            return NoRequest("error-page", url=action, action=action)
+        return NoRequest("navigation-blocked", url=BLOCKED_URL, action=action)
+    if scheme in ("ws", "wss"):
+        # Chromium navigates to the URL (a GET's query replaced) and fails: an error page
+        sent = parsed.with_query(urlencode(entries, encoding)).href if method == "get" else action
+        return NoRequest("error-page", url=sent, action=action)
+    if scheme == "file" and document_url is not None and _scheme(document_url) != "file":
+        # only a file: page may navigate to a file: URL (Chromium: "Not allowed to load local
+        # resource"; measured: nothing happens, executeTool resolves null)
+        return NoRequest("blocked", url=action, action=action)
     if scheme not in ("http", "https", "file"):
         return NoRequest("blocked", url=action)
     if referrer is not None and referrer.origin.startswith("https:") and not potentially_trustworthy(parsed):
@@ -172,6 +248,11 @@ def build_request(
         content_type = "application/x-www-form-urlencoded"
     headers = (("Content-Type", content_type), *_headers(referrer, "POST", action))
     return Request("POST", action, headers, body, referrer=referrer)
+
+
+def _scheme(url: str) -> str:
+    parsed = parse_url(url)
+    return parsed.scheme if parsed is not None else ""
 
 
 def _headers(referrer: Referrer | None, method: str, url: str) -> tuple[tuple[str, str], ...]:

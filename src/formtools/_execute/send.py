@@ -381,21 +381,50 @@ async def asend_request(
     return _result(request, response, include_text)
 
 
-def not_sent(outcome: NoRequest) -> ToolResult:
-    """The result of a submission that makes no request (see :class:`NoRequest`)."""
+def not_sent(outcome: NoRequest, landing: str = "self") -> ToolResult:
+    """The result of a submission that makes no request (see :class:`NoRequest`) into the
+    browsing context ``landing`` (``self``, ``frame``, ``new``): the page becomes an empty
+    document (``about``, ``navigation-blocked``: ``completed`` with ``[]``, as Chromium completes
+    the call, at ``url``), or nothing reaches the agent (``not-sent``)."""
+    if outcome.reason == "error-page" and landing == "frame" and (outcome.url or "").split("?")[0].split("#")[0] == "about:srcdoc":
+        # measured: an iframe sent to about:srcdoc is left with an empty document, and Chromium
+        # completes the call with its (empty) JSON-LD, where a page shows an error page
+        return ToolResult(
+            status="completed",
+            reason="the action is about:srcdoc: the frame is left with an empty document; no "
+            "request is made",
+        )
     if outcome.reason == "about":
         return ToolResult(
             status="completed",
             url=outcome.url,
-            reason=f"the action is {outcome.url}: the page becomes an empty document; no request is made",
+            reason=f"the action is {outcome.action}: the page becomes an empty document "
+            f"({outcome.url}); no request is made",
+        )
+    if outcome.reason == "navigation-blocked":
+        why = (
+            f"{outcome.action!r} is not a URL Chromium can parse (against the document's base URL)"
+            if outcome.action is None or not outcome.action.lower().startswith("about:")
+            else f"Chromium does not load {outcome.action} for a page"
+        )
+        return ToolResult(
+            status="completed",
+            url=outcome.url,
+            reason=f"the form's action {why}: the page navigates to {outcome.url}, an empty "
+            "document, instead; no request is made",
         )
     reason = {
         "dialog": "method=dialog closes a dialog; no request is made",
         "mailto": f"the action is a mailto: URL ({outcome.url}); a mail client would open",
         "javascript": "the action is a javascript: URL, which runs a script: formtools runs none "
         "and makes no request",
-        "blocked": f"the action is {_scheme_of(outcome.url)}, which a form does not navigate a page "
-        "to: no request is made",
+        "blocked": f"the action is {_scheme_of(outcome.url)}, which a form does not navigate "
+        f"{'an http(s) page' if _scheme_of(outcome.url) == 'file:' else 'a page'} to: no request is made",
+        "unresolved": f"the form's action {outcome.action!r} is relative and the page's <base href> "
+        "does not parse, so it resolves to no URL: Chromium submits nothing (a POST; a GET "
+        "navigates to about:blank#blocked); no request is made",
+        "error-page": f"the page navigates to {outcome.url}, which Chromium cannot load: it shows "
+        "an error page and the call gives no result; no request is made",
         "mixed-content": f"the page is https and the action {outcome.url} is not secure: Chromium "
         "does not submit a form to an insecure endpoint from a secure page (Mixed Content); no "
         "request is made",
@@ -414,6 +443,10 @@ def landed(result: ToolResult, landing: str, page_url: str | None) -> ToolResult
     if landing == "new":
         why = "the form's target is a new window: Chromium returns no result for it"
         return replace(result, landing=landing, withheld=True, reason=why)
+    if result.url is not None and result.url.startswith("about:"):
+        # about:blank (and Chromium's about:blank#blocked) takes the origin of the page that
+        # navigated to it: Chromium completes the call with the empty document's []
+        return replace(result, landing=landing)
     if page_url is not None and result.url is not None and _origin(result.url) != _origin(page_url):
         why = "the landing page is of another origin: Chromium returns no result after a cross-origin navigation"
         return replace(result, landing=landing, withheld=True, reason=why)

@@ -15,10 +15,12 @@ from lxml import etree
 
 from formtools._spec.microsyntax import ascii_lowercase
 from formtools._spec.referrer import POLICIES
-from formtools._spec.url import frozen_base_url
+from formtools._spec.url import INVALID_BASE_URL, frozen_base_url
+from formtools._spec.url import parse as parse_url
 
 __all__ = [
     "Document",
+    "INVALID_BASE_URL",
     "Parser",
     "base_target_of",
     "base_url_of",
@@ -92,9 +94,21 @@ def sniffed_charset(content_type: str | None) -> str | None:
     return None
 
 
-def base_url_of(root: etree._Element, url: str | None) -> str | None:
-    """The document base URL: the first ``<base href>`` resolved against the document URL."""
+def _bases(root: etree._Element) -> Iterable[etree._Element]:
+    """The document's ``<base>`` elements in tree order: not those in a template's contents,
+    which are inert (#the-base-element: "the first base element with an href attribute in tree
+    order" of the *document*; a template's contents belong to another document). Measured in
+    Chromium 156 (``fixtures/expected/results.json``, ``base-in-template``, ``base-template-*``).
+    A ``<noscript>``'s contents never hold one: the parser runs with scripting on, as a browser's."""
     for base in root.iter("base"):
+        if not any(ancestor.tag == "template" for ancestor in base.iterancestors()):
+            yield base
+
+
+def base_url_of(root: etree._Element, url: str | None) -> str | None:
+    """The document base URL: the first ``<base href>`` resolved against the document URL
+    (:func:`resolve_base`; :data:`INVALID_BASE_URL` when it does not parse)."""
+    for base in _bases(root):
         href = base.get("href")
         if href is not None:
             return resolve_base(href, url)
@@ -103,7 +117,7 @@ def base_url_of(root: etree._Element, url: str | None) -> str | None:
 
 def base_target_of(root: etree._Element) -> str | None:
     """The first ``<base>`` with a ``target`` attribute gives the document's default target."""
-    for base in root.iter("base"):
+    for base in _bases(root):
         target = base.get("target")
         if target is not None:
             return str(target)
@@ -161,10 +175,25 @@ def frame_names_of(root: etree._Element) -> frozenset[str]:
 
 def resolve_base(href: str, url: str | None) -> str | None:
     """A ``<base href>`` value resolved against the document URL (#set-the-frozen-base-url), as
-    a WHATWG URL (``formtools._spec.url``; as UTF-8, as Chromium parses it). One departure of
-    Chromium's is not followed: a ``href`` that does not parse makes Chromium's base URL invalid
-    (relative actions then never submit); here the document URL stays the base, as the
-    standard says."""
-    return frozen_base_url(href, url) or url
+    a WHATWG URL (``formtools._spec.url``; as UTF-8, as Chromium parses it).
+
+    Chromium's departure is followed: an ``href`` that does not parse (``http://[bad/``) makes
+    Chromium 156's base URL invalid, where the standard falls back to the document's URL. Every
+    relative action then fails to parse and the submission ends on ``about:blank#blocked``,
+    while absolute actions and an empty one (the document's URL) still submit (measured:
+    ``base-invalid*`` in ``fixtures/expected/results.json``). That base is returned as
+    :data:`~formtools._spec.url.INVALID_BASE_URL`. Without a document URL (None), a relative
+    ``href`` gives None (unknown, as the document URL is), one with a scheme that does not parse
+    the invalid base all the same."""
+    if parse_url(href, url) is None:
+        if url is None and not _has_scheme(href):
+            return None  # relative to an unknown URL: unknown (formtools asks for base_url)
+        return INVALID_BASE_URL
+    return frozen_base_url(href, url)
+
+
+def _has_scheme(href: str) -> bool:
+    """Whether ``href`` starts with a scheme: it fails to parse whatever the document's URL."""
+    return re.match(r"[\x00-\x20]*[A-Za-z][A-Za-z0-9+.\-]*:", href) is not None
 
 

@@ -354,9 +354,7 @@ class _Page(PointerScan):
             self._follow_meta(metas)
         self._check_templates(templates, bool(bases))
         base_url = self._base_url(bases, url)
-        base_target = next(
-            (self._text(b.attributes["target"] or "") for b in bases if "target" in b.attributes), None
-        )
+        base_target = self._base_target(bases)
         frame_names = frozenset(
             name
             for frame in frames
@@ -524,6 +522,11 @@ class _Page(PointerScan):
                 at += 1
 
     def _base_url(self, bases: list[LexborNode], url: str | None) -> str | None:
+        """The first ``<base href>`` of the document, resolved (:func:`resolve_base`: an href
+        that does not parse gives Chromium's invalid base URL). ``bases`` never holds one from
+        a template's contents: lexbor keeps them in the template's own fragment, which the
+        query does not enter, and they are inert in Chromium too (``base-in-template`` in
+        ``fixtures/expected/results.json``)."""
         for base in bases:
             href = base.attributes.get("href")
             if href is not None:
@@ -531,6 +534,16 @@ class _Page(PointerScan):
                     raise _Unsure
                 return resolve_base(self._text(href), url)
         return url
+
+    def _base_target(self, bases: list[LexborNode]) -> str | None:
+        """The first ``<base target>``; one inside SVG or MathML is no HTML ``base`` (unless an
+        integration point let it out), which html5lib knows."""
+        for base in bases:
+            if "target" in base.attributes:
+                if _has_ancestor(base, _FOREIGN):
+                    raise _Unsure
+                return self._text(base.attributes["target"] or "")
+        return None
 
     # -- the form pointer --------------------------------------------------------------------
 

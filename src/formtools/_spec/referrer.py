@@ -64,6 +64,11 @@ def potentially_trustworthy(url: Url) -> bool:
     if url.scheme not in ("http", "ws"):
         return False
     host = url.hostname.strip("[]").lower()
+    # Chromium (net::IsLocalHostname) drops one trailing dot first: ``localhost.`` and
+    # ``foo.localhost.`` are loopback names too (measured: an https page submits to them); Secure
+    # Contexts names only ``localhost`` and ``.localhost`` names
+    if host.endswith("."):
+        host = host[:-1]
     if host == "localhost" or host.endswith(".localhost"):
         return True
     try:

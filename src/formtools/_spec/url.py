@@ -369,6 +369,13 @@ def parse_host(text: str) -> str | None:
     return parsed.hostname
 
 
+#: The base URL of a document whose ``<base href>`` does not parse, in Chromium 156 (see
+#: :func:`frozen_base_url`): an ``about:`` URL with an opaque path, so that no relative reference
+#: resolves against it (WHATWG: a base with an opaque path takes only a fragment-only reference,
+#: which the form submission checks itself) while absolute URLs parse as they would anyway.
+INVALID_BASE_URL = "about:invalid-base-url"
+
+
 def frozen_base_url(
     href: str, fallback: str | None, *, encoding: str = "UTF-8", standard: bool = False
 ) -> str | None:
