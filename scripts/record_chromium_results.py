@@ -10,11 +10,20 @@ browser's version and flags; ``tests/test_results.py`` holds formtools' results 
     python scripts/record_chromium_results.py
 
 A case's pages are served from the oracle's site; ``{alt}`` in a page stands for the same server
-under another origin (``http://localhost:PORT``).
+under another origin (``http://localhost:PORT``), ``{origin}`` for its own origin and ``{host}`` for
+its ``127.0.0.1:PORT``. Besides the agent's answer, each case records where the tab ended up
+(``landed``: the main frame's URL once the call answered or was given up) and the navigation
+requests the call started in any window (``navigations``: method and URL), with the site's origin
+written as ``{origin}``: what was sent, and where, when no result says it.
+
+    python scripts/record_chromium_results.py --only 'scheme-*'   # record some cases again
 """
 
 from __future__ import annotations
 
+import argparse
+import fnmatch
+import json
 import sys
 import time
 from typing import Any
@@ -112,9 +121,102 @@ CASES: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {
     ),
 }
 
+# What a form submission does with actions other than an http(s) URL of the page's own site, and
+# with <base> elements a browser ignores or cannot parse (issue 12, section 2): each measured by
+# the adversarial review and recorded here, then the class by the generator below.
+CASES.update(
+    {
+        # a <base> in a template's inert contents is no base of the document
+        "base-in-template": (
+            '<template><base href="{alt}/elsewhere/"></template>' + _form('action="land"'),
+            {"/results/land": ("text/html", _LD % "land")},
+        ),
+        # Chromium: an href that does not parse makes the base URL invalid, so a relative
+        # action fails to parse (the standard falls back to the document's URL)
+        "base-invalid": ('<base href="http://[bad/">' + _form('action="land"'), {"/results/land": ("text/html", _LD % "land")}),
+        "base-invalid-absolute-action": (
+            '<base href="http://[bad/">' + _form('action="{origin}/land"'),
+            {"/land": ("text/html", _LD % "land")},
+        ),
+        "base-invalid-empty-action": ('<base href="http://[bad/">' + _form('action=""'), {}),
+        "action-file": (_form('action="file:///etc/passwd"'), {}),
+        "action-unparseable": (_form('action="http://1.2.3.4.5/"'), {}),
+        "action-about-upper-case": (_form('action="ABOUT:BLANK"'), {}),
+        "action-about-srcdoc": (_form('action="about:srcdoc"'), {}),
+        "action-about-blank-post": (_form('action="about:blank" method="post"'), {}),
+        "action-about-blank-target-blank": (_form('action="about:blank" target="_blank"'), {}),
+        "action-ws": (_form('action="ws://{host}/ws"'), {}),
+    }
+)
 
-def _answer(oracle: ChromiumOracle, url: str) -> dict[str, Any]:
-    """Invoke the page's tool through DevTools and wait for ``toolResponded``."""
+#: the generator's actions: about: spellings, schemes a form may or may not navigate to, and URLs
+#: that do not parse (``{origin}``/``{host}`` are the site's)
+GENERATED_ACTIONS = {
+    "about-blank": "about:blank",
+    "about-blank-query": "about:blank?y=1",
+    "about-blank-fragment": "about:blank#f",
+    "about-blank-mixed-case": "about:Blank",
+    "about-scheme-upper": "ABOUT:blank",
+    "about-srcdoc": "about:srcdoc",
+    "about-other": "about:version",
+    "about-empty": "about:",
+    "file": "file:///tmp/formtools-none",
+    "file-upper": "FILE:///tmp/formtools-none",
+    "ws": "ws://{host}/ws",
+    "wss": "wss://{host}/ws",
+    "ftp": "ftp://{host}/x",
+    "blob": "blob:{origin}/00000000-0000-0000-0000-000000000000",
+    "data": "data:text/html,x",
+    "javascript": "javascript:void(0)",
+    "javascript-upper": "JAVASCRIPT:void(0)",
+    "unparseable-ipv4": "http://1.2.3.4.5/",
+    "unparseable-ipv6": "http://[bad/",
+    "unparseable-space": "http://exa mple.com/",
+    "unknown-scheme": "web+x:y",
+}
+GENERATED_TARGETS = {"none": "", "self": ' target="_self"', "blank": ' target="_blank"', "named": ' target="nowhere"', "frame": ' target="frame"'}
+#: <base> elements: ignored (template, noscript: raw text when scripting is on; a data: URL),
+#: unparseable, or a real one; each with a relative action
+GENERATED_BASES = {
+    "template": '<template><base href="{alt}/elsewhere/"></template>',
+    "noscript": '<noscript><base href="{alt}/elsewhere/"></noscript>',
+    "data": '<base href="data:text/html,x">',
+    "javascript": '<base href="javascript:void(0)">',
+    "unparseable": '<base href="http://[bad/">',
+    "unparseable-after-template": '<template><base href="{alt}/elsewhere/"></template><base href="http://[bad/">',
+    "real": '<base href="/based/">',
+}
+
+
+def _generated() -> dict[str, tuple[str, dict[str, tuple[str, str]]]]:
+    """action × target (methods alternate, so each action is tried with GET and POST) and
+    ``<base>`` × (relative action, absolute action); every landing page is the site's."""
+    cases: dict[str, tuple[str, dict[str, tuple[str, str]]]] = {}
+    frame = '<iframe name="frame"></iframe>'
+    for number, (action_name, action) in enumerate(GENERATED_ACTIONS.items()):
+        for turn, (target_name, target) in enumerate(GENERATED_TARGETS.items()):
+            method = ("get", "post")[(number + turn) % 2]
+            page = (frame if target_name == "frame" else "") + _form(f'action="{action}" method="{method}"{target}')
+            cases[f"scheme-{action_name}-{target_name}-{method}"] = (page, {})
+    for base_name, base in GENERATED_BASES.items():
+        for action_name, action in (("relative", "land"), ("absolute", "{origin}/land")):
+            for method in ("get", "post"):
+                page = base + _form(f'action="{action}" method="{method}"')
+                landing = {
+                    "/results/land": ("text/html", _LD % "results"),
+                    "/based/land": ("text/html", _LD % "based"),
+                    "/land": ("text/html", _LD % "land"),
+                }
+                cases[f"base-{base_name}-{action_name}-{method}"] = (page, landing)
+    return cases
+
+
+CASES.update(_generated())
+
+
+def _answer(oracle: ChromiumOracle, url: str, landed: list[str]) -> dict[str, Any]:
+    """Invoke the page's tool through DevTools and wait for ``toolResponded``; ``landed`` is
+    given the main frame's URL at that moment."""
     oracle.page.goto(url)
     oracle.page.wait_for_function(
         "async () => (await document.modelContext.getTools()).some(tool => tool.name === 't')"
@@ -138,8 +240,10 @@ def _answer(oracle: ChromiumOracle, url: str) -> dict[str, Any]:
                     for key in ("output", "errorText"):
                         if key in params:
                             answer[key] = params[key]
+                    landed.append(_frame_url(oracle))
                     return answer
             if time.monotonic() > deadline:
+                landed.append(_frame_url(oracle))
                 return {"status": "pending"}
             time.sleep(0.05)
             _, events = devtools.command("Runtime.evaluate", {"expression": "0"}, session_id=session)
@@ -148,24 +252,84 @@ def _answer(oracle: ChromiumOracle, url: str) -> dict[str, Any]:
         oracle.renew_page()
 
 
-def main() -> None:
+def _frame_url(oracle: ChromiumOracle) -> str:
+    """The main frame's committed URL, as DevTools gives it (the page's own ``url`` can lag)."""
+    devtools, session = oracle._devtools_connection
+    tree, _ = devtools.command("Page.getFrameTree", session_id=session)
+    frame = tree["frameTree"]["frame"]
+    return str(frame["url"]) + str(frame.get("urlFragment", ""))
+
+
+def _placed(text: str, origin: str) -> str:
+    """A page's text with the site's placeholders filled in."""
+    alt = origin.replace("127.0.0.1", "localhost")
+    return text.replace("{alt}", alt).replace("{origin}", origin).replace("{host}", origin.partition("//")[2])
+
+
+def _placeholders(url: str, origin: str) -> str:
+    """A URL the browser reports, with the site's origins written as placeholders again."""
+    alt = origin.replace("127.0.0.1", "localhost")
+    host = origin.partition("//")[2]
+    return url.replace(origin, "{origin}").replace(alt, "{alt}").replace(host, "{host}")
+
+
+def _observed(oracle: ChromiumOracle, url: str) -> dict[str, Any]:
+    """:func:`_answer` with where the tab landed and the navigations the call started."""
+    context = oracle._context
+    assert context is not None
+    navigations: list[list[str]] = []
+    loaded = [False]
+
+    def on_request(request: Any) -> None:
+        if loaded[0] and request.is_navigation_request():
+            navigations.append([request.method, request.url])
+
+    def on_load(page: Any) -> None:
+        loaded[0] = True
+
+    context.on("request", on_request)
+    page = oracle.page
+    page.once("load", on_load)
+    landed: list[str] = []
+    try:
+        answer = _answer(oracle, url, landed)
+    finally:
+        context.remove_listener("request", on_request)
+    origin = oracle.site.origin
+    return {
+        "answer": answer,
+        "landed": _placeholders(landed[0], origin) if landed else None,
+        "navigations": [[method, _placeholders(target, origin)] for method, target in navigations],
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0])
+    parser.add_argument("--only", metavar="GLOB", default="*", help="record only these cases; keep the others' recordings")
+    only = parser.parse_args(argv).only
     # the answers nest as deep as the deepest block Chromium keeps (1,000 arrays and more, with
     # the protocol message around them): Python's json and the writer recurse once per level
     sys.setrecursionlimit(20_000)
+    previous = {}
+    if OUT.exists():
+        previous = {case["name"]: case for case in json.loads(OUT.read_text("utf-8"))["cases"]}
     recorded = []
     with ChromiumOracle() as oracle:
         stamped(oracle)
         origin = oracle.site.origin
-        alt = origin.replace("127.0.0.1", "localhost")
         for name, (page, extra) in CASES.items():
+            if not fnmatch.fnmatchcase(name, only):
+                if name in previous:
+                    recorded.append(previous[name])
+                continue
             for path, (content_type, body) in extra.items():
-                oracle.site.put(path, body.encode("utf-8"), f"{content_type}; charset=utf-8")
-            url = oracle.site.put(f"/results/{name}", page.replace("{alt}", alt).encode("utf-8"))
-            first, second = _answer(oracle, url), _answer(oracle, url)
+                oracle.site.put(path, _placed(body, origin).encode("utf-8"), f"{content_type}; charset=utf-8")
+            url = oracle.site.put(f"/results/{name}", _placed(page, origin).encode("utf-8"))
+            first, second = _observed(oracle, url), _observed(oracle, url)
             if first != second:
                 raise SystemExit(f"{name}: unstable ({first} then {second})")
-            recorded.append({"name": name, "page": page, "pages": extra, "input": {"q": "x"}, "answer": first})
-            print(name, first)
+            recorded.append({"name": name, "page": page, "pages": extra, "input": {"q": "x"}, **first})
+            print(name, first, flush=True)
         write_json(OUT, {"browser": oracle.stamp, "cases": recorded})
 
 
