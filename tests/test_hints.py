@@ -363,3 +363,10 @@ def test_an_unannotated_form_is_judged_by_its_id_too() -> None:
         base_url="https://shop.example/", profile="html", all_forms=True,
     )
     assert tool.inferred and tool.annotations["destructiveHint"] is True
+
+
+def test_an_action_python_cannot_split_still_gets_hints() -> None:
+    """``http://[bad/`` is an action browsers navigate to about:blank#blocked; urlsplit raised
+    (found by the outcome generator)."""
+    hints = annotations('<form toolname=t tooldescription=d action="http://[bad/delete"><input name=q></form>')
+    assert hints["readOnlyHint"] is False and hints["destructiveHint"] is True  # GET, but "delete"

@@ -70,6 +70,11 @@ ISSUES: Mapping[int, Issue] = MappingProxyType(
                 "currently a TODO)",
             ),
             Issue(289, "Input validation (Fixes #92)", pull=True),
+            Issue(
+                316,
+                "Guidance for sensitive form fields (credentials, card data, national IDs) in "
+                "declarative and imperative tools",
+            ),
         )
     }
 )
@@ -248,10 +253,10 @@ QUESTIONS: tuple[Question, ...] = (
         "How is a secret field marked?",
         "`<input type=password>`; `autocomplete` tokens such as `cc-number`, "
         "`current-password`, `one-time-code`.",
-        "Nothing in Chromium's schema says a value is a secret. JSON Schema's `writeOnly` does, "
-        "but #289 does not allow it; #110's `sensitiveHint` is about a tool's output, not its "
-        "input.",
-        (110, 289),
+        "Nothing in Chromium's schema says a value is a secret, which is #316's question. JSON "
+        "Schema's `writeOnly` does, but #289 does not allow it (#110's `sensitiveHint` is about a "
+        "tool's output, not its input).",
+        (316, 289),
         ("sensitive-field",),
     ),
 )

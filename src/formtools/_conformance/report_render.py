@@ -357,7 +357,7 @@ class _Report:
         blocks += self._minimal(question)
         blocks += [Heading(2, ("Why they differ",), f"{name}-why")]
         rules = [rule for rule in RULES if question_of(rule) is question]
-        by_rule = Counter(d.rule.id for _, d in self.by_question[question.id] if d.rule)
+        by_rule = Counter(d.rule.id for _, d in spec if d.rule)  # (formtools' own: counted apart)
         for rule in rules:
             blocks += [
                 Heading(3, (rule.title,), _anchor("r", rule.id)),

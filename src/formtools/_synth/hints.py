@@ -157,7 +157,7 @@ def hints_of(form: Form, *, declared: bool = True) -> Hints:
     button = parameters_of(form).submit_button  # the one a call without a submitter uses
     method = submission_method(attributes, button)
     action = (submission_attribute(attributes, button, "action") or "").strip()
-    scheme = urlsplit(action).scheme.lower()
+    scheme, path = _scheme_and_path(action)
     sends_nothing = method == "dialog" or scheme == "mailto"
     names = words_of(
         attributes.get("toolname", ""),
@@ -165,7 +165,7 @@ def hints_of(form: Form, *, declared: bool = True) -> Hints:
         attributes.get("id", ""),  # what names an unannotated form (--all-forms)
         attributes.get("name", ""),
         attributes.get("aria-label", ""),
-        urlsplit(action).path,
+        path,
         button.button_label if button is not None else "",
     )
     # the description is the one text every declarative tool has ("Delete your account")
@@ -223,6 +223,16 @@ def hints_of(form: Form, *, declared: bool = True) -> Hints:
             if key in inferred:
                 inferred.remove(key)
     return Hints(**guessed, inferred=tuple(inferred))
+
+
+def _scheme_and_path(action: str) -> tuple[str, str]:
+    """An action's scheme (lowercase) and path, for words: urlsplit raises on what browsers
+    take (``http://[bad/`` navigates to about:blank#blocked), so such an action is all path."""
+    try:
+        parts = urlsplit(action)
+    except ValueError:
+        return "", action
+    return parts.scheme.lower(), parts.path
 
 
 def _hands_out_secret(words: frozenset[str]) -> bool:
