@@ -190,7 +190,11 @@ def _gb18030(data: bytes, at: int, out: list[str]) -> int:
     return at + 1 if byte < 0x80 else at + 2
 
 
-_BIG5_PAIRS = {1133: "\u00ca\u0304", 1135: "\u00ca\u030c", 1164: "\u00ea\u0304", 1166: "\u00ea\u030c"}
+# #big5-decoder's four pointers that decode to two code points (Ê̄ Ê̌ ê̄ ê̌: U+00CA or U+00EA and
+# U+0304 or U+030C). Chromium 156 departs: it gives U+0093 or U+00B3 and a lone low surrogate
+# (U+DF04, U+DF0C), measured in text and attribute values; a tool description holding one is
+# then empty, as a lone surrogate makes it. formtools does what Chromium does.
+_BIG5_PAIRS = {1133: "\x93\udf04", 1135: "\x93\udf0c", 1164: "\xb3\udf04", 1166: "\xb3\udf0c"}
 
 
 def _big5(data: bytes, at: int, out: list[str]) -> int:
@@ -217,36 +221,56 @@ def _big5(data: bytes, at: int, out: list[str]) -> int:
     return at + 1 if byte < 0x80 else at + 2
 
 
-def _euc_jp(data: bytes, at: int, out: list[str]) -> int:
-    """#euc-jp-decoder."""
-    leading = data[at]
-    if not (leading in (0x8E, 0x8F) or 0xA1 <= leading <= 0xFE):
-        out.append(_FFFD)
-        return at + 1
-    end = len(data)
-    if at + 1 == end:
-        out.append(_FFFD)
-        return end
-    byte = data[at + 1]
-    if leading == 0x8E and 0xA1 <= byte <= 0xDF:
-        out.append(chr(0xFF61 - 0xA1 + byte))
-        return at + 2
+def _euc_jp(data: bytes) -> str:
+    """#euc-jp-decoder, with Chromium 156's one departure: its EUC-JP jis0212 flag is cleared
+    only when a pair is looked up (both bytes in 0xA1–0xFE), not after every leading byte, so
+    after ``8F A2`` and a byte that ends the sequence, the next pair is read in JIS X 0212
+    (``8F A2 41 B0 A1`` is U+FFFD, A, U+4E02; the standard: U+FFFD, A, U+4E9C). Measured."""
+    if data.isascii():
+        return data.decode("ascii")
     jis0212 = False
-    if leading == 0x8F and 0xA1 <= byte <= 0xFE:
-        jis0212, leading, at = True, byte, at + 1
+    out: list[str] = []
+    at, end = 0, len(data)
+    while at < end:
+        match = _NON_ASCII.search(data, at)
+        if match is None:
+            out.append(data[at:].decode("ascii"))
+            break
+        start = match.start()
+        if start > at:
+            out.append(data[at:start].decode("ascii"))
+        at = start
+        leading = data[at]
+        if not (leading in (0x8E, 0x8F) or 0xA1 <= leading <= 0xFE):
+            out.append(_FFFD)
+            at += 1
+            continue
         if at + 1 == end:
             out.append(_FFFD)
-            return end
+            break
         byte = data[at + 1]
-    if 0xA1 <= leading <= 0xFE and 0xA1 <= byte <= 0xFE:
-        index = _index("jis0212" if jis0212 else "jis0208")
-        pointer = (leading - 0xA1) * 94 + byte - 0xA1
-        char = index[pointer] if pointer < len(index) else _NULL
-        if char != _NULL:
-            out.append(char)
-            return at + 2
-    out.append(_FFFD)
-    return at + 1 if byte < 0x80 else at + 2
+        if leading == 0x8E and 0xA1 <= byte <= 0xDF:
+            out.append(chr(0xFF61 - 0xA1 + byte))
+            at += 2
+            continue
+        if leading == 0x8F and 0xA1 <= byte <= 0xFE:
+            jis0212, leading, at = True, byte, at + 1
+            if at + 1 == end:
+                out.append(_FFFD)
+                break
+            byte = data[at + 1]
+        if 0xA1 <= leading <= 0xFE and 0xA1 <= byte <= 0xFE:
+            index = _index("jis0212" if jis0212 else "jis0208")
+            jis0212 = False
+            pointer = (leading - 0xA1) * 94 + byte - 0xA1
+            char = index[pointer] if pointer < len(index) else _NULL
+            if char != _NULL:
+                out.append(char)
+                at += 2
+                continue
+        out.append(_FFFD)
+        at += 1 if byte < 0x80 else 2
+    return "".join(out)
 
 
 def _shift_jis(data: bytes, at: int, out: list[str]) -> int:
@@ -403,13 +427,15 @@ def _decoder(name: str) -> Decoder:
     if name in _SINGLE_BYTE or name == "x-user-defined":
         return _single_byte(name)
     multi_byte = {
-        "gbk": _gb18030, "gb18030": _gb18030, "big5": _big5, "euc-jp": _euc_jp,
+        "gbk": _gb18030, "gb18030": _gb18030, "big5": _big5,
         "shift_jis": _shift_jis, "euc-kr": _euc_kr,
     }  # fmt: skip
     if name in multi_byte:
         return _ascii_runs(multi_byte[name])
     if name == "iso-2022-jp":
         return _iso_2022_jp
+    if name == "euc-jp":
+        return _euc_jp
     if name == "replacement":
         return _replacement
     if name in ("utf-8", "utf-16be", "utf-16le"):
