@@ -355,3 +355,21 @@ def test_the_adversarial_review_pages() -> None:
     (tool,) = formtools.extract_tools(gbk, base_url="http://127.0.0.1:9/")
     request = formtools.prepare_call(tool, {}).request
     assert request is not None and request.body == b"h=%80"
+
+
+@pytest.mark.parametrize("encoding", ["shift_jis", "euc-kr"])
+def test_python_twin_fast_path_is_exact(encoding: str) -> None:
+    """Shift_JIS and EUC-KR pages decode through Python's C codec where that is provably the
+    same (``_twin_fixes``): every two-byte sequence, then a lead or an ASCII byte, agrees with the
+    standard's decoder run on its own."""
+    from formtools._spec import decoding
+
+    exact = decoding._ascii_runs(decoding._TWO_BYTE[encoding])
+    fast = decoding._decoder(encoding)
+    assert fast is not exact
+    for lead in range(0x80, 0x100):
+        for trail in range(0x100):
+            for after in (b"A", b"\xa1", b""):
+                data = bytes([lead, trail]) + after
+                assert fast(data) == exact(data), data.hex()
+    assert fast(b"\xa0\xfd") == "\ufffd\ufffd" if encoding == "shift_jis" else True

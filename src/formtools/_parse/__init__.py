@@ -28,7 +28,8 @@ def parse_html(
     """Parse markup the way a browser does and record parser-assigned form owners.
 
     Bytes are decoded as a browser decodes them: a BOM wins, then the ``charset`` of
-    ``content_type`` (the HTTP header), then a ``<meta charset>`` prescan, else windows-1252.
+    ``content_type`` (the HTTP header), then a ``<meta charset>`` prescan, else windows-1252;
+    with the WHATWG Encoding Standard's decoders (:mod:`formtools._spec.decoding`).
     ``parser="auto"`` takes the fast exact path (lexbor, see :mod:`.fast`) wherever it can
     vouch for html5lib's answer and html5lib elsewhere; ``parser="html5lib"`` always uses
     html5lib. Forms, tools and diagnostics come out the same either way. ``referrer_policy``
