@@ -3,8 +3,10 @@
 Each dimension is measured at n and 2n in the same run (best of three), through the library's
 whole extraction (parse, forms, synthesis under every profile) and a dry-run call, and the
 ratio t(2n)/t(n) is printed: about 2 is linear, about 4 quadratic. Dimensions: nesting depth
-(divs, spans, formatting elements), attribute length, options in a select, forms on a page, page
-size (ordinary markup around one form), JSON-LD nesting on a landing page.
+(divs, spans, formatting elements, disabled fieldsets with their legends, labels, labels with text
+and formatting), attribute length, attributes on one element (arbitrary names, and tool-like names
+lint warns about), options in a select, forms on a page, page size (ordinary markup around one
+form), JSON-LD nesting on a landing page.
 
     python benchmarks/bench_linearity.py [--scale 1.0]
 """
@@ -30,6 +32,15 @@ DIMENSIONS: dict[str, tuple[Callable[[int], str], int]] = {
     "depth (div)": (nested("div"), 20_000),
     "depth (span)": (nested("span"), 20_000),
     "depth (b)": (nested("b"), 10_000),
+    "depth (fieldset)": (lambda n: FORM.format("<fieldset disabled><legend>" * n + "<input name=q>"), 10_000),
+    "depth (label)": (lambda n: FORM.format("<label>" * n + "<input name=q>"), 10_000),
+    "depth (label, b)": (lambda n: FORM.format("<label>x <b>y</b>" * n + "<input name=q>"), 10_000),
+    "attributes": (
+        lambda n: FORM.format("<input name=q " + " ".join(f"a{i}=x" for i in range(n)) + ">"), 20_000
+    ),
+    "attributes (tool)": (
+        lambda n: FORM.format("<input name=q " + " ".join(f"toolx{i}=x" for i in range(n)) + ">"), 10_000
+    ),
     "attribute length": (lambda n: FORM.format(f'<input name=q toolparamdescription="{"x" * n}">'), 2_000_000),
     "options": (lambda n: FORM.format("<select name=s>" + "<option>o" * n + "</select>"), 20_000),
     "forms": (

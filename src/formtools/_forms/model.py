@@ -38,7 +38,12 @@ def _unchanged(text: str) -> str:
     return text
 
 
-def _frozen(attributes: Any, restore: Restore) -> Attributes:
+def _frozen(element: etree._Element, document: Document, restore: Restore) -> Attributes:
+    """The element's attributes: from the tree, or all of them from the document when they were
+    too many for the tree (``Document.many_attributes``)."""
+    attributes = document.many_attributes.get(element)
+    if attributes is None:
+        attributes = element.attrib
     if restore is _unchanged:
         return MappingProxyType(dict(attributes.items()))
     return MappingProxyType({name: restore(value) for name, value in attributes.items()})
@@ -206,22 +211,26 @@ def _control_type(element: etree._Element) -> str:
     return str(tag)
 
 
-def _label_text(label: etree._Element, restore: Restore) -> str:
-    """A label's text without the text of labelable elements inside it, ends trimmed."""
+def _label_raw_text(label: etree._Element, known: dict[Any, str]) -> str:
+    """A label's text without the text of labelable elements inside it, as the tree holds it
+    (not restored, ends kept). ``known``: the same for labels inside it, taken as they are, so
+    that nested labels cost their elements once, not once per label around them."""
     parts: list[str] = [label.text or ""]
 
     def walk(node: etree._Element) -> None:
         for child in node:
             if isinstance(child.tag, str):
                 if child.tag not in LABELABLE:
-                    parts.append(child.text or "")
-                    walk(child)
+                    inner = known.get(child) if child.tag == "label" else None
+                    if inner is not None:
+                        parts.append(inner)
+                    else:
+                        parts.append(child.text or "")
+                        walk(child)
             parts.append(child.tail or "")
 
     walk(label)
-    return restore("".join(parts)).strip(CHROMIUM_WHITESPACE)
-
-
+    return "".join(parts)
 
 
 def _options(select: etree._Element, restore: Restore) -> tuple[Option, ...]:
@@ -313,7 +322,7 @@ def forms_of(document: Document) -> tuple[Form, ...]:
     return tuple(
         Form(
             index=i,
-            attributes=_frozen(form.attrib, restore),
+            attributes=_frozen(form, document, restore),
             controls=controls,
             line=form.sourceline,
             heading=heading,
@@ -342,6 +351,14 @@ def _scan_scope(
     directions: list[tuple[etree._Element, str]] = []
     # fieldsets that disable their descendants: (fieldset element, its first legend or None)
     disabling: list[tuple[etree._Element, etree._Element | None]] = []
+    # the open elements that are children of a disabling fieldset, other than its first legend:
+    # an element is disabled by a fieldset when one of them is it or holds it (one check per
+    # element, where walking up to each disabling fieldset cost the depth times their number)
+    disabled_below: list[etree._Element] = []
+    # open labels without a for= whose first labelable descendant has not come yet, and what
+    # each found: the labelled control of every such label, in the same walk
+    seeking: list[etree._Element] = []
+    labelled: dict[Any, etree._Element] = {}
     # form position → its first heading inside, else the last heading of its section before it
     headings: dict[int, etree._Element | None] = {}
     inner_heading: set[int] = set()
@@ -358,13 +375,25 @@ def _scan_scope(
                 containers.pop()
                 if tag == "fieldset" and disabling and disabling[-1][0] is element:
                     disabling.pop()
+            if disabled_below and disabled_below[-1] is element:
+                disabled_below.pop()
+            if seeking and seeking[-1] is element:
+                seeking.pop()  # a label without a labelable descendant
             continue
         position = next(counter)
+        if disabling and disabling[-1][1] is not element and disabling[-1][0] is element.getparent():
+            disabled_below.append(element)
         ident = element.get("id")
         if ident is not None and ident not in first_with_id:
             first_with_id[ident] = element
+        if seeking and _labelable(element):
+            for label in seeking:
+                labelled[label] = element
+            seeking.clear()
         if tag == "label":
             labels.append(element)
+            if element.get("for") is None:
+                seeking.append(element)
         elif tag == "form":
             forms.append((position, element))
             headings[position] = _section_heading(element, seen_headings)
@@ -382,7 +411,7 @@ def _scan_scope(
                     element,
                     position,
                     tuple(containers),
-                    _disabled_by(element, disabling),
+                    bool(disabled_below),
                     datalists > 0,
                     directions[-1][1] if directions else None,
                 )
@@ -393,19 +422,19 @@ def _scan_scope(
         if direction is not None:
             directions.append((element, ascii_lowercase(direction)))
         if tag in ("form", "fieldset"):
-            containers.append(Container(position, tag, _frozen(element.attrib, restore)))
+            containers.append(Container(position, tag, _frozen(element, document, restore)))
             if tag == "fieldset" and element.get("disabled") is not None:
                 legend = next((c for c in element if c.tag == "legend"), None)
                 disabling.append((element, legend))
 
-    labels_of = _labels_by_control(labels, first_with_id, restore)
+    labels_of = _labels_by_control(labels, labelled, first_with_id, restore)
     owned: dict[Any, list[Control]] = {form: [] for _, form in forms}
     for item in listed:
         owner = _form_owner(item.element, scope, document, first_with_id)
         if owner is None or owner not in owned:
             continue
         suggestions = _suggestions(item.element, first_with_id, restore)
-        owned[owner].append(_control(item, labels_of.get(item.element, ()), suggestions, restore))
+        owned[owner].append(_control(item, labels_of.get(item.element, ()), suggestions, document, restore))
     for position, form in forms:
         heading = headings[position]
         found.append(
@@ -441,21 +470,6 @@ def _labelledby(
     return collapse_whitespace(" ".join(texts))
 
 
-def _disabled_by(
-    element: etree._Element, disabling: list[tuple[etree._Element, etree._Element | None]]
-) -> bool:
-    """Inside a disabled fieldset and not inside that fieldset's first legend child."""
-    for _fieldset, legend in disabling:
-        if legend is None:
-            return True
-        node = element
-        while node is not None and node is not legend:
-            node = node.getparent()
-        if node is None:
-            return True
-    return False
-
-
 def _form_owner(
     element: etree._Element,
     scope: etree._Element,
@@ -479,20 +493,27 @@ def _form_owner(
 
 
 def _labels_by_control(
-    labels: list[etree._Element], first_with_id: dict[str, etree._Element], restore: Restore
+    labels: list[etree._Element],
+    labelled: dict[Any, etree._Element],
+    first_with_id: dict[str, etree._Element],
+    restore: Restore,
 ) -> dict[Any, tuple[str, ...]]:
-    """#labeled-control for every label, grouped by control, labels in tree order."""
-    found: dict[Any, list[str]] = {}
+    """#labeled-control for every label, grouped by control, labels in tree order.
+    ``labelled``: each label without ``for=`` → its first labelable descendant, if any."""
+    controls: list[tuple[etree._Element, Any]] = []
     for label in labels:
         target_id = label.get("for")
-        if target_id is not None:
-            control = first_with_id.get(target_id)
-        else:
-            control = next(
-                (d for event, d in _walk(label) if event == "start" and _labelable(d)), None
-            )
+        control = first_with_id.get(target_id) if target_id is not None else labelled.get(label)
         if control is not None and _labelable(control):
-            found.setdefault(control, []).append(_label_text(label, restore))
+            controls.append((label, control))
+    # innermost labels first, so that a label's text reuses the text of the labels inside it
+    texts: dict[Any, str] = {}
+    for label, _control in reversed(controls):
+        if label not in texts:
+            texts[label] = _label_raw_text(label, texts)
+    found: dict[Any, list[str]] = {}
+    for label, control in controls:
+        found.setdefault(control, []).append(restore(texts[label]).strip(CHROMIUM_WHITESPACE))
     return {control: tuple(texts) for control, texts in found.items()}
 
 
@@ -526,7 +547,11 @@ def _suggestions(
 
 
 def _control(
-    item: _Listed, labels: tuple[str, ...], suggestions: tuple[str, ...], restore: Restore
+    item: _Listed,
+    labels: tuple[str, ...],
+    suggestions: tuple[str, ...],
+    document: Document,
+    restore: Restore,
 ) -> Control:
     element = item.element
     tag = element.tag
@@ -537,7 +562,7 @@ def _control(
         index=item.index,
         tag=tag,
         type=_control_type(element),
-        attributes=_frozen(element.attrib, restore),
+        attributes=_frozen(element, document, restore),
         disabled=disabled,
         labels=labels,
         containers=item.containers,

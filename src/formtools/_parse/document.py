@@ -56,6 +56,10 @@ class Document:
     source: str = "<string>"
     parser_owners: Mapping[Any, Any] = field(default_factory=lambda: MappingProxyType({}))
     escaped: bool = False
+    #: every attribute of the elements with too many for the tree, which holds only the ones
+    #: read by name (:data:`formtools._parse.exact.TREE_ATTRIBUTES`): element → its attributes
+    #: as the tree would hold them, in order
+    many_attributes: Mapping[Any, Mapping[str, str]] = field(default_factory=lambda: MappingProxyType({}))
     whole: Callable[[], etree._Element] | None = field(default=None, repr=False)
     #: the first ``<base target>`` (the default target of the page's forms) and the names of
     #: the page's iframes (a form's ``target`` naming one navigates that frame, not a new window)

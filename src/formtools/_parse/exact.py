@@ -18,6 +18,7 @@ takes a page, and comes here for the pages it leaves.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import warnings
 from collections import Counter
@@ -27,7 +28,16 @@ from typing import Any, Iterator
 import html5lib
 from html5lib._inputstream import HTMLBinaryInputStream, lookupEncoding
 from html5lib._tokenizer import HTMLTokenizer
-from html5lib.constants import DataLossWarning, specialElements
+from html5lib.constants import (
+    EOF,
+    DataLossWarning,
+    asciiLetters,
+    asciiUpper2Lower,
+    formattingElements,
+    spaceCharacters,
+    specialElements,
+    tokenTypes,
+)
 from html5lib.treebuilders import getTreeBuilder
 from lxml import etree
 
@@ -61,6 +71,36 @@ _VOID = frozenset(
     "area base basefont bgsound br col embed frame hr img input keygen link meta param source "
     "track wbr".split()
 )
+
+
+# An element with more attributes than this keeps in the tree only those some reader looks up by
+# name (see _OwnerRecordingTreeBuilder._split). Real pages stay far below it.
+MANY_ATTRIBUTES = 64
+#: The names a reader of the tree (formtools, html5lib) looks up on an element: HTML's attribute
+#: index, the tool attributes, the ARIA attributes read for names, and MathML's ``encoding``.
+TREE_ATTRIBUTES = frozenset(
+    """abbr accept accept-charset accesskey action allow allowfullscreen alpha alt as async
+    autocapitalize autocomplete autocorrect autofocus autoplay blocking charset checked cite class
+    closedby color colorspace cols colspan command commandfor content contenteditable controls
+    coords crossorigin data datetime decoding default defer dir dirname disabled download
+    draggable enctype enterkeyhint fetchpriority for form formaction formenctype formmethod
+    formnovalidate formtarget headers height hidden high href hreflang http-equiv id imagesizes
+    imagesrcset inert inputmode integrity is ismap itemid itemprop itemref itemscope itemtype kind
+    label lang list loading loop low max maxlength media method min minlength multiple muted name
+    nomodule nonce novalidate open optimum pattern ping placeholder playsinline popover
+    popovertarget popovertargetaction poster preload readonly referrerpolicy rel required reversed
+    rows rowspan sandbox scope selected shadowrootclonable shadowrootcustomelementregistry
+    shadowrootdelegatesfocus shadowrootmode shadowrootserializable shape size sizes slot span
+    spellcheck src srcdoc srclang srcset start step style tabindex target title translate type
+    usemap value width wrap writingsuggestions align bgcolor language encoding
+    role aria-label aria-labelledby aria-describedby aria-description aria-hidden aria-required
+    aria-disabled aria-readonly aria-invalid
+    toolname tooldescription tooltitle toolautosubmit toolparamdescription toolparamtitle
+    toolparamsensitive toolreadonlyhint tooldestructivehint toolidempotenthint toolopenworldhint
+    tooluntrustedcontenthint toolhumanintheloophint toolsensitivehint""".split()
+)
+_FORMATTING = frozenset(name for namespace, name in formattingElements)
+_DIGEST = "formtools-attributes"  # not an HTML attribute name a page's could be mistaken for
 
 
 class _CountedStack(list):  # type: ignore[type-arg]
@@ -98,6 +138,18 @@ class _CountedStack(list):  # type: ignore[type-arg]
     def __contains__(self, node: object) -> bool:  # html5lib's nodes compare by identity
         return self._members[id(node)] > 0
 
+    def index(self, node: Any, *bounds: Any) -> int:
+        """Where ``node`` is, looked for from the top: the adoption agency asks for elements near
+        the top, and list.index walked from the bottom (``<label>x <b>y</b>`` nested 20,000
+        times cost the depth per ``</b>``). A node is open at most once, so this is the same
+        answer."""
+        if bounds or not self._members[id(node)]:
+            return super().index(node, *bounds)
+        for position in range(len(self) - 1, -1, -1):
+            if self[position] is node:
+                return position
+        raise ValueError("not open")  # (unreachable: counted as open)
+
 
 class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-type]
     """html5lib's lxml builder, plus the form-pointer association of #form-element-pointer,
@@ -109,6 +161,8 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
         super().reset()
         self.openElements = _CountedStack()
         self.parser_owners: dict[Any, Any] = {}
+        self.many_attributes: dict[Any, dict[str, str]] = {}
+        self._splitting: set[int] = set()  # tokens whose attributes are set aside meanwhile
 
     def elementInScope(self, target: Any, variant: Any = None) -> bool:
         name = target.nameTuple if hasattr(target, "nameTuple") else target
@@ -118,7 +172,49 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
             return False  # the walk could only end at a scope boundary
         return bool(super().elementInScope(target, variant))
 
+    def _split(self, token: dict[str, Any]) -> dict[str, str] | None:
+        """An HTML element's attributes, when they are too many for the tree: libxml2 keeps an
+        element's attributes in a list it walks for each one added or read by name, so n
+        attributes cost n² (80,000 on one input took 40 s). The tree then holds only the names
+        some reader looks up (:data:`TREE_ATTRIBUTES`), and a formatting element a digest of all
+        (html5lib compares them for the Noah's Ark clause); ``many_attributes`` holds them all
+        (see :class:`~formtools._parse.document.Document`)."""
+        data: dict[str, str] = token["data"]
+        if len(data) <= MANY_ATTRIBUTES or id(token) in self._splitting:
+            return None
+        if token.get("namespace") not in (None, _HTML) or not all(isinstance(k, str) for k in data):
+            return None
+        kept = {name: value for name, value in data.items() if name in TREE_ATTRIBUTES}
+        if token["name"] in _FORMATTING:
+            kept[_DIGEST] = hashlib.sha256(repr(list(data.items())).encode("utf-8", "surrogatepass")).hexdigest()
+        self._splitting.add(id(token))
+        token["data"] = kept
+        return data
+
+    def _keep(self, token: dict[str, Any], element: Any, full: dict[str, str]) -> None:
+        self._splitting.discard(id(token))
+        token["data"] = full
+        coerce = self.infosetFilter.coerceAttribute
+        attributes: dict[str, str] = {}
+        for name, value in full.items():
+            attributes[coerce(name)] = value
+        self.many_attributes[element._element] = attributes
+
+    def createElement(self, token: dict[str, Any]) -> Any:
+        full = self._split(token)
+        element = super().createElement(token)
+        if full is not None:
+            self._keep(token, element, full)
+        return element
+
     def insertElementNormal(self, token: dict[str, Any]) -> Any:
+        full = self._split(token)
+        element = self._insert_normal(token)
+        if full is not None:
+            self._keep(token, element, full)
+        return element
+
+    def _insert_normal(self, token: dict[str, Any]) -> Any:
         stack = self.openElements
         pushed = not (token["name"] in _VOID and token.get("namespace") in (None, _HTML))
         pushed = pushed and not (token.get("selfClosing") and token.get("namespace") not in (None, _HTML))
@@ -146,7 +242,11 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
         return element
 
     def insertElementTable(self, token: dict[str, Any]) -> Any:
-        return self._record(super().insertElementTable(token), token)
+        full = self._split(token)
+        element = self._record(super().insertElementTable(token), token)
+        if full is not None:
+            self._keep(token, element, full)
+        return element
 
 
 # Names lxml holds as they are; any other is rewritten before html5lib's own coercion, which
@@ -161,7 +261,58 @@ def _xml_safe(name: str) -> str:
 
 
 class _EscapingTokenizer(HTMLTokenizer):  # type: ignore[misc]  # html5lib is untyped
-    """html5lib's tokenizer, handing on tokens with unrepresentable characters parked."""
+    """html5lib's tokenizer, handing on tokens with unrepresentable characters parked, and
+    finding duplicate attributes with a set (html5lib compares each name with every earlier one
+    of the tag: n attributes cost n²)."""
+
+    _names: tuple[Any, set[str]] = (None, set())  # the tag token, its attribute names so far
+
+    def attributeNameState(self) -> bool:
+        """html5lib 1.1's, but for the duplicate check (only a parse error: the first of the
+        names is kept when the token is emitted)."""
+        data = self.stream.char()
+        leaving = True
+        emit = False
+        attributes = self.currentToken["data"]
+        if data == "=":
+            self.state = self.beforeAttributeValueState
+        elif data in asciiLetters:
+            attributes[-1][0] += data + self.stream.charsUntil(asciiLetters, True)
+            leaving = False
+        elif data == ">":
+            emit = True
+        elif data in spaceCharacters:
+            self.state = self.afterAttributeNameState
+        elif data == "/":
+            self.state = self.selfClosingStartTagState
+        elif data == "\u0000":
+            self.tokenQueue.append({"type": tokenTypes["ParseError"], "data": "invalid-codepoint"})
+            attributes[-1][0] += "\uFFFD"
+            leaving = False
+        elif data in ("'", '"', "<"):
+            self.tokenQueue.append(
+                {"type": tokenTypes["ParseError"], "data": "invalid-character-in-attribute-name"}
+            )
+            attributes[-1][0] += data
+            leaving = False
+        elif data is EOF:
+            self.tokenQueue.append({"type": tokenTypes["ParseError"], "data": "eof-in-attribute-name"})
+            self.state = self.dataState
+        else:
+            attributes[-1][0] += data
+            leaving = False
+        if leaving:
+            name = attributes[-1][0] = attributes[-1][0].translate(asciiUpper2Lower)
+            token, names = self._names
+            if token is not self.currentToken:
+                names = {earlier for earlier, _ in attributes[:-1]}
+                self._names = (self.currentToken, names)
+            if name in names:
+                self.tokenQueue.append({"type": tokenTypes["ParseError"], "data": "duplicate-attribute"})
+            names.add(name)
+            if emit:
+                self.emitCurrentToken()
+        return True
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
         for token in super().__iter__():
@@ -301,6 +452,7 @@ def parse_exact(
     else:
         encoding = "UTF-8"
     owners = MappingProxyType(dict(parser.tree.parser_owners))
+    many = MappingProxyType(parser.tree.many_attributes)
     return Document(
         forms_root=root,
         url=url,
@@ -308,6 +460,7 @@ def parse_exact(
         encoding=encoding,
         source=source or (url or "<string>"),
         parser_owners=owners,
+        many_attributes=many,
         escaped=parser.escaped,
         base_target=base_target_of(root),
         frame_names=frame_names_of(root),

@@ -83,6 +83,7 @@ from formtools._parse.scan import (
     _Unsure,
     PointerScan,
     deeply_nested,
+    many_attributes,
     out_of_reach,
 )
 from formtools._spec.constants import ASCII_WHITESPACE, LISTED
@@ -233,6 +234,8 @@ class _Page(PointerScan):
         low = lowered(data)  # (the prefilter's copy, when it lowered these very bytes)
         if deeply_nested(low):
             raise _Unsure  # deeper than Blink nests: the exact path caps it as Blink does
+        if many_attributes(low):
+            raise _Unsure  # lexbor's cost is quadratic in a tag's attributes; the exact path's is not
         if b"\r" in data:  # html5lib's input stream normalizes newlines
             data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
             low = data.lower()

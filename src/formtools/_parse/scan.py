@@ -17,6 +17,8 @@ from selectolax.lexbor import LexborNode
 from formtools._parse.document import _NEEDS_ESCAPE
 from formtools._spec.constants import LISTED
 
+MANY_ATTRIBUTES = 64  # (formtools._parse.exact.MANY_ATTRIBUTES: a tag with more takes that path)
+
 __all__ = ["DEEP", "PointerScan", "deeply_nested", "out_of_reach"]
 
 
@@ -343,3 +345,24 @@ def out_of_reach(node: LexborNode, known: dict[int, int] | None = None) -> bool:
         above = min(above + 1, DEEP + 1)
         known[key] = above
     return above > DEEP
+
+
+# A start tag with more than MANY_ATTRIBUTES attributes, following the tokenizer's attribute
+# states (a quoted value runs to its quote, or to the end of the page; an attribute may follow a
+# quoted value at once; "=" may begin a name). Atomic groups and possessive quantifiers: a tag
+# with fewer attributes fails in one pass over it, with no backtracking into its attributes.
+_ATTRIBUTE = (
+    rb"(?>[^\t\n\f\r />][^\t\n\f\r />=]*+"
+    rb"(?:[\t\n\f\r ]*+=[\t\n\f\r ]*+(?:\"[^\"]*+\"?|'[^']*+'?|[^\t\n\f\r >]*+))?)"
+)
+_MANY_ATTRIBUTES_TAG = re.compile(
+    rb"<[a-z][^\t\n\f\r />]*+(?:[\t\n\f\r /]*+" + _ATTRIBUTE + rb"){%d}" % (MANY_ATTRIBUTES + 1)
+)
+
+
+def many_attributes(low: bytes) -> bool:
+    """Whether some start tag of the page has more attributes than the fast path takes: lexbor
+    checks each attribute of a tag against the earlier ones (n attributes cost n²), and the
+    exact path keeps such a tag's attributes aside (``formtools._parse.exact``). A tag-like
+    run in a script or comment counts too (it only sends the page to the exact path)."""
+    return _MANY_ATTRIBUTES_TAG.search(low) is not None

@@ -1,0 +1,126 @@
+"""Cost linear in the input, counted, not timed: a page's work is the number of Python lines the
+extraction runs (``sys.settrace``), which does not depend on the machine or its load.
+
+Each shape is measured at n and 2n: linear work doubles (quadratic quadruples), and a nested
+shape may cost at most a few times what the same elements cost side by side. Work done inside C
+(lexbor, libxml2) is not counted, so what made it quadratic is held structurally: a tag with
+many attributes leaves the fast path (lexbor compares each attribute with the earlier ones) and
+no element of the tree holds more attributes than the names read from it (libxml2 walks an
+element's attribute list for each one added or read by name).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from types import FrameType
+from typing import Any
+
+import pytest
+
+import formtools
+from formtools._forms.model import forms_of
+from formtools._parse.exact import MANY_ATTRIBUTES, TREE_ATTRIBUTES
+from formtools._parse.fast import fast_document
+
+FORM = "<form toolname=t tooldescription=d toolautosubmit action=/x>{}<button>Go</button></form>"
+
+
+def lines(run: Callable[[], Any]) -> int:
+    """The Python lines ``run`` executes."""
+    count = 0
+
+    def trace(frame: FrameType, event: str, arg: Any) -> Any:
+        nonlocal count
+        if event == "line":
+            count += 1
+        return trace
+
+    sys.settrace(trace)
+    try:
+        run()
+    finally:
+        sys.settrace(None)
+    return count
+
+
+def extraction_lines(page: str, parser: str = "auto") -> int:
+    return lines(lambda: formtools.extract_tools(page, parser=parser))  # type: ignore[arg-type]
+
+
+def attributes(n: int, prefix: str = "a") -> str:
+    return FORM.format("<input name=q " + " ".join(f"{prefix}{i}=x" for i in range(n)) + " required>")
+
+
+NESTED: dict[str, tuple[str, str]] = {
+    # (opening markup nested n times, the same elements side by side)
+    "disabled fieldset and legend": (
+        "<fieldset disabled><legend>",
+        "<fieldset disabled><legend></legend></fieldset>",
+    ),
+    "label": ("<label>", "<label></label>"),
+    "label with text and formatting": ("<label>x <b>y</b>", "<label>x <b>y</b></label>"),
+}
+
+
+@pytest.mark.parametrize("prefix", ["a", "toolx"])
+def test_attribute_count_costs_linear_work(prefix: str) -> None:
+    """html5lib compared each attribute's name with every earlier one of its tag."""
+    small, large = (extraction_lines(attributes(n, prefix), parser="html5lib") for n in (400, 800))
+    assert large < 2.3 * small, (small, large)
+
+
+def test_many_attributes_stay_out_of_lexbor_and_libxml2() -> None:
+    """80,000 attributes on one input took 40 s: lexbor and libxml2 each walk an element's
+    attributes per attribute. Such a tag leaves the fast path, and the tree holds only the
+    attributes read from it by name; the forms still see every attribute, in order."""
+    n = 3 * MANY_ATTRIBUTES
+    page = FORM.format(
+        "<input " + " ".join(f"a{i}=x{i}" for i in range(n)) + " a5=dup name=q toolparamtitle=T required>"
+    )
+    assert fast_document(page.encode()) is None
+    document = formtools.parse_html(page)
+    for element in document.forms_root.iter():
+        assert len(element.attrib) <= len(TREE_ATTRIBUTES) + 1, element.tag
+    (form,) = forms_of(document)
+    (control, _button) = form.controls
+    assert list(control.attributes) == [*(f"a{i}" for i in range(n)), "name", "toolparamtitle", "required"]
+    assert control.attributes["a5"] == "x5" and control.attributes["name"] == "q"
+    just_below = FORM.format("<input " + " ".join(f"a{i}=x" for i in range(MANY_ATTRIBUTES // 2)) + " name=q>")
+    assert fast_document(just_below.encode()) is not None
+
+
+@pytest.mark.parametrize("shape", list(NESTED))
+def test_nesting_costs_linear_work(shape: str) -> None:
+    """5,000 nested ``<fieldset disabled><legend>`` took 9 s (each control walked up to every
+    disabling fieldset), 20,000 nested labels 11 s (each label searched and read the labels
+    inside it). Past Blink's depth cap, doubling the depth doubles the work, and nesting costs
+    at most a few times what the same elements cost side by side."""
+    opening, flat = NESTED[shape]
+
+    def nested(n: int) -> str:
+        return FORM.format(opening * n + "<input name=q>")
+
+    small, large = extraction_lines(nested(1_500)), extraction_lines(nested(3_000))
+    assert large < 2.3 * small, (small, large)
+    # (a nested page takes the exact path: so does the baseline)
+    side_by_side = extraction_lines(FORM.format(flat * 3_000 + "<input name=q>"), parser="html5lib")
+    assert large < 4 * side_by_side, (large, side_by_side)
+
+
+@pytest.mark.parametrize(
+    "spelling",
+    [
+        "a{i}=x",
+        "a{i}",
+        'a{i}="x>y"',  # a ">" or "<" in a quoted value does not end the tag
+        "a{i}='<b'",
+        'a{i}="1"',  # (joined without spaces below: an attribute may follow a quoted value)
+    ],
+)
+def test_a_tag_with_many_attributes_is_found_however_it_is_written(spelling: str) -> None:
+    separator = "" if spelling.endswith('"1"') else " "
+    tag = "<input " + separator.join(spelling.format(i=i) for i in range(MANY_ATTRIBUTES + 1)) + " name=q>"
+    assert fast_document(FORM.format(tag).encode()) is None
+    fewer = "<input " + separator.join(spelling.format(i=i) for i in range(MANY_ATTRIBUTES - 1)) + " name=q>"
+    assert fast_document(FORM.format(fewer).encode()) is not None
