@@ -250,7 +250,7 @@ def run_driver(jobs_file: Path, results_file: Path, expected_src: Path, entry_po
 _BOUNDARY = re.compile(rb"----WebKitFormBoundary[A-Za-z0-9]{16}")
 _BOUNDARY_SHOWN = b"----WebKitFormBoundary################"
 _BASE64_BODY = re.compile(rb'("body_base64": ?")([A-Za-z0-9+/=]*)(")')
-_BATCH_TIMING = re.compile(rb" in [\d,.]+ s \([\d,.]+ pages/s, [\d,.]+ MB/s\)")
+_BATCH_TIMING = re.compile(rb" in [\d,.]+ s \([\d,.]+ pages/s, [\d,.]+ MB/s")  # (then the workers)
 _SHOWN_WARNING = re.compile(rb"^.*?:\d+: (\w*Warning): (.*)\n(?:  .*\n)?", re.MULTILINE)
 
 
