@@ -6,7 +6,10 @@ Chromium's answer is ``Completed`` with the landing document's JSON-LD, ``Error`
 page of another origin) or nothing (the call stays pending: ``javascript:``/``data:``/``mailto:``
 actions, ``method=dialog``, a new window, a download). formtools gives the same JSON-LD where
 Chromium completes, and ``result`` ``None`` with a reason everywhere Chromium gives the agent
-nothing — never an error of its own.
+nothing — never an error of its own. Each case also recorded where the tab landed and which
+navigation requests the call started: formtools must send exactly those (none for an action
+Chromium does not load, ``about:blank#blocked`` for one it cannot parse), and say where the page
+went (``url``) when the form navigated the page itself.
 """
 
 from __future__ import annotations
@@ -59,17 +62,56 @@ def test_json_ld_nesting_boundary_is_recorded(depth: int, inner: str, kept: bool
     assert len(blocks) == (2 if kept else 1)
 
 
-@pytest.mark.spec_step("exec-request-6", "exec-result-1", "exec-result-2", "exec-result-3", "exec-result-4")
-@pytest.mark.parametrize("name", sorted(CASES))
+#: recorded cases formtools does not reproduce yet, and why (each an xfail, strict: fixing one
+#: makes its test pass and must remove it here)
+KNOWN_DIVERGENCES = {
+    # Chromium's URL parser (GURL) takes a space in a host and escapes it (http://exa%20mple.com/)
+    # and navigates there; the URL Standard, and ada, refuse the host: formtools reports the
+    # about:blank#blocked navigation an unparseable action makes
+    **{f"scheme-unparseable-space-{target}": "GURL accepts a space in a host; the URL Standard does not"
+       for target in ("none-post", "self-get", "blank-post", "named-get", "frame-post")},
+}
+
+
+def _placed(text: str, origin: str) -> str:
+    """The recording's placeholders (see ``scripts/record_chromium_results.py``) filled in."""
+    alt = origin.replace("127.0.0.1", "localhost")
+    return text.replace("{alt}", alt).replace("{origin}", origin).replace("{host}", origin.partition("//")[2])
+
+
+@pytest.mark.spec_step(
+    "exec-request-2", "exec-request-6", "exec-result-1", "exec-result-2", "exec-result-3", "exec-result-4"
+)
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=KNOWN_DIVERGENCES[name]))
+        if name in KNOWN_DIVERGENCES
+        else name
+        for name in sorted(CASES)
+    ],
+)
 def test_result_as_chromium_gives_it(site: LocalSite, name: str) -> None:
     case = CASES[name]
     for path, (content_type, body) in case["pages"].items():
-        site.put(path, body.encode("utf-8"), f"{content_type}; charset=utf-8")
-    alt = site.origin.replace("127.0.0.1", "localhost")
-    page = case["page"].replace("{alt}", alt)
+        site.put(path, _placed(body, site.origin).encode("utf-8"), f"{content_type}; charset=utf-8")
+    page = _placed(case["page"], site.origin)
     url = site.put(f"/results/{name}", page.encode("utf-8"))
     (tool,) = formtools.extract_tools(page, base_url=url)
+    prepared = formtools.prepare_call(tool, case["input"])
+    # the requests formtools makes are the navigation requests Chromium made (method and URL),
+    # in any window; where Chromium started a navigation it could not load (ws:, an external
+    # protocol's mailto:), formtools sends nothing and says where the page went
+    made = [[prepared.request.method, prepared.request.url]] if prepared.request else []
+    started = [[method, _placed(target, site.origin)] for method, target in case["navigations"]]
+    assert made == [nav for nav in started if nav[1].startswith("http")], prepared.outcome
+    if prepared.request is None and any(nav[1].startswith("ws") for nav in started):
+        assert [[prepared.outcome.url]] == [[nav[1]] for nav in started], prepared.outcome
     result = formtools.call_tool(tool, case["input"], confirm=True)
+    if prepared.landing == "self" and case["answer"]["status"] == "Completed":
+        # the page went where Chromium's tab went: the landing page, about:blank?q=x,
+        # about:blank#blocked
+        assert result.url == _placed(case["landed"], site.origin), result
     answer = case["answer"]
     if answer["status"] == "Completed" and isinstance(answer["output"], str):
         # DevTools hands a result nested too deep for its own values over as the JSON text
