@@ -135,6 +135,8 @@ RADIO_PAGES = {
     "disabled-checked": "<input type=radio name=r value=a required><input type=radio name=r value=b checked disabled>",
     "disabled-required": "<input type=radio name=r value=a required disabled><input type=radio name=r value=b>",
     "spaced-names": "<input type=radio name=' r' value=a required><input type=radio name=r value=b>",
+    "readonly-required": "<input type=radio name=r value=a required readonly><input type=checkbox name=c required readonly>",
+    "readonly-member": "<input type=radio name=r value=a required readonly><input type=radio name=r value=b>",
 }
 
 

@@ -251,6 +251,9 @@ _CHOICE_EDGES = [
     "<input type=radio name=' r' value=a{r}><input type=radio name=r value=b>",
     "<input type=radio name=r value=a><input type=radio name=' r' value=b{r}><input type=radio name='r ' value=c{r}>",
     "<input type=radio{r}><input type=radio name='' value=x{r}><input name=q>",
+    # readonly bars every input from constraint validation, a checkbox or radio too (review)
+    "<input type=radio name=r value=a readonly{r}><input type=radio name=r value=b>",
+    "<input type=checkbox name=c readonly{r}><input type=color name=k readonly{r}>",
 ]
 
 

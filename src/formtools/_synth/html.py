@@ -50,7 +50,7 @@ from formtools._spec.microsyntax import (
     step_base,
 )
 from formtools._synth.profile import Group, register_profile
-from formtools._forms.validity import invalid_controls
+from formtools._forms.validity import invalid_controls, is_candidate
 from formtools._forms.values import value_as_number
 
 __all__ = ["HTML", "anchored"]
@@ -314,7 +314,7 @@ def _choice_value(control: Control) -> str:
 
 def _checkbox(group: Group) -> dict[str, Any]:
     schema: dict[str, Any] = {"type": "boolean"}
-    if group.first.has("required"):
+    if group.first.has("required") and is_candidate(group.first):  # (readonly bars it)
         schema["const"] = True
     return _finish(schema, group, _state(group).of(group.first).checked)
 
@@ -322,7 +322,9 @@ def _checkbox(group: Group) -> dict[str, Any]:
 def _checkbox_group(group: Group) -> dict[str, Any]:
     pairs = [(_choice_value(c), _label_text(c)) for c in group.controls]
     schema: dict[str, Any] = {"type": "array", "items": _entries(pairs), "uniqueItems": True}
-    musts = list(dict.fromkeys(_choice_value(c) for c in group.controls if c.has("required")))
+    musts = list(
+        dict.fromkeys(_choice_value(c) for c in group.controls if c.has("required") and is_candidate(c))
+    )
     if musts:
         schema["allOf"] = [{"contains": {"const": value}} for value in musts]
     state = _state(group)
