@@ -210,6 +210,8 @@ def test_the_library_takes_every_kind_of_page(tmp_path: Path, site: TestSite) ->
         (["call", "{page}", "t", "--input", '{"q": Infinity}'], "--input is not JSON: Infinity is not JSON", 2),
         (["extract", "{page}", "--base-url", "notaurl"], "--base-url: 'notaurl' is not an absolute URL", 2),
         (["extract", "{page}", "--base-url", "/relative"], "--base-url: '/relative' is not an absolute URL", 2),
+        (["serve", "{page}", "--base-url", "foo"], "--base-url: 'foo' is not an absolute URL", 2),
+        (["lint", "{page}", "--base-url", "foo"], "--base-url: 'foo' is not an absolute URL", 2),
     ],
 )
 def test_misuse_found_by_review_is_one_line(tmp_path: Path, args: list[str], message: str, code: int) -> None:

@@ -424,7 +424,10 @@ def serve(
     host: Annotated[str, typer.Option("--host", help="The address the http transport listens on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="The port the http transport listens on.")] = 8000,
     base_url: Annotated[
-        Optional[str], typer.Option("--base-url", help="The site URL saved pages come from (needed for files).")
+        Optional[str],
+        typer.Option(
+            "--base-url", help="The site URL saved pages come from (needed for files).", callback=_absolute_url
+        ),
     ] = None,
     profile: ProfileOption = "chromium",
     allow_private: Annotated[
