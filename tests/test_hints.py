@@ -370,3 +370,31 @@ def test_an_action_python_cannot_split_still_gets_hints() -> None:
     (found by the outcome generator)."""
     hints = annotations('<form toolname=t tooldescription=d action="http://[bad/delete"><input name=q></form>')
     assert hints["readOnlyHint"] is False and hints["destructiveHint"] is True  # GET, but "delete"
+
+
+@pytest.mark.spec_step("synth-6.2")
+@pytest.mark.parametrize(
+    "form",
+    [
+        # inflected verbs, the action's query, the submitter's name/value/aria-label, more verbs
+        '<form toolname=a tooldescription="Deletes your account permanently"><input name=q></form>',
+        '<form toolname=a tooldescription="Permanently deleting your data" method=post><input name=q></form>',
+        # a POST keeps the action's query (a GET replaces it with the form's: not evidence)
+        '<form toolname=a tooldescription=d method=post action="/account?op=delete"><input name=q></form>',
+        '<form toolname=a tooldescription=d><input name=q><button name=op value=delete>X</button></form>',
+        '<form toolname=a tooldescription=d><input name=q><button aria-label=Delete>X</button></form>',
+        '<form toolname=a tooldescription="Clear your search history"><input name=q></form>',
+        '<form toolname=a tooldescription="Empty the trash"><input name=q></form>',
+        '<form toolname=a tooldescription="Removes the listing"><input name=q></form>',
+    ],
+)
+def test_words_that_remove_something_in_any_form_of_the_word(form: str) -> None:
+    """Found by the second review: each of these was readOnlyHint true."""
+    hints = annotations(form)
+    assert hints["readOnlyHint"] is False and hints["humanInTheLoopHint"] == "confirm"
+
+
+def test_a_get_actions_query_is_no_evidence() -> None:
+    """A GET replaces the action's query with the form's: "?drop=me" never reaches the site."""
+    hints = annotations('<form toolname=a tooldescription=d action="/up?drop=me" toolautosubmit><input name=q></form>')
+    assert hints["readOnlyHint"] is True

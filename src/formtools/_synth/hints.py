@@ -30,7 +30,7 @@ from types import MappingProxyType
 from typing import Any
 from urllib.parse import urlsplit
 
-from formtools._forms.model import Form, submission_attribute, submission_method
+from formtools._forms.model import Control, Form, submission_attribute, submission_method
 from formtools._synth.parameters import parameters_of
 from formtools._synth.profile import FragmentBuilder, Group, Profile
 from formtools._forms.sensitive import autocomplete_field, boolean_flag, words_of
@@ -57,7 +57,7 @@ _DESTRUCTIVE_WORDS = frozenset(
     {
         "delete", "remove", "destroy", "erase", "wipe", "purge", "discard", "drop",
         "cancel", "unsubscribe", "revoke", "terminate", "deactivate", "close", "ban",
-        "reset", "uninstall", "withdraw",
+        "reset", "uninstall", "withdraw", "clear", "trash",
     }
 )
 # Words that make it a payment: money leaves (the same sources but the description, whose prose
@@ -157,19 +157,21 @@ def hints_of(form: Form, *, declared: bool = True) -> Hints:
     button = parameters_of(form).submit_button  # the one a call without a submitter uses
     method = submission_method(attributes, button)
     action = (submission_attribute(attributes, button, "action") or "").strip()
-    scheme, path = _scheme_and_path(action)
+    scheme, path = _scheme_and_path(action, keep_query=method != "get")
     sends_nothing = method == "dialog" or scheme == "mailto"
-    names = words_of(
-        attributes.get("toolname", ""),
-        attributes.get("tooltitle", ""),
-        attributes.get("id", ""),  # what names an unannotated form (--all-forms)
-        attributes.get("name", ""),
-        attributes.get("aria-label", ""),
-        path,
-        button.button_label if button is not None else "",
+    names = _with_stems(
+        words_of(
+            attributes.get("toolname", ""),
+            attributes.get("tooltitle", ""),
+            attributes.get("id", ""),  # what names an unannotated form (--all-forms)
+            attributes.get("name", ""),
+            attributes.get("aria-label", ""),
+            path,
+            *_button_texts(button),
+        )
     )
     # the description is the one text every declarative tool has ("Delete your account")
-    words = names | words_of(attributes.get("tooldescription", ""))
+    words = names | _with_stems(words_of(attributes.get("tooldescription", "")))
     fields = [c for c in form.controls if not c.is_button]
     payment = bool(names & _PAYMENT_WORDS) or any(
         autocomplete_field(c).startswith("cc-") for c in fields
@@ -225,14 +227,39 @@ def hints_of(form: Form, *, declared: bool = True) -> Hints:
     return Hints(**guessed, inferred=tuple(inferred))
 
 
-def _scheme_and_path(action: str) -> tuple[str, str]:
-    """An action's scheme (lowercase) and path, for words: urlsplit raises on what browsers
-    take (``http://[bad/`` navigates to about:blank#blocked), so such an action is all path."""
+def _scheme_and_path(action: str, *, keep_query: bool) -> tuple[str, str]:
+    """An action's scheme (lowercase) and path, with its query when the submission keeps it
+    (a POST to ``/account?op=delete``; a GET replaces the query with the form's), for words:
+    urlsplit raises on what browsers take (``http://[bad/`` navigates to about:blank#blocked),
+    so such an action is all path."""
     try:
         parts = urlsplit(action)
     except ValueError:
         return "", action
-    return parts.scheme.lower(), parts.path
+    return parts.scheme.lower(), f"{parts.path} {parts.query}" if keep_query else parts.path
+
+
+def _button_texts(button: Control | None) -> tuple[str, ...]:
+    """What a submit button says: its label, and the name, value, aria-label and title a call
+    submits or a person reads (``<button name=op value=delete>``, ``aria-label=Delete``)."""
+    if button is None:
+        return ()
+    extra = (button.attributes.get(name, "") for name in ("name", "value", "aria-label", "title"))
+    return (button.button_label, *extra)
+
+
+def _with_stems(words: frozenset[str]) -> frozenset[str]:
+    """The words and their stems, so that the tables' verbs match "deletes" and "deleting" (a
+    stem that is no word matches nothing). Not "-ed": it makes adjectives ("a closed form")."""
+    stems = set(words)
+    for word in words:
+        if word.endswith("ing") and len(word) > 5:
+            stems.update((word[:-3], word[:-3] + "e"))
+        elif word.endswith("es") and len(word) > 4:
+            stems.update((word[:-2], word[:-1]))
+        elif word.endswith("s") and len(word) > 3:
+            stems.add(word[:-1])
+    return frozenset(stems)
 
 
 def _hands_out_secret(words: frozenset[str]) -> bool:
