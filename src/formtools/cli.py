@@ -378,7 +378,7 @@ def report(
     if out is None:
         typer.echo(render(result, chosen), nl=False)
     else:
-        split = out.is_dir() or not out.suffix
+        split = out.is_dir() or (not out.suffix and not out.exists())  # (an existing file: itself)
         files = render_files(result, chosen) if split else {out.name: render(result, chosen)}
         try:
             if split:
