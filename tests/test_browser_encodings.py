@@ -165,3 +165,39 @@ def test_big5_pairs_as_chromium_decodes_them(chromium: ChromiumOracle) -> None:
     assert theirs == [ord(c) for c in decode(payload, "big5")] == [
         0x93, 0xDF04, 0x20, 0x93, 0xDF0C, 0x20, 0xB3, 0xDF04, 0x20, 0xB3, 0xDF0C
     ]
+
+
+# ISO-2022-JP's escapes that start no escape sequence, in each output state (ASCII, Roman,
+# katakana, JIS X 0208; each case ends with ESC ( B), followed by a byte ≥ 0x80, a control, a
+# byte the output state decodes and one that completes a JIS X 0208 pair or not: Chromium 156
+# reports no error for the bytes a failed ESC $ / ESC ( puts back (the standard does)
+_ISO_2022_JP_STATES = (b"", b"\x1b(J", b"\x1b(I", b"\x1b$B")
+_ISO_2022_JP_ESCAPES = (b"\x1b$", b"\x1b(", b"\x1b")
+_ISO_2022_JP_BYTES = (b"\x80", b"\x95", b"\xff", b"\x95\x96", b"\x0e", b"\x0f", b"\x00", b"\x1b",
+                      b"A", b"\x30", b"\x74", b"\x7f")  # fmt: skip
+
+
+def test_iso_2022_jp_failed_escapes_as_chromium_decodes_them(chromium: ChromiumOracle) -> None:
+    differences = []
+    for number, state in enumerate(_ISO_2022_JP_STATES):
+        payload = b" ".join(
+            b"J" + state + escape + byte + b"1\x1b(B"
+            for escape in _ISO_2022_JP_ESCAPES
+            for byte in _ISO_2022_JP_BYTES
+        )
+        body = b'<meta charset="iso-2022-jp"><form toolname=t tooldescription="[' + payload + b']"></form>'
+        chromium.page.goto(chromium.site.put(f"/enc/iso-2022-jp-escapes/{number}", body, "text/html"))
+        theirs = chromium.page.evaluate(_DESCRIPTION_JS)
+        tools = formtools.extract_tools(formtools.parse_html(body, content_type="text/html"))
+        ours = [ord(c) for c in tools[0].description] if tools else None
+        if theirs != ours:
+            differences.append(("iso-2022-jp", state.decode(), "description", theirs, ours))
+        # and at the end of the input, where a failed escape has no byte after it
+        for escape in _ISO_2022_JP_ESCAPES:
+            data = b"a" + state + escape
+            body = b'<meta charset="iso-2022-jp"><p>' + data
+            chromium.page.goto(chromium.site.put(f"/enc/iso-2022-jp-end/{number}", body, "text/html"))
+            theirs = chromium.page.evaluate(_TEXT_JS)
+            if theirs != [ord(c) for c in decode(data, "iso-2022-jp")]:
+                differences.append(("iso-2022-jp", repr(data), "at the end", theirs, decode(data, "iso-2022-jp")))
+    assert not differences, "\n".join(map(_first_difference, differences))

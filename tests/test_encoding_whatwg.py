@@ -258,6 +258,23 @@ ERROR_CASES = [
     ("iso-2022-jp", b"\x1b$B\x2d\x21", "\u2460"),
     ("iso-2022-jp", b"\x1b$B\x22\x2f", "\ufffd"),
     ("iso-2022-jp", b"\x1b(Ja\x1b(Xb", "a\ufffd(Xb"),  # back to the output state, Roman
+    # Chromium 156's departures (measured, tests/test_browser_encodings.py): the bytes a failed
+    # ESC $ / ESC ( restores give no error of their own (the standard: one more U+FFFD)...
+    ("iso-2022-jp", b"J\x1b$\x951", "J\ufffd$1"),
+    ("iso-2022-jp", b"a\x1b(\xffb", "a\ufffd(b"),
+    ("iso-2022-jp", b"a\x1b(\x0eb", "a\ufffd(b"),
+    ("iso-2022-jp", b"a\x1b$\x95\x961", "a\ufffd$\ufffd1"),  # the next byte is not restored
+    ("iso-2022-jp", b"\x1b(J\x1b$\x801", "\ufffd$1"),  # Roman
+    ("iso-2022-jp", b"\x1b(I\x1b$\x80\x1b(B", "\ufffd\uff64"),  # katakana
+    ("iso-2022-jp", b"\x1b$B\x1b(\x001\x1b(B", "\ufffd\ufffd"),  # jis0208: the pair ( 00
+    ("iso-2022-jp", b"\x1b$B\x1b$\x74\x1b(B", "\ufffd"),  # an unassigned pair
+    ("iso-2022-jp", b"\x1b$B\x1b$\x1b1\x1b(B", "\ufffd\ufffd\ufffd"),  # $ then ESC
+    ("iso-2022-jp", b"\x1b$B\x1b$\x30", "\ufffd\u3050"),  # a pair that decodes
+    ("iso-2022-jp", b"\x1b\x80", "\ufffd\ufffd"),  # a lone ESC: as the standard
+    # ... and ESC $ / ESC ( at the end are U+FFFD and the byte, whatever the output state
+    ("iso-2022-jp", b"\x1b(I\x1b$", "\ufffd$"),
+    ("iso-2022-jp", b"\x1b$B\x1b(", "\ufffd("),
+    ("iso-2022-jp", b"\x1b$B\x30\x1b$", "\ufffd\ufffd$"),
     # replacement, x-user-defined, UTF-16 (Python's decoder: these cases checked in Chromium)
     ("replacement", b"", ""),
     ("replacement", b"abc", "\ufffd"),

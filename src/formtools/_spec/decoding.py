@@ -25,8 +25,10 @@ of ``webencodings`` in the process get the standard's decoders too (their whole 
 
 Where Chromium 156 departs from the standard, formtools does what Chromium does (both measured,
 ``tests/test_browser_encodings.py``): EUC-JP's jis0212 flag is cleared only when a pair is looked
-up, and Big5's four two-code-point pointers give a C1 control and a lone low surrogate (see
-``_euc_jp`` and ``_BIG5_PAIRS``).
+up, Big5's four two-code-point pointers give a C1 control and a lone low surrogate, and an
+ISO-2022-JP ``ESC $``/``ESC (`` that starts no escape sequence reports no error for the bytes it
+puts back and keeps its ``$``/``(`` at the end of the input (see ``_euc_jp``, ``_BIG5_PAIRS`` and
+``_iso_2022_jp``).
 
 The one rule of HTML's own that decoding needs, :func:`prescan_rule`: a ``<meta>`` naming
 x-user-defined means windows-1252 (the prescan and "change the encoding"), while a transport
@@ -337,6 +339,15 @@ _EOQ = -1  # end-of-queue
 
 
 def _iso_2022_jp(data: bytes) -> str:
+    """#iso-2022-jp-decoder, with Chromium 156's two departures. When ``ESC $`` or ``ESC (`` is not
+    followed by a byte that completes an escape sequence, the two bytes the standard restores
+    (``$``/``(`` and that byte) are decoded in the output state, but an error they give is not
+    reported: the escape's U+FFFD stands for them (``a ESC ( FF b`` is a, U+FFFD, (, b; the
+    standard: a, U+FFFD, (, U+FFFD, b; after ``ESC $ B``, ``ESC ( 00`` is one U+FFFD, the pair
+    ``( 00`` none). A byte restored after a lone ``ESC`` still gives its error. And ``ESC $`` or
+    ``ESC (`` at the end of the input is U+FFFD and ``$``/``(`` in every output state (the
+    standard decodes the restored byte in it: after ``ESC ( I`` a katakana, after ``ESC $ B`` a
+    second U+FFFD). Both measured (``tests/test_browser_encodings.py``)."""
     if b"\x1b" not in data and data.isascii() and b"\x0e" not in data and b"\x0f" not in data:
         return data.decode("ascii")
     jis0208 = _index("jis0208")
@@ -345,10 +356,18 @@ def _iso_2022_jp(data: bytes) -> str:
     leading = 0
     output = False
     queue: list[int] = []  # restored bytes, read before the data (last first)
+    muted = 0  # how many of the queue's top bytes a failed ``ESC $``/``ESC (`` restored
+    mark = -1  # where the output stood before a muted byte was decoded
     at, end = 0, len(data)
     while True:
+        if mark >= 0 and len(out) == mark + 1 and out[mark] == _FFFD:
+            del out[mark]
+        mark = -1
         if queue:
             byte = queue.pop()
+            if muted:  # Chromium: an error this byte gives is the escape's (see above)
+                muted -= 1
+                mark = len(out)
         elif at < end:
             byte = data[at]
             at += 1
@@ -415,9 +434,11 @@ def _iso_2022_jp(data: bytes) -> str:
                     out.append(_FFFD)
                 output = True
                 continue
-            if byte != _EOQ:
-                queue.append(byte)
-            queue.append(lead)  # restored « leading, byte »: leading is read first
+            if byte == _EOQ:  # Chromium: the byte itself, whatever the output state
+                out.extend((_FFFD, chr(lead)))
+                return "".join(out)
+            queue.extend((byte, lead))  # restored « leading, byte »: leading is read first
+            muted = 2
             output, state = False, output_state
             out.append(_FFFD)
 
