@@ -213,6 +213,36 @@ def _generated() -> dict[str, tuple[str, dict[str, tuple[str, str]]]]:
 
 CASES.update(_generated())
 
+# A form's target naming an <object>'s or <embed>'s child navigable (adversarial review 12b):
+# Chromium navigates it as an iframe's, when the element shows a document; by its name only.
+_SHOWN = {"/blank": ("text/html", "<p>shown"), "/land": ("text/html", _LD % "frame"),
+          "/img.png": ("image/svg+xml", '<svg xmlns="http://www.w3.org/2000/svg"/>')}  # fmt: skip
+NAVIGABLE_ELEMENTS = {
+    "object": '<object name="frame" data="/blank"></object>',
+    "object-html-type": '<object name="frame" data="/blank" type="text/html"></object>',
+    "object-type-only": '<object name="frame" type="text/html"></object>',
+    "object-no-data": '<object name="frame"></object>',
+    "object-empty-data": '<object name="frame" data=""></object>',
+    "object-image-type": '<object name="frame" data="/img.png" type="image/png"></object>',
+    "object-plugin-type": '<object name="frame" data="/blank" type="application/x-shockwave-flash"></object>',
+    "object-id": '<object id="frame" data="/blank"></object>',
+    "object-hidden": '<object name="frame" data="/blank" hidden></object>',
+    "object-in-template": '<template><object name="frame" data="/blank"></object></template>',
+    "object-in-shown-object": '<object data="/blank"><object name="frame" data="/blank"></object></object>',
+    "embed": '<embed name="frame" src="/blank">',
+    "embed-type-only": '<embed name="frame" type="text/html">',
+    "embed-no-src": '<embed name="frame">',
+    "embed-id": '<embed id="frame" src="/blank">',
+    "embed-hidden": '<embed name="frame" src="/blank" hidden>',
+    "embed-in-shown-object": '<object data="/blank"><embed name="frame" src="/blank"></object>',
+}
+CASES.update(
+    {
+        f"target-{kind}": (element + _form('action="/land" target="frame"'), _SHOWN)
+        for kind, element in NAVIGABLE_ELEMENTS.items()
+    }
+)
+
 
 def _answer(oracle: ChromiumOracle, url: str, landed: list[str]) -> dict[str, Any]:
     """Invoke the page's tool through DevTools and wait for ``toolResponded``; ``landed`` is

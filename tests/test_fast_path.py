@@ -382,3 +382,42 @@ def test_base_url_in_both_parse_paths(parser: str, markup: str, url: str | None,
 def test_a_templates_base_target_is_inert(parser: str) -> None:
     markup = '<template><base target="_blank"></template><form></form>'
     assert parse_html(markup, url="http://a.example/p", parser=parser).base_target is None  # type: ignore[arg-type]
+
+
+# Child navigables a form's target can name (fixtures/expected/results.json's target-object*,
+# target-embed* cases measure them in Chromium): both paths find the same names, in the same
+# places (a reference in a name, a valueless or upper-case attribute, an object's fallback)
+_NAVIGABLE_PAGES = [
+    ('<iframe name="frame"></iframe>', True),
+    ('<object name="frame" data="/blank"></object>', True),
+    ('<object name="fr&#97;me" DATA="/blank" type="TEXT/HTML; charset=utf-8"></object>', True),
+    ('<object name="frame" type="text/html"></object>', True),
+    ('<object name="frame" data="/x" type="application/xhtml+xml"></object>', True),
+    ('<object><object name="frame" data="/blank"></object></object>', True),
+    ('<embed name="frame" src="/blank">', True),
+    ('<embed name="frame" type="text/html">', True),
+    ('<embed name="frame" src="/blank" hidden>', True),
+    ('<object name="frame"></object>', False),
+    ('<object name="frame" data=""></object>', False),
+    ('<object name="frame" data="/i.png" type="image/png"></object>', False),
+    ('<object name="frame" data="/x" type="image/svg+xml"></object>', False),
+    ('<object name="frame" data="/blank" hidden></object>', False),
+    ('<object name="frame" data="/blank" hidden=""></object>', False),
+    ('<object id="frame" data="/blank"></object>', False),
+    ('<template><object name="frame" data="/blank"></object></template>', False),
+    ('<object data="/blank"><object name="frame" data="/blank"></object></object>', False),
+    ('<embed name="frame">', False),
+    ('<embed id="frame" src="/blank">', False),
+    ('<object data="/blank"><p><embed name="frame" src="/blank"></object>', False),
+]
+
+
+@pytest.mark.spec_step("exec-result-4")
+@pytest.mark.parametrize(("element", "counted"), _NAVIGABLE_PAGES)
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_navigable_pages(element: str, counted: bool, where: str) -> None:
+    form = '<form toolname=t tooldescription=d action="/land" target="frame"><input name=q></form>'
+    page = element + form if where == "before" else form + element
+    assert _same_answer(page, url="https://shop.example/", profiles=("chromium",), all_forms=(False,))
+    names = parse_html(page, parser="html5lib").frame_names
+    assert names == parse_html(page).frame_names == ({"frame"} if counted else set())

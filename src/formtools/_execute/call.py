@@ -86,7 +86,8 @@ class PreparedCall:
     def landing(self) -> str:
         """Which browsing context the submission navigates: ``self``, ``frame`` or ``new``
         (#the-rules-for-choosing-a-navigable, for a top-level page: ``_parent`` and ``_top`` are
-        the page itself; a name no iframe of the page has opens a new window)."""
+        the page itself; a name no child navigable of the page has, an iframe's or an object's:
+        ``Document.frame_names``, opens a new window)."""
         target = submission_attribute(self.tool.form.attributes, self.submitter, "target")
         if target is None:
             target = self.tool.page.base_target or ""

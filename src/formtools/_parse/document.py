@@ -21,10 +21,12 @@ from formtools._spec.url import parse as parse_url
 __all__ = [
     "Document",
     "INVALID_BASE_URL",
+    "NAVIGABLE_TAGS",
     "Parser",
     "base_target_of",
     "base_url_of",
     "frame_names_of",
+    "navigable_name",
     "referrer_policy_from",
     "referrer_policy_of",
     "resolve_base",
@@ -62,7 +64,8 @@ class Document:
     many_attributes: Mapping[Any, Mapping[str, str]] = field(default_factory=lambda: MappingProxyType({}))
     whole: Callable[[], etree._Element] | None = field(default=None, repr=False)
     #: the first ``<base target>`` (the default target of the page's forms) and the names of
-    #: the page's iframes (a form's ``target`` naming one navigates that frame, not a new window)
+    #: the page's child navigables (iframes, frames, objects and embeds showing a document:
+    #: :func:`navigable_name`; a form's ``target`` naming one navigates it, not a new window)
     base_target: str | None = None
     frame_names: frozenset[str] = frozenset()
     #: the page's ``<meta name=referrer>`` policy (:func:`referrer_policy_from`), None for none
@@ -167,14 +170,67 @@ def referrer_policy_of(root: etree._Element) -> str | None:
     )
 
 
-def frame_names_of(root: etree._Element) -> frozenset[str]:
-    """The names of the document's child navigables (``<iframe name>``, ``<frame name>``; a
-    template's contents are inert and have none)."""
-    return frozenset(
-        element.get("name") or ""
-        for element in root.iter("iframe", "frame")
-        if element.get("name") and not any(a.tag == "template" for a in element.iterancestors())
+#: the elements whose child navigable a form's ``target`` can name
+NAVIGABLE_TAGS = ("iframe", "frame", "object", "embed")
+# the types Chromium 156 shows in an <object>/<embed>'s child navigable (an image or a plugin type
+# it has no plugin for is not one): measured text/html and application/pdf in, image/png and
+# application/x-shockwave-flash out; the other document types as Blink's MIME registry has them
+_DOCUMENT_TYPES = frozenset({"application/xhtml+xml", "application/xml", "application/json",
+                             "application/javascript", "application/pdf"})  # fmt: skip
+
+
+def _document_type(type_: str) -> bool:
+    kind = ascii_lowercase(type_.partition(";")[0].strip(" \t\n\f\r"))
+    return (
+        kind.startswith("text/")
+        or kind in _DOCUMENT_TYPES
+        or (kind.endswith("+xml") and not kind.startswith("image/"))
     )
+
+
+def shows_content(tag: str, attribute: Callable[[str], str | None]) -> bool:
+    """Whether an ``<object>``/``<embed>`` (``attribute``: its attribute by name, None when
+    absent) shows a resource in a child navigable, so that an ``<object>``'s fallback content is
+    not rendered. Measured in Chromium 156 (``target-object*``/``target-embed*`` cases of
+    ``fixtures/expected/results.json``): a non-empty ``data`` (``src``) or ``type`` does, unless
+    the type is not a document's (an image, a plugin's); a ``hidden`` ``<object>`` has no child
+    navigable (an ``<embed>`` keeps it). What the resource turns out to be is not known without
+    fetching it: one that fails to load or is an image has none in Chromium, here it has one."""
+    source = attribute("data" if tag == "object" else "src") or ""
+    type_ = attribute("type") or ""
+    if not (source or type_) or (type_ and not _document_type(type_)):
+        return False
+    return not (tag == "object" and attribute("hidden") is not None)
+
+
+def navigable_name(
+    tag: str, attribute: Callable[[str], str | None], ancestors: Iterable[tuple[str, Callable[[str], str | None]]]
+) -> str:
+    """The name a form's ``target`` finds this element's child navigable by (#valid-navigable-
+    target-name-or-keyword; ``""``: it has none): an ``<iframe>``'s or ``<frame>``'s ``name``, an
+    ``<object>``'s or ``<embed>``'s when it :func:`shows_content`. None in a template's inert
+    contents, nor in the fallback content of an ``<object>`` that shows its own (``ancestors``:
+    tag and attribute getter of each, nearest first)."""
+    name = attribute("name") or ""
+    if not name or tag not in NAVIGABLE_TAGS:
+        return ""
+    if tag in ("object", "embed") and not shows_content(tag, attribute):
+        return ""
+    for ancestor, get in ancestors:
+        if ancestor == "template" or (ancestor == "object" and shows_content("object", get)):
+            return ""
+    return name
+
+
+def frame_names_of(root: etree._Element) -> frozenset[str]:
+    """The names of the document's child navigables (:func:`navigable_name`)."""
+    names = (
+        navigable_name(
+            str(element.tag), element.get, ((str(a.tag), a.get) for a in element.iterancestors())
+        )
+        for element in root.iter(*NAVIGABLE_TAGS)
+    )
+    return frozenset(name for name in names if name)
 
 
 def resolve_base(href: str, url: str | None) -> str | None:

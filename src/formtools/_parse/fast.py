@@ -44,6 +44,7 @@ from __future__ import annotations
 import bisect
 import re
 import warnings
+from collections.abc import Callable, Iterator
 from types import MappingProxyType
 from typing import Any
 
@@ -77,7 +78,6 @@ from formtools._parse.scan import (
     _SPECIAL,
     _START_TAG,
     _TABLE_MARK,
-    _TEMPLATE,
     _TEMPLATE_MARK,
     _TEMPLATE_TAG,
     _Unsure,
@@ -95,6 +95,7 @@ from formtools._parse.document import (
     _INERT,
     _NEEDS_ESCAPE,
     Document,
+    navigable_name,
     referrer_policy_from,
     resolve_base,
     sniffed_charset,
@@ -200,11 +201,12 @@ _BUTTON_SCOPE = frozenset({"applet", "caption", "html", "marquee", "object", "ta
                            "button"})  # fmt: skip
 # Elements html5lib 1.1 parses otherwise than the Standard now does.
 _UNMODELLED = frozenset({"isindex", "search", "dialog"})
-_QUERY = "[\\1 ], label[for], [id], template, isindex, search, dialog, base, iframe[name], frame[name]"
+_QUERY = ("[\\1 ], label[for], [id], template, isindex, search, dialog, base, iframe[name], frame[name],"
+          " object[name], embed[name]")
 _QUERY_META = _QUERY + ", meta"
 _KINDS = {tag: "listed" for tag in LISTED} | {tag: "unmodelled" for tag in _UNMODELLED} | {
     "form": "form", "label": "label", "template": "template", "meta": "meta", "base": "base",
-    "iframe": "frame", "frame": "frame",
+    "iframe": "frame", "frame": "frame", "embed": "frame",
 }
 _XML_NAME = re.compile(r"[a-z_][a-z0-9_.-]*")
 _INFOSET = InfosetFilter(preventDoubleDashComments=True)
@@ -291,6 +293,24 @@ class _Page(PointerScan):
 
     # -- reading lexbor's tree ---------------------------------------------------------------
 
+    def _getter(self, node: LexborNode) -> Callable[[str], str | None]:
+        """``node``'s attributes by name, references resolved as html5lib resolves them."""
+        attributes = node.attributes
+
+        def get(name: str) -> str | None:
+            if name not in attributes:
+                return None
+            value = attributes[name]  # None for an attribute without a value
+            return "" if value is None else self._text(value)
+
+        return get
+
+    def _ancestry(self, node: LexborNode) -> Iterator[tuple[str, Callable[[str], str | None]]]:
+        parent = node.parent
+        while parent is not None and parent.is_element_node:
+            yield parent.tag or "", self._getter(parent)
+            parent = parent.parent
+
     def document(
         self, markup: str | bytes, url: str | None, content_type: str | None, source: str | None
     ) -> Document:
@@ -336,6 +356,8 @@ class _Page(PointerScan):
                         raise _Unsure  # (marking starts at the first "<form")
                 elif "form" in attributes:
                     with_form.append(node)
+                if node.tag == "object":  # listed, and a child navigable's element
+                    frames.append(node)
             elif kind == "label":
                 self.labels.append(node)
             elif kind == "template":
@@ -361,8 +383,7 @@ class _Page(PointerScan):
         frame_names = frozenset(
             name
             for frame in frames
-            if (name := self._text(frame.attributes.get("name") or ""))
-            and not _has_ancestor(frame, _TEMPLATE)
+            if (name := navigable_name(frame.tag or "", self._getter(frame), self._ancestry(frame)))
         )
         referrer_policy = referrer_policy_from(
             (self._text(meta.attributes.get("name") or ""), self._text(meta.attributes.get("content") or ""))
