@@ -8,6 +8,7 @@ browser; for a file the document URL is its ``file:`` URL unless the caller give
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,8 +60,8 @@ def read_page(source: str | Path, *, base_url: str | None = None, timeout: float
         return _fetch(text, timeout)
     path = Path(text)
     try:
-        with path.open("rb") as file:  # bounded: /dev/zero or a FIFO never ends
-            body = file.read(_MAX_BYTES + 1)
+        with path.open("rb") as file:
+            body = _bounded_read(file)
     except FileNotFoundError:
         raise SourceError(f"{text}: no such file") from None
     except IsADirectoryError:
@@ -70,6 +71,16 @@ def read_page(source: str | Path, *, base_url: str | None = None, timeout: float
     if len(body) > _MAX_BYTES:
         raise SourceError(f"{text}: larger than {_MAX_BYTES // 2**20} MiB, not read")
     return RawPage(body, base_url or path.resolve().as_uri(), None, text)
+
+
+def _bounded_read(file: IO[bytes]) -> bytes:
+    """At most ``_MAX_BYTES`` + 1 bytes of ``file``: /dev/zero or a FIFO never ends. A regular
+    file is read whole when its size allows (``read(n)`` would first allocate n bytes: three
+    times slower on a crawl's small pages)."""
+    status = os.fstat(file.fileno())
+    if stat.S_ISREG(status.st_mode) and status.st_size <= _MAX_BYTES:
+        return file.read()
+    return file.read(_MAX_BYTES + 1)
 
 
 def load_page(
