@@ -22,6 +22,7 @@ import hashlib
 import re
 import warnings
 from collections import Counter
+from collections.abc import MutableMapping
 from types import MappingProxyType
 from typing import Any, Iterator
 
@@ -151,6 +152,63 @@ class _CountedStack(list):  # type: ignore[type-arg]
         raise ValueError("not open")  # (unreachable: counted as open)
 
 
+class _MergedAttributes(MutableMapping[Any, str]):
+    """The attributes of ``<html>`` and ``<body>``, which later ``<html>`` and ``<body>`` start
+    tags add to ("add the attribute if not already present"): html5lib asks the element for each
+    name, then sets it, two walks of libxml2's list per attribute (80,000 merged into a second
+    ``<body>`` took 57 s). Here the names are looked up in a dict holding all of them, and once
+    there are more than :data:`MANY_ATTRIBUTES` the tree keeps only the names some reader looks
+    up, ``many_attributes`` all of them, as for any element (``_OwnerRecordingTreeBuilder._split``).
+    """
+
+    def __init__(self, builder: Any, element: Any) -> None:
+        self._builder = builder
+        self._element = element
+        self._all: dict[str, str] | None = None  # made on first use: most pages never merge
+
+    def _names(self) -> dict[str, str]:
+        if self._all is None:
+            lxml_element = self._element._element
+            held = self._builder.many_attributes.get(lxml_element)
+            self._all = held if held is not None else dict(lxml_element.attrib)
+        return self._all
+
+    def __contains__(self, name: object) -> bool:
+        return self._builder._tree_name(name) in self._names()
+
+    def __getitem__(self, name: Any) -> str:
+        return self._names()[self._builder._tree_name(name)]
+
+    def __setitem__(self, name: Any, value: str) -> None:
+        names, key = self._names(), self._builder._tree_name(name)
+        names[key] = value
+        lxml_element = self._element._element
+        many = self._builder.many_attributes
+        if lxml_element in many:
+            if key in TREE_ATTRIBUTES:
+                lxml_element.set(key, value)
+        elif len(names) > MANY_ATTRIBUTES:
+            many[lxml_element] = names
+            attrib = lxml_element.attrib
+            attrib.clear()
+            for kept, kept_value in names.items():
+                if kept in TREE_ATTRIBUTES:
+                    attrib[kept] = kept_value
+        else:
+            lxml_element.set(key, value)
+
+    def __delitem__(self, name: Any) -> None:
+        key = self._builder._tree_name(name)
+        del self._names()[key]
+        self._element._element.attrib.pop(key, None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+
 class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-type]
     """html5lib's lxml builder, plus the form-pointer association of #form-element-pointer,
     Blink's tree depth limit and a stack that knows what it holds."""
@@ -172,46 +230,62 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
             return False  # the walk could only end at a scope boundary
         return bool(super().elementInScope(target, variant))
 
-    def _split(self, token: dict[str, Any]) -> dict[str, str] | None:
-        """An HTML element's attributes, when they are too many for the tree: libxml2 keeps an
+    def _split(self, token: dict[str, Any]) -> dict[Any, str] | None:
+        """An element's attributes, when they are too many for the tree: libxml2 keeps an
         element's attributes in a list it walks for each one added or read by name, so n
-        attributes cost n² (80,000 on one input took 40 s). The tree then holds only the names
-        some reader looks up (:data:`TREE_ATTRIBUTES`), and a formatting element a digest of all
-        (html5lib compares them for the Noah's Ark clause); ``many_attributes`` holds them all
-        (see :class:`~formtools._parse.document.Document`)."""
-        data: dict[str, str] = token["data"]
+        attributes cost n² (80,000 on one input took 40 s, on an ``<svg>`` 33 s). The tree then
+        holds only the names some reader looks up (:data:`TREE_ATTRIBUTES`: a foreign element's
+        namespaced attributes, ``xlink:href`` and the like, are read by none), and an HTML
+        formatting element a digest of all (html5lib compares them for the Noah's Ark clause);
+        ``many_attributes`` holds them all (see :class:`~formtools._parse.document.Document`)."""
+        data: dict[Any, str] = token["data"]
         if len(data) <= MANY_ATTRIBUTES or id(token) in self._splitting:
             return None
-        if token.get("namespace") not in (None, _HTML) or not all(isinstance(k, str) for k in data):
-            return None
         kept = {name: value for name, value in data.items() if name in TREE_ATTRIBUTES}
-        if token["name"] in _FORMATTING:
+        if token["name"] in _FORMATTING and token.get("namespace") in _HTML_NAMESPACES:
             kept[_DIGEST] = hashlib.sha256(repr(list(data.items())).encode("utf-8", "surrogatepass")).hexdigest()
         self._splitting.add(id(token))
         token["data"] = kept
         return data
 
-    def _keep(self, token: dict[str, Any], element: Any, full: dict[str, str]) -> None:
+    def _tree_name(self, name: Any) -> str:
+        """The name html5lib's lxml tree gives an attribute (its ``Attributes._coerceKey``): a
+        foreign attribute, ``(prefix, local name, namespace)``, in Clark notation."""
+        coerce = self.infosetFilter.coerceAttribute
+        if isinstance(name, tuple):
+            return "{%s}%s" % (name[2], coerce(name[1]))
+        return str(coerce(name))
+
+    def _keep(self, token: dict[str, Any], element: Any, full: dict[Any, str] | None) -> None:
+        """After ``element`` is made from ``token``: its attributes all in ``many_attributes``
+        when ``_split`` set some aside (``full``), and a ``<body>``'s ready to merge more."""
+        if token["name"] == "body" and token.get("namespace") in _HTML_NAMESPACES:
+            element._attributes = _MergedAttributes(self, element)
+        if full is None:
+            return
         self._splitting.discard(id(token))
         token["data"] = full
-        coerce = self.infosetFilter.coerceAttribute
+        tree_name = self._tree_name
         attributes: dict[str, str] = {}
         for name, value in full.items():
-            attributes[coerce(name)] = value
+            attributes[tree_name(name)] = value
         self.many_attributes[element._element] = attributes
+
+    def insertRoot(self, token: dict[str, Any]) -> None:
+        super().insertRoot(token)
+        root = self.openElements[0]
+        root._attributes = _MergedAttributes(self, root)  # <html> start tags merge into it
 
     def createElement(self, token: dict[str, Any]) -> Any:
         full = self._split(token)
         element = super().createElement(token)
-        if full is not None:
-            self._keep(token, element, full)
+        self._keep(token, element, full)
         return element
 
     def insertElementNormal(self, token: dict[str, Any]) -> Any:
         full = self._split(token)
         element = self._insert_normal(token)
-        if full is not None:
-            self._keep(token, element, full)
+        self._keep(token, element, full)
         return element
 
     def _insert_normal(self, token: dict[str, Any]) -> Any:
@@ -244,8 +318,7 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
     def insertElementTable(self, token: dict[str, Any]) -> Any:
         full = self._split(token)
         element = self._record(super().insertElementTable(token), token)
-        if full is not None:
-            self._keep(token, element, full)
+        self._keep(token, element, full)
         return element
 
 
