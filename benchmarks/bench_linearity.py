@@ -4,9 +4,10 @@ Each dimension is measured at n and 2n in the same run (best of three), through 
 whole extraction (parse, forms, synthesis under every profile) and a dry-run call, and the
 ratio t(2n)/t(n) is printed: about 2 is linear, about 4 quadratic. Dimensions: nesting depth
 (divs, spans, formatting elements, disabled fieldsets with their legends, labels, labels with text
-and formatting), attribute length, attributes on one element (arbitrary names, and tool-like names
-lint warns about), options in a select, forms on a page, page size (ordinary markup around one
-form), JSON-LD nesting on a landing page.
+and formatting), attribute length, attributes on one element (arbitrary names, tool-like names
+lint warns about, on an SVG or MathML element, xlink: names on an SVG a, merged into <body> and
+<html> by a second start tag), options in a select, forms on a page, page size (ordinary markup
+around one form), JSON-LD nesting on a landing page.
 
     python benchmarks/bench_linearity.py [--scale 1.0]
 """
@@ -22,6 +23,10 @@ import formtools
 from formtools._execute.send import json_ld_of
 
 FORM = '<form toolname=t tooldescription=d toolautosubmit action=/x>{}<button>Go</button></form>'
+
+
+def pad(n: int, prefix: str = "a") -> str:
+    return " ".join(f"{prefix}{i}=x" for i in range(n))
 
 
 def nested(tag: str) -> Callable[[int], str]:
@@ -41,6 +46,13 @@ DIMENSIONS: dict[str, tuple[Callable[[int], str], int]] = {
     "attributes (tool)": (
         lambda n: FORM.format("<input name=q " + " ".join(f"toolx{i}=x" for i in range(n)) + ">"), 10_000
     ),
+    "attributes (svg)": (lambda n: FORM.format("<input name=q>") + "<svg " + pad(n) + "></svg>", 20_000),
+    "attributes (math)": (lambda n: FORM.format("<input name=q>") + "<math " + pad(n) + "></math>", 20_000),
+    "attributes (xlink)": (
+        lambda n: FORM.format("<input name=q>") + "<svg><a " + pad(n, "xlink:href") + "></a></svg>", 20_000
+    ),
+    "attributes (body)": (lambda n: "<body>" + FORM.format("<input name=q>") + "<body " + pad(n) + ">", 20_000),
+    "attributes (html)": (lambda n: "<body>" + FORM.format("<input name=q>") + "<html " + pad(n) + ">", 20_000),
     "attribute length": (lambda n: FORM.format(f'<input name=q toolparamdescription="{"x" * n}">'), 2_000_000),
     "options": (lambda n: FORM.format("<select name=s>" + "<option>o" * n + "</select>"), 20_000),
     "forms": (

@@ -253,7 +253,7 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
         foreign attribute, ``(prefix, local name, namespace)``, in Clark notation."""
         coerce = self.infosetFilter.coerceAttribute
         if isinstance(name, tuple):
-            return "{%s}%s" % (name[2], coerce(name[1]))
+            return f"{{{name[2]}}}{coerce(name[1])}"
         return str(coerce(name))
 
     def _keep(self, token: dict[str, Any], element: Any, full: dict[Any, str] | None) -> None:
