@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-import base64
 import json
-from urllib.parse import urlsplit
 
 import pytest
 
 import formtools
+from formtools._conformance.wpt import request_as_recorded
 from formtools.errors import InputError
 from formtools.errors import ValidationError
 from tests.conftest import EXPECTED, FIXTURES
@@ -38,18 +37,7 @@ def outcome_of(stem: str, tool_name: str, tool_input) -> dict:
     request = prepared.request
     if request is None:
         return {"no_request": True}
-    parts = urlsplit(request.url)
-    shown = {
-        "method": request.method,
-        "url": parts.path + (f"?{parts.query}" if parts.query or request.url.endswith("?") else ""),
-        "content_type": request.header("Content-Type"),
-    }
-    body = request.body or b""
-    try:
-        shown["body"] = body.decode("utf-8")
-    except UnicodeDecodeError:
-        shown["body_base64"] = base64.b64encode(body).decode("ascii")
-    return {"request": shown}
+    return {"request": request_as_recorded(request)}
 
 
 def layout_dependent(stem: str, tool_name: str, tool_input) -> bool:

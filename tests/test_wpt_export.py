@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.conftest import EXPECTED, FIXTURES, ROOT
 
@@ -180,14 +181,28 @@ def test_chromium_passes_and_fails_exactly_as_expected(chromium, export: Path, e
         site.put(f"{RESOURCES}{resource.name}", resource.read_bytes(), "text/html")
     seen: dict[str, bool] = {}
     messages: dict[str, str] = {}
+    stalled: list[str] = []
     for test in sorted(folder.glob("*.https.html")):
         url = site.put(f"/webmcp/declarative/{test.name}", test.read_bytes(), "text/html; charset=utf-8")
-        chromium.page.goto(url)
-        chromium.page.wait_for_function("window.__wptDone === true", timeout=120_000)
+        # Chromium 156 now and then never finishes a call test's frame (its renderer stalls
+        # after a frame that re-registered tools is removed): the browser's instability, not
+        # the export's. Such a file runs again in a fresh tab, and the stall is reported.
+        for attempt in range(3):
+            chromium.page.goto(url)
+            try:
+                chromium.page.wait_for_function("window.__wptDone === true", timeout=45_000)
+                break
+            except PlaywrightTimeout:
+                stalled.append(test.name)
+                chromium.renew_page()
+        else:
+            pytest.fail(f"{test.name} never finished in three fresh tabs")
         for result in chromium.page.evaluate("window.__wptResults"):
             seen[result["name"]] = result["status"] == "PASS"
             messages[result["name"]] = result.get("message", "")
     chromium.renew_page()
+    if stalled:
+        print(f"\nChromium stalled on (and finished on a retry): {stalled}")
     assert set(seen) == set(expectations)
     surprises = {name: (passed, messages[name]) for name, passed in seen.items() if passed != expectations[name]}
     assert not surprises, surprises

@@ -48,12 +48,14 @@ from formtools._conformance.report_diff import Difference
 from formtools._spec.jsjson import dumps
 
 if TYPE_CHECKING:
+    from formtools._execute.request import Request
     from formtools._synth.tool import Tool
 
 __all__ = [
     "CallCase",
     "call_cases",
     "manifest_entry",
+    "request_as_recorded",
     "spec_differences",
     "stripped",
     "subtest_of",
@@ -315,8 +317,6 @@ class CallCase:
 def _recorded_shape(tool: Tool, tool_input: Any) -> dict[str, Any] | None:
     """formtools' answer in the shape of ``fixtures/expected/chromium-calls`` (as
     ``tests/test_golden_calls.py`` compares them), or None for one without such a shape."""
-    import base64
-
     from formtools._execute.call import prepare_call
     from formtools.errors import FormtoolsError
 
@@ -325,8 +325,14 @@ def _recorded_shape(tool: Tool, tool_input: Any) -> dict[str, Any] | None:
     except FormtoolsError:
         return {"error": True}
     request = prepared.request
-    if request is None:
-        return None
+    return None if request is None else {"request": request_as_recorded(request)}
+
+
+def request_as_recorded(request: Request) -> dict[str, Any]:
+    """A request as ``fixtures/expected/chromium-calls`` records what Chromium sent: method,
+    path and query, ``Content-Type``, and the body as UTF-8 text (else base64)."""
+    import base64
+
     parts = urlsplit(request.url)
     shown: dict[str, Any] = {
         "method": request.method,
@@ -338,7 +344,7 @@ def _recorded_shape(tool: Tool, tool_input: Any) -> dict[str, Any] | None:
         shown["body"] = body.decode("utf-8")
     except UnicodeDecodeError:
         shown["body_base64"] = base64.b64encode(body).decode("ascii")
-    return {"request": shown}
+    return shown
 
 
 def _in_frame(tool: Tool, tool_input: Any) -> dict[str, Any] | None:
