@@ -106,13 +106,19 @@ def _single_byte(name: str) -> Decoder:
 _NON_ASCII = re.compile(rb"[\x80-\xff]")
 
 
-def _ascii_runs(handler: Callable[[bytes, int, list[str]], int]) -> Decoder:
-    """A decoder that hands ``handler`` each stretch starting at a non-ASCII byte; the handler
-    appends what it decodes and returns where the next ASCII-state stretch begins."""
+Handler = Callable[[bytes, int, list[str]], int]
+
+
+def _ascii_runs(handler_for: Callable[[], Handler]) -> Decoder:
+    """A decoder that hands a handler each stretch starting at a non-ASCII byte; the handler
+    appends what it decodes and returns where the next ASCII-state stretch begins.
+    ``handler_for`` makes one handler per decode, so that a decoder with state (EUC-JP's
+    JIS X 0212 flag) starts afresh each time."""
 
     def decode(data: bytes) -> str:
         if data.isascii():
             return data.decode("ascii")
+        handler = handler_for()
         out: list[str] = []
         at, end = 0, len(data)
         while at < end:
@@ -228,43 +234,32 @@ def _big5(data: bytes, at: int, out: list[str]) -> int:
     return at + 1 if byte < 0x80 else at + 2
 
 
-def _euc_jp(data: bytes) -> str:
+def _euc_jp() -> Handler:
     """#euc-jp-decoder, with Chromium 156's one departure: its EUC-JP jis0212 flag is cleared
     only when a pair is looked up (both bytes in 0xA1–0xFE), not after every leading byte, so
     after ``8F A2`` and a byte that ends the sequence, the next pair is read in JIS X 0212
     (``8F A2 41 B0 A1`` is U+FFFD, A, U+4E02; the standard: U+FFFD, A, U+4E9C). Measured."""
-    if data.isascii():
-        return data.decode("ascii")
     jis0212 = False
-    out: list[str] = []
-    at, end = 0, len(data)
-    while at < end:
-        match = _NON_ASCII.search(data, at)
-        if match is None:
-            out.append(data[at:].decode("ascii"))
-            break
-        start = match.start()
-        if start > at:
-            out.append(data[at:start].decode("ascii"))
-        at = start
+
+    def handler(data: bytes, at: int, out: list[str]) -> int:
+        nonlocal jis0212
+        end = len(data)
         leading = data[at]
         if not (leading in (0x8E, 0x8F) or 0xA1 <= leading <= 0xFE):
             out.append(_FFFD)
-            at += 1
-            continue
+            return at + 1
         if at + 1 == end:
             out.append(_FFFD)
-            break
+            return end
         byte = data[at + 1]
         if leading == 0x8E and 0xA1 <= byte <= 0xDF:
             out.append(chr(0xFF61 - 0xA1 + byte))
-            at += 2
-            continue
+            return at + 2
         if leading == 0x8F and 0xA1 <= byte <= 0xFE:
             jis0212, leading, at = True, byte, at + 1
             if at + 1 == end:
                 out.append(_FFFD)
-                break
+                return end
             byte = data[at + 1]
         if 0xA1 <= leading <= 0xFE and 0xA1 <= byte <= 0xFE:
             index = _index("jis0212" if jis0212 else "jis0208")
@@ -273,11 +268,11 @@ def _euc_jp(data: bytes) -> str:
             char = index[pointer] if pointer < len(index) else _NULL
             if char != _NULL:
                 out.append(char)
-                at += 2
-                continue
+                return at + 2
         out.append(_FFFD)
-        at += 1 if byte < 0x80 else 2
-    return "".join(out)
+        return at + 1 if byte < 0x80 else at + 2
+
+    return handler
 
 
 def _shift_jis(data: bytes, at: int, out: list[str]) -> int:
@@ -460,7 +455,7 @@ _PYTHON_TWINS = {"shift_jis": "cp932", "euc-kr": "cp949"}
 
 @functools.cache
 def _twin_fixes(name: str) -> tuple[dict[int, str], str, str]:
-    exact = _ascii_runs(_TWO_BYTE[name])
+    exact = _ascii_runs(lambda: _TWO_BYTE[name])
     answers: dict[str, set[str]] = {}  # Python's character → the standard's answers for it
     differing: set[str] = set()
     for lead in range(0x80, 0x100):
@@ -484,7 +479,7 @@ def _twin_fixes(name: str) -> tuple[dict[int, str], str, str]:
 
 
 def _with_python_twin(name: str) -> Decoder:
-    exact = _ascii_runs(_TWO_BYTE[name])
+    exact = _ascii_runs(lambda: _TWO_BYTE[name])
     codec = _PYTHON_TWINS[name]
 
     def decode(data: bytes) -> str:
@@ -514,11 +509,12 @@ def _decoder(name: str) -> Decoder:
         "shift_jis": _shift_jis, "euc-kr": _euc_kr,
     }  # fmt: skip
     if name in multi_byte:
-        return _ascii_runs(multi_byte[name])
+        stateless = multi_byte[name]
+        return _ascii_runs(lambda: stateless)
+    if name == "euc-jp":
+        return _ascii_runs(_euc_jp)
     if name == "iso-2022-jp":
         return _iso_2022_jp
-    if name == "euc-jp":
-        return _euc_jp
     if name == "replacement":
         return _replacement
     if name in ("utf-8", "utf-16be", "utf-16le"):
