@@ -236,3 +236,13 @@ def test_an_output_that_cannot_be_written_is_one_line(tmp_path: Path, command: l
         )
     assert done.returncode == 1
     assert done.stderr.decode().splitlines() == ["formtools: error: cannot write the output: No space left on device"]
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_report_into_an_existing_file_without_a_suffix_writes_that_file(tmp_path: Path) -> None:
+    """``--out /dev/full`` was taken for a directory to make ("File exists")."""
+    page = tmp_path / "p.html"
+    page.write_text("<form toolname=t tooldescription=d><input name=q></form>")
+    done = run("report", str(page), "--out", "/dev/full")
+    assert done.returncode == 2
+    assert done.stderr.decode().splitlines()[0] == "formtools: error: --out: /dev/full: cannot write: No space left on device"
