@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import subprocess
 import sys
 import threading
@@ -501,3 +502,15 @@ def test_cli_without_pages_needs_a_fixtures_directory(tmp_path: Path) -> None:
     assert done.stderr.strip() == (
         "formtools: error: name the pages to report on (there is no fixtures/html here)"
     )
+
+
+def test_each_question_counts_its_differences_once() -> None:
+    """A question's headline and its rules' counts add up (the annotations page said 1,841 in a
+    rule under a headline of 1,578: the rule counted formtools' own keywords too)."""
+    for page in sorted((ROOT / "docs" / "conformance").glob("q-*.md")):
+        text = page.read_text("utf-8")
+        headline = re.search(r"^Seen: ([\d,]+) difference", text, re.MULTILINE)
+        assert headline is not None, page
+        rules = re.findall(r"— covers .*?Seen: ([\d,]+) difference", text)
+        assert rules, page
+        assert int(headline.group(1).replace(",", "")) == sum(int(n.replace(",", "")) for n in rules), page
