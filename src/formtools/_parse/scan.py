@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Generator
 
 from selectolax.lexbor import LexborNode
 
@@ -134,17 +135,26 @@ class PointerScan:
 
     def _pointer_end(self, at: int) -> int:
         """Where the pointer the ``at``-th form set is cleared: at its first ``</form>`` that
-        reaches "in body", which comes before the next form's tag (that tag made a form)."""
+        reaches "in body", which comes before the next form's tag (that tag made a form).
+
+        Each ``</form`` is judged by tokenizing from the last marked tag before it (whose place
+        in lexbor's tree says whether a select or foreign content is open there); the ones after
+        the same marked tag share one forward pass, so the stretch is tokenized once, however
+        many ``</form`` strings a script, comment or select in it holds."""
         end = self.pointer_ends.get(at)
         if end is None:
             start = self.form_positions[at]
             last = at + 1 == len(self.forms)
             limit = len(self.low) if last else self.form_positions[at + 1]
-            end = next(
-                (m.start() for m in _FORM_END.finditer(self.low, start, limit)
-                 if self._clears_pointer(m.start())),
-                None,
-            )  # fmt: skip
+            anchor, scan = -1, None
+            for match in _FORM_END.finditer(self.low, start, limit):
+                target = match.start()
+                marked = bisect.bisect(self.mark_positions, target) - 1
+                if marked != anchor:
+                    anchor, scan = marked, self._scan_from(marked)
+                if scan is not None and scan.send(target):
+                    end = target
+                    break
             if end is None:
                 if not last:
                     raise _Unsure  # something cleared it that this module did not see
@@ -152,49 +162,52 @@ class PointerScan:
             self.pointer_ends[at] = end
         return end
 
-    def _clears_pointer(self, target: int) -> bool:
-        """Whether the ``</form`` at ``target`` is an end tag token that reaches "in body",
-        tokenizing from the last marked tag before it (a form's own tag at the least)."""
+    def _scan_from(self, marked: int) -> Generator[bool, int, None] | None:
+        """A forward pass from the ``marked``-th marked tag, started; None if that tag runs to
+        the end of the page (every later ``</form`` is inside it)."""
         low = self.low
-        position, anchor = self.marked[bisect.bisect(self.mark_positions, target) - 1]
+        position, anchor = self.marked[marked]
         tag = anchor.tag
         foreign = _has_ancestor(anchor, _FOREIGN)
         match = _START_TAG.match(low, position)
         if match is None:
-            return False  # the anchor's tag runs to the end of the page
+            return None
         resume = match.end()
         in_select = tag == "select" or _has_ancestor(anchor, _SELECT_PARTS)
         if tag == "textarea" and not foreign:
-            resume = _raw_end(low, tag, resume)
-        if resume > target:
-            return False  # inside the anchor's tag or text
-        return self._tokenize_to(resume, target, in_select, foreign)
+            resume = _raw_end(low, tag, resume)  # (past its text, which holds no token)
+        scan = self._tokenize(resume, in_select, foreign)
+        next(scan)
+        return scan
 
-    def _tokenize_to(self, position: int, target: int, in_select: bool, foreign: bool) -> bool:
-        """Tokenize exactly from ``position`` (in the data state) to ``target``: whether a token
-        starts at ``target`` and no select or template is open there to keep the pointer. A
-        select met on the way made no element lexbor kept (it would be the anchor): it is
-        ignored in select mode or in a template. ``foreign``: SVG or MathML may be open, where
-        raw-text tags are not raw text."""
+    def _tokenize(self, position: int, in_select: bool, foreign: bool) -> Generator[bool, int, None]:
+        """Tokenize exactly from ``position`` (in the data state), told by ``send`` each
+        ``</form`` in turn (in document order) and answering whether a token starts there and no
+        select or template is open there to keep the pointer. A select met on the way made no
+        element lexbor kept (it would be the anchor): it is ignored in select mode or in a
+        template. ``foreign``: SVG or MathML may be open, where raw-text tags are not raw text."""
         low = self.low
         templates = 0
         just_foreign = False  # right after an <svg> or <math> start tag: in foreign content
+        target = yield False
         while True:
+            if position > target:  # inside a tag, comment or text that began before it
+                target = yield False
+                continue
             at = low.find(b"<", position, target + 1)
-            if at < 0:
-                return False
             if at == target:
-                return not in_select and templates == 0
+                target = yield not in_select and templates == 0
             following = low[at + 1 : at + 2]
             if b"a" <= following <= b"z":
                 match = _START_TAG.match(low, at)
                 if match is None:
-                    return False
+                    position = len(low)  # the tag runs to the end of the page
+                    continue
                 name, position = match.group(1).decode(), match.end()
                 just_foreign = name in _FOREIGN and not in_select and low[position - 2] != 47  # "/>"
                 if name == "plaintext" and not (in_select or foreign):
-                    return False  # the rest of the page is text
-                if name in _RAW:
+                    position = len(low)  # the rest of the page is text
+                elif name in _RAW:
                     if name == "textarea" and not foreign:
                         in_select = False
                     if in_select and name != "script" and not templates:
@@ -221,7 +234,8 @@ class PointerScan:
                 if b"a" <= second <= b"z":
                     match = _END_TAG.match(low, at)
                     if match is None:
-                        return False
+                        position = len(low)
+                        continue
                     name, position = match.group(1).decode(), match.end()
                     if name == "select":
                         in_select = False
@@ -241,15 +255,12 @@ class PointerScan:
                     if not just_foreign and low.find(b">", at) != close + 2:
                         raise _Unsure  # a CDATA section or a bogus comment: they end elsewhere
                     position = close + 3
-                    continue
                 else:
                     position = self._bogus_comment_end(at + 2)
             elif following == b"?":
                 position = self._bogus_comment_end(at + 1)
             else:
                 position = at + 1
-            if position > target:
-                return False
 
     def _bogus_comment_end(self, position: int) -> int:
         end = self.low.find(b">", position)
