@@ -208,6 +208,7 @@ _KINDS = {tag: "listed" for tag in LISTED} | {tag: "unmodelled" for tag in _UNMO
     "form": "form", "label": "label", "template": "template", "meta": "meta", "base": "base",
     "iframe": "frame", "frame": "frame", "embed": "frame",
 }
+_NO_TABLE = float("inf")  # (see _Page._earliest_table_from)
 _XML_NAME = re.compile(r"[a-z_][a-z0-9_.-]*")
 _INFOSET = InfosetFilter(preventDoubleDashComments=True)
 _NAMES: dict[str, str] = {}
@@ -265,6 +266,7 @@ class _Page(PointerScan):
         self.list_ids: set[str] = set()  # ids named by list=
         self.heading_parents: set[int] = set()  # parents of the section headings copied
         self.headings_before: dict[int, LexborNode | None] = {}  # sibling → nearest heading before it
+        self.tables_from: dict[int, float] = {}  # sibling → earliest table tag from it on
 
     def _marked(self) -> bytes:
         """The source with the candidate start tags marked from the first ``<form`` or
@@ -864,15 +866,33 @@ class _Page(PointerScan):
                 return False
             if ancestor.tag == "body":
                 return True
-            sibling = ancestor.next
-            while sibling is not None:
-                if sibling.tag == "table":
-                    mark = sibling.attrs.get(_TABLE_MARK)
-                    if position is None or mark is None or int(mark.rstrip("/")) < position:
-                        return False
-                sibling = sibling.next
+            earliest = self._earliest_table_from(ancestor.next)
+            if earliest < _NO_TABLE and (position is None or earliest < position):
+                return False
             ancestor = ancestor.parent
         return True
+
+    def _earliest_table_from(self, sibling: LexborNode | None) -> float:
+        """Where the earliest table tag among ``sibling`` and the siblings after it was (-1 for
+        a table the marks do not place, :data:`_NO_TABLE` for none), remembered for every
+        sibling walked: thousands of sibling textareas would otherwise each walk all the ones
+        after them."""
+        cache = self.tables_from
+        walked = []
+        earliest = _NO_TABLE
+        while sibling is not None:
+            known = cache.get(sibling.mem_id)
+            if known is not None:
+                earliest = known
+                break
+            walked.append(sibling)
+            sibling = sibling.next
+        for each in reversed(walked):
+            if each.tag == "table":
+                mark = each.attrs.get(_TABLE_MARK)
+                earliest = min(earliest, -1 if mark is None else int(mark.rstrip("/")))
+            cache[each.mem_id] = earliest
+        return earliest
 
     def _remember(self, node: LexborNode, element: etree._Element, form: int | None) -> None:
         """For copied forms and listed elements: the tag's offset and the form around; and the
