@@ -8,7 +8,8 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any, Callable, Iterable, Literal, Mapping
+from collections.abc import Hashable, Iterable
+from typing import Any, Callable, Generic, Literal, Mapping, TypeVar
 
 import webencodings
 from lxml import etree
@@ -19,6 +20,7 @@ from formtools._spec.url import INVALID_BASE_URL, frozen_base_url
 from formtools._spec.url import parse as parse_url
 
 __all__ = [
+    "AncestorFacts",
     "Document",
     "INVALID_BASE_URL",
     "NAVIGABLE_TAGS",
@@ -26,6 +28,7 @@ __all__ = [
     "base_target_of",
     "base_url_of",
     "frame_names_of",
+    "hides_navigables",
     "navigable_name",
     "referrer_policy_from",
     "referrer_policy_of",
@@ -203,34 +206,117 @@ def shows_content(tag: str, attribute: Callable[[str], str | None]) -> bool:
     return not (tag == "object" and attribute("hidden") is not None)
 
 
-def navigable_name(
-    tag: str, attribute: Callable[[str], str | None], ancestors: Iterable[tuple[str, Callable[[str], str | None]]]
-) -> str:
+def navigable_name(tag: str, attribute: Callable[[str], str | None]) -> str:
     """The name a form's ``target`` finds this element's child navigable by (#valid-navigable-
     target-name-or-keyword; ``""``: it has none): an ``<iframe>``'s or ``<frame>``'s ``name``, an
-    ``<object>``'s or ``<embed>``'s when it :func:`shows_content`. None in a template's inert
-    contents, nor in the fallback content of an ``<object>`` that shows its own (``ancestors``:
-    tag and attribute getter of each, nearest first)."""
+    ``<object>``'s or ``<embed>``'s when it :func:`shows_content`; unless an ancestor
+    :func:`hides_navigables`."""
     name = attribute("name") or ""
     if not name or tag not in NAVIGABLE_TAGS:
         return ""
     if tag in ("object", "embed") and not shows_content(tag, attribute):
         return ""
-    for ancestor, get in ancestors:
-        if ancestor == "template" or (ancestor == "object" and shows_content("object", get)):
-            return ""
     return name
+
+
+def hides_navigables(tag: str, attribute: Callable[[str], str | None]) -> bool | None:
+    """Whether an element hides the child navigables below it (a test for
+    :meth:`AncestorFacts.below`): a template's contents are inert, an ``<object>`` that shows
+    its own content does not show its fallback content; None: it does not say."""
+    return True if tag == "template" or (tag == "object" and shows_content("object", attribute)) else None
+
+
+N = TypeVar("N")
+
+
+class AncestorFacts(Generic[N]):
+    """Facts about the ancestors of a tree's elements, each element's decided once.
+
+    The elements a page asks about (metas, frames, templates, the elements a skeleton copies)
+    share most of their ancestors; walking up to the root from each one costs the depth, which
+    thousands of them deep in a page made quadratic. Here each element is looked at once per
+    fact, whatever the number of elements below it that ask."""
+
+    def __init__(self, parent: Callable[[N], N | None], key: Callable[[N], Hashable]) -> None:
+        self._parent = parent
+        self._key = key
+        self._known: dict[tuple[Hashable, Hashable], bool] = {}
+        self._highest: dict[tuple[Hashable, Hashable], N | None] = {}
+        self._nearest: dict[tuple[Hashable, Hashable], N | None] = {}
+
+    def below(self, node: N, fact: Hashable, test: Callable[[N], bool | None]) -> bool:
+        """Walking up from ``node``'s parent, the first answer ``test`` gives (None: go on
+        up), False past the root. ``fact`` names the test: answers are remembered by it."""
+        known = self._known
+        walked = []
+        answer = False
+        element = self._parent(node)
+        while element is not None:
+            key = (fact, self._key(element))
+            remembered = known.get(key)
+            if remembered is not None:
+                answer = remembered
+                break
+            walked.append(key)
+            said = test(element)
+            if said is not None:
+                answer = said
+                break
+            element = self._parent(element)
+        for key in walked:
+            known[key] = answer
+        return answer
+
+    def nearest(self, node: N, fact: Hashable, test: Callable[[N], bool]) -> N | None:
+        """The nearest ancestor of ``node`` that passes ``test`` (None: none does)."""
+        nearest = self._nearest
+        walked = []
+        answer: N | None = None
+        element = self._parent(node)
+        while element is not None:
+            key = (fact, self._key(element))
+            if key in nearest:
+                answer = nearest[key]
+                break
+            walked.append(key)
+            if test(element):
+                answer = element
+                break
+            element = self._parent(element)
+        for key in walked:
+            nearest[key] = answer  # (the one at or above each element walked)
+        return answer
+
+    def outermost(self, node: N, fact: Hashable, test: Callable[[N], bool]) -> N | None:
+        """The outermost ancestor of ``node`` that passes ``test`` (None: none does)."""
+        highest = self._highest
+        walked = []
+        answer: N | None = None
+        element = self._parent(node)
+        while element is not None:
+            key = (fact, self._key(element))
+            if key in highest:
+                answer = highest[key]
+                break
+            walked.append((key, element))
+            element = self._parent(element)
+        for key, element in reversed(walked):  # from the outermost down
+            if answer is None and test(element):
+                answer = element
+            highest[key] = answer
+        return answer
 
 
 def frame_names_of(root: etree._Element) -> frozenset[str]:
     """The names of the document's child navigables (:func:`navigable_name`)."""
-    names = (
-        navigable_name(
-            str(element.tag), element.get, ((str(a.tag), a.get) for a in element.iterancestors())
-        )
-        for element in root.iter(*NAVIGABLE_TAGS)
-    )
-    return frozenset(name for name in names if name)
+    # (an lxml element is its own key: the dict keeps it alive, so lxml gives back that object)
+    facts: AncestorFacts[etree._Element] = AncestorFacts(lambda e: e.getparent(), lambda e: e)
+    names = set()
+    for element in root.iter(*NAVIGABLE_TAGS):
+        name = navigable_name(str(element.tag), element.get)
+        if name and not facts.below(element, "hides", lambda a: hides_navigables(str(a.tag), a.get)):
+            names.add(name)
+    return frozenset(names)
 
 
 def resolve_base(href: str, url: str | None) -> str | None:

@@ -65,7 +65,6 @@ from formtools._parse.scan import (
     _END_TAG,
     _FOREIGN,
     _FORM_WORD,
-    _has_ancestor,
     _IN_SELECT_TAG,
     _LEADING_LF,
     _MARK,
@@ -83,8 +82,10 @@ from formtools._parse.scan import (
     _Unsure,
     PointerScan,
     deeply_nested,
+    element_parent,
     many_attributes,
     out_of_reach,
+    tree_facts,
 )
 from formtools._spec.constants import ASCII_WHITESPACE, LISTED
 from formtools._spec.decoding import prescan_rule  # also installs the standard's decoders
@@ -95,6 +96,7 @@ from formtools._parse.document import (
     _INERT,
     _NEEDS_ESCAPE,
     Document,
+    hides_navigables,
     navigable_name,
     referrer_policy_from,
     resolve_base,
@@ -208,6 +210,7 @@ _KINDS = {tag: "listed" for tag in LISTED} | {tag: "unmodelled" for tag in _UNMO
     "form": "form", "label": "label", "template": "template", "meta": "meta", "base": "base",
     "iframe": "frame", "frame": "frame", "embed": "frame",
 }
+_UNSKELETAL = _FOREIGN | _SELECT_PARTS | {"template"}  # what no element a skeleton holds is in
 _NO_TABLE = float("inf")  # (see _Page._earliest_table_from)
 _XML_NAME = re.compile(r"[a-z_][a-z0-9_.-]*")
 _INFOSET = InfosetFilter(preventDoubleDashComments=True)
@@ -267,6 +270,7 @@ class _Page(PointerScan):
         self.heading_parents: set[int] = set()  # parents of the section headings copied
         self.headings_before: dict[int, LexborNode | None] = {}  # sibling → nearest heading before it
         self.tables_from: dict[int, float] = {}  # sibling → earliest table tag from it on
+        self.above = tree_facts()
 
     def _marked(self) -> bytes:
         """The source with the candidate start tags marked from the first ``<form`` or
@@ -306,12 +310,6 @@ class _Page(PointerScan):
             return "" if value is None else self._text(value)
 
         return get
-
-    def _ancestry(self, node: LexborNode) -> Iterator[tuple[str, Callable[[str], str | None]]]:
-        parent = node.parent
-        while parent is not None and parent.is_element_node:
-            yield parent.tag or "", self._getter(parent)
-            parent = parent.parent
 
     def document(
         self, markup: str | bytes, url: str | None, content_type: str | None, source: str | None
@@ -385,12 +383,13 @@ class _Page(PointerScan):
         frame_names = frozenset(
             name
             for frame in frames
-            if (name := navigable_name(frame.tag or "", self._getter(frame), self._ancestry(frame)))
+            if (name := navigable_name(frame.tag or "", self._getter(frame)))
+            and not self.above.below(frame, "hides", lambda e: hides_navigables(e.tag or "", self._getter(e)))
         )
         referrer_policy = referrer_policy_from(
             (self._text(meta.attributes.get("name") or ""), self._text(meta.attributes.get("content") or ""))
             for meta in metas
-            if not _has_ancestor(meta, _INERT)  # lexbor parses noscript's contents: scripting is off
+            if not self._inside(meta, _INERT)  # lexbor parses noscript's contents: scripting is off
         )
 
         for form in forms:
@@ -429,7 +428,7 @@ class _Page(PointerScan):
         """While the encoding is tentative, html5lib switches at the first ``<meta>`` it meets
         that names a different one (startTagMeta, changeEncoding): do as it does."""
         for meta in metas:
-            if _has_ancestor(meta, _SELECT_PARTS):
+            if self._inside(meta, _SELECT_PARTS):
                 raise _Unsure  # html5lib's select mode ignores it, lexbor's parser does not
             attributes = meta.attributes
             if "charset" in attributes:
@@ -481,12 +480,12 @@ class _Page(PointerScan):
         match = _START_TAG.match(low, position)
         if match is None:
             raise _Unsure
-        outer = []
-        parent = template.parent
-        while parent is not None and parent.is_element_node:
-            outer.append(parent.tag)
-            parent = parent.parent
-        button_scope = outer[: next((i for i, t in enumerate(outer) if t in _BUTTON_SCOPE), None)]
+        def outer(name: str) -> bool:  # an element of this name is open around the template
+            return self._inside(template, frozenset({name}))
+
+        p_in_button_scope = self.above.below(
+            template, "<p> in button scope", lambda e: True if e.tag == "p" else False if e.tag in _BUTTON_SCOPE else None
+        )
         stack: list[str] = []
         at = match.end()
         while True:
@@ -504,13 +503,13 @@ class _Page(PointerScan):
                 if name in _CLOSES_P:
                     if "p" in stack:
                         del stack[len(stack) - 1 - stack[::-1].index("p") :]  # closes the last
-                    elif "p" in button_scope:
+                    elif p_in_button_scope:
                         raise _Unsure  # it would close the <p> around the template
                 if name in ("li", "dd", "dt"):
                     kinds = ("li",) if name == "li" else ("dd", "dt")
-                    if not any(kind in stack for kind in kinds) and any(k in outer for k in kinds):
+                    if not any(kind in stack for kind in kinds) and any(outer(kind) for kind in kinds):
                         raise _Unsure
-                if name in ("a", "nobr", "button") and name not in stack and name in outer:
+                if name in ("a", "nobr", "button") and name not in stack and outer(name):
                     raise _Unsure
                 if name == "option" and stack and stack[-1] == "option":
                     stack.pop()
@@ -532,7 +531,7 @@ class _Page(PointerScan):
                             raise _Unsure  # left open: html5lib would go on with it after
                         return
                     elif name in ("body", "html") or (
-                        "p" in button_scope if name == "p" else name in outer
+                        p_in_button_scope if name == "p" else outer(name)
                     ):
                         raise _Unsure  # it would close an element around the template
                 elif second == b">":
@@ -556,7 +555,7 @@ class _Page(PointerScan):
         for base in bases:
             href = base.attributes.get("href")
             if href is not None:
-                if _has_ancestor(base, _FOREIGN):
+                if self._inside(base, _FOREIGN):
                     raise _Unsure
                 return resolve_base(self._text(href), url)
         return url
@@ -566,7 +565,7 @@ class _Page(PointerScan):
         integration point let it out), which html5lib knows."""
         for base in bases:
             if "target" in base.attributes:
-                if _has_ancestor(base, _FOREIGN):
+                if self._inside(base, _FOREIGN):
                     raise _Unsure
                 return self._text(base.attributes["target"] or "")
         return None
@@ -605,11 +604,7 @@ class _Page(PointerScan):
                 raise _Unsure  # (every root is, or is lifted from, an element the query found)
             order = self.index[key]
         if not stub:
-            parent = node.parent
-            while parent is not None and parent.is_element_node:
-                if parent.tag == "label":
-                    node = parent
-                parent = parent.parent
+            node = self.above.outermost(node, "label", lambda e: e.tag == "label") or node
             key = node.mem_id
         if key in self.copied:
             return
@@ -932,13 +927,22 @@ class _Page(PointerScan):
     def _assemble(self) -> etree._Element:
         """The skeleton: the copies in document order, each under stubs of the ancestors forms_of
         looks at (fieldsets, their legends, datalists, ``dir`` carriers, section headings'
-        parents)."""
+        parents: :meth:`_looked_at`), all of them HTML elements outside selects and templates.
+        Each copy walks up only to the first such ancestor already stubbed."""
         skeleton = etree.Element("html")
         stubs: dict[int, etree._Element] = {}
         for key in sorted(self.roots, key=self.order.__getitem__):
-            parent = skeleton
-            for ancestor in self._ancestors(self.roots[key]):
-                stub = stubs.get(ancestor.mem_id)
+            root = self.roots[key]
+            if self._inside(root, _UNSKELETAL):
+                raise _Unsure
+            chain = []
+            ancestor = self.above.nearest(root, "looked at", self._looked_at)
+            while ancestor is not None and ancestor.mem_id not in stubs:
+                chain.append(ancestor)
+                ancestor = self.above.nearest(ancestor, "looked at", self._looked_at)
+            parent = skeleton if ancestor is None else stubs[ancestor.mem_id]
+            for ancestor in reversed(chain):  # from the outermost in
+                stub = stubs.get(ancestor.mem_id)  # (a legend stubbed with its fieldset)
                 if stub is None:
                     stub = stubs[ancestor.mem_id] = self._element(ancestor)
                     parent.append(stub)
@@ -955,26 +959,15 @@ class _Page(PointerScan):
                 stubs[key] = self.copies[key]  # a stub root may be another root's ancestor
         return skeleton
 
-    def _ancestors(self, node: LexborNode) -> list[LexborNode]:
-        """The ancestors of ``node`` below ``<html>`` that forms_of looks at, outermost first
-        (all of them HTML elements outside selects and templates)."""
-        chain = []
-        parent = node.parent
-        kept = self.heading_parents
-        while parent is not None and parent.is_element_node:
-            tag = parent.tag
-            if tag in _FOREIGN or tag in _SELECT_PARTS or tag == "template":
-                raise _Unsure
-            if (
-                tag in ("fieldset", "datalist")
-                or (tag == "legend" and getattr(parent.parent, "tag", None) == "fieldset")
-                or "dir" in parent.attrs
-                or parent.mem_id in kept
-            ) and tag != "html":
-                chain.append(parent)
-            parent = parent.parent
-        chain.reverse()
-        return chain
+    def _looked_at(self, element: LexborNode) -> bool:
+        """Whether forms_of looks at ``element`` as an ancestor of what it reads."""
+        tag = element.tag
+        return tag != "html" and (
+            tag in ("fieldset", "datalist")
+            or (tag == "legend" and getattr(element.parent, "tag", None) == "fieldset")
+            or "dir" in element.attrs
+            or element.mem_id in self.heading_parents
+        )
 
 
 def _parse_exact(

@@ -15,7 +15,7 @@ from collections.abc import Generator
 
 from selectolax.lexbor import LexborNode
 
-from formtools._parse.document import _NEEDS_ESCAPE
+from formtools._parse.document import _NEEDS_ESCAPE, AncestorFacts
 from formtools._spec.constants import LISTED
 
 MANY_ATTRIBUTES = 64  # (formtools._parse.exact.MANY_ATTRIBUTES: a tag with more takes that path)
@@ -32,13 +32,19 @@ _FOREIGN = frozenset({"svg", "math"})
 _TEMPLATE = frozenset({"template"})
 
 
-def _has_ancestor(node: LexborNode, tags: frozenset[str]) -> bool:
+def element_parent(node: LexborNode) -> LexborNode | None:
+    """``node``'s parent if that is an element (not the document or a template's fragment)."""
     parent = node.parent
-    while parent is not None and parent.is_element_node:
-        if parent.tag in tags:
-            return True
-        parent = parent.parent
-    return False
+    return parent if parent is not None and parent.is_element_node else None
+
+
+def tree_facts() -> AncestorFacts[LexborNode]:
+    """Ancestor facts about the elements of one lexbor tree."""
+    return AncestorFacts(element_parent, _mem_id)
+
+
+def _mem_id(node: LexborNode) -> int:
+    return node.mem_id
 
 
 
@@ -127,11 +133,16 @@ class PointerScan:
     """Where each form's pointer ends: mixed into the fast path's page, which sets these."""
 
     low: bytes
+    above: AncestorFacts[LexborNode]
     forms: list[LexborNode]
     form_positions: list[int]
     pointer_ends: dict[int, int]
     marked: list[tuple[int, LexborNode]]
     mark_positions: list[int]
+
+    def _inside(self, node: LexborNode, tags: frozenset[str]) -> bool:
+        """Whether an ancestor of ``node`` has one of these tag names."""
+        return self.above.below(node, tags, lambda element: True if element.tag in tags else None)
 
     def _pointer_end(self, at: int) -> int:
         """Where the pointer the ``at``-th form set is cleared: at its first ``</form>`` that
@@ -168,12 +179,12 @@ class PointerScan:
         low = self.low
         position, anchor = self.marked[marked]
         tag = anchor.tag
-        foreign = _has_ancestor(anchor, _FOREIGN)
+        foreign = self._inside(anchor, _FOREIGN)
         match = _START_TAG.match(low, position)
         if match is None:
             return None
         resume = match.end()
-        in_select = tag == "select" or _has_ancestor(anchor, _SELECT_PARTS)
+        in_select = tag == "select" or self._inside(anchor, _SELECT_PARTS)
         if tag == "textarea" and not foreign:
             resume = _raw_end(low, tag, resume)  # (past its text, which holds no token)
         scan = self._tokenize(resume, in_select, foreign)
