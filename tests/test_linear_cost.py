@@ -13,12 +13,11 @@ MathML) and however its attributes came (its tag, or later ``<html>`` and ``<bod
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Callable
-from types import FrameType
 from typing import Any
 
 import pytest
+from support.cost import extraction_lines
 
 import formtools
 from formtools._forms.model import forms_of
@@ -26,28 +25,6 @@ from formtools._parse.exact import MANY_ATTRIBUTES, TREE_ATTRIBUTES
 from formtools._parse.fast import fast_document
 
 FORM = "<form toolname=t tooldescription=d toolautosubmit action=/x>{}<button>Go</button></form>"
-
-
-def lines(run: Callable[[], Any]) -> int:
-    """The Python lines ``run`` executes."""
-    count = 0
-
-    def trace(frame: FrameType, event: str, arg: Any) -> Any:
-        nonlocal count
-        if event == "line":
-            count += 1
-        return trace
-
-    sys.settrace(trace)
-    try:
-        run()
-    finally:
-        sys.settrace(None)
-    return count
-
-
-def extraction_lines(page: str, parser: str = "auto") -> int:
-    return lines(lambda: formtools.extract_tools(page, parser=parser))  # type: ignore[arg-type]
 
 
 def attributes(n: int, prefix: str = "a") -> str:
