@@ -310,3 +310,15 @@ def test_elements_deep_in_a_page_cost_linear_work(shape: str, parser: str, reque
 
     small, large = added(500), added(1_000)
     assert large < 2.3 * small, (small, large)
+
+
+def test_forms_after_many_closed_sections_cost_linear_work() -> None:
+    """Each form looked back through every heading seen before it for the last one whose
+    parent encloses it: 8,000 forms after 8,000 closed sections took 8.6 s on html5lib's tree."""
+
+    def page(n: int) -> str:
+        forms = "".join(f"<form toolname=t{i} tooldescription=d><input name=q></form>" for i in range(n))
+        return "<div><h2>x</h2></div>" * n + forms
+
+    small, large = (extraction_lines(page(n), parser="html5lib") for n in (1_000, 2_000))
+    assert large < 2.3 * small, (small, large)

@@ -362,7 +362,11 @@ def _scan_scope(
     # form position → its first heading inside, else the last heading of its section before it
     headings: dict[int, etree._Element | None] = {}
     inner_heading: set[int] = set()
-    seen_headings: list[etree._Element] = []
+    # the open elements with a heading child so far, each with its last one: the section heading
+    # of a form is the top one's (a deeper open element's heading came after those of the
+    # elements around it), found at once where looking back through every heading seen cost
+    # their number per form
+    section_headings: list[tuple[etree._Element, etree._Element]] = []
 
     for event, element in _walk(scope):
         tag = element.tag
@@ -379,6 +383,8 @@ def _scan_scope(
                 disabled_below.pop()
             if seeking and seeking[-1] is element:
                 seeking.pop()  # a label without a labelable descendant
+            if section_headings and section_headings[-1][0] is element:
+                section_headings.pop()
             continue
         position = next(counter)
         if disabling and disabling[-1][1] is not element and disabling[-1][0] is element.getparent():
@@ -396,9 +402,15 @@ def _scan_scope(
                 seeking.append(element)
         elif tag == "form":
             forms.append((position, element))
-            headings[position] = _section_heading(element, seen_headings)
+            # the last heading before it whose parent encloses it: <h2> then <form> in one
+            # section, not the heading of a section that closed before the form
+            headings[position] = section_headings[-1][1] if section_headings else None
         elif tag in _HEADINGS:
-            seen_headings.append(element)
+            parent = element.getparent()
+            if section_headings and section_headings[-1][0] is parent:
+                section_headings[-1] = (parent, element)
+            else:
+                section_headings.append((parent, element))
             form = next((c.index for c in reversed(containers) if c.tag == "form"), None)
             if form is not None and form not in inner_heading:
                 inner_heading.add(form)
@@ -450,15 +462,6 @@ def _scan_scope(
 
 def _restore_of(document: Document) -> Restore:
     return document.restore if document.escaped else _unchanged
-
-
-def _section_heading(
-    form: etree._Element, seen: list[etree._Element]
-) -> etree._Element | None:
-    """The last heading before ``form`` whose parent encloses the form: ``<h2>`` then ``<form>``
-    in one section, not the heading of a section that closed before the form."""
-    ancestors = set(form.iterancestors())
-    return next((h for h in reversed(seen) if h.getparent() in ancestors), None)
 
 
 def _labelledby(
