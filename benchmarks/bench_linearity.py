@@ -7,7 +7,9 @@ ratio t(2n)/t(n) is printed: about 2 is linear, about 4 quadratic. Dimensions: n
 and formatting), attribute length, attributes on one element (arbitrary names, tool-like names
 lint warns about, on an SVG or MathML element, xlink: names on an SVG a, merged into <body> and
 <html> by a second start tag), options in a select, forms on a page, page size (ordinary markup
-around one form), JSON-LD nesting on a landing page.
+around one form), JSON-LD nesting on a landing page; and the shapes found quadratic in session 6
+(``</form>`` strings the form pointer never sees, sibling textareas, frames and datalists deep
+in a page, forms after many closed sections, deep template contents).
 
     python benchmarks/bench_linearity.py [--scale 1.0]
 """
@@ -23,6 +25,9 @@ import formtools
 from formtools._execute.send import json_ld_of
 
 FORM = '<form toolname=t tooldescription=d toolautosubmit action=/x>{}<button>Go</button></form>'
+
+
+OPEN_FORM = "<div><form toolname=t tooldescription=d><input name=a></div>"  # (left open)
 
 
 def pad(n: int, prefix: str = "a") -> str:
@@ -65,6 +70,25 @@ DIMENSIONS: dict[str, tuple[Callable[[int], str], int]] = {
         lambda n: "<nav><a href=/>home</a></nav>" + "<div class=c><p>text <b>bold</b> <a href=#>link</a></p></div>" * n
         + FORM.format("<input name=q>"),
         50_000,
+    ),
+    # (session 6: each of these was quadratic; tests/test_linear_cost.py holds their shapes)
+    "</form> in a script": (lambda n: OPEN_FORM + "<script>" + "</form>" * n + "</script><input name=b>", 8_000),
+    "</form> in a select": (lambda n: OPEN_FORM + "<select>" + "</form>" * n + "</select><input name=b>", 8_000),
+    "sibling textareas": (lambda n: FORM.format("<textarea name=t>\nx</textarea><p>y</p>" * n), 8_000),
+    "frames deep": (lambda n: FORM.format("<input name=q>") + "<div>" * n + "<iframe name=f></iframe>" * n, 8_000),
+    "datalists deep": (
+        lambda n: FORM.format("".join(f"<input name=q{i} list=d{i}>" for i in range(n))) + "<div>" * n
+        + "".join(f"<datalist id=d{i}><option>x</datalist>" for i in range(n)),
+        4_000,
+    ),
+    "forms after sections": (
+        lambda n: "<div><h2>x</h2></div>" * n
+        + "".join(f"<form toolname=t{i} tooldescription=d><input name=q></form>" for i in range(n)),
+        4_000,
+    ),
+    "template contents": (
+        lambda n: "<template>" + "<div>" * n + "</span>" * n + "</template>" + FORM.format("<input name=q>"),
+        8_000,
     ),
 }
 

@@ -486,7 +486,7 @@ class _Page(PointerScan):
         p_in_button_scope = self.above.below(
             template, "<p> in button scope", lambda e: True if e.tag == "p" else False if e.tag in _BUTTON_SCOPE else None
         )
-        stack: list[str] = []
+        stack = _OpenTags()
         at = match.end()
         while True:
             at = low.find(b"<", at)
@@ -502,7 +502,7 @@ class _Page(PointerScan):
                     raise _Unsure
                 if name in _CLOSES_P:
                     if "p" in stack:
-                        del stack[len(stack) - 1 - stack[::-1].index("p") :]  # closes the last
+                        stack.close("p")  # the last one
                     elif p_in_button_scope:
                         raise _Unsure  # it would close the <p> around the template
                 if name in ("li", "dd", "dt"):
@@ -511,12 +511,12 @@ class _Page(PointerScan):
                         raise _Unsure
                 if name in ("a", "nobr", "button") and name not in stack and outer(name):
                     raise _Unsure
-                if name == "option" and stack and stack[-1] == "option":
-                    stack.pop()
+                if name == "option" and stack.current == "option":
+                    stack.close("option")
                 if name in _RAW:
                     at = _raw_end(low, name, at)
                 elif name not in _VOID:
-                    stack.append(name)
+                    stack.open(name)
             elif following == b"/":
                 second = low[at + 2 : at + 3]
                 if b"a" <= second <= b"z":
@@ -525,7 +525,7 @@ class _Page(PointerScan):
                         raise _Unsure
                     name, at = match.group(1).decode(), match.end()
                     if name in stack:
-                        del stack[len(stack) - 1 - stack[::-1].index(name) :]
+                        stack.close(name)
                     elif name == "template":
                         if any(tag in _FORMATTING or tag == "select" for tag in stack):
                             raise _Unsure  # left open: html5lib would go on with it after
@@ -968,6 +968,38 @@ class _Page(PointerScan):
             or "dir" in element.attrs
             or element.mem_id in self.heading_parents
         )
+
+
+class _OpenTags:
+    """The names of the elements open in a template's contents, as a stack that knows what it
+    holds: asking whether a name is open, or closing through its last one, costs no walk of
+    the stack (deep contents made each tag cost their depth)."""
+
+    def __init__(self) -> None:
+        self._names: list[str] = []
+        self._open: dict[str, int] = {}
+
+    def __contains__(self, name: str) -> bool:
+        return self._open.get(name, 0) > 0
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    @property
+    def current(self) -> str | None:
+        return self._names[-1] if self._names else None
+
+    def open(self, name: str) -> None:
+        self._names.append(name)
+        self._open[name] = self._open.get(name, 0) + 1
+
+    def close(self, name: str) -> None:
+        """Close the last ``name`` open, and everything opened after it."""
+        while True:
+            closed = self._names.pop()
+            self._open[closed] -= 1
+            if closed == name:
+                return
 
 
 def _parse_exact(
