@@ -46,6 +46,7 @@ from formtools.errors import (
     UnknownFormat,
     UnknownProfile,
     Unreachable,
+    Unsupported,
     UsageProblem,
     ValidationError,
 )
@@ -120,6 +121,7 @@ __all__ = [
     "ToolResult",
     "UnknownFormat",
     "UnknownProfile",
+    "Unsupported",
     "UsageProblem",
     "ValidationError",
     "ValidityProblem",

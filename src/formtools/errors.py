@@ -11,6 +11,7 @@
     ├── ValidationError         invalid-form    1   the filled form fails constraint validation; nothing was sent
     ├── SubmissionError         not-submittable 1   the form cannot be submitted as asked
     │   └── NoSubmitButton      no-submit-button 1  no submit button and no ``toolautosubmit``
+    ├── Unsupported             unsupported     1   the browser would decide it; formtools cannot exactly
     ├── SendError               send            3   the request could not be sent or its answer read
     │   └── Refused             refused         3   a destination the caller's policy does not allow
     └── FetchError              fetch           3   the guarded fetch (formtools._net) gave no response
@@ -46,6 +47,7 @@ __all__ = [
     "ValidationError",
     "SubmissionError",
     "NoSubmitButton",
+    "Unsupported",
     "SendError",
     "Refused",
     "FetchError",
@@ -166,6 +168,15 @@ class NoSubmitButton(SubmissionError):
             "No submit button was found, but for a form without `toolautosubmit`, "
             "there must be a submit button"
         )
+
+
+class Unsupported(FormtoolsError, ValueError):
+    """Something the browser decides that formtools cannot decide exactly, so it refuses rather
+    than guess: a ``pattern`` V8 compiles that formtools' matcher (regress) cannot, which would
+    otherwise pass every value or none. Nothing was filled or sent."""
+
+    code = "unsupported"
+    exit_code = 1
 
 
 class SendError(FormtoolsError, OSError):

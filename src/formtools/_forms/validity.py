@@ -26,7 +26,7 @@ import regress
 
 from formtools._spec.constants import MASK
 from formtools._spec.ecmaregex import compiles_with_v_flag
-from formtools._spec.microsyntax import regex_matches
+from formtools._spec.microsyntax import regex_matches, v_flag_regex
 from formtools._forms.state import FormState
 from formtools._forms.model import Control
 from formtools._forms.sensitive import is_sensitive
@@ -81,7 +81,7 @@ class ValidityProblem:
 def _anchored(pattern: str) -> regress.Regex | None:
     if not compiles_with_v_flag(pattern):
         return None
-    return regress.Regex(f"^(?:{pattern})$", "v")
+    return v_flag_regex(f"^(?:{pattern})$", pattern)
 
 
 def _pattern_mismatch(kind: str, attributes: Mapping[str, str], value: str) -> bool:

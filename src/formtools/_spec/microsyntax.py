@@ -18,6 +18,7 @@ import regress
 
 from formtools._spec.constants import ASCII_WHITESPACE
 from formtools._spec.ecmaregex import compiles_with_v_flag
+from formtools.errors import Unsupported
 
 __all__ = [
     "parse_float",
@@ -29,6 +30,7 @@ __all__ = [
     "ASCII_WHITESPACE_RUNS",
     "collapse_whitespace",
     "compiled_pattern",
+    "v_flag_regex",
     "compiles_as_v_flag_regex",
 ]
 
@@ -132,12 +134,32 @@ def regex_matches(regex: regress.Regex, text: str) -> bool:
 
 @lru_cache(maxsize=1024)
 def compiled_pattern(pattern: str) -> regress.Regex | None:
-    """ECMAScript semantics: the v flag when the pattern has it, else u; None if neither."""
-    for flags in ("v", "u"):
-        if flags == "v" and not compiles_with_v_flag(pattern):
-            continue
-        try:
-            return regress.Regex(pattern, flags)
-        except regress.RegressError:
-            continue
-    return None
+    """``pattern`` with ECMAScript semantics: the v flag when V8 compiles it so (as HTML compiles
+    the attribute), else the u flag (JSON Schema's), else None (a pattern the browser ignores).
+    Raises :class:`~formtools.errors.Unsupported` for a pattern V8 compiles with the v flag and
+    regress does not (see :func:`v_flag_regex`)."""
+    if compiles_with_v_flag(pattern):
+        return v_flag_regex(pattern, pattern)
+    try:
+        return regress.Regex(pattern, "u")
+    except (regress.RegressError, UnicodeEncodeError):
+        return None
+
+
+def v_flag_regex(source: str, pattern: str) -> regress.Regex:
+    """``source``, a regex built around the attribute ``pattern`` that V8 compiles with the v
+    flag, compiled by regress for matching. regress refuses some patterns V8 compiles: nesting
+    deeper than 255 groups, a few property aliases (``\\p{WSpace}``), string properties negated
+    inside set operations, bounds beyond 2**31, lone surrogates (65 of the 2,066 valid patterns
+    in ``fixtures/expected/regex-v-flag.json``). Such a pattern raises
+    :class:`~formtools.errors.Unsupported`: the browser checks values against it, and falling
+    back to the u flag, or to no check, would answer differently without saying so."""
+    try:
+        return regress.Regex(source, "v")
+    except (regress.RegressError, UnicodeEncodeError) as error:
+        reason = error.reason if isinstance(error, UnicodeEncodeError) else str(error)
+        shown = pattern if len(pattern) <= 40 else pattern[:40] + "…"
+        raise Unsupported(
+            f"formtools cannot check values against the pattern {shown!r}, which the browser "
+            f"compiles: its regex engine (regress) refuses it ({reason.lower()})"
+        ) from None

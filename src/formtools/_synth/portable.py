@@ -26,7 +26,7 @@ import warnings
 from collections.abc import Callable, Mapping
 from decimal import Decimal
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final
 
 from formtools._synth.chromium import _NUMBER_STEP
 from formtools._synth.html import HTML
@@ -34,6 +34,7 @@ from formtools._spec.jsjson import dumps
 from formtools._spec.microsyntax import allowed_step, parse_decimal
 from formtools._synth.profile import FragmentBuilder, Group, register_profile
 from formtools._spec.microsyntax import compiled_pattern
+from formtools.errors import Unsupported
 
 __all__ = ["ALLOWED_KEYWORDS", "PORTABLE", "portable_fragment"]
 
@@ -126,18 +127,51 @@ def _const(keyword: str) -> Rewrite:
 
 def _plain(pattern: str) -> bool:
     """Whether ``pattern`` reads the same to every client: it compiles in Python's ``re`` (what
-    ``jsonschema`` checks a schema's patterns with) and uses none of the ``v`` flag's class-set
-    syntax (nested classes, ``&&``, ``--``, ``\\q{}``), which other engines read differently or not
-    at all. Erring towards "not plain" only drops a pattern, which loosens the schema."""
-    if _CLASS_SET_SYNTAX.search(pattern):
+    ``jsonschema`` checks a schema's patterns with) and in formtools' own matcher, nests at most
+    :data:`_MAX_PLAIN_DEPTH` groups deep and uses none of the ``v`` flag's class-set syntax
+    (nested classes, ``&&``, ``--``, ``\\q{}``), which other engines read differently or not at
+    all. Erring towards "not plain" only drops a pattern, which loosens the schema."""
+    if _CLASS_SET_SYNTAX.search(pattern) or _group_depth(pattern) > _MAX_PLAIN_DEPTH:
         return False
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", FutureWarning)  # re's "possible nested set"
             re.compile(pattern)
-    except (re.error, FutureWarning):
+        compiled_pattern(pattern)
+    # re's own errors, and its OverflowError (a{4294967296}) and ValueError (a bound of more than
+    # 4,300 digits); Unsupported: regress refuses it
+    except (re.error, OverflowError, ValueError, FutureWarning, Unsupported):
         return False
     return True
+
+
+# Python's re parses a group by recursing, so a pattern some 500 groups deep exhausts the
+# interpreter's stack (how deep exactly depends on the caller's); regress stops at 255. A
+# portable pattern (formtools' own bound) stays well inside both.
+_MAX_PLAIN_DEPTH: Final = 100
+
+
+def _group_depth(pattern: str) -> int:
+    """How deeply ``pattern``'s groups nest, read as ECMAScript reads it: escapes and classes
+    hold no groups (a class ends at its first unescaped ``]``, so ``[]`` and ``[^]`` end early,
+    which only counts more groups than Python's ``re`` sees)."""
+    depth = deepest = 0
+    escaped = in_class = False
+    for character in pattern:
+        if escaped:
+            escaped = False
+        elif character == "\\":
+            escaped = True
+        elif in_class:
+            in_class = character != "]"
+        elif character == "[":
+            in_class = True
+        elif character == "(":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif character == ")":
+            depth -= 1
+    return deepest
 
 
 def _pattern(keyword: str) -> Rewrite:

@@ -1,0 +1,153 @@
+"""Values are checked against every ``pattern`` Chromium compiles, or formtools says it cannot.
+
+formtools decides whether V8 compiles a pattern with its own parser (``_spec.ecmaregex``, held to
+the browser by ``test_ecmaregex.py``) and matches values with regress. regress refuses some
+patterns V8 compiles: nesting deeper than 255 groups, a few property aliases, negated string
+properties in set operations, huge bounds, lone surrogates. Those used to escape as tracebacks
+(``RegressError`` from a call under ``chromium``, ``RecursionError`` from Python's ``re`` under
+``portable``) or pass every value silently (the ``html`` schema's check). Now such a pattern is
+an :class:`~formtools.Unsupported` error, one line, at validate and call time, and extraction
+never fails on a pattern.
+
+The corpus is every pattern Chromium compiled in ``fixtures/expected/regex-v-flag.json`` plus
+nesting shapes generated around regress's and Python's limits; the live test asks Chromium's
+``checkValidity()`` about the nesting shapes.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Callable
+
+import pytest
+
+import formtools
+from formtools import Unsupported
+from formtools._spec.microsyntax import compiled_pattern
+from tests.conftest import EXPECTED
+
+RECORDED = json.loads((EXPECTED / "regex-v-flag.json").read_text("utf-8"))["rows"]
+COMPILED = [row["pattern"] for row in RECORDED if row["valid"]]
+
+#: Nesting shapes: the pattern ``depth`` levels deep, each matching "a" (and not "b").
+NESTING: dict[str, Callable[[int], str]] = {
+    "groups": lambda depth: "(" * depth + "a" + ")" * depth,
+    "non-capturing": lambda depth: "(?:" * depth + "a" + ")" * depth,
+    "lookaheads": lambda depth: "(?=a)" + "(?:" * depth + "a" + ")" * depth,
+    "alternatives": lambda depth: "(c|" * depth + "a" + ")" * depth,
+    "quantified": lambda depth: "(?:" * depth + "a" + "){1}" * depth,
+    "classes": lambda depth: "[" * depth + "a" + "]" * depth,
+}
+DEPTHS = (1, 100, 101, 253, 254, 255, 256, 300, 600, 5_000)
+VALUES = ("a", "b", "", "aa")
+
+
+def _surrogate_free(pattern: str) -> bool:
+    return not any("\ud800" <= character <= "\udfff" for character in pattern)
+
+
+def _page(patterns: list[str]) -> str:
+    forms = (
+        f"<form toolname=t{number} tooldescription=d action=/x>"
+        f"<input name=q pattern=\"{html.escape(pattern)}\"><button>go</button></form>"
+        for number, pattern in enumerate(patterns)
+    )
+    return "".join(forms)
+
+
+def _answers(patterns: list[str], profile: str, value: str) -> list[str]:
+    """For each pattern, what ``prepare_call`` answers for ``value``: "valid", "invalid" or
+    "unsupported"; under ``html``, ``validate_input`` must say the same (its schema is the
+    contract; the ``chromium`` schema, like Chromium's, checks no pattern, and ``portable`` may
+    drop one). Any other exception fails the test."""
+    tools = formtools.extract(_page(patterns), profile=profile, base_url="https://site.example/").tools
+    by_name = {tool.name: tool for tool in tools}
+    answers = []
+    for number in range(len(patterns)):
+        tool = by_name[f"t{number}"]
+        try:
+            validated = "invalid" if formtools.validate_input(tool, {"q": value}) else "valid"
+        except Unsupported as error:
+            assert "\n" not in str(error) and len(str(error)) < 300
+            validated = "unsupported"
+        try:
+            formtools.prepare_call(tool, {"q": value})
+            called = "valid"
+        except (formtools.InputError, formtools.ValidationError):
+            called = "invalid"
+        except Unsupported:
+            called = "unsupported"
+        if profile == "html":  # its schema is what constraint validation accepts
+            assert validated == called, (profile, patterns[number][:60], value, validated, called)
+        answers.append(called)
+    return answers
+
+
+@pytest.mark.parametrize("profile", ["chromium", "html", "portable"])
+def test_every_pattern_chromium_compiles_is_checked_or_refused(profile: str) -> None:
+    """All 2,066 patterns Chromium compiled (those with lone surrogates, which no HTML page can
+    hold, through compiled_pattern alone): extraction never fails, validate_input and
+    prepare_call agree, and only patterns regress refuses are refused."""
+    patterns = [pattern for pattern in COMPILED if _surrogate_free(pattern)]
+    answers = _answers(patterns, profile, "a")
+    refused = {pattern for pattern, answer in zip(patterns, answers) if answer == "unsupported"}
+    regress_refuses = set()
+    for pattern in patterns:
+        try:
+            compiled_pattern(pattern)
+        except Unsupported:
+            regress_refuses.add(pattern)
+    assert refused <= regress_refuses | {p for p in patterns if "(" * 255 in p}
+    assert 30 <= len(regress_refuses) < 100  # the gap is small, and the test sees it
+    assert refused, "some recorded patterns are beyond regress: they must be refused"
+    for pattern in COMPILED:
+        if not _surrogate_free(pattern):
+            with pytest.raises(Unsupported):
+                compiled_pattern(pattern)
+
+
+@pytest.mark.parametrize("profile", ["chromium", "html", "portable"])
+def test_deep_nesting_is_checked_or_refused(profile: str) -> None:
+    """Nesting shapes up to 5,000 deep: an answer where regress compiles the anchored pattern
+    (up to 254 levels of the attribute's own), "unsupported" for groups beyond, never an
+    exception; the portable schema keeps a pattern only up to 100 levels."""
+    cases = [(depth, shape(depth)) for shape in NESTING.values() for depth in DEPTHS]
+    patterns = [pattern for _, pattern in cases]
+    if profile == "portable":
+        tools = formtools.extract(_page(patterns), profile=profile).tools
+        kept = {tool.name for tool in tools if "pattern" in tool.input_schema["properties"]["q"]}
+        too_deep = [pattern[:20] for number, (depth, pattern) in enumerate(cases) if f"t{number}" in kept and depth > 100]
+        assert not too_deep
+        assert kept, "shallow patterns stay in the portable schema"
+    for value in VALUES:
+        for (depth, pattern), answer in zip(cases, _answers(patterns, profile, value)):
+            if depth <= 254:
+                assert answer != "unsupported", (pattern[:40], value)
+            elif pattern.startswith("(") and value:  # groups (not classes) over the limit; "" is never checked
+                assert answer == "unsupported", (pattern[:40], value)
+
+
+_VALIDITY_JS = """
+(cases) => cases.map(([pattern, value]) => {
+  const input = document.createElement("input");
+  input.pattern = pattern;
+  input.value = value;
+  return input.checkValidity();
+})
+"""
+
+
+@pytest.mark.browser
+def test_deep_nesting_agrees_with_chromium(chromium) -> None:  # type: ignore[no-untyped-def]
+    """Where formtools answers, its answer is Chromium's ``checkValidity()`` (which compiles all
+    of these: V8 parses groups without recursion, and its classes up to some 1,000 deep)."""
+    patterns = [shape(depth) for shape in NESTING.values() for depth in DEPTHS]
+    disagreements = []
+    for value in VALUES:
+        answers = _answers(patterns, "chromium", value)
+        browser = chromium.page.evaluate(_VALIDITY_JS, [[pattern, value] for pattern in patterns])
+        for pattern, answer, valid in zip(patterns, answers, browser):
+            if answer != "unsupported" and (answer == "valid") != valid:
+                disagreements.append(f"{pattern[:30]}… ({len(pattern)}) {value!r}: {answer}, chromium {valid}")
+    assert not disagreements, "\n".join(disagreements)
