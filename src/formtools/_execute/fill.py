@@ -162,9 +162,10 @@ def _listed_values(value: Any, allowed: list[str]) -> set[str]:
     if not isinstance(value, list):
         raise _Invalid(None if value is None or isinstance(value, dict) else js_to_string(value))
     texts = [_scalar(item) for item in value]
-    if len(set(texts)) != len(texts) or any(text not in allowed for text in texts):
+    wanted = set(texts)
+    if len(wanted) != len(texts) or not wanted <= set(allowed):
         raise _Invalid(None)
-    return set(texts)
+    return wanted
 
 
 def _select_multiple(group: Group, value: Any, state: FormState) -> Changes:

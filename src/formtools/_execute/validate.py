@@ -146,9 +146,164 @@ def _html_type(
         yield _Flagged(found[1], found[0])
 
 
+# --- keywords whose stock implementation costs options x items ----------------------------------
+#
+# A select or checkbox group of n options says its values as an ``enum`` and an ``anyOf`` of
+# ``const`` entries (and a group's required boxes as an ``allOf`` of ``contains``); jsonschema
+# compares each item with every option, so a call of n items cost n² (4,000 options: 73 s). The
+# option lists are marked once per validation (:func:`_marked`) and answered from sets; the
+# errors are the ones the stock keywords give, but for those :func:`validate_input` would drop
+# anyway (it keeps the first problem per field and flag).
+
+_STANDARD = Draft202012Validator.VALIDATORS
+
+#: The options an ``enum`` message lists; a longer list is cut, and its length said.
+_ENUM_SHOWN = 20
+
+
+class _Options(list[Any]):
+    """An ``enum`` or an ``anyOf`` of string ``const`` entries, with its strings as a set."""
+
+    def __init__(self, entries: list[Any], strings: frozenset[str]) -> None:
+        super().__init__(entries)
+        self.strings = strings
+
+
+class _Musts(list[Any]):
+    """An ``allOf`` of ``{"contains": {"const": string}}``: a group's required checkboxes."""
+
+    def __init__(self, entries: list[Any], strings: list[str]) -> None:
+        super().__init__(entries)
+        self.strings = strings
+
+
+def _string_const(entry: Any) -> str | None:
+    if (
+        isinstance(entry, dict)
+        and isinstance(entry.get("const"), str)
+        and entry.keys() <= {"const", "title", "type"}
+        and entry.get("type", "string") == "string"
+    ):
+        return str(entry["const"])
+    return None
+
+
+def _marked(schema: Any) -> Any:
+    """``schema`` (a thawed copy, changed in place) with its option lists marked."""
+    if isinstance(schema, list):
+        for item in schema:
+            _marked(item)
+    elif isinstance(schema, dict):
+        for value in schema.values():
+            _marked(value)
+        enum = schema.get("enum")
+        if isinstance(enum, list) and all(isinstance(value, str) for value in enum):
+            schema["enum"] = _Options(enum, frozenset(enum))
+        any_of = schema.get("anyOf")
+        if isinstance(any_of, list):
+            consts = [_string_const(entry) for entry in any_of]
+            if consts and all(const is not None for const in consts):
+                schema["anyOf"] = _Options(any_of, frozenset(c for c in consts if c is not None))
+        all_of = schema.get("allOf")
+        if isinstance(all_of, list):
+            musts = [_string_const(entry.get("contains")) if isinstance(entry, dict) and entry.keys() == {"contains"} else None for entry in all_of]
+            if musts and all(must is not None for must in musts):
+                schema["allOf"] = _Musts(all_of, [must for must in musts if must is not None])
+    return schema
+
+
+def _enum(validator: Any, enum: Any, instance: Any, schema: Mapping[str, Any]) -> Iterator[ValidationError]:
+    if not isinstance(enum, _Options):
+        yield from _STANDARD["enum"](validator, enum, instance, schema)
+    elif not (isinstance(instance, str) and instance in enum.strings):
+        if len(enum) <= _ENUM_SHOWN:
+            yield ValidationError(f"{instance!r} is not one of {enum!r}")
+        else:
+            shown = ", ".join(map(repr, enum[:_ENUM_SHOWN]))
+            yield ValidationError(f"{instance!r} is not one of [{shown}, … {len(enum)} in all]")
+
+
+def _any_of(validator: Any, any_of: Any, instance: Any, schema: Mapping[str, Any]) -> Iterator[ValidationError]:
+    if not isinstance(any_of, _Options):
+        yield from _STANDARD["anyOf"](validator, any_of, instance, schema)
+    elif not (isinstance(instance, str) and instance in any_of.strings):
+        # every entry fails alike (field and flag): the first one's errors say why
+        first = list(validator.descend(instance, any_of[0], schema_path=0))
+        yield ValidationError(f"{instance!r} is not valid under any of the given schemas", context=first)
+
+
+def _all_of(validator: Any, all_of: Any, instance: Any, schema: Mapping[str, Any]) -> Iterator[ValidationError]:
+    if not (isinstance(all_of, _Musts) and validator.is_type(instance, "array")):
+        yield from _STANDARD["allOf"](validator, all_of, instance, schema)
+        return
+    present = {item for item in instance if isinstance(item, str)}
+    missing = next((index for index, must in enumerate(all_of.strings) if must not in present), None)
+    if missing is not None:  # the first missing box: the others are the same field and flag
+        yield from validator.descend(instance, all_of[missing], schema_path=missing)
+
+
+def _required(validator: Any, required: Any, instance: Any, schema: Mapping[str, Any]) -> Iterator[ValidationError]:
+    """jsonschema's ``required``, each error placed at its missing key, so that the key is not
+    read back out of the message by searching every required name (n missing: n²)."""
+    if validator.is_type(instance, "object"):
+        for key in required:
+            if key not in instance:
+                yield ValidationError(f"{key!r} is a required property", path=[key])
+
+
+def _additional_properties(
+    validator: Any, allowed: Any, instance: Any, schema: Mapping[str, Any]
+) -> Iterator[ValidationError]:
+    """A closed schema's unknown keys, one error each placed at its key: jsonschema's one error
+    naming them all made each key's problem carry every other key (n unknown keys: n²)."""
+    if allowed is not False or "patternProperties" in schema:
+        yield from _STANDARD["additionalProperties"](validator, allowed, instance, schema)
+    elif validator.is_type(instance, "object"):
+        known = schema.get("properties", {})
+        for key in instance:
+            if key not in known:
+                yield ValidationError(f"Additional properties are not allowed ({key!r} was unexpected)", path=[key])
+
+
+def _unique_items(validator: Any, unique: Any, instance: Any, schema: Mapping[str, Any]) -> Iterator[ValidationError]:
+    """jsonschema's ``uniqueItems`` in linear time: its own compares every pair of an array it
+    cannot sort (mixed kinds)."""
+    if unique and validator.is_type(instance, "array"):
+        keys = [_json_key(item) for item in instance]
+        if len(set(keys)) != len(keys):
+            yield ValidationError(f"{instance!r} has non-unique elements")
+
+
+def _json_key(value: Any) -> Any:
+    """A hashable key equal for equal JSON values, as JSON Schema compares them: ``1`` is
+    ``1.0`` and ``true`` is not ``1``; objects compare without order, arrays with."""
+    if isinstance(value, bool) or value is None:
+        return ("literal", value)
+    if isinstance(value, (int, float)):
+        return ("number", value)
+    if isinstance(value, list):
+        return ("array", tuple(_json_key(item) for item in value))
+    if isinstance(value, dict):
+        return ("object", frozenset((key, _json_key(item)) for key, item in value.items()))
+    return ("string", value)
+
+
+#: Errors placed at the key they are about (the input's object is their instance).
+_ABOUT_A_KEY = frozenset({"required", "additionalProperties"})
+
 _Validator = validators.extend(
     Draft202012Validator,
-    {"pattern": _pattern, "x-formtools-address-pattern": _address_pattern, "x-formtools-html-type": _html_type},
+    {
+        "pattern": _pattern,
+        "x-formtools-address-pattern": _address_pattern,
+        "x-formtools-html-type": _html_type,
+        "enum": _enum,
+        "anyOf": _any_of,
+        "allOf": _all_of,
+        "required": _required,
+        "additionalProperties": _additional_properties,
+        "uniqueItems": _unique_items,
+    },
 )
 
 # JSON Schema keyword → ValidityState-style flag, for the standard keywords
@@ -193,14 +348,9 @@ def _leaves(errors: Iterator[ValidationError]) -> Iterator[ValidationError]:
 
 
 def _fields(error: ValidationError) -> list[str | None]:
-    path = list(error.absolute_path)
+    path = error.absolute_path
     if path:
         return [str(path[0])]
-    if error.validator == "required":
-        return [key for key in error.validator_value if repr(key) in error.message]
-    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
-        known = error.schema.get("properties", {})
-        return [key for key in error.instance if key not in known]
     return [None]
 
 
@@ -212,11 +362,13 @@ def _as_json(error: ValidationError) -> str:
     """jsonschema's message with the values it quotes as Python reprs (``'x'``, ``['a', 'b']``,
     ``True``) written as JSON (``"x"``, ``["a", "b"]``, ``true``), so that a message reads in the
     language of the input it is about."""
-    values: list[Any] = [error.instance, error.validator_value]
-    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
-        values += [key for key in error.instance if key not in error.schema.get("properties", {})]
-    if error.validator == "required" and isinstance(error.validator_value, list):
-        values += error.validator_value
+    values: list[Any]
+    if error.validator in _ABOUT_A_KEY:
+        values = list(error.relative_path)  # the key: nothing else is quoted
+    elif error.validator == "enum" and len(error.validator_value) > _ENUM_SHOWN:
+        values = [error.instance, *error.validator_value[:_ENUM_SHOWN]]  # as _enum cut the list
+    else:
+        values = [error.instance, error.validator_value]
     message = str(error.message)
     for value in sorted(values, key=lambda v: len(repr(v)), reverse=True):
         if isinstance(value, (str, int, float, list, dict, bool)) or value is None:
@@ -237,7 +389,7 @@ def validate_input(tool: Tool, tool_input: Any, *, files: Iterable[str] = ()) ->
     """Every problem of ``tool_input`` under ``tool``'s input schema, in field order; then a
     required file input the call attaches no file to (``files``: the names of the file inputs
     it does), which no schema can say and :func:`~formtools.call` would refuse."""
-    schema = thaw(tool.input_schema)
+    schema = _marked(thaw(tool.input_schema))
     secret_fields = sensitive_keys(tool.form)
     problems: dict[tuple[str | None, str], Problem] = {}
     browser_worded: set[tuple[str | None, str]] = set()
@@ -259,16 +411,16 @@ def validate_input(tool: Tool, tool_input: Any, *, files: Iterable[str] = ()) ->
                     message = f"no input can make the form valid: {error.schema['x-formtools-unsatisfiable']}"
                 else:
                     message = _as_json(error)
-                if field in secret_fields:  # the value is quoted; a secret is not
+                if field in secret_fields and error.validator not in _ABOUT_A_KEY:  # a secret value is never quoted
                     message = message.replace(_json(error.instance), _json(MASK))
                     message = message.replace(repr(error.instance), repr(MASK))
                 problems[key] = Problem(field, flag, message)  # the browser's words win
             if isinstance(error, _Flagged):
                 browser_worded.add(key)
-    order = list(schema.get("properties", {}))
+    order = {key: place for place, key in enumerate(schema.get("properties", {}))}
     found = sorted(
         problems.values(),
-        key=lambda p: (order.index(p.field) if p.field in order else len(order), p.field or ""),
+        key=lambda p: (len(order) if p.field is None else order.get(p.field, len(order)), p.field or ""),
     )
     return found + _files_missing(tool, frozenset(files))
 

@@ -200,20 +200,23 @@ def _email_message(value: str, multiple: bool, secret: bool = False) -> str:
     return "Please enter an email address."
 
 
-def _radio_group_missing(state: FormState, control: Control) -> bool:
-    name = control.attributes.get("name")
-    if not name:
-        # HTML puts an unnamed radio button in a group of its own, which a required one leaves
-        # unchecked; Blink puts it in no group and never reports it missing (measured:
-        # checkValidity() is true, executeTool submits) — formtools follows the browser
-        return False
-    members = [
-        c for c in state.form.controls
-        if c.tag == "input" and c.type == "radio" and c.attributes.get("name") == name
-    ]
-    return any("required" in c.attributes for c in members) and not any(
-        state.of(c).checked for c in members
-    )
+def _radio_groups_missing(state: FormState) -> frozenset[str]:
+    """The names of the form's radio groups that miss a value: a member is required and none is
+    checked. Decided for all groups at once, as every radio of a group asks about all of it.
+
+    HTML puts an unnamed radio button in a group of its own, which a required one leaves
+    unchecked; Blink puts it in no group and never reports it missing (measured: checkValidity()
+    is true, executeTool submits) — formtools follows the browser."""
+    required: set[str] = set()
+    checked: set[str] = set()
+    for control in state.form.controls:
+        name = control.attributes.get("name")
+        if control.tag == "input" and control.type == "radio" and name:
+            if "required" in control.attributes:
+                required.add(name)
+            if state.of(control).checked:
+                checked.add(name)
+    return frozenset(required - checked)
 
 
 def _select_missing(state: FormState, control: Control) -> bool:
@@ -232,7 +235,9 @@ def _select_missing(state: FormState, control: Control) -> bool:
     return placeholder and selected == [0]
 
 
-def _problem(state: FormState, control: Control) -> tuple[str, str] | None:
+def _problem(
+    state: FormState, control: Control, radio_groups_missing: frozenset[str]
+) -> tuple[str, str] | None:
     """(flag, message) for the first constraint the control fails, or None."""
     current = state.of(control)
     kind = control.type
@@ -250,7 +255,7 @@ def _problem(state: FormState, control: Control) -> tuple[str, str] | None:
             return "valueMissing", _MESSAGES["valueMissing:checkbox"]
         return None
     if kind == "radio":
-        if _radio_group_missing(state, control):
+        if control.attributes.get("name") in radio_groups_missing:
             return "valueMissing", _MESSAGES["valueMissing:radio"]
         return None
     if kind == "file":
@@ -377,10 +382,11 @@ def invalid_controls(
     """Every candidate control of the filled form that fails a constraint, in tree order
     (``controls``: only those of these, which are the form's in tree order)."""
     problems = []
+    radio_groups_missing = _radio_groups_missing(state)
     for control in state.form.controls if controls is None else controls:
         if not is_candidate(control):
             continue
-        found = _problem(state, control)
+        found = _problem(state, control, radio_groups_missing)
         if found is not None:
             problems.append(ValidityProblem(control.key, found[0], found[1], control))
     return problems

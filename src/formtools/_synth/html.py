@@ -341,12 +341,15 @@ def _radio(group: Group) -> dict[str, Any]:
     first: dict[str, Control] = {}
     for control in group.controls:
         first.setdefault(_choice_value(control), control)
+    # Checking one radio satisfies its own group (its exact name) and no other, so the groups
+    # left missing with none of the parameter's radios checked decide every value at once
+    # (validating the form once per value made a group of n radios cost n²).
+    cleared = state.with_states({c.index: replace(state.of(c), checked=False) for c in group.controls})
+    missing = {problem.control.attributes.get("name") for problem in invalid_controls(cleared)}
     kept = [
         (value, _label_text(control))
         for value, control in first.items()
-        if not invalid_controls(
-            state.with_states({c.index: replace(state.of(c), checked=c is control) for c in group.controls})
-        )
+        if missing <= {control.attributes.get("name")}
     ]
     schema = _entries(kept)
     checked = next((_choice_value(c) for c in group.controls if state.of(c).checked), None)

@@ -249,6 +249,11 @@ def _slug(words: list[str], limit: int = _MAX_LENGTH) -> str:
     return "_".join(words)[:limit]
 
 
+def _suffixed(base: str, n: int) -> str:
+    """``base`` with the suffix ``_n``, its words shortened so that the name stays in bounds."""
+    return _slug(base.split("_"), _MAX_LENGTH - len(f"_{n}")) + f"_{n}"
+
+
 def implicitly_submittable(form: Form) -> bool:
     """#implicit-submission: a form without a submit button is submitted by Enter when at most
     one of its fields blocks implicit submission. (With submit buttons, Enter clicks the first;
@@ -296,6 +301,10 @@ class Namer:
             for form in forms
             if TOOL_NAME.fullmatch(form.attributes.get("toolname", ""))
         }
+        # base name → the suffix its last inferred name took: names are only ever added to
+        # ``_taken``, so every smaller suffix is still taken and the search resumes there
+        # (counting from 2 for each form made n forms of one base cost n²)
+        self._last_suffix: dict[str, int] = {}
 
     def infer(self, form: Form, button: Control | None, page: PageContext) -> Inferred | str:
         """The form's name and description, or why it is not made a tool. ``button`` is the
@@ -306,10 +315,12 @@ class Namer:
             return reason
         source, text = _first(NAME_SOURCES, facts, _name_words)
         base = _slug(_name_words(text)) if source else _FALLBACK
-        name, n = base, 1
+        n = self._last_suffix.get(base, 1)
+        name = base if n == 1 else _suffixed(base, n)
         while name.lower() in self._taken:
             n += 1
-            name = _slug(base.split("_"), _MAX_LENGTH - len(f"_{n}")) + f"_{n}"
+            name = _suffixed(base, n)
         self._taken.add(name)
+        self._last_suffix[base] = n
         description, described_by = _description(facts)
         return Inferred(name, description, source or "fallback", described_by)

@@ -5,6 +5,7 @@ classified by the profile into parameter kinds, or skipped with a reason.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from formtools._forms.model import Control, Form
 from formtools._forms.state import initial_state
@@ -39,7 +40,12 @@ class Parameters:
     submit_button: Control | None
 
     def get(self, key: str) -> Parameter | None:
-        return next((p for p in self.parameters if p.key == key), None)
+        return self._by_key.get(key)
+
+    @cached_property
+    def _by_key(self) -> dict[str, Parameter]:
+        """The parameters by key (one group per key): a call looks up each of its keys."""
+        return {p.key: p for p in self.parameters}
 
 
 def parameters_of(form: Form, profile: str | Profile = "chromium") -> Parameters:
@@ -56,12 +62,23 @@ def parameters_of(form: Form, profile: str | Profile = "chromium") -> Parameters
         if submit_button is None and control.is_submit_button:
             submit_button = control
         groups.setdefault(control.key, []).append(control)
-    radios = [c for c in form.controls if c.tag == "input" and c.type == "radio"]
+    # a group's peers are the radios that share a name with one of its radio members and are
+    # not members: the skipped ones (a kept radio of that name has the group's key). Assigned
+    # in one pass, not searched for per group and compared with each member.
+    radio_names = {
+        c.attributes.get("name"): key
+        for key, members in groups.items()
+        for c in members
+        if c.tag == "input" and c.type == "radio"
+    }
+    peers: dict[str, list[Control]] = {}
+    for control, _ in skipped:
+        name = control.attributes.get("name")
+        if control.tag == "input" and control.type == "radio" and name in radio_names:
+            peers.setdefault(radio_names[name], []).append(control)
     parameters = []
     for key, members in groups.items():
-        names = {c.attributes.get("name") for c in members if c.tag == "input" and c.type == "radio"}
-        peers = tuple(c for c in radios if c.attributes.get("name") in names and c not in members)
-        group = Group(key, tuple(members), peers)
+        group = Group(key, tuple(members), tuple(peers.get(key, ())))
         kind, problem = rules.classify(group)
         parameters.append(Parameter(group, kind or None, problem))
     return Parameters(tuple(parameters), tuple(skipped), submit_button)

@@ -181,22 +181,32 @@ def _dropped(form: Form, rules: Profile, group: Group, problem: str) -> Iterator
     meant = {c.index for c in group.controls if alone[c.index][0]}
     # a name of spaces is submitted (only a missing or empty name is not), though its key is ""
     unnamed = all(not c.attributes.get("name") for c in group.controls if c.index in meant)
+    members = _members(group)
     if meant and not unnamed:
-        yield Diagnostic(problem, form.describe, repr(group.key), group.first.line, _members(group))
+        yield Diagnostic(problem, form.describe, repr(group.key), group.first.line, members)
         return
     for control in group.controls:
         field = repr(group.key) if group.key else control.describe
         if control.index in meant:
-            detail = f"dropped as {problem}: {_members(group)}"
+            detail = f"dropped as {problem}: {members}"
             yield Diagnostic("unnamed-dropped", form.describe, field, control.line, detail)
         else:
             yield Diagnostic(alone[control.index][1] or "unsupported-type", form.describe, field, control.line)
 
 
+# a group's detail names this many of its members: each member of a large unnamed group gets
+# its own diagnostic, and listing every member in each made the diagnostics quadratic in size
+_MEMBERS_SHOWN = 5
+
+
 def _members(group: Group) -> str | None:
-    if len(group.controls) < 2:
+    """The group's members, as a diagnostic detail names them (the first few of a large group)."""
+    controls = group.controls
+    if len(controls) < 2:
         return None
-    return "controls: " + ", ".join(c.describe for c in group.controls)
+    shown = ", ".join(c.describe for c in controls[:_MEMBERS_SHOWN])
+    unshown = len(controls) - _MEMBERS_SHOWN
+    return f"controls: {shown}" + (f" and {unshown} more" if unshown > 0 else "")
 
 
 def _parameter_warnings(form: Form, group: Group, fragment: dict[str, Any]) -> Iterator[Diagnostic]:

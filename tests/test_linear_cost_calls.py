@@ -1,0 +1,154 @@
+"""Synthesis, validation and calls cost work linear in the form and the input, counted, not timed.
+
+Like ``test_linear_cost.py`` for pages, each shape is run at n and 2n and the Python lines it
+executes (``sys.settrace``) must about double. Every shape here was quadratic (an adversarial
+review measured them): diagnostics naming every member of a large group, inferred names counted
+from 1 for each form, radio groups whose members each looked at the whole group (synthesis,
+constraint validation, the ``html`` schema's values), a parameter looked up by walking the
+list, ``validate_input`` searching every required name for the one each error is about and
+quoting every unknown key in each key's problem, options compared with every item (``enum``,
+``anyOf`` of ``const``, ``allOf`` of ``contains``), ``uniqueItems`` comparing every pair of a
+mixed array, and the problems sorted by a list search.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from support.cost import lines
+
+import formtools
+
+BASE = "https://site.example/"
+
+
+def form(body: str) -> str:
+    return f"<form toolname=t tooldescription=d action=/x>{body}<button>go</button></form>"
+
+
+def radios(n: int) -> str:
+    return form("".join(f"<input type=radio name=r value=v{i} required>" for i in range(n)))
+
+
+def required_texts(n: int) -> str:
+    return form("".join(f"<input name=q{i} required>" for i in range(n)))
+
+
+def multiple_select(n: int) -> str:
+    return form("<select multiple name=s>" + "".join(f"<option>o{i}" for i in range(n)) + "</select>")
+
+
+def checkboxes(n: int, required: str = "") -> str:
+    return form("".join(f"<input type=checkbox name=c value=v{i} {required}>" for i in range(n)))
+
+
+def tool(page: str, profile: str = "chromium") -> formtools.Tool:
+    return formtools.extract(page, profile=profile, base_url=BASE).tools[0]
+
+
+def call(page: str, profile: str, tool_input: dict[str, Any]) -> None:
+    try:
+        formtools.prepare_call(tool(page, profile), tool_input)
+    except (formtools.InputError, formtools.ValidationError):
+        pass
+
+
+def validate(page: str, profile: str, tool_input: dict[str, Any]) -> None:
+    formtools.validate_input(tool(page, profile), tool_input)
+
+
+#: name → (page for n, what is run on it for n)
+SHAPES: dict[str, tuple[Callable[[int], str], Callable[[str, int], object]]] = {
+    "unnamed inputs (diagnostics)": (
+        lambda n: form("<input>" * n),
+        lambda page, n: formtools.extract(page),
+    ),
+    "forms inferring one name": (
+        lambda n: "<form><input name=q><button>Search</button></form>" * n,
+        lambda page, n: formtools.extract(page, all_forms=True),
+    ),
+    "radio group, html schema": (radios, lambda page, n: tool(page, "html")),
+    "radio group, call": (radios, lambda page, n: call(page, "chromium", {"r": f"v{n - 1}"})),
+    "radio group, validate": (radios, lambda page, n: validate(page, "html", {"r": f"v{n - 1}"})),
+    "required fields, validate {}": (required_texts, lambda page, n: validate(page, "html", {})),
+    "required fields, call": (
+        required_texts,
+        lambda page, n: call(page, "chromium", {f"q{i}": "x" for i in range(n)}),
+    ),
+    "unknown keys, validate": (
+        required_texts,
+        lambda page, n: validate(page, "html", {f"u{i}": 1 for i in range(n)}),
+    ),
+    "unknown keys, html call": (
+        required_texts,
+        lambda page, n: call(page, "html", {f"u{i}": 1 for i in range(n)}),
+    ),
+    "every option, validate": (
+        multiple_select,
+        lambda page, n: validate(page, "chromium", {"s": [f"o{i}" for i in range(n)]}),
+    ),
+    "every option, html call": (
+        multiple_select,
+        lambda page, n: call(page, "html", {"s": [f"o{i}" for i in range(n)]}),
+    ),
+    "no option, validate": (
+        multiple_select,
+        lambda page, n: validate(page, "html", {"s": [f"z{i}" for i in range(n)]}),
+    ),
+    "mixed items, uniqueItems": (
+        multiple_select,
+        lambda page, n: validate(page, "html", {"s": [i if i % 2 else f"o{i}" for i in range(n)]}),
+    ),
+    "checkbox group, validate": (
+        checkboxes,
+        lambda page, n: validate(page, "html", {"c": [f"v{i}" for i in range(n)]}),
+    ),
+    "checkbox group, call": (
+        checkboxes,
+        lambda page, n: call(page, "chromium", {"c": [f"v{i}" for i in range(n)]}),
+    ),
+    "required boxes missing, validate": (
+        lambda n: checkboxes(n, "required"),
+        lambda page, n: validate(page, "html", {"c": [f"x{i}" for i in range(n)]}),
+    ),
+}
+
+
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_calls_cost_linear_work(shape: str) -> None:
+    make, run = SHAPES[shape]
+    counts = []
+    for n in (200, 400):
+        page = make(n)
+        run(page, n)  # warm-up: lazy imports and compiled regexes are not the shape's cost
+        counts.append(lines(lambda: run(page, n)))
+    small, large = counts
+    assert large < 2.3 * small, (small, large)
+
+
+def test_a_large_group_is_named_in_part() -> None:
+    """Each member of a large unnamed group gets a diagnostic; each names the first five
+    members and how many more there are (the 40 inputs and the form's unnamed button), not
+    all of them."""
+    diagnostics = formtools.extract(form("<input>" * 40)).diagnostics
+    details = [d.detail for d in diagnostics if d.code == "unnamed-dropped"]
+    assert len(details) == 40
+    assert all(detail is not None and detail.endswith(" and 36 more") for detail in details)
+
+
+def test_unknown_keys_are_each_their_own_problem() -> None:
+    """Each unknown key is reported once, naming itself only."""
+    problems = formtools.validate_input(tool(required_texts(2), "html"), {"q0": "x", "q1": "y", "b": 1, "a": 2})
+    assert [(p.field, p.flag, p.message) for p in problems] == [
+        ("a", "unknownParameter", 'Additional properties are not allowed ("a" was unexpected)'),
+        ("b", "unknownParameter", 'Additional properties are not allowed ("b" was unexpected)'),
+    ]
+
+
+def test_a_long_option_list_is_quoted_in_part() -> None:
+    """A value not among 30 options: the message lists the first 20 and says how many."""
+    problems = formtools.validate_input(tool(multiple_select(30), "html"), {"s": ["zz"]})
+    shown = ", ".join(f'"o{i}"' for i in range(20))
+    assert [p.message for p in problems] == [f'"zz" is not one of [{shown}, … 30 in all]']
