@@ -3,13 +3,15 @@
 Pages stream in from directories, files, WARC archives and URL lists (fetched concurrently) and
 stream out as JSON lines, so memory stays flat however many pages there are. With a page costing
 a few milliseconds, the parent process must stay out of the way. It sends the workers *where*
-pages are, never their bytes: for files their paths (the parent only walks the directories), for
+pages are, not their bytes: for files their paths (the parent only walks the directories), for
 WARC records their place in the archive (see :func:`.warc.record_at`). Each worker reads its
 pages, runs the byte prefilter (most crawled pages hold no tool and are never parsed) and
 extracts. The parent must inflate an archive to index it, so it prefilters the plain bodies that
 pass by and writes their ``skipped`` lines itself: only candidates cost a worker a second
 inflate. Pages that exist nowhere but in the parent (fetched URLs) are prefiltered there too,
-and only candidates travel, as bytes.
+and only candidates travel, as bytes; so do the records a gzip member holds after others (a
+WARC gzipped whole), which a worker could reach only by inflating the member up to them again,
+once per record.
 
 Work goes out in chunks (a few dozen pages or about a megabyte) and comes back as the chunk's
 output lines, at most two chunks per worker in flight. Workers are forked where the platform
@@ -294,7 +296,9 @@ def _warc(
     """The HTML response records of a WARC or WARC.gz file, in file order, for the workers:
     where each is, to read it themselves. A plain body (no transfer or content coding) passes
     through the index anyway, so it is prefiltered here and only a candidate goes to a worker:
-    in a crawl most records are skipped without a second inflate."""
+    in a crawl most records are skipped without a second inflate. A record that a gzip member
+    holds after others (a WARC gzipped whole) goes as its bytes, which the index read: from its
+    location a worker would inflate the member up to it again, once per record."""
     from formtools._crawl.warc import Damage, warc_records
     from formtools._parse.prefilter import may_hold_tools
 
@@ -314,8 +318,12 @@ def _warc(
                 if len(item.body) > max_bytes:
                     yield Unreadable("url", url, f"{url}: larger than {max_bytes} bytes")
                     continue
+                page = Page("url", url, item.body, url, item.content_type)
                 if not may_hold_tools(item.body, item.content_type, all_forms=all_forms):
-                    yield _skipped(Page("url", url, item.body, url, item.content_type), all_forms)
+                    yield _skipped(page, all_forms)
+                    continue
+                if item.location.skip:  # read alone, it costs its member inflated up to it
+                    yield page, len(item.body)
                     continue
             where = item.location
             yield ArchiveRecord(path, url, item.content_type, where), where.length or 0

@@ -10,7 +10,8 @@ after every record read before it; the caller counts it and decides whether that
 
 Each record also says where it lies in the file (:class:`Location`), so that one pass can index
 an archive without decoding bodies and other processes can read the records they are given on
-their own (:func:`record_at`): ``formtools batch`` sends its workers locations, not page bytes.
+their own (:func:`record_at`): ``formtools batch`` sends its workers locations, not page bytes,
+except for the records a gzip member holds after others, whose bodies the index reads.
 """
 
 from __future__ import annotations
@@ -153,12 +154,18 @@ class _GzipMembers(io.RawIOBase):
         member begun at or before it: an empty member before a record's own is passed over).
         ``member_start`` is the last member begun, which read-ahead can put several members
         past the record warcio is parsing."""
-        start = self.member_start
-        for span in reversed(self._spans):
-            start = span[0]
-            if span[1] <= position:
-                break
-        return start
+        return self._holding(position)[0] if self._spans else self.member_start
+
+    def into_member(self, position: int) -> int:
+        """How far decompressed byte ``position`` lies into the member holding it: what a reader
+        of the record beginning there alone must inflate and throw away first (0 with one record
+        per member; in a WARC gzipped whole, the archive up to the record)."""
+        return position - self._holding(position)[1]
+
+    def _holding(self, position: int) -> list[int]:
+        """The span of the member holding decompressed byte ``position`` (see :meth:`member_at`),
+        the first one remembered if ``position`` is before it."""
+        return next((span for span in reversed(self._spans) if span[1] <= position), self._spans[0])
 
     def locate(self, start: int, end: int) -> Location:
         """The members holding decompressed bytes ``start`` to ``end`` (records are located in
@@ -181,7 +188,10 @@ def warc_records(
     if the archive is truncated or corrupt (nothing follows it). Without ``bodies``, an index of
     the archive for :func:`record_at`: a body sent with a transfer or content coding (chunked,
     gzip …) is left undecoded (``has_body`` false); a plain one is read all the same, since its
-    bytes pass by anyway and cost nothing more to keep.
+    bytes pass by anyway and cost nothing more to keep. So is every body of a record that does
+    not begin its gzip member (``location.skip`` above 0): :func:`record_at` would inflate the
+    member from its start to reach it, so reading each record of a WARC gzipped whole that way
+    would inflate the archive once per record.
 
     A WARC.gz record is given only once its gzip member has passed its CRC check, so a record
     whose bytes were corrupted never comes out (with one record per member, as WARC.gz is
@@ -230,7 +240,10 @@ def warc_records(
                 return
             body = b""
             is_response = record.rec_type == "response" and record.http_headers is not None
-            has_body = is_response and (bodies or _plain(record.http_headers))
+            # a record deep in a member is read here, once: reading it alone inflates the member
+            # up to it again (see record_at)
+            shares_member = members is not None and members.into_member(start) > 0
+            has_body = is_response and (bodies or shares_member or _plain(record.http_headers))
             if has_body:
                 body = record.content_stream().read(max_bytes + 1)
             while record.raw_stream.read(_CHUNK):  # the rest of the block: its length is checked
@@ -275,8 +288,9 @@ def _plain(http_headers: Any) -> bool:
 def record_at(stream: BinaryIO, where: Location, max_bytes: int) -> bytes:
     """The body of the ``response`` record at ``where`` in the archive file ``stream`` (as
     :func:`warc_records` gives it: at most ``max_bytes`` plus one byte), reading only the bytes
-    ``where`` covers. The archive was checked when it was indexed; a record that no longer
-    reads (the file changed since) raises :class:`ValueError`."""
+    ``where`` covers, after inflating the ``where.skip`` bytes of its member before it. The
+    archive was checked when it was indexed; a record that no longer reads (the file changed
+    since) raises :class:`ValueError`."""
     from warcio.archiveiterator import ArchiveIterator
 
     stream.seek(where.offset)
