@@ -13,7 +13,7 @@ import pytest
 
 import formtools
 from formtools._parse.fast import fast_document
-from tests.test_linear_cost import lines
+from support.cost import lines
 
 NEAR_THE_LIMIT = range(504, 518)
 

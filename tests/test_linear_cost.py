@@ -345,3 +345,42 @@ def test_template_contents_cost_linear_work(shape: str) -> None:
     assert large < 2.3 * small, (small, large)
     fast, exact = (formtools.extract_tools(page(20), parser=parser) for parser in ("auto", "html5lib"))
     assert [tool.to_dict() for tool in fast] == [tool.to_dict() for tool in exact]
+
+
+#: Text made of many character tokens (each character reference, and each run of spaces
+#: after one, is a token of its own): (markup for n, the text the tree must hold for n).
+TEXT_TOKENS: dict[str, tuple[Callable[[int], str], Callable[[int], str]]] = {
+    "a paragraph": (lambda n: "<p>" + "x &amp; y " * n + "</p>", lambda n: "x & y " * n),
+    "a pre of escaped code": (lambda n: "<pre>" + "&lt;b&gt;" * n + "</pre>", lambda n: "<b>" * n),
+    "a textarea": (lambda n: "<textarea>" + "&amp;x" * n + "</textarea>", lambda n: "&x" * n),
+    "foster-parented before a table": (
+        lambda n: "<div><table>" + "x&amp; " * n + "<tr><td>c</table></div>",
+        lambda n: "x& " * n,
+    ),
+    "in SVG": (lambda n: "<svg><text>" + "&#32;x" * n + "</text></svg>", lambda n: " x" * n),
+}
+
+
+@pytest.mark.parametrize("shape", list(TEXT_TOKENS))
+def test_text_of_many_tokens_costs_linear_work(shape: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """html5lib's lxml builder appends each character token with ``element.text += data``,
+    which copies all the text so far out of lxml and back (in C, so no line count shows it): a
+    400 KB paragraph of "x &amp; y" took 17 s. The exact parser's builder keeps the pieces and
+    writes each text once, so html5lib's own append never runs, and the tree holds the text."""
+    from html5lib.treebuilders import etree as etree_builders
+    from lxml import etree
+
+    from formtools._parse.exact import parse_exact
+
+    markup, text = TEXT_TOKENS[shape]
+    own_append = etree_builders.getETreeModule(etree, fullTree=False).Element
+
+    def appended_piece_by_piece(*args: Any) -> None:
+        raise AssertionError("html5lib appended a text token to the lxml tree itself")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(own_append, "insertText", appended_piece_by_piece)
+        root = parse_exact(FORM.format("") + markup(2_000), None, None, None).forms_root
+    assert text(2_000) in "".join(root.itertext())
+    small, large = (extraction_lines(FORM.format("") + markup(n), parser="html5lib") for n in (1_000, 2_000))
+    assert large < 2.3 * small, (small, large)
