@@ -373,6 +373,7 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
 
         class Element(self.elementClass):  # type: ignore[misc, name-defined]
             """html5lib's element, reading its text only after the pending pieces are in."""
+            # (and inserting before a child in constant time)
 
             def hasContent(self) -> bool:
                 builder.pending_text.flush()
@@ -381,6 +382,12 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
             def reparentChildren(self, newParent: Any) -> None:
                 builder.pending_text.flush()
                 super().reparentChildren(newParent)
+
+            def insertBefore(self, node: Any, refNode: Any) -> None:
+                """html5lib's, without listing every child to find ``refNode`` (each element
+                foster-parented before a table cost the children before it)."""
+                refNode._element.addprevious(node._element)
+                node.parent = self
 
         self.elementClass = Element
 
