@@ -152,3 +152,19 @@ def test_a_long_option_list_is_quoted_in_part() -> None:
     problems = formtools.validate_input(tool(multiple_select(30), "html"), {"s": ["zz"]})
     shown = ", ".join(f'"o{i}"' for i in range(20))
     assert [p.message for p in problems] == [f'"zz" is not one of [{shown}, … 30 in all]']
+
+
+@pytest.mark.parametrize("options", [5, 30])
+def test_an_option_list_message_quotes_values_as_json_and_never_a_secret(options: int) -> None:
+    """Options and values holding quotes are written as JSON, whole; a sensitive field's value
+    is masked however long the option list (the cut list was once converted value by value,
+    which rewrote the quotes inside the value itself so the mask no longer found it)."""
+    listed = "<option>'b'</option><option>b</option>" + "".join(f"<option>o{i}</option>" for i in range(options))
+    plain = tool(form(f"<select name=s>{listed}</select>"), "html")
+    [problem] = formtools.validate_input(plain, {"s": "it's"})
+    assert problem.message.startswith('"it\'s" is not one of ["\'b\'", "b", "o0"')
+    secret = tool(form(f"<select name=s autocomplete=cc-exp-month>{listed}</select>"), "html")
+    for value in ("4111 'b' 1111", "x'y", '"q"'):
+        [problem] = formtools.validate_input(secret, {"s": value})
+        assert problem.message.startswith('"[redacted]" is not one of'), problem.message
+        assert value not in problem.message

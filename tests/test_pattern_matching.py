@@ -18,7 +18,10 @@ from __future__ import annotations
 
 import html
 import json
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -151,3 +154,48 @@ def test_deep_nesting_agrees_with_chromium(chromium) -> None:  # type: ignore[no
             if answer != "unsupported" and (answer == "valid") != valid:
                 disagreements.append(f"{pattern[:30]}… ({len(pattern)}) {value!r}: {answer}, chromium {valid}")
     assert not disagreements, "\n".join(disagreements)
+
+
+#: Patterns Chromium compiles on which regress would kill the process: a stack overflow
+#: compiling some 50,000 alternatives (SIGSEGV), or memory for each of a quantifier's forced
+#: iterations of a group that matches nothing (10 GB for 10^8: abort or the OOM killer).
+BEYOND_REGRESS = {
+    "76,000 alternatives": "a|" * 76_000 + "b",
+    "a hundred million empty iterations": "(a|){100000000}",
+    "2^31 - 1 optional iterations": "(?:a?){2147483647}",
+    "nested counts multiplying": "((a|){1000}){1001}",
+}
+
+
+@pytest.mark.parametrize("shape", list(BEYOND_REGRESS))
+def test_patterns_that_would_crash_regress_are_refused_before_it_runs(shape: str, tmp_path: Path) -> None:
+    """Through the real CLI, each in its own process (a regression kills only that process):
+    extraction succeeds under every profile (the portable schema drops the pattern), and
+    validate and call refuse in one line with exit 1."""
+    page = tmp_path / "page.html"
+    page.write_text(_page([BEYOND_REGRESS[shape]]), encoding="utf-8")
+    for profile in ("chromium", "html", "portable"):
+        done = _cli("extract", str(page), "--profile", profile)
+        assert done.returncode == 0, (profile, done.returncode, done.stderr[-300:])
+        if profile == "portable":
+            assert '"pattern"' not in done.stdout
+    for command in (["validate", str(page), "t0"], ["call", str(page), "t0", "--dry-run", "--base-url", "https://a.example/"]):
+        done = _cli(*command, "--input", '{"q": "a"}')
+        assert done.returncode == 1, (command[0], done.returncode, done.stderr[-300:])
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1 and "formtools cannot check values against the pattern" in lines[0], done.stderr
+
+
+def _cli(*arguments: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "formtools", *arguments], capture_output=True, text=True, timeout=120
+    )
+
+
+def test_patterns_within_the_limits_are_matched() -> None:
+    """The limits leave room: 10,000 alternatives and a million forced iterations are matched
+    as the browser matches them."""
+    patterns = ["a|" * 9_999 + "b", "(?:a?){1000000}", "(?:b|a){1000}x?"]
+    assert _answers(patterns, "chromium", "b") == ["valid", "invalid", "invalid"]
+    assert _answers(patterns, "chromium", "a") == ["valid", "valid", "invalid"]
+    assert _answers(patterns, "chromium", "b" * 1000) == ["invalid", "invalid", "valid"]

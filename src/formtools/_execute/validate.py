@@ -212,15 +212,18 @@ def _marked(schema: Any) -> Any:
     return schema
 
 
+class _InJSON(ValidationError):  # type: ignore[misc]  # jsonschema is untyped
+    """An error of a standard keyword whose message quotes its values as JSON already, so
+    :func:`_as_json` leaves it as it is."""
+
+
 def _enum(validator: Any, enum: Any, instance: Any, schema: Mapping[str, Any]) -> Iterator[ValidationError]:
     if not isinstance(enum, _Options):
         yield from _STANDARD["enum"](validator, enum, instance, schema)
     elif not (isinstance(instance, str) and instance in enum.strings):
-        if len(enum) <= _ENUM_SHOWN:
-            yield ValidationError(f"{instance!r} is not one of {enum!r}")
-        else:
-            shown = ", ".join(map(repr, enum[:_ENUM_SHOWN]))
-            yield ValidationError(f"{instance!r} is not one of [{shown}, … {len(enum)} in all]")
+        shown = ", ".join(map(_json, enum[:_ENUM_SHOWN]))
+        rest = f", … {len(enum)} in all" if len(enum) > _ENUM_SHOWN else ""
+        yield _InJSON(f"{_json(instance)} is not one of [{shown}{rest}]")
 
 
 def _any_of(validator: Any, any_of: Any, instance: Any, schema: Mapping[str, Any]) -> Iterator[ValidationError]:
@@ -285,7 +288,9 @@ def _json_key(value: Any) -> Any:
         return ("array", tuple(_json_key(item) for item in value))
     if isinstance(value, dict):
         return ("object", frozenset((key, _json_key(item)) for key, item in value.items()))
-    return ("string", value)
+    if isinstance(value, str):
+        return ("string", value)
+    return ("not JSON", id(value))  # (a set, bytes … from a Python caller: equal only to itself)
 
 
 #: Errors placed at the key they are about (the input's object is their instance).
@@ -355,18 +360,18 @@ def _fields(error: ValidationError) -> list[str | None]:
 
 
 def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "), default=repr)  # (repr: not JSON)
 
 
 def _as_json(error: ValidationError) -> str:
     """jsonschema's message with the values it quotes as Python reprs (``'x'``, ``['a', 'b']``,
     ``True``) written as JSON (``"x"``, ``["a", "b"]``, ``true``), so that a message reads in the
     language of the input it is about."""
+    if isinstance(error, _InJSON):
+        return str(error.message)
     values: list[Any]
     if error.validator in _ABOUT_A_KEY:
         values = list(error.relative_path)  # the key: nothing else is quoted
-    elif error.validator == "enum" and len(error.validator_value) > _ENUM_SHOWN:
-        values = [error.instance, *error.validator_value[:_ENUM_SHOWN]]  # as _enum cut the list
     else:
         values = [error.instance, error.validator_value]
     message = str(error.message)

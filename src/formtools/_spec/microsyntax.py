@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from functools import lru_cache
+from typing import Final
 
 import regress
 
@@ -136,10 +137,11 @@ def regex_matches(regex: regress.Regex, text: str) -> bool:
 def compiled_pattern(pattern: str) -> regress.Regex | None:
     """``pattern`` with ECMAScript semantics: the v flag when V8 compiles it so (as HTML compiles
     the attribute), else the u flag (JSON Schema's), else None (a pattern the browser ignores).
-    Raises :class:`~formtools.errors.Unsupported` for a pattern V8 compiles with the v flag and
-    regress does not (see :func:`v_flag_regex`)."""
+    Raises :class:`~formtools.errors.Unsupported` for a pattern formtools cannot match safely
+    or V8 compiles with the v flag and regress does not (see :func:`v_flag_regex`)."""
     if compiles_with_v_flag(pattern):
         return v_flag_regex(pattern, pattern)
+    _refuse_beyond_limits(pattern)
     try:
         return regress.Regex(pattern, "u")
     except (regress.RegressError, UnicodeEncodeError):
@@ -151,15 +153,86 @@ def v_flag_regex(source: str, pattern: str) -> regress.Regex:
     flag, compiled by regress for matching. regress refuses some patterns V8 compiles: nesting
     deeper than 255 groups, a few property aliases (``\\p{WSpace}``), string properties negated
     inside set operations, bounds beyond 2**31, lone surrogates (65 of the 2,066 valid patterns
-    in ``fixtures/expected/regex-v-flag.json``). Such a pattern raises
+    in ``fixtures/expected/regex-v-flag.json``); and it would crash the process on others (see
+    :func:`_refuse_beyond_limits`). Such a pattern raises
     :class:`~formtools.errors.Unsupported`: the browser checks values against it, and falling
     back to the u flag, or to no check, would answer differently without saying so."""
+    _refuse_beyond_limits(pattern)
     try:
         return regress.Regex(source, "v")
     except (regress.RegressError, UnicodeEncodeError) as error:
         reason = error.reason if isinstance(error, UnicodeEncodeError) else str(error)
-        shown = pattern if len(pattern) <= 40 else pattern[:40] + "…"
-        raise Unsupported(
-            f"formtools cannot check values against the pattern {shown!r}, which the browser "
-            f"compiles: its regex engine (regress) refuses it ({reason.lower()})"
-        ) from None
+        raise _unsupported(pattern, f"its regex engine (regress) refuses it ({reason.lower()})") from None
+
+
+def _unsupported(pattern: str, why: str) -> Unsupported:
+    shown = pattern if len(pattern) <= 40 else pattern[:40] + "…"
+    return Unsupported(f"formtools cannot check values against the pattern {shown!r}, which the browser compiles: {why}")
+
+
+#: regress compiles a disjunction by recursion: some 50,000 alternatives overflow the stack and
+#: kill the process (SIGSEGV), 40,000 pass on an 8 MiB stack; formtools' bound leaves room for
+#: smaller thread stacks.
+MAX_ALTERNATIVES: Final = 10_000
+#: regress runs a quantifier's minimum count of iterations even when they match nothing, with
+#: memory for each: ``(a|){100000000}`` asks for 10 GB, and nested counts multiply. A pattern
+#: forcing more than this many is refused (a million ran in 22 ms).
+MAX_FORCED_ITERATIONS: Final = 1_000_000
+_BOUND = re.compile(r"\{([0-9]+)(?:,[0-9]*)?\}")
+_GROUP_PREFIX = re.compile(r"\?(?:<[^>=!]*>|[a-zA-Z-]*:|<?[=!])")
+
+
+def _refuse_beyond_limits(pattern: str) -> None:
+    """Raise :class:`~formtools.errors.Unsupported` when matching ``pattern`` with regress could
+    crash the process or exhaust its memory (:data:`MAX_ALTERNATIVES`,
+    :data:`MAX_FORCED_ITERATIONS`). One pass over the pattern: each group keeps the cost of its
+    alternatives (the costliest counts), an atom costs 1 and a quantifier multiplies its atom's
+    cost by its minimum count. Classes and escapes hold no groups; a count of more than ten
+    digits is taken as 2**31."""
+    # each frame: [cost of the alternatives closed so far, cost of the current one, cost of
+    # its last atom, alternatives]
+    frames = [[0, 0, 0, 1]]
+    at, length = 0, len(pattern)
+    while at < length:
+        character, frame = pattern[at], frames[-1]
+        atom = 0  # the cost of an atom that ends here, if one does
+        if character == "\\":
+            atom, at = 1, at + 2
+        elif character == "[":
+            depth, at = 1, at + 1
+            while at < length and depth:
+                if pattern[at] == "\\":
+                    at += 1
+                elif pattern[at] == "[":
+                    depth += 1
+                elif pattern[at] == "]":
+                    depth -= 1
+                at += 1
+            atom = 1
+        elif character == "(":
+            frames.append([0, 0, 0, 1])
+            prefix = _GROUP_PREFIX.match(pattern, at + 1)  # (?:, (?=, (?<name>, (?i: …
+            at = prefix.end() if prefix else at + 1
+        elif character == ")" and len(frames) > 1:
+            inner = frames.pop()
+            frame, atom, at = frames[-1], max(1, inner[0], inner[1]), at + 1
+        elif character == "|":
+            frame[0], frame[1], frame[2] = max(frame[0], frame[1]), 0, 0
+            frame[3] += 1
+            if frame[3] > MAX_ALTERNATIVES:
+                raise _unsupported(pattern, f"it has more than {MAX_ALTERNATIVES:,} alternatives in one place")
+            at += 1
+        elif character == "{" and (bound := _BOUND.match(pattern, at)):
+            digits = bound.group(1)
+            count = max(1, int(digits) if len(digits) <= 10 else 2**31)
+            frame[1] += frame[2] * (count - 1)
+            frame[2] *= count
+            at = bound.end()
+        else:
+            atom = 0 if character in "*+?" else 1
+            at += 1
+        if atom:
+            frame[1] += atom
+            frame[2] = atom
+        if frame[1] > MAX_FORCED_ITERATIONS:
+            raise _unsupported(pattern, f"it repeats more than {MAX_FORCED_ITERATIONS:,} times whatever the value")
