@@ -206,7 +206,10 @@ def _marked(schema: Any) -> Any:
                 schema["anyOf"] = _Options(any_of, frozenset(c for c in consts if c is not None))
         all_of = schema.get("allOf")
         if isinstance(all_of, list):
-            musts = [_string_const(entry.get("contains")) if isinstance(entry, dict) and entry.keys() == {"contains"} else None for entry in all_of]
+            musts = [
+                _string_const(entry["contains"]) if isinstance(entry, dict) and entry.keys() == {"contains"} else None
+                for entry in all_of
+            ]
             if musts and all(must is not None for must in musts):
                 schema["allOf"] = _Musts(all_of, [must for must in musts if must is not None])
     return schema
