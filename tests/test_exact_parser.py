@@ -86,6 +86,21 @@ def test_formatting_elements_cost_linear_work() -> None:
     assert trees(page(50))[0] == trees(page(50))[1]
 
 
+def test_misnested_end_tags_after_many_markers_cost_linear_work() -> None:
+    """Each misnested end tag runs the adoption agency, which inserts a clone at its bookmark
+    in the list of active formatting elements; indexing the whole list again for it (every
+    marker's stretch, each entry's attributes read through lxml) made n end tags after n
+    markers cost n². Only the last stretch is filed again."""
+    form = "<form toolname=t tooldescription=d><input name=q><button>go</button></form>"
+
+    def page(n: int) -> str:
+        return form + "<b><object>" * n + "<i><div>x</i></div>" * n
+
+    small, large = (extraction_lines(page(n), parser="html5lib") for n in (500, 1_000))
+    assert large < 2.3 * small, (small, large)
+    assert trees(page(30))[0] == trees(page(30))[1]
+
+
 def test_foster_parenting_inserts_without_listing_children(monkeypatch: pytest.MonkeyPatch) -> None:
     """html5lib finds the table an element is foster-parented before by listing its parent's
     children (``list(element).index(table)``, a proxy object per child, in C where no line

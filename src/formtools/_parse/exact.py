@@ -259,8 +259,22 @@ class _FormattingList(list):  # type: ignore[type-arg]
         self._unfile(entry)
 
     def insert(self, index: Any, entry: Any) -> None:
+        """The adoption agency's bookmark: an entry after the last marker, so only the last
+        stretch is filed again in list order, with the slots it has (indexing the whole list
+        per misnested end tag made each cost every entry's attributes)."""
         super().insert(index, entry)
-        self._reindex()
+        if entry is None or not isinstance(index, int) or index < 0 or None in self[index + 1 :]:
+            self._reindex()
+            return
+        before = self[:index]
+        start = index - before[::-1].index(None) if None in before else 0
+        stretch = _Stretch()
+        for listed in self[start:]:
+            slot = self._slots.get(id(listed)) or _Slot(listed, _signature(listed), stretch)
+            slot.stretch = stretch
+            self._slots[id(listed)] = slot
+            stretch.add(slot)
+        self._stretches[-1] = stretch
 
     def __setitem__(self, index: Any, entry: Any) -> None:
         old = self[index]
