@@ -349,29 +349,25 @@ class _MergedAttributes(MutableMapping[Any, str]):
 
 
 class _PendingText:
-    """Text on its way into one place of the lxml tree (an element's ``text`` or ``tail``), kept
-    as pieces until something else happens there or something reads it. html5lib's builder
-    appends each character token with ``element.text += data``, and lxml copies the whole text
-    out and back in for that: a text node made of n tokens (every character reference splits
-    one: a 400 KB paragraph of "x &amp; y" took 17 s) cost n²."""
+    """Text on its way into the lxml tree, kept as pieces per place (an element's ``text`` or
+    ``tail``) until html5lib reads text or the document is taken. html5lib's builder appends
+    each character token with ``element.text += data``, and lxml copies the whole text out and
+    back in for that: a text node made of n tokens (every character reference splits one: a
+    400 KB paragraph of "x &amp; y" took 17 s) cost n², and so did text that comes to two places
+    in turns (foster-parented before a table, between cells). lxml keeps one proxy per node
+    while one is alive, so a place is the same key each time."""
 
     def __init__(self) -> None:
-        self._place: tuple[Any, str] | None = None
-        self._pieces: list[str] = []
+        self._pieces: dict[tuple[Any, str], list[str]] = {}
 
     def add(self, element: Any, slot: str, data: str) -> None:
-        if self._place != (element, slot):
-            self.flush()
-            self._place = (element, slot)
-        self._pieces.append(data)
+        self._pieces.setdefault((element, slot), []).append(data)
 
     def flush(self) -> None:
         """Write the pieces into the tree (before anything reads it)."""
-        if self._place is not None:
-            element, slot = self._place
-            setattr(element, slot, (getattr(element, slot) or "") + "".join(self._pieces))
-            self._place = None
-            self._pieces = []
+        for (element, slot), pieces in self._pieces.items():
+            setattr(element, slot, (getattr(element, slot) or "") + "".join(pieces))
+        self._pieces = {}
 
 
 class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-type]
