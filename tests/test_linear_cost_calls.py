@@ -168,3 +168,38 @@ def test_an_option_list_message_quotes_values_as_json_and_never_a_secret(options
         [problem] = formtools.validate_input(secret, {"s": value})
         assert problem.message.startswith('"[redacted]" is not one of'), problem.message
         assert value not in problem.message
+
+
+class _CountedText(str):
+    """A string that counts how often it is compared for equality (in C, where a line count
+    sees nothing: ``value in a_list`` compares with every element)."""
+
+    comparisons = 0
+
+    def __eq__(self, other: object) -> bool:
+        _CountedText.comparisons += 1
+        return str.__eq__(self, other)
+
+    __hash__ = str.__hash__
+
+
+@pytest.mark.parametrize("make", [multiple_select, checkboxes], ids=["select", "checkboxes"])
+def test_a_call_compares_each_listed_value_with_the_options_once(make: Callable[[int], str]) -> None:
+    """fill checked each listed value against the option list with ``in``: n values, n options,
+    n² comparisons (in C). Counted through the values' own ``__eq__``, they must double with n."""
+    counts = []
+    for n in (500, 1_000):
+        name, prefix = ("s", "o") if make is multiple_select else ("c", "v")
+        t = tool(make(n))
+        _CountedText.comparisons = 0
+        formtools.prepare_call(t, {name: [_CountedText(f"{prefix}{i}") for i in range(n)]})
+        counts.append(_CountedText.comparisons)
+    assert counts[1] < 2.3 * max(counts[0], 1), counts
+
+
+def test_values_json_cannot_hold_are_problems_not_crashes() -> None:
+    """A Python caller's set or bytes among a list's items (JSON has neither) is reported as a
+    wrong kind of value, never a TypeError from the duplicate check."""
+    for profile in ("chromium", "html", "portable"):
+        problems = formtools.validate_input(tool(checkboxes(3), profile), {"c": [{1}, b"v1", "v2"]})
+        assert problems and all(p.field == "c" for p in problems), (profile, problems)
