@@ -32,6 +32,8 @@ __all__ = [
     "collapse_whitespace",
     "compiled_pattern",
     "v_flag_regex",
+    "PatternShape",
+    "pattern_shape",
     "compiles_as_v_flag_regex",
 ]
 
@@ -183,16 +185,27 @@ _BOUND = re.compile(r"\{([0-9]+)(?:,[0-9]*)?\}")
 _GROUP_PREFIX = re.compile(r"\?(?:<[^>=!]*>|[a-zA-Z-]*:|<?[=!])")
 
 
-def _refuse_beyond_limits(pattern: str) -> None:
-    """Raise :class:`~formtools.errors.Unsupported` when matching ``pattern`` with regress could
-    crash the process or exhaust its memory (:data:`MAX_ALTERNATIVES`,
-    :data:`MAX_FORCED_ITERATIONS`). One pass over the pattern: each group keeps the cost of its
-    alternatives (the costliest counts), an atom costs 1 and a quantifier multiplies its atom's
-    cost by its minimum count. Classes and escapes hold no groups; a count of more than ten
-    digits is taken as 2**31."""
+@dataclass(frozen=True)
+class PatternShape:
+    """What matching a pattern costs before any value is read, as one linear pass measures it:
+    how deeply its groups nest, how many alternatives it has, and how many iterations its
+    quantifiers force (see :func:`pattern_shape`)."""
+
+    depth: int
+    alternatives: int
+    forced_iterations: int
+
+
+def pattern_shape(pattern: str) -> PatternShape:
+    """Measure ``pattern`` in one pass, read as ECMAScript reads it: escapes and classes (nested
+    ones too; ``[]`` and ``[^]`` end at their first ``]``) hold no groups; each group keeps the
+    cost of its costliest alternative, an atom costs 1 and a quantifier multiplies its atom's
+    cost by its minimum count (a count of more than ten digits is taken as 2**31). The forced
+    iterations saturate just past :data:`MAX_FORCED_ITERATIONS`."""
     # each frame: [cost of the alternatives closed so far, cost of the current one, cost of
     # its last atom]
     frames = [[0, 0, 0]]
+    depth = forced = 0
     alternatives = 1
     at, length = 0, len(pattern)
     while at < length:
@@ -201,18 +214,19 @@ def _refuse_beyond_limits(pattern: str) -> None:
         if character == "\\":
             atom, at = 1, at + 2
         elif character == "[":
-            depth, at = 1, at + 1
-            while at < length and depth:
+            nesting, at = 1, at + 1
+            while at < length and nesting:
                 if pattern[at] == "\\":
                     at += 1
                 elif pattern[at] == "[":
-                    depth += 1
+                    nesting += 1
                 elif pattern[at] == "]":
-                    depth -= 1
+                    nesting -= 1
                 at += 1
             atom = 1
         elif character == "(":
             frames.append([0, 0, 0])
+            depth = max(depth, len(frames) - 1)
             prefix = _GROUP_PREFIX.match(pattern, at + 1)  # (?:, (?=, (?<name>, (?i: …
             at = prefix.end() if prefix else at + 1
         elif character == ")" and len(frames) > 1:
@@ -221,8 +235,6 @@ def _refuse_beyond_limits(pattern: str) -> None:
         elif character == "|":
             frame[0], frame[1], frame[2] = max(frame[0], frame[1]), 0, 0
             alternatives += 1
-            if alternatives > MAX_ALTERNATIVES:
-                raise _unsupported(pattern, f"it has more than {MAX_ALTERNATIVES:,} alternatives")
             at += 1
         elif character == "{" and (bound := _BOUND.match(pattern, at)):
             digits = bound.group(1)
@@ -236,5 +248,18 @@ def _refuse_beyond_limits(pattern: str) -> None:
         if atom:
             frame[1] += atom
             frame[2] = atom
-        if frame[1] > MAX_FORCED_ITERATIONS:
-            raise _unsupported(pattern, f"it repeats more than {MAX_FORCED_ITERATIONS:,} times whatever the value")
+        if frame[1] > MAX_FORCED_ITERATIONS:  # saturate: nested counts would grow without end
+            frame[1] = frame[2] = MAX_FORCED_ITERATIONS + 1
+        forced = max(forced, frame[1])
+    return PatternShape(depth, alternatives, forced)
+
+
+def _refuse_beyond_limits(pattern: str) -> None:
+    """Raise :class:`~formtools.errors.Unsupported` when matching ``pattern`` with regress could
+    crash the process or exhaust its memory (:data:`MAX_ALTERNATIVES`,
+    :data:`MAX_FORCED_ITERATIONS`)."""
+    shape = pattern_shape(pattern)
+    if shape.alternatives > MAX_ALTERNATIVES:
+        raise _unsupported(pattern, f"it has more than {MAX_ALTERNATIVES:,} alternatives")
+    if shape.forced_iterations > MAX_FORCED_ITERATIONS:
+        raise _unsupported(pattern, f"it repeats more than {MAX_FORCED_ITERATIONS:,} times whatever the value")

@@ -33,7 +33,7 @@ from formtools._synth.html import HTML
 from formtools._spec.jsjson import dumps
 from formtools._spec.microsyntax import allowed_step, parse_decimal
 from formtools._synth.profile import FragmentBuilder, Group, register_profile
-from formtools._spec.microsyntax import compiled_pattern
+from formtools._spec.microsyntax import compiled_pattern, pattern_shape
 from formtools.errors import Unsupported
 
 __all__ = ["ALLOWED_KEYWORDS", "PORTABLE", "portable_fragment"]
@@ -131,7 +131,7 @@ def _plain(pattern: str) -> bool:
     :data:`_MAX_PLAIN_DEPTH` groups deep and uses none of the ``v`` flag's class-set syntax
     (nested classes, ``&&``, ``--``, ``\\q{}``), which other engines read differently or not at
     all. Erring towards "not plain" only drops a pattern, which loosens the schema."""
-    if _CLASS_SET_SYNTAX.search(pattern) or _group_depth(pattern) > _MAX_PLAIN_DEPTH:
+    if _CLASS_SET_SYNTAX.search(pattern) or pattern_shape(pattern).depth > _MAX_PLAIN_DEPTH:
         return False
     try:
         with warnings.catch_warnings():
@@ -149,29 +149,6 @@ def _plain(pattern: str) -> bool:
 # interpreter's stack (how deep exactly depends on the caller's); regress stops at 255. A
 # portable pattern (formtools' own bound) stays well inside both.
 _MAX_PLAIN_DEPTH: Final = 100
-
-
-def _group_depth(pattern: str) -> int:
-    """How deeply ``pattern``'s groups nest, read as ECMAScript reads it: escapes and classes
-    hold no groups (a class ends at its first unescaped ``]``, so ``[]`` and ``[^]`` end early,
-    which only counts more groups than Python's ``re`` sees)."""
-    depth = deepest = 0
-    escaped = in_class = False
-    for character in pattern:
-        if escaped:
-            escaped = False
-        elif character == "\\":
-            escaped = True
-        elif in_class:
-            in_class = character != "]"
-        elif character == "[":
-            in_class = True
-        elif character == "(":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif character == ")":
-            depth -= 1
-    return deepest
 
 
 def _pattern(keyword: str) -> Rewrite:
