@@ -101,6 +101,37 @@ def test_misnested_end_tags_after_many_markers_cost_linear_work() -> None:
     assert trees(page(30))[0] == trees(page(30))[1]
 
 
+def test_bookmarks_at_the_end_of_the_list_file_one_entry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nested misnested formatting elements (``<b id=N><div>`` n times, then ``</b>`` n times)
+    make the adoption agency put its clone at the end of the list of active formatting
+    elements, up to eight times per end tag; filing the whole stretch after the last marker
+    again for each cost n per clone (500 took 10 s). An insert at the end is an append."""
+    from formtools._parse import exact
+
+    form = "<form toolname=t tooldescription=d><input name=q><button>go</button></form>"
+    filed = 0
+    add = exact._Stretch.add
+
+    def counted(self: exact._Stretch, slot: exact._Slot) -> None:
+        nonlocal filed
+        filed += 1
+        add(self, slot)
+
+    monkeypatch.setattr(exact._Stretch, "add", counted)
+
+    def filed_for(n: int) -> int:
+        nonlocal filed
+        filed = 0
+        markup = form + "".join(f"<b id=a{i}><div>" for i in range(n)) + "</b>x" * n
+        parse_exact(markup, None, None, None)
+        return filed
+
+    small, large = filed_for(150), filed_for(300)
+    assert large < 2.2 * small, (small, large)
+    markup = form + "".join(f"<b id=a{i}><div>" for i in range(40)) + "</b>x" * 40
+    assert trees(markup)[0] == trees(markup)[1]
+
+
 def test_foster_parenting_inserts_without_listing_children(monkeypatch: pytest.MonkeyPatch) -> None:
     """html5lib finds the table an element is foster-parented before by listing its parent's
     children (``list(element).index(table)``, a proxy object per child, in C where no line
