@@ -44,6 +44,7 @@ FIXTURE_FALLBACKS = {
     "select-customizable.html",
     "select-option-text.html",
     "submit-dialog.html",
+    "submit-dirname.html",  # dir=auto around a dirname control: its direction needs all its text
     "tool-form-methods.html",
 }
 

@@ -8,12 +8,12 @@ Where Chromium 156 differs from the text of the standard it is followed (a submi
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Mapping, Sequence
 
 from formtools._execute.encode import Entry, File
 from formtools._forms.state import FormState
-from formtools._forms.model import Control
+from formtools._forms.model import Control, first_strong_direction
+from formtools._spec.microsyntax import ascii_lowercase
 
 __all__ = ["construct_entry_list", "directionality"]
 
@@ -25,20 +25,16 @@ _SUBMIT_LABEL = "Submit"  # Chromium's default label of <input type=submit>, whi
 
 
 def directionality(control: Control, value: str) -> str:
-    """``ltr`` or ``rtl`` for dirname: the dir attribute, ``auto`` from the value's first strong
-    character, else the nearest ancestor's dir (the document defaults to ltr)."""
-    own = control.attributes.get("dir", "").lower()
-    if own in ("ltr", "rtl"):
+    """dirname's value, as Chromium 156 sends it: the control's own dir when it is ``ltr`` or
+    ``rtl`` in any case, *as written* (``dir=RTL`` sends ``RTL``); ``auto``: the value's first
+    strong character (ltr when none); else (no dir, or an invalid one) the nearest ancestor's,
+    ``<html>`` included (see ``Control.inherited_dir``); ltr at the top."""
+    own = control.attributes.get("dir")
+    if own is not None and ascii_lowercase(own) in ("ltr", "rtl"):
         return own
-    if own == "auto":
-        for char in value:
-            kind = unicodedata.bidirectional(char)
-            if kind == "L":
-                return "ltr"
-            if kind in ("R", "AL"):
-                return "rtl"
-        return "ltr"
-    return "rtl" if control.inherited_dir == "rtl" else "ltr"
+    if own is not None and ascii_lowercase(own) == "auto":
+        return first_strong_direction(value) or "ltr"
+    return control.inherited_dir or "ltr"
 
 
 _BREAKABLE = re.compile(r" +|[^ ]+?(?:-(?=[^0-9 ])|(?= )|$)")
@@ -91,7 +87,7 @@ def construct_entry_list(
     """
     entries: list[Entry] = []
     for control in state.form.controls:
-        if control.in_datalist or control.disabled or control.tag in ("fieldset", "output", "object"):
+        if control.disabled or control.tag in ("fieldset", "output", "object"):
             continue
         if control.is_button and control is not submitter:
             continue

@@ -9,6 +9,7 @@ Chromium's own message for each.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
 from types import MappingProxyType
@@ -236,6 +237,26 @@ OMITTED: Any = object()  # a call without input, which Chromium treats as {}
 _NOT_AN_OBJECT = (
     "Failed to execute 'executeTool' on 'ModelContext': invalid input object: value is not an object"
 )
+# Chromium serializes the input object and parses it again with its own JSON parser, which
+# refuses a lone surrogate anywhere, in a key or a value: the call is rejected with this message.
+_LONE_SURROGATE = re.compile("[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]")
+_NOT_JSON = "Failed to parse input string as JSON"
+
+
+def refuse_lone_surrogates(tool_input: Any) -> None:
+    """Raise :class:`InputError` if a string in ``tool_input`` (key or value, at any depth)
+    holds a lone surrogate, as a Chromium call does. One pass over the input."""
+    pending = [tool_input]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, str):
+            if _LONE_SURROGATE.search(value):
+                raise InputError([InputProblem(None, _NOT_JSON)])
+        elif isinstance(value, dict):
+            pending.extend(value.keys())
+            pending.extend(value.values())
+        elif isinstance(value, (list, tuple)):
+            pending.extend(value)
 
 
 def fill(
@@ -256,6 +277,7 @@ def fill(
         raise InputError([InputProblem(None, "JSON input arguments must be an object")])
     if not isinstance(tool_input, dict):
         raise InputError([InputProblem(None, _NOT_AN_OBJECT)])
+    refuse_lone_surrogates(tool_input)
     current = state or initial_state(form)
     parameters = parameters_of(form, profile)
     problems: list[InputProblem] = []

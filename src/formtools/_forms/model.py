@@ -9,6 +9,7 @@ around it. Synthesis and execution then work on plain data, whatever parser buil
 from __future__ import annotations
 
 import itertools
+import unicodedata
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Callable, Iterator, Mapping
@@ -27,7 +28,7 @@ from formtools._spec.constants import (
 from formtools._spec.microsyntax import ASCII_WHITESPACE_RUNS, ascii_lowercase, collapse_whitespace
 from formtools._parse.document import Document
 
-__all__ = ["Attributes", "Container", "Option", "Control", "Form", "forms_of"]
+__all__ = ["Attributes", "Container", "Option", "Control", "Form", "first_strong_direction", "forms_of"]
 
 Attributes = Mapping[str, str]
 Restore = Callable[[str], str]
@@ -85,6 +86,8 @@ class Control:
     text: str = ""
     line: int | None = None
     in_datalist: bool = False
+    #: dirname's direction from the nearest ancestor with a defined dir (``ltr``/``rtl`` as
+    #: written, auto resolved from its text), for controls with a dirname; None without one
     inherited_dir: str | None = None
     suggestions: tuple[str, ...] = ()  # the values of its list= datalist's enabled options
 
@@ -183,10 +186,30 @@ def submission_method(form_attributes: Mapping[str, str], submitter: Control | N
     return lowered if lowered in ("get", "post", "dialog") else "get"
 
 
-def _text(element: etree._Element, restore: Restore) -> str:
+# A template's contents are no part of the document (html5lib's tree holds them as children),
+# and an option's value and label leave out its scripts' text, HTML's and SVG's (Chromium 156).
+_NOT_TEXT = frozenset({"template"})
+_NOT_OPTION_TEXT = _NOT_TEXT | {"script", "{http://www.w3.org/2000/svg}script"}
+
+
+def _text(element: etree._Element, restore: Restore, leave_out: frozenset[str] = _NOT_TEXT) -> str:
+    """The text of ``element``'s descendants in tree order (the DOM's textContent), without the
+    text inside the ``leave_out`` elements."""
     if len(element) == 0:  # (most: an option, a button's label) its own text is all of it
         return restore(element.text or "")
-    return restore(etree.tostring(element, method="text", encoding=str, with_tail=False))
+    if next(element.iter(*leave_out), None) is None:
+        return restore(etree.tostring(element, method="text", encoding=str, with_tail=False))
+    parts: list[str] = []
+    walker = etree.iterwalk(element, events=("start", "end"))
+    for event, node in walker:
+        if event == "end":
+            if node is not element:
+                parts.append(node.tail or "")
+        elif node is not element and node.tag in leave_out:
+            walker.skip_subtree()  # (its end event still comes, with its tail)
+        elif isinstance(node.tag, str):  # (a comment's text is none of the element's)
+            parts.append(node.text or "")
+    return restore("".join(parts))
 
 
 def _input_type(element: etree._Element) -> str:
@@ -220,7 +243,7 @@ def _label_raw_text(label: etree._Element, known: dict[Any, str]) -> str:
     def walk(node: etree._Element) -> None:
         for child in node:
             if isinstance(child.tag, str):
-                if child.tag not in LABELABLE:
+                if child.tag not in LABELABLE and child.tag not in _NOT_TEXT:
                     inner = known.get(child) if child.tag == "label" else None
                     if inner is not None:
                         parts.append(inner)
@@ -243,7 +266,7 @@ def _options(select: etree._Element, restore: Restore) -> tuple[Option, ...]:
         value = None if value is None else restore(value)
         found.append(
             Option(
-                value=value if value is not None else collapse_whitespace(text),
+                value=value if value is not None else collapse_whitespace(_text(option, restore, _NOT_OPTION_TEXT)),
                 text=text,
                 label=None if option.get("label") is None else restore(option.get("label")),
                 disabled=group_disabled or option.get("disabled") is not None,
@@ -261,6 +284,63 @@ def _options(select: etree._Element, restore: Restore) -> tuple[Option, ...]:
                 if grandchild.tag == "option":
                     add(grandchild, disabled, in_optgroup=True)
     return tuple(found)
+
+
+def _defined_direction(value: str | None) -> bool:
+    return value is not None and ascii_lowercase(value) in ("ltr", "rtl", "auto")
+
+
+# what the auto direction of an element's text skips: these elements' contents (a template's
+# are not in the document) and any element with a dir of its own (HTML, "auto
+# directionality"; measured against Chromium 156 by tests/test_browser_heldout_calls.py)
+_OWN_DIRECTION_TEXT = frozenset({"bdi", "script", "style", "textarea", "template"})
+
+
+def first_strong_direction(text: str) -> str | None:
+    """``ltr`` or ``rtl`` from the first character of ``text`` with a strong direction."""
+    for char in text:
+        kind = unicodedata.bidirectional(char)
+        if kind == "L":
+            return "ltr"
+        if kind in ("R", "AL"):
+            return "rtl"
+    return None
+
+
+def _text_direction(element: etree._Element, restore: Callable[[str], str]) -> str:
+    """The auto direction of ``element``: its first strong character in tree order, ltr when
+    none (an input's value is no text of its ancestors)."""
+    walker = etree.iterwalk(element, events=("start", "end"))
+    for event, node in walker:
+        if node is element:
+            found = first_strong_direction(restore(node.text or "")) if event == "start" else None
+        elif event == "end":
+            found = first_strong_direction(restore(node.tail or ""))
+        elif (
+            not isinstance(node.tag, str)
+            or node.tag in _OWN_DIRECTION_TEXT
+            or _defined_direction(node.get("dir"))
+        ):
+            walker.skip_subtree()  # (its end event still comes, with its tail)
+            found = None
+        else:
+            found = first_strong_direction(restore(node.text or ""))
+        if found:
+            return found
+    return "ltr"
+
+
+def _inherited_direction(
+    carrier: tuple[etree._Element, str], resolved: dict[Any, str], restore: Callable[[str], str]
+) -> str:
+    """dirname's direction from the nearest ancestor with a defined dir: as written for ltr
+    and rtl, from its text for auto (computed once per carrier)."""
+    element, value = carrier
+    if ascii_lowercase(value) != "auto":
+        return value
+    if element not in resolved:
+        resolved[element] = _text_direction(element, restore)
+    return resolved[element]
 
 
 @dataclass
@@ -346,9 +426,14 @@ def _scan_scope(
     listed: list[_Listed] = []
     forms: list[tuple[int, etree._Element]] = []
     containers: list[Container] = []
-    datalists = 0  # open <datalist> elements: controls inside one are never submitted
-    # (element, dir attribute) of the open elements that carry one, for dirname's directionality
+    datalists = 0  # open <datalist> elements: controls inside one are barred from validation
+    # (element, dir attribute as written) of the open elements whose dir is ltr, rtl or auto,
+    # the document's <html> first: dirname's direction is the nearest one's (Chromium skips
+    # an invalid dir and sends ltr or rtl as the page spelled it)
     directions: list[tuple[etree._Element, str]] = []
+    if scope.tag == "html" and _defined_direction(scope.get("dir")):
+        directions.append((scope, scope.get("dir") or ""))
+    resolved: dict[Any, str] = {}  # dir=auto carriers → the direction their text gives
     # fieldsets that disable their descendants: (fieldset element, its first legend or None)
     disabling: list[tuple[etree._Element, etree._Element | None]] = []
     # the open elements that are children of a disabling fieldset, other than its first legend:
@@ -425,14 +510,16 @@ def _scan_scope(
                     tuple(containers),
                     bool(disabled_below),
                     datalists > 0,
-                    directions[-1][1] if directions else None,
+                    _inherited_direction(directions[-1], resolved, restore)
+                    if directions and element.get("dirname") is not None
+                    else None,
                 )
             )
         if tag == "datalist":
             datalists += 1
         direction = element.get("dir")
-        if direction is not None:
-            directions.append((element, ascii_lowercase(direction)))
+        if _defined_direction(direction):
+            directions.append((element, direction or ""))
         if tag in ("form", "fieldset"):
             containers.append(Container(position, tag, _frozen(element, document, restore)))
             if tag == "fieldset" and element.get("disabled") is not None:
@@ -545,7 +632,7 @@ def _suggestions(
         if option.get("disabled") is not None:
             continue
         value = option.get("value")
-        values.append(restore(value) if value is not None else collapse_whitespace(_text(option, restore)))
+        values.append(restore(value) if value is not None else collapse_whitespace(_text(option, restore, _NOT_OPTION_TEXT)))
     return tuple(values)
 
 

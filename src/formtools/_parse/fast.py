@@ -90,7 +90,7 @@ from formtools._parse.scan import (
 from formtools._spec.constants import ASCII_WHITESPACE, LISTED
 from formtools._spec.decoding import prescan_rule  # also installs the standard's decoders
 from formtools._spec.encoding import encoding_name
-from formtools._spec.microsyntax import ASCII_WHITESPACE_RUNS
+from formtools._spec.microsyntax import ASCII_WHITESPACE_RUNS, ascii_lowercase
 from formtools._parse.document import (
     _ESCAPE,
     _INERT,
@@ -703,6 +703,9 @@ class _Page(PointerScan):
                 elif special(value):
                     value = self._text(value)
                 attributes[names.get(name) or _xml_name(name)] = value
+        direction = attributes.get("dir")
+        if direction is not None and ascii_lowercase(direction) == "auto" and b"dirname" in self.low:
+            raise _Unsure  # a dirname may need this element's direction, from text left out here
         return attributes
 
     def _element(self, node: LexborNode) -> etree._Element:
@@ -929,7 +932,10 @@ class _Page(PointerScan):
         looks at (fieldsets, their legends, datalists, ``dir`` carriers, section headings'
         parents: :meth:`_looked_at`), all of them HTML elements outside selects and templates.
         Each copy walks up only to the first such ancestor already stubbed."""
-        skeleton = etree.Element("html")
+        html = self.tree.root  # its dir is dirname's last resort
+        skeleton = etree.Element(
+            "html", {"dir": self._attributes(html)["dir"]} if html is not None and "dir" in html.attrs else {}
+        )
         stubs: dict[int, etree._Element] = {}
         for key in sorted(self.roots, key=self.order.__getitem__):
             root = self.roots[key]
