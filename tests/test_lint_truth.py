@@ -320,3 +320,56 @@ def test_the_oracle_keeps_script_tools_without_a_schema() -> None:
         {"name": "by_script", "title": "", "description": "s", "script": True},
         {"name": "search", "title": "", "description": "d", "inputSchema": form_schema, "annotations": {"autosubmit": False}},
     ]
+
+
+SELECTS = [
+    "<select name=s required></select>",
+    "<select name=s required><option value=''>Choose</option></select>",
+    "<select name=s required><option value='' selected>Choose</option></select>",
+    "<select name=s required><option value=''>Loading…</option></select><input name=q>",
+    "<select name=s required><option>Choose</option></select>",
+    "<select name=s required><option value=' '>Choose</option></select>",
+    "<select name=s required><optgroup label=g><option value=''>Choose</option></optgroup></select>",
+    "<select name=s required size=2><option value=''>Choose</option></select>",
+    "<select name=s required size=1><option value=''>Choose</option></select>",
+    "<select name=s required multiple><option value=''>Choose</option></select>",
+    "<select name=s required multiple></select>",
+    "<select name=s required><option value=''>Choose</option><option>a</option></select>",
+    "<select name=s required><option value=''>Choose</option><option value=''>Other</option></select>",
+    "<select name=s><option value=''>Choose</option></select>",
+    "<select name=s required disabled><option value=''>Choose</option></select>",
+]
+
+# every state a call can reach: none selected, each option alone, all of a multiple select's
+_ANY_STATE_VALID = """
+() => {
+  const select = document.querySelector("select");
+  const valid = [select.checkValidity()];
+  for (let i = 0; i < select.options.length; i++) {
+    select.selectedIndex = i;
+    valid.push(select.checkValidity());
+  }
+  if (select.multiple) {
+    for (const option of select.options) option.selected = true;
+    valid.push(select.checkValidity());
+  }
+  return valid.some((ok) => ok);
+}
+"""
+
+
+@pytest.mark.browser
+def test_never_valid_selects_are_never_valid_in_chromium(chromium: ChromiumOracle) -> None:
+    """lint's never-valid for a required select with nothing to choose (no options, or only its
+    placeholder: often one a script fills later) holds exactly when no state a call can reach
+    passes Chromium's checkValidity()."""
+    wrong = []
+    for number, select in enumerate(SELECTS):
+        page = f"<!doctype html><meta charset=utf-8><form toolname=t tooldescription=d>{select}<button>go</button></form>"
+        chromium.page.goto(chromium.site.put(f"/never-valid/{number}.html", page.encode(), "text/html; charset=utf-8"))
+        possible = chromium.page.evaluate(_ANY_STATE_VALID)
+        flagged = "never-valid" in [d.code for d in formtools.extract(page).diagnostics]
+        unsatisfiable = "not" in formtools.extract(page, profile="html").tool("t").input_schema
+        if flagged == possible or unsatisfiable != flagged:
+            wrong.append(f"{select}: Chromium {'can' if possible else 'never'} pass, lint {flagged}, html schema empty {unsatisfiable}")
+    assert not wrong, "\n".join(wrong)

@@ -210,6 +210,17 @@ RULES: tuple[Rule, ...] = (
         changes="added",
     ),
     _rule(
+        "never-valid",
+        "no input can make the form valid",
+        ("inputSchema.not", "inputSchema.x-formtools-unsatisfiable"),
+        "A control fails constraint validation whatever a call does (one no call can fill, or a "
+        "required select with nothing to choose but its placeholder, as when a script fills it "
+        "later), so the browser never submits the form. Chromium's schema still accepts inputs; "
+        "the html profile's accepts none (`not: {}`) and says why in "
+        "`x-formtools-unsatisfiable`.",
+        changes="added",
+    ),
+    _rule(
         "required-already-satisfied",
         "required only when leaving it out fails",
         "inputSchema.required",

@@ -116,7 +116,7 @@ QUESTIONS: tuple[Question, ...] = (
         "decides whether leaving it out submits is constraint validation of the control's "
         "current state, which the attribute alone does not tell.",
         (210, 289),
-        ("required-already-satisfied", "required-by-state"),
+        ("required-already-satisfied", "required-by-state", "never-valid"),
     ),
     Question(
         "not-empty",

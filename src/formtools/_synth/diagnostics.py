@@ -23,8 +23,9 @@ class Severity(str, Enum):
 CODES: dict[str, tuple[Severity, str]] = {
     "never-valid": (
         Severity.ERROR,
-        "no input can make this form valid: a control no call can fill fails constraint "
-        "validation, so the browser never submits it (the html profile's schema accepts nothing)",
+        "no input can make this form valid: a control fails constraint validation whatever a "
+        "call does (one no call can fill, or a required select with nothing to choose), so the "
+        "browser never submits it (the html profile's schema accepts nothing)",
     ),
     "not-a-tool": (Severity.INFO, "the form has neither toolname nor tooldescription"),
     "missing-tooldescription": (

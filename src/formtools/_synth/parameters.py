@@ -105,12 +105,30 @@ def unsatisfiable(form: Form, sorted_out: Parameters) -> str | None:
         and control.type != "file"  # files: a call's files=
         and is_candidate(control)
     ]
-    if not unfillable:
-        return None
-    stuck = invalid_controls(initial_state(form), unfillable)
-    if not stuck:
-        return None
-    return "; ".join(f"{p.control.describe}: {p.message} ({p.flag})" for p in stuck)
+    # a parameter can be as hopeless: a required select with no option but its placeholder
+    # (often one a script fills later) misses a value whatever a call chooses
+    reasons = [
+        f"{control.describe}: Please select an item in the list. (valueMissing)"
+        for control in form.controls
+        if control.index in fillable and _nothing_to_choose(control) and is_candidate(control)
+    ]
+    if unfillable:
+        stuck = invalid_controls(initial_state(form), unfillable)
+        reasons += [f"{p.control.describe}: {p.message} ({p.flag})" for p in stuck]
+    return "; ".join(reasons) or None
+
+
+def _nothing_to_choose(control: Control) -> bool:
+    """A required select that is missing its value in every state: no options, or a drop-down
+    whose only option is its placeholder (first, empty value, not in an optgroup)."""
+    if control.tag != "select" or "required" not in control.attributes:
+        return False
+    if not control.options:
+        return True
+    size = control.attributes.get("size", "").strip()
+    drop_down = control.type == "select-one" and (not size.isdigit() or int(size) <= 1)
+    only = control.options[0]
+    return drop_down and len(control.options) == 1 and only.value == "" and not only.in_optgroup
 
 
 def skips_validation(form: Form, sorted_out: Parameters) -> bool:
