@@ -425,12 +425,34 @@ def validate_input(tool: Tool, tool_input: Any, *, files: Iterable[str] = ()) ->
                 problems[key] = Problem(field, flag, message)  # the browser's words win
             if isinstance(error, _Flagged):
                 browser_worded.add(key)
+    _name_what_leaving_out_fails(tool, problems)
     order = {key: place for place, key in enumerate(schema.get("properties", {}))}
     found = sorted(
         problems.values(),
         key=lambda p: (len(order) if p.field is None else order.get(p.field, len(order)), p.field or ""),
     )
     return found + _files_missing(tool, frozenset(files))
+
+
+def _name_what_leaving_out_fails(tool: Tool, problems: dict[tuple[str | None, str], Problem]) -> None:
+    """A required key left out keeps its control's current state: when that state fails for
+    another reason than being empty (a ``value`` off its ``pattern``, outside ``min``/``max``
+    …), the problem is reported with that flag and the browser's message, not as
+    valueMissing."""
+    missing = [key for (key, flag), problem in problems.items() if flag == "valueMissing" and key is not None
+               and problem.message.endswith("is a required property")]
+    if not missing:
+        return
+    groups = {parameter.group.key: parameter.group for parameter in parameters_of(tool.form, tool.profile).parameters}
+    by_state = {p.control.index: p for p in invalid_controls(initial_state(tool.form))}
+    for key in missing:
+        group = groups.get(key)
+        if group is None:
+            continue
+        state = next((by_state[c.index] for c in group.controls if c.index in by_state), None)
+        if state is not None and state.flag != "valueMissing":
+            del problems[(key, "valueMissing")]
+            problems[(key, state.flag)] = Problem(key, state.flag, f"left out, it keeps {state.control.describe}'s value: {state.message}")
 
 
 def _files_missing(tool: Tool, attached: frozenset[str]) -> list[Problem]:
