@@ -81,6 +81,23 @@ def test_schema_keeps_the_definitions_key_order(chromium: ChromiumOracle) -> Non
 
 
 @pytest.mark.browser
+def test_utf8_bytes_on_a_page_read_as_windows_1252(chromium: ChromiumOracle) -> None:
+    """A page without a declared encoding holding UTF-8 bytes is read as windows-1252; DevTools
+    misreads the schema's text as UTF-8 then (an outside tester's page made ``formtools diff``
+    fail with "kept disagreeing"): the page's own text is the answer."""
+    import formtools
+
+    html = (
+        '<!doctype html><title>x</title><form toolname=t tooldescription="Café crème">'
+        "<label>Prénom <input name=a></label><button>Go</button></form>"
+    ).encode("utf-8")
+    (tool,) = chromium.tools(html, content_type="text/html")
+    assert tool["description"] == "CafÃ© crÃ¨me"
+    assert tool["inputSchema"]["properties"]["a"]["description"] == "PrÃ©nom"
+    assert [t.to_dict() for t in formtools.extract_tools(html)][0]["inputSchema"] == tool["inputSchema"]
+
+
+@pytest.mark.browser
 def test_previous_page_does_not_leak(chromium: ChromiumOracle) -> None:
     assert [tool["name"] for tool in chromium.tools(TWO_FORMS)] == ["alpha", "zeta"]
     assert chromium.tools("<!doctype html><p>no forms") == []

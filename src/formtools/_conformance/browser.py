@@ -638,6 +638,8 @@ class ChromiumOracle:
         The schema is DevTools' when it has one. DevTools leaves ``inputSchema`` out when the
         schema's text is Latin-1 with non-ASCII characters (it seems to read the 8-bit string as
         UTF-8); then ``getTools()``'s is used, unless integer-like keys make its order unknowable.
+        When those characters happen to be valid UTF-8, DevTools gives the schema so misread:
+        ``getTools()``'s is used then too.
 
         A tool a script registered (``document.modelContext.registerTool``: DevTools gives it a
         ``stackTrace`` instead of the form's ``backendNodeId``) is kept as ``getTools()`` lists
@@ -663,7 +665,9 @@ class ChromiumOracle:
                     )
                 schema = tool["inputSchema"]
             elif _as_doubles(schema) != _as_doubles(tool["inputSchema"]):
-                return None
+                if _as_doubles(schema) != _as_doubles(_misread_latin1(tool["inputSchema"])):
+                    return None
+                schema = tool["inputSchema"]  # the page's own text, which DevTools misread
             merged.append(
                 {
                     **tool,
@@ -721,6 +725,22 @@ def _devtools_endpoint(profile: Path, timeout: float = 10.0) -> tuple[int, str]:
         if time.monotonic() > deadline:
             raise OracleError(f"Chromium did not write {active_port}")
         time.sleep(0.01)
+
+
+def _misread_latin1(value: Any) -> Any:
+    """``value`` with every string as DevTools misreads an 8-bit string whose bytes happen to
+    be valid UTF-8: decoded as UTF-8 (a page without a declared encoding, read as
+    windows-1252, that holds UTF-8 bytes, say); a string it cannot misread stays as it is."""
+    if isinstance(value, str):
+        try:
+            return value.encode("latin-1").decode("utf-8")
+        except UnicodeError:
+            return value
+    if isinstance(value, dict):
+        return {_misread_latin1(key): _misread_latin1(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_misread_latin1(item) for item in value]
+    return value
 
 
 def _as_doubles(value: Any) -> Any:
