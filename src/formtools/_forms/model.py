@@ -362,8 +362,7 @@ def _walk(root: etree._Element) -> Iterator[tuple[str, etree._Element]]:
             continue
         yield event, element
         if event == "start" and element.tag == "template":
-            walker.skip_subtree()
-            yield "end", element
+            walker.skip_subtree()  # (its own end event still comes)
 
 
 # DOM's "valid shadow host name" (besides custom element names).
