@@ -212,3 +212,11 @@ def test_undeclared_encoding_is_flagged(page: bytes, guessed: bool) -> None:
         document = formtools.parse_html(page, parser=parser)  # type: ignore[arg-type]
         assert document.encoding_guessed is guessed
         assert document.encoding == "windows-1252" or not guessed
+
+
+def test_lint_says_the_encoding_is_guessed() -> None:
+    page = "<p>Привет, мир! Поиск по сайту.</p>".encode("cp1251") + FORM
+    diagnostics = formtools.extract(formtools.parse_html(page)).diagnostics
+    assert [d.code for d in diagnostics if d.code == "undeclared-encoding"] == ["undeclared-encoding"]
+    declared = formtools.extract(formtools.parse_html(b"<meta charset=windows-1251>" + page)).diagnostics
+    assert "undeclared-encoding" not in [d.code for d in declared]
