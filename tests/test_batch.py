@@ -359,6 +359,7 @@ def test_a_page_too_slow_to_parse_is_skipped_in_no_time(tmp_path: Path) -> None:
         ("\ufeff<form TOOLNAME=x>".encode("utf-16-be"), "text/html; charset=utf-8", True),
         ("\ufeff<form toolname=x>".encode("utf-8"), "text/html; charset=utf-16", True),
         ("<form action=x>".encode("utf-16-le"), "text/html; charset=utf-16", False),
+        ("<?xml version='1.0'?><form toolName=x>".encode("utf-16-le"), None, True),  # UTF-16 for Chromium
     ],
 )
 def test_prefilter(body: bytes, content_type: str | None, expected: bool) -> None:

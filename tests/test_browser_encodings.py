@@ -13,6 +13,7 @@ formtools' extraction and ``prepare_call`` request; the table tests are in
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -20,7 +21,7 @@ import pytest
 import formtools
 from formtools._conformance.browser import ChromiumOracle
 from formtools._spec.decoding import decode
-from tests import test_encoding_whatwg
+from tests import test_encoding_determination, test_encoding_whatwg
 
 pytestmark = pytest.mark.browser
 
@@ -195,3 +196,114 @@ def test_iso_2022_jp_failed_escapes_as_chromium_decodes_them(chromium: ChromiumO
             if theirs != [ord(c) for c in decode(data, "iso-2022-jp")]:
                 differences.append(("iso-2022-jp", repr(data), "at the end", theirs, decode(data, "iso-2022-jp")))
     assert not differences, "\n".join(map(_first_difference, differences))
+
+
+# --- which encoding: generated declarations ----------------------------------------------------
+# Every way a page names its encoding (formtools._parse.charset), in every place that decides
+# whether Chromium obeys it, for two pairs of encodings: the encoding the declaration under test
+# names (first) and a rival another declaration names (second). The payload decodes differently
+# in each, so the description, the submitted bytes and document.characterSet all show which won.
+_PAIRS = (("windows-1251", "koi8-r"), ("shift_jis", "euc-jp"))
+_PAYLOAD = b"\xe6\xc1\xa4\xa2\xc6\xfc"
+_INPUT = {"q": "é ж 東"}
+_LONG = 1100
+
+
+def _declarations(named: str, rival: str) -> Iterator[tuple[str, bytes, str]]:
+    """(what, bytes before the form, Content-Type) for one encoding ``named`` and its ``rival``."""
+    a, b = named.encode(), rival.encode()
+    meta_a, meta_b = b"<meta charset=" + a + b">", b"<meta charset=" + b + b">"
+    equiv_a = b"<meta http-equiv=Content-Type content='text/html; charset=" + a + b"'>"
+    for quote in (b'"', b"'"):
+        yield "xml", b"<?xml version=" + quote + b"1.0" + quote + b" encoding=" + quote + a + quote + b"?>", "text/html"
+    xml_a = b'<?xml version="1.0" encoding="' + a + b'"?>'
+    yield "xml spaced =", b'<?xml version="1.0" encoding = "' + a + b'"?>', "text/html"
+    yield "xml after a space", b" " + xml_a, "text/html"
+    yield "xml after a BOM", b"\xef\xbb\xbf" + xml_a, "text/html"
+    yield "xml upper case", xml_a.upper(), "text/html"
+    yield "xml then meta", xml_a + meta_b, "text/html"
+    yield "xml then late meta", xml_a + b"<body>" + b"x" * _LONG + meta_b, "text/html"
+    yield "xml, header", xml_a, "text/html; charset=" + rival
+    yield "xml utf-16", b'<?xml version="1.0" encoding="utf-16"?>', "text/html"
+    yield "meta", meta_a, "text/html"
+    yield "http-equiv", equiv_a, "text/html"
+    for before in (b"<title>" + b"x" * 500 + b"</title>", b"<title>" + b"x" * _LONG + b"</title>",
+                   b"<script>" + b"x" * _LONG + b"</script>", b"x" * _LONG):  # fmt: skip
+        yield f"meta after {len(before)} bytes of head", before + meta_a, "text/html"
+        yield f"http-equiv after {len(before)} bytes of head", before + equiv_a, "text/html"
+        yield f"utf-16 after {len(before)} bytes of head", before + b"<meta charset=utf-16le>", "text/html"
+    for opener in (b"<body>", b"<p>", b"</head>", b"<div></div>"):
+        for length in (900, 1024 - len(opener) - 1, 1024 - len(opener), _LONG):
+            yield f"meta after {opener.decode()} and {length} bytes", opener + b"x" * length + meta_a, "text/html"
+        yield f"utf-16 after {opener.decode()}, late", opener + b"x" * _LONG + b"<meta charset=utf-16>", "text/html"
+    for start, end in ((b"<script>", b"</script>"), (b"<title>", b"</title>"), (b"<noscript>", b"</noscript>"),
+                       (b"<template>", b"</template>"), (b"<select>", b"</select>"), (b"<svg>", b"</svg>")):  # fmt: skip
+        yield f"meta in {start.decode()}, then another", start + meta_a + end + meta_b, "text/html"
+    yield "BOM and meta", b"\xef\xbb\xbf" + meta_b, "text/html"
+    yield "header and meta", meta_b, "text/html; charset=" + named
+    yield "unknown header and meta", meta_a, "text/html; charset=bogus"
+    yield "header and BOM", b"\xef\xbb\xbf", "text/html; charset=" + named
+
+
+def declaration_pages() -> Iterator[tuple[str, bytes, str]]:
+    """(what, page, Content-Type): each declaration of :func:`_declarations` for each pair,
+    in front of a tool whose description holds the payload, and the UTF-16 pages."""
+    form = (b'<form toolname=t tooldescription="[' + _PAYLOAD + b']" toolautosubmit method=post'
+            b' action="/x"><input name=q></form>')  # fmt: skip
+    for pair in _PAIRS:
+        for what, before, content_type in _declarations(*pair):
+            yield f"{pair[0]}: {what}", before + form, content_type
+    text = '<form toolname=t tooldescription="[é]" toolautosubmit method=post action="/x"><input name=q></form>'
+    yield "utf-16le <?x", ("<?xml version='1.0'?>" + text).encode("utf-16le"), "text/html"
+    yield "utf-16be <?x", ("<?xml version='1.0'?>" + text).encode("utf-16be"), "text/html"
+    yield "utf-16le BOM", ("\ufeff" + text).encode("utf-16le"), "text/html; charset=koi8-r"
+
+
+_CHARSET_JS = "() => document.characterSet"
+
+
+def test_declarations_as_chromium_reads_them(chromium: ChromiumOracle) -> None:
+    """Generated declarations (above): Chromium's document.characterSet, getTools() description
+    and the bytes executeTool submits against formtools', page by page. Where formtools finds no
+    declaration Chromium obeys, Chromium guesses from the text (windows-1250 for this payload),
+    which formtools does not reproduce: there it must at least not be one of the declared
+    encodings, and formtools flags the page (``encoding_guessed``)."""
+    differences, guessed = [], []
+    ignored = {name for pair in _PAIRS for name in pair}  # (by their document.characterSet)
+    for number, (what, body, content_type) in enumerate(declaration_pages()):
+        url = chromium.site.put(f"/declared/{number}", body, content_type)
+        chromium.page.goto(url)
+        their_charset = chromium.page.evaluate(_CHARSET_JS)
+        their_description = chromium.page.evaluate(_DESCRIPTION_JS)
+        document = formtools.parse_html(body, url=url, content_type=content_type)
+        if document.encoding_guessed:  # every declaration ignored: Chromium's detector guesses
+            guessed.append(what)
+            if their_charset.lower() in ignored:
+                differences.append(f"{what}: Chromium obeyed a declaration formtools ignores ({their_charset})")
+            continue
+        (tool,) = formtools.extract_tools(document)
+        ours = (document.encoding.lower(), [ord(c) for c in tool.description])
+        if (their_charset.lower(), their_description) != ours:
+            differences.append(f"{what}: Chromium {their_charset} {their_description}, formtools {ours}")
+            continue
+        sent = chromium.execute_at(url, "t", _INPUT).request
+        request = formtools.prepare_call(tool, _INPUT).request
+        if sent is None or (sent.url, sent.body) != (request.url.split(chromium.site.origin, 1)[-1], request.body):
+            differences.append(f"{what}: Chromium sent {sent}, formtools {request.url} {request.body!r}")
+    assert not differences, "\n".join(differences)
+    assert number + 1 == 2 * 54 + 3
+    # per pair: an XML declaration after a space or in upper case, and a <meta> after body
+    # content from byte 1,024 on (4 openers × 2 lengths, 4 late utf-16): 2 × 14
+    assert len(guessed) == 28, guessed
+
+
+def test_encoding_table_as_chromium_settles_it(chromium: ChromiumOracle) -> None:
+    """Every row of tests/test_encoding_determination.py's table is Chromium's own answer."""
+    differences = []
+    for number, (what, before, content_type, expected) in enumerate(test_encoding_determination.CASES):
+        url = chromium.site.put(f"/table/{number}", before + test_encoding_determination.FORM, content_type or "text/html")
+        chromium.page.goto(url)
+        their_charset = chromium.page.evaluate(_CHARSET_JS)
+        if their_charset.lower() != expected.lower():
+            differences.append(f"{what}: Chromium {their_charset}, the table {expected}")
+    assert not differences, "\n".join(differences)

@@ -271,13 +271,23 @@ def test_parser_choice() -> None:
         ("<form><input name='é'></form>".encode("cp1252"), None),
         ("<form><input name='é'></form>".encode("cp1252"), "text/html; charset=iso-8859-1"),
         ("<form><input name='日本'></form>".encode("shift_jis"), "text/html; charset=shift_jis"),
-        # a <meta> past html5lib's 1 KB prescan: html5lib starts over in that encoding
-        (b"<p>" + b"x" * 1100 + "<meta charset=cp1252><form><input name='é'>".encode("cp1252"), None),
+        # a <meta> past 1 KB: in the head Chromium obeys it, after body content it does not
+        (b"<title>" + b"x" * 1100 + "</title><meta charset=koi8-r><form><input name='ж'>".encode("koi8-r"), None),
+        (b"<p>" + b"x" * 1100 + "<meta charset=koi8-r><form><input name='ж'>".encode("koi8-r"), None),
+        # an XML declaration names the encoding, <?x in UTF-16 makes the page UTF-16
+        (b'<?xml version="1.0" encoding="windows-1251"?>' + "<form><input name='ж'>".encode("cp1251"), None),
+        ("<?xml version='1.0'?><form><input name='ж'></form>".encode("utf-16le"), None),
+        # a <meta> in a select counts (Chromium reads no tree), the later one does not
+        (b"<select><meta charset=koi8-r></select><meta charset=windows-1251>" + "<form><input name='ж'>".encode("koi8-r"), None),
+        ("<form><input name='Привет'></form>".encode("cp1251"), None),  # undeclared: flagged
         ("<form><input name='\udcff'></form>".encode("utf-8", "surrogateescape"), None),
     ],
 )
-def test_encodings_as_html5lib_decodes(body: bytes, content_type: str | None) -> None:
+def test_encodings_as_chromium_settles_them(body: bytes, content_type: str | None) -> None:
     assert _same_answer(body, content_type=content_type, profiles=("chromium",))
+    fast = parse_html(body, content_type=content_type)
+    exact = parse_html(body, content_type=content_type, parser="html5lib")
+    assert (fast.encoding, fast.encoding_guessed) == (exact.encoding, exact.encoding_guessed)
 
 
 # <base> as Chromium 156 reads it (fixtures/expected/results.json, base-* cases): the first one

@@ -27,9 +27,12 @@ def parse_html(
 ) -> Document:
     """Parse markup the way a browser does and record parser-assigned form owners.
 
-    Bytes are decoded as a browser decodes them: a BOM wins, then the ``charset`` of
-    ``content_type`` (the HTTP header), then a ``<meta charset>`` prescan, else windows-1252;
-    with the WHATWG Encoding Standard's decoders (:mod:`formtools._spec.decoding`).
+    Bytes are decoded in the encoding Chromium settles on (:mod:`.charset`): a BOM wins, then
+    the ``charset`` of ``content_type`` (the HTTP header), then ``<?x`` in UTF-16 at byte 0, then
+    the first ``<meta>`` Chromium's tokenizer obeys (in the head, or before byte 1,024), then an
+    XML declaration, else windows-1252 (where Chromium guesses from the text, the document's
+    ``encoding_guessed`` says so); with the WHATWG Encoding Standard's decoders
+    (:mod:`formtools._spec.decoding`).
     ``parser="auto"`` takes the fast exact path (lexbor, see :mod:`.fast`) wherever it can
     vouch for html5lib's answer and html5lib elsewhere; ``parser="html5lib"`` always uses
     html5lib. Forms, tools and diagnostics come out the same either way. ``referrer_policy``

@@ -11,7 +11,6 @@ from types import MappingProxyType
 from collections.abc import Hashable, Iterable
 from typing import Any, Callable, Generic, Literal, Mapping, TypeVar
 
-import webencodings
 from lxml import etree
 
 from formtools._spec.microsyntax import ascii_lowercase
@@ -33,15 +32,11 @@ __all__ = [
     "referrer_policy_from",
     "referrer_policy_of",
     "resolve_base",
-    "sniffed_charset",
 ]
 
 #: ``"auto"``: the fast exact path where it can vouch for the answer, html5lib elsewhere;
 #: ``"html5lib"``: always html5lib (the reference the fast path is tested against).
 Parser = Literal["auto", "html5lib"]
-
-_CHARSET_IN_CONTENT_TYPE = re.compile(r"""charset\s*=\s*["']?([^"';\s]+)""", re.IGNORECASE)
-
 
 @dataclass(frozen=True, eq=False)
 class Document:
@@ -58,6 +53,10 @@ class Document:
     url: str | None = None
     base_url: str | None = None
     encoding: str = "UTF-8"
+    #: the bytes name no encoding (no BOM, header charset, ``<meta>`` or XML declaration) and are
+    #: not all ASCII: Chromium then guesses the encoding from the text with its detector, which
+    #: formtools does not reproduce, and formtools' windows-1252 may be wrong (:mod:`.charset`)
+    encoding_guessed: bool = False
     source: str = "<string>"
     parser_owners: Mapping[Any, Any] = field(default_factory=lambda: MappingProxyType({}))
     escaped: bool = False
@@ -93,15 +92,6 @@ _ESCAPE = {code: 0xF0000 + i for i, code in enumerate(_PARKED)}
 _RESTORE = {parked: code for code, parked in _ESCAPE.items()}
 _NEEDS_ESCAPE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
-
-
-def sniffed_charset(content_type: str | None) -> str | None:
-    if not content_type:
-        return None
-    match = _CHARSET_IN_CONTENT_TYPE.search(content_type)
-    if match and webencodings.lookup(match.group(1)) is not None:
-        return match.group(1)
-    return None
 
 
 def _bases(root: etree._Element) -> Iterable[etree._Element]:

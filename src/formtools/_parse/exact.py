@@ -27,7 +27,6 @@ from types import MappingProxyType
 from typing import Any, Iterator
 
 import html5lib
-from html5lib._inputstream import HTMLBinaryInputStream, lookupEncoding
 from html5lib._tokenizer import HTMLTokenizer
 from html5lib.constants import (
     EOF,
@@ -51,10 +50,9 @@ from formtools._parse.document import (
     base_url_of,
     frame_names_of,
     referrer_policy_of,
-    sniffed_charset,
 )
+from formtools._parse.charset import settle_encoding
 from formtools._spec.constants import FORM_POINTER_ASSOCIATED
-from formtools._spec.decoding import prescan_rule  # also installs the standard's decoders
 from formtools._spec.encoding import encoding_name
 
 __all__ = ["parse_exact", "from_tree"]
@@ -629,16 +627,6 @@ class _EscapingTokenizer(HTMLTokenizer):  # type: ignore[misc]  # html5lib is un
             yield token
 
 
-class _BinaryInputStream(HTMLBinaryInputStream):  # type: ignore[misc]  # html5lib is untyped
-    """html5lib's byte stream with HTML's x-user-defined rule: a ``<meta>`` naming it means
-    windows-1252, in the prescan (a tentative encoding, see ``_Parser.mainLoop``) and when a
-    later ``<meta>`` changes the encoding (:func:`~formtools._spec.decoding.prescan_rule`)."""
-
-    def changeEncoding(self, newEncoding: Any) -> None:
-        found = lookupEncoding(newEncoding)
-        super().changeEncoding(prescan_rule(found).name if found is not None else newEncoding)
-
-
 class _Parser(html5lib.HTMLParser):  # type: ignore[misc]  # html5lib is untyped
     """html5lib's parser with the template-aware form pointer handling of the current standard,
     and characters lxml cannot hold parked (see above)."""
@@ -647,13 +635,6 @@ class _Parser(html5lib.HTMLParser):  # type: ignore[misc]  # html5lib is untyped
 
     def mainLoop(self) -> None:
         self.tokenizer.__class__ = _EscapingTokenizer
-        stream = self.tokenizer.stream
-        if type(stream) is HTMLBinaryInputStream:  # first run: nothing has been read yet
-            stream.__class__ = _BinaryInputStream
-            encoding, confidence = stream.charEncoding
-            if confidence == "tentative" and prescan_rule(encoding) is not encoding:
-                stream.charEncoding = (prescan_rule(encoding), confidence)
-                stream.reset()
         super().mainLoop()
 
     def __init__(self) -> None:
@@ -747,15 +728,18 @@ def parse_exact(
 ) -> Document:
     """html5lib with the form-pointer hook: the reference answer."""
     parser = _Parser()
+    settled = settle_encoding(markup, content_type) if isinstance(markup, bytes) else None
     with warnings.catch_warnings():
         # html5lib reports each lxml naming coercion; those never touch form markup
         warnings.simplefilter("ignore", DataLossWarning)
-        lxml_tree = _run(parser, markup, content_type)
+        if settled is None:
+            lxml_tree = parser.parse(markup, scripting=True)
+        else:  # html5lib's own detection (HTML's prescan and "change the encoding") is not Chromium's
+            lxml_tree = parser.parse(
+                markup, override_encoding=settled.encoding.name, useChardet=False, scripting=True
+            )
     root = lxml_tree.getroot()
-    if isinstance(markup, bytes):
-        encoding = encoding_name(parser.documentEncoding or "windows-1252")
-    else:
-        encoding = "UTF-8"
+    encoding = "UTF-8" if settled is None else encoding_name(parser.documentEncoding)
     owners = MappingProxyType(dict(parser.tree.parser_owners))
     many = MappingProxyType(parser.tree.many_attributes)
     return Document(
@@ -763,6 +747,7 @@ def parse_exact(
         url=url,
         base_url=base_url_of(root, url),
         encoding=encoding,
+        encoding_guessed=settled is not None and settled.guessed,
         source=source or (url or "<string>"),
         parser_owners=owners,
         many_attributes=many,
@@ -771,17 +756,6 @@ def parse_exact(
         frame_names=frame_names_of(root),
         referrer_policy=referrer_policy_of(root),
     )
-
-
-def _run(parser: _Parser, markup: str | bytes, content_type: str | None) -> Any:
-    if isinstance(markup, bytes):
-        return parser.parse(
-            markup,
-            transport_encoding=sniffed_charset(content_type),
-            useChardet=False,
-            scripting=True,
-        )
-    return parser.parse(markup, scripting=True)
 
 
 def from_tree(tree: Any, *, url: str | None = None, source: str | None = None) -> Document:

@@ -49,12 +49,6 @@ from types import MappingProxyType
 from typing import Any
 
 from html5lib._ihatexml import InfosetFilter
-from html5lib._inputstream import (
-    ContentAttrParser,
-    EncodingBytes,
-    HTMLBinaryInputStream,
-    lookupEncoding,
-)
 from html5lib.constants import DataLossWarning
 from lxml import etree
 from selectolax.lexbor import LexborDocumentOptions, LexborHTMLParser, LexborNode
@@ -88,7 +82,6 @@ from formtools._parse.scan import (
     tree_facts,
 )
 from formtools._spec.constants import ASCII_WHITESPACE, LISTED
-from formtools._spec.decoding import prescan_rule  # also installs the standard's decoders
 from formtools._spec.encoding import encoding_name
 from formtools._spec.microsyntax import ASCII_WHITESPACE_RUNS, ascii_lowercase
 from formtools._parse.document import (
@@ -100,8 +93,8 @@ from formtools._parse.document import (
     navigable_name,
     referrer_policy_from,
     resolve_base,
-    sniffed_charset,
 )
+from formtools._parse.charset import Settled, settle_encoding
 from formtools._parse.prefilter import lowered
 
 __all__ = ["fast_document"]
@@ -109,13 +102,6 @@ __all__ = ["fast_document"]
 
 class _NestedForm(Exception):
     """A form below a copy's root: copy it again keeping every element (see _Page._children)."""
-
-
-class _EncodingChange(Exception):
-    """A ``<meta>`` html5lib obeys names another encoding: decode again, this time for sure."""
-
-    def __init__(self, encoding: Any) -> None:
-        self.encoding = encoding
 
 
 def fast_document(
@@ -129,42 +115,30 @@ def fast_document(
     where the fast path cannot vouch for that."""
     try:
         if isinstance(markup, str):
-            page = _Page(markup.encode("utf-8"), "UTF-8", None)  # lone surrogates: unsure
-            return page.document(markup, url, content_type, source)
-        data, encoding, tentative = _decoded(markup, content_type)
-        while True:
-            try:
-                page = _Page(data, encoding_name(encoding.name), encoding if tentative else None)
-                return page.document(markup, url, content_type, source)
-            except _EncodingChange as change:
-                encoding, tentative = change.encoding, False
-                data = encoding.codec_info.decode(markup, "replace")[0].encode("utf-8")
+            page = _Page(markup.encode("utf-8"), "UTF-8")  # lone surrogates: unsure
+            return page.document(markup, url, content_type, source, False)
+        settled = settle_encoding(markup, content_type)
+        page = _Page(_decoded(markup, settled), encoding_name(settled.encoding.name))
+        return page.document(markup, url, content_type, source, settled.guessed)
     except (_Unsure, UnicodeError, ValueError, RecursionError):
         # ValueError: lxml refuses a name html5lib's tree would hold (it coerces what this cannot)
         return None
 
 
-def _decoded(markup: bytes, content_type: str | None) -> tuple[bytes, Any, bool]:
-    """The page as UTF-8, decoded exactly as html5lib decodes it (BOM, transport charset,
-    ``<meta>`` prescan, windows-1252; with the Encoding Standard's decoders, which
-    :mod:`formtools._spec.decoding` gives html5lib; errors become U+FFFD), its encoding, and whether
-    a ``<meta>`` may still change that (html5lib's "tentative" confidence)."""
-    stream = HTMLBinaryInputStream(
-        markup, transport_encoding=sniffed_charset(content_type), useChardet=False
-    )
-    encoding, confidence = stream.charEncoding
-    if confidence == "tentative":  # from a <meta>: HTML's x-user-defined rule, as exact.py
-        encoding = prescan_rule(encoding)
-    body = markup[stream.rawStream.tell() :]
-    if encoding.name == "utf-8":
+def _decoded(markup: bytes, settled: Settled) -> bytes:
+    """The page's text as UTF-8 for lexbor, decoded as html5lib decodes it in the encoding Chromium
+    settles on (:mod:`.charset`), with the Encoding Standard's decoders (which
+    :mod:`formtools._spec.decoding` gives html5lib; errors become U+FFFD)."""
+    body = markup[settled.bom_length :]
+    if settled.encoding.name == "utf-8":
         if not body.isascii():
             try:
                 body.decode("utf-8")  # valid UTF-8 goes to lexbor as it is
             except UnicodeDecodeError:
                 body = body.decode("utf-8", "replace").encode("utf-8")
-    else:
-        body = encoding.codec_info.decode(body, "replace")[0].encode("utf-8")
-    return body, encoding, confidence == "tentative"
+        return body
+    decoded: bytes = settled.encoding.codec_info.decode(body, "replace")[0].encode("utf-8")
+    return decoded
 
 
 # --- the skeleton ---------------------------------------------------------------------------
@@ -205,7 +179,6 @@ _BUTTON_SCOPE = frozenset({"applet", "caption", "html", "marquee", "object", "ta
 _UNMODELLED = frozenset({"isindex", "search", "dialog"})
 _QUERY = ("[\\1 ], label[for], [id], template, isindex, search, dialog, base, iframe[name], frame[name],"
           " object[name], embed[name]")
-_QUERY_META = _QUERY + ", meta"
 _KINDS = {tag: "listed" for tag in LISTED} | {tag: "unmodelled" for tag in _UNMODELLED} | {
     "form": "form", "label": "label", "template": "template", "meta": "meta", "base": "base",
     "iframe": "frame", "frame": "frame", "embed": "frame",
@@ -236,7 +209,7 @@ def _xml_name(name: str) -> str:
 class _Page(PointerScan):
     """One page: its marked source, lexbor's tree, and the skeleton copied from them."""
 
-    def __init__(self, data: bytes, encoding: str, tentative: Any) -> None:
+    def __init__(self, data: bytes, encoding: str) -> None:
         low = lowered(data)  # (the prefilter's copy, when it lowered these very bytes)
         if deeply_nested(low):
             raise _Unsure  # deeper than Blink nests: the exact path caps it as Blink does
@@ -249,7 +222,7 @@ class _Page(PointerScan):
         # tree builder sees a parked form feed as text. A raw U+0001 to U+0003 would pass for a mark.
         if any(byte in data for byte in (b"\x00", b"\x0c", b"\x01", b"\x02", b"\x03")):
             raise _Unsure
-        self.data, self.low, self.encoding, self.tentative = data, low, encoding, tentative
+        self.data, self.low, self.encoding = data, low, encoding
         self.escaped = False
         self.tree = LexborHTMLParser(
             self._marked(), scripting=True, options=LexborDocumentOptions.WO_EVENTS
@@ -312,13 +285,16 @@ class _Page(PointerScan):
         return get
 
     def document(
-        self, markup: str | bytes, url: str | None, content_type: str | None, source: str | None
+        self,
+        markup: str | bytes,
+        url: str | None,
+        content_type: str | None,
+        source: str | None,
+        encoding_guessed: bool,
     ) -> Document:
         # <base>, <iframe name> and <frame name> are looked for in the same walk of the tree: a
         # byte search for them cost more than the selectors (a page without them has none)
-        query = _QUERY_META if self.tentative else _QUERY
-        if not self.tentative:  # a <meta name=referrer> policy (its name may be a reference)
-            query += ", meta[name]"
+        query = _QUERY + ", meta[name]"  # a <meta name=referrer> policy (its name may be a reference)
         forms: list[LexborNode] = []
         self.marked: list[tuple[int, LexborNode]] = []
         self.labels: list[LexborNode] = []
@@ -375,8 +351,6 @@ class _Page(PointerScan):
             raise _Unsure  # too deep (Blink would have moved it up) or in SVG/MathML: html5lib knows
         self.marked.sort(key=lambda entry: entry[0])
         self.mark_positions = [position for position, _ in self.marked]
-        if self.tentative:
-            self._follow_meta(metas)
         self._check_templates(templates, bool(bases))
         base_url = self._base_url(bases, url)
         base_target = self._base_target(bases)
@@ -416,6 +390,7 @@ class _Page(PointerScan):
             frame_names=frame_names,
             referrer_policy=referrer_policy,
             encoding=self.encoding,
+            encoding_guessed=encoding_guessed,
             source=source or (url or "<string>"),
             parser_owners=MappingProxyType(
                 {self.elements[control]: self.elements[form] for control, form in owners.items()}
@@ -424,36 +399,11 @@ class _Page(PointerScan):
             whole=lambda: _parse_exact(markup, url, content_type, source).forms_root,
         )
 
-    def _follow_meta(self, metas: list[LexborNode]) -> None:
-        """While the encoding is tentative, html5lib switches at the first ``<meta>`` it meets
-        that names a different one (startTagMeta, changeEncoding): do as it does."""
-        for meta in metas:
-            if self._inside(meta, _SELECT_PARTS):
-                raise _Unsure  # html5lib's select mode ignores it, lexbor's parser does not
-            attributes = meta.attributes
-            if "charset" in attributes:
-                label: Any = self._text(attributes["charset"] or "")
-            elif (
-                "content" in attributes
-                and "http-equiv" in attributes
-                and self._text(attributes["http-equiv"] or "").lower() == "content-type"
-            ):
-                content = self._text(attributes["content"] or "").encode("utf-8")
-                label = ContentAttrParser(EncodingBytes(content)).parse()
-            else:
-                continue
-            encoding = prescan_rule(lookupEncoding(label))
-            if encoding is None or encoding.name in ("utf-16be", "utf-16le"):
-                continue
-            if encoding == self.tentative:
-                return
-            raise _EncodingChange(encoding)
-
     def _check_templates(self, templates: list[LexborNode], bases: bool) -> None:
         """html5lib 1.1 parses a template's contents as ordinary children. Where that gives
         another tree (a template in a table or select), or where html5lib would find something
-        in them (a ``<meta>`` while the encoding is tentative, a ``<base>``), or for declarative
-        shadow roots (whose contents forms_of scans), the fast path does not vouch."""
+        in them (a ``<base>``), or for declarative shadow roots (whose contents forms_of scans),
+        the fast path does not vouch."""
         for template in templates:
             attributes = template.attributes
             mark = attributes.get(_TEMPLATE_MARK)
@@ -462,9 +412,9 @@ class _Page(PointerScan):
             parent = template.parent
             if parent is not None and parent.tag in _TABLE_PARTS | _SELECT_PARTS:
                 raise _Unsure
-            if self.tentative or bases:
+            if bases:
                 for fragment in template.template_fragments():
-                    if fragment.css_first("meta, base") is not None:
+                    if fragment.css_first("base") is not None:
                         raise _Unsure
             self._check_template_contents(template, int(mark.rstrip("/")))
 

@@ -10,8 +10,8 @@ yields no tool. With ``all_forms`` (every form becomes a tool or a diagnostic) t
 The scan is on bytes for every encoding a browser decodes ASCII-compatibly (UTF-8, windows-1252,
 Shift_JIS, ISO-2022-JP in its ASCII mode …): there the marker's bytes are its ASCII bytes. Only
 UTF-16 is not ASCII-compatible; a browser decodes a page as UTF-16 only for a UTF-16 byte order
-mark or a UTF-16 charset in the HTTP ``Content-Type`` (a ``<meta>`` declaring UTF-16 means UTF-8),
-and then the marker is searched as UTF-16 code units. ``bytes.lower()`` lowers every byte in
+mark, a UTF-16 charset in the HTTP ``Content-Type`` or, with neither, bytes that start with ``<?x``
+in UTF-16 (a ``<meta>`` declaring UTF-16 means UTF-8; see :mod:`.charset`), and then the marker is searched as UTF-16 code units. ``bytes.lower()`` lowers every byte in
 A–Z, so in UTF-16 it also changes some bytes of other characters, which can only add matches: a
 false positive costs a parse, and the scan never gives a false negative.
 """
@@ -20,9 +20,7 @@ from __future__ import annotations
 
 import codecs
 
-import webencodings
-
-from formtools._parse.document import sniffed_charset
+from formtools._parse.charset import utf16_without_bom
 
 __all__ = ["lowered", "may_hold_tools"]
 
@@ -37,8 +35,8 @@ def _utf16_codec(body: bytes, content_type: str | None) -> str | None:
     for bom, codec in _BOMS:
         if body.startswith(bom):
             return codec
-    charset = sniffed_charset(content_type)
-    return _UTF16.get(webencodings.lookup(charset).name) if charset else None
+    utf16 = utf16_without_bom(body, content_type)
+    return _UTF16[utf16] if utf16 else None
 
 
 def may_hold_tools(

@@ -18,9 +18,10 @@ it from ``whatwg/encoding``'s ``index-*.txt``).
 ``"replace"`` already substitutes maximal subparts exactly as the standard does, and UTF-8 pages
 keep their fast path). UTF-16BE/LE decode with Python's decoders too (exact as well;
 ``tests/test_encoding_whatwg.py`` checks the error cases), but as a whole: Python's stream reader,
-which html5lib reads through, drops an odd last byte where the standard gives U+FFFD. html5lib's detection (BOM, transport charset, ``<meta>`` prescan, reparse on a
-later ``<meta>``) is untouched: it looks encodings up through ``webencodings.lookup``, which reads
-that cache, and decodes with the codec it finds there. The cache is the process's, so other users
+which html5lib reads through, drops an odd last byte where the standard gives U+FFFD. Which encoding a page is in is
+settled the way Chromium settles it (``formtools._parse.charset``), and html5lib is handed it: it
+looks it up through ``webencodings.lookup``, which reads that cache, and decodes with the codec it
+finds there. The cache is the process's, so other users
 of ``webencodings`` in the process get the standard's decoders too (their whole point).
 
 Where Chromium 156 departs from the standard, formtools does what Chromium does (both measured,
@@ -29,10 +30,6 @@ up, Big5's four two-code-point pointers give a C1 control and a lone low surroga
 ISO-2022-JP ``ESC $``/``ESC (`` that starts no escape sequence reports no error for the bytes it
 puts back and keeps its ``$``/``(`` at the end of the input (see ``_euc_jp``, ``_BIG5_PAIRS`` and
 ``_iso_2022_jp``).
-
-The one rule of HTML's own that decoding needs, :func:`prescan_rule`: a ``<meta>`` naming
-x-user-defined means windows-1252 (the prescan and "change the encoding"), while a transport
-``charset=x-user-defined`` stays x-user-defined. Chromium 156 does both.
 """
 
 from __future__ import annotations
@@ -47,7 +44,7 @@ from typing import Any, Callable
 
 import webencodings
 
-__all__ = ["decode", "install", "prescan_rule"]
+__all__ = ["decode", "install"]
 
 _NULL = "\ufffe"  # the index has no code point for this pointer (charmap_decode's mark too)
 _FFFD = "\ufffd"
@@ -591,14 +588,6 @@ def install() -> None:
         cached = webencodings.CACHE.get(name)
         if cached is None or not cached.codec_info.name.startswith("formtools-whatwg-"):
             webencodings.CACHE[name] = webencodings.Encoding(name, _codec_info(name))
-
-
-def prescan_rule(encoding: Any) -> Any:
-    """HTML's rule for an encoding a ``<meta>`` names (the prescan, "change the encoding"):
-    x-user-defined is read as windows-1252."""
-    if encoding is not None and encoding.name == "x-user-defined":
-        return webencodings.lookup("windows-1252")
-    return encoding
 
 
 install()

@@ -102,6 +102,13 @@ CODES: dict[str, tuple[Severity, str]] = {
         Severity.ERROR,
         "the form has no submit button and no toolautosubmit, so calling the tool fails",
     ),
+    "undeclared-encoding": (
+        Severity.WARNING,
+        "the page names no encoding (no BOM, charset in Content-Type, <meta charset> or XML "
+        "declaration) and is not plain ASCII: Chromium guesses the encoding from its text, which "
+        "formtools does not reproduce; formtools reads windows-1252, so its names, descriptions "
+        "and submitted bytes may differ from Chromium's. Declare the encoding",
+    ),
 }
 
 

@@ -67,6 +67,8 @@ def synthesize(
         document.referrer_policy,
     )
     namer = Namer(forms) if all_forms else None
+    if document.encoding_guessed and forms:
+        diagnostics.append(Diagnostic("undeclared-encoding", "the page"))
     for form in forms:
         diagnostics.extend(unknown_attributes(form))
         problems = _registration_problems(form, registered)
