@@ -151,3 +151,21 @@ def test_foster_parenting_inserts_without_listing_children(monkeypatch: pytest.M
         patched.setattr(own, "insertBefore", listed)
         tree = parse_exact(markup, None, None, None).forms_root.getroottree()
     assert etree.tostring(tree, encoding="unicode") == theirs
+
+
+def test_a_parse_past_its_time_limit_stops_with_parse_time_limit() -> None:
+    """lxml walks a moved node's subtree, so nested misnested formatting elements cost the
+    html5lib path n² in C (1,500 take minutes): the page's parse stops at its time limit with
+    a one-line error, and a page within it is untouched by the limit."""
+    import time
+
+    import formtools
+
+    form = "<form toolname=t tooldescription=d><input name=q><button>go</button></form>"
+    costly = "<dialog></dialog>" + form + "".join(f"<b id=a{i}><div>" for i in range(1_500)) + "</b>x" * 1_500
+    started = time.monotonic()
+    with pytest.raises(formtools.ParseTimeLimit, match="longer to parse than its time limit") as raised:
+        formtools.parse_html(costly, time_limit=0.5)
+    assert time.monotonic() - started < 10  # (without the limit: minutes)
+    assert raised.value.code == "parse-time-limit" and raised.value.exit_code == 3
+    assert [t.name for t in formtools.extract_tools(formtools.parse_html(form, time_limit=0.5))] == ["t"]

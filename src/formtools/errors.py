@@ -5,7 +5,8 @@
     │   ├── UnknownProfile      unknown-profile 2   a profile name nobody registered
     │   └── UnknownFormat       unknown-format  2   an output format nobody knows
     ├── SourceError             source          2   a page that cannot be read (missing file, bad URL)
-    │   └── NetworkError        network         3   a page that cannot be fetched (HTTP error, timeout, refused)
+    │   ├── NetworkError        network         3   a page that cannot be fetched (HTTP error, timeout, refused)
+    │   └── ParseTimeLimit      parse-time-limit 3  a page's parse outlived the time limit given for it
     ├── BrowserError            browser         2   ``formtools diff`` could not drive the installed Chromium
     ├── InputError              invalid-input   1   a tool call's arguments were rejected; nothing was filled
     ├── ValidationError         invalid-form    1   the filled form fails constraint validation; nothing was sent
@@ -42,6 +43,7 @@ __all__ = [
     "UnknownFormat",
     "SourceError",
     "NetworkError",
+    "ParseTimeLimit",
     "BrowserError",
     "InputError",
     "ValidationError",
@@ -117,6 +119,16 @@ class SourceError(FormtoolsError, OSError):
 
 class NetworkError(SourceError):
     code = "network"
+    exit_code = 3
+
+
+class ParseTimeLimit(SourceError):
+    """Parsing a page took longer than the time limit given for it (``parse_html(...,
+    time_limit=…)``, ``formtools batch --page-time-limit``): a page built to cost the parser
+    more than its size (misnested formatting elements the adoption agency moves again and
+    again) stops there instead of holding a crawl."""
+
+    code = "parse-time-limit"
     exit_code = 3
 
 

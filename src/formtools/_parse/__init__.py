@@ -7,6 +7,7 @@ where it can vouch for the answer, :mod:`.exact` (html5lib, the reference) every
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 
 from formtools._parse.document import Document, Parser
@@ -24,6 +25,7 @@ def parse_html(
     source: str | None = None,
     parser: Parser = "auto",
     referrer_policy: str | None = None,
+    time_limit: float | None = None,
 ) -> Document:
     """Parse markup the way a browser does and record parser-assigned form owners.
 
@@ -37,8 +39,12 @@ def parse_html(
     vouch for html5lib's answer and html5lib elsewhere; ``parser="html5lib"`` always uses
     html5lib. Forms, tools and diagnostics come out the same either way. ``referrer_policy``
     is the page's ``Referrer-Policy`` response header, which a ``<meta name=referrer>`` overrides.
+    ``time_limit``: the seconds the whole parse may take, after which it raises
+    :class:`~formtools.ParseTimeLimit` (the html5lib path's cost can outgrow the page, see
+    :meth:`~formtools._parse.exact._OwnerRecordingTreeBuilder.check_time`; lexbor's cannot).
     """
-    document = _parsed(markup, url, content_type, source, parser)
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    document = _parsed(markup, url, content_type, source, parser, deadline)
     header = policy_from_header(referrer_policy)
     if header is not None and document.referrer_policy is None:
         document = replace(document, referrer_policy=header)
@@ -46,7 +52,12 @@ def parse_html(
 
 
 def _parsed(
-    markup: str | bytes, url: str | None, content_type: str | None, source: str | None, parser: Parser
+    markup: str | bytes,
+    url: str | None,
+    content_type: str | None,
+    source: str | None,
+    parser: Parser,
+    deadline: float | None,
 ) -> Document:
     if parser == "auto":
         from formtools._parse.fast import fast_document  # lexbor loads with the first parse
@@ -58,4 +69,4 @@ def _parsed(
         raise UsageProblem(f"unknown parser {parser!r}: use 'auto' or 'html5lib'")
     from formtools._parse.exact import parse_exact  # its tree builder loads only when needed
 
-    return parse_exact(markup, url, content_type, source)
+    return parse_exact(markup, url, content_type, source, deadline)

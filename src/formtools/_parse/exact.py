@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import time
 import warnings
 from collections import Counter
 from collections.abc import MutableMapping
@@ -52,6 +53,7 @@ from formtools._parse.document import (
     referrer_policy_of,
 )
 from formtools._parse.charset import settle_encoding
+from formtools.errors import ParseTimeLimit
 from formtools._spec.constants import FORM_POINTER_ASSOCIATED
 from formtools._spec.encoding import encoding_name
 
@@ -397,6 +399,10 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
                 builder.pending_text.flush()
                 super().reparentChildren(newParent)
 
+            def appendChild(self, node: Any) -> None:
+                builder.check_time()  # (each move walks the node's subtree in lxml)
+                super().appendChild(node)
+
             def insertBefore(self, node: Any, refNode: Any) -> None:
                 """html5lib's, without listing every child to find ``refNode`` (each element
                 foster-parented before a table cost the children before it)."""
@@ -404,6 +410,16 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
                 node.parent = self
 
         self.elementClass = Element
+        self.deadline: float | None = None  # time.monotonic() past which the parse gives up
+
+    def check_time(self) -> None:
+        """Raise :class:`~formtools.ParseTimeLimit` once the deadline has passed. Called where
+        the tree grows or moves: lxml walks a moved node's whole subtree, so the adoption
+        agency, moving the same deep blocks again and again, can cost n² in C for n misnested
+        formatting elements (``<b id=N><div>`` n times, then ``</b>`` n times: 2,000 take
+        minutes), where a browser's DOM moves a node in constant time."""
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise ParseTimeLimit("the page took longer to parse than its time limit")
 
     def reset(self) -> None:
         super().reset()
@@ -432,6 +448,7 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
         else:
             previous = element[-1] if len(element) else None
         data = self.infosetFilter.coerceCharacters(data)
+        self.check_time()
         if previous is None:
             self.pending_text.add(element, "text", data)
         else:
@@ -724,10 +741,16 @@ def _template_aware_in_table(in_table: type) -> type:
 
 
 def parse_exact(
-    markup: str | bytes, url: str | None, content_type: str | None, source: str | None
+    markup: str | bytes,
+    url: str | None,
+    content_type: str | None,
+    source: str | None,
+    deadline: float | None = None,
 ) -> Document:
-    """html5lib with the form-pointer hook: the reference answer."""
+    """html5lib with the form-pointer hook: the reference answer. ``deadline``: the
+    ``time.monotonic()`` past which it raises :class:`~formtools.ParseTimeLimit`."""
     parser = _Parser()
+    parser.tree.deadline = deadline
     settled = settle_encoding(markup, content_type) if isinstance(markup, bytes) else None
     with warnings.catch_warnings():
         # html5lib reports each lxml naming coercion; those never touch form markup
