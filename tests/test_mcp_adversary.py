@@ -339,3 +339,28 @@ def test_the_landing_page_load_at_start_up_is_guarded_hop_by_hop(site: TestSite)
         (line,) = done.stderr.splitlines()
         assert line.startswith("formtools: error: ") and "::1 is a loopback address" in line
         assert target.paths() == []
+
+
+def test_only_the_operators_own_origins_are_trusted_not_where_they_redirected(site: TestSite) -> None:
+    """A served URL that redirected at start-up (to a host public then, which may rebind to an
+    internal address later) leaves its redirect target untrusted: a refresh fetches the
+    operator's URL and refuses the hop, before connecting. In process (the SDK's in-memory
+    client), so that the page can be given as it stood after such a start-up."""
+    from mcp import Client
+
+    from formtools.mcp import Bridge, BridgeOptions, Page
+    from tests.support.hostile import HostileServer
+
+    with HostileServer("::1") as internal:
+        site.redirects = {"/start": internal.url("/ok")}
+        bridge = Bridge([Page(f"{site.origin}/start", internal.url("/ok"), "start", ())], BridgeOptions())
+
+        async def main() -> types.CallToolResult:
+            async with Client(bridge.server()) as client:
+                return await client.call_tool("formtools_refresh", {})
+
+        result = run(main)
+        assert result.is_error
+        assert [r.path for r in site.received] == ["/start"]  # the operator's URL: trusted
+        assert "::1 is a loopback address" in result.content[0].text
+        assert internal.paths() == []  # where it redirected: guarded, refused before connecting

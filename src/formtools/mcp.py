@@ -529,7 +529,10 @@ class Bridge:
             options = self.options
             jar = httpx.Cookies()
             bounds = dict(timeout=options.timeout, max_bytes=options.max_bytes, allow_private=options.allow_private)
-            trusted = tuple(dict.fromkeys(_page_origin(p.url) for p in self.pages if not p.is_file))
+            # the origins the operator typed, not where they redirected at start-up: a redirect
+            # target's host may later resolve elsewhere (DNS rebinding), and only the operator's
+            # own choice is exempt from the guard
+            trusted = tuple(dict.fromkeys(_page_origin(p.source) for p in self.pages if not p.is_file))
             session = _Session(
                 list(self.pages),
                 AsyncFetcher(FetchPolicy(**bounds, trusted=trusted), cookies=jar),  # type: ignore[arg-type]
