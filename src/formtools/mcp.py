@@ -6,7 +6,8 @@ Needs the ``mcp`` extra (the official MCP Python SDK, 2.x): ``pip install 'formt
   ``description``, ``inputSchema``, ``annotations``: the form's hints, see ``_hints``).
   A name registered by more than one page is published as ``<key>__<name>`` on every page that
   has it, the key being the page's host (URLs) or file stem (saved pages), made unique in the
-  order the pages were given. ``formtools_refresh`` re-fetches every page. With ``all_forms``
+  order the pages were given; a name two tools come to (a page can declare another's published
+  name) is given to neither (see :func:`published`). ``formtools_refresh`` re-fetches every page. With ``all_forms``
   the forms without ``toolname`` are served too, as inferred tools (see ``_inferred``).
 - **Calls.** ``prepare_call`` (nothing sent on bad input: an MCP tool error listing every field's
   message), the safety checks, the confirmation rule, then ``asubmit`` through the session's own
@@ -206,17 +207,42 @@ def _load_url(url: str, options: BridgeOptions) -> Document:
 
 
 def published(pages: Sequence[Page]) -> dict[str, tuple[Page, Tool]]:
-    """The MCP name of every tool: its own name, or ``<key>__<name>`` when pages share it."""
+    """The MCP name of every tool: its own name, or ``<key>__<name>`` when pages share it.
+
+    A page chooses its tools' names, so it can declare one that another page's tool is
+    published as (``127.0.0.1__sign_in``, or the capped form of a long name): a call to that name
+    would then reach the page that took it, with the arguments meant for the other. So a name two
+    tools come to is given to neither: each gets its page's key in front (``<key>__<name>``), and a
+    number after that if even this is taken, never a name any other tool claims."""
     counts: dict[str, int] = {}
     for page in pages:
         for tool in page.tools:
             counts[tool.name] = counts.get(tool.name, 0) + 1
+    wanted = [
+        (page, tool, capped_name(tool.name if counts[tool.name] == 1 and tool.name != REFRESH_TOOL else f"{page.key}__{tool.name}"))
+        for page in pages
+        for tool in page.tools
+    ]
+    claims: dict[str, int] = {REFRESH_TOOL: 1}
+    for _, _, name in wanted:
+        claims[name] = claims.get(name, 0) + 1
+    taken = set(claims)
     names: dict[str, tuple[Page, Tool]] = {}
-    for page in pages:
-        for tool in page.tools:
-            name = tool.name if counts[tool.name] == 1 and tool.name != REFRESH_TOOL else f"{page.key}__{tool.name}"
-            names[capped_name(name)] = (page, tool)
+    for page, tool, name in wanted:
+        if claims[name] > 1:
+            name = _unclaimed(f"{page.key}__{name}", taken)
+            taken.add(name)
+        names[name] = (page, tool)
     return names
+
+
+def _unclaimed(name: str, taken: set[str]) -> str:
+    """``name`` (capped), or with ``__2``, ``__3`` … after it: the first that no tool claims."""
+    found, number = capped_name(name), 1
+    while found in taken:
+        number += 1
+        found = capped_name(f"{name}__{number}")
+    return found
 
 
 UNTRUSTED_KEY = "formtools/untrusted"  # formtools' own marker: this content comes from the site
