@@ -398,3 +398,45 @@ def test_a_page_cannot_take_the_name_another_pages_tool_is_published_as(site: Te
     assert first.is_error and second.is_error and "unknown tool" in first.content[0].text
     assert not bank_call.is_error
     assert [r.path for r in site.received if r.method == "POST"] == ["/submit"]  # the bank's, never /steal
+
+
+def test_a_secret_echoed_as_a_json_number_or_in_lower_case_escapes_is_masked(site: TestSite) -> None:
+    """The landing page writes the card number back as a JSON number and the password
+    percent-encoded with lower-case hex digits: neither reaches the agent."""
+    card, password = "4111111111111111", "Pässwörd-42"
+    echoed = json.dumps({"asNumber": int(card), "lowerHex": "P%c3%a4ssw%c3%b6rd-42", "kept": 4111})
+    site.put("paid", f'<script type="application/ld+json">{echoed}</script>'.encode())
+    url = site.put(
+        "pay",
+        b"<form toolname=pay tooldescription=d toolautosubmit method=post action=/page/paid>"
+        b"<input name=card autocomplete=cc-number><input type=password name=pw><button>Go</button></form>",
+    )
+
+    async def main() -> types.CallToolResult:
+        async with stdio_session([url, "--allow-private"], Notes("accept")) as session:  # a payment: confirmed
+            return await session.call_tool("pay", {"card": card, "pw": password})
+
+    result = run(main)
+    assert not result.is_error, result.content[0].text
+    assert result.structured_content["result"] == [{"asNumber": "[redacted]", "lowerHex": "[redacted]", "kept": 4111}]
+    assert card not in json.dumps(result.model_dump(by_alias=True))
+
+
+def test_a_secret_sent_in_the_forms_own_encoding_is_masked_when_echoed(site: TestSite) -> None:
+    """A windows-1252 form sends ``ä`` as the one byte ``%E4``; the site echoes the body it got,
+    and the agent sees the password in no form: the mask is built from the bytes sent."""
+    password = "pässwörd-42"
+    url = site.put(
+        "legacy",
+        b"<form toolname=sign_in tooldescription=d toolautosubmit method=post action=/submit accept-charset=windows-1252>"
+        b"<input name=user><input type=password name=password><button>Go</button></form>",
+    )
+
+    async def main() -> types.CallToolResult:
+        async with stdio_session([url, "--allow-private"]) as session:
+            return await session.call_tool("sign_in", {"user": "ann", "password": password})
+
+    result = run(main)
+    (received,) = [r for r in site.received if r.path == "/submit"]
+    assert received.body == b"user=ann&password=p%E4ssw%F6rd-42"  # the site got the password …
+    assert result.structured_content["result"][0]["body"] == "user=ann&password=[redacted]"  # … the agent not

@@ -43,6 +43,7 @@ from formtools._synth.hints import hints_of
 from formtools._synth.parameters import parameters_of
 from formtools._synth.tool import Tool
 from formtools._forms.validity import invalid_controls
+from formtools._spec.encoding import form_encoding
 from formtools.errors import InputError, NoSubmitButton, SendError, SourceError, SubmissionError, ValidationError
 
 if TYPE_CHECKING:  # loaded with the first send (see formtools._execute.send)
@@ -248,7 +249,7 @@ def prepare_call(
         referrer_policy=tool.page.referrer_policy,
     )
     outcome = building()
-    secrets = Secrets.of(filled)
+    secrets = Secrets.of(filled, form_encoding(tool.form.attributes.get("accept-charset"), tool.page.encoding))
     shown = outcome
     if secrets.names:
         shown = building(masked=dict.fromkeys(secrets.names, MASK))
