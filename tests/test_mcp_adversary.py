@@ -440,3 +440,30 @@ def test_a_secret_sent_in_the_forms_own_encoding_is_masked_when_echoed(site: Tes
     (received,) = [r for r in site.received if r.path == "/submit"]
     assert received.body == b"user=ann&password=p%E4ssw%F6rd-42"  # the site got the password …
     assert result.structured_content["result"][0]["body"] == "user=ann&password=[redacted]"  # … the agent not
+
+
+def test_a_redirect_to_an_unsplittable_url_is_a_one_line_error_not_a_crash(site: TestSite) -> None:
+    """``Location: http://[oops`` is a bad URL to the fetch, and the message naming it is masked
+    for secrets as text, where urllib's split raised: no JSON-RPC internal error, no traceback,
+    through the bridge as through ``formtools call``."""
+    site.redirects = {"/r": "http://[oops"}
+    url = site.put(
+        "bad",
+        b"<form toolname=login tooldescription=d toolautosubmit action=/r>"
+        b"<input name=u><input type=password name=pw><button>Go</button></form>",
+    )
+
+    async def main() -> types.CallToolResult:
+        async with stdio_session([url, "--allow-private"]) as session:
+            return await session.call_tool("login", {"u": "ann", "pw": "hunter22"})
+
+    result = run(main)
+    assert result.is_error
+    (line,) = result.content[0].text.splitlines()
+    assert line.endswith("redirects to 'http://[oops', which is not a valid URL.") and "hunter22" not in line
+    done = subprocess.run(
+        [*SERVE[:-1], "call", url, "login", "--input", '{"u": "ann", "pw": "hunter22"}'],
+        env=ENV, capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 3 and "Traceback" not in done.stderr and "hunter22" not in done.stderr
+    assert done.stderr.startswith("formtools: error: ") and "which is not a valid URL" in done.stderr

@@ -114,8 +114,13 @@ class Secrets:
         return MASK if any(secret in decoded for secret in self._written) else token
 
     def url(self, url: str) -> str:
-        """A URL with the query parameters of sensitive fields masked, then scrubbed."""
-        parts = urlsplit(url)
+        """A URL with the query parameters of sensitive fields masked, then scrubbed. A text
+        that only looks like a URL (a hostile redirect's ``http://[oops``, which urllib cannot
+        split) is scrubbed as text: masking must never fail the message it masks."""
+        try:
+            parts = urlsplit(url)
+        except ValueError:
+            return self.text(url)
         pairs = parse_qsl(parts.query, keep_blank_values=True)
         if self.names.intersection(name for name, value in pairs if value):
             query = urlencode([(n, MASK if n in self.names else v) for n, v in pairs])
