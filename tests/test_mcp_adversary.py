@@ -467,3 +467,39 @@ def test_a_redirect_to_an_unsplittable_url_is_a_one_line_error_not_a_crash(site:
     )
     assert done.returncode == 3 and "Traceback" not in done.stderr and "hunter22" not in done.stderr
     assert done.stderr.startswith("formtools: error: ") and "which is not a valid URL" in done.stderr
+
+
+def test_the_operators_url_credentials_are_sent_and_never_shown(site: TestSite, tmp_path: Any) -> None:
+    """A page behind HTTP Basic auth, served as ``http://op:TopSecretPW@host/…``: the site gets
+    the credentials on every request; the agent (instructions, results, the confirmation it is
+    asked, the request of a declined call) and the operator's log never see the password."""
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+
+    page = (
+        "<form toolname=search tooldescription=d toolautosubmit action=/submit><input name=q><button>Go</button></form>"
+        "<form toolname=order tooldescription=d method=post action=/submit><input name=q><button>Go</button></form>"
+    )
+    url = site.put("basic", page.encode()).replace("http://", "http://op:TopSecretPW@")
+    notes = Notes("decline")
+    log = tmp_path / "stderr.txt"
+
+    async def main() -> list[Any]:
+        params = StdioServerParameters(command=SERVE[0], args=[*SERVE[1:], url, "--allow-private"], env=ENV)
+        with log.open("w") as errlog:
+            async with stdio_client(params, errlog=errlog) as (read, write), notes.session(read, write) as session:
+                started = await session.initialize()
+                return [
+                    started.instructions,
+                    await session.call_tool("search", {"q": "x"}),
+                    await session.call_tool("order", {"q": "x"}),
+                ]
+
+    instructions, searched, declined = run(main)
+    assert {r.headers.get("Authorization") for r in site.received} == {"Basic b3A6VG9wU2VjcmV0UFc="}
+    assert instructions.endswith(f"{site.origin}/page/basic")
+    assert searched.structured_content["url"] == f"{site.origin}/submit?q=x"
+    assert declined.structured_content["request"]["url"] == f"{site.origin}/submit"
+    shown = json.dumps([instructions, searched.model_dump(), declined.model_dump(), [e.message for e in notes.elicitations]])
+    assert notes.elicitations and "TopSecretPW" not in shown
+    text = log.read_text()
+    assert "call search completed" in text and "TopSecretPW" not in text
