@@ -147,14 +147,15 @@ def test_tools_list_is_paginated_with_cursors(site: TestSite) -> None:
     assert "invalid cursor" in refused
 
 
-def test_a_heavy_page_in_one_session_does_not_block_another(site: TestSite) -> None:
+@pytest.mark.parametrize("parsed", ["page", "landing page"])
+def test_a_heavy_page_in_one_session_does_not_block_another(site: TestSite, parsed: str) -> None:
+    """A page that takes seconds to parse — a served page on refresh, or a submission's landing
+    page — keeps one worker thread busy, never the event loop the other session needs."""
     # 1.5 MB that the fast parser leaves to html5lib (a NUL byte): seconds of parsing
     heavy = ("<div>" + "<p>filler text " * 8 + "</div>\n") * 9000
-    slow = (
-        '<form toolname=slow tooldescription=d toolautosubmit action=/submit><input name=q><button>Go</button></form>'
-        + heavy + "\x00"
-    ).encode()
-    slow_url = site.put("slow", b"<form toolname=slow tooldescription=d toolautosubmit action=/submit><input name=q><button>Go</button></form>")
+    form = b"<form toolname=slow tooldescription=d toolautosubmit action=/page/landing><input name=q><button>Go</button></form>"
+    slow = (form.decode() + heavy + "\x00").encode()
+    slow_url = site.put("slow", form)
     fast_url = site.put("fast", b"<form toolname=quick tooldescription=d toolautosubmit action=/submit><input name=q><button>Go</button></form>")
     port = free_port()
     process = subprocess.Popen(
@@ -163,24 +164,27 @@ def test_a_heavy_page_in_one_session_does_not_block_another(site: TestSite) -> N
     )
     try:
         _wait_for(port, process)
-        site.put("slow", slow)  # from now on, fetching the page is heavy
+        site.put("slow" if parsed == "page" else "landing", slow)  # from now on, it is heavy
         endpoint = f"http://127.0.0.1:{port}/mcp"
 
         async def main() -> tuple[float, list[float], float]:
             latencies: list[float] = []
-            refresh_took = 0.0
+            heavy_took = 0.0
 
             async def heavy_session() -> None:
-                nonlocal refresh_took
+                nonlocal heavy_took
                 async with http_session(endpoint) as session:
                     start = time.perf_counter()
-                    await session.call_tool("formtools_refresh", {})
-                    refresh_took = time.perf_counter() - start
+                    if parsed == "page":
+                        await session.call_tool("formtools_refresh", {})
+                    else:
+                        await session.call_tool("slow", {"q": "x"})
+                    heavy_took = time.perf_counter() - start
 
             async def light_session() -> None:
                 async with http_session(endpoint) as session:
                     await session.list_tools()
-                    await anyio.sleep(0.3)  # the heavy refresh is under way
+                    await anyio.sleep(0.3)  # the heavy parse is under way
                     for _ in range(10):
                         start = time.perf_counter()
                         await session.call_tool("quick", {"q": "x"})
@@ -189,10 +193,10 @@ def test_a_heavy_page_in_one_session_does_not_block_another(site: TestSite) -> N
             async with anyio.create_task_group() as group:
                 group.start_soon(heavy_session)
                 group.start_soon(light_session)
-            return refresh_took, latencies, max(latencies)
+            return heavy_took, latencies, max(latencies)
 
-        refresh_took, latencies, worst = run(main)
-        assert refresh_took > 1.0, refresh_took  # the heavy page really was heavy
+        heavy_took, latencies, worst = run(main)
+        assert heavy_took > 1.0, heavy_took  # the heavy page really was heavy
         assert worst < 0.2, latencies  # every call of the other session answered within 200 ms
     finally:
         process.terminate()
@@ -320,7 +324,7 @@ def test_timeout_is_a_deadline_for_the_whole_call(site: TestSite) -> None:
         result, took = run(main)
         assert result.is_error and took < 3.0, took
         (line,) = result.content[0].text.splitlines()
-        assert line.endswith("no complete answer within the 1 s deadline of the whole fetch.")
+        assert line.endswith("no complete answer within the 1 s deadline of the whole call.")
 
 
 def test_the_landing_page_load_at_start_up_is_guarded_hop_by_hop(site: TestSite) -> None:
@@ -503,3 +507,29 @@ def test_the_operators_url_credentials_are_sent_and_never_shown(site: TestSite, 
     assert notes.elicitations and "TopSecretPW" not in shown
     text = log.read_text()
     assert "call search completed" in text and "TopSecretPW" not in text
+
+
+def test_timeout_is_one_deadline_for_a_submission_and_its_refresh_and_for_a_whole_refresh(site: TestSite) -> None:
+    """Each answer comes within --timeout, but not all of them together: a submission to the
+    page's own URL and the refresh after it share one deadline, and so do the pages of one
+    formtools_refresh; the refresh that runs out is a one-line error naming the call's deadline."""
+    form = '<form toolname={name} tooldescription=d toolautosubmit method=post><input name=q><button>Go</button></form>'
+    urls = [site.put(name, form.format(name=name).encode()) for name in ("one", "two", "three")]
+
+    async def main() -> list[tuple[types.CallToolResult, float]]:
+        async with stdio_session([*urls, "--allow-private", "--timeout", "1.5"]) as session:
+            site.delays = {"/page/one": 1.0, "/page/two": 1.0, "/page/three": 1.0}
+            timed = []
+            for name, arguments in (("one", {"q": "x"}), ("formtools_refresh", {})):
+                start = time.perf_counter()
+                result = await session.call_tool(name, arguments)
+                timed.append((result, time.perf_counter() - start))
+            return timed
+
+    (submitted, submit_took), (refreshed, refresh_took) = run(main)
+    posts = [r for r in site.received if r.method == "POST"]
+    assert len(posts) == 1 and not submitted.is_error  # sent; the refresh after it ran out
+    assert submit_took < 1.5 + 0.3, submit_took  # was 2 s: 1 s for each of two fetches
+    assert refreshed.is_error and refresh_took < 1.5 + 0.3, refresh_took  # was 3 s and no error
+    (line,) = refreshed.content[0].text.splitlines()
+    assert line.endswith("no complete answer within the 1.5 s deadline of the whole call.")

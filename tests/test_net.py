@@ -40,6 +40,7 @@ from formtools._net import (
     afetch,
     check_target,
     classify,
+    deadline,
     fetch,
 )
 from formtools.errors import FormtoolsError
@@ -402,6 +403,28 @@ def test_slow_headers_silence_and_slow_redirects_all_share_one_deadline(
     error, took = _timed(lambda: get(v4.url(path), FetchPolicy(timeout=0.5)))
     assert isinstance(error, FetchTimeout), error
     assert 0.45 <= took < 1.3, took
+
+
+def test_fetches_inside_one_deadline_share_it(v4: HostileServer) -> None:
+    """Two fetches of 0.6 s each inside ``deadline(1.0)``: the second is cut where the shared
+    deadline ends, and says it was the whole call's, in the threaded and the async fetcher."""
+    url = v4.url("/chain/1?delay=0.6")
+
+    def threads() -> None:
+        with Fetcher(OPEN) as fetcher, deadline(1.0):
+            fetcher.fetch("GET", url)
+            fetcher.fetch("GET", url)
+
+    async def asynchronous() -> None:
+        async with AsyncFetcher(OPEN) as fetcher:
+            with deadline(1.0):
+                await fetcher.fetch("GET", url)
+                await fetcher.fetch("GET", url)
+
+    for action in (threads, lambda: run_async(asynchronous)):
+        error, took = _timed(action)
+        assert isinstance(error, FetchTimeout) and took < 1.3, (error, took)
+        assert str(error).endswith("no complete answer within the 1 s deadline of the whole call.")
 
 
 def test_a_hanging_resolver_cannot_hold_the_fetch(

@@ -26,7 +26,9 @@ Needs the ``mcp`` extra (the official MCP Python SDK, 2.x): ``pip install 'formt
   parses it, the host resolved once, every address checked (loopback, private, link-local,
   CGNAT, multicast, reserved, IPv4-mapped/-compatible, 6to4, NAT64 … in every spelling), the
   connection made to the checked address (no DNS rebinding), one deadline for the whole call
-  (``--timeout``), a byte cap and a redirect cap. The operator's own page origins are trusted
+  (``--timeout``: a submission, its redirects and the refresh after it; every page of
+  ``formtools_refresh``), a byte cap and a redirect cap. Landing pages, like the served pages,
+  are parsed in worker threads (``parsers`` at once), off the event loop every session shares. The operator's own page origins are trusted
   (a redirect away from them is not); the action's origin must be the page's (unless
   ``allow_cross_origin``); private addresses only with ``allow_private``.
 - **Log.** One record per tool call on standard error (``formtools.serve`` logger): tool,
@@ -79,7 +81,7 @@ from formtools._forms.sensitive import sensitive_keys
 from formtools._execute.request import Request
 from formtools.errors import SubmissionError
 from formtools._execute.send import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, ToolResult
-from formtools._net import AsyncFetcher, Blocked, FetchError, FetchPolicy, acheck_target, fetch
+from formtools._net import AsyncFetcher, Blocked, FetchError, FetchPolicy, acheck_target, deadline, fetch
 from formtools._net.errors import shown
 from formtools.errors import SendError
 from formtools._parse.sources import is_url, load_page
@@ -334,12 +336,12 @@ def _origin(url: str) -> tuple[str, str, int | None]:
     return scheme, (parts.hostname or "").lower(), parts.port or _DEFAULT_PORTS.get(scheme)
 
 
-async def check_destination(url: str, *, allow_private: bool) -> None:
+async def check_destination(url: str, *, allow_private: bool, timeout: float = DEFAULT_TIMEOUT) -> None:
     """Raise :class:`Refused` unless ``url`` is http(s) and (without ``allow_private``) every
     address its host resolves to is a public one (the one guard of ``formtools._net``, which
-    also reads every IPv4 and IPv6 spelling as a browser does)."""
+    also reads every IPv4 and IPv6 spelling as a browser does), the lookup within ``timeout``."""
     try:
-        await acheck_target(url, policy=FetchPolicy(allow_private=allow_private))
+        await acheck_target(url, policy=FetchPolicy(allow_private=allow_private, timeout=timeout))
     except FetchError as error:
         raise Refused(_refusal(error, allow_private)) from None
 
@@ -618,7 +620,9 @@ class Bridge:
         if request is not None:
             try:
                 self._check_origin(page, request)
-                await check_destination(request.url, allow_private=self.options.allow_private)
+                await check_destination(
+                    request.url, allow_private=self.options.allow_private, timeout=self.options.timeout
+                )
             except Refused as error:
                 return _error(error.lines())
             if not confirm:
@@ -637,25 +641,30 @@ class Bridge:
         # like the confirmation level, the page may declare more caution, never less: an output
         # formtools guesses to be sensitive stays withheld whatever toolsensitivehint says
         sensitive = hints.sensitiveHint or hints_of(tool.form, declared=False).sensitiveHint
-        try:
-            result = await asubmit(prepared, confirm=confirm, fetcher=session.submit_fetcher, sensitive=sensitive)
-        except (Refused, SendError) as error:
-            return _error([prepared.secrets.message(str(error))])  # a redirect's URL may carry them
-        if result.status != "completed":
-            return _unsent(name, result.status, result.reason or "", request)
+        # --timeout is the whole call's from here (the person's time to confirm is theirs): the
+        # submission, its redirects and the page's refresh share one deadline
+        with deadline(self.options.timeout):
+            try:
+                result = await asubmit(
+                    prepared, confirm=confirm, fetcher=session.submit_fetcher, sensitive=sensitive, parsers=self._parsing
+                )
+            except (Refused, SendError) as error:
+                return _error([prepared.secrets.message(str(error))])  # a redirect's URL may carry them
+            if result.status != "completed":
+                return _unsent(name, result.status, result.reason or "", request)
+            changed = False
+            # the page fetched again would show the agent what the call made (its new tools'
+            # descriptions, defaults, options): not after a sensitive output
+            if request is not None and not sensitive and _same_document(request.url, page.url):
+                try:
+                    changed = await self._refresh(ctx, session, [page.source])
+                except FormtoolsError:
+                    changed = False  # the submission happened; a failed re-fetch keeps the old tools
         # "notify": the person is told after the fact, in the result the client shows them (MCP's
         # log notifications, the channel this once used, are deprecated by SEP-2577)
         notice = None
         if hints.humanInTheLoopHint == "notify" and request is not None:
             notice = f"formtools submitted {name} ({request.method} {shown(request.url)})"
-        changed = False
-        # the page fetched again would show the agent what the call made (its new tools'
-        # descriptions, defaults, options): not after a sensitive output
-        if request is not None and not sensitive and _same_document(request.url, page.url):
-            try:
-                changed = await self._refresh(ctx, session, [page.source])
-            except FormtoolsError:
-                changed = False  # the submission happened; a failed re-fetch keeps the old tools
         return _completed(name, result, changed, notice)
 
     # -- pieces -----------------------------------------------------------------------------
@@ -727,7 +736,8 @@ class Bridge:
 
     async def _refresh_tool(self, ctx: Any, session: _Session) -> types.CallToolResult:
         try:
-            changed = await self._refresh(ctx, session)
+            with deadline(self.options.timeout):  # one for every page, not one each
+                changed = await self._refresh(ctx, session)
         except FormtoolsError as error:
             return _error(error.lines())
         names = list(published(session.pages))

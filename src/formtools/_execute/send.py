@@ -25,6 +25,7 @@ from formtools.errors import BadURL, Blocked, FetchError, Refused, SendError
 
 if TYPE_CHECKING:  # the fetch layer (httpx, httpcore) loads with the first send, not before:
     # a dry run or a crawler that only builds requests never pays for it
+    import anyio
     import httpx
 
     from formtools._net import AsyncFetcher, FetchPolicy, Response
@@ -356,9 +357,14 @@ async def asend_request(
     include_text: bool = False,
     policy: FetchPolicy | None = None,
     fetcher: AsyncFetcher | None = None,
+    parsers: anyio.CapacityLimiter | None = None,
 ) -> ToolResult:
     """:func:`send_request` for asyncio; a ``fetcher`` of the caller's (the MCP bridge's, with
-    its session's cookies and guard) is used as it is."""
+    its session's cookies and guard) is used as it is. The landing page is parsed in a worker
+    thread (``parsers``: the caller's limit on how many at once; None: anyio's default), as
+    parsing a hostile page takes seconds of CPU that would stall every task on the loop."""
+    import anyio  # with the fetch layer, at the first send
+
     owned = fetcher is None
     if fetcher is None:
         from formtools._net import AsyncFetcher
@@ -378,7 +384,7 @@ async def asend_request(
     finally:
         if owned:
             await fetcher.aclose()
-    return _result(request, response, include_text)
+    return await anyio.to_thread.run_sync(_result, request, response, include_text, limiter=parsers)
 
 
 def not_sent(outcome: NoRequest, landing: str = "self") -> ToolResult:

@@ -25,7 +25,8 @@ import os
 import re
 import ssl
 import zlib
-from collections.abc import AsyncIterator, Iterable, Mapping
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Self
 from urllib.parse import unquote
@@ -73,6 +74,7 @@ __all__ = [
     "acheck_target",
     "afetch",
     "check_target",
+    "deadline",
     "fetch",
 ]
 
@@ -384,7 +386,7 @@ def _detail(error: BaseException) -> str:
     return text if len(text) <= 200 else text[:200] + "…"
 
 
-def _failed(error: BaseException, hop: _Hop, policy: FetchPolicy, first: str | None = None) -> FetchError:
+def _failed(error: BaseException, hop: _Hop, clock: Clock, first: str | None = None) -> FetchError:
     url = hop.url.href
     if isinstance(error, FetchError):
         return error
@@ -398,10 +400,33 @@ def _failed(error: BaseException, hop: _Hop, policy: FetchPolicy, first: str | N
         )
     if isinstance(error, (TimeoutError, httpcore.TimeoutException)):
         return FetchTimeout(
-            f"Could not fetch {quoted(url)}: no complete answer within the {policy.timeout:g} s deadline of the whole fetch.",
+            f"Could not fetch {quoted(url)}: no complete answer within the {clock.seconds:g} s deadline of the whole {clock.scope}.",
             url=shown(url),
         )
     return Unreachable(f"Could not fetch {quoted(url)}: {_detail(error)}.", url=shown(url))
+
+
+# --- the deadline -----------------------------------------------------------------------------
+
+
+@contextmanager
+def deadline(seconds: float) -> Iterator[None]:
+    """One deadline for every fetch made inside (in this task or thread): each fetch ends by its
+    policy's ``timeout`` or by this, whichever comes first. A caller that makes several fetches
+    for one thing (the MCP bridge: a submission, its redirects and the page's refresh) keeps
+    its promise of a deadline for the whole of it, not one per fetch."""
+    token = CLOCK.set(Clock(seconds, "call"))
+    try:
+        yield
+    finally:
+        CLOCK.reset(token)
+
+
+def _clock(policy: FetchPolicy) -> Clock:
+    """The fetch's own deadline, or the enclosing :func:`deadline` when that ends sooner."""
+    own = Clock(policy.timeout)
+    enclosing = CLOCK.get()
+    return enclosing if enclosing is not None and enclosing.end < own.end else own
 
 
 # --- the fetchers -----------------------------------------------------------------------------
@@ -476,7 +501,7 @@ class Fetcher:
         every redirect hop its own ``Referer`` and ``Origin`` (the caller's headers carry the
         first hop's)."""
         policy = self.policy
-        clock = Clock(policy.timeout)
+        clock = _clock(policy)
         token = CLOCK.set(clock)
         hop = _first(method, url, headers, content, referrer)
         first = hop.url.href
@@ -501,7 +526,7 @@ class Fetcher:
                 redirects.append(hop.url.href)
                 hop = following
         except _FAILURES as error:
-            raise _failed(error, hop, policy, first) from None
+            raise _failed(error, hop, clock, first) from None
         finally:
             CLOCK.reset(token)
 
@@ -546,7 +571,7 @@ class AsyncFetcher:
     ) -> Response:
         """:meth:`Fetcher.fetch`, awaited."""
         policy = self.policy
-        clock = Clock(policy.timeout)
+        clock = _clock(policy)
         token = CLOCK.set(clock)
         hop = _first(method, url, headers, content, referrer)
         first = hop.url.href
@@ -555,7 +580,7 @@ class AsyncFetcher:
         # browser (a login that sets a session and redirects to the account page)
         jar = self.cookies if self.cookies is not None else httpx.Cookies()
         try:
-            with anyio.fail_after(policy.timeout):
+            with anyio.fail_after(max(clock.left(), 0)):
                 while True:
                     response = await self._pool.handle_async_request(_request(hop, jar, clock))
                     try:
@@ -572,7 +597,7 @@ class AsyncFetcher:
                     redirects.append(hop.url.href)
                     hop = following
         except _FAILURES as error:
-            raise _failed(error, hop, policy, first) from None
+            raise _failed(error, hop, clock, first) from None
         finally:
             CLOCK.reset(token)
 
@@ -633,22 +658,23 @@ def check_target(url: str, *, policy: FetchPolicy | None = None) -> None:
     before asking a person to confirm. The fetch itself checks again, on the addresses it
     connects to."""
     policy = policy or FetchPolicy()
+    clock = _clock(policy)
     hop, host, port = _target(url)
     try:
         allow = policy.allow_private or (host, port) in policy.exempt
-        checked(host, resolve_bounded(host, port, policy.timeout), allow_private=allow)
+        checked(host, resolve_bounded(host, port, max(clock.left(), 0.001)), allow_private=allow)
     except _FAILURES as error:
-        raise _failed(error, hop, policy) from None
+        raise _failed(error, hop, clock) from None
 
 
 async def acheck_target(url: str, *, policy: FetchPolicy | None = None) -> None:
     """:func:`check_target`, resolving in a worker thread within the policy's timeout."""
     policy = policy or FetchPolicy()
+    clock = _clock(policy)
     hop, host, port = _target(url)
     try:
-        with anyio.fail_after(policy.timeout):
+        with anyio.fail_after(max(clock.left(), 0)):
             found = await anyio.to_thread.run_sync(resolved, host, port, abandon_on_cancel=True)
         checked(host, found, allow_private=policy.allow_private or (host, port) in policy.exempt)
     except _FAILURES as error:
-        raise _failed(error, hop, policy) from None
-
+        raise _failed(error, hop, clock) from None
