@@ -33,7 +33,7 @@ Needs the ``mcp`` extra (the official MCP Python SDK, 2.x): ``pip install 'formt
   ``allow_cross_origin``); private addresses only with ``allow_private``.
 - **Log.** One record per tool call on standard error (``formtools.serve`` logger): tool,
   outcome, HTTP status, the URL as shown (secrets masked), milliseconds — never an argument's
-  value; ``--log-format json`` writes each record as one JSON object a log pipeline can ingest.
+  value; one line each, control characters escaped (:func:`one_line`), as in error messages; ``--log-format json`` writes each record as one JSON object a log pipeline can ingest.
 - **Refresh.** After a submission to the page's own URL (same scheme, host, port and path), and
   on ``formtools_refresh``, the session's copy of the page is re-fetched with the session's
   cookies; when its tools change the session gets ``notifications/tools/list_changed``.
@@ -397,7 +397,22 @@ def _text(text: str) -> types.TextContent:
     return types.TextContent(type="text", text=text)
 
 
+# What breaks a line or hides text in a terminal, a log viewer or a chat: C0 and C1 controls,
+# Unicode's line and paragraph separators, zero-width and bidirectional formatting characters.
+_LINE_BREAKING = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
+
+
+def one_line(text: str) -> str:
+    """``text`` with every character of ``_LINE_BREAKING`` written as its escape (``\\n``,
+    ``\\x07``, ``\\u202e``): a control name, a tool name or a parameter key chosen by a page or
+    a client may hold a newline, and one message must stay one line — in the operator's text
+    log, where a second line could pass for a record of a call that never happened, and in
+    an error list, one line per problem."""
+    return _LINE_BREAKING.sub(lambda found: found.group().encode("unicode_escape").decode("ascii"), text)
+
+
 def _error(lines: Sequence[str], **structured: Any) -> types.CallToolResult:
+    lines = [one_line(line) for line in lines]
     return types.CallToolResult(
         content=[_text("\n".join(lines))],
         structured_content={"errors": list(lines), **structured},
@@ -511,7 +526,7 @@ class _TextFormat(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         fields = dict(getattr(record, "fields", {}))
         if record.msg != "call":
-            return f"formtools serve: {getattr(record, 'text', record.getMessage())}"
+            return one_line(f"formtools serve: {getattr(record, 'text', record.getMessage())}")
         words = [f"formtools serve: call {fields['tool']} {fields['outcome']}"]
         if fields.get("status_code") is not None:
             words.append(f"HTTP {fields['status_code']}")
@@ -521,7 +536,7 @@ class _TextFormat(logging.Formatter):
             words.append("(sensitive output withheld)")
         words.append(f"({fields['ms']} ms)")
         line = " ".join(words)
-        return f"{line}: {fields['error']}" if "error" in fields else line
+        return one_line(f"{line}: {fields['error']}" if "error" in fields else line)
 
 
 class _JsonFormat(logging.Formatter):
