@@ -158,7 +158,37 @@ def _sources(arguments: Sequence[str], base_url: str | None) -> list[tuple[str, 
 
 
 def _extract(document: Document, profile: str, all_forms: bool) -> tuple[Tool, ...]:
-    return tuple(synthesize(document, profile, all_forms=all_forms).tools)
+    """The page's tools the bridge serves: every one but those :func:`_unsafe_parameter` refuses,
+    each of which is a warning in the operator's log."""
+    kept = []
+    for tool in synthesize(document, profile, all_forms=all_forms).tools:
+        why = _unsafe_parameter(tool)
+        if why is None:
+            kept.append(tool)
+        else:
+            where = shown(document.url or document.source)
+            text = f"skipped tool {tool.name} of {where}: {why}"
+            _LOG.warning("skipped", extra={"fields": {"tool": tool.name, "page": where, "reason": why}, "text": text})
+    return tuple(kept)
+
+
+MAX_PARAMETER_NAME = 256
+
+
+def _unsafe_parameter(tool: Tool) -> str | None:
+    """Why a tool cannot be served as it is, or None: a parameter name (a control's ``name``)
+    that an agent would read as more than a name — control or bidirectional characters, a chat
+    role marker, a text longer than :data:`MAX_PARAMETER_NAME`. Unlike a title or description,
+    a name cannot be rewritten: it is the key the agent sends back and the name the form
+    submits, so such a tool is not served at all."""
+    for name in tool.input_schema.get("properties", {}):
+        if _LINE_BREAKING.search(name) or _CONTROL.search(name):
+            return "a parameter name holds control or formatting characters"
+        if _ROLE_MARKER.search(name):
+            return "a parameter name holds a chat role marker"
+        if len(name) > MAX_PARAMETER_NAME:
+            return f"a parameter name is longer than {MAX_PARAMETER_NAME} characters"
+    return None
 
 
 def load_pages(
@@ -824,11 +854,11 @@ def serve(
     if log_format not in LOG_FORMATS:
         raise UsageProblem(f"unknown log format {log_format!r} (known: {', '.join(LOG_FORMATS)})")
     options = options or BridgeOptions()
+    _configure_log(log_format)  # before the pages load: a tool skipped there is a warning
     pages = load_pages(
         arguments, base_url=base_url, profile=options.profile, all_forms=options.all_forms, options=options
     )
     bridge = Bridge(pages, options)
-    _configure_log(log_format)
     started = startup_fields(bridge, transport, host, port)
     _LOG.info("start", extra={"fields": started, "text": startup_line(started)})
     # parsing runs in worker threads and holds the GIL for long stretches: hand it over more
