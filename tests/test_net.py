@@ -40,6 +40,7 @@ from formtools._net import (
     afetch,
     check_target,
     classify,
+    cookie_jar,
     deadline,
     fetch,
 )
@@ -628,6 +629,35 @@ def test_cookies_set_on_a_redirect_are_sent_on_the_next_hop_and_kept(
     assert "cookie" not in json.loads(get(v4.url("/echo"), OPEN).body)["headers"]
     # without a jar, a cookie still lives as long as the redirect chain, as in a browser
     assert json.loads(get(v4.url("/cookie"), OPEN).body)["headers"]["cookie"] == "sid=s3cret"
+
+
+def test_no_cookie_for_a_public_suffix_as_browsers_refuse_it(
+    get: Callable[..., Response], v4: HostileServer, resolver: LyingResolver
+) -> None:
+    """``mallory.github.io`` sets ``Domain=github.io`` (a public suffix, in the list's private
+    section): the cookie is dropped, so ``alice.github.io`` is never sent it. A ``Domain`` of
+    the site's own registrable domain still works, and a public suffix that is the host itself
+    makes a host-only cookie (RFC 6265, 5.3 step 5), which :func:`cookie_jar` keeps to its host."""
+    import json
+
+    for name in ("mallory.github.io", "alice.github.io", "github.io", "www.example.co.uk", "example.co.uk"):
+        resolver.script[name] = [["127.0.0.1"]]
+
+    def sent(host: str, jar: httpx.Cookies) -> str | None:
+        echo = json.loads(get(f"http://{host}:{v4.port}/echo", OPEN, cookies=jar).body)
+        return echo["headers"].get("cookie")  # type: ignore[no-any-return]
+
+    def cookie(host: str, domain: str) -> httpx.Cookies:
+        jar = cookie_jar()
+        get(f"http://{host}:{v4.port}/cookie?domain={domain}", OPEN, cookies=jar)
+        return jar
+
+    assert sent("alice.github.io", cookie("mallory.github.io", "github.io")) is None
+    assert sent("mallory.github.io", cookie("mallory.github.io", ".GitHub.io")) is None
+    assert sent("example.co.uk", cookie("www.example.co.uk", "co.uk")) is None
+    assert sent("example.co.uk", cookie("www.example.co.uk", "example.co.uk")) == "sid=s3cret"
+    host_only = cookie("github.io", "github.io")
+    assert sent("github.io", host_only) == "sid=s3cret" and sent("alice.github.io", host_only) is None
 
 
 def test_credentials_are_sent_but_not_to_another_origin_and_never_shown(

@@ -57,7 +57,6 @@ from typing import Any, cast
 from urllib.parse import urljoin, urlsplit
 
 import anyio
-import httpx
 
 try:
     import mcp_types as types
@@ -81,7 +80,7 @@ from formtools._forms.sensitive import sensitive_keys
 from formtools._execute.request import Request
 from formtools.errors import SubmissionError
 from formtools._execute.send import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, ToolResult
-from formtools._net import AsyncFetcher, Blocked, FetchError, FetchPolicy, acheck_target, deadline, fetch
+from formtools._net import AsyncFetcher, Blocked, FetchError, FetchPolicy, acheck_target, cookie_jar, deadline, fetch
 from formtools._net.errors import shown
 from formtools.errors import SendError
 from formtools._parse.sources import is_url, load_page
@@ -604,7 +603,7 @@ class Bridge:
         session = connection.state.get("formtools")
         if session is None:
             options = self.options
-            jar = httpx.Cookies()
+            jar = cookie_jar()
             bounds = dict(timeout=options.timeout, max_bytes=options.max_bytes, allow_private=options.allow_private)
             # the origins the operator typed, not where they redirected at start-up: a redirect
             # target's host may later resolve elsewhere (DNS rebinding), and only the operator's

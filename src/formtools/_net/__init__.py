@@ -37,6 +37,7 @@ from formtools._net.fetch import (
     acheck_target,
     afetch,
     check_target,
+    cookie_jar,
     deadline,
     fetch,
 )
@@ -61,6 +62,7 @@ __all__ = [
     "afetch",
     "check_target",
     "classify",
+    "cookie_jar",
     "deadline",
     "fetch",
 ]

@@ -15,16 +15,19 @@ bounds, so they live here once:
   without a body; 307/308 resend the request as it was; a redirect to another origin drops
   ``Authorization``; a location without a fragment keeps the one the URL had.
 
-Cookies, when a jar is given, are sent and stored on every hop, as a browser does.
+Cookies, when a jar is given, are sent and stored on every hop, as a browser does, and as a
+browser refuses a cookie for a public suffix (``Domain=github.io``), so are they here.
 """
 
 from __future__ import annotations
 
 import base64
+import functools
 import os
 import re
 import ssl
 import zlib
+from http.cookiejar import CookieJar, DefaultCookiePolicy
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -35,6 +38,7 @@ import ada_url
 import anyio
 import httpcore
 import httpx
+from publicsuffixlist import PublicSuffixList
 
 from formtools._spec.referrer import Referrer, policy_from_header
 from formtools._net.errors import (
@@ -74,6 +78,7 @@ __all__ = [
     "acheck_target",
     "afetch",
     "check_target",
+    "cookie_jar",
     "deadline",
     "fetch",
 ]
@@ -230,7 +235,53 @@ def _request(hop: _Hop, cookies: httpx.Cookies | None, clock: Clock) -> httpcore
 
 def _remember(cookies: httpx.Cookies | None, hop: _Hop, status: int, headers: httpx.Headers) -> None:
     if cookies is not None and "set-cookie" in headers:
-        cookies.extract_cookies(httpx.Response(status, headers=headers, request=httpx.Request(hop.method, hop.url.href)))
+        kept = _within_public_suffixes(headers, hop.url.hostname.lower())
+        cookies.extract_cookies(httpx.Response(status, headers=kept, request=httpx.Request(hop.method, hop.url.href)))
+
+
+def cookie_jar() -> httpx.Cookies:
+    """An empty cookie jar that keeps a host-only cookie (one set without ``Domain``) to its
+    host, as browsers do: Python's default policy would send it to every subdomain too."""
+    return httpx.Cookies(CookieJar(DefaultCookiePolicy(strict_ns_domain=DefaultCookiePolicy.DomainStrictNonDomain)))
+
+
+@functools.cache
+def _public_suffixes() -> PublicSuffixList:
+    """The Public Suffix List (ICANN and private sections, as browsers use it), the snapshot
+    the ``publicsuffixlist`` package ships: read once, never fetched."""
+    return PublicSuffixList()
+
+
+def _within_public_suffixes(headers: httpx.Headers, host: str) -> httpx.Headers:
+    """``headers`` with RFC 6265's public-suffix rule (5.3, step 5) applied to each
+    ``Set-Cookie``, as browsers apply it: a ``Domain`` that is a public suffix (``github.io``,
+    ``co.uk``) drops the cookie — ``mallory.github.io`` cannot set a cookie that
+    ``alice.github.io`` would be sent — unless it is the host itself, which makes the cookie
+    host-only. Python's cookie jar has no such list."""
+    kept: list[tuple[str, str]] = []
+    for name, value in headers.multi_items():
+        if name.lower() == "set-cookie":
+            value = _cookie_within_public_suffixes(value, host)
+            if not value:
+                continue
+        kept.append((name, value))
+    return httpx.Headers(kept)
+
+
+def _cookie_within_public_suffixes(line: str, host: str) -> str:
+    """One ``Set-Cookie`` value under the public-suffix rule: as it is, without its ``Domain``
+    (the host's own suffix), or ``""`` (dropped)."""
+    first, *attributes = line.split(";")
+    kept = [first]
+    for attribute in attributes:
+        key, _, domain = attribute.partition("=")
+        domain = domain.strip().lstrip(".").lower()
+        if key.strip().lower() == "domain" and domain and _public_suffixes().is_public(domain, accept_unknown=False):
+            if domain != host:
+                return ""
+            continue
+        kept.append(attribute)
+    return ";".join(kept)
 
 
 def _next(hop: _Hop, status: int, headers: httpx.Headers, followed: int, policy: FetchPolicy, first: str) -> _Hop | None:
@@ -508,7 +559,7 @@ class Fetcher:
         redirects: list[str] = []
         # without a jar of the caller's, cookies still live for the redirect chain, as in a
         # browser (a login that sets a session and redirects to the account page)
-        jar = self.cookies if self.cookies is not None else httpx.Cookies()
+        jar = self.cookies if self.cookies is not None else cookie_jar()
         try:
             while True:
                 response = self._pool.handle_request(_request(hop, jar, clock))
@@ -578,7 +629,7 @@ class AsyncFetcher:
         redirects: list[str] = []
         # without a jar of the caller's, cookies still live for the redirect chain, as in a
         # browser (a login that sets a session and redirects to the account page)
-        jar = self.cookies if self.cookies is not None else httpx.Cookies()
+        jar = self.cookies if self.cookies is not None else cookie_jar()
         try:
             with anyio.fail_after(max(clock.left(), 0)):
                 while True:
