@@ -558,3 +558,22 @@ def test_a_tool_whose_parameter_name_speaks_to_the_agent_is_not_served(site: Tes
     listed, called = run(main)
     assert listed == ["fine", "formtools_refresh"]
     assert called.is_error and "unknown tool" in called.content[0].text
+
+
+def test_json_ld_with_nan_is_skipped_and_a_huge_integer_is_kept_as_chromium_reads_them(site: TestSite) -> None:
+    """``NaN``/``Infinity`` are no JSON (Chromium's reader skips the block); a 5,000-digit integer
+    is, and JavaScript reads it as Infinity, which the result writes as null."""
+    site.put(
+        "land",
+        b'<script type="application/ld+json">{"a": NaN, "b": Infinity}</script>'
+        b'<script type="application/ld+json">{"big": 1' + b"0" * 5000 + b"}</script>"
+        b'<script type="application/ld+json">{"ok": 1}</script>',
+    )
+    url = site.put("numbers", b"<form toolname=go tooldescription=d toolautosubmit action=/page/land><input name=q><button>Go</button></form>")
+
+    async def main() -> types.CallToolResult:
+        async with stdio_session([url, "--allow-private"]) as session:
+            return await session.call_tool("go", {"q": "x"})
+
+    result = run(main)
+    assert result.structured_content["result"] == [{"big": None}, {"ok": 1}]

@@ -224,7 +224,7 @@ def _parsed(text: str) -> Any:
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, MAX_JSON_DEPTH * 2 + 200))  # a block as deep as Chromium keeps
     try:
-        value = json.loads(plain)
+        value = json.loads(plain, parse_constant=_not_json, parse_int=_js_integer)
     except ValueError:
         return _SKIPPED
     finally:
@@ -233,6 +233,19 @@ def _parsed(text: str) -> Any:
 
 
 _SKIPPED = object()
+
+
+def _not_json(constant: str) -> Any:
+    """``NaN``, ``Infinity`` and ``-Infinity``, which Python's parser accepts and JSON, and so
+    Chromium's reader, does not: the block is skipped."""
+    raise ValueError(f"{constant} is not JSON")
+
+
+def _js_integer(digits: str) -> int | float:
+    """An integer as JavaScript reads it: a number whatever its length (a 5,000-digit one is
+    Infinity, which the result writes as ``null``), where Python's ``int`` refuses more than
+    its digit limit and the block would be skipped."""
+    return int(digits) if len(digits) <= 4000 else float(digits)
 
 
 def json_ld_of(document: Document) -> tuple[Any, ...]:
