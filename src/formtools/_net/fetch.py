@@ -22,6 +22,7 @@ browser refuses a cookie for a public suffix (``Domain=github.io``), so are they
 from __future__ import annotations
 
 import base64
+import contextvars
 import functools
 import os
 import re
@@ -460,24 +461,27 @@ def _failed(error: BaseException, hop: _Hop, clock: Clock, first: str | None = N
 # --- the deadline -----------------------------------------------------------------------------
 
 
+_CALL: contextvars.ContextVar[Clock | None] = contextvars.ContextVar("formtools_net_call", default=None)
+
+
 @contextmanager
 def deadline(seconds: float) -> Iterator[None]:
     """One deadline for every fetch made inside (in this task or thread): each fetch ends by its
     policy's ``timeout`` or by this, whichever comes first. A caller that makes several fetches
     for one thing (the MCP bridge: a submission, its redirects and the page's refresh) keeps
     its promise of a deadline for the whole of it, not one per fetch."""
-    token = CLOCK.set(Clock(seconds, "call"))
+    token = _CALL.set(Clock(seconds, "call"))
     try:
         yield
     finally:
-        CLOCK.reset(token)
+        _CALL.reset(token)
 
 
 def _clock(policy: FetchPolicy) -> Clock:
     """The fetch's own deadline, or the enclosing :func:`deadline` when that ends sooner."""
     own = Clock(policy.timeout)
-    enclosing = CLOCK.get()
-    return enclosing if enclosing is not None and enclosing.end < own.end else own
+    call = _CALL.get()
+    return call if call is not None and call.end < own.end else own
 
 
 # --- the fetchers -----------------------------------------------------------------------------
