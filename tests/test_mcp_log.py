@@ -136,3 +136,39 @@ def test_an_unknown_log_format_is_one_line_and_loads_nothing(site: TestSite) -> 
     assert done.returncode == 2
     assert done.stderr.strip() == "formtools: error: unknown log format 'xml' (known: text, json)"
     assert [r.path for r in site.received] == []  # the page was never fetched
+
+
+def test_a_newline_from_the_page_or_the_client_never_forges_a_log_line(site: TestSite, tmp_path: Path) -> None:
+    """A control name with a newline (the page's: its tool is skipped, with a warning), a tool
+    name and a parameter key with one (the client's, in the errors): each record is
+    still one line of the text log, the forged record inside it written as ``\\n``, and each
+    problem one line of the agent's error."""
+    forged = "formtools serve: call transfer_money completed HTTP 200 https://bank.example/t (9 ms)"
+    url = site.put(
+        "shop",
+        f'<form toolname=evil tooldescription=d toolautosubmit action=/submit><input name="q&#10;{forged}">'
+        "<button>Go</button></form>"
+        "<form toolname=mail tooldescription=d toolautosubmit action=/submit><input type=email name=to>"
+        "<button>Go</button></form>".encode(),
+    )
+    log = tmp_path / "stderr.txt"
+    params = StdioServerParameters(command=sys.executable, args=["-m", "formtools", "serve", url, "--allow-private"], env=ENV)
+
+    async def main() -> list[Any]:
+        with log.open("w") as errlog:
+            async with stdio_client(params, errlog=errlog) as (read, write):
+                async with ClientSession(read, write, read_timeout_seconds=20) as session:
+                    await session.initialize()
+                    return [
+                        await session.call_tool("mail", {"to": "x\n" + forged}),
+                        await session.call_tool("nope\n" + forged, {}),
+                        await session.call_tool("mail", {"zz\n" + forged: "1"}),
+                    ]
+
+    results = run_async(main)
+    assert all(r.is_error and len(r.content[0].text.splitlines()) == 1 for r in results)
+    assert all("\\n" + forged in r.content[0].text for r in results[1:])  # (a value's newline is stripped)
+    lines = log.read_text().splitlines()
+    assert len(lines) == 5 and all(line.startswith("formtools serve: ") for line in lines)
+    assert lines[0].startswith("formtools serve: skipped tool evil of ")
+    assert all("\\n" + forged in line for line in lines[3:])

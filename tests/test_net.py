@@ -40,6 +40,8 @@ from formtools._net import (
     afetch,
     check_target,
     classify,
+    cookie_jar,
+    deadline,
     fetch,
 )
 from formtools.errors import FormtoolsError
@@ -404,6 +406,28 @@ def test_slow_headers_silence_and_slow_redirects_all_share_one_deadline(
     assert 0.45 <= took < 1.3, took
 
 
+def test_fetches_inside_one_deadline_share_it(v4: HostileServer) -> None:
+    """Two fetches of 0.6 s each inside ``deadline(1.0)``: the second is cut where the shared
+    deadline ends, and says it was the whole call's, in the threaded and the async fetcher."""
+    url = v4.url("/chain/1?delay=0.6")
+
+    def threads() -> None:
+        with Fetcher(OPEN) as fetcher, deadline(1.0):
+            fetcher.fetch("GET", url)
+            fetcher.fetch("GET", url)
+
+    async def asynchronous() -> None:
+        async with AsyncFetcher(OPEN) as fetcher:
+            with deadline(1.0):
+                await fetcher.fetch("GET", url)
+                await fetcher.fetch("GET", url)
+
+    for action in (threads, lambda: run_async(asynchronous)):
+        error, took = _timed(action)
+        assert isinstance(error, FetchTimeout) and took < 1.3, (error, took)
+        assert str(error).endswith("no complete answer within the 1 s deadline of the whole call.")
+
+
 def test_a_hanging_resolver_cannot_hold_the_fetch(
     get: Callable[..., Response], resolver: LyingResolver
 ) -> None:
@@ -605,6 +629,35 @@ def test_cookies_set_on_a_redirect_are_sent_on_the_next_hop_and_kept(
     assert "cookie" not in json.loads(get(v4.url("/echo"), OPEN).body)["headers"]
     # without a jar, a cookie still lives as long as the redirect chain, as in a browser
     assert json.loads(get(v4.url("/cookie"), OPEN).body)["headers"]["cookie"] == "sid=s3cret"
+
+
+def test_no_cookie_for_a_public_suffix_as_browsers_refuse_it(
+    get: Callable[..., Response], v4: HostileServer, resolver: LyingResolver
+) -> None:
+    """``mallory.github.io`` sets ``Domain=github.io`` (a public suffix, in the list's private
+    section): the cookie is dropped, so ``alice.github.io`` is never sent it. A ``Domain`` of
+    the site's own registrable domain still works, and a public suffix that is the host itself
+    makes a host-only cookie (RFC 6265, 5.3 step 5), which :func:`cookie_jar` keeps to its host."""
+    import json
+
+    for name in ("mallory.github.io", "alice.github.io", "github.io", "www.example.co.uk", "example.co.uk"):
+        resolver.script[name] = [["127.0.0.1"]]
+
+    def sent(host: str, jar: httpx.Cookies) -> str | None:
+        echo = json.loads(get(f"http://{host}:{v4.port}/echo", OPEN, cookies=jar).body)
+        return echo["headers"].get("cookie")  # type: ignore[no-any-return]
+
+    def cookie(host: str, domain: str) -> httpx.Cookies:
+        jar = cookie_jar()
+        get(f"http://{host}:{v4.port}/cookie?domain={domain}", OPEN, cookies=jar)
+        return jar
+
+    assert sent("alice.github.io", cookie("mallory.github.io", "github.io")) is None
+    assert sent("mallory.github.io", cookie("mallory.github.io", ".GitHub.io")) is None
+    assert sent("example.co.uk", cookie("www.example.co.uk", "co.uk")) is None
+    assert sent("example.co.uk", cookie("www.example.co.uk", "example.co.uk")) == "sid=s3cret"
+    host_only = cookie("github.io", "github.io")
+    assert sent("github.io", host_only) == "sid=s3cret" and sent("alice.github.io", host_only) is None
 
 
 def test_credentials_are_sent_but_not_to_another_origin_and_never_shown(

@@ -8,7 +8,7 @@
 - ``/redirect?to=<url>&status=<code>``: a redirect to anywhere (raw ``Location``);
 - ``/loop``: a redirect to itself, forever;
 - ``/chain/<n>?delay=<s>``: ``n`` redirects, each answered after ``delay`` seconds, then a page;
-- ``/cookie``: sets ``sid=s3cret`` and redirects to ``/echo``;
+- ``/cookie?domain=<d>``: sets ``sid=s3cret`` (for ``Domain=<d>`` if given) and redirects to ``/echo``;
 - ``/trickle?gap=<s>``: a 200 promising a megabyte, then one byte every ``gap`` seconds;
 - ``/trickle-headers?gap=<s>``: the status line and headers, one byte every ``gap`` seconds;
 - ``/stall``: reads the request, answers nothing;
@@ -193,7 +193,8 @@ class HostileServer:
             h._answer(302, b"", [("Location", f"/chain/{left - 1}{suffix}")])
 
     def _route_cookie(self, h: Any, path: str, query: dict[str, str], body: bytes) -> None:
-        h._answer(302, b"", [("Set-Cookie", "sid=s3cret; Path=/"), ("Location", "/echo")])
+        domain = f"; Domain={query['domain']}" if "domain" in query else ""
+        h._answer(302, b"", [("Set-Cookie", f"sid=s3cret; Path=/{domain}"), ("Location", "/echo")])
 
     def _route_trickle(self, h: Any, path: str, query: dict[str, str], body: bytes) -> None:
         gap = float(query.get("gap", "0.2"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import json
 import threading
+import time
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
@@ -45,6 +46,8 @@ class TestSite:
       ``/keys-in-url`` (POST): makes one and redirects to ``/shown?key=<key>``, which shows it;
       ``/keys-lost`` (POST): makes one and redirects to a closed port with it in the query.
     - ``/page/<name>``: pages put with :meth:`put`.
+
+    ``delays`` (path → seconds) makes a path answer that much later: a slow site.
     """
 
     __test__ = False  # a helper, not a test class
@@ -53,6 +56,7 @@ class TestSite:
         self.received: list[Received] = []
         self.pages: dict[str, bytes] = {}
         self.redirects: dict[str, str] = {}  # path → where it now redirects (302)
+        self.delays: dict[str, float] = {}  # path → seconds before it answers
         self.keys: list[str] = []  # the API keys /keys made, in order
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = True
@@ -90,6 +94,7 @@ class TestSite:
                 body = self.rfile.read(length) if length else b""
                 received = Received(self.command, self.path, dict(self.headers.items()), body)
                 site.received.append(received)
+                time.sleep(site.delays.get(received.path, 0.0))
                 status, headers, payload = site._route(received)
                 self.send_response(status)
                 for name, value in headers:

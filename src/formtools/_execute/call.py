@@ -43,9 +43,11 @@ from formtools._synth.hints import hints_of
 from formtools._synth.parameters import parameters_of
 from formtools._synth.tool import Tool
 from formtools._forms.validity import invalid_controls
+from formtools._spec.encoding import form_encoding
 from formtools.errors import InputError, NoSubmitButton, SendError, SourceError, SubmissionError, ValidationError
 
 if TYPE_CHECKING:  # loaded with the first send (see formtools._execute.send)
+    import anyio
     import httpx
 
     from formtools._net import AsyncFetcher
@@ -249,7 +251,7 @@ def prepare_call(
         referrer_policy=tool.page.referrer_policy,
     )
     outcome = building()
-    secrets = Secrets.of(filled)
+    secrets = Secrets.of(filled, form_encoding(tool.form.attributes.get("accept-charset"), tool.page.encoding))
     shown = outcome
     if secrets.names:
         shown = building(masked=dict.fromkeys(secrets.names, MASK))
@@ -333,9 +335,11 @@ async def asubmit(
     include_text: bool = False,
     fetcher: AsyncFetcher | None = None,
     sensitive: bool | None = None,
+    parsers: anyio.CapacityLimiter | None = None,
 ) -> ToolResult:
     """:func:`submit` for asyncio (``fetcher``: a guarded fetcher of the caller's, with its own
-    cookie jar and policy, as the MCP bridge keeps one per session)."""
+    cookie jar and policy, as the MCP bridge keeps one per session; ``parsers``: its limit on
+    the landing pages parsed at once, in worker threads)."""
     unsent = _unsent(prepared, confirm, sensitive)
     if unsent is not None:
         return unsent
@@ -348,6 +352,7 @@ async def asubmit(
             max_bytes=max_bytes,
             include_text=include_text,
             fetcher=fetcher,
+            parsers=parsers,
         )
     return finishing.apply(result)
 

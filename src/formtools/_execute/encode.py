@@ -21,6 +21,7 @@ __all__ = [
     "content_type",
     "multipart",
     "new_boundary",
+    "percent_encode",
     "text_plain",
     "urlencode",
 ]
@@ -78,7 +79,8 @@ def _urlencoded_byte(byte: int) -> str:
 _BYTE_TO_URLENCODED = tuple(map(_urlencoded_byte, range(256)))
 
 
-def _percent_encode(data: bytes) -> str:
+def percent_encode(data: bytes) -> str:
+    """``data`` as the ``application/x-www-form-urlencoded`` serializer writes it."""
     return "".join(map(_BYTE_TO_URLENCODED.__getitem__, data))
 
 
@@ -89,8 +91,8 @@ def urlencode(entries: Sequence[Entry], encoding: str) -> str:
     'q=a+b%7E*%27%21%28%29&n=%26%23601%3B'
     """
     return "&".join(
-        f"{_percent_encode(encode_text(name, encoding))}="
-        f"{_percent_encode(encode_text(value, encoding))}"
+        f"{percent_encode(encode_text(name, encoding))}="
+        f"{percent_encode(encode_text(value, encoding))}"
         for name, value in _name_value_pairs(entries)
     )
 

@@ -7,9 +7,13 @@ log, so each of those is scrubbed of the values of the call's sensitive fields
 (:func:`~formtools._synth.hints.is_sensitive`).
 
 Scrubbing replaces a secret with :data:`MASK` wherever it occurs as written or as a form
-submission writes it (percent-encoded, ``+`` for spaces), and masks any base64 token whose text
-holds it (an echoed ``Authorization: Basic`` header). A secret shorter than
-:data:`_SHORTEST_SUBSTRING` characters (a 3-digit card code) would match ordinary text, so it is
+submission writes it: the bytes of the form's encoding (a windows-1252 page sends ``ä`` as one
+byte, ``%E4``) and of UTF-8, percent-encoded (``+`` or ``%20`` for spaces) or read back as
+Latin-1 characters, each in any letter case (a site may echo ``%c3%a4``, or the secret in upper
+case). It masks any base64 token whose text holds it (an echoed ``Authorization: Basic``
+header), and a JSON number that is one (a card number echoed as ``4111111111111111``). Other
+transformations a site may apply (digits grouped, hex, a hash) are not recognised. A secret
+shorter than :data:`_SHORTEST_SUBSTRING` characters (a 3-digit card code) would match ordinary text, so it is
 only masked where it is a whole string or a whole query parameter value.
 """
 
@@ -27,7 +31,9 @@ from functools import cached_property
 from typing import Any
 from urllib.parse import parse_qsl, quote, quote_plus, urlencode, urlsplit, urlunsplit
 
+from formtools._execute.encode import percent_encode
 from formtools._spec.constants import MASK
+from formtools._spec.encoding import encode_text
 from formtools._forms.state import FormState
 from formtools._forms.sensitive import is_sensitive
 from formtools._execute.request import NoRequest, Request
@@ -42,13 +48,15 @@ _URL_IN_TEXT = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'\"<>]+")
 
 @dataclass(frozen=True)
 class Secrets:
-    """The secret values of one call (``names``: their controls' name attributes)."""
+    """The secret values of one call (``names``: their controls' name attributes), sent in
+    ``encoding`` (the form's: what its bytes on the wire are)."""
 
     names: frozenset[str]
     values: frozenset[str]
+    encoding: str = "UTF-8"
 
     @classmethod
-    def of(cls, state: FormState) -> "Secrets":
+    def of(cls, state: FormState, encoding: str = "UTF-8") -> "Secrets":
         controls = [c for c in state.form.controls if not c.is_button and is_sensitive(c)]
         values = {state.of(c).value for c in controls if c.tag != "select"}
         for select in (c for c in controls if c.tag == "select"):
@@ -56,6 +64,7 @@ class Secrets:
         return cls(
             frozenset(c.attributes.get("name", "") for c in controls) - {""},
             frozenset(v for v in values if v),
+            encoding,
         )
 
     def __bool__(self) -> bool:
@@ -63,21 +72,34 @@ class Secrets:
 
     @cached_property
     def _written(self) -> list[str]:
-        """Every way a long-enough secret can appear in text, longest first."""
-        forms = {
-            form
-            for value in self.values
-            if len(value) >= _SHORTEST_SUBSTRING
-            for form in (value, quote_plus(value), quote(value, safe=""))
-        }
+        """Every way a long-enough secret can appear in text, longest first: as typed, and its
+        bytes in the form's encoding and in UTF-8, percent-encoded as a form or a URL writes
+        them, or each byte read as a Latin-1 character (a site echoing the raw body)."""
+        forms: set[str] = set()
+        for value in self.values:
+            if len(value) < _SHORTEST_SUBSTRING:
+                continue
+            forms.add(value)
+            for encoding in dict.fromkeys(("UTF-8", self.encoding)):
+                sent = encode_text(value, encoding)
+                forms.update((percent_encode(sent), quote_plus(sent, safe=""), quote(sent, safe=""), sent.decode("latin-1")))
         return sorted(forms, key=len, reverse=True)
+
+    @cached_property
+    def _pattern(self) -> re.Pattern[str] | None:
+        """:attr:`_written` as one pattern, in any letter case: a site may echo a secret's
+        percent-escapes in lower case (``%c3%a4``) or the secret itself in upper case."""
+        if not self._written:
+            return None
+        return re.compile("|".join(map(re.escape, self._written)), re.IGNORECASE)
 
     def text(self, text: str) -> str:
         if text in self.values:
             return MASK
-        for written in self._written:
-            text = text.replace(written, MASK)
-        if self._written and _BASE64.search(text):
+        if self._pattern is None:
+            return text
+        text = self._pattern.sub(MASK, text)
+        if _BASE64.search(text):
             text = _BASE64.sub(self._base64, text)
         return text
 
@@ -92,8 +114,13 @@ class Secrets:
         return MASK if any(secret in decoded for secret in self._written) else token
 
     def url(self, url: str) -> str:
-        """A URL with the query parameters of sensitive fields masked, then scrubbed."""
-        parts = urlsplit(url)
+        """A URL with the query parameters of sensitive fields masked, then scrubbed. A text
+        that only looks like a URL (a hostile redirect's ``http://[oops``, which urllib cannot
+        split) is scrubbed as text: masking must never fail the message it masks."""
+        try:
+            parts = urlsplit(url)
+        except ValueError:
+            return self.text(url)
         pairs = parse_qsl(parts.query, keep_blank_values=True)
         if self.names.intersection(name for name, value in pairs if value):
             query = urlencode([(n, MASK if n in self.names else v) for n, v in pairs])
@@ -107,11 +134,19 @@ class Secrets:
     def json(self, value: Any) -> Any:
         if isinstance(value, str):
             return self.text(value)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            # a secret of digits echoed as a number: its digits are the secret all the same
+            return MASK if self.text(_number_text(value)) != _number_text(value) else value
         if isinstance(value, dict):
             return {self.text(k): self.json(v) for k, v in value.items()}
         if isinstance(value, (list, tuple)):
             return type(value)(self.json(v) for v in value)
         return value
+
+
+def _number_text(number: int | float) -> str:
+    """A JSON number's digits as the page wrote them (``4111111111111111``, ``1234.0``)."""
+    return str(number) if isinstance(number, int) else repr(number)
 
 
 _ACTIVE: ContextVar[Secrets | None] = ContextVar("formtools_secrets", default=None)

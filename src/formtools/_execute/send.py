@@ -25,6 +25,7 @@ from formtools.errors import BadURL, Blocked, FetchError, Refused, SendError
 
 if TYPE_CHECKING:  # the fetch layer (httpx, httpcore) loads with the first send, not before:
     # a dry run or a crawler that only builds requests never pays for it
+    import anyio
     import httpx
 
     from formtools._net import AsyncFetcher, FetchPolicy, Response
@@ -223,7 +224,7 @@ def _parsed(text: str) -> Any:
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, MAX_JSON_DEPTH * 2 + 200))  # a block as deep as Chromium keeps
     try:
-        value = json.loads(plain)
+        value = json.loads(plain, parse_constant=_not_json, parse_int=_js_integer)
     except ValueError:
         return _SKIPPED
     finally:
@@ -232,6 +233,19 @@ def _parsed(text: str) -> Any:
 
 
 _SKIPPED = object()
+
+
+def _not_json(constant: str) -> Any:
+    """``NaN``, ``Infinity`` and ``-Infinity``, which Python's parser accepts and JSON, and so
+    Chromium's reader, does not: the block is skipped."""
+    raise ValueError(f"{constant} is not JSON")
+
+
+def _js_integer(digits: str) -> int | float:
+    """An integer as JavaScript reads it: a number whatever its length (a 5,000-digit one is
+    Infinity, which the result writes as ``null``), where Python's ``int`` refuses more than
+    its digit limit and the block would be skipped."""
+    return int(digits) if len(digits) <= 4000 else float(digits)
 
 
 def json_ld_of(document: Document) -> tuple[Any, ...]:
@@ -356,9 +370,14 @@ async def asend_request(
     include_text: bool = False,
     policy: FetchPolicy | None = None,
     fetcher: AsyncFetcher | None = None,
+    parsers: anyio.CapacityLimiter | None = None,
 ) -> ToolResult:
     """:func:`send_request` for asyncio; a ``fetcher`` of the caller's (the MCP bridge's, with
-    its session's cookies and guard) is used as it is."""
+    its session's cookies and guard) is used as it is. The landing page is parsed in a worker
+    thread (``parsers``: the caller's limit on how many at once; None: anyio's default), as
+    parsing a hostile page takes seconds of CPU that would stall every task on the loop."""
+    import anyio  # with the fetch layer, at the first send
+
     owned = fetcher is None
     if fetcher is None:
         from formtools._net import AsyncFetcher
@@ -378,7 +397,7 @@ async def asend_request(
     finally:
         if owned:
             await fetcher.aclose()
-    return _result(request, response, include_text)
+    return await anyio.to_thread.run_sync(_result, request, response, include_text, limiter=parsers)
 
 
 def not_sent(outcome: NoRequest, landing: str = "self") -> ToolResult:

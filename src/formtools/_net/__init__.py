@@ -8,7 +8,8 @@ reusable :class:`Fetcher` / :class:`AsyncFetcher`) under a :class:`FetchPolicy`:
 - each host resolved once, every address it resolves to checked, and the connection made to a
   checked address (no second lookup: DNS rebinding finds nothing to rebind) — unless the
   policy allows private targets;
-- one deadline for the whole fetch, a byte cap on every body (after decoding), a redirect cap;
+- one deadline for the whole fetch (or, inside :func:`deadline`, for every fetch of a whole
+  call), a byte cap on every body (after decoding), a redirect cap;
   redirects followed one guarded hop at a time, as browsers follow them.
 
 Failures are :class:`FetchError` values (``BadURL``, ``Blocked``, ``FetchTimeout``,
@@ -36,6 +37,8 @@ from formtools._net.fetch import (
     acheck_target,
     afetch,
     check_target,
+    cookie_jar,
+    deadline,
     fetch,
 )
 from formtools._net.guard import classify
@@ -59,5 +62,7 @@ __all__ = [
     "afetch",
     "check_target",
     "classify",
+    "cookie_jar",
+    "deadline",
     "fetch",
 ]

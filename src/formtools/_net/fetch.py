@@ -15,17 +15,22 @@ bounds, so they live here once:
   without a body; 307/308 resend the request as it was; a redirect to another origin drops
   ``Authorization``; a location without a fragment keeps the one the URL had.
 
-Cookies, when a jar is given, are sent and stored on every hop, as a browser does.
+Cookies, when a jar is given, are sent and stored on every hop, as a browser does, and as a
+browser refuses a cookie for a public suffix (``Domain=github.io``), so are they here.
 """
 
 from __future__ import annotations
 
 import base64
+import contextvars
+import functools
 import os
 import re
 import ssl
 import zlib
-from collections.abc import AsyncIterator, Iterable, Mapping
+from http.cookiejar import CookieJar, DefaultCookiePolicy
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Self
 from urllib.parse import unquote
@@ -34,6 +39,7 @@ import ada_url
 import anyio
 import httpcore
 import httpx
+from publicsuffixlist import PublicSuffixList
 
 from formtools._spec.referrer import Referrer, policy_from_header
 from formtools._net.errors import (
@@ -73,6 +79,8 @@ __all__ = [
     "acheck_target",
     "afetch",
     "check_target",
+    "cookie_jar",
+    "deadline",
     "fetch",
 ]
 
@@ -228,7 +236,53 @@ def _request(hop: _Hop, cookies: httpx.Cookies | None, clock: Clock) -> httpcore
 
 def _remember(cookies: httpx.Cookies | None, hop: _Hop, status: int, headers: httpx.Headers) -> None:
     if cookies is not None and "set-cookie" in headers:
-        cookies.extract_cookies(httpx.Response(status, headers=headers, request=httpx.Request(hop.method, hop.url.href)))
+        kept = _within_public_suffixes(headers, hop.url.hostname.lower())
+        cookies.extract_cookies(httpx.Response(status, headers=kept, request=httpx.Request(hop.method, hop.url.href)))
+
+
+def cookie_jar() -> httpx.Cookies:
+    """An empty cookie jar that keeps a host-only cookie (one set without ``Domain``) to its
+    host, as browsers do: Python's default policy would send it to every subdomain too."""
+    return httpx.Cookies(CookieJar(DefaultCookiePolicy(strict_ns_domain=DefaultCookiePolicy.DomainStrictNonDomain)))
+
+
+@functools.cache
+def _public_suffixes() -> PublicSuffixList:
+    """The Public Suffix List (ICANN and private sections, as browsers use it), the snapshot
+    the ``publicsuffixlist`` package ships: read once, never fetched."""
+    return PublicSuffixList()
+
+
+def _within_public_suffixes(headers: httpx.Headers, host: str) -> httpx.Headers:
+    """``headers`` with RFC 6265's public-suffix rule (5.3, step 5) applied to each
+    ``Set-Cookie``, as browsers apply it: a ``Domain`` that is a public suffix (``github.io``,
+    ``co.uk``) drops the cookie — ``mallory.github.io`` cannot set a cookie that
+    ``alice.github.io`` would be sent — unless it is the host itself, which makes the cookie
+    host-only. Python's cookie jar has no such list."""
+    kept: list[tuple[str, str]] = []
+    for name, value in headers.multi_items():
+        if name.lower() == "set-cookie":
+            value = _cookie_within_public_suffixes(value, host)
+            if not value:
+                continue
+        kept.append((name, value))
+    return httpx.Headers(kept)
+
+
+def _cookie_within_public_suffixes(line: str, host: str) -> str:
+    """One ``Set-Cookie`` value under the public-suffix rule: as it is, without its ``Domain``
+    (the host's own suffix), or ``""`` (dropped)."""
+    first, *attributes = line.split(";")
+    kept = [first]
+    for attribute in attributes:
+        key, _, domain = attribute.partition("=")
+        domain = domain.strip().lstrip(".").lower()
+        if key.strip().lower() == "domain" and domain and _public_suffixes().is_public(domain, accept_unknown=False):
+            if domain != host:
+                return ""
+            continue
+        kept.append(attribute)
+    return ";".join(kept)
 
 
 def _next(hop: _Hop, status: int, headers: httpx.Headers, followed: int, policy: FetchPolicy, first: str) -> _Hop | None:
@@ -384,7 +438,7 @@ def _detail(error: BaseException) -> str:
     return text if len(text) <= 200 else text[:200] + "…"
 
 
-def _failed(error: BaseException, hop: _Hop, policy: FetchPolicy, first: str | None = None) -> FetchError:
+def _failed(error: BaseException, hop: _Hop, clock: Clock, first: str | None = None) -> FetchError:
     url = hop.url.href
     if isinstance(error, FetchError):
         return error
@@ -398,10 +452,36 @@ def _failed(error: BaseException, hop: _Hop, policy: FetchPolicy, first: str | N
         )
     if isinstance(error, (TimeoutError, httpcore.TimeoutException)):
         return FetchTimeout(
-            f"Could not fetch {quoted(url)}: no complete answer within the {policy.timeout:g} s deadline of the whole fetch.",
+            f"Could not fetch {quoted(url)}: no complete answer within the {clock.seconds:g} s deadline of the whole {clock.scope}.",
             url=shown(url),
         )
     return Unreachable(f"Could not fetch {quoted(url)}: {_detail(error)}.", url=shown(url))
+
+
+# --- the deadline -----------------------------------------------------------------------------
+
+
+_CALL: contextvars.ContextVar[Clock | None] = contextvars.ContextVar("formtools_net_call", default=None)
+
+
+@contextmanager
+def deadline(seconds: float) -> Iterator[None]:
+    """One deadline for every fetch made inside (in this task or thread): each fetch ends by its
+    policy's ``timeout`` or by this, whichever comes first. A caller that makes several fetches
+    for one thing (the MCP bridge: a submission, its redirects and the page's refresh) keeps
+    its promise of a deadline for the whole of it, not one per fetch."""
+    token = _CALL.set(Clock(seconds, "call"))
+    try:
+        yield
+    finally:
+        _CALL.reset(token)
+
+
+def _clock(policy: FetchPolicy) -> Clock:
+    """The fetch's own deadline, or the enclosing :func:`deadline` when that ends sooner."""
+    own = Clock(policy.timeout)
+    call = _CALL.get()
+    return call if call is not None and call.end < own.end else own
 
 
 # --- the fetchers -----------------------------------------------------------------------------
@@ -476,14 +556,14 @@ class Fetcher:
         every redirect hop its own ``Referer`` and ``Origin`` (the caller's headers carry the
         first hop's)."""
         policy = self.policy
-        clock = Clock(policy.timeout)
+        clock = _clock(policy)
         token = CLOCK.set(clock)
         hop = _first(method, url, headers, content, referrer)
         first = hop.url.href
         redirects: list[str] = []
         # without a jar of the caller's, cookies still live for the redirect chain, as in a
         # browser (a login that sets a session and redirects to the account page)
-        jar = self.cookies if self.cookies is not None else httpx.Cookies()
+        jar = self.cookies if self.cookies is not None else cookie_jar()
         try:
             while True:
                 response = self._pool.handle_request(_request(hop, jar, clock))
@@ -501,7 +581,7 @@ class Fetcher:
                 redirects.append(hop.url.href)
                 hop = following
         except _FAILURES as error:
-            raise _failed(error, hop, policy, first) from None
+            raise _failed(error, hop, clock, first) from None
         finally:
             CLOCK.reset(token)
 
@@ -546,16 +626,16 @@ class AsyncFetcher:
     ) -> Response:
         """:meth:`Fetcher.fetch`, awaited."""
         policy = self.policy
-        clock = Clock(policy.timeout)
+        clock = _clock(policy)
         token = CLOCK.set(clock)
         hop = _first(method, url, headers, content, referrer)
         first = hop.url.href
         redirects: list[str] = []
         # without a jar of the caller's, cookies still live for the redirect chain, as in a
         # browser (a login that sets a session and redirects to the account page)
-        jar = self.cookies if self.cookies is not None else httpx.Cookies()
+        jar = self.cookies if self.cookies is not None else cookie_jar()
         try:
-            with anyio.fail_after(policy.timeout):
+            with anyio.fail_after(max(clock.left(), 0)):
                 while True:
                     response = await self._pool.handle_async_request(_request(hop, jar, clock))
                     try:
@@ -572,7 +652,7 @@ class AsyncFetcher:
                     redirects.append(hop.url.href)
                     hop = following
         except _FAILURES as error:
-            raise _failed(error, hop, policy, first) from None
+            raise _failed(error, hop, clock, first) from None
         finally:
             CLOCK.reset(token)
 
@@ -633,22 +713,23 @@ def check_target(url: str, *, policy: FetchPolicy | None = None) -> None:
     before asking a person to confirm. The fetch itself checks again, on the addresses it
     connects to."""
     policy = policy or FetchPolicy()
+    clock = _clock(policy)
     hop, host, port = _target(url)
     try:
         allow = policy.allow_private or (host, port) in policy.exempt
-        checked(host, resolve_bounded(host, port, policy.timeout), allow_private=allow)
+        checked(host, resolve_bounded(host, port, max(clock.left(), 0.001)), allow_private=allow)
     except _FAILURES as error:
-        raise _failed(error, hop, policy) from None
+        raise _failed(error, hop, clock) from None
 
 
 async def acheck_target(url: str, *, policy: FetchPolicy | None = None) -> None:
     """:func:`check_target`, resolving in a worker thread within the policy's timeout."""
     policy = policy or FetchPolicy()
+    clock = _clock(policy)
     hop, host, port = _target(url)
     try:
-        with anyio.fail_after(policy.timeout):
+        with anyio.fail_after(max(clock.left(), 0)):
             found = await anyio.to_thread.run_sync(resolved, host, port, abandon_on_cancel=True)
         checked(host, found, allow_private=policy.allow_private or (host, port) in policy.exempt)
     except _FAILURES as error:
-        raise _failed(error, hop, policy) from None
-
+        raise _failed(error, hop, clock) from None

@@ -43,10 +43,12 @@ _WRITE_PIECE = 64 * 1024
 
 
 class Clock:
-    """The deadline of one fetch: ``seconds`` from its creation, on the monotonic clock."""
+    """A deadline ``seconds`` from its creation, on the monotonic clock: of one fetch, or of
+    every fetch a whole call makes (``scope``, which a timeout's message names)."""
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float, scope: str = "fetch") -> None:
         self.seconds = seconds
+        self.scope = scope
         self.end = time.monotonic() + seconds
 
     def left(self) -> float:
