@@ -122,12 +122,38 @@ def test_a_secret_by_name_alone_is_a_marked_guess(tmp_path) -> None:
         '<form toolname=logout tooldescription=d action=/logout><button>Log out</button></form>',
         '<form toolname=mail tooldescription=d action=/u><button>Unsubscribe</button></form>',
         '<form toolname=x tooldescription=d action=/session><button>Sign out</button></form>',
+        '<form toolname=add_to_cart tooldescription="Add this product to the cart" action=/shop/><input type=hidden name=add-to-cart value=42><button>Add</button></form>',
+        '<form toolname=archive tooldescription="Archive this conversation" action=/c/1><button>Archive</button></form>',
+        '<form toolname=book_table tooldescription="Book a table" action=/r><input name=time><button>Book</button></form>',
     ],
 )
 def test_a_get_form_that_says_it_changes_something_is_not_read_only(form: str) -> None:
     """GET is meant to be safe, but such GET forms exist: GET is evidence of reading only when
-    no word of the form says otherwise."""
-    assert annotations(form)["readOnlyHint"] is False
+    no word of the form says otherwise (adding, booking and archiving were read-only and
+    idempotent, which invites a retry that books twice: an outside review's finding)."""
+    found = annotations(form)
+    assert found["readOnlyHint"] is False and found["idempotentHint"] is False
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        '<form toolname=change_password tooldescription="Change your password" method=post><input type=password name=p><button>Save</button></form>',
+        '<form toolname=update_address tooldescription="Update the shipping address on file" method=post><input name=a><button>Save</button></form>',
+        '<form toolname=replace_file tooldescription="Upload a new version" method=post><input name=f><button>Replace</button></form>',
+    ],
+)
+def test_a_form_that_overwrites_something_is_destructive(form: str) -> None:
+    """MCP: destructiveHint false means "only additive updates" (default true); a form named for
+    changing, updating or replacing what is on file overwrites it (an outside review found such
+    forms published as non-destructive and submitted with a notice only)."""
+    found = annotations(form)
+    assert found["destructiveHint"] is True and found["humanInTheLoopHint"] == "confirm"
+
+
+def test_prose_about_updates_makes_no_form_destructive() -> None:
+    form = '<form toolname=signup tooldescription="Sign up to get updates and change alerts" method=post><input name=e><button>Join</button></form>'
+    assert annotations(form)["destructiveHint"] is False
 
 
 def test_no_infer_leaves_only_what_the_page_declares(tmp_path) -> None:

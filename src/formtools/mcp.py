@@ -76,6 +76,7 @@ from formtools.errors import InputError
 from formtools._parse.document import Document
 from formtools._parse import parse_html
 from formtools._synth.hints import HUMAN_IN_THE_LOOP_LEVELS, Hints, hints_of
+from formtools._forms.model import Form
 from formtools._forms.sensitive import sensitive_keys
 from formtools._execute.request import Request
 from formtools.errors import SubmissionError
@@ -328,9 +329,7 @@ def mcp_tool(name: str, tool: Tool) -> types.Tool:
     ``formtools/inferred`` marker of a tool named by ``--all-forms``)."""
     entry = _sanitized_schema(tool.to_dict("mcp"))
     entry["name"] = name
-    hints = hints_of(tool.form).to_dict()
-    # what the bridge does with the output: the more cautious of the page's word and the guess
-    hints["sensitiveHint"] = hints["sensitiveHint"] or hints_of(tool.form, declared=False).sensitiveHint
+    hints = enforced_hints(tool.form).to_dict()  # what the bridge does, not what the page claims
     entry["annotations"] = {key: hints.pop(key) for key in MCP_ANNOTATIONS}
     hints["writeOnlyFields"] = sorted(sensitive_keys(tool.form))
     meta = entry.get("_meta", {})
@@ -487,12 +486,29 @@ def _completed(name: str, result: ToolResult, refreshed: bool, notice: str | Non
     )
 
 
-def _cautious(declared: Hints, guessed: Hints) -> Hints:
-    """The more cautious human-in-the-loop level of the page's hints and formtools' guesses."""
+def enforced_hints(form: Form) -> Hints:
+    """The hints the bridge acts on, and so publishes: for each, the more cautious of the page's
+    word and formtools' guess (a page may add caution, never remove it: a hostile page's
+    ``toolreadonlyhint`` on "Delete everything" must not reach a client that auto-approves
+    read-only tools; MCP: "clients should never make tool use decisions based on
+    ToolAnnotations received from untrusted servers"). A hint is the author's only where the
+    page declared it and that value stands."""
+    declared, guessed = hints_of(form), hints_of(form, declared=False)
     levels = HUMAN_IN_THE_LOOP_LEVELS.index
-    if levels(guessed.humanInTheLoopHint) > levels(declared.humanInTheLoopHint):
-        return guessed
-    return declared
+    merged = Hints(
+        readOnlyHint=declared.readOnlyHint and guessed.readOnlyHint,
+        destructiveHint=declared.destructiveHint or guessed.destructiveHint,
+        idempotentHint=declared.idempotentHint and guessed.idempotentHint,
+        openWorldHint=declared.openWorldHint or guessed.openWorldHint,
+        untrustedContentHint=declared.untrustedContentHint,  # only the author can say it
+        humanInTheLoopHint=max(declared.humanInTheLoopHint, guessed.humanInTheLoopHint, key=levels),
+        sensitiveHint=declared.sensitiveHint or guessed.sensitiveHint,
+    )
+    guesses = tuple(
+        key for key in guessed.inferred
+        if key in declared.inferred or getattr(merged, key) != getattr(declared, key)
+    )  # fmt: skip
+    return replace(merged, inferred=guesses)
 
 
 def _why_ask(hints: Hints, autosubmit: bool) -> str:
@@ -658,9 +674,8 @@ class Bridge:
         except (NoSubmitButton, SubmissionError) as error:
             return _error(error.lines())
         request = prepared.shown if isinstance(prepared.shown, Request) else None  # secrets masked
-        hints = hints_of(tool.form)
-        # the page's own hint attributes may add caution, never remove it
-        confirm = not (hints.needs_person or hints_of(tool.form, declared=False).needs_person)
+        hints = enforced_hints(tool.form)  # the page's hint attributes add caution, never remove it
+        confirm = not hints.needs_person
         if request is not None:
             try:
                 self._check_origin(page, request)
@@ -670,7 +685,7 @@ class Bridge:
             except Refused as error:
                 return _error(error.lines())
             if not confirm:
-                why = _why_ask(_cautious(hints, hints_of(tool.form, declared=False)), prepared.autosubmit)
+                why = _why_ask(hints, prepared.autosubmit)
                 answer = await self._ask(ctx, name, request, why)
                 if answer is None:
                     return _unsent(
@@ -682,9 +697,8 @@ class Bridge:
                 if not answer:
                     return _unsent(name, "declined", "the user did not confirm the submission", request)
                 confirm = True
-        # like the confirmation level, the page may declare more caution, never less: an output
-        # formtools guesses to be sensitive stays withheld whatever toolsensitivehint says
-        sensitive = hints.sensitiveHint or hints_of(tool.form, declared=False).sensitiveHint
+        # an output formtools guesses to be sensitive stays withheld whatever toolsensitivehint says
+        sensitive = hints.sensitiveHint
         # --timeout is the whole call's from here (the person's time to confirm is theirs): the
         # submission, its redirects and the page's refresh share one deadline
         with deadline(self.options.timeout):

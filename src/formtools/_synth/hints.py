@@ -60,6 +60,14 @@ _DESTRUCTIVE_WORDS = frozenset(
         "reset", "uninstall", "withdraw", "clear", "trash",
     }
 )
+# Words that make a state-changing form overwrite something (MCP's destructiveHint is false only
+# for "only additive updates", and defaults to true): in the names only (the tool name, title, id,
+# name, aria-label, action path and submit label), as prose ("get updates", "change of plans")
+# says them of anything. An outside review found "change_password" and "update_address" called
+# non-destructive.
+_OVERWRITING_WORDS = frozenset(
+    {"update", "change", "edit", "replace", "overwrite", "modify", "rename", "move"}
+)
 # Words that make it a payment: money leaves (the same sources but the description, whose prose
 # says "order" and "charge" of anything; plus any cc-* field). Paying is not a destructive update
 # in MCP's sense; it makes formtools ask for a person's yes (humanInTheLoopHint "confirm").
@@ -94,6 +102,13 @@ _CHANGING_WORDS = _DESTRUCTIVE_WORDS | {
     "logout", "signout", "logoff", "subscribe", "vote", "follow", "unfollow", "approve", "reject",
 }  # fmt: skip
 _WEAK_CHANGING_WORDS = frozenset({"confirm", "send", "post", "submit", "save", "update"})
+# Verbs that add or record something, in the names: a GET form saying them changes state ("Add
+# to cart" as a GET link-form, "book", "archive": an outside review found them read-only and
+# idempotent, which invites a retry that books twice).
+_ADDING_WORDS = frozenset(
+    {"add", "book", "reserve", "archive", "join", "register", "enroll", "apply", "rsvp", "accept",
+     "decline", "create", "like", "rate", "report"}
+)  # fmt: skip
 
 #: Form attributes that override a guessed hint: attribute → annotation key. A boolean hint's
 #: attribute is true when empty or ``"true"``, false when ``"false"``; any other value is
@@ -188,11 +203,12 @@ def hints_of(form: Form, *, declared: bool = True) -> Hints:
     changes_state = (
         payment
         or bool(words & _CHANGING_WORDS)
+        or bool(names & _ADDING_WORDS)
         or bool(words & {"log", "sign"} and words & {"out", "off"})  # "Log out", "sign_off"
     )
     get_only = method == "get" and not names & _WEAK_CHANGING_WORDS
     reads_only = sends_nothing or (not changes_state and (searching or get_only))
-    destructive = not reads_only and destroys
+    destructive = not reads_only and (destroys or bool(names & _OVERWRITING_WORDS))
     guessed: dict[str, Any] = {
         "readOnlyHint": reads_only,
         "destructiveHint": destructive,
@@ -317,9 +333,12 @@ def without_guesses(profile: Profile) -> Profile:
 
 
 def _level(irreversible: bool, autosubmit: bool, reads_only: bool) -> str:
-    """formtools' level (from webmcp#198's proposal of the levels): ``confirm`` for what
-    cannot be taken back (a destructive update, a payment), ``review`` for a form the page
-    leaves to a person (no ``toolautosubmit``), ``notify`` for other changes."""
+    """formtools' own mapping onto webmcp#198's levels: ``confirm`` for what cannot be taken
+    back (a destructive update, a payment), ``review`` for a form the page leaves to a person
+    (no ``toolautosubmit``), ``notify`` for other changes, ``none`` for reading only. It
+    departs from #198's examples where a form's words cannot tell: #198 wants "sending email"
+    confirmed, and a form that sends a message (a contact form) is ``notify`` here unless its
+    author says ``toolhumanintheloophint=confirm``."""
     if irreversible:
         return "confirm"
     if not autosubmit:
