@@ -105,10 +105,11 @@ _WEAK_CHANGING_WORDS = frozenset({"confirm", "send", "post", "submit", "save", "
 # Verbs that add or record something, in the names: a GET form saying them changes state ("Add
 # to cart" as a GET link-form, "book", "archive": an outside review found them read-only and
 # idempotent, which invites a retry that books twice).
+# Matched as written, not by stem ("booking" names a thing, "Apply filters" and "text_like"
+# are no additions).
 _ADDING_WORDS = frozenset(
-    {"add", "book", "reserve", "archive", "join", "register", "enroll", "apply", "rsvp", "accept",
-     "decline", "create", "like", "rate", "report"}
-)  # fmt: skip
+    {"add", "book", "reserve", "archive", "join", "register", "enroll", "rsvp", "accept", "decline", "create"}
+)
 
 #: Form attributes that override a guessed hint: attribute → annotation key. A boolean hint's
 #: attribute is true when empty or ``"true"``, false when ``"false"``; any other value is
@@ -174,17 +175,16 @@ def hints_of(form: Form, *, declared: bool = True) -> Hints:
     action = (submission_attribute(attributes, button, "action") or "").strip()
     scheme, path = _scheme_and_path(action, keep_query=method != "get")
     sends_nothing = method == "dialog" or scheme == "mailto"
-    names = _with_stems(
-        words_of(
-            attributes.get("toolname", ""),
-            attributes.get("tooltitle", ""),
-            attributes.get("id", ""),  # what names an unannotated form (--all-forms)
-            attributes.get("name", ""),
-            attributes.get("aria-label", ""),
-            path,
-            *_button_texts(button),
-        )
+    written = words_of(
+        attributes.get("toolname", ""),
+        attributes.get("tooltitle", ""),
+        attributes.get("id", ""),  # what names an unannotated form (--all-forms)
+        attributes.get("name", ""),
+        attributes.get("aria-label", ""),
+        path,
+        *_button_texts(button),
     )
+    names = _with_stems(written)
     # the description is the one text every declarative tool has ("Delete your account")
     words = names | _with_stems(words_of(attributes.get("tooldescription", "")))
     fields = [c for c in form.controls if not c.is_button]
@@ -203,7 +203,7 @@ def hints_of(form: Form, *, declared: bool = True) -> Hints:
     changes_state = (
         payment
         or bool(words & _CHANGING_WORDS)
-        or bool(names & _ADDING_WORDS)
+        or bool(written & _ADDING_WORDS)
         or bool(words & {"log", "sign"} and words & {"out", "off"})  # "Log out", "sign_off"
     )
     get_only = method == "get" and not names & _WEAK_CHANGING_WORDS
