@@ -467,7 +467,14 @@ def landed(result: ToolResult, landing: str, page_url: str | None) -> ToolResult
         # navigated to it: Chromium completes the call with the empty document's []
         return replace(result, landing=landing)
     if page_url is not None and result.url is not None and _origin(result.url) != _origin(page_url):
-        why = "the landing page is of another origin: Chromium returns no result after a cross-origin navigation"
+        # Chromium rejects the call ("Cannot return tool results after a cross-origin
+        # navigation") though the form was submitted; formtools says it was (status completed,
+        # no result), as an agent told "error" may submit it again: formtools' own choice
+        why = (
+            "the form was submitted and landed on another origin, whose page no result comes from"
+            " (Chromium answers such a call with the error 'Cannot return tool results after a"
+            " cross-origin navigation')"
+        )
         return replace(result, landing=landing, withheld=True, reason=why)
     return replace(result, landing=landing)
 
