@@ -392,6 +392,37 @@ def test_usage_mistakes_exit_2(tmp_path: Path, args: tuple[str, ...], message: s
     assert message in done.stderr.decode()
 
 
+def test_an_output_that_is_an_input_is_refused_before_anything_is_written(
+    tmp_path: Path,
+) -> None:
+    """``--out`` naming an input archive, the URL list or an HTML file in an input directory
+    exits 2 with one line and leaves every file as it was (the archive used to be truncated to
+    0 bytes, "0 pages", exit 0)."""
+    archive = tmp_path / "crawl.warc.gz"
+    with archive.open("wb") as stream:
+        warc_records(WARCWriter(stream, gzip=True))
+    urls = tmp_path / "urls.txt"
+    urls.write_text("https://example.invalid/\n")
+    pages = tmp_path / "site"
+    pages.mkdir()
+    (pages / "a.html").write_bytes(TOOL)
+    before = {path: path.read_bytes() for path in (archive, urls, pages / "a.html")}
+    cases = [
+        ([str(archive), "--out", str(archive)], "is the input"),
+        ([str(archive), "--resume", "--out", str(tmp_path / "." / "crawl.warc.gz")], "is the input"),
+        (["--urls", str(urls), "--out", str(urls)], "is the input"),
+        ([str(pages), "--out", str(pages / "a.html")], "HTML file in the input directory"),
+        ([str(pages), "--out", str(pages / "new.html")], "HTML file in the input directory"),
+    ]
+    for args, message in cases:
+        done = run(*args, "-j", "1")
+        assert done.returncode == 2, (args, done.stderr)
+        error = done.stderr.decode()
+        assert message in error and error.count("\n") == 1 and "Traceback" not in error
+    assert {path: path.read_bytes() for path in before} == before
+    assert not (pages / "new.html").exists()
+
+
 def _archive_for_workers(path: Path, gzip: bool) -> None:
     """The archive of ``warc_records`` and what makes reading a record alone harder: a page
     sent with chunked transfer coding (warcio decodes it), a record over the size cap, a

@@ -395,6 +395,28 @@ def _pages(
 # --- the run --------------------------------------------------------------------------------
 
 
+def _refuse_output_among_inputs(out: Path, inputs: Sequence[str]) -> None:
+    """Refuse an output that is one of the inputs (the output is truncated before the inputs
+    are read: an archive named twice was emptied, and the run reported 0 pages) or an HTML file
+    in an input directory (it would be read as a page while being written)."""
+    for name in inputs:
+        try:
+            same = os.path.samefile(name, out)
+        except OSError:  # either does not exist yet: they are not the same file
+            same = False
+        if same:
+            raise UsageProblem(f"--out: {out} is the input {name}: write the lines elsewhere")
+        if (
+            out.name.lower().endswith(_HTML_SUFFIXES)
+            and os.path.isdir(name)
+            and out.resolve().is_relative_to(Path(name).resolve())
+        ):
+            raise UsageProblem(
+                f"--out: {out} is an HTML file in the input directory {name}: "
+                "write the lines elsewhere"
+            )
+
+
 def _finished(out: Path) -> set[tuple[str, str]]:
     """The pages ``out`` already has a line for. A torn last line (an interrupted run) is cut
     off, so that page is done again."""
@@ -515,6 +537,8 @@ def run_batch(
         raise UsageProblem(f"--out: {out} is a directory, not a file")
     if options.resume and not isinstance(out, Path):
         raise UsageProblem("--resume needs an output file, not standard output")
+    if isinstance(out, Path):
+        _refuse_output_among_inputs(out, [*inputs, *([str(urls)] if urls is not None else [])])
     done = _finished(out) if isinstance(out, Path) and options.resume and out.exists() else set()
     jobs = options.jobs or cores()
     tally = Tally(resumed=len(done))
