@@ -75,6 +75,30 @@ def test_user_mistakes_get_one_line_and_exit_2(args: tuple[str, ...], message: s
     assert done.stdout == b""
 
 
+def test_an_input_nested_too_deep_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    """``--input`` nested 1,000 deep (4 KB that JSON.parse takes) crashed validate and call
+    with a RecursionError traceback, exit 1; one level past the limit is refused the same way,
+    at the limit the input is parsed and checked as any other."""
+    page = tmp_path / "page.html"
+    page.write_text("<form toolname=s tooldescription=d><input name=q><button>go</button></form>")
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"q":' + "[" * 1000 + "]" * 1000 + "}")
+    past_the_limit = '{"q":' + "[" * 200 + "]" * 200 + "}"  # 201 levels with the object
+    for args in (
+        ("validate", str(page), "s", "--input", f"@{deep}"),
+        ("call", str(page), "s", "--dry-run", "--input", deep.read_text()),
+        ("validate", str(page), "s", "--input", past_the_limit),
+        ("call", str(page), "s", "--dry-run", "--profile", "html", "--input", past_the_limit),
+    ):
+        done = run(*args)
+        err = done.stderr.decode()
+        assert done.returncode == 2, (args, err)
+        assert "nests deeper than 200 levels" in err and err.count("\n") == 1, err
+    at_the_limit = '{"q":' + "[" * 199 + "]" * 199 + "}"
+    done = run("validate", str(page), "s", "--profile", "html", "--input", at_the_limit)
+    assert done.returncode == 1 and b'is not of type "string" (badInput)' in done.stdout, done
+
+
 def test_a_network_failure_is_one_line_and_exit_3() -> None:
     done = run("extract", "http://127.0.0.1:9/")
     assert done.returncode == 3
