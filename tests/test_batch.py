@@ -268,6 +268,32 @@ def test_a_url_list_is_fetched_and_failures_are_error_lines(tmp_path: Path, site
     assert found["ftp://x.example/"]["error"] == "ftp://x.example/: not an http(s) URL"
 
 
+def test_a_url_list_line_that_is_no_url_is_an_error_line_and_the_batch_goes_on(
+    tmp_path: Path, site: str
+) -> None:
+    """A host with a stray bracket (urlsplit raises ValueError) and a line that is not UTF-8
+    killed the run with a traceback, nothing written; now each is an error line, the pages
+    around them are fetched, and --resume finds the lines again (the same names)."""
+    listing = tmp_path / "urls.txt"
+    listing.write_bytes(
+        f"{site}/tool\nhttp://a]/\n".encode() + b"http://x.example/caf\xe9\n" + f"{site}/none\n".encode()
+    )
+    out = tmp_path / "tools.jsonl"
+    done = run("--urls", str(listing), "--out", str(out), "--jobs", "1")
+    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr
+    found = lines(out)
+    assert [t["name"] for t in found[f"{site}/tool"]["tools"]] == ["search"]
+    assert found[f"{site}/none"]["tools"] == []
+    assert found["http://a]/"]["error"].startswith("http://a]/: not a valid URL (")
+    assert found["http://x.example/caf\\xe9"] == {
+        "url": "http://x.example/caf\\xe9",
+        "error": "http://x.example/caf\\xe9: line 3 of the URL list is not UTF-8",
+    }
+    again = run("--urls", str(listing), "--out", str(out), "--resume")
+    assert again.returncode == 0 and "0 pages" in again.stderr.decode(), again.stderr
+    assert len(out.read_text("utf-8").splitlines()) == 4
+
+
 def test_the_fetch_size_cap(tmp_path: Path, site: str) -> None:
     listing = tmp_path / "urls.txt"
     listing.write_text(f"{site}/big\n{site}/tool\n")
