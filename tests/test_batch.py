@@ -327,6 +327,22 @@ def test_resume_skips_pages_already_in_the_output_and_redoes_a_torn_line(tmp_pat
     assert len(out.read_text().splitlines()) == 5  # without --resume the output starts over
 
 
+def test_resume_passes_over_lines_that_are_json_but_name_no_page(tmp_path: Path) -> None:
+    """Output lines that are JSON but no object naming a page by a string (``5``, ``null``, a
+    string, ``{"path":[1]}``) crashed --resume with a TypeError traceback; they are passed
+    over, kept, and the page is extracted."""
+    page = tmp_path / "page.html"
+    page.write_bytes(TOOL)
+    out = tmp_path / "tools.jsonl"
+    foreign = ["5", "null", '"path"', '{"path":[1]}', '{"url":{"a":1}}']
+    out.write_text("".join(line + "\n" for line in foreign))
+    done = run(str(page), "--out", str(out), "--resume", "-j", "1")
+    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr
+    written = out.read_text("utf-8").splitlines()
+    assert written[:5] == foreign
+    assert json.loads(written[5])["path"] == str(page) and len(written) == 6
+
+
 def test_pages_without_toolname_are_never_parsed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

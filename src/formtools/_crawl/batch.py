@@ -419,7 +419,8 @@ def _refuse_output_among_inputs(out: Path, inputs: Sequence[str]) -> None:
 
 def _finished(out: Path) -> set[tuple[str, str]]:
     """The pages ``out`` already has a line for. A torn last line (an interrupted run) is cut
-    off, so that page is done again."""
+    off, so that page is done again; a line that is no JSON object naming a page by a string
+    is passed over."""
     import json
 
     done: set[tuple[str, str]] = set()
@@ -433,7 +434,12 @@ def _finished(out: Path) -> set[tuple[str, str]]:
                 record = json.loads(line)
             except ValueError:
                 continue
-            done.update((key, record[key]) for key in ("path", "url") if key in record)
+            if not isinstance(record, dict):  # a line of some other tool: no page of ours
+                continue
+            for key in ("path", "url"):
+                name = record.get(key)
+                if isinstance(name, str):
+                    done.add((key, name))
     if whole < out.stat().st_size:
         os.truncate(out, whole)
     return done
