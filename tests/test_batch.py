@@ -343,6 +343,25 @@ def test_resume_passes_over_lines_that_are_json_but_name_no_page(tmp_path: Path)
     assert json.loads(written[5])["path"] == str(page) and len(written) == 6
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_resume_writes_an_archive_error_line_once(tmp_path: Path, jobs: str) -> None:
+    """A damaged archive's and an unreadable archive's error lines were appended again on
+    every --resume, which exited 2 every time; now a resumed run writes nothing new."""
+    whole = tmp_path / "whole.warc.gz"
+    with whole.open("wb") as stream:
+        warc_records(WARCWriter(stream, gzip=True))
+    cut = tmp_path / "cut.warc.gz"
+    cut.write_bytes(whole.read_bytes()[:-40])
+    out = tmp_path / "tools.jsonl"
+    args = (str(cut), str(tmp_path / "missing.warc"), "--out", str(out), "-j", jobs, "--resume")
+    assert run(*args).returncode == 2
+    first = out.read_text("utf-8")
+    assert first.count('"path"') == 2
+    again = run(*args)
+    assert again.returncode == 0, again.stderr
+    assert out.read_text("utf-8") == first
+
+
 def test_pages_without_toolname_are_never_parsed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

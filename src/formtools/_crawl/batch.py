@@ -304,12 +304,12 @@ def _warc(
 
     stream = _open_archive(path)
     if isinstance(stream, Unreadable):
-        yield stream
+        yield from _unless_done(stream, done)
         return
     with stream:
         for item in warc_records(stream, path, max_bytes, bodies=False):
             if isinstance(item, Damage):
-                yield Unreadable("path", path, str(item), damaged=True)
+                yield from _unless_done(Unreadable("path", path, str(item), damaged=True), done)
                 continue
             url = item.url or ""
             if not _is_html(item.content_type) or ("url", url) in done:
@@ -343,7 +343,7 @@ def warc_pages(
 
     for item in warc_records(stream, path, max_bytes):
         if isinstance(item, Damage):
-            yield Unreadable("path", path, str(item), damaged=True)
+            yield from _unless_done(Unreadable("path", path, str(item), damaged=True), done)
             continue
         url = item.url or ""
         if not _is_html(item.content_type) or ("url", url) in done:
@@ -358,10 +358,19 @@ def _warc_here(path: str, done: AbstractSet[tuple[str, str]], max_bytes: int) ->
     """``--jobs 1``: the archive's pages read in this process, in one pass."""
     stream = _open_archive(path)
     if isinstance(stream, Unreadable):
-        yield stream
+        yield from _unless_done(stream, done)
         return
     with stream:
         yield from warc_pages(stream, path, done, max_bytes)
+
+
+def _unless_done(
+    archive_error: Unreadable, done: AbstractSet[tuple[str, str]]
+) -> Iterator[Unreadable]:
+    """An archive's error line, unless a resumed output has it. The archive is read again all
+    the same: with workers its error line can be written before its records' lines."""
+    if ("path", archive_error.name) not in done:
+        yield archive_error
 
 
 def _pages(
