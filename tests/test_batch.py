@@ -294,6 +294,63 @@ def test_a_url_list_line_that_is_no_url_is_an_error_line_and_the_batch_goes_on(
     assert len(out.read_text("utf-8").splitlines()) == 4
 
 
+class _Stalling(BaseHTTPRequestHandler):
+    """/fast answers a page; /slow answers nothing until the test releases it."""
+
+    served = threading.Event()
+    release = threading.Event()
+
+    def do_GET(self) -> None:  # noqa: N802
+        if self.path == "/slow":
+            self.release.wait(60)
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(NO_TOOL)))
+        self.end_headers()
+        self.wfile.write(NO_TOOL)  # skipped by the prefilter: its line is written at once
+        self.served.set()
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_ctrl_c_says_interrupted_after_the_summary_so_far(tmp_path: Path) -> None:
+    """SIGINT to the process group, as Ctrl-C sends it, while a fetch hangs: exit 130 with the
+    summary of what was written, then 'formtools: interrupted' (Typer turned the interrupt into
+    exit code 130 silently: empty standard error)."""
+    import os
+    import signal
+    import time
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Stalling)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_port}"
+    listing = tmp_path / "urls.txt"
+    listing.write_text(f"{base}/slow\n{base}/fast\n")
+    out = tmp_path / "tools.jsonl"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "formtools", "batch", "--urls", str(listing), "--out", str(out)]
+        + ["-j", "1"],
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        assert _Stalling.served.wait(60)  # the fast page, while the slow one hangs
+        time.sleep(1)  # its line written
+        os.killpg(process.pid, signal.SIGINT)
+        _, err = process.communicate(timeout=60)
+    finally:
+        _Stalling.release.set()
+        server.shutdown()
+        server.server_close()
+    assert process.returncode == 130, err
+    lines_said = err.decode().splitlines()
+    assert lines_said[-1] == "formtools: interrupted", err
+    assert lines_said[-2].startswith("formtools: ") and " pages (" in lines_said[-2], err
+    assert out.read_text("utf-8").endswith("\n")  # whole lines: --resume goes on from them
+
+
 def test_the_fetch_size_cap(tmp_path: Path, site: str) -> None:
     listing = tmp_path / "urls.txt"
     listing.write_text(f"{site}/big\n{site}/tool\n")

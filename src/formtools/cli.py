@@ -535,12 +535,23 @@ def batch(
     toolname attribute (with --all-forms: without <form) are never parsed (their line says
     "skipped").
     """
-    from formtools._crawl.batch import BatchOptions, progress_display, run_batch
+    from formtools._crawl.batch import BatchOptions, Tally, progress_display, run_batch
 
     options = BatchOptions(profile=profile, all_forms=all_forms, jobs=jobs, resume=resume)
     sink = sys.stdout if out == "-" else Path(out)
+    so_far: list[Tally] = []  # the running totals, for the summary of an interrupted run
+
+    def on_page(tally: Tally) -> None:
+        so_far[:] = [tally]
+        show(tally)
+
     with progress_display(sys.stderr.isatty()) as show:
-        tally = run_batch(inputs or [], sink, urls=urls, options=options, on_page=show)
+        try:
+            tally = run_batch(inputs or [], sink, urls=urls, options=options, on_page=on_page)
+        except KeyboardInterrupt:
+            if so_far:  # what is written stays: --resume goes on from it
+                typer.echo(f"formtools: {so_far[0].summary()}", err=True)
+            raise
     typer.echo(f"formtools: {tally.summary()}", err=True)
     if tally.damaged and not allow_damaged:
         typer.echo(
@@ -560,12 +571,17 @@ def _discard_stdout() -> None:
     os.close(devnull)
 
 
+_INTERRUPTED = 130  # 128 + SIGINT, as shells report a process Ctrl-C ended
+
+
 def main() -> None:
     """The console script: every error a one-line message and its exit code (see the module)."""
     if os.environ.get("NO_COLOR"):  # https://no-color.org: rich then writes no escape codes at all
         os.environ["TERM"] = "dumb"
     try:
         code = app(standalone_mode=False)  # returns Exit's code instead of raising it
+        if code == _INTERRUPTED:
+            raise KeyboardInterrupt  # Typer turned it into that code; no command exits with it
         sys.stdout.flush()  # a failed write shows here, not in Python's shutdown
     except BrokenPipeError:  # the reader went away (… | head): nothing to say
         _discard_stdout()
@@ -583,7 +599,7 @@ def main() -> None:
         sys.exit(130)
     except KeyboardInterrupt:
         typer.echo("formtools: interrupted", err=True)
-        sys.exit(130)
+        sys.exit(_INTERRUPTED)
     except Exception as error:
         # click's usage errors (typer bundles its own copy of click, so match by behaviour)
         show, exit_code = getattr(error, "show", None), getattr(error, "exit_code", None)

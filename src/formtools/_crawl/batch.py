@@ -623,8 +623,8 @@ def run_batch(
             for future in pending:
                 emit(future.result())
         finally:
+            tally.workers = workers.count  # an interrupted run's summary says it too
             workers.close()
-    tally.workers = workers.count
     return tally
 
 
