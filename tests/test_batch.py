@@ -115,6 +115,30 @@ def test_directory_recursion_explicit_files_and_a_missing_file(tmp_path: Path, j
     assert "1 errors" in done.stderr.decode()
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="no FIFOs")
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_fifo_in_a_directory_is_skipped_with_a_reason(tmp_path: Path, jobs: str) -> None:
+    """A FIFO named *.html in a crawled directory hung the batch for ever (open() waits for a
+    writer); now it is an error line saying why, and the rest of the directory is read."""
+    import os
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "a.html").write_bytes(TOOL)
+    os.mkfifo(site / "b.html")
+    out = tmp_path / "tools.jsonl"
+    done = subprocess.run(
+        [sys.executable, "-m", "formtools", "batch", str(site), "--out", str(out), "-j", jobs],
+        capture_output=True,
+        timeout=30,
+    )
+    assert done.returncode == 0, done.stderr
+    found = lines(out)
+    fifo = str(site / "b.html")
+    assert found[fifo] == {"path": fifo, "error": f"{fifo}: not a regular file, skipped"}
+    assert found[str(site / "a.html")]["tools"]
+
+
 def warc_records(writer: WARCWriter) -> None:
     def response(url: str, content_type: str, body: bytes) -> None:
         headers = StatusAndHeaders("200 OK", [("Content-Type", content_type)], protocol="HTTP/1.1")

@@ -26,6 +26,7 @@ already names.
 from __future__ import annotations
 
 import os
+import stat
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -269,12 +270,23 @@ def _size(name: str) -> int:
 
 
 def _directory(root: Path, done: AbstractSet[tuple[str, str]]) -> Iterator[_Item]:
+    """The HTML files under ``root``. Only regular files are read: opening a FIFO named
+    ``*.html`` blocks until something writes to it, which hung the batch (a pipe named on the
+    command line is read: ``<(…)`` gives one)."""
     for folder, subfolders, files in os.walk(root):
         subfolders.sort()
         for filename in sorted(files):
             if filename.lower().endswith(_HTML_SUFFIXES):
                 name = os.path.join(folder, filename)
-                yield from _file(name, _size(name), done)
+                try:
+                    found = os.stat(name)
+                except OSError:
+                    found = None  # the worker reads it and reports why not
+                if found is not None and not stat.S_ISREG(found.st_mode):
+                    if ("path", name) not in done:
+                        yield Unreadable("path", name, f"{name}: not a regular file, skipped")
+                    continue
+                yield from _file(name, found.st_size if found else 0, done)
 
 
 def _is_html(content_type: str | None) -> bool:
