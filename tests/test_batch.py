@@ -526,6 +526,7 @@ def test_prefilter_all_forms() -> None:
         (("https://example.com/",), "put URLs in a file for --urls"),
         (("x.html", "--profile", "nope"), "unknown profile"),
         (("--urls", "missing.txt"), "missing.txt: no such file"),
+        (("--urls", "."), "--urls: . is a directory, not a file"),  # said "no such file"
     ],
 )
 def test_usage_mistakes_exit_2(tmp_path: Path, args: tuple[str, ...], message: str) -> None:

@@ -65,6 +65,11 @@ def test_extract_mcp_format_leaves_out_an_empty_title() -> None:
         (("extract", str(PAGE), "--profile", "firefox"), "unknown profile 'firefox'"),
         (("extract", str(PAGE), "--format", "yaml"), "unknown format 'yaml'"),
         (("lint", str(FIXTURES)), "is a directory"),
+        # unparseable URLs exited 3 (network), other schemes said "no such file"
+        (("extract", "http://"), "http://: not a valid URL"),
+        (("extract", "https://[::1"), "https://[::1: not a valid URL"),
+        (("lint", "ftp://x.example/a.html"), "only http(s) URLs are fetched"),
+        (("validate", "file:///etc/hosts", "t"), "only http(s) URLs are fetched"),
     ],
 )
 def test_user_mistakes_get_one_line_and_exit_2(args: tuple[str, ...], message: str) -> None:

@@ -95,6 +95,24 @@ def _choice(value: str, known: tuple[str, ...], option: str) -> str:
     return value
 
 
+_SCHEME_PREFIX = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
+
+
+def _refuse_unfetchable(page: str) -> None:
+    """A page that looks like a URL but is none formtools fetches is a user mistake (exit 2):
+    ``http://`` or ``https://[::1`` was reported as a network failure (exit 3), ``ftp://…``
+    and ``file://…`` as a missing file."""
+    from formtools._spec.url import can_parse
+
+    scheme = _SCHEME_PREFIX.match(page)
+    if scheme is None:
+        return
+    if scheme[1].lower() not in ("http", "https"):
+        raise UsageProblem(f"{page}: only http(s) URLs are fetched (name a file by its path)")
+    if not can_parse(page):
+        raise UsageProblem(f"{page}: not a valid URL")
+
+
 def _extraction(
     page: str, profile: str, base_url: str | None, all_forms: bool = False, infer: bool = True
 ) -> Extraction:
@@ -104,6 +122,7 @@ def _extraction(
     from formtools._synth.synthesize import synthesize
 
     rules = get_profile(profile)  # an unknown profile fails before any I/O
+    _refuse_unfetchable(page)
     if not infer:
         rules = without_guesses(rules)
     return synthesize(load_page(page, base_url=base_url), rules, all_forms=all_forms)

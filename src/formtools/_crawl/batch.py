@@ -556,6 +556,8 @@ def run_batch(
             raise UsageProblem(
                 f"{name}: batch reads files, directories and WARC files; put URLs in a file for --urls"
             )
+    if urls is not None and urls.is_dir():
+        raise UsageProblem(f"--urls: {urls} is a directory, not a file")
     if urls is not None and not urls.is_file():
         raise SourceError(f"{urls}: no such file")
     if isinstance(out, Path) and not out.parent.is_dir():
