@@ -375,6 +375,71 @@ def test_ctrl_c_says_interrupted_after_the_summary_so_far(tmp_path: Path) -> Non
     assert out.read_text("utf-8").endswith("\n")  # whole lines: --resume goes on from them
 
 
+class _Typed(BaseHTTPRequestHandler):
+    """Serves TOOL under the Content-Type its path names (/none: no Content-Type)."""
+
+    def do_GET(self) -> None:  # noqa: N802
+        self.send_response(200)
+        if self.path != "/none":
+            self.send_header("Content-Type", self.path[1:].replace("_", "/"))
+        self.send_header("Content-Length", str(len(TOOL)))
+        self.end_headers()
+        self.wfile.write(TOOL)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+TYPES = ["text/html", "application/xhtml+xml", "application/json", "text/plain", "image/png"]
+
+
+def test_a_page_a_browser_does_not_render_as_html_has_no_tools_fetched_or_archived(
+    tmp_path: Path,
+) -> None:
+    """The same tool markup served as JSON, text or PNG: batch --urls parsed it into a tool
+    while the same records archived were left out. Now fetched it is a skipped line naming the
+    type, archived it is left out as before, and HTML, XHTML and a response without a type
+    (which browsers sniff) give the tool both ways."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Typed)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_port}"
+    try:
+        listing = tmp_path / "urls.txt"
+        paths = [kind.replace("/", "_") for kind in TYPES] + ["none"]
+        listing.write_text("".join(f"{base}/{path}\n" for path in paths))
+        fetched = tmp_path / "fetched.jsonl"
+        done = run("--urls", str(listing), "--out", str(fetched), "-j", "1")
+        assert done.returncode == 0, done.stderr
+    finally:
+        server.shutdown()
+        server.server_close()
+    archive = tmp_path / "typed.warc"
+    with archive.open("wb") as stream:
+        writer = WARCWriter(stream, gzip=False)
+        for path, kind in zip(paths, [*TYPES, None]):
+            headers = StatusAndHeaders(
+                "200 OK", [("Content-Type", kind)] if kind else [], protocol="HTTP/1.1"
+            )
+            writer.write_record(
+                writer.create_warc_record(
+                    f"{base}/{path}", "response", payload=io.BytesIO(TOOL), http_headers=headers
+                )
+            )
+    archived = tmp_path / "archived.jsonl"
+    assert run(str(archive), "--out", str(archived), "-j", "1").returncode == 0
+    by_fetch, by_archive = lines(fetched), lines(archived)
+    tools = ["text_html", "application_xhtml+xml", "none"]
+    for path in paths:
+        url = f"{base}/{path}"
+        if path in tools:
+            assert [t["name"] for t in by_fetch[url]["tools"]] == ["search"], path
+            assert by_archive[url]["tools"] == by_fetch[url]["tools"], path
+        else:
+            kind = path.replace("_", "/")
+            assert by_fetch[url]["skipped"] == f"not HTML ({kind})" and not by_fetch[url]["tools"]
+            assert url not in by_archive
+
+
 def test_the_fetch_size_cap(tmp_path: Path, site: str) -> None:
     listing = tmp_path / "urls.txt"
     listing.write_text(f"{site}/big\n{site}/tool\n")

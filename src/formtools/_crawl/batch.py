@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
-from formtools._crawl.pages import FetchOptions, Page, Unreadable
+from formtools._crawl.pages import FetchOptions, Page, Unreadable, media_type, renders_as_html
 from formtools._spec.jsjson import dumps
 from formtools._synth.profile import get_profile, profile_names
 from formtools.errors import SourceError, UsageProblem
@@ -156,8 +156,10 @@ def extract_page(page: Page, profile: str, all_forms: bool = False) -> Outcome:
     return Outcome(line, len(page.body), tools=len(result.tools), parsed=True)
 
 
-def _skipped(page: Page, all_forms: bool) -> Outcome:
-    reason = "no <form" if all_forms else "no toolname attribute"
+def _skipped(page: Page, all_forms: bool, reason: str | None = None) -> Outcome:
+    """The line of a page never parsed: by default, one the prefilter found no tool in."""
+    if reason is None:
+        reason = "no <form" if all_forms else "no toolname attribute"
     line = _line(
         page.key, page.name, tools=[], diagnostics={"errors": 0, "warnings": 0}, skipped=reason
     )
@@ -289,10 +291,6 @@ def _directory(root: Path, done: AbstractSet[tuple[str, str]]) -> Iterator[_Item
                 yield from _file(name, found.st_size if found else 0, done)
 
 
-def _is_html(content_type: str | None) -> bool:
-    return (content_type or "").partition(";")[0].strip().lower() == "text/html"
-
-
 def _open_archive(path: str) -> BinaryIO | Unreadable:
     try:
         return open(path, "rb")
@@ -324,7 +322,7 @@ def _warc(
                 yield from _unless_done(Unreadable("path", path, str(item), damaged=True), done)
                 continue
             url = item.url or ""
-            if not _is_html(item.content_type) or ("url", url) in done:
+            if not renders_as_html(item.content_type) or ("url", url) in done:
                 continue
             if item.has_body:
                 if len(item.body) > max_bytes:
@@ -358,7 +356,7 @@ def warc_pages(
             yield from _unless_done(Unreadable("path", path, str(item), damaged=True), done)
             continue
         url = item.url or ""
-        if not _is_html(item.content_type) or ("url", url) in done:
+        if not renders_as_html(item.content_type) or ("url", url) in done:
             continue
         if len(item.body) > max_bytes:
             yield Unreadable("url", url, f"{url}: larger than {max_bytes} bytes")
@@ -621,6 +619,10 @@ def run_batch(
                 if isinstance(item, Page):  # fetched: the parent holds these bytes anyway
                     from formtools._parse.prefilter import may_hold_tools
 
+                    if not renders_as_html(item.content_type):  # as archived records are
+                        reason = f"not HTML ({media_type(item.content_type)})"
+                        emit([_skipped(item, options.all_forms, reason)])
+                        continue
                     if not may_hold_tools(item.body, item.content_type, all_forms=options.all_forms):
                         emit([_skipped(item, options.all_forms)])
                         continue
