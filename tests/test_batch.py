@@ -115,6 +115,30 @@ def test_directory_recursion_explicit_files_and_a_missing_file(tmp_path: Path, j
     assert "1 errors" in done.stderr.decode()
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="no FIFOs")
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_fifo_in_a_directory_is_skipped_with_a_reason(tmp_path: Path, jobs: str) -> None:
+    """A FIFO named *.html in a crawled directory hung the batch for ever (open() waits for a
+    writer); now it is an error line saying why, and the rest of the directory is read."""
+    import os
+
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "a.html").write_bytes(TOOL)
+    os.mkfifo(site / "b.html")
+    out = tmp_path / "tools.jsonl"
+    done = subprocess.run(
+        [sys.executable, "-m", "formtools", "batch", str(site), "--out", str(out), "-j", jobs],
+        capture_output=True,
+        timeout=30,
+    )
+    assert done.returncode == 0, done.stderr
+    found = lines(out)
+    fifo = str(site / "b.html")
+    assert found[fifo] == {"path": fifo, "error": f"{fifo}: not a regular file, skipped"}
+    assert found[str(site / "a.html")]["tools"]
+
+
 def warc_records(writer: WARCWriter) -> None:
     def response(url: str, content_type: str, body: bytes) -> None:
         headers = StatusAndHeaders("200 OK", [("Content-Type", content_type)], protocol="HTTP/1.1")
@@ -268,6 +292,154 @@ def test_a_url_list_is_fetched_and_failures_are_error_lines(tmp_path: Path, site
     assert found["ftp://x.example/"]["error"] == "ftp://x.example/: not an http(s) URL"
 
 
+def test_a_url_list_line_that_is_no_url_is_an_error_line_and_the_batch_goes_on(
+    tmp_path: Path, site: str
+) -> None:
+    """A host with a stray bracket (urlsplit raises ValueError) and a line that is not UTF-8
+    killed the run with a traceback, nothing written; now each is an error line, the pages
+    around them are fetched, and --resume finds the lines again (the same names)."""
+    listing = tmp_path / "urls.txt"
+    listing.write_bytes(
+        f"{site}/tool\nhttp://a]/\n".encode() + b"http://x.example/caf\xe9\n" + f"{site}/none\n".encode()
+    )
+    out = tmp_path / "tools.jsonl"
+    done = run("--urls", str(listing), "--out", str(out), "--jobs", "1")
+    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr
+    found = lines(out)
+    assert [t["name"] for t in found[f"{site}/tool"]["tools"]] == ["search"]
+    assert found[f"{site}/none"]["tools"] == []
+    assert found["http://a]/"]["error"].startswith("http://a]/: not a valid URL (")
+    assert found["http://x.example/caf\\xe9"] == {
+        "url": "http://x.example/caf\\xe9",
+        "error": "http://x.example/caf\\xe9: line 3 of the URL list is not UTF-8",
+    }
+    again = run("--urls", str(listing), "--out", str(out), "--resume")
+    assert again.returncode == 0 and "0 pages" in again.stderr.decode(), again.stderr
+    assert len(out.read_text("utf-8").splitlines()) == 4
+
+
+class _Stalling(BaseHTTPRequestHandler):
+    """/fast answers a page; /slow answers nothing until the test releases it."""
+
+    served = threading.Event()
+    release = threading.Event()
+
+    def do_GET(self) -> None:  # noqa: N802
+        if self.path == "/slow":
+            self.release.wait(60)
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(NO_TOOL)))
+        self.end_headers()
+        self.wfile.write(NO_TOOL)  # skipped by the prefilter: its line is written at once
+        self.served.set()
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_ctrl_c_says_interrupted_after_the_summary_so_far(tmp_path: Path) -> None:
+    """SIGINT to the process group, as Ctrl-C sends it, while a fetch hangs: exit 130 with the
+    summary of what was written, then 'formtools: interrupted' (Typer turned the interrupt into
+    exit code 130 silently: empty standard error)."""
+    import os
+    import signal
+    import time
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Stalling)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_port}"
+    listing = tmp_path / "urls.txt"
+    listing.write_text(f"{base}/slow\n{base}/fast\n")
+    out = tmp_path / "tools.jsonl"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "formtools", "batch", "--urls", str(listing), "--out", str(out)]
+        + ["-j", "1"],
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        assert _Stalling.served.wait(60)  # the fast page, while the slow one hangs
+        time.sleep(1)  # its line written
+        os.killpg(process.pid, signal.SIGINT)
+        _, err = process.communicate(timeout=60)
+    finally:
+        _Stalling.release.set()
+        server.shutdown()
+        server.server_close()
+    assert process.returncode == 130, err
+    lines_said = err.decode().splitlines()
+    assert lines_said[-1] == "formtools: interrupted", err
+    assert lines_said[-2].startswith("formtools: ") and " pages (" in lines_said[-2], err
+    assert out.read_text("utf-8").endswith("\n")  # whole lines: --resume goes on from them
+
+
+class _Typed(BaseHTTPRequestHandler):
+    """Serves TOOL under the Content-Type its path names (/none: no Content-Type)."""
+
+    def do_GET(self) -> None:  # noqa: N802
+        self.send_response(200)
+        if self.path != "/none":
+            self.send_header("Content-Type", self.path[1:].replace("_", "/"))
+        self.send_header("Content-Length", str(len(TOOL)))
+        self.end_headers()
+        self.wfile.write(TOOL)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+TYPES = ["text/html", "application/xhtml+xml", "application/json", "text/plain", "image/png"]
+
+
+def test_a_page_a_browser_does_not_render_as_html_has_no_tools_fetched_or_archived(
+    tmp_path: Path,
+) -> None:
+    """The same tool markup served as JSON, text or PNG: batch --urls parsed it into a tool
+    while the same records archived were left out. Now fetched it is a skipped line naming the
+    type, archived it is left out as before, and HTML, XHTML and a response without a type
+    (which browsers sniff) give the tool both ways."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Typed)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_port}"
+    try:
+        listing = tmp_path / "urls.txt"
+        paths = [kind.replace("/", "_") for kind in TYPES] + ["none"]
+        listing.write_text("".join(f"{base}/{path}\n" for path in paths))
+        fetched = tmp_path / "fetched.jsonl"
+        done = run("--urls", str(listing), "--out", str(fetched), "-j", "1")
+        assert done.returncode == 0, done.stderr
+    finally:
+        server.shutdown()
+        server.server_close()
+    archive = tmp_path / "typed.warc"
+    with archive.open("wb") as stream:
+        writer = WARCWriter(stream, gzip=False)
+        for path, kind in zip(paths, [*TYPES, None]):
+            headers = StatusAndHeaders(
+                "200 OK", [("Content-Type", kind)] if kind else [], protocol="HTTP/1.1"
+            )
+            writer.write_record(
+                writer.create_warc_record(
+                    f"{base}/{path}", "response", payload=io.BytesIO(TOOL), http_headers=headers
+                )
+            )
+    archived = tmp_path / "archived.jsonl"
+    assert run(str(archive), "--out", str(archived), "-j", "1").returncode == 0
+    by_fetch, by_archive = lines(fetched), lines(archived)
+    tools = ["text_html", "application_xhtml+xml", "none"]
+    for path in paths:
+        url = f"{base}/{path}"
+        if path in tools:
+            assert [t["name"] for t in by_fetch[url]["tools"]] == ["search"], path
+            assert by_archive[url]["tools"] == by_fetch[url]["tools"], path
+        else:
+            kind = path.replace("_", "/")
+            assert by_fetch[url]["skipped"] == f"not HTML ({kind})" and not by_fetch[url]["tools"]
+            assert url not in by_archive
+
+
 def test_the_fetch_size_cap(tmp_path: Path, site: str) -> None:
     listing = tmp_path / "urls.txt"
     listing.write_text(f"{site}/big\n{site}/tool\n")
@@ -299,6 +471,41 @@ def test_resume_skips_pages_already_in_the_output_and_redoes_a_torn_line(tmp_pat
     assert json.loads(whole.splitlines()[0]) == found[json.loads(whole.splitlines()[0])["path"]]
     assert run(str(site), "--out", str(out)).returncode == 0
     assert len(out.read_text().splitlines()) == 5  # without --resume the output starts over
+
+
+def test_resume_passes_over_lines_that_are_json_but_name_no_page(tmp_path: Path) -> None:
+    """Output lines that are JSON but no object naming a page by a string (``5``, ``null``, a
+    string, ``{"path":[1]}``) crashed --resume with a TypeError traceback; they are passed
+    over, kept, and the page is extracted."""
+    page = tmp_path / "page.html"
+    page.write_bytes(TOOL)
+    out = tmp_path / "tools.jsonl"
+    foreign = ["5", "null", '"path"', '{"path":[1]}', '{"url":{"a":1}}']
+    out.write_text("".join(line + "\n" for line in foreign))
+    done = run(str(page), "--out", str(out), "--resume", "-j", "1")
+    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr
+    written = out.read_text("utf-8").splitlines()
+    assert written[:5] == foreign
+    assert json.loads(written[5])["path"] == str(page) and len(written) == 6
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_resume_writes_an_archive_error_line_once(tmp_path: Path, jobs: str) -> None:
+    """A damaged archive's and an unreadable archive's error lines were appended again on
+    every --resume, which exited 2 every time; now a resumed run writes nothing new."""
+    whole = tmp_path / "whole.warc.gz"
+    with whole.open("wb") as stream:
+        warc_records(WARCWriter(stream, gzip=True))
+    cut = tmp_path / "cut.warc.gz"
+    cut.write_bytes(whole.read_bytes()[:-40])
+    out = tmp_path / "tools.jsonl"
+    args = (str(cut), str(tmp_path / "missing.warc"), "--out", str(out), "-j", jobs, "--resume")
+    assert run(*args).returncode == 2
+    first = out.read_text("utf-8")
+    assert first.count('"path"') == 2
+    again = run(*args)
+    assert again.returncode == 0, again.stderr
+    assert out.read_text("utf-8") == first
 
 
 def test_pages_without_toolname_are_never_parsed(
@@ -385,12 +592,44 @@ def test_prefilter_all_forms() -> None:
         (("https://example.com/",), "put URLs in a file for --urls"),
         (("x.html", "--profile", "nope"), "unknown profile"),
         (("--urls", "missing.txt"), "missing.txt: no such file"),
+        (("--urls", "."), "--urls: . is a directory, not a file"),  # said "no such file"
     ],
 )
 def test_usage_mistakes_exit_2(tmp_path: Path, args: tuple[str, ...], message: str) -> None:
     done = run(*args, "--out", str(tmp_path / "o.jsonl"))
     assert done.returncode == 2
     assert message in done.stderr.decode()
+
+
+def test_an_output_that_is_an_input_is_refused_before_anything_is_written(
+    tmp_path: Path,
+) -> None:
+    """``--out`` naming an input archive, the URL list or an HTML file in an input directory
+    exits 2 with one line and leaves every file as it was (the archive used to be truncated to
+    0 bytes, "0 pages", exit 0)."""
+    archive = tmp_path / "crawl.warc.gz"
+    with archive.open("wb") as stream:
+        warc_records(WARCWriter(stream, gzip=True))
+    urls = tmp_path / "urls.txt"
+    urls.write_text("https://example.invalid/\n")
+    pages = tmp_path / "site"
+    pages.mkdir()
+    (pages / "a.html").write_bytes(TOOL)
+    before = {path: path.read_bytes() for path in (archive, urls, pages / "a.html")}
+    cases = [
+        ([str(archive), "--out", str(archive)], "is the input"),
+        ([str(archive), "--resume", "--out", str(tmp_path / "." / "crawl.warc.gz")], "is the input"),
+        (["--urls", str(urls), "--out", str(urls)], "is the input"),
+        ([str(pages), "--out", str(pages / "a.html")], "HTML file in the input directory"),
+        ([str(pages), "--out", str(pages / "new.html")], "HTML file in the input directory"),
+    ]
+    for args, message in cases:
+        done = run(*args, "-j", "1")
+        assert done.returncode == 2, (args, done.stderr)
+        error = done.stderr.decode()
+        assert message in error and error.count("\n") == 1 and "Traceback" not in error
+    assert {path: path.read_bytes() for path in before} == before
+    assert not (pages / "new.html").exists()
 
 
 def _archive_for_workers(path: Path, gzip: bool) -> None:

@@ -65,6 +65,11 @@ def test_extract_mcp_format_leaves_out_an_empty_title() -> None:
         (("extract", str(PAGE), "--profile", "firefox"), "unknown profile 'firefox'"),
         (("extract", str(PAGE), "--format", "yaml"), "unknown format 'yaml'"),
         (("lint", str(FIXTURES)), "is a directory"),
+        # unparseable URLs exited 3 (network), other schemes said "no such file"
+        (("extract", "http://"), "http://: not a valid URL"),
+        (("extract", "https://[::1"), "https://[::1: not a valid URL"),
+        (("lint", "ftp://x.example/a.html"), "only http(s) URLs are fetched"),
+        (("validate", "file:///etc/hosts", "t"), "only http(s) URLs are fetched"),
     ],
 )
 def test_user_mistakes_get_one_line_and_exit_2(args: tuple[str, ...], message: str) -> None:
@@ -73,6 +78,30 @@ def test_user_mistakes_get_one_line_and_exit_2(args: tuple[str, ...], message: s
     err = done.stderr.decode()
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
     assert done.stdout == b""
+
+
+def test_an_input_nested_too_deep_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    """``--input`` nested 1,000 deep (4 KB that JSON.parse takes) crashed validate and call
+    with a RecursionError traceback, exit 1; one level past the limit is refused the same way,
+    at the limit the input is parsed and checked as any other."""
+    page = tmp_path / "page.html"
+    page.write_text("<form toolname=s tooldescription=d><input name=q><button>go</button></form>")
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"q":' + "[" * 1000 + "]" * 1000 + "}")
+    past_the_limit = '{"q":' + "[" * 200 + "]" * 200 + "}"  # 201 levels with the object
+    for args in (
+        ("validate", str(page), "s", "--input", f"@{deep}"),
+        ("call", str(page), "s", "--dry-run", "--input", deep.read_text()),
+        ("validate", str(page), "s", "--input", past_the_limit),
+        ("call", str(page), "s", "--dry-run", "--profile", "html", "--input", past_the_limit),
+    ):
+        done = run(*args)
+        err = done.stderr.decode()
+        assert done.returncode == 2, (args, err)
+        assert "nests deeper than 200 levels" in err and err.count("\n") == 1, err
+    at_the_limit = '{"q":' + "[" * 199 + "]" * 199 + "}"
+    done = run("validate", str(page), "s", "--profile", "html", "--input", at_the_limit)
+    assert done.returncode == 1 and b'is not of type "string" (badInput)' in done.stdout, done
 
 
 def test_a_network_failure_is_one_line_and_exit_3() -> None:

@@ -72,3 +72,24 @@ def test_deep_pages_match_live_chromium(chromium) -> None:
         answer = chromium.stable_tools(page)
         assert answer.stable
         assert tools(page) == answer.tools, depth
+
+
+@pytest.mark.parametrize("profile", ["chromium", "html"])
+def test_a_tool_input_nested_too_deep_is_a_problem_not_a_recursion_error(profile: str) -> None:
+    """validate_input and prepare_call on a Python input nested 1,000 or 100,000 levels (a
+    field's value, or the whole input): one badInput problem, or InputError, never
+    RecursionError (validate_input's checks recursed per level and failed near 500)."""
+    page = "<form toolname=s tooldescription=d><input name=q><button>go</button></form>"
+    (tool,) = formtools.extract_tools(page, profile=profile)  # type: ignore[arg-type]
+    for depth in (1000, 100_000):
+        deep: list = []
+        for _ in range(depth):
+            deep = [deep]
+        assert formtools.validate_input(tool, {"q": deep}) == [
+            formtools.Problem("q", "badInput", "nested deeper than 200 levels of arrays and objects")
+        ]
+        (whole,) = formtools.validate_input(tool, deep)
+        assert (whole.field, whole.flag) == (None, "badInput")
+        for tool_input in ({"q": deep}, deep):
+            with pytest.raises(formtools.InputError):
+                formtools.prepare_call(tool, tool_input)

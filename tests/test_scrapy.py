@@ -239,3 +239,22 @@ def test_pages_without_toolname_are_not_parsed(monkeypatch: pytest.MonkeyPatch) 
     assert len(parsed) == 3
     no_form = HtmlResponse("https://shop.example/empty", body=b"<p>toolname</p>", encoding="utf-8")
     assert tools_of(no_form, all_forms=True) == [] and len(parsed) == 3
+
+
+def test_tools_of_a_response_a_browser_does_not_render_as_html_are_none() -> None:
+    """tools_of parsed JSON, text, PNG and octet-stream bodies as HTML (a tool from a JSON
+    response no browser registers); now only HTML, XHTML and an untyped response give tools,
+    as in formtools batch."""
+    from scrapy.http import Response
+
+    body = b"<form toolname=t tooldescription=d><input name=q><button>go</button></form>"
+    found = {}
+    for kind in ("text/html", "application/xhtml+xml", "application/json", "text/plain",
+                 "image/png", "application/octet-stream", None):
+        headers = {"Content-Type": kind} if kind else {}
+        response = Response("https://a.example/x", body=body, headers=headers)
+        found[kind] = [tool.name for tool in tools_of(response)]
+    assert found == {
+        "text/html": ["t"], "application/xhtml+xml": ["t"], None: ["t"],
+        "application/json": [], "text/plain": [], "image/png": [], "application/octet-stream": [],
+    }

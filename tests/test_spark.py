@@ -220,6 +220,28 @@ def test_user_mistakes_are_formtools_errors(
     ]
 
 
+def test_an_output_directory_holding_an_input_is_refused_before_anything_is_read(
+    spark: SparkSession, archives: list[Path], tmp_path: Path
+) -> None:
+    """``--out crawls --overwrite 'crawls/*.warc.gz'``: Spark emptied the output directory,
+    deleting the archives, then failed with a Py4J traceback. Now a one-line UsageProblem (exit 2
+    from the command) and the archives stay; a glob's folders are matched as patterns."""
+    crawls = tmp_path / "crawls"
+    crawls.mkdir()
+    shutil.copy(archives[0], crawls / archives[0].name)
+    before = sorted(crawls.iterdir())
+    for out, path in [
+        (crawls, f"{crawls}/*.warc.gz"),
+        (crawls, f"file:{crawls}/{archives[0].name}"),
+        (tmp_path, f"{tmp_path}/c*/*.warc.gz"),
+    ]:
+        with pytest.raises(formtools.UsageProblem, match="the output directory holds the input"):
+            job.run(spark, [path], str(out), format="json", overwrite=True)
+        assert sorted(crawls.iterdir()) == before
+    job.run(spark, [f"{crawls}/*.warc.gz"], str(tmp_path / "tools"), format="json")
+    assert sorted(crawls.iterdir()) == before
+
+
 def test_spark_submit_with_a_listing_and_a_prefix(
     spark: SparkSession, archives: list[Path], tmp_path: Path
 ) -> None:

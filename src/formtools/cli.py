@@ -12,6 +12,7 @@ traceback for a user's mistake. Stages are imported by the command that needs th
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
@@ -94,6 +95,24 @@ def _choice(value: str, known: tuple[str, ...], option: str) -> str:
     return value
 
 
+_SCHEME_PREFIX = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
+
+
+def _refuse_unfetchable(page: str) -> None:
+    """A page that looks like a URL but is none formtools fetches is a user mistake (exit 2):
+    ``http://`` or ``https://[::1`` was reported as a network failure (exit 3), ``ftp://…``
+    and ``file://…`` as a missing file."""
+    from formtools._spec.url import can_parse
+
+    scheme = _SCHEME_PREFIX.match(page)
+    if scheme is None:
+        return
+    if scheme[1].lower() not in ("http", "https"):
+        raise UsageProblem(f"{page}: only http(s) URLs are fetched (name a file by its path)")
+    if not can_parse(page):
+        raise UsageProblem(f"{page}: not a valid URL")
+
+
 def _extraction(
     page: str, profile: str, base_url: str | None, all_forms: bool = False, infer: bool = True
 ) -> Extraction:
@@ -103,6 +122,7 @@ def _extraction(
     from formtools._synth.synthesize import synthesize
 
     rules = get_profile(profile)  # an unknown profile fails before any I/O
+    _refuse_unfetchable(page)
     if not infer:
         rules = without_guesses(rules)
     return synthesize(load_page(page, base_url=base_url), rules, all_forms=all_forms)
@@ -182,6 +202,7 @@ def lint(
 
 def _tool_input(text: str) -> object:
     """``--input``: JSON text, ``@path`` to a JSON file, or ``@-`` for standard input."""
+    from formtools._execute.validate import MAX_INPUT_DEPTH
     from formtools._spec.jsjson import loads
 
     source = "--input"
@@ -194,10 +215,32 @@ def _tool_input(text: str) -> object:
         except UnicodeDecodeError:
             raise UsageProblem(f"--input: {source} is not UTF-8 text") from None
         source = "--input: " + ("standard input" if source == "-" else source)
+    if _nests_deeper(text, MAX_INPUT_DEPTH):  # Python's parser fails near 1,000 levels
+        raise UsageProblem(
+            f"{source} nests deeper than {MAX_INPUT_DEPTH} levels of arrays and objects"
+        )
     try:
         return loads(text)
     except ValueError as error:
         raise UsageProblem(f"{source} is not JSON: {error}") from None
+
+
+_JSON_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')  # strings are passed over whole
+
+
+def _nests_deeper(text: str, levels: int) -> bool:
+    """Whether the JSON ``text`` opens more than ``levels`` arrays and objects inside one
+    another (scanned, not parsed: what is too deep for the input is too deep for the parser)."""
+    depth = 0
+    for token in _JSON_BRACKET.finditer(text):
+        bracket = token.group()
+        if bracket in "[{":
+            depth += 1
+            if depth > levels:
+                return True
+        elif bracket in "]}":
+            depth -= 1
+    return False
 
 
 def _files(options: list[str]) -> dict[str, list[str]]:
@@ -511,12 +554,23 @@ def batch(
     toolname attribute (with --all-forms: without <form) are never parsed (their line says
     "skipped").
     """
-    from formtools._crawl.batch import BatchOptions, progress_display, run_batch
+    from formtools._crawl.batch import BatchOptions, Tally, progress_display, run_batch
 
     options = BatchOptions(profile=profile, all_forms=all_forms, jobs=jobs, resume=resume)
     sink = sys.stdout if out == "-" else Path(out)
+    so_far: list[Tally] = []  # the running totals, for the summary of an interrupted run
+
+    def on_page(tally: Tally) -> None:
+        so_far[:] = [tally]
+        show(tally)
+
     with progress_display(sys.stderr.isatty()) as show:
-        tally = run_batch(inputs or [], sink, urls=urls, options=options, on_page=show)
+        try:
+            tally = run_batch(inputs or [], sink, urls=urls, options=options, on_page=on_page)
+        except KeyboardInterrupt:
+            if so_far:  # what is written stays: --resume goes on from it
+                typer.echo(f"formtools: {so_far[0].summary()}", err=True)
+            raise
     typer.echo(f"formtools: {tally.summary()}", err=True)
     if tally.damaged and not allow_damaged:
         typer.echo(
@@ -536,12 +590,17 @@ def _discard_stdout() -> None:
     os.close(devnull)
 
 
+_INTERRUPTED = 130  # 128 + SIGINT, as shells report a process Ctrl-C ended
+
+
 def main() -> None:
     """The console script: every error a one-line message and its exit code (see the module)."""
     if os.environ.get("NO_COLOR"):  # https://no-color.org: rich then writes no escape codes at all
         os.environ["TERM"] = "dumb"
     try:
         code = app(standalone_mode=False)  # returns Exit's code instead of raising it
+        if code == _INTERRUPTED:
+            raise KeyboardInterrupt  # Typer turned it into that code; no command exits with it
         sys.stdout.flush()  # a failed write shows here, not in Python's shutdown
     except BrokenPipeError:  # the reader went away (… | head): nothing to say
         _discard_stdout()
@@ -559,7 +618,7 @@ def main() -> None:
         sys.exit(130)
     except KeyboardInterrupt:
         typer.echo("formtools: interrupted", err=True)
-        sys.exit(130)
+        sys.exit(_INTERRUPTED)
     except Exception as error:
         # click's usage errors (typer bundles its own copy of click, so match by behaviour)
         show, exit_code = getattr(error, "show", None), getattr(error, "exit_code", None)

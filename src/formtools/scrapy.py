@@ -22,6 +22,7 @@ from typing import Any
 import scrapy
 from scrapy.http import Response
 
+from formtools._crawl.pages import renders_as_html
 from formtools._execute.call import FileSource, Finishing, PreparedCall, prepare_call
 from formtools._execute.fill import OMITTED
 from formtools._forms.state import FormState
@@ -88,7 +89,11 @@ def tools_of(
 ) -> list[Tool]:
     """The tools of ``response``, sorted by name. A page without a ``toolname`` attribute
     (with ``all_forms``: without ``<form``) is never parsed, by the byte prefilter of
-    ``formtools batch``, so calling this on every crawled page costs little."""
+    ``formtools batch``, so calling this on every crawled page costs little. A response a
+    browser does not render as HTML (JSON, text, an image: see ``renders_as_html``) has no
+    tools, as with ``formtools batch``."""
+    if not renders_as_html(_content_type(response)):
+        return []
     if not may_hold_tools(response.body, _content_type(response), all_forms=all_forms):
         return []
     return list(extraction_of(response, profile=profile, all_forms=all_forms).tools)

@@ -18,7 +18,11 @@ Imports are absolute so that ``spark-submit`` can run this file as a script.
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import io
+import os
+import posixpath
+import re
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -178,7 +182,15 @@ def run(
 ) -> dict[str, int]:
     """The whole job: extract the tools of ``paths`` into ``out`` and count what was written
     (``tools``, ``pages`` with a tool, ``errors``, ``damaged`` archives: cut short or corrupt,
-    their records before the damage read), reading back only the written columns."""
+    their records before the damage read), reading back only the written columns. An ``out``
+    that is or holds an input is refused before anything is read or written: Spark empties
+    the output directory before the job reads its inputs."""
+    for path in paths:
+        if _holds(out, path):
+            raise UsageProblem(
+                f"{out}: the output directory holds the input {path} (writing it would delete "
+                "the input): choose another output directory"
+            )
     tools = extract_warcs(spark, paths, profile=profile, all_forms=all_forms)
     write_tools(tools, out, format=format, overwrite=overwrite)
     written = spark.read.schema(SCHEMA).format(format).load(out)
@@ -193,6 +205,31 @@ def run(
         ).alias("damaged"),
     ).collect()
     return counts[0].asDict()  # a global aggregate has exactly one row
+
+
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]+):(//[^/]*)?(.*)")  # one letter: a drive
+
+
+def _holds(out: str, path: str) -> bool:
+    """Whether the directory ``out`` is, or is a folder of, the input path or glob ``path``
+    (each of the glob's folders matched as a pattern). Local paths (no scheme, ``file:``) are
+    compared resolved; others by their scheme, authority and path as written."""
+    out_root, out_parts = _split_path(out)
+    root, parts = _split_path(path)
+    if out_root != root or len(out_parts) > len(parts):
+        return False
+    return all(fnmatch.fnmatchcase(name, pattern) for name, pattern in zip(out_parts, parts))
+
+
+def _split_path(path: str) -> tuple[str, list[str]]:
+    """A Hadoop path as its file system (scheme and authority; "" for local files) and the
+    names of its folders and file."""
+    match = _SCHEME.fullmatch(path)
+    if match is None or match[1].lower() == "file":
+        local = path if match is None else match[3]
+        return "", [name for name in os.path.realpath(local).split(os.sep) if name]
+    root = f"{match[1].lower()}:{match[2] or ''}"
+    return root, [name for name in posixpath.normpath(match[3] or "/").split("/") if name]
 
 
 @contextmanager

@@ -26,6 +26,7 @@ already names.
 from __future__ import annotations
 
 import os
+import stat
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -35,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
-from formtools._crawl.pages import FetchOptions, Page, Unreadable
+from formtools._crawl.pages import FetchOptions, Page, Unreadable, media_type, renders_as_html
 from formtools._spec.jsjson import dumps
 from formtools._synth.profile import get_profile, profile_names
 from formtools.errors import SourceError, UsageProblem
@@ -155,8 +156,10 @@ def extract_page(page: Page, profile: str, all_forms: bool = False) -> Outcome:
     return Outcome(line, len(page.body), tools=len(result.tools), parsed=True)
 
 
-def _skipped(page: Page, all_forms: bool) -> Outcome:
-    reason = "no <form" if all_forms else "no toolname attribute"
+def _skipped(page: Page, all_forms: bool, reason: str | None = None) -> Outcome:
+    """The line of a page never parsed: by default, one the prefilter found no tool in."""
+    if reason is None:
+        reason = "no <form" if all_forms else "no toolname attribute"
     line = _line(
         page.key, page.name, tools=[], diagnostics={"errors": 0, "warnings": 0}, skipped=reason
     )
@@ -269,16 +272,23 @@ def _size(name: str) -> int:
 
 
 def _directory(root: Path, done: AbstractSet[tuple[str, str]]) -> Iterator[_Item]:
+    """The HTML files under ``root``. Only regular files are read: opening a FIFO named
+    ``*.html`` blocks until something writes to it, which hung the batch (a pipe named on the
+    command line is read: ``<(…)`` gives one)."""
     for folder, subfolders, files in os.walk(root):
         subfolders.sort()
         for filename in sorted(files):
             if filename.lower().endswith(_HTML_SUFFIXES):
                 name = os.path.join(folder, filename)
-                yield from _file(name, _size(name), done)
-
-
-def _is_html(content_type: str | None) -> bool:
-    return (content_type or "").partition(";")[0].strip().lower() == "text/html"
+                try:
+                    found = os.stat(name)
+                except OSError:
+                    found = None  # the worker reads it and reports why not
+                if found is not None and not stat.S_ISREG(found.st_mode):
+                    if ("path", name) not in done:
+                        yield Unreadable("path", name, f"{name}: not a regular file, skipped")
+                    continue
+                yield from _file(name, found.st_size if found else 0, done)
 
 
 def _open_archive(path: str) -> BinaryIO | Unreadable:
@@ -304,15 +314,15 @@ def _warc(
 
     stream = _open_archive(path)
     if isinstance(stream, Unreadable):
-        yield stream
+        yield from _unless_done(stream, done)
         return
     with stream:
         for item in warc_records(stream, path, max_bytes, bodies=False):
             if isinstance(item, Damage):
-                yield Unreadable("path", path, str(item), damaged=True)
+                yield from _unless_done(Unreadable("path", path, str(item), damaged=True), done)
                 continue
             url = item.url or ""
-            if not _is_html(item.content_type) or ("url", url) in done:
+            if not renders_as_html(item.content_type) or ("url", url) in done:
                 continue
             if item.has_body:
                 if len(item.body) > max_bytes:
@@ -343,10 +353,10 @@ def warc_pages(
 
     for item in warc_records(stream, path, max_bytes):
         if isinstance(item, Damage):
-            yield Unreadable("path", path, str(item), damaged=True)
+            yield from _unless_done(Unreadable("path", path, str(item), damaged=True), done)
             continue
         url = item.url or ""
-        if not _is_html(item.content_type) or ("url", url) in done:
+        if not renders_as_html(item.content_type) or ("url", url) in done:
             continue
         if len(item.body) > max_bytes:
             yield Unreadable("url", url, f"{url}: larger than {max_bytes} bytes")
@@ -358,10 +368,19 @@ def _warc_here(path: str, done: AbstractSet[tuple[str, str]], max_bytes: int) ->
     """``--jobs 1``: the archive's pages read in this process, in one pass."""
     stream = _open_archive(path)
     if isinstance(stream, Unreadable):
-        yield stream
+        yield from _unless_done(stream, done)
         return
     with stream:
         yield from warc_pages(stream, path, done, max_bytes)
+
+
+def _unless_done(
+    archive_error: Unreadable, done: AbstractSet[tuple[str, str]]
+) -> Iterator[Unreadable]:
+    """An archive's error line, unless a resumed output has it. The archive is read again all
+    the same: with workers its error line can be written before its records' lines."""
+    if ("path", archive_error.name) not in done:
+        yield archive_error
 
 
 def _pages(
@@ -395,9 +414,32 @@ def _pages(
 # --- the run --------------------------------------------------------------------------------
 
 
+def _refuse_output_among_inputs(out: Path, inputs: Sequence[str]) -> None:
+    """Refuse an output that is one of the inputs (the output is truncated before the inputs
+    are read: an archive named twice was emptied, and the run reported 0 pages) or an HTML file
+    in an input directory (it would be read as a page while being written)."""
+    for name in inputs:
+        try:
+            same = os.path.samefile(name, out)
+        except OSError:  # either does not exist yet: they are not the same file
+            same = False
+        if same:
+            raise UsageProblem(f"--out: {out} is the input {name}: write the lines elsewhere")
+        if (
+            out.name.lower().endswith(_HTML_SUFFIXES)
+            and os.path.isdir(name)
+            and out.resolve().is_relative_to(Path(name).resolve())
+        ):
+            raise UsageProblem(
+                f"--out: {out} is an HTML file in the input directory {name}: "
+                "write the lines elsewhere"
+            )
+
+
 def _finished(out: Path) -> set[tuple[str, str]]:
     """The pages ``out`` already has a line for. A torn last line (an interrupted run) is cut
-    off, so that page is done again."""
+    off, so that page is done again; a line that is no JSON object naming a page by a string
+    is passed over."""
     import json
 
     done: set[tuple[str, str]] = set()
@@ -411,7 +453,12 @@ def _finished(out: Path) -> set[tuple[str, str]]:
                 record = json.loads(line)
             except ValueError:
                 continue
-            done.update((key, record[key]) for key in ("path", "url") if key in record)
+            if not isinstance(record, dict):  # a line of some other tool: no page of ours
+                continue
+            for key in ("path", "url"):
+                name = record.get(key)
+                if isinstance(name, str):
+                    done.add((key, name))
     if whole < out.stat().st_size:
         os.truncate(out, whole)
     return done
@@ -507,6 +554,8 @@ def run_batch(
             raise UsageProblem(
                 f"{name}: batch reads files, directories and WARC files; put URLs in a file for --urls"
             )
+    if urls is not None and urls.is_dir():
+        raise UsageProblem(f"--urls: {urls} is a directory, not a file")
     if urls is not None and not urls.is_file():
         raise SourceError(f"{urls}: no such file")
     if isinstance(out, Path) and not out.parent.is_dir():
@@ -515,6 +564,8 @@ def run_batch(
         raise UsageProblem(f"--out: {out} is a directory, not a file")
     if options.resume and not isinstance(out, Path):
         raise UsageProblem("--resume needs an output file, not standard output")
+    if isinstance(out, Path):
+        _refuse_output_among_inputs(out, [*inputs, *([str(urls)] if urls is not None else [])])
     done = _finished(out) if isinstance(out, Path) and options.resume and out.exists() else set()
     jobs = options.jobs or cores()
     tally = Tally(resumed=len(done))
@@ -568,6 +619,10 @@ def run_batch(
                 if isinstance(item, Page):  # fetched: the parent holds these bytes anyway
                     from formtools._parse.prefilter import may_hold_tools
 
+                    if not renders_as_html(item.content_type):  # as archived records are
+                        reason = f"not HTML ({media_type(item.content_type)})"
+                        emit([_skipped(item, options.all_forms, reason)])
+                        continue
                     if not may_hold_tools(item.body, item.content_type, all_forms=options.all_forms):
                         emit([_skipped(item, options.all_forms)])
                         continue
@@ -584,8 +639,8 @@ def run_batch(
             for future in pending:
                 emit(future.result())
         finally:
+            tally.workers = workers.count  # an interrupted run's summary says it too
             workers.close()
-    tally.workers = workers.count
     return tally
 
 

@@ -57,25 +57,44 @@ async def _fetch_all(
     policy = FetchPolicy(timeout=options.timeout, max_bytes=options.max_bytes)
     async with AsyncFetcher(policy, max_connections=options.concurrency) as client:
 
-        async def one(url: str) -> None:
+        async def one(url: str, host: str) -> None:
             try:
-                async with hosts[urlsplit(url).netloc.lower()]:
+                async with hosts[host]:
                     item = await _fetch(client, url, options.max_bytes)
                 await asyncio.to_thread(handover.put, item)
             finally:
                 slots.release()
 
         tasks: set[asyncio.Task[None]] = set()
-        with listing.open(encoding="utf-8") as lines:
-            for line in lines:
-                url = line.strip()
+        with listing.open("rb") as lines:
+            for number, line in enumerate(lines, 1):
+                url, problem = _listed_url(line, number)
                 if not url or url.startswith("#") or ("url", url) in done:
                     continue
+                if problem is None:
+                    try:
+                        host = urlsplit(url).netloc.lower()
+                    except ValueError as error:  # an unbalanced bracket in the host, a bad port
+                        problem = f"{url}: not a valid URL ({error})"
+                if problem is not None:
+                    await asyncio.to_thread(handover.put, Unreadable("url", url, problem))
+                    continue
                 await slots.acquire()
-                task = asyncio.create_task(one(url))
+                task = asyncio.create_task(one(url, host))
                 tasks.add(task)
                 task.add_done_callback(tasks.discard)
         await asyncio.gather(*tasks)
+
+
+def _listed_url(line: bytes, number: int) -> tuple[str, str | None]:
+    """The URL on a line of the list, and why it cannot be fetched if it cannot be read: a
+    line that is not UTF-8 is named with its bad bytes escaped (``\\xe9``), the same name on
+    every run, so ``--resume`` finds its error line."""
+    try:
+        return line.decode("utf-8").strip(), None
+    except UnicodeDecodeError:
+        url = line.decode("utf-8", "backslashreplace").strip()
+        return url, f"{url}: line {number} of the URL list is not UTF-8"
 
 
 async def _fetch(client: AsyncFetcher, url: str, max_bytes: int) -> Page | Unreadable:
@@ -88,6 +107,8 @@ async def _fetch(client: AsyncFetcher, url: str, max_bytes: int) -> Page | Unrea
         return Unreadable("url", url, f"{url}: larger than {max_bytes} bytes")
     except FetchError as error:
         return Unreadable("url", url, str(error))
+    except Exception as error:  # a URL the client cannot even send: one page, not the batch
+        return Unreadable("url", url, f"{url}: cannot fetch: {type(error).__name__}: {error}")
     if response.status >= 400:
         return Unreadable("url", url, f"{url}: HTTP {response.status}")
     return Page("url", url, response.body, response.url, response.content_type)

@@ -17,9 +17,13 @@ except for the records a gzip member holds after others, whose bodies the index 
 from __future__ import annotations
 
 import io
+import pickle
+import tempfile
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from typing import Any, BinaryIO
+from itertools import islice
+from typing import IO, Any, BinaryIO, cast
 
 # zlib-ng inflates the same gzip data (same format, same CRC checks, same errors) about twice as
 # fast as the zlib Python links: a crawl's archives are read twice (the index, then each worker's
@@ -95,9 +99,11 @@ class _GzipMembers(io.RawIOBase):
         self.exhausted = False
         self._error: Exception | None = None  # the stream ends once the bytes before it are read
         self._produced = 0  # decompressed bytes given out by members so far
+        # where the last member to pass its CRC check ends in the decompressed data
+        self.verified_through = 0
         # each member begun and not yet forgotten: [compressed start, decompressed start,
-        # compressed end once it has ended]
-        self._spans: list[list[int]] = []
+        # compressed end once it has ended]; a deque, since the oldest are forgotten one by one
+        self._spans: deque[list[int]] = deque()
 
     def readable(self) -> bool:
         return True
@@ -147,6 +153,7 @@ class _GzipMembers(io.RawIOBase):
             self._inflate = zlib.decompressobj(zlib.MAX_WBITS | 16)
             self._inside = False
             self.members_done += 1
+            self.verified_through = self._produced
         return out[0] if len(out) == 1 else b"".join(out)
 
     def member_at(self, position: int) -> int:
@@ -167,15 +174,23 @@ class _GzipMembers(io.RawIOBase):
         the first one remembered if ``position`` is before it."""
         return next((span for span in reversed(self._spans) if span[1] <= position), self._spans[0])
 
+    def forget_before(self, position: int) -> None:
+        """Forget the members wholly before decompressed byte ``position``: no record still to
+        be located or read begins before it. Called for every record, whatever its type, so
+        that a long run of records never located (requests, metadata) leaves no trail."""
+        spans = self._spans
+        while len(spans) > 1 and spans[1][1] <= position:
+            spans.popleft()
+
     def locate(self, start: int, end: int) -> Location:
         """The members holding decompressed bytes ``start`` to ``end`` (records are located in
         file order: the members wholly before ``start`` are forgotten)."""
+        self.forget_before(start)
         spans = self._spans
-        while len(spans) > 1 and spans[1][1] <= start:
-            spans.pop(0)
         first = spans[0]
         last = next(
-            (span for span, after in zip(spans, spans[1:]) if after[1] >= end), spans[-1]
+            (span for span, after in zip(spans, islice(spans, 1, None)) if after[1] >= end),
+            spans[-1],
         )
         length = last[2] - first[0] if last[2] >= 0 else None
         return Location(first[0], length, start - first[1], gzip=True)
@@ -196,15 +211,11 @@ def warc_records(
     A WARC.gz record is given only once its gzip member has passed its CRC check, so a record
     whose bytes were corrupted never comes out (with one record per member, as WARC.gz is
     written; a member holding several records holds them back until it ends)."""
-    from warcio.archiveiterator import ArchiveIterator
-
     head = stream.read(2)
     rest = _Prefixed(head, stream)
     members = _GzipMembers(rest) if head and _GZIP_MAGIC.startswith(head) else None
-    iterator = ArchiveIterator(io.BufferedReader(members if members is not None else rest))
-    # read, waiting for their gzip member's end: the record, and its first and end offsets in
-    # the decompressed data
-    held: list[tuple[Record, int, int]] = []
+    iterator = _archive_iterator(io.BufferedReader(members if members is not None else rest))
+    held = _HeldRecords()
 
     def located(record: Record, start: int, end: int) -> Record:
         if members is not None:
@@ -214,24 +225,34 @@ def warc_records(
         return replace(record, location=where)
 
     def checked(damage: Damage | None = None) -> Iterator[Record | Damage]:
-        done = members.members_done if members is not None else current
-        limit = done if damage is None else min(done, damage.record)
-        while held and held[0][0].index < limit:
-            yield located(*held.pop(0))
+        """The held records whose members have all passed their CRC check (all of them in a
+        plain WARC), up to the damaged record, then the damage."""
+        while (first := held.first()) is not None:
+            record, _, end = first
+            if members is not None and end > members.verified_through:
+                break
+            if damage is not None and record.index >= damage.record:
+                break
+            yield located(*held.pop())
         if damage is not None:
             yield damage
 
-    def damage_at(reason: str) -> Damage:
+    def damage_at(reason: str, read_through: bool = True) -> Damage:
         """The damage warcio noticed, unless broken gzip data explains it (a cut or a flipped
-        byte garbles what warcio then reads)."""
+        byte garbles what warcio then reads). ``read_through`` false: reading stopped before
+        the end of the data (a line too long), so a member not ended yet is no cut."""
         # warcio's offset is where the record being read begins in the decompressed data
         offset = members.member_at(iterator.offset) if members is not None else iterator.offset
-        return _gzip_damage(path, members) or Damage(path, offset, current, reason)
+        cut = read_through or (members is not None and members.error is not None)
+        return (cut and _gzip_damage(path, members)) or Damage(path, offset, current, reason)
 
     current = 0  # the index of the record being read (or whose header warcio is parsing)
     try:
         for record in iterator:
             start = iterator.offset  # warcio's position: in the decompressed data
+            if members is not None:
+                oldest = held.first()
+                members.forget_before(oldest[1] if oldest is not None else start)
             if record.format != "warc":  # warcio reads any text as an ARC record
                 yield from checked(Damage(path, 0, current, "not a WARC archive"))
                 return
@@ -261,7 +282,7 @@ def warc_records(
             current += 1
             yield from checked()
     except Exception as error:  # warcio fails on corrupt input with any exception
-        yield from checked(damage_at(_reason(error)))
+        yield from checked(damage_at(_reason(error), not isinstance(error, LineTooLong)))
         return
     if members is not None and (members.error is not None or not members.complete):
         yield from checked(_gzip_damage(path, members))
@@ -271,11 +292,116 @@ def warc_records(
         # warcio ends quietly on a record whose header the file cut short
         yield Damage(path, iterator.offset, current, "the record's header is cut short")
     else:
-        for waiting in held:
-            yield located(*waiting)
+        while held.first() is not None:
+            yield located(*held.pop())
 
 
 _NOWHERE = Location(0, 0, 0, gzip=False)  # a held record's, until its members are known
+
+#: The longest line read as a WARC or HTTP header line (or a chunk size, or the blank lines
+#: between records). Servers refuse header lines far shorter (8 KiB is common); a longer line is
+#: damage, found after reading at most this much, instead of a whole file without a newline (any
+#: non-WARC file named .warc) read as one line.
+MAX_LINE = 1 << 20
+
+#: The bytes of held records (bodies, plus a little for the rest) kept in memory; past it they
+#: wait in a temporary file.
+HELD_IN_MEMORY = 16 << 20
+_RECORD_OVERHEAD = 512
+
+
+class LineTooLong(ValueError):
+    """A line longer than :data:`MAX_LINE` where warcio reads a line."""
+
+
+def _archive_iterator(stream: io.BufferedIOBase) -> Any:
+    """warcio's record iterator over ``stream``, reading lines with :class:`_LineReader`
+    (warcio's own reader grows a line a block at a time by copying it: quadratic in its length)."""
+    from warcio.archiveiterator import ArchiveIterator
+
+    iterator = ArchiveIterator(stream)
+    # its reader is made here and first used when iterating; the stream is never gzip (members
+    # are inflated by _GzipMembers), so none of warcio's decompression is lost
+    iterator.reader = _line_reader(iterator.fh)
+    return iterator
+
+
+def _line_reader(stream: Any) -> Any:
+    from warcio.bufferedreaders import BufferedReader
+
+    class _LineReader(BufferedReader):  # type: ignore[misc]  # (warcio has no type stubs)
+        """warcio's buffered reader whose ``readline`` joins the blocks of a line once (linear in
+        its length) and refuses a line longer than :data:`MAX_LINE`."""
+
+        def readline(self, length: int | None = None) -> bytes:
+            parts: list[bytes] = []
+            size = 0
+            while length is None or size < length:
+                self._fillbuff()
+                if self.empty():
+                    break
+                part: bytes = self.buff.readline(-1 if length is None else length - size)
+                parts.append(part)
+                size += len(part)
+                if size > MAX_LINE:
+                    raise LineTooLong(
+                        f"a line longer than {MAX_LINE:,} bytes (no WARC or HTTP header line is)"
+                    )
+                if part.endswith(b"\n"):
+                    break
+            return b"".join(parts)
+
+    return _LineReader(stream)
+
+
+class _HeldRecords:
+    """The records read and waiting for their gzip member's CRC check, in file order, each with
+    its first and end offsets in the decompressed data. In memory up to :data:`HELD_IN_MEMORY`
+    bytes, past that in a temporary file (deleted when closed): a WARC gzipped whole is one
+    member, so every record waits for the archive's end, and memory must not grow with it."""
+
+    def __init__(self) -> None:
+        self._memory: deque[tuple[Record, int, int]] = deque()
+        self._memory_bytes = 0
+        self._spill: IO[bytes] | None = None  # once spilling, every later record goes there
+        self._spilled = 0
+        self._next_spilled = 0  # where the oldest spilled record is in the file
+
+    def append(self, held: tuple[Record, int, int]) -> None:
+        size = _held_size(held)
+        if self._spill is None and self._memory_bytes + size <= HELD_IN_MEMORY:
+            self._memory.append(held)
+            self._memory_bytes += size
+            return
+        if self._spill is None:
+            self._spill = tempfile.TemporaryFile()
+        self._spill.seek(0, io.SEEK_END)
+        pickle.dump(held, self._spill, pickle.HIGHEST_PROTOCOL)
+        self._spilled += 1
+
+    def first(self) -> tuple[Record, int, int] | None:
+        """The oldest record held (None if none is)."""
+        if not self._memory and self._spill is not None:
+            self._spill.seek(self._next_spilled)
+            held = cast(tuple[Record, int, int], pickle.load(self._spill))
+            self._next_spilled = self._spill.tell()
+            self._spilled -= 1
+            self._memory.append(held)
+            self._memory_bytes += _held_size(held)
+            if not self._spilled:
+                self._spill.close()
+                self._spill, self._next_spilled = None, 0
+        return self._memory[0] if self._memory else None
+
+    def pop(self) -> tuple[Record, int, int]:
+        """The oldest record held, no longer held (:meth:`first` found it)."""
+        held = self._memory.popleft()
+        self._memory_bytes -= _held_size(held)
+        return held
+
+
+def _held_size(held: tuple[Record, int, int]) -> int:
+    return len(held[0].body) + _RECORD_OVERHEAD
 
 
 def _plain(http_headers: Any) -> bool:
@@ -291,8 +417,6 @@ def record_at(stream: BinaryIO, where: Location, max_bytes: int) -> bytes:
     ``where`` covers, after inflating the ``where.skip`` bytes of its member before it. The
     archive was checked when it was indexed; a record that no longer reads (the file changed
     since) raises :class:`ValueError`."""
-    from warcio.archiveiterator import ArchiveIterator
-
     stream.seek(where.offset)
     window = _Window(stream, where.length)
     raw: io.RawIOBase = _GzipMembers(window) if where.gzip else window
@@ -300,7 +424,7 @@ def record_at(stream: BinaryIO, where: Location, max_bytes: int) -> bytes:
     if len(reader.read(where.skip)) != where.skip:
         raise ValueError(f"the archive ends before byte {where.offset:,}")
     try:
-        record = next(iter(ArchiveIterator(reader)))
+        record = next(iter(_archive_iterator(reader)))
     except StopIteration:
         raise ValueError(f"no record at byte {where.offset:,}") from None
     if record.rec_type != "response" or record.http_headers is None:
@@ -346,6 +470,8 @@ def _gzip_damage(path: str, members: _GzipMembers | None) -> Damage | None:
 
 
 def _reason(error: Exception) -> str:
+    if isinstance(error, LineTooLong):
+        return str(error)
     if type(error).__name__ == "ArchiveLoadFailed":
         return str(error).splitlines()[0]
     return f"the record cannot be parsed ({type(error).__name__})"

@@ -384,6 +384,26 @@ def _as_json(error: ValidationError) -> str:
     return message
 
 
+#: The deepest tool input taken, in levels of arrays and objects (the input object is level
+#: 1). A form's fields take strings, numbers and lists of them; the schema checks and their
+#: messages recurse per level, and Python's recursion ended in RecursionError near 500 levels.
+MAX_INPUT_DEPTH = 200
+
+
+def nests_deeper_than_taken(value: Any) -> bool:
+    """Whether ``value`` nests more than :data:`MAX_INPUT_DEPTH` levels of lists and dicts
+    (counted without recursion, stopping at the first level too deep)."""
+    stack = [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (list, tuple, dict)):
+            if level > MAX_INPUT_DEPTH:
+                return True
+            members = item.values() if isinstance(item, dict) else item
+            stack.extend((member, level + 1) for member in members)
+    return False
+
+
 def _beyond_doubles(value: Any) -> bool:
     if isinstance(value, int) and not isinstance(value, bool):
         try:
@@ -401,7 +421,15 @@ def validate_input(tool: Tool, tool_input: Any, *, files: Iterable[str] = ()) ->
     secret_fields = sensitive_keys(tool.form)
     problems: dict[tuple[str | None, str], Problem] = {}
     browser_worded: set[tuple[str | None, str]] = set()
+    too_deep = f"nested deeper than {MAX_INPUT_DEPTH} levels of arrays and objects"
+    if not isinstance(tool_input, dict) and nests_deeper_than_taken(tool_input):
+        return [Problem(None, "badInput", too_deep)]
     if isinstance(tool_input, dict):
+        # a field's value as deep as a whole input may be: level 2 of the input
+        deep = [key for key, value in tool_input.items() if nests_deeper_than_taken([value])]
+        for key in deep:
+            problems[(key, "badInput")] = Problem(key, "badInput", too_deep)
+        tool_input = {key: value for key, value in tool_input.items() if key not in deep}
         # JSON.parse turns an integer beyond the doubles into Infinity, which no control keeps;
         # Python keeps it exact, and arithmetic on it (multipleOf) would overflow
         huge = [key for key, value in tool_input.items() if _beyond_doubles(value)]
