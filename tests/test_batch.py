@@ -139,6 +139,29 @@ def test_a_fifo_in_a_directory_is_skipped_with_a_reason(tmp_path: Path, jobs: st
     assert found[str(site / "a.html")]["tools"]
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_page_that_outlives_its_time_limit_is_an_error_line(tmp_path: Path, jobs: str) -> None:
+    """A page built to cost the html5lib path more than its size (nested misnested formatting
+    elements: minutes for 40 KB) held a worker, and so the crawl, for that long; now its line
+    says the parse outlived --page-time-limit and the rest of the batch goes on."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "a.html").write_bytes(TOOL)
+    costly = b"<dialog></dialog>" + TOOL + b"".join(b"<b id=a%d><div>" % i for i in range(1_500)) + b"</b>x" * 1_500
+    (site / "b.html").write_bytes(costly)
+    out = tmp_path / "tools.jsonl"
+    done = subprocess.run(
+        [sys.executable, "-m", "formtools", "batch", str(site), "--out", str(out), "-j", jobs, "--page-time-limit", "0.5"],
+        capture_output=True,
+        timeout=120,
+    )
+    found = lines(out)
+    slow = str(site / "b.html")
+    assert found[slow] == {"path": slow, "error": "ParseTimeLimit: the page took longer than 0.5 s to parse (its time limit)"}
+    assert found[str(site / "a.html")]["tools"]
+    assert b"Traceback" not in done.stderr
+
+
 def warc_records(writer: WARCWriter) -> None:
     def response(url: str, content_type: str, body: bytes) -> None:
         headers = StatusAndHeaders("200 OK", [("Content-Type", content_type)], protocol="HTTP/1.1")

@@ -546,6 +546,14 @@ def batch(
             "the damage are written either way).",
         ),
     ] = False,
+    page_time_limit: Annotated[
+        float,
+        typer.Option(
+            "--page-time-limit",
+            min=0,
+            help="Seconds one page's parse may take before its line is an error (0: no limit).",
+        ),
+    ] = 60.0,
 ) -> None:
     """Extract the tools of many pages into a JSON-lines file.
 
@@ -556,7 +564,9 @@ def batch(
     """
     from formtools._crawl.batch import BatchOptions, Tally, progress_display, run_batch
 
-    options = BatchOptions(profile=profile, all_forms=all_forms, jobs=jobs, resume=resume)
+    options = BatchOptions(
+        profile=profile, all_forms=all_forms, jobs=jobs, resume=resume, page_time_limit=page_time_limit or None
+    )
     sink = sys.stdout if out == "-" else Path(out)
     so_far: list[Tally] = []  # the running totals, for the summary of an interrupted run
 

@@ -59,6 +59,7 @@ class BatchOptions:
     jobs: int = 0  # worker processes; 0: one per core (see cores()), 1: in this process
     resume: bool = False
     fetch: FetchOptions = FetchOptions()
+    page_time_limit: float | None = 60.0  # seconds one page's parse may take (None: no limit)
 
 
 def cores() -> int:
@@ -129,16 +130,19 @@ def _line(key: str, name: str, **fields: Any) -> str:
 # --- in a worker ----------------------------------------------------------------------------
 
 
-def extract_page(page: Page, profile: str, all_forms: bool = False) -> Outcome:
+def extract_page(
+    page: Page, profile: str, all_forms: bool = False, time_limit: float | None = BatchOptions.page_time_limit
+) -> Outcome:
     """Parse and synthesize one page (runs in a worker process); ``all_forms``: with the
-    inferred tools of its forms without toolname."""
+    inferred tools of its forms without toolname; ``time_limit``: the seconds its parse may take
+    (a page built to cost the html5lib path more than its size is an error line, not a stall)."""
     from formtools._parse import parse_html  # the stages load where pages are extracted
     from formtools._synth.diagnostics import Severity
     from formtools._synth.synthesize import synthesize
 
     try:
         document = parse_html(
-            page.body, url=page.url, content_type=page.content_type, source=page.name
+            page.body, url=page.url, content_type=page.content_type, source=page.name, time_limit=time_limit
         )
         result = synthesize(document, profile, all_forms=all_forms)
     except Exception as error:  # one bad page never stops the batch
@@ -166,16 +170,18 @@ def _skipped(page: Page, all_forms: bool, reason: str | None = None) -> Outcome:
     return Outcome(line, len(page.body))
 
 
-def _prefiltered(page: Page, profile: str, all_forms: bool) -> Outcome:
+def _prefiltered(page: Page, profile: str, all_forms: bool, time_limit: float | None) -> Outcome:
     """The page extracted, or skipped if its bytes show it can hold no tool."""
     from formtools._parse.prefilter import may_hold_tools
 
     if not may_hold_tools(page.body, page.content_type, all_forms=all_forms):
         return _skipped(page, all_forms)
-    return extract_page(page, profile, all_forms)
+    return extract_page(page, profile, all_forms, time_limit)
 
 
-def extract_file(name: str, profile: str, all_forms: bool = False) -> Outcome:
+def extract_file(
+    name: str, profile: str, all_forms: bool = False, time_limit: float | None = BatchOptions.page_time_limit
+) -> Outcome:
     """Read the HTML file ``name``, run the byte prefilter on it and extract it if it passes
     (runs in a worker process)."""
     from formtools._parse.sources import read_page
@@ -184,7 +190,7 @@ def extract_file(name: str, profile: str, all_forms: bool = False) -> Outcome:
         raw = read_page(name)
     except SourceError as error:
         return _failed("path", name, str(error))
-    return _prefiltered(Page("path", name, raw.body, raw.url, None), profile, all_forms)
+    return _prefiltered(Page("path", name, raw.body, raw.url, None), profile, all_forms, time_limit)
 
 
 @dataclass(frozen=True)
@@ -199,7 +205,7 @@ class ArchiveRecord:
 
 
 def extract_record(
-    record: ArchiveRecord, profile: str, all_forms: bool, max_bytes: int
+    record: ArchiveRecord, profile: str, all_forms: bool, max_bytes: int, time_limit: float | None
 ) -> Outcome:
     """Read a WARC record where the parent found it, prefilter and extract it (runs in a
     worker process): the same line as for the record's bytes read in the parent."""
@@ -214,7 +220,7 @@ def extract_record(
         return _failed("url", url, f"{url}: cannot read the record ({where}): {error}")
     if len(body) > max_bytes:
         return _failed("url", url, f"{url}: larger than {max_bytes} bytes")
-    return _prefiltered(Page("url", url, body, url, record.content_type), profile, all_forms)
+    return _prefiltered(Page("url", url, body, url, record.content_type), profile, all_forms, time_limit)
 
 
 def _failed(key: str, name: str, error: str, size: int = 0, damaged: bool = False) -> Outcome:
@@ -234,7 +240,7 @@ _Work = Page | ArchiveRecord | str
 
 
 def extract_pages(
-    items: Sequence[_Work], profile: str, all_forms: bool, max_bytes: int
+    items: Sequence[_Work], profile: str, all_forms: bool, max_bytes: int, time_limit: float | None
 ) -> list[Outcome]:
     """The outcome of each item of a chunk (runs in a worker process): a path is read, an
     archive record is read where it lies, then prefiltered and extracted; a :class:`Page`
@@ -242,11 +248,11 @@ def extract_pages(
     found = []
     for item in items:
         if isinstance(item, str):
-            found.append(extract_file(item, profile, all_forms))
+            found.append(extract_file(item, profile, all_forms, time_limit))
         elif isinstance(item, ArchiveRecord):
-            found.append(extract_record(item, profile, all_forms, max_bytes))
+            found.append(extract_record(item, profile, all_forms, max_bytes, time_limit))
         else:
-            found.append(extract_page(item, profile, all_forms))
+            found.append(extract_page(item, profile, all_forms, time_limit))
     return found
 
 
@@ -596,7 +602,7 @@ def run_batch(
             nonlocal pending, chunk_bytes, sent
             from concurrent.futures import FIRST_COMPLETED, wait
 
-            work = (tuple(chunk), options.profile, options.all_forms, max_bytes)
+            work = (tuple(chunk), options.profile, options.all_forms, max_bytes, options.page_time_limit)
             pending.add(workers.pool().submit(extract_pages, *work))
             chunk.clear()
             chunk_bytes = 0

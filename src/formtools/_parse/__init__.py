@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from formtools._parse.document import Document, Parser
 from formtools._spec.referrer import policy_from_header
-from formtools.errors import UsageProblem
+from formtools.errors import ParseTimeLimit, UsageProblem
 
 __all__ = ["Document", "Parser", "parse_html"]
 
@@ -44,7 +44,10 @@ def parse_html(
     :meth:`~formtools._parse.exact._OwnerRecordingTreeBuilder.check_time`; lexbor's cannot).
     """
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    document = _parsed(markup, url, content_type, source, parser, deadline)
+    try:
+        document = _parsed(markup, url, content_type, source, parser, deadline)
+    except ParseTimeLimit:
+        raise ParseTimeLimit(f"the page took longer than {time_limit:g} s to parse (its time limit)") from None
     header = policy_from_header(referrer_policy)
     if header is not None and document.referrer_policy is None:
         document = replace(document, referrer_policy=header)
