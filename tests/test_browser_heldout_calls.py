@@ -57,6 +57,10 @@ def _dirname_cases() -> list[tuple[str, str, dict[str, Any]]]:
         "auto, Hebrew in a template": ("<div dir=auto><template>שלום</template>", "</div>"),
         "auto, Hebrew in a comment": ("<div dir=auto><!--שלום-->", "</div>"),
         "auto, Hebrew in a span": ("<div dir=auto><span>שלום</span>", "</div>"),
+        # SVG's and MathML's dir is none of HTML's (a review's finding)
+        "rtl, then an SVG dir=ltr": ("<div dir=rtl><svg dir=ltr><foreignObject>", "</foreignObject></svg></div>"),
+        "auto, Hebrew in an SVG with a dir": ("<div dir=auto><svg dir=ltr><text>שלום</text></svg>", "</div>"),
+        "auto, Hebrew in MathML with a dir": ("<div dir=auto><math dir=ltr><mi>ש</mi></math>", "</div>"),
     }
     html = [None, "rtl", "auto"]
     cases = []
@@ -69,6 +73,11 @@ def _dirname_cases() -> list[tuple[str, str, dict[str, Any]]]:
         body = f"{opening}<input name=d dirname=dd{attribute}>{closing}"
         top_attribute = "" if top is None else f' dir="{top}"'
         cases.append((f"own {mine!r}, around {outer!r}, html {top!r}, value {value!r}", _page(body, top_attribute), {"d": value}))
+    # a telephone input without dir reads left to right whatever is around it
+    for own_tel, value in itertools.product([None, "foo", "", "RTL", "auto"], ["123", "שלום"]):
+        attribute = "" if own_tel is None else f' dir="{own_tel}"'
+        body = f"<div dir=rtl><input type=tel name=d dirname=dd{attribute}></div>"
+        cases.append((f"tel, own {own_tel!r}, value {value!r}", _page(body), {"d": value}))
     return cases
 
 

@@ -138,6 +138,17 @@ CASES: list[tuple[str, bytes, str | None, str]] = [
     ("reference in a value", b"<meta charset='koi8&#45;r'>", None, "KOI8-R"),
     # --- the header and the BOM
     ("header over meta", K, "text/html; charset=windows-1251", "windows-1251"),
+    # the header's charset parameter as Chromium reads it (a review's finding: a regex took the
+    # label out of single quotes, another parameter's value and a name with a blank before "=")
+    ("header single-quoted", W, "text/html; charset='koi8-r'", "windows-1251"),
+    ("header charset in another value", W, 'text/html; foo="charset=koi8-r"', "windows-1251"),
+    ("header xcharset", W, "text/html; xcharset=koi8-r", "windows-1251"),
+    ("header blank before =", W, "text/html; charset =koi8-r", "windows-1251"),
+    ("header first charset empty", W, 'text/html; charset=""; charset=koi8-r', "windows-1251"),
+    ("header ends at a comma", W, "text/html; charset=koi8-r,shift_jis", "KOI8-R"),
+    ("header double-quoted", W, 'text/html; charset="koi8-r"', "KOI8-R"),
+    ("header second parameter", W, "text/html; q=1; CHARSET=koi8-r", "KOI8-R"),
+    ("header blank after =", W, "text/html; charset= koi8-r", "KOI8-R"),
     ("unknown header", K, "text/html; charset=bogus", "KOI8-R"),
     ("header utf-16", K, "text/html; charset=utf-16", "UTF-16LE"),
     ("header x-user-defined", b"", "text/html; charset=x-user-defined", "x-user-defined"),

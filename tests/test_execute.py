@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 
 import httpx
 import pytest
@@ -216,3 +217,25 @@ def test_cli_sends_files_and_reports_an_unreadable_one(site: TestSite, tmp_path)
     missing = run_cli("call", url, "upload", "--file", f"doc={tmp_path / 'nope.txt'}")
     assert missing.returncode == 2 and b"nope.txt: cannot read the file" in missing.stderr
     assert len(site.submissions()) == 1
+
+
+def test_a_landing_page_too_costly_to_parse_is_a_completed_call_without_a_result(
+    site: TestSite, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A submission's landing page is read whole with html5lib (its JSON-LD), whose cost a page
+    can make outgrow its size (nested misnested formatting elements: minutes for 40 KB): the
+    parse stops at its time limit, and the call, already sent, says its result is unreadable
+    (a review found the landing parse unbounded, holding the bridge's parser threads)."""
+    from formtools._execute import send
+
+    monkeypatch.setattr(send, "DEFAULT_TIME_LIMIT", 0.5)
+    costly = "<script type=application/ld+json>{\"a\": 1}</script>" + "".join(
+        f"<b id=a{i}><div>" for i in range(1_500)
+    ) + "</b>x" * 1_500
+    landing = site.put("landing", costly.encode())
+    page = f'<form toolname=go tooldescription=d toolautosubmit action="{landing}"><input name=q><button>Go</button></form>'
+    started = time.monotonic()
+    result = call_tool(tool_on(site, page, "go"), {"q": "x"})
+    assert time.monotonic() - started < 30  # (unbounded: minutes)
+    assert result.status == "completed" and result.result is None
+    assert result.reason == "the landing page could not be read: the page took longer than 0.5 s to parse (its time limit)"

@@ -151,6 +151,31 @@ def test_a_form_that_overwrites_something_is_destructive(form: str) -> None:
     assert found["destructiveHint"] is True and found["humanInTheLoopHint"] == "confirm"
 
 
+@pytest.mark.parametrize(
+    "form",
+    [
+        '<form toolname=sort tooldescription="Sort the list" action=/list><select name=by><option>price</select><button>Update</button></form>',
+        '<form toolname=news tooldescription="News" action=/update-view><button>Show updates</button></form>',
+    ],
+)
+def test_a_get_form_that_updates_a_view_is_not_destructive(form: str) -> None:
+    """Overwriting is a POST's: a GET "Update" button refreshes what is shown (a review of the
+    overwrite words found such forms made destructive, and confirmed)."""
+    found = annotations(form)
+    assert found["destructiveHint"] is False and found["humanInTheLoopHint"] != "confirm"
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        '<form toolname=s tooldescription=d role=search action=/archive/search><input name=q><button>Search</button></form>',
+        '<form toolname=find_a_book tooldescription="Find a book in the catalogue" action=/book><input name=q><button>Find</button></form>',
+    ],
+)
+def test_a_search_that_names_an_adding_verb_stays_read_only(form: str) -> None:
+    assert annotations(form)["readOnlyHint"] is True
+
+
 def test_prose_about_updates_makes_no_form_destructive() -> None:
     form = '<form toolname=signup tooldescription="Sign up to get updates and change alerts" method=post><input name=e><button>Join</button></form>'
     assert annotations(form)["destructiveHint"] is False

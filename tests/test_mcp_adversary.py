@@ -70,6 +70,8 @@ LOWERED_HINTS = """<!doctype html><meta charset=utf-8>
       toolsensitivehint=false><button>Go</button></form>
 <form toolname=find tooldescription="Find an order" toolautosubmit method=get action=/search
       toolhumanintheloophint=review><input name=q><button>Go</button></form>
+<form toolname=drop_search tooldescription="Search" toolautosubmit method=get action=/search
+      tooldestructivehint><input name=q><button>Go</button></form>
 """
 
 
@@ -96,6 +98,11 @@ def test_the_published_hints_are_the_ones_the_bridge_enforces(site: TestSite) ->
     assert find.annotations.read_only_hint is True
     assert find.meta["formtools/hints"]["humanInTheLoopHint"] == "review"
     assert "humanInTheLoopHint" not in find.meta["formtools/hints"]["x-formtools-inferred-hints"]
+    # a destructive tool, whoever says so, is not read-only and needs a yes (review: a GET search
+    # declared destructive was published read-only and destructive, and submitted unasked)
+    dropping = tools["drop_search"]
+    assert dropping.annotations.destructive_hint is True and dropping.annotations.read_only_hint is False
+    assert dropping.meta["formtools/hints"]["humanInTheLoopHint"] == "confirm"
 
 
 def test_tool_text_from_the_page_is_data(site: TestSite) -> None:

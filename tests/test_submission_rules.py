@@ -207,3 +207,17 @@ def test_origin_and_referer_follow_the_default_referrer_policy(
     headers = dict(request.headers)
     assert (headers.get("Origin"), headers.get("Referer")) == expected
     assert "s3cret" not in repr(request.headers)
+
+
+@pytest.mark.parametrize("profile", ["chromium", "html", "portable"])
+@pytest.mark.parametrize("tool_input", [{"q": "a\ud800b"}, {"q\udc00": "x"}, {"s": ["a", "\ud83d"]}])
+def test_a_lone_surrogate_is_refused_by_validate_as_by_call(profile: str, tool_input: dict) -> None:
+    """Chromium's JSON round trip refuses a lone surrogate anywhere in the input; call refused
+    it and validate said valid (a review's finding: validate ⇔ call)."""
+    page = "<form toolname=t tooldescription=d><input name=q><select name=s multiple><option>a</select><button>Go</button></form>"
+    (found,) = formtools.extract_tools(page, profile=profile)
+    assert [(p.field, p.message) for p in formtools.validate_input(found, tool_input)] == [
+        (None, "Failed to parse input string as JSON")
+    ]
+    with pytest.raises(formtools.InputError, match="Failed to parse input string as JSON"):
+        formtools.prepare_call(found, tool_input)

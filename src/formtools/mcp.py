@@ -74,7 +74,7 @@ from formtools._execute.call import asubmit, prepare_call
 from formtools.errors import NoSubmitButton
 from formtools.errors import InputError
 from formtools._parse.document import Document
-from formtools._parse import parse_html
+from formtools._parse import DEFAULT_TIME_LIMIT, parse_html
 from formtools._synth.hints import HUMAN_IN_THE_LOOP_LEVELS, Hints, hints_of
 from formtools._forms.model import Form
 from formtools._forms.sensitive import sensitive_keys
@@ -238,6 +238,7 @@ def _load_url(url: str, options: BridgeOptions) -> Document:
         content_type=response.content_type,
         source=url,
         referrer_policy=response.headers.get("referrer-policy"),
+        time_limit=DEFAULT_TIME_LIMIT,
     )
 
 
@@ -504,6 +505,10 @@ def enforced_hints(form: Form) -> Hints:
         humanInTheLoopHint=max(declared.humanInTheLoopHint, guessed.humanInTheLoopHint, key=levels),
         sensitiveHint=declared.sensitiveHint or guessed.sensitiveHint,
     )
+    if merged.destructiveHint:  # whoever said it: no read-only destructive tool, and a yes first
+        merged = replace(
+            merged, readOnlyHint=False, idempotentHint=False, humanInTheLoopHint="confirm"
+        )
     guesses = tuple(
         key for key in guessed.inferred
         if key in declared.inferred or getattr(merged, key) != getattr(declared, key)
@@ -772,7 +777,9 @@ class Bridge:
         policy = response.headers.get("referrer-policy")
 
         def from_body() -> tuple[Tool, ...]:
-            document = parse_html(bytes(body), url=url, content_type=content_type, referrer_policy=policy)
+            document = parse_html(
+                bytes(body), url=url, content_type=content_type, referrer_policy=policy, time_limit=DEFAULT_TIME_LIMIT
+            )
             return _extract(document, options.profile, options.all_forms)
 
         tools = await anyio.to_thread.run_sync(from_body, limiter=self._parsing)

@@ -59,7 +59,9 @@ class BatchOptions:
     jobs: int = 0  # worker processes; 0: one per core (see cores()), 1: in this process
     resume: bool = False
     fetch: FetchOptions = FetchOptions()
-    page_time_limit: float | None = 60.0  # seconds one page's parse may take (None: no limit)
+    # seconds one page's parse may take (None: no limit): formtools._parse.DEFAULT_TIME_LIMIT,
+    # not imported here (the parse stage loads where pages are extracted: start-up time)
+    page_time_limit: float | None = 60.0
 
 
 def cores() -> int:

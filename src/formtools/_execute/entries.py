@@ -27,9 +27,12 @@ _SUBMIT_LABEL = "Submit"  # Chromium's default label of <input type=submit>, whi
 def directionality(control: Control, value: str) -> str:
     """dirname's value, as Chromium 156 sends it: the control's own dir when it is ``ltr`` or
     ``rtl`` in any case, *as written* (``dir=RTL`` sends ``RTL``); ``auto``: the value's first
-    strong character (ltr when none); else (no dir, or an invalid one) the nearest ancestor's,
-    ``<html>`` included (see ``Control.inherited_dir``); ltr at the top."""
+    strong character (ltr when none); a telephone input without dir: ltr; else (no dir, or an
+    invalid one) the nearest HTML ancestor's, ``<html>`` included (see ``Control.inherited_dir``);
+    ltr at the top."""
     own = control.attributes.get("dir")
+    if own is None and control.type == "tel":
+        return "ltr"  # a telephone number reads left to right whatever surrounds it (Chromium)
     if own is not None and ascii_lowercase(own) in ("ltr", "rtl"):
         return own
     if own is not None and ascii_lowercase(own) == "auto":

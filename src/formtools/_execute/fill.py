@@ -240,23 +240,31 @@ _NOT_AN_OBJECT = (
 # Chromium serializes the input object and parses it again with its own JSON parser, which
 # refuses a lone surrogate anywhere, in a key or a value: the call is rejected with this message.
 _LONE_SURROGATE = re.compile("[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]")
-_NOT_JSON = "Failed to parse input string as JSON"
+NOT_JSON = "Failed to parse input string as JSON"
 
 
-def refuse_lone_surrogates(tool_input: Any) -> None:
-    """Raise :class:`InputError` if a string in ``tool_input`` (key or value, at any depth)
-    holds a lone surrogate, as a Chromium call does. One pass over the input."""
+def holds_lone_surrogate(tool_input: Any) -> bool:
+    """Whether a string in ``tool_input`` (key or value, at any depth) holds a lone surrogate,
+    which a Chromium call refuses with :data:`NOT_JSON`. One pass over the input."""
     pending = [tool_input]
     while pending:
         value = pending.pop()
         if isinstance(value, str):
             if _LONE_SURROGATE.search(value):
-                raise InputError([InputProblem(None, _NOT_JSON)])
+                return True
         elif isinstance(value, dict):
             pending.extend(value.keys())
             pending.extend(value.values())
         elif isinstance(value, (list, tuple)):
             pending.extend(value)
+    return False
+
+
+def refuse_lone_surrogates(tool_input: Any) -> None:
+    """Raise :class:`InputError` as a Chromium call does if ``tool_input`` holds a lone
+    surrogate (:func:`holds_lone_surrogate`)."""
+    if holds_lone_surrogate(tool_input):
+        raise InputError([InputProblem(None, NOT_JSON)])
 
 
 def fill(

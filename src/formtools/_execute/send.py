@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 from lxml import etree
 
-from formtools.errors import BadURL, Blocked, FetchError, Refused, SendError
+from formtools.errors import BadURL, Blocked, FetchError, ParseTimeLimit, Refused, SendError
 
 if TYPE_CHECKING:  # the fetch layer (httpx, httpcore) loads with the first send, not before:
     # a dry run or a crawler that only builds requests never pays for it
@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # the fetch layer (httpx, httpcore) loads with the first send
 
     from formtools._net import AsyncFetcher, FetchPolicy, Response
 from formtools._parse.document import Document
-from formtools._parse import parse_html
+from formtools._parse import DEFAULT_TIME_LIMIT, parse_html
 from formtools._execute.request import NoRequest, Request
 
 __all__ = ["SecretReference", "ToolResult", "landed", "withheld_as_secret", "send_request", "asend_request", "json_ld_of", "page_text", "not_sent"]
@@ -307,14 +307,29 @@ def _result(request: Request, response: Response, include_text: bool) -> ToolRes
             withheld=True,
             reason="the answer is a download: Chromium returns no result for it",
         )
-    document = parse_html(response.body, url=response.url, content_type=response.content_type)
+    try:
+        document = parse_html(
+            response.body, url=response.url, content_type=response.content_type, time_limit=DEFAULT_TIME_LIMIT
+        )
+        json_ld, text = json_ld_of(document), page_text(document) if include_text else None
+    except ParseTimeLimit as error:  # the form was submitted: its result is what cannot be read
+        return ToolResult(
+            status="completed",
+            request=request,
+            status_code=response.status,
+            url=response.url,
+            redirects=response.redirects,
+            withheld=True,
+            reason=f"the landing page could not be read: {error}",
+            final_method=response.method,
+        )
     return ToolResult(
         status="completed",
         request=request,
         status_code=response.status,
         url=response.url,
-        json_ld=json_ld_of(document),
-        text=page_text(document) if include_text else None,
+        json_ld=json_ld,
+        text=text,
         redirects=response.redirects,
         final_method=response.method,
     )

@@ -319,7 +319,7 @@ def _text_direction(element: etree._Element, restore: Callable[[str], str]) -> s
         elif (
             not isinstance(node.tag, str)
             or node.tag in _OWN_DIRECTION_TEXT
-            or _defined_direction(node.get("dir"))
+            or (_defined_direction(node.get("dir")) and not node.tag.startswith("{"))
         ):
             walker.skip_subtree()  # (its end event still comes, with its tail)
             found = None
@@ -517,7 +517,7 @@ def _scan_scope(
         if tag == "datalist":
             datalists += 1
         direction = element.get("dir")
-        if _defined_direction(direction):
+        if _defined_direction(direction) and not tag.startswith("{"):  # (SVG's and MathML's: none)
             directions.append((element, direction or ""))
         if tag in ("form", "fieldset"):
             containers.append(Container(position, tag, _frozen(element, document, restore)))
@@ -617,6 +617,17 @@ def _labelable(element: etree._Element) -> bool:
 _DISABLEABLE = frozenset({"button", "input", "select", "textarea"})
 
 
+def _outside_templates(root: etree._Element, tag: str) -> Iterator[etree._Element]:
+    """``root``'s descendants named ``tag``, leaving out template contents (not in the
+    document: a review found a datalist's template and shadow-root options suggested)."""
+    walker = etree.iterwalk(root, events=("start",))
+    for _, element in walker:
+        if element.tag == "template":
+            walker.skip_subtree()
+        elif element.tag == tag:
+            yield element
+
+
 def _suggestions(
     element: etree._Element, first_with_id: dict[str, etree._Element], restore: Restore
 ) -> tuple[str, ...]:
@@ -627,7 +638,7 @@ def _suggestions(
     if datalist is None or datalist.tag != "datalist":
         return ()
     values = []
-    for option in datalist.iter("option"):
+    for option in _outside_templates(datalist, "option"):
         if option.get("disabled") is not None:
             continue
         value = option.get("value")

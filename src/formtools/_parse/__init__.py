@@ -9,12 +9,21 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
+from functools import partial
+from typing import TYPE_CHECKING
 
 from formtools._parse.document import Document, Parser
 from formtools._spec.referrer import policy_from_header
 from formtools.errors import ParseTimeLimit, UsageProblem
 
-__all__ = ["Document", "Parser", "parse_html"]
+if TYPE_CHECKING:
+    from lxml import etree
+
+__all__ = ["DEFAULT_TIME_LIMIT", "Document", "Parser", "parse_html"]
+
+#: The seconds formtools' own readers of pages from elsewhere give one page's parse: batch and
+#: Spark (``--page-time-limit``), the MCP bridge's pages, a submission's landing page.
+DEFAULT_TIME_LIMIT = 60.0
 
 
 def parse_html(
@@ -47,11 +56,30 @@ def parse_html(
     try:
         document = _parsed(markup, url, content_type, source, parser, deadline)
     except ParseTimeLimit:
-        raise ParseTimeLimit(f"the page took longer than {time_limit:g} s to parse (its time limit)") from None
+        raise _over(time_limit) from None
+    if time_limit is not None and document.whole is not None:
+        # the whole tree (landing pages' JSON-LD and text read it) is html5lib's, parsed when
+        # first asked for: under the same limit, counted from then
+        document = replace(document, whole=partial(_whole, markup, url, content_type, source, time_limit))
     header = policy_from_header(referrer_policy)
     if header is not None and document.referrer_policy is None:
         document = replace(document, referrer_policy=header)
     return document
+
+
+def _over(time_limit: float | None) -> ParseTimeLimit:
+    return ParseTimeLimit(f"the page took longer than {time_limit:g} s to parse (its time limit)")
+
+
+def _whole(
+    markup: str | bytes, url: str | None, content_type: str | None, source: str | None, time_limit: float
+) -> etree._Element:
+    from formtools._parse.exact import parse_exact
+
+    try:
+        return parse_exact(markup, url, content_type, source, time.monotonic() + time_limit).forms_root
+    except ParseTimeLimit:
+        raise _over(time_limit) from None
 
 
 def _parsed(

@@ -623,8 +623,16 @@ class _EscapingTokenizer(HTMLTokenizer):  # type: ignore[misc]  # html5lib is un
                 self.emitCurrentToken()
         return True
 
+    def consumeEntity(self, allowedChar: Any = None, fromAttribute: bool = False) -> None:
+        """html5lib's, after a look at the clock: a value of a million character references is
+        one token that html5lib extends per reference (n² before any token reaches the tree)."""
+        self.parser.tree.check_time()
+        super().consumeEntity(allowedChar, fromAttribute)
+
     def __iter__(self) -> Iterator[dict[str, Any]]:
+        check_time = self.parser.tree.check_time  # (tokens the tree keeps nothing of cost time too)
         for token in super().__iter__():
+            check_time()
             name = token.get("name")
             if isinstance(name, str) and not _PLAIN_NAME.fullmatch(name):
                 token["name"] = _xml_safe(name)

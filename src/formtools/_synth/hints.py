@@ -203,12 +203,14 @@ def hints_of(form: Form, *, declared: bool = True) -> Hints:
     changes_state = (
         payment
         or bool(words & _CHANGING_WORDS)
-        or bool(written & _ADDING_WORDS)
+        or (bool(written & _ADDING_WORDS) and not searching)  # "Find a book", /archive/search
         or bool(words & {"log", "sign"} and words & {"out", "off"})  # "Log out", "sign_off"
     )
     get_only = method == "get" and not names & _WEAK_CHANGING_WORDS
     reads_only = sends_nothing or (not changes_state and (searching or get_only))
-    destructive = not reads_only and (destroys or bool(names & _OVERWRITING_WORDS))
+    # overwriting is a POST's: a GET "Update" or "Show updates" button refreshes a view
+    overwrites = method == "post" and bool(names & _OVERWRITING_WORDS)
+    destructive = not reads_only and (destroys or overwrites)
     guessed: dict[str, Any] = {
         "readOnlyHint": reads_only,
         "destructiveHint": destructive,
