@@ -416,6 +416,35 @@ class _Typed(BaseHTTPRequestHandler):
 TYPES = ["text/html", "application/xhtml+xml", "application/json", "text/plain", "image/png"]
 
 
+def test_extract_of_a_url_a_browser_does_not_render_as_html_says_so() -> None:
+    """``formtools extract URL`` (and ``load_page``) parsed a JSON or text response as HTML
+    and found its tool; it now holds it to the crawlers' rule (a finding left open by the
+    crawler fix, closed here)."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Typed)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_port}"
+    try:
+        found = {
+            kind: subprocess.run(
+                [sys.executable, "-m", "formtools", "extract", f"{base}/{kind.replace('/', '_')}"],
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
+            for kind in TYPES
+        }
+        with pytest.raises(formtools.SourceError, match=r"not HTML \(application/json\)"):
+            formtools.load_page(f"{base}/application_json")
+    finally:
+        server.shutdown()
+        server.server_close()
+    for kind in ("text/html", "application/xhtml+xml"):
+        assert found[kind].returncode == 0 and json.loads(found[kind].stdout)[0]["name"] == "search", kind
+    for kind in ("application/json", "text/plain", "image/png"):
+        message = f"{base}/{kind.replace('/', '_')}: not HTML ({kind}): a browser registers no tools for it"
+        assert (found[kind].returncode, found[kind].stderr.strip()) == (2, f"formtools: error: {message}"), kind
+
+
 def test_a_page_a_browser_does_not_render_as_html_has_no_tools_fetched_or_archived(
     tmp_path: Path,
 ) -> None:

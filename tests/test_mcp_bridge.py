@@ -520,6 +520,38 @@ def test_a_directory_without_base_url_is_a_one_line_error(tmp_path: Any) -> None
     ]
 
 
+def test_a_page_a_browser_does_not_render_as_html_is_not_served(tmp_path: Any) -> None:
+    """A JSON response echoing form markup is no page with tools (the crawlers' rule, which
+    the bridge's page loads now follow too)."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Json(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802
+            body = b"<form toolname=t tooldescription=d><input name=q></form>"
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Json)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_port}/api"
+    try:
+        done = subprocess.run(
+            [*SERVE, url, "--allow-private"], env=ENV, cwd=ROOT, capture_output=True, text=True, timeout=30, check=False
+        )
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert done.returncode == 2
+    assert f"{url}: not HTML (application/json): a browser registers no tools for it" in done.stderr
+
+
 def test_without_the_mcp_extra_serve_names_the_install_command() -> None:
     hide = (
         "import sys; sys.modules['mcp'] = sys.modules['mcp_types'] = None; "

@@ -77,6 +77,7 @@ from formtools._parse.document import Document
 from formtools._parse import DEFAULT_TIME_LIMIT, parse_html
 from formtools._synth.hints import HUMAN_IN_THE_LOOP_LEVELS, Hints, hints_of
 from formtools._forms.model import Form
+from formtools._spec.mime import not_a_page, renders_as_html
 from formtools._forms.sensitive import sensitive_keys
 from formtools._execute.request import Request
 from formtools.errors import SubmissionError
@@ -232,6 +233,8 @@ def _load_url(url: str, options: BridgeOptions) -> Document:
         raise SourceError(str(error)) from None
     if response.status >= 400:
         raise SourceError(f"{shown(url)}: HTTP {response.status}")
+    if not renders_as_html(response.content_type):
+        raise SourceError(not_a_page(shown(url), response.content_type))
     return parse_html(
         response.body,
         url=response.url,
@@ -771,6 +774,8 @@ class Bridge:
             raise SourceError(str(error)) from None
         if response.status >= 400:
             raise SourceError(f"{shown(page.source)}: HTTP {response.status}")
+        if not renders_as_html(response.content_type):
+            raise SourceError(not_a_page(shown(page.source), response.content_type))
         body = response.body
         url = response.url
         content_type = response.content_type

@@ -5,25 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from formtools._spec.mime import media_type, renders_as_html
+
 __all__ = ["FetchOptions", "Page", "Unreadable", "media_type", "renders_as_html"]
-
-#: The media types a browser renders as a document with forms (XHTML, too, registers tools).
-HTML_TYPES = ("text/html", "application/xhtml+xml")
-
-
-def media_type(content_type: str | None) -> str:
-    """The ``type/subtype`` of an HTTP ``Content-Type``, lowercased ("" without one)."""
-    return (content_type or "").partition(";")[0].strip().lower()
-
-
-def renders_as_html(content_type: str | None) -> bool:
-    """Whether a response with this HTTP ``Content-Type`` is a page a browser would register
-    tools for: HTML or XHTML; or no type at all, which a browser sniffs (and a page without a
-    ``toolname`` is then skipped by the prefilter anyway). JSON, text, images are not, whatever
-    their bytes hold. Archived records, fetched URLs and Scrapy responses are held to the same
-    test."""
-    kind = media_type(content_type)
-    return not kind or kind in HTML_TYPES
 
 
 @dataclass(frozen=True)

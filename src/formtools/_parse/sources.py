@@ -16,6 +16,7 @@ from typing import IO, Any, Union
 
 from formtools._parse import parse_html
 from formtools._parse.document import Document, Parser
+from formtools._spec.mime import not_a_page, renders_as_html
 from formtools.errors import NetworkError, SourceError
 
 __all__ = ["PageSource", "RawPage", "document_of", "is_url", "load_page", "read_page"]
@@ -161,6 +162,8 @@ def _fetch(url: str, timeout: float) -> RawPage:
         raise NetworkError(str(error)) from None
     if response.status >= 400:
         raise NetworkError(f"{url}: HTTP {response.status}")
+    if not renders_as_html(response.content_type):
+        raise SourceError(not_a_page(url, response.content_type))
     return RawPage(
         response.body, response.url, response.content_type, url, response.headers.get("referrer-policy")
     )
