@@ -203,7 +203,7 @@ def lint(
 def _tool_input(text: str) -> object:
     """``--input``: JSON text, ``@path`` to a JSON file, or ``@-`` for standard input."""
     from formtools._execute.validate import MAX_INPUT_DEPTH
-    from formtools._spec.jsjson import loads
+    from formtools._spec.jsjson import loads, nests_deeper
 
     source = "--input"
     if text.startswith("@"):
@@ -215,7 +215,7 @@ def _tool_input(text: str) -> object:
         except UnicodeDecodeError:
             raise UsageProblem(f"--input: {source} is not UTF-8 text") from None
         source = "--input: " + ("standard input" if source == "-" else source)
-    if _nests_deeper(text, MAX_INPUT_DEPTH):  # Python's parser fails near 1,000 levels
+    if nests_deeper(text, MAX_INPUT_DEPTH):  # Python's parser fails near 1,000 levels
         raise UsageProblem(
             f"{source} nests deeper than {MAX_INPUT_DEPTH} levels of arrays and objects"
         )
@@ -223,24 +223,6 @@ def _tool_input(text: str) -> object:
         return loads(text)
     except ValueError as error:
         raise UsageProblem(f"{source} is not JSON: {error}") from None
-
-
-_JSON_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')  # strings are passed over whole
-
-
-def _nests_deeper(text: str, levels: int) -> bool:
-    """Whether the JSON ``text`` opens more than ``levels`` arrays and objects inside one
-    another (scanned, not parsed: what is too deep for the input is too deep for the parser)."""
-    depth = 0
-    for token in _JSON_BRACKET.finditer(text):
-        bracket = token.group()
-        if bracket in "[{":
-            depth += 1
-            if depth > levels:
-                return True
-        elif bracket in "]}":
-            depth -= 1
-    return False
 
 
 def _files(options: list[str]) -> dict[str, list[str]]:

@@ -15,6 +15,7 @@ import re
 import secrets
 import sys
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -31,6 +32,7 @@ if TYPE_CHECKING:  # the fetch layer (httpx, httpcore) loads with the first send
     from formtools._net import AsyncFetcher, FetchPolicy, Response
 from formtools._parse.document import Document
 from formtools._parse import DEFAULT_TIME_LIMIT, parse_html
+from formtools._spec.jsjson import nests_deeper
 from formtools._execute.request import NoRequest, Request
 
 __all__ = ["SecretReference", "ToolResult", "landed", "withheld_as_secret", "send_request", "asend_request", "json_ld_of", "page_text", "not_sent"]
@@ -183,24 +185,6 @@ def _strip_comments(text: str) -> str:
 # 1,000 nested empty arrays kept; 999 arrays around a number kept, 1,000 around one skipped;
 # see scripts/record_chromium_results.py). Python's parser recurses once per level.
 MAX_JSON_DEPTH = 1000
-_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
-
-
-def _too_deep(text: str) -> bool:
-    """More nested arrays and objects than Chromium keeps levels (checked before parsing, so
-    that Python's recursive parser never meets a block deeper than that)."""
-    depth = 0
-    for token in _BRACKETS.finditer(text):
-        bracket = token.group()
-        if bracket in "[{":
-            depth += 1
-            if depth > MAX_JSON_DEPTH:
-                return True
-        elif bracket in "]}":
-            depth -= 1
-    return False
-
-
 def _depth(value: Any) -> int:
     """How many levels ``value`` nests, as Chromium counts them (see ``MAX_JSON_DEPTH``)."""
     deepest = 0
@@ -219,7 +203,7 @@ def _parsed(text: str) -> Any:
         plain = _strip_comments(text)
     except ValueError:
         return _SKIPPED
-    if _too_deep(plain):
+    if nests_deeper(plain, MAX_JSON_DEPTH):
         return _SKIPPED
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, MAX_JSON_DEPTH * 2 + 200))  # a block as deep as Chromium keeps
@@ -307,32 +291,23 @@ def _result(request: Request, response: Response, include_text: bool) -> ToolRes
             withheld=True,
             reason="the answer is a download: Chromium returns no result for it",
         )
+    completed = partial(
+        ToolResult,
+        status="completed",
+        request=request,
+        status_code=response.status,
+        url=response.url,
+        redirects=response.redirects,
+        final_method=response.method,
+    )
     try:
         document = parse_html(
             response.body, url=response.url, content_type=response.content_type, time_limit=DEFAULT_TIME_LIMIT
         )
         json_ld, text = json_ld_of(document), page_text(document) if include_text else None
     except ParseTimeLimit as error:  # the form was submitted: its result is what cannot be read
-        return ToolResult(
-            status="completed",
-            request=request,
-            status_code=response.status,
-            url=response.url,
-            redirects=response.redirects,
-            withheld=True,
-            reason=f"the landing page could not be read: {error}",
-            final_method=response.method,
-        )
-    return ToolResult(
-        status="completed",
-        request=request,
-        status_code=response.status,
-        url=response.url,
-        json_ld=json_ld,
-        text=text,
-        redirects=response.redirects,
-        final_method=response.method,
-    )
+        return completed(withheld=True, reason=f"the landing page could not be read: {error}")
+    return completed(json_ld=json_ld, text=text)
 
 
 def _policy(policy: FetchPolicy | None, timeout: float, max_bytes: int) -> FetchPolicy:

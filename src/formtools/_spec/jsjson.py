@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from json.encoder import encode_basestring as _quote
 from types import MappingProxyType
 from typing import Any, Mapping
 
-__all__ = ["js_number", "dumps", "loads"]
+__all__ = ["js_number", "dumps", "loads", "nests_deeper"]
 
 
 def js_number(value: float | int) -> str:
@@ -154,3 +155,22 @@ def loads(text: str | bytes) -> Any:
 
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
+
+
+_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')  # strings are passed over whole
+
+
+def nests_deeper(text: str, levels: int) -> bool:
+    """Whether the JSON ``text`` opens more than ``levels`` arrays and objects inside one
+    another: scanned, not parsed, so that Python's recursive parser (which fails near 1,000
+    levels) never meets a text deeper than its caller takes."""
+    depth = 0
+    for token in _BRACKETS.finditer(text):
+        bracket = token.group()
+        if bracket in "[{":
+            depth += 1
+            if depth > levels:
+                return True
+        elif bracket in "]}":
+            depth -= 1
+    return False
