@@ -174,3 +174,26 @@ def test_texts_around_templates_and_scripts_match_chromium(chromium: ChromiumOra
     ours = [tool.to_dict() for tool in formtools.extract_tools(html, parser=parser)]  # type: ignore[arg-type]
     diff = unified_diff(answer.tools, ours, name)
     assert not diff, diff
+
+
+SUGGESTIONS = {
+    "a template inside the datalist": "<datalist id=l><option>red<template><option>TEMPLATE-ONLY</template></datalist>",
+    "a declarative shadow root inside it": "<datalist id=l><option>red<div><template shadowrootmode=open><option>SHADOW-ONLY</template></div></datalist>",
+    "a script inside an option": "<datalist id=l><option>re<script>1</script>d</datalist>",
+    "options in a div and an optgroup": "<datalist id=l><div><option>a</div><optgroup><option>b</optgroup><option value=c>x</datalist>",
+}
+
+_LIST_OPTIONS = "() => Array.from(document.querySelector('input[list]').list.options, (o) => o.value)"
+
+
+@pytest.mark.parametrize("name", list(SUGGESTIONS))
+def test_datalist_suggestions_are_chromiums_list_options(chromium: ChromiumOracle, name: str) -> None:
+    """The html profile's ``examples`` come from ``input.list.options``: template and shadow-root
+    contents are not the datalist's (a review found them suggested)."""
+    html = f"<!doctype html><meta charset=utf-8><form toolname=t tooldescription=d><input name=c list=l>{SUGGESTIONS[name]}<button>go</button></form>"
+    chromium.page.goto(chromium.site.put(f"/suggestions/{list(SUGGESTIONS).index(name)}.html", html.encode(), "text/html; charset=utf-8"))
+    theirs = chromium.page.evaluate(_LIST_OPTIONS)
+    for parser in ("auto", "html5lib"):
+        (tool,) = formtools.extract_tools(html, parser=parser)  # type: ignore[arg-type]
+        control = next(c for c in tool.form.controls if c.attributes.get("name") == "c")
+        assert list(control.suggestions) == theirs, parser
