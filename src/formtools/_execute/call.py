@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from formtools._execute.encode import File, new_boundary
-from formtools._execute.fill import OMITTED, fill, refuse_lone_surrogates
+from formtools._execute.fill import OMITTED, fill
 from formtools._forms.state import FormState
 from formtools._forms.model import Control, submission_attribute
 from formtools._synth.inferred import implicitly_submittable
@@ -219,7 +219,6 @@ def prepare_call(
         button is not None and "formnovalidate" in button.attributes
     )
     if tool.profile.enforces_schema and isinstance(tool_input, dict):
-        refuse_lone_surrogates(tool_input)  # before the schema, as fill would
         # the schema holds for the default submitter, novalidate or not (validate ⇔ call); a
         # submitter the caller picked for its formnovalidate ("Save draft") skips constraints
         chosen_without_validation = submitter is not None and button is not None and "formnovalidate" in button.attributes

@@ -455,7 +455,7 @@ def validate_input(tool: Tool, tool_input: Any, *, files: Iterable[str] = ()) ->
                 problems[key] = Problem(field, flag, message)  # the browser's words win
             if isinstance(error, _Flagged):
                 browser_worded.add(key)
-    _name_what_leaving_out_fails(tool, problems)
+    _name_what_leaving_out_fails(tool, tool_input, problems)
     order = {key: place for place, key in enumerate(schema.get("properties", {}))}
     found = sorted(
         problems.values(),
@@ -464,13 +464,15 @@ def validate_input(tool: Tool, tool_input: Any, *, files: Iterable[str] = ()) ->
     return found + _files_missing(tool, frozenset(files))
 
 
-def _name_what_leaving_out_fails(tool: Tool, problems: dict[tuple[str | None, str], Problem]) -> None:
+def _name_what_leaving_out_fails(
+    tool: Tool, tool_input: Any, problems: dict[tuple[str | None, str], Problem]
+) -> None:
     """A required key left out keeps its control's current state: when that state fails for
     another reason than being empty (a ``value`` off its ``pattern``, outside ``min``/``max``
     …), the problem is reported with that flag and the browser's message, not as
     valueMissing."""
-    missing = [key for (key, flag), problem in problems.items() if flag == "valueMissing" and key is not None
-               and problem.message.endswith("is a required property")]
+    given = tool_input if isinstance(tool_input, dict) else {}
+    missing = [key for key, flag in problems if flag == "valueMissing" and key is not None and key not in given]
     if not missing:
         return
     groups = {parameter.group.key: parameter.group for parameter in parameters_of(tool.form, tool.profile).parameters}

@@ -256,18 +256,22 @@ def _label_raw_text(label: etree._Element, known: dict[Any, str]) -> str:
     return "".join(parts)
 
 
+def _option_value(option: etree._Element, restore: Restore) -> str:
+    """An option's value: its ``value`` attribute, else its text without its scripts',
+    whitespace collapsed."""
+    value = option.get("value")
+    return restore(value) if value is not None else collapse_whitespace(_text(option, restore, _NOT_OPTION_TEXT))
+
+
 def _options(select: etree._Element, restore: Restore) -> tuple[Option, ...]:
     """#concept-select-option-list: option children, and option children of optgroup children."""
     found: list[Option] = []
 
     def add(option: etree._Element, group_disabled: bool, in_optgroup: bool = False) -> None:
-        text = _text(option, restore)
-        value = option.get("value")
-        value = None if value is None else restore(value)
         found.append(
             Option(
-                value=value if value is not None else collapse_whitespace(_text(option, restore, _NOT_OPTION_TEXT)),
-                text=text,
+                value=_option_value(option, restore),
+                text=_text(option, restore),
                 label=None if option.get("label") is None else restore(option.get("label")),
                 disabled=group_disabled or option.get("disabled") is not None,
                 selected=option.get("selected") is not None,
@@ -307,7 +311,7 @@ def first_strong_direction(text: str) -> str | None:
     return None
 
 
-def _text_direction(element: etree._Element, restore: Callable[[str], str]) -> str:
+def _text_direction(element: etree._Element, restore: Restore) -> str:
     """The auto direction of ``element``: its first strong character in tree order, ltr when
     none (an input's value is no text of its ancestors)."""
     walker = etree.iterwalk(element, events=("start", "end"))
@@ -331,7 +335,7 @@ def _text_direction(element: etree._Element, restore: Callable[[str], str]) -> s
 
 
 def _inherited_direction(
-    carrier: tuple[etree._Element, str], resolved: dict[Any, str], restore: Callable[[str], str]
+    carrier: tuple[etree._Element, str], resolved: dict[Any, str], restore: Restore
 ) -> str:
     """dirname's direction from the nearest ancestor with a defined dir: as written for ltr
     and rtl, from its text for auto (computed once per carrier)."""
@@ -641,8 +645,7 @@ def _suggestions(
     for option in _outside_templates(datalist, "option"):
         if option.get("disabled") is not None:
             continue
-        value = option.get("value")
-        values.append(restore(value) if value is not None else collapse_whitespace(_text(option, restore, _NOT_OPTION_TEXT)))
+        values.append(_option_value(option, restore))
     return tuple(values)
 
 
