@@ -197,3 +197,43 @@ def test_datalist_suggestions_are_chromiums_list_options(chromium: ChromiumOracl
         (tool,) = formtools.extract_tools(html, parser=parser)  # type: ignore[arg-type]
         control = next(c for c in tool.form.controls if c.attributes.get("name") == "c")
         assert list(control.suggestions) == theirs, parser
+
+
+_TOOL = "<form toolname=t tooldescription=d><select name=s>{}</select><input name=q{}><button>go</button></form>"
+#: tokens past what html5lib and libxml2 take as they come: (before the form, the options, the
+#: input's attributes); <dialog> sends a page down the html5lib path
+EXTREME_TOKENS = {
+    "a doctype name of 60,000 characters": ("<!DOCTYPE " + "a" * 60_000 + "><dialog></dialog>", "<option>x", ""),
+    "a public identifier of 60,000": ('<!DOCTYPE html PUBLIC "' + "p" * 60_000 + '"><dialog></dialog>', "<option>x", ""),
+    "references of 5,000 digits": (
+        "<!doctype html><dialog></dialog>",
+        "<option>&#" + "0" * 5_000 + "65;<option>&#x" + "0" * 5_000 + "42<option>&#" + "9" * 5_000 + ";",
+        " value='&#" + "0" * 5_000 + "67;'",
+    ),
+    "references past U+10FFFF and at the edges": (
+        "<!doctype html><dialog></dialog>",
+        "<option>&#1114111;<option>&#1114112;<option>&#x110000;<option>&#0;<option>&#x80;<option>&#xDFFF;",
+        "",
+    ),
+    "a comment of 60,000 dashes and a long tag name": (
+        "<!doctype html><dialog></dialog><!--" + "-a" * 30_000 + "-->",
+        "<option>x<b" + "c" * 60_000 + ">y</b" + "c" * 60_000 + ">",
+        "",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(EXTREME_TOKENS))
+def test_extreme_tokens_read_as_chromium_reads_them(chromium: ChromiumOracle, name: str) -> None:
+    """An attack found the html5lib path stopped by what a browser reads without a second look:
+    a doctype name or identifier of 50,000 characters (libxml2 refuses the name html5lib hands
+    it), a numeric reference of more than 4,300 decimal digits (Python refuses the int); and
+    long names and comments were read in n² (see test_linear_cost)."""
+    before, options, attributes = EXTREME_TOKENS[name]
+    html = before + _TOOL.format(options, attributes)
+    answer = chromium.stable_tools(html)
+    assert answer.stable
+    for parser in ("auto", "html5lib"):
+        ours = [tool.to_dict() for tool in formtools.extract_tools(html, parser=parser)]  # type: ignore[arg-type]
+        diff = unified_diff(answer.tools, ours, f"{name} ({parser})")
+        assert not diff, diff

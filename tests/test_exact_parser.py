@@ -71,6 +71,46 @@ def test_misnested_formatting_builds_html5libs_tree(seed: int) -> None:
     assert not different, f"{len(different)} of 250 differ, e.g. {different[0]!r}"
 
 
+#: pieces of markup that drive the tokenizer through every state whose text the exact parser
+#: gathers differently from html5lib (names, values, comments, doctypes, raw-text end tags,
+#: double-escaped scripts, numeric references)
+TOKENIZER_PIECES = [
+    "<", "</", ">", "/", "=", '"', "'", " ", "\n", "a", "B", "1", "-", "--", "!", "?", "&",
+    "&amp;", "&AMP", "&#65;", "&#x41", "&#00000065;", "&#x0000000041;", "&#0;", "&#128;",
+    "&#xD800;", "&#1114112;", "&#99999999999;", "&#;", "&#x;", "<!--", "-->", "--!>", "<!-",
+    "<!DOCTYPE", "<!doctype html", " PUBLIC ", " SYSTEM ", '"-//W3C//DTD', "<title>", "</title>",
+    "<TITLE>", "<textarea>", "</textarea>", "<style>", "</style>", "<xmp>", "</xmp>", "<script>",
+    "</script>", "<!--<script>", "</script >", "<noscript>", "<plaintext>", "<p x=", "<div title=",
+    "<img alt", "<input value='", "<b ", "</b", "<![CDATA[", "]]>", "<svg>", "<math>",
+]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_tokenizer_soups_build_the_tree_html5libs_states_build(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The exact parser's tokenizer gathers names, values, comments and doctypes in pieces, and
+    reads numeric references without html5lib's int of every digit (which Python refuses past
+    4,300): on soups of those states (references short enough for html5lib) it must build the
+    tree it builds with html5lib's own states put back."""
+    from html5lib._tokenizer import HTMLTokenizer
+
+    from formtools._parse.exact import _EscapingTokenizer
+
+    def serialized(markup: str) -> str:
+        return etree.tostring(parse_exact(markup, None, None, None).forms_root.getroottree(), encoding="unicode")
+
+    rng = random.Random(seed)
+    soups = ["".join(rng.choice(TOKENIZER_PIECES) for _ in range(rng.randint(1, 80))) for _ in range(250)]
+    ours = [serialized(markup) for markup in soups]
+    own_states = [name for name in vars(_EscapingTokenizer) if name.endswith("State")]
+    assert len(own_states) > 20  # (the names of the states this test puts back)
+    with monkeypatch.context() as patched:
+        for name in [*own_states, "consumeNumberEntity"]:
+            patched.setattr(_EscapingTokenizer, name, getattr(HTMLTokenizer, name))
+        theirs = [serialized(markup) for markup in soups]
+    different = [markup for markup, a, b in zip(soups, ours, theirs) if a != b]
+    assert not different, f"{len(different)} of 250 differ, e.g. {different[0]!r}"
+
+
 def test_formatting_elements_cost_linear_work() -> None:
     """Each formatting element walked the list of active ones back to the last marker twice,
     comparing attributes read through lxml (the Noah's Ark clause), and each ``<a>`` once:
@@ -161,14 +201,18 @@ COSTLY = {
     "a million references in one value": "<dialog></dialog>" + _FORM + '<input value="' + "&amp;" * 1_000_000 + '">',
     "a million bogus comments": "<dialog></dialog>" + _FORM + "<!x>" * 1_000_000,
     "a million stray end tags": "<dialog></dialog>" + _FORM + "</x>" * 1_000_000,
+    # one token, millions of steps long (each step linear since the tokenizer gathers pieces)
+    "a tag name of ten million characters": "<dialog></dialog>" + _FORM + "<a" + "b" * 10_000_000 + ">",
+    "a comment of five million dashes": "<dialog></dialog>" + _FORM + "<!--" + "-a" * 5_000_000 + "-->",
 }
 
 
 @pytest.mark.parametrize("shape", list(COSTLY))
 def test_every_costly_shape_stops_near_its_time_limit(shape: str) -> None:
-    """The limit is looked at where the tree grows, per token and per character reference: a
-    review measured a 1 s limit fired after 20 s on a million references (the tokenizer builds
-    one attribute value from them before any token reaches the tree)."""
+    """The limit is looked at where the tree grows, per token, per character reference and per
+    step of a token's text: a review measured a 1 s limit fired after 20 s on a million
+    references (the tokenizer builds one attribute value from them before any token reaches the
+    tree), and one long name or comment is a token of millions of steps."""
     import time
 
     import formtools

@@ -34,7 +34,10 @@ from html5lib.constants import (
     DataLossWarning,
     asciiLetters,
     asciiUpper2Lower,
+    digits,
     formattingElements,
+    hexDigits,
+    replacementCharacters,
     spaceCharacters,
     specialElements,
     tableInsertModeElements,
@@ -507,6 +510,11 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
             attributes[tree_name(name)] = value
         self.many_attributes[element._element] = attributes
 
+    def insertDoctype(self, token: dict[str, Any]) -> None:
+        """Nothing: no form rule reads the doctype (the parser has taken the document's mode from
+        it already), and html5lib hands it to libxml2 as XML text, which refuses a name or an
+        identifier of 50,000 characters (``<!DOCTYPE aaa…>`` stopped the parse)."""
+
     def insertRoot(self, token: dict[str, Any]) -> None:
         super().insertRoot(token)
         root = self.openElements[0]
@@ -569,20 +577,142 @@ def _xml_safe(name: str) -> str:
     return safe if safe[:1].isalpha() or safe[:1] == "_" else "x" + safe
 
 
+class _Pieces:
+    """A token's text as the pieces html5lib appends to it.
+
+    html5lib extends a token's text with ``+=``: a tag or doctype name one character at a time, a
+    comment at each ``-``, an attribute value at each character reference. A Python string copied
+    at every step makes a text of n pieces cost n² (a 400,000-character tag name took 11 s), so
+    these texts gather their pieces and are joined once, where a token's text is first read.
+    """
+
+    __slots__ = ("_pieces",)
+
+    def __init__(self, start: str) -> None:
+        self._pieces = [start]
+
+    def __iadd__(self, piece: str) -> _Pieces:
+        self._pieces.append(piece)
+        return self
+
+    def __str__(self) -> str:
+        text = "".join(self._pieces)
+        self._pieces = [text]
+        return text
+
+    def translate(self, table: Any) -> str:  # the one read html5lib makes (lowering a name)
+        return str(self).translate(table)
+
+
+def _gathered(state: Any, field: str) -> Any:
+    """``state`` with the current token's ``field`` gathered in :class:`_Pieces`, after a look
+    at the clock (one token can be millions of steps long)."""
+
+    def gathering(self: HTMLTokenizer) -> bool:
+        self.parser.tree.check_time()
+        token = self.currentToken
+        if type(token[field]) is str:
+            token[field] = _Pieces(token[field])
+        return bool(state(self))
+
+    return gathering
+
+
+def _gathered_value(state: Any) -> Any:
+    """``state`` with the value of the attribute being read gathered in :class:`_Pieces`, after
+    a look at the clock."""
+
+    def gathering(self: HTMLTokenizer) -> bool:
+        self.parser.tree.check_time()
+        attribute = self.currentToken["data"][-1]
+        if type(attribute[1]) is str:
+            attribute[1] = _Pieces(attribute[1])
+        return bool(state(self))
+
+    return gathering
+
+
+def _letters_at_once(state: Any) -> Any:
+    """An end-tag-name state of raw text, script or RCDATA, taking a run of letters in one step.
+
+    html5lib's takes one letter per step and compares the whole name so far, lowered, at each:
+    ``<title></aaa…`` of n letters cost n².
+    """
+
+    def reading(self: HTMLTokenizer) -> bool:
+        self.temporaryBuffer += self.stream.charsUntil(asciiLetters, True)
+        return bool(state(self))
+
+    return reading
+
+
+def _letters_at_once_echoed(state: Any) -> Any:
+    """A script data double-escape state, taking a run of letters in one step (see above); the
+    letters are also text, one token for the run instead of one per letter."""
+
+    def reading(self: HTMLTokenizer) -> bool:
+        letters = self.stream.charsUntil(asciiLetters, True)
+        if letters:
+            self.tokenQueue.append({"type": tokenTypes["Characters"], "data": letters})
+            self.temporaryBuffer += letters
+        return bool(state(self))
+
+    return reading
+
+
+_TEXT_FIELDS = ("name", "data", "publicId", "systemId")  # the token texts html5lib appends to
+
+
 class _EscapingTokenizer(HTMLTokenizer):  # type: ignore[misc]  # html5lib is untyped
-    """html5lib's tokenizer, handing on tokens with unrepresentable characters parked, and
-    finding duplicate attributes with a set (html5lib compares each name with every earlier one
-    of the tag: n attributes cost n²)."""
+    """html5lib's tokenizer, handing on tokens with unrepresentable characters parked, finding
+    duplicate attributes with a set (html5lib compares each name with every earlier one of the
+    tag: n attributes cost n²), and linear in the length of every token (see :class:`_Pieces`)."""
 
     _names: tuple[Any, set[str]] = (None, set())  # the tag token, its attribute names so far
 
+    tagNameState = _gathered(HTMLTokenizer.tagNameState, "name")
+    doctypeNameState = _gathered(HTMLTokenizer.doctypeNameState, "name")
+    doctypePublicIdentifierDoubleQuotedState = _gathered(
+        HTMLTokenizer.doctypePublicIdentifierDoubleQuotedState, "publicId"
+    )
+    doctypePublicIdentifierSingleQuotedState = _gathered(
+        HTMLTokenizer.doctypePublicIdentifierSingleQuotedState, "publicId"
+    )
+    doctypeSystemIdentifierDoubleQuotedState = _gathered(
+        HTMLTokenizer.doctypeSystemIdentifierDoubleQuotedState, "systemId"
+    )
+    doctypeSystemIdentifierSingleQuotedState = _gathered(
+        HTMLTokenizer.doctypeSystemIdentifierSingleQuotedState, "systemId"
+    )
+    commentStartState = _gathered(HTMLTokenizer.commentStartState, "data")
+    commentStartDashState = _gathered(HTMLTokenizer.commentStartDashState, "data")
+    commentState = _gathered(HTMLTokenizer.commentState, "data")
+    commentEndDashState = _gathered(HTMLTokenizer.commentEndDashState, "data")
+    commentEndState = _gathered(HTMLTokenizer.commentEndState, "data")
+    commentEndBangState = _gathered(HTMLTokenizer.commentEndBangState, "data")
+    beforeAttributeValueState = _gathered_value(HTMLTokenizer.beforeAttributeValueState)
+    attributeValueDoubleQuotedState = _gathered_value(HTMLTokenizer.attributeValueDoubleQuotedState)
+    attributeValueSingleQuotedState = _gathered_value(HTMLTokenizer.attributeValueSingleQuotedState)
+    attributeValueUnQuotedState = _gathered_value(HTMLTokenizer.attributeValueUnQuotedState)
+    rcdataEndTagNameState = _letters_at_once(HTMLTokenizer.rcdataEndTagNameState)
+    rawtextEndTagNameState = _letters_at_once(HTMLTokenizer.rawtextEndTagNameState)
+    scriptDataEndTagNameState = _letters_at_once(HTMLTokenizer.scriptDataEndTagNameState)
+    scriptDataEscapedEndTagNameState = _letters_at_once(HTMLTokenizer.scriptDataEscapedEndTagNameState)
+    scriptDataDoubleEscapeStartState = _letters_at_once_echoed(
+        HTMLTokenizer.scriptDataDoubleEscapeStartState
+    )
+    scriptDataDoubleEscapeEndState = _letters_at_once_echoed(HTMLTokenizer.scriptDataDoubleEscapeEndState)
+
     def attributeNameState(self) -> bool:
         """html5lib 1.1's, but for the duplicate check (only a parse error: the first of the
-        names is kept when the token is emitted)."""
+        names is kept when the token is emitted) and the name gathered in pieces."""
+        self.parser.tree.check_time()
         data = self.stream.char()
         leaving = True
         emit = False
         attributes = self.currentToken["data"]
+        if type(attributes[-1][0]) is str:
+            attributes[-1][0] = _Pieces(attributes[-1][0])
         if data == "=":
             self.state = self.beforeAttributeValueState
         elif data in asciiLetters:
@@ -625,14 +755,44 @@ class _EscapingTokenizer(HTMLTokenizer):  # type: ignore[misc]  # html5lib is un
 
     def consumeEntity(self, allowedChar: Any = None, fromAttribute: bool = False) -> None:
         """html5lib's, after a look at the clock: a value of a million character references is
-        one token that html5lib extends per reference (n² before any token reaches the tree)."""
+        one token, long in the making before it reaches the tree."""
         self.parser.tree.check_time()
         super().consumeEntity(allowedChar, fromAttribute)
+
+    def consumeNumberEntity(self, isHex: bool) -> str:
+        """The character of a numeric reference, as html5lib 1.1 finds it but for its digits.
+
+        html5lib turns every digit into one int, which Python refuses past 4,300 decimal digits
+        (``&#0000…65;`` stopped the parse with a ValueError) and which costs n² on the way
+        there. Leading zeros add nothing and every value past U+10FFFF is the replacement
+        character, so at most the eight significant digits that can matter are converted.
+        """
+        number = self.stream.charsUntil(hexDigits if isHex else digits, True).lstrip("0")
+        code = int(number or "0", 16 if isHex else 10) if len(number) <= 8 else 0x110000
+        if code in replacementCharacters or 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
+            character: str = replacementCharacters.get(code, "\uFFFD")
+            self.tokenQueue.append(
+                {
+                    "type": tokenTypes["ParseError"],
+                    "data": "illegal-codepoint-for-numeric-entity",
+                    "datavars": {"charAsInt": code},
+                }
+            )
+        else:
+            character = chr(code)
+        following = self.stream.char()
+        if following != ";":
+            self.tokenQueue.append({"type": tokenTypes["ParseError"], "data": "numeric-entity-without-semicolon"})
+            self.stream.unget(following)
+        return character
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
         check_time = self.parser.tree.check_time  # (tokens the tree keeps nothing of cost time too)
         for token in super().__iter__():
             check_time()
+            for field in _TEXT_FIELDS:
+                if isinstance(token.get(field), _Pieces):
+                    token[field] = str(token[field])
             name = token.get("name")
             if isinstance(name, str) and not _PLAIN_NAME.fullmatch(name):
                 token["name"] = _xml_safe(name)
@@ -643,6 +803,8 @@ class _EscapingTokenizer(HTMLTokenizer):  # type: ignore[misc]  # html5lib is un
                     self.parser.escaped = True
             elif isinstance(data, dict):
                 for name, value in list(data.items()):
+                    if isinstance(value, _Pieces):
+                        data[name] = value = str(value)
                     if _NEEDS_ESCAPE.search(value):
                         data[name] = value = value.translate(_ESCAPE)
                         self.parser.escaped = True
