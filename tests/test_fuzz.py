@@ -3,8 +3,9 @@
 Markup is drawn from a grammar of the pieces forms are made of — form, input of every type,
 select/option/optgroup, textarea, button, fieldset/legend, label, template, table parts, SVG,
 attributes with hostile values (huge, control characters, bad numbers and patterns, entity
-soup) — glued with random text and stray tags. Every draw goes through both parsers, every
-profile, lint's diagnostics and a call with random input. The property: nothing raises but
+soup, numeric references of thousands of digits) — glued with random text and stray tags,
+after a prefix (a doctype, a long doctype or comment, a charset, a stray end tag). Every draw
+goes through both parsers, every profile, lint's diagnostics and a call with random input. The property: nothing raises but
 formtools' own errors (no crash, no traceback) and nothing hangs (a per-example deadline).
 The run is bounded (``FORMTOOLS_FUZZ_EXAMPLES``, 300 by default) so CI stays fast; raise it to
 fuzz longer.
@@ -28,7 +29,8 @@ TYPES = [
     "reset", "button", "bogus", "",
 ]
 VALUES = st.one_of(
-    st.sampled_from(["", "0", "-1", "1e308", "NaN", "2025-13-40", "#fff", "a b", "x" * 3000, "[", "(?<", "\\", "&amp;", "&#0;", "&#x110000;"]),
+    st.sampled_from(["", "0", "-1", "1e308", "NaN", "2025-13-40", "#fff", "a b", "x" * 3000, "[", "(?<", "\\", "&amp;", "&#0;", "&#x110000;",
+                     "&#" + "0" * 5_000 + "65;", "&#" + "9" * 5_000 + ";", "&#x" + "0" * 5_000 + "41"]),
     st.text(max_size=20),
 )
 ATTRIBUTES = st.sampled_from([
@@ -68,7 +70,10 @@ def element(draw: st.DrawFn, depth: int = 0) -> str:
 @st.composite
 def page(draw: st.DrawFn) -> str:
     forms = draw(st.lists(element(), min_size=1, max_size=4))
-    prefix = draw(st.sampled_from(["", "<!doctype html>", "<meta charset=shift_jis>", "</form>", "<table>"]))
+    prefix = draw(st.sampled_from([
+        "", "<!doctype html>", "<meta charset=shift_jis>", "</form>", "<table>", "<!DOCTYPE " + "a" * 60_000 + ">",
+        '<!DOCTYPE html PUBLIC "' + "p" * 60_000 + '" "' + "s" * 60_000 + '">', "<!--" + "-x" * 30_000 + "-->",
+    ]))
     return prefix + '<form toolname="t" tooldescription="d" action="/a">' + "".join(forms)
 
 
