@@ -5,9 +5,9 @@ select/option/optgroup, textarea, button, fieldset/legend, label, template, tabl
 attributes with hostile values (huge, control characters, bad numbers and patterns, entity
 soup, numeric references of thousands of digits) — glued with random text and stray tags,
 after a prefix (a doctype, a long doctype or comment, a charset, a stray end tag). Every draw
-goes through both parsers, every profile, lint's diagnostics and a call with random input. The property: nothing raises but
-formtools' own errors (no crash, no traceback) and nothing hangs (a per-example deadline).
-The run is bounded (``FORMTOOLS_FUZZ_EXAMPLES``, 300 by default) so CI stays fast; raise it to
+goes through both parsers, every profile, lint's diagnostics and a call with random input. The
+property: nothing raises but formtools' own errors (no crash, no traceback) and nothing hangs (a
+per-example deadline). The run is bounded (``FORMTOOLS_FUZZ_EXAMPLES``, 300 by default) so CI stays fast; raise it to
 fuzz longer.
 """
 
