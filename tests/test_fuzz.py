@@ -7,8 +7,8 @@ soup, numeric references of thousands of digits) — glued with random text and 
 after a prefix (a doctype, a long doctype or comment, a charset, a stray end tag). Every draw
 goes through both parsers, every profile, lint's diagnostics and a call with random input. The
 property: nothing raises but formtools' own errors (no crash, no traceback) and nothing hangs (a
-per-example deadline). The run is bounded (``FORMTOOLS_FUZZ_EXAMPLES``, 300 by default) so CI stays fast; raise it to
-fuzz longer.
+per-example deadline). The run is bounded (``FORMTOOLS_FUZZ_EXAMPLES``, 300 by default) so CI
+stays fast; raise it to fuzz longer.
 """
 
 from __future__ import annotations
