@@ -21,6 +21,7 @@ template or textarea inside a select) is a departure, listed as strict xfails be
 from __future__ import annotations
 
 import itertools
+import random
 from typing import Any
 
 import pytest
@@ -237,3 +238,55 @@ def test_extreme_tokens_read_as_chromium_reads_them(chromium: ChromiumOracle, na
         ours = [tool.to_dict() for tool in formtools.extract_tools(html, parser=parser)]  # type: ignore[arg-type]
         diff = unified_diff(answer.tools, ours, f"{name} ({parser})")
         assert not diff, diff
+
+
+#: SVG and MathML elements named like HTML ones (which html5lib's rules for HTML took for them),
+#: integration points, and the ``</p>`` and ``</br>`` that leave foreign content; no template and
+#: no HTML select (html5lib 1.1 has no template insertion modes, and Chromium 156 parses a select
+#: as customizable: departures of their own)
+FOREIGN_PIECES = [
+    "<svg>", "</svg>", "<math>", "</math>", "<tr>", "</tr>", "<td>", "</td>", "<th>", "<tbody>", "<caption>",
+    "<colgroup>", "<html>", "<option>", "<optgroup>", "<address>", "</address>", "<rt>", "<ruby>", "<desc>",
+    "<foreignObject>", "<annotation-xml encoding=text/html>", "<mi>", "<title>", "</title>", "<table>",
+    "</table>", "<div>", "</div>", "<p>", "</p>", "</br>", "x", "<form>", "</form>",
+]
+#: shapes the first fuzzer found stopping the parse with an AssertionError
+FOREIGN_STOPS = [
+    "<svg><select><desc><table><td></table>x",
+    "<math><select><annotation-xml encoding=text/html><select><input name=z>",
+    "<svg><colgroup><foreignObject><select><input name=z>",
+    "<table><svg><html>",
+]
+
+
+def _foreign_soups() -> list[str]:
+    rng = random.Random(156)
+    controls = ["<input name=i{}>", "<textarea name=t{}></textarea>", "<input type=checkbox name=c{}>", "<button name=b{} value=v>go</button>"]
+    soups = []
+    for number in range(60):
+        parts = [rng.choice(["", "<table>", "<table><tr><td>"]), "<form toolname=t tooldescription=d>"]
+        for position in range(rng.randint(3, 25)):
+            roll = rng.random()
+            parts.append(rng.choice(controls).format(f"{number}_{position}") if roll < 0.3 else rng.choice(FOREIGN_PIECES))
+        soups.append("".join(parts))
+    return soups + [stop + _TOOL.format("<option>x", "") for stop in FOREIGN_STOPS]
+
+
+def test_foreign_content_reads_as_chromium_reads_it(chromium: ChromiumOracle) -> None:
+    """html5lib's rules for HTML read a name without its namespace: an SVG or MathML ``tr``,
+    ``option``, ``html`` … was taken for the HTML element (the parse stopped at an assertion
+    only a fragment's parse meets: ``<table><svg><html>``, found by a character fuzzer), and
+    html5lib 1.1 predates the rule that ``</p>`` and ``</br>`` leave foreign content (``<math>
+    </p><input>`` made a MathML input, no control). Seeded soups of both, and the shapes that
+    stopped the parse, after a ``<dialog>`` (the html5lib path): Chromium's tools on both paths."""
+    differing = []
+    for soup in _foreign_soups():
+        html = "<!doctype html><dialog></dialog>" + soup
+        answer = chromium.stable_tools(html)
+        assert answer.stable, soup
+        for parser in ("auto", "html5lib"):
+            ours = [tool.to_dict() for tool in formtools.extract_tools(html, parser=parser)]  # type: ignore[arg-type]
+            diff = unified_diff(answer.tools, ours, f"{soup} ({parser})")
+            if diff:
+                differing.append(diff)
+    assert not differing, f"{len(differing)} differ:\n" + differing[0]

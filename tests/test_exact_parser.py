@@ -111,6 +111,33 @@ def test_tokenizer_soups_build_the_tree_html5libs_states_build(seed: int, monkey
     assert not different, f"{len(different)} of 250 differ, e.g. {different[0]!r}"
 
 
+#: foreign elements named like HTML ones, integration points, and what resets the insertion mode
+FOREIGN_PIECES = [
+    "<svg>", "</svg>", "<math>", "</math>", "<select>", "</select>", "<colgroup>", "<html>", "<head>",
+    "<caption>", "<tbody>", "<tr>", "<td>", "<th>", "<table>", "</table>", "<desc>", "<foreignObject>",
+    "<annotation-xml encoding=text/html>", "<mi>", "<title>", "</title>", "<input>", "<option>", "<div>",
+    "</div>", "x", "<template>", "</template>", "<form>", "</form>", "<textarea>", "<keygen>", "</caption>",
+]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_foreign_soups_never_stop_the_parse(seed: int) -> None:
+    """html5lib's rules for HTML read an element's name without its namespace, and stopped at
+    assertions that only a fragment's parse meets when an SVG or MathML ``select``, ``html``,
+    ``tr`` … was where they looked (``<table><svg><html>`` at the end of a page). On soups of
+    such elements, integration points and what resets the insertion mode, the exact parser never
+    stops; what it builds is held to Chromium in test_browser_heldout_calls."""
+    rng = random.Random(seed)
+    stopped = []
+    for _ in range(250):
+        markup = "".join(rng.choice(FOREIGN_PIECES) for _ in range(rng.randint(1, 40)))
+        try:
+            parse_exact(markup, None, None, None)
+        except AssertionError:
+            stopped.append(markup)
+    assert not stopped, f"{len(stopped)} of 250 stopped, e.g. {stopped[0]!r}"
+
+
 def test_formatting_elements_cost_linear_work() -> None:
     """Each formatting element walked the list of active ones back to the last marker twice,
     comparing attributes read through lxml (the Noah's Ark clause), and each ``<a>`` once:

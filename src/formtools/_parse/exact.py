@@ -379,6 +379,12 @@ class _PendingText:
         self._pieces = {}
 
 
+#: SVG and MathML names html5lib's rules for foreign content read by ``name``: integration points
+#: (an SVG ``title`` among them) and ``annotation-xml``; no rule for HTML reads these
+_FOREIGN_NAMES_READ = frozenset(("annotation-xml", "foreignObject", "desc", "title", "mi", "mo", "mn", "ms", "mtext"))
+_FOREIGN_MARK = "foreign "  # a space: no HTML element's name has one
+
+
 class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-type]
     """html5lib's lxml builder, plus the form-pointer association of #form-element-pointer,
     Blink's tree depth limit, a stack that knows what it holds and text appended in linear
@@ -390,9 +396,31 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
         super().__init__(*args, **kwargs)
         builder = self
 
+        own_name = self.elementClass.name
+
         class Element(self.elementClass):  # type: ignore[misc, name-defined]
             """html5lib's element, reading its text only after the pending pieces are in."""
-            # (and inserting before a child in constant time)
+            # (and inserting before a child in constant time, and named as html5lib's rules for
+            # HTML elements need: see `name`)
+
+            @property
+            def local_name(self) -> str:
+                return str(own_name.fget(self))
+
+            def _name(self) -> str:
+                """The name html5lib's rules read. Its rules for HTML ("pop until a ``tr``", "is
+                the current node an ``option``", "is it ``html``") mostly read a name alone,
+                where the standard means an HTML element: an SVG or MathML ``tr``, ``select``
+                or ``html`` stopped them early (the wrong tree) or at an assertion that only a
+                fragment's parse gets there (an AssertionError: ``<table><svg><html>``). A
+                foreign element's name is therefore no HTML element's, but for the names
+                html5lib's rules for foreign content and integration points read."""
+                local = str(own_name.fget(self))
+                if self.namespace in _HTML_NAMESPACES or local in _FOREIGN_NAMES_READ:
+                    return local
+                return _FOREIGN_MARK + local
+
+            name = property(_name, own_name.fset)
 
             def hasContent(self) -> bool:
                 builder.pending_text.flush()
@@ -814,6 +842,15 @@ class _EscapingTokenizer(HTMLTokenizer):  # type: ignore[misc]  # html5lib is un
             yield token
 
 
+#: the insertion mode the parser resets to at each HTML element (html5lib's table, the HTML
+#: Standard's "reset the insertion mode appropriately" as html5lib reads it)
+_RESET_MODES = {
+    "select": "inSelect", "td": "inCell", "th": "inCell", "tr": "inRow", "tbody": "inTableBody",
+    "thead": "inTableBody", "tfoot": "inTableBody", "caption": "inCaption", "colgroup": "inColumnGroup",
+    "table": "inTable", "head": "inBody", "body": "inBody", "frameset": "inFrameset",
+}
+
+
 class _Parser(html5lib.HTMLParser):  # type: ignore[misc]  # html5lib is untyped
     """html5lib's parser with the template-aware form pointer handling of the current standard,
     and characters lxml cannot hold parked (see above)."""
@@ -824,12 +861,70 @@ class _Parser(html5lib.HTMLParser):  # type: ignore[misc]  # html5lib is untyped
         self.tokenizer.__class__ = _EscapingTokenizer
         super().mainLoop()
 
+    def resetInsertionMode(self) -> None:
+        """html5lib's, reading HTML elements only: html5lib looked at an element's name before
+        its namespace, took an SVG or MathML ``select``, ``colgroup``, ``head`` or ``html`` for
+        the HTML element, which it holds only a fragment's parse can meet, and stopped with an
+        AssertionError (``<svg><select><desc><table><td></table>``, found by fuzzing). A
+        document's walk ends at its ``<body>``, ``<head>`` or ``<frameset>`` at the latest."""
+        stack = self.tree.openElements
+        for node in reversed(stack):
+            if node.namespace in _HTML_NAMESPACES and node.name in _RESET_MODES:
+                self.phase = self.phases[_RESET_MODES[node.name]]
+                return
+        self.phase = self.phases["inBody"]
+
     def __init__(self) -> None:
         super().__init__(tree=_OwnerRecordingTreeBuilder, namespaceHTMLElements=False)
         tree = self.tree
         tree.current_line = lambda: self.tokenizer.stream.position()[0]
         self.phases["inBody"] = _template_aware_in_body(type(self.phases["inBody"]))(self, tree)
         self.phases["inTable"] = _template_aware_in_table(type(self.phases["inTable"]))(self, tree)
+        self.phases["inForeignContent"] = _by_local_names(type(self.phases["inForeignContent"]))(self, tree)
+
+
+def _by_local_names(in_foreign_content: type) -> type:
+    class InForeignContent(in_foreign_content):  # type: ignore[misc]
+        __slots__ = ()
+
+        def processEndTag(self, token: dict[str, Any]) -> Any:
+            """html5lib's, matching an end tag against the SVG and MathML elements' own names
+            (their ``name`` is another for html5lib's rules for HTML; see the tree builder), and
+            with the standard's newer rule for ``</p>`` and ``</br>``: they leave foreign content
+            as a ``<div>`` does, to be read as HTML (html5lib 1.1 predates it and kept ``<math>
+            </p><input>``'s input a MathML element, no control)."""
+            stack = self.tree.openElements
+            if token["name"] in ("br", "p"):
+                self.parser.parseError("unexpected-end-tag", {"name": token["name"]})
+                while not (
+                    stack[-1].namespace in _HTML_NAMESPACES
+                    or self.parser.isHTMLIntegrationPoint(stack[-1])
+                    or self.parser.isMathMLTextIntegrationPoint(stack[-1])
+                ):
+                    stack.pop()
+                return token
+            position = len(stack) - 1
+            node = stack[-1]
+            if node.local_name.translate(asciiUpper2Lower) != token["name"]:
+                self.parser.parseError("unexpected-end-tag", {"name": token["name"]})
+            while True:
+                if node.local_name.translate(asciiUpper2Lower) == token["name"]:
+                    if self.parser.phase == self.parser.phases["inTableText"]:  # (as html5lib)
+                        self.parser.phase.flushCharacters()
+                        self.parser.phase = self.parser.phase.originalPhase
+                    while stack.pop() != node:
+                        pass
+                    return None
+                position -= 1
+                node = stack[position]
+                if node.namespace in _HTML_NAMESPACES:
+                    return self.parser.phase.processEndTag(token)
+
+    return InForeignContent
+
+
+def _is_html(node: Any, name: str) -> bool:
+    return bool(node.name == name and node.namespace in _HTML_NAMESPACES)
 
 
 def _template_aware_in_body(in_body: type) -> type:
@@ -880,15 +975,15 @@ def _template_aware_in_body(in_body: type) -> type:
                 # html5lib treats </template> as an ordinary end tag, which an open form or
                 # fieldset blocks; the standard pops everything up to the template.
                 self.tree.generateImpliedEndTags()
-                while self.tree.openElements.pop().name != "template":
-                    pass
+                while not _is_html(self.tree.openElements.pop(), "template"):
+                    pass  # (an SVG or MathML element named template is not where it ends)
                 self.parser.resetInsertionMode()
                 return None
             if token["name"] == "form" and self.tree._template_open():
                 # "in body", </form> with a template open: pop to the form if one is in scope.
                 if self.tree.elementInScope("form"):
                     self.tree.generateImpliedEndTags()
-                    while self.tree.openElements.pop().name != "form":
+                    while not _is_html(self.tree.openElements.pop(), "form"):
                         pass
                 return None
             if token["name"] not in handled:
