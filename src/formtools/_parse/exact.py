@@ -396,7 +396,7 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
         super().__init__(*args, **kwargs)
         builder = self
 
-        own_name = self.elementClass.name
+        own_name: Any = self.elementClass.name  # type: ignore[has-type]  # (html5lib is untyped)
 
         class Element(self.elementClass):  # type: ignore[misc, name-defined]
             """html5lib's element, reading its text only after the pending pieces are in."""
