@@ -12,7 +12,7 @@ disabled and duplicate options) and ask the browser each time:
   parse paths. This found that Chromium 156 selects a multi-select's options by their position
   among the select's list items, so an optgroup shifts the selection.
 
-``FORMTOOLS_VALUES_SEED`` changes the draw (default 9); a failure names the page, its markup
+``FORMTOOLS_VALUEGEN_SEED`` changes the draw (default 9); a failure names the page, its markup
 and the input.
 """
 
@@ -35,8 +35,8 @@ from tests.test_html_profile_browser import _FILL_AND_CHECK, _operations, _step_
 
 pytestmark = pytest.mark.browser
 
-SEED = int(os.environ.get("FORMTOOLS_VALUES_SEED", "9"))
-VALUE_PAGES = 8  # six forms each: about 1,500 samples
+SEED = int(os.environ.get("FORMTOOLS_VALUEGEN_SEED", "9"))
+VALUE_PAGES = 8  # six forms each: about 1,000 samples
 CHOICE_PAGES = 14  # one select each, about five inputs: about 70 calls on two parse paths
 
 

@@ -105,7 +105,7 @@ def _value_pool(rng: random.Random, kind: str, extra: list[Any]) -> list[Any]:
     pool: list[Any] = list(extra)
     if kind in ("number", "range"):
         pool += rng.sample(_NUMBERS, 6) + rng.sample(_STRINGS, 3)
-    elif kind in ("checkbox",):
+    elif kind == "checkbox":
         pool += [True, False, "true", "false", "on", 1, 0, "TRUE"]
     elif kind in ("select-multiple", "checkbox-group"):
         pool += [[], ["zz"], [1], [None], [True], "a", ["1"], [" a"], ["a", 1]]
@@ -186,7 +186,7 @@ def _temporal(rng: random.Random, name: str) -> Control:
     for key in ("min", "max", "value"):
         attrs += _attr(key, _maybe(rng, 0.45, rng.choice(pool)))
     attrs += _attr("step", _maybe(rng, 0.5, rng.choice(TEMPORAL_STEPS)))
-    return f"<input{attrs}>", type_, list(pool) + rng.sample(list(TEMPORAL_ATTRS[type_]), 2)
+    return f"<input{attrs}>", type_, list(pool)
 
 
 def _color(rng: random.Random, name: str) -> Control:
