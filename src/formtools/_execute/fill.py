@@ -18,7 +18,7 @@ from typing import Any, Callable, Mapping
 from formtools.errors import InputError
 from formtools._forms.model import Control, Form
 from formtools._forms.sensitive import is_sensitive
-from formtools._synth.profile import Group, Profile
+from formtools._synth.profile import Group, Profile, get_profile
 from formtools._synth.parameters import Parameter, parameters_of
 from formtools._forms.state import (
     ControlState,
@@ -169,10 +169,27 @@ def _listed_values(value: Any, allowed: list[str]) -> set[str]:
     return wanted
 
 
-def _select_multiple(group: Group, value: Any, state: FormState) -> Changes:
+def _select_multiple_by_value(group: Group, value: Any, state: FormState) -> Changes:
+    """HTML's meaning (the ``html`` profile): select exactly the options with those values."""
     control = group.first
     wanted = _listed_values(value, [option.value for option in control.options])
     selection = tuple(option.value in wanted for option in control.options)
+    return {control.index: replace(state.of(control), selected=selection)}
+
+
+def _select_multiple(group: Group, value: Any, state: FormState) -> Changes:
+    """Chromium 156's ``executeTool``: it deselects every option, then for each position *i*
+    of the list of options whose option has a wanted value it selects the *i*-th of the
+    select's list items (options and optgroups). Before the first optgroup the two are the same
+    option; after one, position *i* is an optgroup (nothing is selected) or an earlier option:
+    in ``<option>a<optgroup><option>c<option>d</optgroup>``, ``["d"]`` selects ``c`` and
+    ``["c"]`` nothing. Measured live by ``tests/test_browser_values.py``."""
+    control = group.first
+    options = control.options
+    wanted = _listed_values(value, [option.value for option in options])
+    at_item = {option.list_item: position for position, option in enumerate(options)}
+    chosen = {at_item.get(i) for i, option in enumerate(options) if option.value in wanted}
+    selection = tuple(position in chosen for position in range(len(options)))
     return {control.index: replace(state.of(control), selected=selection)}
 
 
@@ -224,6 +241,13 @@ CHROMIUM_RULES: Mapping[str, Rule] = MappingProxyType(
         "checkbox-group": _checkbox_group,
         "radio": _radio,
     }
+)
+
+
+#: the ``html`` profile's rules (:attr:`Profile.selects_by_value`): HTML's meaning where
+#: Chromium's fill departs from it
+HTML_RULES: Mapping[str, Rule] = MappingProxyType(
+    {**CHROMIUM_RULES, "select-multiple": _select_multiple_by_value}
 )
 
 
@@ -287,7 +311,8 @@ def fill(
         raise InputError([InputProblem(None, _NOT_AN_OBJECT)])
     refuse_lone_surrogates(tool_input)
     current = state or initial_state(form)
-    parameters = parameters_of(form, profile)
+    chosen_profile = get_profile(profile)
+    parameters = parameters_of(form, chosen_profile)
     problems: list[InputProblem] = []
     changes: Changes = {}
     for key in _js_key_order(tool_input):
@@ -303,7 +328,8 @@ def fill(
         try:
             if parameter.kind is None:
                 raise _Invalid(_shown(value))
-            changes.update(CHROMIUM_RULES[parameter.kind](parameter.group, value, current))
+            rules = HTML_RULES if chosen_profile.selects_by_value else CHROMIUM_RULES
+            changes.update(rules[parameter.kind](parameter.group, value, current))
         except _Invalid as invalid:
             # Chromium quotes the rejected value; a secret is not quoted back
             secret = any(is_sensitive(c) for c in parameter.group.controls)

@@ -69,6 +69,10 @@ class Option:
     disabled: bool
     selected: bool
     in_optgroup: bool = False
+    #: its position among the select's list items (its options and optgroups, in tree order),
+    #: which Chromium 156's ``executeTool`` selects a multi-select's options by (see
+    #: ``_execute.fill``); equal to its position among the options when no optgroup comes first
+    list_item: int = 0
 
 
 @dataclass(frozen=True)
@@ -266,8 +270,10 @@ def _option_value(option: etree._Element, restore: Restore) -> str:
 def _options(select: etree._Element, restore: Restore) -> tuple[Option, ...]:
     """#concept-select-option-list: option children, and option children of optgroup children."""
     found: list[Option] = []
+    items = 0  # list items so far: options and optgroups
 
     def add(option: etree._Element, group_disabled: bool, in_optgroup: bool = False) -> None:
+        nonlocal items
         found.append(
             Option(
                 value=_option_value(option, restore),
@@ -276,13 +282,16 @@ def _options(select: etree._Element, restore: Restore) -> tuple[Option, ...]:
                 disabled=group_disabled or option.get("disabled") is not None,
                 selected=option.get("selected") is not None,
                 in_optgroup=in_optgroup,
+                list_item=items,
             )
         )
+        items += 1
 
     for child in select:
         if child.tag == "option":
             add(child, False)
         elif child.tag == "optgroup":
+            items += 1
             disabled = child.get("disabled") is not None
             for grandchild in child:
                 if grandchild.tag == "option":

@@ -390,5 +390,8 @@ HTML = register_profile(
         # the schema is the contract: Chromium's fill would take "5" for a number input and 1
         # for a checkbox, which the typed schema rejects; a call under html rejects them too
         enforces_schema=True,
+        # HTML selects the options with the given values; Chromium 156 selects by position
+        # among the list items, so a value after an optgroup selects its neighbour
+        selects_by_value=True,
     )
 )

@@ -320,6 +320,7 @@ PORTABLE = register_profile(
         fragments={kind: _portable(builder) for kind, builder in HTML.fragments.items()},
         # the subset leaves constraints in words: the call is Chromium's, checked by the form
         enforces_schema=False,
+        selects_by_value=False,
         says_unsatisfiable=False,  # the subset has no "accepts nothing"; lint says it instead
     )
 )

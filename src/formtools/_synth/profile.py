@@ -55,6 +55,9 @@ class Profile:
     so that the schema is the whole contract (``html``: whatever ``validate`` rejects, ``call``
     rejects, and the other way round); without it a call is filled as Chromium fills it, with
     JavaScript's conversions (``"5"`` for a number, ``1`` for a checkbox).
+    ``selects_by_value``: a multi-select's options are selected by their values, as HTML means
+    (``html``); without it, as Chromium 156's ``executeTool`` does: by position among the
+    select's list items, so an optgroup shifts the selection (``_execute.fill``).
     """
 
     name: str
@@ -67,6 +70,7 @@ class Profile:
     closed: bool = False
     says_unsatisfiable: bool = False
     enforces_schema: bool = False
+    selects_by_value: bool = False
 
     def extend(self, name: str, *, fragments: Mapping[str, FragmentBuilder] | None = None, **changes: Any) -> "Profile":
         """A new profile: this one with some rules replaced."""

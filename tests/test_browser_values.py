@@ -1,0 +1,106 @@
+"""Random values and validity against live Chromium, beyond the fixed tables.
+
+The recorded tables (``value-rules.json``, the recorded calls) and the fixture pages hold the
+cases somebody wrote down. These tests draw forms and inputs from a seeded generator
+(``tests/support/valuegen.py``: odd attribute syntax, odd JSON values, choices with optgroups,
+disabled and duplicate options) and ask the browser each time:
+
+- the ``html`` profile's verdict (``validate_input``) is Chromium's ``checkValidity()`` after
+  filling by script, ``validate`` ⇔ ``call``, and every input the ``html`` profile accepts
+  passes the ``portable`` schema (never stricter, docs/guide/profiles.md);
+- a ``chromium``-profile call refuses, or sends byte for byte, what ``executeTool`` does, on both
+  parse paths. This found that Chromium 156 selects a multi-select's options by their position
+  among the select's list items, so an optgroup shifts the selection.
+
+``FORMTOOLS_VALUEGEN_SEED`` changes the draw (default 9); a failure names the page, its markup
+and the input.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections import Counter
+from typing import Any
+
+import jsonschema
+import pytest
+
+import formtools
+from formtools._conformance.browser import ChromiumOracle
+from formtools._spec.jsjson import dumps
+from tests.support.valuegen import choice_pages, value_pages
+from tests.test_browser_heldout_calls import _differences
+from tests.test_html_profile_browser import _FILL_AND_CHECK, _operations, _step_tolerance, _typed, submits
+
+pytestmark = pytest.mark.browser
+
+SEED = int(os.environ.get("FORMTOOLS_VALUEGEN_SEED", "9"))
+VALUE_PAGES = 8  # six forms each: about 1,000 samples
+CHOICE_PAGES = 14  # one select each, about five inputs: about 70 calls on two parse paths
+
+
+def _html_disagreements(chromium: ChromiumOracle, counts: Counter[str]) -> list[str]:
+    found = []
+    for name, page, forms in value_pages(VALUE_PAGES, SEED):
+        document = formtools.parse_html(page)
+        extraction = formtools.synthesize(document, "html")
+        tools = {tool.name: tool for tool in extraction.tools}
+        portable = {tool.name: tool for tool in formtools.synthesize(document, "portable").tools}
+        chromium.page.goto(chromium.site.put(f"/values/{name}", page.encode(), "text/html"))
+        for form in forms:
+            tool = tools.get(form.tool)
+            if tool is None:
+                continue
+            where = f"{name} {form.markup}\n   "
+            properties = tool.to_dict()["inputSchema"].get("properties", {})
+            samples = []
+            for case in form.cases:
+                if all(k in properties and _typed(v, properties[k]) for k, v in case.items()):
+                    samples.append(case)
+                elif not formtools.validate_input(tool, case) or submits(tool, case):
+                    found.append(f"{where}{dumps(case)}: of the wrong kind, accepted")
+            ordinal = [f for f in extraction.forms if f.attributes.get("toolname") == tool.name].index(tool.form)
+            answers = chromium.page.evaluate(
+                _FILL_AND_CHECK,
+                [tool.name, ordinal, len(tool.form.controls), [_operations(tool, s) for s in samples]],
+            )
+            assert answers is not None, where
+            portable_schema = jsonschema.Draft202012Validator(portable[tool.name].to_dict()["inputSchema"])
+            for sample, browser_valid in zip(samples, answers, strict=True):
+                counts["samples"] += 1
+                problems = formtools.validate_input(tool, sample)
+                sent = submits(tool, sample)
+                if sent is not None and sent != (not problems):
+                    found.append(f"{where}{dumps(sample)}: validate {not problems}, call {sent}")
+                if (not problems) != browser_valid and not (browser_valid and _step_tolerance(tool, sample, problems)):
+                    found.append(f"{where}{dumps(sample)}: browser {browser_valid}, formtools {[str(p) for p in problems]}")
+                if not problems:
+                    counts["valid"] += 1
+                    if not portable_schema.is_valid(sample):
+                        found.append(f"{where}{dumps(sample)}: html accepts, portable rejects")
+    return found
+
+
+@pytest.mark.spec_step("exec-validate-2")
+def test_html_profile_agrees_on_random_values(chromium: ChromiumOracle) -> None:
+    counts: Counter[str] = Counter()
+    found = _html_disagreements(chromium, counts)
+    print(f"\nrandom values (seed {SEED}):", dict(counts))
+    assert counts["samples"] >= 800 and counts["valid"] >= 150
+    assert not found, f"{len(found)} disagreement(s):\n" + "\n".join(found[:20])
+
+
+@pytest.mark.spec_step("exec-fill-5.4")
+def test_choice_calls_match_execute_tool(chromium: ChromiumOracle) -> None:
+    cases: list[tuple[str, str, dict[str, Any]]] = []
+    for name, page, forms in choice_pages(CHOICE_PAGES, SEED):
+        seen: set[str] = set()
+        for case in forms[0].cases:
+            if dumps(case) not in seen:
+                seen.add(dumps(case))
+                cases.append((f"{name} {forms[0].markup} {dumps(case)}", page, case))
+    random.Random(SEED).shuffle(cases)
+    assert len(cases) >= 50
+    differences = _differences(chromium, cases)
+    assert not differences, f"{len(differences)} of {2 * len(cases)}:\n" + "\n".join(differences[:20])
