@@ -21,6 +21,41 @@ TWO_FORMS = """<!doctype html>
 """
 
 
+ANNOTATED = """<!doctype html>
+<form toolname="manual" tooldescription="d"><input name="q"><button>Go</button></form>
+<form toolname="auto" tooldescription="d" toolautosubmit="false"><input name="q"></form>
+<form toolname="search" tooldescription="d" method="get" role="search"><input type="search" name="q"></form>
+<script>
+document.modelContext.registerTool({name: "scripted", description: "d",
+  annotations: {readOnlyHint: true}, execute() { return "ok"; }});
+</script>
+"""
+
+
+@pytest.mark.spec_step("synth-6.1")
+@pytest.mark.browser
+def test_a_declarative_tools_only_annotation_is_autosubmit_and_only_devtools_shows_it(chromium: ChromiumOracle) -> None:
+    """What synth-6.1 says Chromium 156 does, from the browser: a declarative tool has no
+    annotation in getTools() — not even a read-only hint for a search form, though a script's
+    tool has its annotations there — and DevTools' WebMCP.toolsAdded gives it
+    ``{"autosubmit": true}`` when the form has ``toolautosubmit`` (any value) and no
+    annotations otherwise; the oracle reads that as ``{"autosubmit": false}``."""
+    tools = {tool["name"]: tool for tool in chromium.tools(ANNOTATED)}
+    listed = chromium.page.evaluate(
+        "async () => Object.fromEntries((await document.modelContext.getTools())"
+        ".map(tool => [tool.name, Object.hasOwn(tool, 'annotations') ? tool.annotations : null]))"
+    )
+    assert listed["scripted"]["readOnlyHint"] is True
+    assert {name: listed[name] for name in ("auto", "manual", "search")} == {"auto": None, "manual": None, "search": None}
+    reported = chromium._replayed_tools()
+    assert {name: reported[name].get("annotations") for name in ("auto", "manual", "search")} == {
+        "auto": {"autosubmit": True}, "manual": None, "search": None,
+    }
+    assert {name: tools[name]["annotations"] for name in ("auto", "manual", "search")} == {
+        "auto": {"autosubmit": True}, "manual": {"autosubmit": False}, "search": {"autosubmit": False},
+    }
+
+
 @pytest.mark.spec_step("synth-1.2.5", "synth-1.3", "synth-3.3", "synth-6.1")
 @pytest.mark.browser
 def test_two_forms_sorted_by_name_with_autosubmit(chromium: ChromiumOracle) -> None:
