@@ -104,11 +104,11 @@ def _recorded_calls() -> dict[str, list[dict[str, Any]]]:
 def _call_tests(folder: Path) -> dict[str, dict[str, Any]]:
     """Every exported call subtest by name: its page, tool, input and expectation."""
     found = {}
-    for test in folder.glob("*-calls.https.html"):
+    for test in folder.glob("*-calls.tentative.https.html"):
         text = test.read_text("utf-8")
         block = text.split('<script type="application/json" id="calls">', 1)[1].split("</script>", 1)[0]
         for call in json.loads(block):
-            found[call["name"]] = {"page": test.name.removesuffix("-calls.https.html"), **call}
+            found[call["name"]] = {"page": test.name.removesuffix("-calls.tentative.https.html"), **call}
     return found
 
 
@@ -117,14 +117,15 @@ def test_the_export_has_a_test_per_page_and_a_manifest(export: Path) -> None:
     pages = sorted(FIXTURES.glob("*.html"))
     recorded = _recorded_calls()
     assert sorted(p.name for p in folder.glob("*.https.html")) == sorted(
-        [f"{p.stem}.https.html" for p in pages] + [f"{stem}-calls.https.html" for stem, calls in recorded.items() if calls]
+        [f"{p.stem}.tentative.https.html" for p in pages]
+        + [f"{stem}-calls.tentative.https.html" for stem, calls in recorded.items() if calls]
     )
     assert all((folder / "resources" / p.name).read_bytes() == p.read_bytes() for p in pages)
-    text = (folder / "realistic-search.https.html").read_text()
+    text = (folder / "realistic-search.tentative.https.html").read_text()
     block = text.split('<script type="application/json" id="expected">', 1)[1].split("</script>", 1)[0]
     assert '<script src="/resources/testharness.js"></script>' in text and "x-formtools" not in block
     assert json.loads(block)["tools"]["site_search"]["inputSchema"]["additionalProperties"] is False
-    assert "executeTool" in (folder / "realistic-search-calls.https.html").read_text()
+    assert "executeTool" in (folder / "realistic-search-calls.tentative.https.html").read_text()
     readme = (folder / "README.md").read_text()
     assert "HTML-exact" in readme and "x-formtools-*" in readme
 
@@ -281,6 +282,8 @@ def _lint(export: Path) -> dict[str, set[str]]:
         if len(path) > 150:
             errors.add("PATH LENGTH")
         if file.name.endswith(".https.html"):
+            if ".tentative." not in file.name:  # they assert a proposal, which WPT marks tentative
+                errors.add("not .tentative.")
             markup = text.decode("utf-8")
             scripts = re.findall(r'<script src="([^"]*)">', markup)
             harness = [i for i, src in enumerate(scripts) if src.endswith("testharness.js")]
@@ -300,7 +303,9 @@ def _lint(export: Path) -> dict[str, set[str]]:
 
 
 def test_the_export_passes_wpts_lint_but_for_the_lines_it_writes_for_lint_ignore(export: Path) -> None:
-    """The generated tests pass WPT's lint (before: every one called setTimeout, SET TIMEOUT);
+    """The generated tests pass WPT's lint (before: every one called setTimeout, SET TIMEOUT)
+    and are named as WPT names tests of a proposal no spec requires yet (``.tentative.``; before:
+    not);
     a page copied as it is into resources/ may not (tool-description-text.html keeps a tab in a
     description), and the export's lint.ignore holds exactly the lines WPT needs for those."""
     found = _lint(export)
