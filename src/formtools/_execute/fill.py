@@ -279,12 +279,7 @@ def fill(
     Keys not given keep the control's current state (``state``, else the page's initial one).
     Raises :class:`InputError` with every rejected key and changes nothing when any is bad.
     """
-    if tool_input is OMITTED:
-        tool_input = {}
-    if isinstance(tool_input, list):
-        raise InputError([InputProblem(None, "JSON input arguments must be an object")])
-    if not isinstance(tool_input, dict):
-        raise InputError([InputProblem(None, _NOT_AN_OBJECT)])
+    tool_input = require_object(tool_input)
     refuse_lone_surrogates(tool_input)
     current = state or initial_state(form)
     parameters = parameters_of(form, profile)
@@ -311,6 +306,19 @@ def fill(
     if problems:
         raise InputError(problems)
     return current.with_states(changes)
+
+
+def require_object(tool_input: Any) -> dict[str, Any]:
+    """The input as the object a call fills (nothing given is ``{}``), or Chromium's error for
+    an array or a scalar: the first thing ``executeTool`` checks, before the submit button and
+    before any key (exec-fill-1)."""
+    if tool_input is OMITTED:
+        return {}
+    if isinstance(tool_input, list):
+        raise InputError([InputProblem(None, "JSON input arguments must be an object")])
+    if not isinstance(tool_input, dict):
+        raise InputError([InputProblem(None, _NOT_AN_OBJECT)])
+    return tool_input
 
 
 def _is_array_index(key: str) -> bool:
