@@ -195,3 +195,32 @@ def test_local_site_records_requests() -> None:
     assert (second.method, second.target, second.body) == ("POST", "/elsewhere", b'{"a": 1}')
     assert second.header("Content-Type") == "application/json"
     assert (third.method, third.target) == ("GET", "/missing")
+
+
+DUPLICATES = """<!doctype html>
+<form id="first" toolname="dup" tooldescription="first"><input name="a"></form>
+<form id="second" toolname="dup" tooldescription="second"><input name="b"></form>
+"""
+
+
+@pytest.mark.browser
+def test_the_loser_of_a_duplicate_name_registers_only_when_its_tool_changes(chromium: ChromiumOracle) -> None:
+    """docs/guide/spec-oracle.md's finding, from the browser: removing the form that won a
+    duplicate name leaves the name unregistered; a mutation that re-evaluates the other form but
+    leaves its tool as it was (a comment added and removed, which does re-evaluate a registered
+    form) does not register it either; a change of its tool (a control added, a new
+    tooldescription) does."""
+    descriptions = "async () => (await document.modelContext.getTools()).map(tool => tool.description)"
+    for change, registered in [
+        ("() => { const c = document.createComment(''); second.append(c); c.remove(); }", []),
+        ("() => { second.setAttribute('toolname', 'dup'); }", []),
+        ("() => { const i = document.createElement('input'); i.name = 'c'; second.append(i); }", ["second"]),
+        ("() => { second.setAttribute('tooldescription', 'changed'); }", ["changed"]),
+    ]:
+        assert [tool["description"] for tool in chromium.tools(DUPLICATES)] == ["first"]
+        chromium.page.evaluate("() => first.remove()")
+        chromium.page.wait_for_timeout(200)
+        assert chromium.page.evaluate(descriptions) == []
+        chromium.page.evaluate(change)
+        chromium.page.wait_for_timeout(300)
+        assert chromium.page.evaluate(descriptions) == registered, change
