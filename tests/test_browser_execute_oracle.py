@@ -111,7 +111,7 @@ def test_each_call_starts_from_the_initial_page(chromium: ChromiumOracle) -> Non
     assert again.request.url == "/search?q=default&n=&go=1"
 
 
-@pytest.mark.spec_step("exec-hitl-2", "exec-request-1", "exec-submit-3")
+@pytest.mark.spec_step("exec-hitl-2", "exec-request-1", "exec-submit-1")
 @pytest.mark.browser
 def test_no_request_outcomes(chromium: ChromiumOracle) -> None:
     dialog = """<!doctype html><dialog open><form toolname="d" tooldescription="d"

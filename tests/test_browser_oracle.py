@@ -21,6 +21,41 @@ TWO_FORMS = """<!doctype html>
 """
 
 
+ANNOTATED = """<!doctype html>
+<form toolname="manual" tooldescription="d"><input name="q"><button>Go</button></form>
+<form toolname="auto" tooldescription="d" toolautosubmit="false"><input name="q"></form>
+<form toolname="search" tooldescription="d" method="get" role="search"><input type="search" name="q"></form>
+<script>
+document.modelContext.registerTool({name: "scripted", description: "d",
+  annotations: {readOnlyHint: true}, execute() { return "ok"; }});
+</script>
+"""
+
+
+@pytest.mark.spec_step("synth-6.1")
+@pytest.mark.browser
+def test_a_declarative_tools_only_annotation_is_autosubmit_and_only_devtools_shows_it(chromium: ChromiumOracle) -> None:
+    """What synth-6.1 says Chromium 156 does, from the browser: a declarative tool has no
+    annotation in getTools() — not even a read-only hint for a search form, though a script's
+    tool has its annotations there — and DevTools' WebMCP.toolsAdded gives it
+    ``{"autosubmit": true}`` when the form has ``toolautosubmit`` (any value) and no
+    annotations otherwise; the oracle reads that as ``{"autosubmit": false}``."""
+    tools = {tool["name"]: tool for tool in chromium.tools(ANNOTATED)}
+    listed = chromium.page.evaluate(
+        "async () => Object.fromEntries((await document.modelContext.getTools())"
+        ".map(tool => [tool.name, Object.hasOwn(tool, 'annotations') ? tool.annotations : null]))"
+    )
+    assert listed["scripted"]["readOnlyHint"] is True
+    assert {name: listed[name] for name in ("auto", "manual", "search")} == {"auto": None, "manual": None, "search": None}
+    reported = chromium._replayed_tools()
+    assert {name: reported[name].get("annotations") for name in ("auto", "manual", "search")} == {
+        "auto": {"autosubmit": True}, "manual": None, "search": None,
+    }
+    assert {name: tools[name]["annotations"] for name in ("auto", "manual", "search")} == {
+        "auto": {"autosubmit": True}, "manual": {"autosubmit": False}, "search": {"autosubmit": False},
+    }
+
+
 @pytest.mark.spec_step("synth-1.2.5", "synth-1.3", "synth-3.3", "synth-6.1")
 @pytest.mark.browser
 def test_two_forms_sorted_by_name_with_autosubmit(chromium: ChromiumOracle) -> None:
@@ -160,3 +195,32 @@ def test_local_site_records_requests() -> None:
     assert (second.method, second.target, second.body) == ("POST", "/elsewhere", b'{"a": 1}')
     assert second.header("Content-Type") == "application/json"
     assert (third.method, third.target) == ("GET", "/missing")
+
+
+DUPLICATES = """<!doctype html>
+<form id="first" toolname="dup" tooldescription="first"><input name="a"></form>
+<form id="second" toolname="dup" tooldescription="second"><input name="b"></form>
+"""
+
+
+@pytest.mark.browser
+def test_the_loser_of_a_duplicate_name_registers_only_when_its_tool_changes(chromium: ChromiumOracle) -> None:
+    """docs/guide/spec-oracle.md's finding, from the browser: removing the form that won a
+    duplicate name leaves the name unregistered; a mutation that re-evaluates the other form but
+    leaves its tool as it was (a comment added and removed, which does re-evaluate a registered
+    form) does not register it either; a change of its tool (a control added, a new
+    tooldescription) does."""
+    descriptions = "async () => (await document.modelContext.getTools()).map(tool => tool.description)"
+    for change, registered in [
+        ("() => { const c = document.createComment(''); second.append(c); c.remove(); }", []),
+        ("() => { second.setAttribute('toolname', 'dup'); }", []),
+        ("() => { const i = document.createElement('input'); i.name = 'c'; second.append(i); }", ["second"]),
+        ("() => { second.setAttribute('tooldescription', 'changed'); }", ["changed"]),
+    ]:
+        assert [tool["description"] for tool in chromium.tools(DUPLICATES)] == ["first"]
+        chromium.page.evaluate("() => first.remove()")
+        chromium.page.wait_for_timeout(200)
+        assert chromium.page.evaluate(descriptions) == []
+        chromium.page.evaluate(change)
+        chromium.page.wait_for_timeout(300)
+        assert chromium.page.evaluate(descriptions) == registered, change

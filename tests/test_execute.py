@@ -39,7 +39,7 @@ SEARCH = """<!doctype html><meta charset=utf-8>
 </form>"""
 
 
-@pytest.mark.spec_step("exec-request-7", "exec-result-3", "exec-submit-2")
+@pytest.mark.spec_step("exec-request-7", "exec-result-3", "exec-submit-3")
 def test_get_replaces_the_query_and_returns_the_landing_pages_json_ld(site: TestSite) -> None:
     tool = tool_on(site, SEARCH, "search")
     result = call_tool(tool, {"q": "a b&c", "page": 2, "exact": True})

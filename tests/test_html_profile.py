@@ -270,7 +270,7 @@ def test_datalist_values_are_examples() -> None:
     assert formtools.validate_input(tool, {"flavour": "strawberry"}) == []
 
 
-@pytest.mark.spec_step("synth-3.5", "exec-submit-1", "exec-validate-3")
+@pytest.mark.spec_step("synth-3.5", "exec-submit-2", "exec-validate-3")
 def test_a_form_that_can_never_be_valid() -> None:
     """An unnamed required input is no parameter: no call can fill it, so no call can pass
     validation. The html schema accepts nothing and says why, validate names the control, lint
@@ -315,7 +315,7 @@ def _submits(tool: formtools.Tool, sample: Any) -> bool | None:
     return True
 
 
-@pytest.mark.spec_step("exec-submit-1")
+@pytest.mark.spec_step("exec-submit-2")
 def test_validate_accepts_exactly_what_call_submits_under_html() -> None:
     """validate ⇔ call for every input, type-confused ones included (tests/test_html_profile_browser.py
     holds validate ⇔ Chromium's checkValidity() for inputs of the schema's types, live). Before the
@@ -357,7 +357,7 @@ SIGN_IN = (
 )
 
 
-@pytest.mark.spec_step("exec-submit-1")
+@pytest.mark.spec_step("exec-submit-2")
 def test_html_call_errors_read_as_one_line_each_and_never_quote_a_secret() -> None:
     (tool,) = formtools.extract_tools(SIGN_IN, base_url="https://shop.example/", profile="html")
     with pytest.raises(formtools.InputError) as wrong_kind:
@@ -375,7 +375,7 @@ def test_html_call_errors_read_as_one_line_each_and_never_quote_a_secret() -> No
     assert done.exit_code == 1 and "hunter2" not in done.output and "_SchemaProblem" not in done.output
 
 
-@pytest.mark.spec_step("exec-submit-1")
+@pytest.mark.spec_step("exec-submit-2")
 def test_a_formnovalidate_submitter_the_caller_picks_skips_the_schemas_constraints() -> None:
     """validate ⇔ call holds for the default submitter; "Save draft" with formnovalidate is the
     caller's explicit choice to skip constraint validation, as a person clicking it does."""

@@ -98,7 +98,7 @@ def test_trailing_dot_localhost_is_trustworthy(host: str) -> None:
     assert formtools.prepare_call(found, {"q": "x"}).request is not None
 
 
-@pytest.mark.spec_step("exec-request-1", "exec-request-2", "exec-submit-3")
+@pytest.mark.spec_step("exec-request-1", "exec-request-2", "exec-submit-1")
 def test_action_resolution_submitter_overrides_and_named_submitter() -> None:
     page = ("<base href='/base/'><form toolname=t tooldescription=d action='go?old=1#frag' method=get>"
             "<input name=q><button>Search</button>"
@@ -113,7 +113,7 @@ def test_action_resolution_submitter_overrides_and_named_submitter() -> None:
         formtools.prepare_call(tool(page), {}, submitter="nope")
 
 
-@pytest.mark.spec_step("synth-2.3", "exec-submit-3")
+@pytest.mark.spec_step("synth-2.3", "exec-submit-1")
 def test_missing_submit_button_is_chromiums_error_only_without_autosubmit() -> None:
     with pytest.raises(formtools.NoSubmitButton, match="there must be a submit button"):
         formtools.prepare_call(tool("<form toolname=t tooldescription=d><input name=q></form>"), {})

@@ -12,14 +12,18 @@ The runner serves the export from a local site with a minimal testharness stand-
 from __future__ import annotations
 
 import json
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from formtools._conformance.wpt import WPT_LINE_LINTS
 from tests.conftest import EXPECTED, FIXTURES, ROOT
 
 SHIM = (ROOT / "tests" / "support" / "testharness_shim.js").read_bytes()
@@ -49,6 +53,46 @@ def expectations(export: Path) -> dict[str, bool]:
     return tests
 
 
+def _run_in_chromium(chromium, folder: Path) -> tuple[dict[str, bool], dict[str, str]]:
+    """Run every test of an export in Chromium 156 under the testharness stand-in: each subtest
+    passes or not, and its message."""
+    site = chromium.site
+    site.put("/resources/testharness.js", SHIM, "text/javascript")
+    site.put("/resources/testharnessreport.js", b"", "text/javascript")
+    for resource in (folder / "resources").iterdir():
+        site.put(f"{RESOURCES}{quote(resource.name)}", resource.read_bytes(), "text/html")
+    seen: dict[str, bool] = {}
+    messages: dict[str, str] = {}
+    stalled: list[str] = []
+    for test in sorted(folder.glob("*.https.html")):
+        url = site.put(f"/webmcp/declarative/{quote(test.name)}", test.read_bytes(), "text/html; charset=utf-8")
+        # Chromium 156 now and then never finishes a call test's frame (its renderer stalls
+        # after a frame that re-registered tools is removed), and then the harness times out:
+        # the browser's instability, not the export's. Such a file runs again in a fresh tab,
+        # and the stall is reported; a file that times out three times fails.
+        results = None
+        for _attempt in range(3):
+            chromium.page.goto(url)
+            try:
+                chromium.page.wait_for_function("window.__wptDone === true", timeout=75_000)
+                results = chromium.page.evaluate("window.__wptResults")
+            except PlaywrightTimeout:
+                results = None
+            if results is not None and all(result["status"] in ("PASS", "FAIL") for result in results):
+                break
+            stalled.append(test.name)
+            chromium.renew_page()
+        else:
+            pytest.fail(f"{test.name} timed out in three fresh tabs: {results}")
+        for result in results or []:
+            seen[result["name"]] = result["status"] == "PASS"
+            messages[result["name"]] = result.get("message", "")
+    chromium.renew_page()
+    if stalled:
+        print(f"\nChromium stalled on (and finished on a retry): {stalled}")
+    return seen, messages
+
+
 def _recorded_calls() -> dict[str, list[dict[str, Any]]]:
     return {
         path.stem: json.loads(path.read_text("utf-8"))
@@ -60,11 +104,11 @@ def _recorded_calls() -> dict[str, list[dict[str, Any]]]:
 def _call_tests(folder: Path) -> dict[str, dict[str, Any]]:
     """Every exported call subtest by name: its page, tool, input and expectation."""
     found = {}
-    for test in folder.glob("*-calls.https.html"):
+    for test in folder.glob("*-calls.tentative.https.html"):
         text = test.read_text("utf-8")
         block = text.split('<script type="application/json" id="calls">', 1)[1].split("</script>", 1)[0]
         for call in json.loads(block):
-            found[call["name"]] = {"page": test.name.removesuffix("-calls.https.html"), **call}
+            found[call["name"]] = {"page": test.name.removesuffix("-calls.tentative.https.html"), **call}
     return found
 
 
@@ -73,14 +117,15 @@ def test_the_export_has_a_test_per_page_and_a_manifest(export: Path) -> None:
     pages = sorted(FIXTURES.glob("*.html"))
     recorded = _recorded_calls()
     assert sorted(p.name for p in folder.glob("*.https.html")) == sorted(
-        [f"{p.stem}.https.html" for p in pages] + [f"{stem}-calls.https.html" for stem, calls in recorded.items() if calls]
+        [f"{p.stem}.tentative.https.html" for p in pages]
+        + [f"{stem}-calls.tentative.https.html" for stem, calls in recorded.items() if calls]
     )
     assert all((folder / "resources" / p.name).read_bytes() == p.read_bytes() for p in pages)
-    text = (folder / "realistic-search.https.html").read_text()
+    text = (folder / "realistic-search.tentative.https.html").read_text()
     block = text.split('<script type="application/json" id="expected">', 1)[1].split("</script>", 1)[0]
     assert '<script src="/resources/testharness.js"></script>' in text and "x-formtools" not in block
     assert json.loads(block)["tools"]["site_search"]["inputSchema"]["additionalProperties"] is False
-    assert "executeTool" in (folder / "realistic-search-calls.https.html").read_text()
+    assert "executeTool" in (folder / "realistic-search-calls.tentative.https.html").read_text()
     readme = (folder / "README.md").read_text()
     assert "HTML-exact" in readme and "x-formtools-*" in readme
 
@@ -173,36 +218,7 @@ def test_the_call_expectations_are_the_recorded_outcomes(export: Path, expectati
 
 @pytest.mark.browser
 def test_chromium_passes_and_fails_exactly_as_expected(chromium, export: Path, expectations: dict[str, bool]) -> None:
-    folder = export / "webmcp" / "declarative"
-    site = chromium.site
-    site.put("/resources/testharness.js", SHIM, "text/javascript")
-    site.put("/resources/testharnessreport.js", b"", "text/javascript")
-    for resource in (folder / "resources").iterdir():
-        site.put(f"{RESOURCES}{resource.name}", resource.read_bytes(), "text/html")
-    seen: dict[str, bool] = {}
-    messages: dict[str, str] = {}
-    stalled: list[str] = []
-    for test in sorted(folder.glob("*.https.html")):
-        url = site.put(f"/webmcp/declarative/{test.name}", test.read_bytes(), "text/html; charset=utf-8")
-        # Chromium 156 now and then never finishes a call test's frame (its renderer stalls
-        # after a frame that re-registered tools is removed): the browser's instability, not
-        # the export's. Such a file runs again in a fresh tab, and the stall is reported.
-        for attempt in range(3):
-            chromium.page.goto(url)
-            try:
-                chromium.page.wait_for_function("window.__wptDone === true", timeout=45_000)
-                break
-            except PlaywrightTimeout:
-                stalled.append(test.name)
-                chromium.renew_page()
-        else:
-            pytest.fail(f"{test.name} never finished in three fresh tabs")
-        for result in chromium.page.evaluate("window.__wptResults"):
-            seen[result["name"]] = result["status"] == "PASS"
-            messages[result["name"]] = result.get("message", "")
-    chromium.renew_page()
-    if stalled:
-        print(f"\nChromium stalled on (and finished on a retry): {stalled}")
+    seen, messages = _run_in_chromium(chromium, export / "webmcp" / "declarative")
     assert set(seen) == set(expectations)
     surprises = {name: (passed, messages[name]) for name, passed in seen.items() if passed != expectations[name]}
     assert not surprises, surprises
@@ -226,3 +242,74 @@ def test_the_figures_the_guide_quotes_are_the_exports(export: Path, expectations
     }
     wrong = {name: figure for name, figure in figures.items() if figure not in section}
     assert not wrong, f"spec-oracle.md quotes other figures than the export gives: {wrong}"
+
+
+#: characters a page's file name may hold that HTML attributes, URLs, JavaScript strings and
+#: template literals, comments and fnmatch patterns each give a meaning to
+ODD_NAME = 'a"b\'c<d>e&f#g?h%i`j${k}l*m[n] o--> p.html'
+
+
+@pytest.mark.browser
+def test_a_page_with_any_file_name_exports_a_test_that_runs(chromium, tmp_path: Path) -> None:
+    """The page's name goes into the test's title, its iframe's URL and its subtests' names
+    (before: as written, so a quote ended the src attribute and the JavaScript string, and the
+    test was a syntax error); the test runs and its subtests are the expectations'."""
+    page = tmp_path / "pages" / ODD_NAME
+    page.parent.mkdir()
+    shutil.copyfile(FIXTURES / "realistic-search.html", page)
+    out = tmp_path / "out"
+    _formtools("report", "--format", "wpt", "--out", str(out), str(page))
+    folder = out / "webmcp" / "declarative"
+    expectations = json.loads((folder / "expectations.json").read_text())["tests"]
+    seen, messages = _run_in_chromium(chromium, folder)
+    assert set(seen) == set(expectations) and len(seen) > 10
+    assert all(name.startswith(page.stem + ": ") for name in seen)
+    assert {name: passed for name, passed in seen.items() if passed != expectations[name]} == {}, messages
+
+
+def _lint(export: Path) -> dict[str, set[str]]:
+    """What web-platform-tests' lint (tools/lint/lint.py) finds in the export's files, by path
+    under the WPT root: its line regexps (every file), the path length, and for a test the
+    testharness structure — one testharness.js and one testharnessreport.js at /resources/, the
+    report after the harness, at most one <meta name=timeout>, "long", before the harness."""
+    found: dict[str, set[str]] = {}
+    for file in sorted(export.rglob("*")):
+        path = file.relative_to(export).as_posix()
+        if not file.is_file() or not path.startswith("webmcp/"):
+            continue
+        text = file.read_bytes()
+        errors = {name for name, rule in WPT_LINE_LINTS.items() if file.suffix == ".html" and any(rule.search(line) for line in text.split(b"\n"))}
+        if len(path) > 150:
+            errors.add("PATH LENGTH")
+        if file.name.endswith(".https.html"):
+            if ".tentative." not in file.name:  # they assert a proposal, which WPT marks tentative
+                errors.add("not .tentative.")
+            markup = text.decode("utf-8")
+            scripts = re.findall(r'<script src="([^"]*)">', markup)
+            harness = [i for i, src in enumerate(scripts) if src.endswith("testharness.js")]
+            report = [i for i, src in enumerate(scripts) if src.endswith("testharnessreport.js")]
+            if [scripts[i] for i in harness] != ["/resources/testharness.js"]:
+                errors.add("TESTHARNESS-PATH or MULTIPLE-TESTHARNESS")
+            if [scripts[i] for i in report] != ["/resources/testharnessreport.js"] or report[0] < harness[0]:
+                errors.add("MISSING-, MULTIPLE- or EARLY-TESTHARNESSREPORT")
+            timeouts = re.findall(r'<meta name="timeout" content="([^"]*)">', markup)
+            if len(timeouts) > 1 or any(t != "long" for t in timeouts):
+                errors.add("MULTIPLE- or INVALID-TIMEOUT")
+            if timeouts and markup.index('<meta name="timeout"') > markup.index("/resources/testharness.js"):
+                errors.add("LATE-TIMEOUT")
+        if errors:
+            found[path] = errors
+    return found
+
+
+def test_the_export_passes_wpts_lint_but_for_the_lines_it_writes_for_lint_ignore(export: Path) -> None:
+    """The generated tests pass WPT's lint (before: every one called setTimeout, SET TIMEOUT)
+    and are named as WPT names tests of a proposal no spec requires yet (``.tentative.``; before:
+    not);
+    a page copied as it is into resources/ may not (tool-description-text.html keeps a tab in a
+    description), and the export's lint.ignore holds exactly the lines WPT needs for those."""
+    found = _lint(export)
+    assert not {path: errors for path, errors in found.items() if "/resources/" not in path}
+    ignore = {tuple(line.split(": ", 1)) for line in (export / "lint.ignore").read_text().splitlines()}
+    assert ignore == {(error, path) for path, errors in found.items() for error in errors}
+    assert ("INDENT TABS", "webmcp/declarative/resources/tool-description-text.html") in ignore

@@ -246,8 +246,9 @@ RULES: tuple[Rule, ...] = (
         "tool annotations",
         "annotations.*",
         "Chromium describes a declarative tool with one annotation, `autosubmit` (the form has "
-        "`toolautosubmit`). The html profile describes it with MCP-style hints "
-        "(`readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint`, …) inferred from "
+        "`toolautosubmit`), which only DevTools shows. The html profile describes it with "
+        "WebMCP's and MCP's hints (`readOnlyHint`, `destructiveHint`, `idempotentHint`, "
+        "`openWorldHint`, …) and those webmcp#198 and #110 propose, inferred by formtools from "
         "the form — its method, action, submit label and fields — unless the author sets them "
         "with the form's hint attributes; they tell an agent whether a call changes anything and "
         "whether a person must confirm it.",
@@ -273,7 +274,8 @@ RULES: tuple[Rule, ...] = (
         ("pattern", "x-formtools-address-pattern", "x-formtools-multiple"),
         "An `<input type=email multiple>` takes a comma-separated list of addresses, and HTML "
         "checks each address on its own, against the e-mail syntax and against `pattern`. "
-        "Chromium applies the pattern to the whole list. JSON Schema has no keyword for a list in "
+        "So does Chromium's validation, but its schema copies the pattern, which JSON Schema "
+        "matches against the whole list as one string. JSON Schema has no keyword for a list in "
         "a string: the html profile says `x-formtools-multiple: true` and `x-formtools-address-pattern`, which "
         "formtools' validator enforces.",
         controls=("email",),

@@ -242,7 +242,8 @@ QUESTIONS: tuple[Question, ...] = (
         "annotations",
         "Do declarative tools carry annotations?",
         "The form's method, action, submit label and fields; `toolautosubmit`.",
-        "Chromium reports only `autosubmit`. Whether a declarative tool reads or changes state, "
+        "Chromium reports only `autosubmit`, and only to DevTools: `getTools()` gives a declarative "
+        "tool no annotations. Whether a declarative tool reads or changes state, "
         "and whether a person should confirm it, is what the imperative API's hints say; the "
         "declarative API has no attributes for them yet.",
         (163, 53),

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from formtools._execute.encode import File, new_boundary
-from formtools._execute.fill import OMITTED, fill
+from formtools._execute.fill import OMITTED, fill, require_object
 from formtools._forms.state import FormState
 from formtools._forms.model import Control, submission_attribute
 from formtools._synth.inferred import implicitly_submittable
@@ -214,20 +214,23 @@ def prepare_call(
     :class:`NoSubmitButton`, :class:`~formtools.ValidationError` (the filled form is invalid;
     nothing sent) or :class:`~formtools.SubmissionError`.
     """
+    # Chromium 156's order: an input that is no object, then a missing submit button, then the
+    # keys and values (exec-submit-1)
+    require_object(tool_input)
     button = _submitter(tool, submitter)
     skip_validation = "novalidate" in tool.form.attributes or (
         button is not None and "formnovalidate" in button.attributes
     )
+    # an inferred tool without a submit button is submitted as Enter submits its form
+    implicit = tool.inferred and implicitly_submittable(tool.form)
+    if button is None and "toolautosubmit" not in tool.form.attributes and not implicit:
+        raise NoSubmitButton()
     if tool.profile.enforces_schema and isinstance(tool_input, dict):
         # the schema holds for the default submitter, novalidate or not (validate ⇔ call); a
         # submitter the caller picked for its formnovalidate ("Save draft") skips constraints
         chosen_without_validation = submitter is not None and button is not None and "formnovalidate" in button.attributes
         _enforce_schema(tool, tool_input, constraints=not chosen_without_validation)
     filled = fill(tool.form, tool_input, state, profile=tool.profile)
-    # an inferred tool without a submit button is submitted as Enter submits its form
-    implicit = tool.inferred and implicitly_submittable(tool.form)
-    if button is None and "toolautosubmit" not in tool.form.attributes and not implicit:
-        raise NoSubmitButton()
     chosen = {name: [_file(f) for f in sources] for name, sources in (files or {}).items()}
     if not skip_validation:
         # a file input's files are the call's (files=), not the form state's: a required one

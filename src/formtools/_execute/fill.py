@@ -303,16 +303,12 @@ def fill(
     Keys not given keep the control's current state (``state``, else the page's initial one).
     Raises :class:`InputError` with every rejected key and changes nothing when any is bad.
     """
-    if tool_input is OMITTED:
-        tool_input = {}
-    if isinstance(tool_input, list):
-        raise InputError([InputProblem(None, "JSON input arguments must be an object")])
-    if not isinstance(tool_input, dict):
-        raise InputError([InputProblem(None, _NOT_AN_OBJECT)])
+    tool_input = require_object(tool_input)
     refuse_lone_surrogates(tool_input)
     current = state or initial_state(form)
     chosen_profile = get_profile(profile)
     parameters = parameters_of(form, chosen_profile)
+    rules = HTML_RULES if chosen_profile.selects_by_value else CHROMIUM_RULES
     problems: list[InputProblem] = []
     changes: Changes = {}
     for key in _js_key_order(tool_input):
@@ -328,7 +324,6 @@ def fill(
         try:
             if parameter.kind is None:
                 raise _Invalid(_shown(value))
-            rules = HTML_RULES if chosen_profile.selects_by_value else CHROMIUM_RULES
             changes.update(rules[parameter.kind](parameter.group, value, current))
         except _Invalid as invalid:
             # Chromium quotes the rejected value; a secret is not quoted back
@@ -337,6 +332,19 @@ def fill(
     if problems:
         raise InputError(problems)
     return current.with_states(changes)
+
+
+def require_object(tool_input: Any) -> dict[str, Any]:
+    """The input as the object a call fills (nothing given is ``{}``), or Chromium's error for
+    an array or a scalar: the first thing ``executeTool`` checks, before the submit button and
+    before any key (exec-fill-1)."""
+    if tool_input is OMITTED:
+        return {}
+    if isinstance(tool_input, list):
+        raise InputError([InputProblem(None, "JSON input arguments must be an object")])
+    if not isinstance(tool_input, dict):
+        raise InputError([InputProblem(None, _NOT_AN_OBJECT)])
+    return tool_input
 
 
 def _is_array_index(key: str) -> bool:
