@@ -7,6 +7,10 @@ scripts, and the pages without a form wrapped in one) was compared with Chromium
 found is kept here as small seeded families, with the WPT files they come from in
 ``tests/data/``:
 
+- twelve of its pages as a whole (``tests/data/wpt-form-pages.json``: form owners around
+  tables and ``form=``, named items, radio groups, resets, legends, unnamed controls of every
+  kind): their tools byte for byte on both parse paths, and seeded calls (``callgen``) giving
+  Chromium's request or rejection;
 - patterns that backtrack catastrophically (strict xfail, an open gap: see
   :data:`CATASTROPHIC`);
 - form actions that resolve to the page's own origin (``tests/data/wpt-form-actions.json``):
@@ -31,12 +35,15 @@ import formtools
 from formtools._conformance.browser import ChromiumOracle
 from formtools._conformance.wpt import request_as_recorded
 from formtools.errors import InputError, ValidationError
+from formtools._conformance.diff import unified_diff
 from scripts.record_chromium_calls import outcome_of
+from tests.support.callgen import calls_for
 
 pytestmark = pytest.mark.browser
 
-DATA = Path(__file__).resolve().parent / "data" / "wpt-form-actions.json"
-ACTIONS: list[dict[str, str]] = json.loads(DATA.read_text("utf-8"))["actions"]
+DATA = Path(__file__).resolve().parent / "data"
+ACTIONS: list[dict[str, str]] = json.loads((DATA / "wpt-form-actions.json").read_text("utf-8"))["actions"]
+PAGES: list[dict[str, Any]] = json.loads((DATA / "wpt-form-pages.json").read_text("utf-8"))["pages"]
 
 # (method, body, input): no entries at all, one entry, and a POST (whose URL keeps no query)
 SUBMISSIONS = [
@@ -46,14 +53,42 @@ SUBMISSIONS = [
 ]
 
 
-def _ours(page: str, url: str, tool_input: dict[str, Any], parser: str) -> dict[str, Any]:
-    tool = formtools.extract(formtools.parse_html(page, url=url, parser=parser)).tool("t")  # type: ignore[arg-type]
+def _ours(page: str, url: str, tool_input: Any, parser: str, name: str = "t") -> dict[str, Any]:
+    tool = formtools.extract(formtools.parse_html(page, url=url, parser=parser)).tool(name)  # type: ignore[arg-type]
     try:
         request = formtools.prepare_call(tool, tool_input, boundary="BOUNDARY").request
     except (InputError, ValidationError) as error:
         return {"error": str(error)}
     assert request is not None
     return {"request": request_as_recorded(request)}
+
+
+def test_wpt_pages_give_chromiums_tools_and_calls(chromium: ChromiumOracle) -> None:
+    rng = random.Random("wpt-form-pages")
+    differences, calls = [], 0
+    for number, entry in enumerate(PAGES):
+        page, source = entry["markup"], entry["source"]
+        answer = chromium.stable_tools(page)
+        assert answer.stable, source
+        for parser in ("auto", "html5lib"):
+            ours = [tool.to_dict() for tool in formtools.extract_tools(page, parser=parser)]  # type: ignore[arg-type]
+            diff = unified_diff(answer.tools, ours, f"{source} ({parser})")
+            if diff:
+                differences.append(diff)
+        if not entry["calls"]:
+            continue
+        path = f"/wpt-pages/{number}.html"
+        for tool in answer.tools:
+            for tool_input in calls_for(tool, rng, randoms=1)[:4]:
+                calls += 1
+                theirs = outcome_of(chromium.execute(page, tool["name"], tool_input, path=path))
+                theirs.pop("result", None)
+                for parser in ("auto", "html5lib"):
+                    ours_call = _ours(page, chromium.site.origin + path, tool_input, parser, tool["name"])
+                    if ours_call != theirs:
+                        differences.append(f"{source} {tool['name']} {tool_input} ({parser}):\n  chromium  {theirs}\n  formtools {ours_call}")
+    assert calls >= 60
+    assert not differences, "\n".join(differences[:10])
 
 
 def test_wpt_actions_submit_the_request_chromium_sends(chromium: ChromiumOracle) -> None:
