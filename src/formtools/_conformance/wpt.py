@@ -399,10 +399,14 @@ def request_as_recorded(request: Request) -> dict[str, Any]:
     path and query, ``Content-Type``, and the body as UTF-8 text (else base64)."""
     import base64
 
+    # The request-target keeps an empty query (a GET of no entries sends ``/p?``) and never the
+    # fragment, which an action may carry (``action="#top"``): whether there is a query is
+    # decided before the fragment, not by the URL's last character.
     parts = urlsplit(request.url)
+    has_query = "?" in request.url.partition("#")[0]
     shown: dict[str, Any] = {
         "method": request.method,
-        "url": parts.path + (f"?{parts.query}" if parts.query or request.url.endswith("?") else ""),
+        "url": parts.path + (f"?{parts.query}" if has_query else ""),
         "content_type": request.header("Content-Type"),
     }
     body = request.body or b""
