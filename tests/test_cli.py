@@ -104,6 +104,30 @@ def test_an_input_nested_too_deep_is_one_line_and_exit_2(tmp_path: Path) -> None
     assert done.returncode == 1 and b'is not of type "string" (badInput)' in done.stdout, done
 
 
+# actions that need the page's URL: none, empty (the page itself), path-absolute, query-only
+_RELATIVE_ACTIONS = ("", 'action=""', 'action="/submit"', 'action="?q=1"')
+
+
+@pytest.mark.parametrize("action", _RELATIVE_ACTIONS)
+def test_a_call_on_a_saved_page_without_base_url_names_the_option(tmp_path: Path, action: str) -> None:
+    """The newcomer's first call: a page saved to a file (or piped in) and no ``--base-url``.
+    From a file the action resolved against the file's own URL and the send was refused as a
+    network failure (exit 3, ``Refused to fetch file:///submit``); from standard input the call
+    failed with exit 1 and the library's ``(give base_url)``. Both are the one user mistake:
+    exit 2, one line that names ``--base-url``; ``--dry-run`` still shows the browser's request."""
+    page = tmp_path / "saved.html"
+    markup = f"<form {action} method=post toolname=t tooldescription=d toolautosubmit><input name=q></form>"
+    page.write_text(markup)
+    for args, stdin in (((str(page),), None), (("-",), markup.encode())):
+        done = run("call", *args, "t", "--input", '{"q": "x"}', stdin=stdin)
+        err = done.stderr.decode()
+        assert done.returncode == 2 and err.count("\n") == 1 and "pass --base-url" in err, (args, err)
+        assert "Traceback" not in err and done.stdout == b""
+    if action == "":
+        done = run("call", str(page), "t", "--input", '{"q": "x"}', "--dry-run")
+        assert done.returncode == 0 and json.loads(done.stdout)["url"].startswith("file:///"), done
+
+
 def test_a_network_failure_is_one_line_and_exit_3() -> None:
     done = run("extract", "http://127.0.0.1:9/")
     assert done.returncode == 3

@@ -235,6 +235,10 @@ def _files(options: list[str]) -> dict[str, list[str]]:
     return chosen
 
 
+#: the fix for a call whose form submits relative to a page read from a file or standard input
+_GIVE_BASE_URL = "pass --base-url, the http(s) address the page came from (e.g. --base-url https://shop.example/)"
+
+
 def _chosen_tool(result: Extraction, page: str, tool: str) -> Tool:
     chosen = result.tool(tool)
     if chosen is None:
@@ -322,7 +326,7 @@ def call(
     """
     from formtools._execute.call import prepare_call, submit
     from formtools._spec.jsjson import dumps
-    from formtools.errors import InputError, ValidationError
+    from formtools.errors import InputError, UnknownDocumentURL, ValidationError
 
     arguments = _tool_input(input)
     chosen = _chosen_tool(_extraction(page, profile, base_url, all_forms), page, tool)
@@ -332,12 +336,20 @@ def call(
         for line in error.lines():
             typer.echo(f"formtools: {line}", err=True)
         raise typer.Exit(1) from None
+    except UnknownDocumentURL as error:  # standard input without --base-url
+        raise UsageProblem(
+            f"{chosen.name}: the form's action {error.action!r} is relative to the page's URL, "
+            f"which {'standard input' if page == '-' else page} does not say: {_GIVE_BASE_URL}"
+        ) from None
     from formtools._execute.request import Request
 
     shown = prepared.shown  # sensitive values masked
     if dry_run:
         typer.echo(dumps(shown.to_dict() if isinstance(shown, Request) else {"sent": False, "reason": shown.reason}, pretty=True))
         return
+    if isinstance(shown, Request) and shown.url.startswith("file:"):
+        # a saved page's relative action resolves against its file: URL; only http(s) is sent
+        raise UsageProblem(f"{chosen.name} submits to {shown.url}, which formtools does not send to: {_GIVE_BASE_URL}")
     confirmed = yes or prepared.autosubmit
     if not confirmed and sys.stdin.isatty():
         where = f"{shown.method} {shown.url}" if isinstance(shown, Request) else "this form"
