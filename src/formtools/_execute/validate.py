@@ -69,8 +69,9 @@ class _Flagged(ValidationError):  # type: ignore[misc]  # jsonschema is untyped
 
 
 def _quoted(instance: Any, schema: Mapping[str, Any]) -> str:
-    """``instance`` as a message quotes it: never the value of a secret (``writeOnly``)."""
-    return repr(MASK) if schema.get("writeOnly") else repr(instance)
+    """``instance`` as a message quotes it: as JSON, the language of the input (``"ams"``, not
+    Python's ``'ams'``), and never the value of a secret (``writeOnly``)."""
+    return _json(MASK) if schema.get("writeOnly") else _json(instance)
 
 
 def _pattern(
@@ -80,7 +81,7 @@ def _pattern(
         return
     regex = compiled_pattern(pattern)
     if regex is not None and not regex_matches(regex, instance):
-        yield _Flagged(f"{_quoted(instance, schema)} does not match {pattern!r}", "patternMismatch")
+        yield _Flagged(f"{_quoted(instance, schema)} does not match {_json(pattern)}", "patternMismatch")
 
 
 def _address_pattern(
@@ -90,7 +91,7 @@ def _address_pattern(
         return
     regex = compiled_pattern(pattern)
     if regex is not None and any(not regex_matches(regex, address) for address in instance.split(",")):
-        yield _Flagged(f"an address of {_quoted(instance, schema)} does not match {pattern!r}", "patternMismatch")
+        yield _Flagged(f"an address of {_quoted(instance, schema)} does not match {_json(pattern)}", "patternMismatch")
 
 
 _NUMERIC = frozenset({"number", "range"})
