@@ -220,7 +220,30 @@ def _parameter_warnings(form: Form, group: Group, fragment: dict[str, Any]) -> I
         if pattern is not None and control.tag == "input" and not compiles_as_v_flag_regex(pattern):
             yield Diagnostic("invalid-pattern", form.describe, field, control.line, repr(pattern))
     if "description" not in fragment:
-        yield Diagnostic("missing-description", form.describe, field, group.first.line)
+        yield Diagnostic("missing-description", form.describe, field, group.first.line, _why_undescribed(group))
+
+
+#: attributes authors write to name a field that no profile reads as its description
+#: (``aria-label`` is the ``html`` profile's ``title``; the others are read by none or only there)
+_NOT_DESCRIPTIONS = ("aria-label", "aria-labelledby", "aria-describedby", "placeholder", "title")
+
+
+def _why_undescribed(group: Group) -> str | None:
+    """What an author who wrote ordinary markup needs to know to fix a missing description: a
+    group of radios or checkboxes is described by its ``<fieldset>``'s ``toolparamdescription``
+    alone (its members' labels name the options), and ``aria-label`` or ``placeholder`` are not
+    descriptions. Without this, the warning read as wrong on a group whose every radio had a
+    ``<label>``, or on a search box with an ``aria-label``."""
+    if len(group.controls) > 1:
+        kind = "radio buttons" if group.first.type == "radio" else "checkboxes"
+        return (
+            f"a group of {len(group.controls)} {kind} takes its description from toolparamdescription "
+            "on the <fieldset> around them; their labels are not read"
+        )
+    written = [name for name in _NOT_DESCRIPTIONS if group.first.attributes.get(name, "").strip()]
+    if not written:
+        return None
+    return f"its {' and '.join(written)} {'is' if len(written) == 1 else 'are'} not read as one: add toolparamdescription or a <label>"
 
 
 def extract(
