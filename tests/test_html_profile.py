@@ -305,7 +305,7 @@ def _submits(tool: formtools.Tool, sample: Any) -> bool | None:
     files = {
         c.attributes["name"]: [formtools.File("a.txt", "text/plain", b"a")]
         for c in tool.form.controls
-        if c.type == "file" and c.attributes.get("name")
+        if c.type == "file" and c.attributes.get("name") and not c.disabled  # a disabled one takes none
     }
     try:
         formtools.prepare_call(tool, sample, files=files)

@@ -225,13 +225,21 @@ def _tool_input(text: str) -> object:
         raise UsageProblem(f"{source} is not JSON: {error}") from None
 
 
-def _files(options: list[str]) -> dict[str, list[str]]:
+def _files(options: list[str], tool: Tool) -> dict[str, list[str]]:
+    """``--file NAME=PATH`` options by name, each NAME one of ``tool``'s enabled file inputs."""
+    from formtools._execute.fill import check_file_names
+    from formtools.errors import SubmissionError
+
     chosen: dict[str, list[str]] = {}
     for option in options:
         name, equals, path = option.partition("=")
         if not equals or not name:
             raise UsageProblem(f"--file takes NAME=PATH, not {option!r}")
         chosen.setdefault(name, []).append(path)
+    try:
+        check_file_names(tool.form, chosen)
+    except SubmissionError as error:
+        raise UsageProblem(f"--file: {error}") from None
     return chosen
 
 
@@ -275,7 +283,7 @@ def validate(
     chosen_format = _choice(format, ("text", "json"), "--format")
     arguments = _tool_input(input)
     chosen = _chosen_tool(_extraction(page, profile, base_url, all_forms), page, tool)
-    problems = validate_input(chosen, arguments, files=_files(file or []))
+    problems = validate_input(chosen, arguments, files=_files(file or [], chosen))
     if chosen_format == "json":
         typer.echo(dumps({"tool": chosen.name, "valid": not problems, "problems": [p.to_dict() for p in problems]}, pretty=True))
     else:
@@ -331,7 +339,7 @@ def call(
     arguments = _tool_input(input)
     chosen = _chosen_tool(_extraction(page, profile, base_url, all_forms), page, tool)
     try:
-        prepared = prepare_call(chosen, arguments, submitter=submitter, files=_files(file or []))
+        prepared = prepare_call(chosen, arguments, submitter=submitter, files=_files(file or [], chosen))
     except (InputError, ValidationError) as error:
         for line in error.lines():
             typer.echo(f"formtools: {line}", err=True)

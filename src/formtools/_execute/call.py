@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from formtools._execute.encode import File, new_boundary
-from formtools._execute.fill import OMITTED, fill
+from formtools._execute.fill import OMITTED, check_file_names, fill
 from formtools._forms.state import FormState
 from formtools._forms.model import Control, submission_attribute
 from formtools._synth.inferred import implicitly_submittable
@@ -212,7 +212,8 @@ def prepare_call(
 
     Raises :class:`~formtools.InputError` (bad input; nothing filled),
     :class:`NoSubmitButton`, :class:`~formtools.ValidationError` (the filled form is invalid;
-    nothing sent) or :class:`~formtools.SubmissionError`.
+    nothing sent) or :class:`~formtools.SubmissionError` (also for a ``files`` name no enabled
+    file input has).
     """
     button = _submitter(tool, submitter)
     skip_validation = "novalidate" in tool.form.attributes or (
@@ -228,6 +229,7 @@ def prepare_call(
     implicit = tool.inferred and implicitly_submittable(tool.form)
     if button is None and "toolautosubmit" not in tool.form.attributes and not implicit:
         raise NoSubmitButton()
+    check_file_names(tool.form, files or {})
     chosen = {name: [_file(f) for f in sources] for name, sources in (files or {}).items()}
     if not skip_validation:
         # a file input's files are the call's (files=), not the form state's: a required one

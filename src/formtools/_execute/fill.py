@@ -13,9 +13,9 @@ import re
 from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
 from types import MappingProxyType
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
-from formtools.errors import InputError
+from formtools.errors import InputError, SubmissionError
 from formtools._forms.model import Control, Form
 from formtools._forms.sensitive import is_sensitive
 from formtools._synth.profile import Group, Profile
@@ -328,3 +328,18 @@ def _shown(value: Any) -> str | None:
     if value is None or isinstance(value, (dict, list)):
         return None
     return js_to_string(value)
+
+
+def check_file_names(form: Form, names: Iterable[str]) -> None:
+    """Refuse the names a call attaches files to (``files=``, the CLI's ``--file NAME=PATH``)
+    that no enabled file input of ``form`` has, as an unknown submitter is refused: a typo or a
+    text field's name was ignored, and the form went without the file the caller meant."""
+    inputs = [c for c in form.controls if c.tag == "input" and c.type == "file"]
+    enabled = {c.attributes.get("name", "") for c in inputs if not c.disabled}
+    for name in names:
+        if name in enabled:
+            continue
+        if any(c.attributes.get("name", "") == name for c in inputs):
+            raise SubmissionError(f"the file input {name!r} is disabled: no file is sent with it")
+        known = ", ".join(repr(n) for n in sorted(enabled) if n) or "none"
+        raise SubmissionError(f"the form has no file input named {name!r} (file inputs: {known})")

@@ -25,7 +25,7 @@ from jsonschema import Draft202012Validator, ValidationError, validators
 from formtools._spec.constants import MASK
 from formtools._forms.state import normalize_newlines
 from formtools._spec.microsyntax import compiled_pattern, regex_matches
-from formtools._execute.fill import NOT_JSON, holds_lone_surrogate, js_to_string
+from formtools._execute.fill import NOT_JSON, check_file_names, holds_lone_surrogate, js_to_string
 from formtools._forms.sensitive import sensitive_keys
 from formtools._synth.tool import Tool, thaw
 from formtools._forms.state import initial_state
@@ -417,7 +417,11 @@ def _beyond_doubles(value: Any) -> bool:
 def validate_input(tool: Tool, tool_input: Any, *, files: Iterable[str] = ()) -> list[Problem]:
     """Every problem of ``tool_input`` under ``tool``'s input schema, in field order; then a
     required file input the call attaches no file to (``files``: the names of the file inputs
-    it does), which no schema can say and :func:`~formtools.call` would refuse."""
+    it does), which no schema can say and :func:`~formtools.call` would refuse. A name in
+    ``files`` that no enabled file input has raises :class:`~formtools.SubmissionError`, as
+    :func:`~formtools.prepare_call` does."""
+    attached = frozenset(files)
+    check_file_names(tool.form, attached)
     schema = _marked(thaw(tool.input_schema))
     secret_fields = sensitive_keys(tool.form)
     problems: dict[tuple[str | None, str], Problem] = {}
@@ -462,7 +466,7 @@ def validate_input(tool: Tool, tool_input: Any, *, files: Iterable[str] = ()) ->
         problems.values(),
         key=lambda p: (len(order) if p.field is None else order.get(p.field, len(order)), p.field or ""),
     )
-    return found + _files_missing(tool, frozenset(files))
+    return found + _files_missing(tool, attached)
 
 
 def _name_what_leaving_out_fails(
