@@ -18,7 +18,7 @@ import mimetypes
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import partial
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
@@ -70,13 +70,15 @@ class PreparedCall:
     """A validated, filled tool call and what submitting it does (``outcome``), not yet sent.
 
     ``shown`` is ``outcome`` with the values of sensitive fields masked: the one to print, log
-    or hand to a model. ``secrets`` are those values, masked in the result too.
+    or hand to a model. ``secrets`` are those values, masked in the result too. ``repr()``
+    shows ``shown`` only: a call printed or logged whole (a REPL, a test's assertion, a log
+    line with ``%r``) carried the password in ``state`` and ``outcome``.
     """
 
     tool: Tool
-    state: FormState
+    state: FormState = field(repr=False)
     submitter: Control | None
-    outcome: Request | NoRequest
+    outcome: Request | NoRequest = field(repr=False)
     shown: Request | NoRequest
     secrets: Secrets
 
