@@ -203,3 +203,28 @@ def test_command_line_mistakes_show_usage_and_exit_2_without_a_traceback() -> No
     done = run("extract", str(PAGE), "--bogus")
     assert done.returncode == 2
     assert b"No such option: --bogus" in done.stderr and b"Traceback" not in done.stderr
+
+
+def test_openai_tools_are_portable_unless_a_profile_is_named() -> None:
+    """``extract --format openai`` without ``--profile`` gave the chromium profile's schemas, whose
+    keywords (option titles in ``anyOf``, ``const``, ``format``, ``multipleOf``) OpenAI rejects:
+    the docs said to add ``--profile portable``, which a newcomer does not know to. Now the
+    default for that format; on every fixture page each function's parameters are in the
+    webmcp#289 subset, and a profile named on the command line is still honoured."""
+    from typer.testing import CliRunner
+
+    from formtools._spec.schema_subset import subset_violations
+    from formtools.cli import app
+
+    runner = CliRunner()
+    outside: list[str] = []
+    functions = 0
+    for page in sorted(FIXTURES.glob("*.html")):
+        done = runner.invoke(app, ["extract", str(page), "--format", "openai"])
+        assert done.exit_code == 0, (page.name, done.output)
+        for function in json.loads(done.stdout):
+            functions += 1
+            outside += [f"{page.name} {function['name']}: {v}" for v in subset_violations(function["parameters"])]
+    assert functions > 200 and not outside, outside[:5]
+    named = runner.invoke(app, ["extract", str(FIXTURES / "realistic-search.html"), "--format", "openai", "--profile", "chromium"])
+    assert '"anyOf"' in named.stdout

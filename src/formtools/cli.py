@@ -131,13 +131,19 @@ def _extraction(
 @app.command()
 def extract(
     page: Page,
-    profile: ProfileOption = "chromium",
+    profile: Annotated[
+        Optional[str],
+        typer.Option(
+            "--profile",
+            help=f"Synthesis rules: {', '.join(PROFILES)} (default chromium; portable for --format openai).",
+        ),
+    ] = None,
     format: Annotated[
         str,
         typer.Option(
             "--format",
             help=f"Output shape: {', '.join(TOOL_FORMATS)} (openai: function tools, strict when the "
-            "schema allows — use with --profile portable; evals: a webmcp-evals tools file).",
+            "schema allows; evals: a webmcp-evals tools file).",
         ),
     ] = "webmcp",
     base_url: BaseUrl = None,
@@ -154,6 +160,8 @@ def extract(
 
     if format not in TOOL_FORMATS:
         raise UnknownFormat(f"unknown format {format!r} (known: {', '.join(TOOL_FORMATS)})")
+    if profile is None:  # OpenAI rejects the other profiles' keywords (anyOf titles, const, format …)
+        profile = "portable" if format == "openai" else "chromium"
     result = _extraction(page, profile, base_url, all_forms, infer=not no_infer)
     typer.echo(dumps(listing(result.tools, format), pretty=pretty))
 
