@@ -413,3 +413,41 @@ def test_a_missing_description_is_missing_in_chromium_and_says_why(chromium: Chr
                         wrong.append(f"{page_id} {tool_name}.{key}: {message!r} does not name {expected}")
     assert explained > 10
     assert not wrong, "\n".join(wrong[:10])
+
+
+# (attribute, markup with {a} where it goes, the DOM property that says whether it is on)
+_BOOLEANS = [
+    ("toolautosubmit", "<form toolname=t tooldescription=d {a}><input name=q><button>go</button></form>", None),
+    ("novalidate", "<form toolname=t tooldescription=d {a}><input name=q><button>go</button></form>", "document.forms[0].noValidate"),
+    ("required", "<form toolname=t tooldescription=d><input name=q {a}><button>go</button></form>", "document.forms[0].q.required"),
+    ("disabled", "<form toolname=t tooldescription=d><input name=q {a}><button>go</button></form>", "document.forms[0].q.disabled"),
+    ("disabled", "<form toolname=t tooldescription=d><fieldset {a}><input name=q></fieldset><button>go</button></form>", "document.forms[0].q.matches(':disabled')"),
+    ("readonly", "<form toolname=t tooldescription=d><input name=q {a}><button>go</button></form>", "document.forms[0].q.readOnly"),
+    ("checked", "<form toolname=t tooldescription=d><input type=checkbox name=q {a}><button>go</button></form>", "document.forms[0].q.checked"),
+    ("multiple", "<form toolname=t tooldescription=d><select name=q {a}><option>x</option></select><button>go</button></form>", "document.forms[0].q.multiple"),
+    ("formnovalidate", "<form toolname=t tooldescription=d><input name=q><button name=b {a}>go</button></form>", "document.forms[0].b.formNoValidate"),
+]
+
+
+@pytest.mark.browser
+def test_a_boolean_attribute_written_false_is_on_in_chromium_and_an_error(chromium: ChromiumOracle) -> None:
+    """``toolautosubmit="false"`` submits an agent's call without asking, ``required="false"``
+    requires, a ``<fieldset disabled="false">`` drops every field in it: HTML reads a boolean
+    attribute by its presence. lint said nothing; now ``false-boolean`` is an error exactly
+    where an attribute that changes the tool is written "false" (any case), and Chromium is
+    asked, per attribute, that it is indeed on."""
+    wrong = []
+    for number, (name, markup, on) in enumerate(_BOOLEANS):
+        for value in ("false", "FALSE", "true", ""):
+            page = "<!doctype html><meta charset=utf-8>" + markup.format(a=f'{name}="{value}"')
+            chromium.page.goto(chromium.site.put(f"/false-boolean/{number}-{value}.html", page.encode(), "text/html; charset=utf-8"))
+            if on is None:
+                is_on = chromium.tools(page)[0]["annotations"]["autosubmit"]
+            else:
+                is_on = chromium.page.evaluate(on)
+            flagged = "false-boolean" in [d.code for d in formtools.extract(page).errors]
+            if not is_on or flagged != (value.lower() == "false"):
+                wrong.append(f"{name}={value!r}: Chromium {'on' if is_on else 'off'}, lint {flagged}")
+        bare = "<!doctype html>" + markup.format(a="")
+        assert not [d for d in formtools.extract(bare).diagnostics if d.code == "false-boolean"]
+    assert not wrong, "\n".join(wrong)

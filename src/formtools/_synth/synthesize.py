@@ -20,7 +20,7 @@ from formtools._parse.document import Document, Parser
 from formtools._parse.sources import PageSource, document_of
 from formtools._synth.profile import Group, Profile, get_profile
 from formtools._synth.parameters import Parameter, Parameters, parameters_of, skips_validation, unsatisfiable
-from formtools._synth.spelling import unknown_attributes
+from formtools._synth.spelling import false_booleans, unknown_attributes
 from formtools._synth.tool import PageContext, Tool, freeze
 
 __all__ = ["Extraction", "Parameter", "Parameters", "extract", "extract_tools", "parameters_of", "synthesize"]
@@ -71,6 +71,7 @@ def synthesize(
         diagnostics.append(Diagnostic("undeclared-encoding", "the page"))
     for form in forms:
         diagnostics.extend(unknown_attributes(form))
+        diagnostics.extend(false_booleans(form))
         problems = _registration_problems(form, registered)
         problem = problems[0] if problems else None
         inferred = problem is not None
