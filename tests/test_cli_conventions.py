@@ -201,6 +201,25 @@ def test_the_library_takes_every_kind_of_page(tmp_path: Path, site: TestSite) ->
         formtools.extract(42)
 
 
+def test_a_pages_name_given_as_markup_is_refused_not_parsed() -> None:
+    """A ``str`` is markup, so ``extract_tools("page.html")`` — the newcomer's first call, and
+    what ``extract_tools("https://…")`` looks like it should do — parsed the name itself and
+    gave ``[]`` without a word. Every spelling of a file name or URL is now a UsageProblem that
+    says what to give; text that is markup (a tag, words with spaces, nothing) still parses,
+    and Path, load_page and URL objects read the page as before."""
+    names = [
+        "page.html", "realistic-search.HTM", "./fixtures/html/realistic-search.html", str(SEARCH),
+        " page.xhtml\n", "https://shop.example/", "http://127.0.0.1:8000/search?q=milk",
+    ]
+    for name in names:
+        for call in (formtools.extract_tools, formtools.extract):
+            with pytest.raises(formtools.UsageProblem, match=r"a page's name rather than the page: give (Path|load_page)"):
+                call(name)
+    for markup in ("", "hello world", "see page.html for details", "<p>page.html", "https://x.example/ <form>"):
+        assert formtools.extract_tools(markup) == []
+    assert formtools.extract_tools(SEARCH) == formtools.extract_tools(formtools.load_page(str(SEARCH)))
+
+
 @pytest.mark.parametrize(
     "args, message, code",
     [
