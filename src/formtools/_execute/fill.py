@@ -260,6 +260,35 @@ def holds_lone_surrogate(tool_input: Any) -> bool:
     return False
 
 
+_JSON_TYPES = (dict, list, str, bool, int, float, type(None))
+
+
+def non_json_value(tool_input: Mapping[Any, Any]) -> InputProblem | None:
+    """The first key or value of ``tool_input`` (in order, at any depth) that ``JSON.parse``
+    cannot give — a ``datetime.date``, a ``Decimal``, a tuple, ``bytes``, a key that is no
+    string — as the problem of its top-level key. A Chromium call takes its input as JSON text,
+    so no such value reaches it; fill read them as numbers and raised Python's own TypeError,
+    which no ``except FormtoolsError`` catches."""
+    for key in tool_input:
+        if not isinstance(key, str):
+            return InputProblem(None, f"a Python {type(key).__name__} key ({key!r}) is not JSON: keys are strings")
+    pending: list[tuple[str | None, Any]] = [(key, value) for key, value in reversed(list(tool_input.items()))]
+    while pending:
+        key, value = pending.pop()
+        if not isinstance(value, _JSON_TYPES):
+            return InputProblem(
+                key,
+                f"a Python {type(value).__name__} is not a JSON value: give a string, number, boolean, null, array or object",
+            )
+        if isinstance(value, dict):
+            if any(not isinstance(inner, str) for inner in value):
+                return InputProblem(key, "an object whose keys are not all strings is not JSON")
+            pending.extend((key, inner) for inner in reversed(list(value.values())))
+        elif isinstance(value, list):
+            pending.extend((key, item) for item in reversed(value))
+    return None
+
+
 def refuse_lone_surrogates(tool_input: Any) -> None:
     """Raise :class:`InputError` as a Chromium call does if ``tool_input`` holds a lone
     surrogate (:func:`holds_lone_surrogate`)."""
@@ -285,6 +314,9 @@ def fill(
         raise InputError([InputProblem(None, "JSON input arguments must be an object")])
     if not isinstance(tool_input, dict):
         raise InputError([InputProblem(None, _NOT_AN_OBJECT)])
+    not_json = non_json_value(tool_input)
+    if not_json is not None:
+        raise InputError([not_json])
     refuse_lone_surrogates(tool_input)
     current = state or initial_state(form)
     parameters = parameters_of(form, profile)

@@ -25,7 +25,7 @@ from jsonschema import Draft202012Validator, ValidationError, validators
 from formtools._spec.constants import MASK
 from formtools._forms.state import normalize_newlines
 from formtools._spec.microsyntax import compiled_pattern, regex_matches
-from formtools._execute.fill import NOT_JSON, check_file_names, holds_lone_surrogate, js_to_string
+from formtools._execute.fill import NOT_JSON, check_file_names, holds_lone_surrogate, js_to_string, non_json_value
 from formtools._forms.sensitive import sensitive_keys
 from formtools._synth.tool import Tool, thaw
 from formtools._forms.state import initial_state
@@ -429,7 +429,10 @@ def validate_input(tool: Tool, tool_input: Any, *, files: Iterable[str] = ()) ->
     too_deep = f"nested deeper than {MAX_INPUT_DEPTH} levels of arrays and objects"
     if not isinstance(tool_input, dict) and nests_deeper_than_taken(tool_input):
         return [Problem(None, "badInput", too_deep)]
-    if holds_lone_surrogate(tool_input):  # as call refuses it (validate ⇔ call)
+    not_json = non_json_value(tool_input) if isinstance(tool_input, dict) else None
+    if not_json is not None:  # as call refuses it (validate ⇔ call)
+        return [Problem(not_json.key, "badInput", not_json.message)]
+    if holds_lone_surrogate(tool_input):
         return [Problem(None, "badInput", NOT_JSON)]
     if isinstance(tool_input, dict):
         # a field's value as deep as a whole input may be: level 2 of the input
