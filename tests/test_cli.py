@@ -199,10 +199,30 @@ def test_extract_from_a_url_follows_redirects_and_decodes_by_header() -> None:
         server.shutdown()
 
 
-def test_command_line_mistakes_show_usage_and_exit_2_without_a_traceback() -> None:
-    done = run("extract", str(PAGE), "--bogus")
-    assert done.returncode == 2
-    assert b"No such option: --bogus" in done.stderr and b"Traceback" not in done.stderr
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("extract", str(PAGE), "--bogus"), "No such option: --bogus (see 'python -m formtools extract --help')"),
+        (("extract", str(PAGE), "--base-ur", "x"), "Possible options: --base-url"),
+        (("validate", str(PAGE)), "Missing argument 'tool'. (see 'python -m formtools validate --help')"),
+        (("lint",), "Missing argument 'page'."),
+        (("nosuchcommand",), "No such command 'nosuchcommand'."),
+        (("batch", str(PAGE), "--jobs", "x", "--out", "-"), "Invalid value for '--jobs'"),
+    ],
+)
+def test_command_line_mistakes_are_one_line_and_exit_2(args: tuple[str, ...], message: str) -> None:
+    """click's own rendering of a usage mistake took four lines (usage, a hint, a blank line,
+    ``Error: …``) unlike every other mistake's ``formtools: error: …`` line (cli.md: "every user
+    mistake is one line"); now one line in that form, naming the command's help."""
+    done = run(*args)
+    err = done.stderr.decode()
+    assert done.returncode == 2 and err.startswith("formtools: error: ") and err.count("\n") == 1, err
+    assert message in err and "Traceback" not in err and done.stdout == b""
+
+
+def test_formtools_alone_shows_its_help() -> None:
+    done = run()
+    assert done.returncode == 2 and b"Usage: python -m formtools" in done.stdout
 
 
 def test_openai_tools_are_portable_unless_a_profile_is_named() -> None:

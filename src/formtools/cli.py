@@ -640,10 +640,17 @@ def main() -> None:
         typer.echo("formtools: interrupted", err=True)
         sys.exit(_INTERRUPTED)
     except Exception as error:
-        # click's usage errors (typer bundles its own copy of click, so match by behaviour)
-        show, exit_code = getattr(error, "show", None), getattr(error, "exit_code", None)
-        if callable(show) and isinstance(exit_code, int):
-            show()
+        # click's usage errors (typer bundles its own copy of click, so match by behaviour),
+        # one line like every other mistake: click's own rendering took four (usage, a hint,
+        # a blank line, the error), with a prefix unlike formtools' "formtools: error:"
+        describe, exit_code = getattr(error, "format_message", None), getattr(error, "exit_code", None)
+        if callable(describe) and isinstance(exit_code, int):
+            message = " ".join(str(describe()).split())
+            if not message:  # `formtools` alone: click shows the help
+                error.show()  # type: ignore[attr-defined]
+                sys.exit(exit_code)
+            command = getattr(getattr(error, "ctx", None), "command_path", None) or "formtools"
+            typer.echo(f"formtools: error: {message} (see '{command} --help')", err=True)
             sys.exit(exit_code)
         raise
     sys.exit(code if isinstance(code, int) else 0)
