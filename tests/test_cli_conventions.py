@@ -65,6 +65,10 @@ def test_input_from_a_file_and_its_mistakes(tmp_path: Path) -> None:
     missing = run("validate", str(SEARCH), "site_search", "--input", "@nope.json")
     assert missing.returncode == 2
     assert missing.stderr.decode() == "formtools: error: --input: nope.json: cannot read: No such file or directory\n"
+    with_bom = tmp_path / "bom.json"  # as Notepad saves it: "Unexpected UTF-8 BOM (decode using utf-8-sig)"
+    with_bom.write_bytes(b'\xef\xbb\xbf{"q": "milk"}')
+    assert run("validate", str(SEARCH), "site_search", "--input", f"@{with_bom}").returncode == 0
+    assert run("validate", str(SEARCH), "site_search", "--input", "@-", stdin=with_bom.read_bytes()).returncode == 0
     broken = run("validate", str(SEARCH), "site_search", "--input", "{nope")
     assert broken.returncode == 2 and broken.stderr.decode().startswith("formtools: error: --input is not JSON")
 

@@ -217,7 +217,8 @@ def _tool_input(text: str) -> object:
     if text.startswith("@"):
         source = text[1:]
         try:
-            text = sys.stdin.read() if source == "-" else Path(source).read_text("utf-8")
+            # a byte order mark, which Windows editors write, is no part of the JSON (RFC 8259 §8.1)
+            text = (sys.stdin.read() if source == "-" else Path(source).read_text("utf-8")).removeprefix("\ufeff")
         except OSError as error:
             raise SourceError(f"--input: {source}: cannot read: {error.strerror or error}") from None
         except UnicodeDecodeError:
