@@ -248,3 +248,25 @@ def test_openai_tools_are_portable_unless_a_profile_is_named() -> None:
     assert functions > 200 and not outside, outside[:5]
     named = runner.invoke(app, ["extract", str(FIXTURES / "realistic-search.html"), "--format", "openai", "--profile", "chromium"])
     assert '"anyOf"' in named.stdout
+
+
+def test_lint_says_where_its_hidden_notes_are() -> None:
+    """A newcomer's first page, a form without ``toolname``: ``lint`` printed only ``0 tool(s);
+    0 error(s), 0 warning(s), 1 note(s)``, the reason (``not-a-tool``) hidden behind ``-v``
+    with nothing saying so. On every fixture page the summary says ``-v`` shows the notes
+    exactly when some are hidden, and ``-v`` shows them all."""
+    from typer.testing import CliRunner
+
+    from formtools.cli import app
+
+    runner = CliRunner()
+    hinted = 0
+    for page in [*sorted(FIXTURES.glob("*.html"))]:
+        quiet = runner.invoke(app, ["lint", str(page)]).stdout.splitlines()
+        loud = runner.invoke(app, ["lint", str(page), "-v"]).stdout.splitlines()
+        notes = int(quiet[-1].split(", ")[-1].split()[0])
+        assert quiet[-1].endswith("(-v shows them)") == (notes > 0), (page.name, quiet[-1])
+        assert len(loud) == len(quiet) + notes and not loud[-1].endswith("(-v shows them)"), page.name
+        hinted += notes > 0
+    assert hinted > 50
+
