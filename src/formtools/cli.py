@@ -354,9 +354,10 @@ def call(
             typer.echo(f"formtools: {line}", err=True)
         raise typer.Exit(1) from None
     except UnknownDocumentURL as error:  # standard input without --base-url
+        target = f"to its action {error.action!r}, relative to" if error.action else "to"
         raise UsageProblem(
-            f"{chosen.name}: the form's action {error.action!r} is relative to the page's URL, "
-            f"which {'standard input' if page == '-' else page} does not say: {_GIVE_BASE_URL}"
+            f"{chosen.name} submits {target} the page's URL, which "
+            f"{'standard input' if page == '-' else page} does not say: {_GIVE_BASE_URL}"
         ) from None
     from formtools._execute.request import Request
 
