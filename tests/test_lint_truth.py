@@ -451,3 +451,53 @@ def test_a_boolean_attribute_written_false_is_on_in_chromium_and_an_error(chromi
         bare = "<!doctype html>" + markup.format(a="")
         assert not [d for d in formtools.extract(bare).diagnostics if d.code == "false-boolean"]
     assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.browser
+def test_an_ignored_fieldset_description_is_ignored_by_chromium(chromium: ChromiumOracle) -> None:
+    """``<fieldset toolparamdescription>`` around text fields or a lone checkbox (what authors
+    write for "Shipping address") is read by no one, silently; ignored-fieldset-description
+    now says so. On ordinary pages (fieldsets around one to four boxes) and a page of text
+    fields: per tool and text, lint warns on every such fieldset exactly when Chromium's tool
+    has no parameter described by it."""
+    pages = [markup for _, markup in ordinary_pages(80, seed=900)]
+    pages.append(
+        "<form toolname=address tooldescription=d><fieldset toolparamdescription='Shipping address'>"
+        "<input name=street><input name=city></fieldset><button>go</button></form>"
+    )
+    wrong, warned = [], 0
+    for number, markup in enumerate(pages):
+        extraction = formtools.extract(markup)
+        described: dict[tuple[str, str], set[int]] = {}
+        for form in extraction.forms:
+            for control in form.controls:
+                for container in control.containers:
+                    text = container.attributes.get("toolparamdescription", "").strip()
+                    if container.tag == "fieldset" and text:
+                        described.setdefault((form.attributes.get("toolname", ""), text), set()).add(container.index)
+        flagged: dict[tuple[str, str], int] = {}
+        names = {form.describe: form.attributes.get("toolname", "") for form in extraction.forms}
+        forms = {form.describe: form for form in extraction.forms}
+        for d in extraction.diagnostics:
+            if d.code == "ignored-fieldset-description":
+                warned += 1
+                texts = {
+                    c.attributes.get("toolparamdescription", "").strip()
+                    for control in forms[d.form].controls
+                    if d.detail and control.describe in d.detail
+                    for c in control.containers
+                    if c.tag == "fieldset" and c.attributes.get("toolparamdescription", "").strip()
+                }
+                for text in texts:
+                    flagged[(names[d.form], text)] = flagged.get((names[d.form], text), 0) + 1
+        used = {
+            (tool["name"], schema.get("description"))
+            for tool in chromium.tools(markup)
+            for schema in tool["inputSchema"]["properties"].values()
+        }
+        for (tool_name, text), fieldsets in described.items():
+            all_ignored = flagged.get((tool_name, text), 0) >= len(fieldsets)
+            if all_ignored == ((tool_name, text) in used):
+                wrong.append(f"page {number} {tool_name} {text!r}: lint {flagged.get((tool_name, text), 0)} of {len(fieldsets)}, Chromium {'uses' if (tool_name, text) in used else 'ignores'} it")
+    assert warned > 5
+    assert not wrong, "\n".join(wrong[:10])

@@ -20,6 +20,7 @@ from formtools._parse.document import Document, Parser
 from formtools._parse.sources import PageSource, document_of
 from formtools._synth.profile import Group, Profile, get_profile
 from formtools._synth.parameters import Parameter, Parameters, parameters_of, skips_validation, unsatisfiable
+from formtools._synth.chromium import group_fieldset
 from formtools._synth.spelling import false_booleans, unknown_attributes
 from formtools._synth.tool import PageContext, Tool, freeze
 
@@ -144,6 +145,7 @@ def _input_schema(
     if no_button and needs_button:
         diagnostics.append(Diagnostic("no-submit-button", form.describe, line=form.line))
 
+    diagnostics.extend(_ignored_fieldset_descriptions(form, sorted_out))
     properties: dict[str, dict[str, Any]] = {}
     required: list[str] = []
     for parameter in sorted_out.parameters:
@@ -195,6 +197,28 @@ def _dropped(form: Form, rules: Profile, group: Group, problem: str) -> Iterator
             yield Diagnostic("unnamed-dropped", form.describe, field, control.line, detail)
         else:
             yield Diagnostic(alone[control.index][1] or "unsupported-type", form.describe, field, control.line)
+
+
+def _ignored_fieldset_descriptions(form: Form, sorted_out: Parameters) -> Iterator[Diagnostic]:
+    """A ``<fieldset toolparamdescription>`` describes a group of radios or checkboxes whose
+    nearest common fieldset it is, and nothing else: around text fields (a "Shipping address"
+    block) or a single checkbox, no profile reads it, and the author's words were lost without
+    a word."""
+    used = {
+        fieldset.index
+        for parameter in sorted_out.parameters
+        if parameter.kind is not None and len(parameter.group.controls) > 1
+        for fieldset in [group_fieldset(parameter.group)]
+        if fieldset is not None
+    }
+    seen: set[int] = set()
+    for control in form.controls:
+        for container in control.containers:
+            described = container.tag == "fieldset" and container.attributes.get("toolparamdescription", "").strip()
+            if described and container.index not in used and container.index not in seen:
+                seen.add(container.index)
+                detail = f"around {control.describe}"
+                yield Diagnostic("ignored-fieldset-description", form.describe, None, control.line, detail)
 
 
 # a group's detail names this many of its members: each member of a large unnamed group gets
