@@ -269,3 +269,19 @@ def test_report_into_an_existing_file_without_a_suffix_writes_that_file(tmp_path
     done = run("report", str(page), "--out", "/dev/full")
     assert done.returncode == 2
     assert done.stderr.decode().splitlines()[0] == "formtools: error: --out: /dev/full: cannot write: No space left on device"
+
+
+def test_a_tool_prints_as_an_agent_sees_it() -> None:
+    """``print(tools)`` in a REPL showed each tool's form model and its profile's rule functions
+    (``<function _text at 0x…>``): 4,330 characters for a three-field login form. A tool's repr
+    is now what an agent sees plus the profile's name, on every fixture tool under every
+    profile, and never longer than its JSON with some room for Python's spelling."""
+    from formtools._spec.jsjson import dumps
+
+    for page in sorted(SEARCH.parent.glob("*.html")):
+        for profile in ("chromium", "html", "portable"):
+            for tool in formtools.extract_tools(page.read_bytes(), profile=profile):
+                shown = repr(tool)
+                assert "<function" not in shown and "Control(" not in shown, (page.name, shown[:200])
+                assert len(shown) <= 2 * len(dumps(tool.to_dict())) + 100, (page.name, len(shown))
+                assert shown.startswith(f"Tool(name={tool.name!r}") and f"profile={profile!r}" in shown
