@@ -65,6 +65,10 @@ def test_input_from_a_file_and_its_mistakes(tmp_path: Path) -> None:
     missing = run("validate", str(SEARCH), "site_search", "--input", "@nope.json")
     assert missing.returncode == 2
     assert missing.stderr.decode() == "formtools: error: --input: nope.json: cannot read: No such file or directory\n"
+    with_bom = tmp_path / "bom.json"  # as Notepad saves it: "Unexpected UTF-8 BOM (decode using utf-8-sig)"
+    with_bom.write_bytes(b'\xef\xbb\xbf{"q": "milk"}')
+    assert run("validate", str(SEARCH), "site_search", "--input", f"@{with_bom}").returncode == 0
+    assert run("validate", str(SEARCH), "site_search", "--input", "@-", stdin=with_bom.read_bytes()).returncode == 0
     broken = run("validate", str(SEARCH), "site_search", "--input", "{nope")
     assert broken.returncode == 2 and broken.stderr.decode().startswith("formtools: error: --input is not JSON")
 
@@ -201,6 +205,25 @@ def test_the_library_takes_every_kind_of_page(tmp_path: Path, site: TestSite) ->
         formtools.extract(42)
 
 
+def test_a_pages_name_given_as_markup_is_refused_not_parsed() -> None:
+    """A ``str`` is markup, so ``extract_tools("page.html")`` — the newcomer's first call, and
+    what ``extract_tools("https://…")`` looks like it should do — parsed the name itself and
+    gave ``[]`` without a word. Every spelling of a file name or URL is now a UsageProblem that
+    says what to give; text that is markup (a tag, words with spaces, nothing) still parses,
+    and Path, load_page and URL objects read the page as before."""
+    names = [
+        "page.html", "realistic-search.HTM", "./fixtures/html/realistic-search.html", str(SEARCH),
+        " page.xhtml\n", "https://shop.example/", "http://127.0.0.1:8000/search?q=milk",
+    ]
+    for name in names:
+        for call in (formtools.extract_tools, formtools.extract):
+            with pytest.raises(formtools.UsageProblem, match=r"a page's name rather than the page: give (Path|load_page)"):
+                call(name)
+    for markup in ("", "hello world", "see page.html for details", "<p>page.html", "https://x.example/ <form>"):
+        assert formtools.extract_tools(markup) == []
+    assert formtools.extract_tools(SEARCH) == formtools.extract_tools(formtools.load_page(str(SEARCH)))
+
+
 @pytest.mark.parametrize(
     "args, message, code",
     [
@@ -246,3 +269,19 @@ def test_report_into_an_existing_file_without_a_suffix_writes_that_file(tmp_path
     done = run("report", str(page), "--out", "/dev/full")
     assert done.returncode == 2
     assert done.stderr.decode().splitlines()[0] == "formtools: error: --out: /dev/full: cannot write: No space left on device"
+
+
+def test_a_tool_prints_as_an_agent_sees_it() -> None:
+    """``print(tools)`` in a REPL showed each tool's form model and its profile's rule functions
+    (``<function _text at 0x…>``): 4,330 characters for a three-field login form. A tool's repr
+    is now what an agent sees plus the profile's name, on every fixture tool under every
+    profile, and never longer than its JSON with some room for Python's spelling."""
+    from formtools._spec.jsjson import dumps
+
+    for page in sorted(SEARCH.parent.glob("*.html")):
+        for profile in ("chromium", "html", "portable"):
+            for tool in formtools.extract_tools(page.read_bytes(), profile=profile):
+                shown = repr(tool)
+                assert "<function" not in shown and "Control(" not in shown, (page.name, shown[:200])
+                assert len(shown) <= 2 * len(dumps(tool.to_dict())) + 100, (page.name, len(shown))
+                assert shown.startswith(f"Tool(name={tool.name!r}") and f"profile={profile!r}" in shown

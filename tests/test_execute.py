@@ -239,3 +239,76 @@ def test_a_landing_page_too_costly_to_parse_is_a_completed_call_without_a_result
     assert time.monotonic() - started < 30  # (unbounded: minutes)
     assert result.status == "completed" and result.result is None
     assert result.reason == "the landing page could not be read: the page took longer than 0.5 s to parse (its time limit)"
+
+
+def test_files_go_only_to_enabled_file_inputs(tmp_path) -> None:
+    """``files=`` (``--file NAME=PATH``) named by a typo, a text field or a disabled file input
+    was ignored without a word: the form went without the file the caller meant. Over every
+    fixture tool, each control's name, each file input's name mistyped, and each file input's
+    name: attached iff an enabled file input has the name, else refused by prepare_call,
+    validate_input and the CLI (exit 2) alike."""
+    attachment = formtools.File("a.txt", "text/plain", b"a")
+    checked = refused = 0
+    for page in sorted(FIXTURES.glob("*.html")):
+        for tool in formtools.extract_tools(page.read_bytes(), base_url="https://shop.example/", profile="html"):
+            controls = tool.form.controls
+            files = [c for c in controls if c.tag == "input" and c.type == "file"]
+            enabled = {c.attributes.get("name", "") for c in files if not c.disabled}
+            names = {c.attributes.get("name", "") for c in controls} | {c.attributes.get("name", "") + "x" for c in files}
+            for name in sorted(names - {""}):
+                checked += 1
+                try:
+                    formtools.validate_input(tool, {}, files=[name])
+                    prepare_call(tool, {}, files={name: [attachment]})
+                except formtools.SubmissionError as error:
+                    if "file input" in str(error):
+                        assert name not in enabled, (page.name, name, error)
+                        refused += 1
+                        continue
+                except (InputError, ValidationError):
+                    pass
+                assert name in enabled, f"{page.name} {tool.name}: files={name!r} accepted"
+    assert checked > 100 and refused > 50
+    saved = tmp_path / "contact.html"
+    saved.write_bytes((FIXTURES / "realistic-contact.html").read_bytes())
+    done = subprocess.run(
+        [sys.executable, "-m", "formtools", "validate", str(saved), "contact_firm", "--file", f"attachmnt={saved}"],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "--file: the form has no file input named 'attachmnt'" in done.stderr, done
+
+
+def test_python_values_json_cannot_hold_are_input_errors() -> None:
+    """A newcomer passes a ``datetime.date`` for a date field, a ``Decimal`` for a price, a
+    tuple for checkboxes: fill read them as numbers and raised Python's TypeError or
+    ValueError (AttributeError for an int key), which ``except formtools.FormtoolsError`` does
+    not catch. Every parameter of every fixture tool, under every profile, given each kind:
+    prepare_call raises InputError naming the key and validate_input says the same."""
+    import datetime
+    import decimal
+
+    kinds = [
+        datetime.date(2026, 3, 1), decimal.Decimal("2"), ("a",), b"x", object(), {"a", "b"},
+        ["ok", {"x": {1: "y"}}], float, datetime.datetime(2026, 3, 1, 9, 30),
+    ]
+    checked = 0
+    wrong: list[str] = []
+    for page in sorted(FIXTURES.glob("*.html")):
+        for profile in ("chromium", "html", "portable"):
+            for tool in formtools.extract_tools(page.read_bytes(), base_url="https://shop.example/", profile=profile):
+                for key in list(tool.input_schema["properties"])[:3]:
+                    for value in kinds:
+                        checked += 1
+                        try:
+                            prepare_call(tool, {key: value})
+                            wrong.append(f"{page.name} {tool.name} {key}={value!r}: accepted")
+                        except InputError as error:
+                            if [p.key for p in error.problems] != [key]:
+                                wrong.append(f"{page.name} {tool.name} {key}={value!r}: {error.problems}")
+                        except Exception as error:  # noqa: BLE001 - the class of bug: anything else
+                            wrong.append(f"{page.name} {tool.name} {key}={value!r}: {type(error).__name__}: {error}")
+                        if [(p.field, p.flag) for p in formtools.validate_input(tool, {key: value})] != [(key, "badInput")]:
+                            wrong.append(f"{page.name} {tool.name} {key}={value!r}: validate_input")
+    assert checked > 3000 and not wrong, f"{len(wrong)} of {checked}: {wrong[:5]}"
+    with pytest.raises(InputError, match="a Python int key"):
+        prepare_call(formtools.extract_tools((FIXTURES / "realistic-search.html").read_bytes())[0], {1: "x"})

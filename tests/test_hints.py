@@ -449,3 +449,33 @@ def test_a_get_actions_query_is_no_evidence() -> None:
     """A GET replaces the action's query with the form's: "?drop=me" never reaches the site."""
     hints = annotations('<form toolname=a tooldescription=d action="/up?drop=me" toolautosubmit><input name=q></form>')
     assert hints["readOnlyHint"] is True
+
+
+def test_a_prepared_call_printed_whole_shows_no_secret() -> None:
+    """``repr(prepared_call)`` — what a REPL, a test's assertion or a ``%r`` log line prints —
+    held every secret three times: in the filled state, in the request about to be sent and in
+    the call's ``Secrets``. Over every fixture tool with a sensitive field (a password, a card
+    number, a one-time code), under every profile, a call given a secret value prints none of it."""
+    from formtools._forms.sensitive import sensitive_keys
+    from tests.conftest import FIXTURES
+
+    checked = 0
+    for page in sorted(FIXTURES.glob("*.html")):
+        for profile in ("chromium", "html"):
+            for tool in formtools.extract_tools(page.read_bytes(), base_url="https://shop.example/", profile=profile):
+                properties = tool.input_schema["properties"]
+                secrets = {
+                    key: f"Zq7-secret-{n}-vX"
+                    for n, key in enumerate(sorted(sensitive_keys(tool.form)))
+                    if properties.get(key, {}).get("type") == "string" and "enum" not in properties[key]
+                }
+                if not secrets:
+                    continue
+                try:
+                    prepared = formtools.prepare_call(tool, secrets)
+                except (formtools.InputError, formtools.ValidationError, formtools.SubmissionError):
+                    continue
+                checked += 1
+                shown = repr(prepared) + str(prepared.secrets)
+                assert not [s for s in secrets.values() if s in shown], (page.name, tool.name, profile)
+    assert checked >= 8

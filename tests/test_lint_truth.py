@@ -373,3 +373,131 @@ def test_never_valid_selects_are_never_valid_in_chromium(chromium: ChromiumOracl
         if flagged == possible or unsatisfiable != flagged:
             wrong.append(f"{select}: Chromium {'can' if possible else 'never'} pass, lint {flagged}, html schema empty {unsatisfiable}")
     assert not wrong, "\n".join(wrong)
+
+
+def _undescribed(extraction: formtools.Extraction) -> dict[tuple[str, str], str]:
+    """``(tool, parameter) → message`` of every missing-description warning."""
+    names = {form.describe: form.attributes.get("toolname", "") for form in extraction.forms}
+    return {
+        (names[d.form], d.field[1:-1]): d.message
+        for d in extraction.diagnostics
+        if d.code == "missing-description" and d.field is not None
+    }
+
+
+@pytest.mark.browser
+def test_a_missing_description_is_missing_in_chromium_and_says_why(chromium: ChromiumOracle) -> None:
+    """missing-description holds exactly where Chromium's tool has no description for the
+    parameter, on ordinary markup; and where the author *did* write something a reader takes for
+    a description — every radio of a group labelled, an ``aria-label``, a ``placeholder`` — the
+    warning says why it does not count and what does (it read as wrong before: "no description"
+    for a group whose every radio had a label)."""
+    wrong, explained = [], 0
+    for page_id, markup in ordinary_pages(30, seed=500):
+        extraction = formtools.extract(markup)
+        warned = _undescribed(extraction)
+        for tool in chromium.tools(markup):
+            for key, schema in tool["inputSchema"]["properties"].items():
+                if ("description" in schema) == ((tool["name"], key) in warned):
+                    wrong.append(f"{page_id} {tool['name']}.{key}: Chromium {schema.get('description')!r}, lint {warned.get((tool['name'], key))!r}")
+        for form in extraction.forms:
+            for (tool_name, key), message in warned.items():
+                if tool_name != form.attributes.get("toolname"):
+                    continue
+                members = [c for c in form.controls if c.attributes.get("name", "").strip() == key]
+                said = [a for a in ("aria-label", "placeholder") if a in members[0].attributes]
+                if len(members) > 1 or said:
+                    explained += 1
+                    expected = "<fieldset>" if len(members) > 1 else said[0]
+                    if expected not in message:
+                        wrong.append(f"{page_id} {tool_name}.{key}: {message!r} does not name {expected}")
+    assert explained > 10
+    assert not wrong, "\n".join(wrong[:10])
+
+
+# (attribute, markup with {a} where it goes, the DOM property that says whether it is on)
+_BOOLEANS = [
+    ("toolautosubmit", "<form toolname=t tooldescription=d {a}><input name=q><button>go</button></form>", None),
+    ("novalidate", "<form toolname=t tooldescription=d {a}><input name=q><button>go</button></form>", "document.forms[0].noValidate"),
+    ("required", "<form toolname=t tooldescription=d><input name=q {a}><button>go</button></form>", "document.forms[0].q.required"),
+    ("disabled", "<form toolname=t tooldescription=d><input name=q {a}><button>go</button></form>", "document.forms[0].q.disabled"),
+    ("disabled", "<form toolname=t tooldescription=d><fieldset {a}><input name=q></fieldset><button>go</button></form>", "document.forms[0].q.matches(':disabled')"),
+    ("readonly", "<form toolname=t tooldescription=d><input name=q {a}><button>go</button></form>", "document.forms[0].q.readOnly"),
+    ("checked", "<form toolname=t tooldescription=d><input type=checkbox name=q {a}><button>go</button></form>", "document.forms[0].q.checked"),
+    ("multiple", "<form toolname=t tooldescription=d><select name=q {a}><option>x</option></select><button>go</button></form>", "document.forms[0].q.multiple"),
+    ("formnovalidate", "<form toolname=t tooldescription=d><input name=q><button name=b {a}>go</button></form>", "document.forms[0].b.formNoValidate"),
+]
+
+
+@pytest.mark.browser
+def test_a_boolean_attribute_written_false_is_on_in_chromium_and_an_error(chromium: ChromiumOracle) -> None:
+    """``toolautosubmit="false"`` submits an agent's call without asking, ``required="false"``
+    requires, a ``<fieldset disabled="false">`` drops every field in it: HTML reads a boolean
+    attribute by its presence. lint said nothing; now ``false-boolean`` is an error exactly
+    where an attribute that changes the tool is written "false" (any case), and Chromium is
+    asked, per attribute, that it is indeed on."""
+    wrong = []
+    for number, (name, markup, on) in enumerate(_BOOLEANS):
+        for value in ("false", "FALSE", "true", ""):
+            page = "<!doctype html><meta charset=utf-8>" + markup.format(a=f'{name}="{value}"')
+            chromium.page.goto(chromium.site.put(f"/false-boolean/{number}-{value}.html", page.encode(), "text/html; charset=utf-8"))
+            if on is None:
+                is_on = chromium.tools(page)[0]["annotations"]["autosubmit"]
+            else:
+                is_on = chromium.page.evaluate(on)
+            flagged = "false-boolean" in [d.code for d in formtools.extract(page).errors]
+            if not is_on or flagged != (value.lower() == "false"):
+                wrong.append(f"{name}={value!r}: Chromium {'on' if is_on else 'off'}, lint {flagged}")
+        bare = "<!doctype html>" + markup.format(a="")
+        assert not [d for d in formtools.extract(bare).diagnostics if d.code == "false-boolean"]
+    assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.browser
+def test_an_ignored_fieldset_description_is_ignored_by_chromium(chromium: ChromiumOracle) -> None:
+    """``<fieldset toolparamdescription>`` around text fields or a lone checkbox (what authors
+    write for "Shipping address") is read by no one, silently; ignored-fieldset-description
+    now says so. On ordinary pages (fieldsets around one to four boxes) and a page of text
+    fields: per tool and text, lint warns on every such fieldset exactly when Chromium's tool
+    has no parameter described by it."""
+    pages = [markup for _, markup in ordinary_pages(80, seed=900)]
+    pages.append(
+        "<form toolname=address tooldescription=d><fieldset toolparamdescription='Shipping address'>"
+        "<input name=street><input name=city></fieldset><button>go</button></form>"
+    )
+    wrong, warned = [], 0
+    for number, markup in enumerate(pages):
+        extraction = formtools.extract(markup)
+        described: dict[tuple[str, str], set[int]] = {}
+        for form in extraction.forms:
+            for control in form.controls:
+                for container in control.containers:
+                    text = container.attributes.get("toolparamdescription", "").strip()
+                    if container.tag == "fieldset" and text:
+                        described.setdefault((form.attributes.get("toolname", ""), text), set()).add(container.index)
+        flagged: dict[tuple[str, str], int] = {}
+        names = {form.describe: form.attributes.get("toolname", "") for form in extraction.forms}
+        forms = {form.describe: form for form in extraction.forms}
+        for d in extraction.diagnostics:
+            if d.code == "ignored-fieldset-description":
+                warned += 1
+                texts = {
+                    c.attributes.get("toolparamdescription", "").strip()
+                    for control in forms[d.form].controls
+                    if d.detail and control.describe in d.detail
+                    for c in control.containers
+                    if c.tag == "fieldset" and c.attributes.get("toolparamdescription", "").strip()
+                }
+                for text in texts:
+                    flagged[(names[d.form], text)] = flagged.get((names[d.form], text), 0) + 1
+        used = {
+            (tool["name"], schema.get("description"))
+            for tool in chromium.tools(markup)
+            for schema in tool["inputSchema"]["properties"].values()
+        }
+        for (tool_name, text), fieldsets in described.items():
+            all_ignored = flagged.get((tool_name, text), 0) >= len(fieldsets)
+            if all_ignored == ((tool_name, text) in used):
+                wrong.append(f"page {number} {tool_name} {text!r}: lint {flagged.get((tool_name, text), 0)} of {len(fieldsets)}, Chromium {'uses' if (tool_name, text) in used else 'ignores'} it")
+    assert warned > 5
+    assert not wrong, "\n".join(wrong[:10])

@@ -131,13 +131,19 @@ def _extraction(
 @app.command()
 def extract(
     page: Page,
-    profile: ProfileOption = "chromium",
+    profile: Annotated[
+        Optional[str],
+        typer.Option(
+            "--profile",
+            help=f"Synthesis rules: {', '.join(PROFILES)} (default chromium; portable for --format openai).",
+        ),
+    ] = None,
     format: Annotated[
         str,
         typer.Option(
             "--format",
             help=f"Output shape: {', '.join(TOOL_FORMATS)} (openai: function tools, strict when the "
-            "schema allows — use with --profile portable; evals: a webmcp-evals tools file).",
+            "schema allows; evals: a webmcp-evals tools file).",
         ),
     ] = "webmcp",
     base_url: BaseUrl = None,
@@ -154,6 +160,8 @@ def extract(
 
     if format not in TOOL_FORMATS:
         raise UnknownFormat(f"unknown format {format!r} (known: {', '.join(TOOL_FORMATS)})")
+    if profile is None:  # OpenAI rejects the other profiles' keywords (anyOf titles, const, format …)
+        profile = "portable" if format == "openai" else "chromium"
     result = _extraction(page, profile, base_url, all_forms, infer=not no_infer)
     typer.echo(dumps(listing(result.tools, format), pretty=pretty))
 
@@ -209,7 +217,8 @@ def _tool_input(text: str) -> object:
     if text.startswith("@"):
         source = text[1:]
         try:
-            text = sys.stdin.read() if source == "-" else Path(source).read_text("utf-8")
+            # a byte order mark, which Windows editors write, is no part of the JSON (RFC 8259 §8.1)
+            text = (sys.stdin.read() if source == "-" else Path(source).read_text("utf-8")).removeprefix("\ufeff")
         except OSError as error:
             raise SourceError(f"--input: {source}: cannot read: {error.strerror or error}") from None
         except UnicodeDecodeError:
@@ -225,14 +234,26 @@ def _tool_input(text: str) -> object:
         raise UsageProblem(f"{source} is not JSON: {error}") from None
 
 
-def _files(options: list[str]) -> dict[str, list[str]]:
+def _files(options: list[str], tool: Tool) -> dict[str, list[str]]:
+    """``--file NAME=PATH`` options by name, each NAME one of ``tool``'s enabled file inputs."""
+    from formtools._execute.fill import check_file_names
+    from formtools.errors import SubmissionError
+
     chosen: dict[str, list[str]] = {}
     for option in options:
         name, equals, path = option.partition("=")
         if not equals or not name:
             raise UsageProblem(f"--file takes NAME=PATH, not {option!r}")
         chosen.setdefault(name, []).append(path)
+    try:
+        check_file_names(tool.form, chosen)
+    except SubmissionError as error:
+        raise UsageProblem(f"--file: {error}") from None
     return chosen
+
+
+#: the fix for a call whose form submits relative to a page read from a file or standard input
+_GIVE_BASE_URL = "pass --base-url, the http(s) address the page came from (e.g. --base-url https://shop.example/)"
 
 
 def _chosen_tool(result: Extraction, page: str, tool: str) -> Tool:
@@ -271,7 +292,7 @@ def validate(
     chosen_format = _choice(format, ("text", "json"), "--format")
     arguments = _tool_input(input)
     chosen = _chosen_tool(_extraction(page, profile, base_url, all_forms), page, tool)
-    problems = validate_input(chosen, arguments, files=_files(file or []))
+    problems = validate_input(chosen, arguments, files=_files(file or [], chosen))
     if chosen_format == "json":
         typer.echo(dumps({"tool": chosen.name, "valid": not problems, "problems": [p.to_dict() for p in problems]}, pretty=True))
     else:
@@ -322,22 +343,31 @@ def call(
     """
     from formtools._execute.call import prepare_call, submit
     from formtools._spec.jsjson import dumps
-    from formtools.errors import InputError, ValidationError
+    from formtools.errors import InputError, UnknownDocumentURL, ValidationError
 
     arguments = _tool_input(input)
     chosen = _chosen_tool(_extraction(page, profile, base_url, all_forms), page, tool)
     try:
-        prepared = prepare_call(chosen, arguments, submitter=submitter, files=_files(file or []))
+        prepared = prepare_call(chosen, arguments, submitter=submitter, files=_files(file or [], chosen))
     except (InputError, ValidationError) as error:
         for line in error.lines():
             typer.echo(f"formtools: {line}", err=True)
         raise typer.Exit(1) from None
+    except UnknownDocumentURL as error:  # standard input without --base-url
+        target = f"to its action {error.action!r}, relative to" if error.action else "to"
+        raise UsageProblem(
+            f"{chosen.name} submits {target} the page's URL, which "
+            f"{'standard input' if page == '-' else page} does not say: {_GIVE_BASE_URL}"
+        ) from None
     from formtools._execute.request import Request
 
     shown = prepared.shown  # sensitive values masked
     if dry_run:
         typer.echo(dumps(shown.to_dict() if isinstance(shown, Request) else {"sent": False, "reason": shown.reason}, pretty=True))
         return
+    if isinstance(shown, Request) and shown.url.startswith("file:"):
+        # a saved page's relative action resolves against its file: URL; only http(s) is sent
+        raise UsageProblem(f"{chosen.name} submits to {shown.url}, which formtools does not send to: {_GIVE_BASE_URL}")
     confirmed = yes or prepared.autosubmit
     if not confirmed and sys.stdin.isatty():
         where = f"{shown.method} {shown.url}" if isinstance(shown, Request) else "this form"
@@ -612,10 +642,17 @@ def main() -> None:
         typer.echo("formtools: interrupted", err=True)
         sys.exit(_INTERRUPTED)
     except Exception as error:
-        # click's usage errors (typer bundles its own copy of click, so match by behaviour)
-        show, exit_code = getattr(error, "show", None), getattr(error, "exit_code", None)
-        if callable(show) and isinstance(exit_code, int):
-            show()
+        # click's usage errors (typer bundles its own copy of click, so match by behaviour),
+        # one line like every other mistake: click's own rendering took four (usage, a hint,
+        # a blank line, the error), with a prefix unlike formtools' "formtools: error:"
+        describe, exit_code = getattr(error, "format_message", None), getattr(error, "exit_code", None)
+        if callable(describe) and isinstance(exit_code, int):
+            message = " ".join(str(describe()).split())
+            if not message:  # `formtools` alone: click shows the help
+                error.show()  # type: ignore[attr-defined]
+                sys.exit(exit_code)
+            command = getattr(getattr(error, "ctx", None), "command_path", None) or "formtools"
+            typer.echo(f"formtools: error: {message} (see '{command} --help')", err=True)
             sys.exit(exit_code)
         raise
     sys.exit(code if isinstance(code, int) else 0)

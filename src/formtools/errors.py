@@ -11,7 +11,8 @@
     ├── InputError              invalid-input   1   a tool call's arguments were rejected; nothing was filled
     ├── ValidationError         invalid-form    1   the filled form fails constraint validation; nothing was sent
     ├── SubmissionError         not-submittable 1   the form cannot be submitted as asked
-    │   └── NoSubmitButton      no-submit-button 1  no submit button and no ``toolautosubmit``
+    │   ├── NoSubmitButton      no-submit-button 1  no submit button and no ``toolautosubmit``
+    │   └── UnknownDocumentURL  unknown-document-url 1  the action needs the page's URL, which was not given
     ├── Unsupported             unsupported     1   the browser would decide it; formtools cannot exactly
     ├── SendError               send            3   the request could not be sent or its answer read
     │   └── Refused             refused         3   a destination the caller's policy does not allow
@@ -49,6 +50,7 @@ __all__ = [
     "ValidationError",
     "SubmissionError",
     "NoSubmitButton",
+    "UnknownDocumentURL",
     "Unsupported",
     "SendError",
     "Refused",
@@ -179,6 +181,23 @@ class NoSubmitButton(SubmissionError):
         super().__init__(
             "No submit button was found, but for a form without `toolautosubmit`, "
             "there must be a submit button"
+        )
+
+
+class UnknownDocumentURL(SubmissionError):
+    """The form's action is empty or relative, and the page's URL is unknown (markup parsed
+    without ``base_url``), so formtools cannot know where the browser would submit it.
+    ``action`` is the action as written (``""``: the document URL itself). Its own class so
+    that an edge can name its own way to give the URL (the CLI's ``--base-url``)."""
+
+    code = "unknown-document-url"
+
+    def __init__(self, action: str) -> None:
+        self.action = action
+        super().__init__(
+            f"the form's action {action!r} is relative and the document URL is unknown (give base_url)"
+            if action
+            else "the form's action is the document URL, which is unknown (give base_url)"
         )
 
 

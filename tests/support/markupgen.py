@@ -100,6 +100,7 @@ def _text_input(page: _Page) -> str:
     extra: dict[str, str | bool | None] = {
         "required": rng.random() < 0.3,
         "placeholder": rng.choice([None, "e.g. something"]),
+        "aria-label": rng.choice([None, None, "Your value"]),  # what authors write for a label
         "autocomplete": rng.choice([None, "off", "name", "email"]),
         "toolparamdescription": _maybe_description(page),
     }

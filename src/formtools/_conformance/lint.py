@@ -49,9 +49,12 @@ def as_json(page: str, tools: Sequence[str], diagnostics: Sequence[Diagnostic]) 
 def as_text(page: str, tools: Sequence[str], diagnostics: Sequence[Diagnostic], shown: Sequence[Diagnostic]) -> str:
     lines = [f"{page}{f':{d.line}' if d.line else ''}: {d}" for d in shown]
     counts = _counts(diagnostics)
+    # a page whose forms lack toolname has notes only, and the summary alone ("0 tool(s) …
+    # 1 note(s)") did not say where the reason was
+    hidden = " (-v shows them)" if len(shown) < len(diagnostics) else ""
     lines.append(
         f"{len(tools)} tool(s); {counts['errors']} error(s), {counts['warnings']} warning(s), "
-        f"{counts['notes']} note(s)"
+        f"{counts['notes']} note(s){hidden}"
     )
     return "\n".join(lines)
 

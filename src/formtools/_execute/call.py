@@ -18,12 +18,12 @@ import mimetypes
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import partial
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from formtools._execute.encode import File, new_boundary
-from formtools._execute.fill import OMITTED, fill, require_object
+from formtools._execute.fill import OMITTED, check_file_names, fill, require_object
 from formtools._forms.state import FormState
 from formtools._forms.model import Control, submission_attribute
 from formtools._synth.inferred import implicitly_submittable
@@ -70,13 +70,15 @@ class PreparedCall:
     """A validated, filled tool call and what submitting it does (``outcome``), not yet sent.
 
     ``shown`` is ``outcome`` with the values of sensitive fields masked: the one to print, log
-    or hand to a model. ``secrets`` are those values, masked in the result too.
+    or hand to a model. ``secrets`` are those values, masked in the result too. ``repr()``
+    shows ``shown`` only: a call printed or logged whole (a REPL, a test's assertion, a log
+    line with ``%r``) carried the password in ``state`` and ``outcome``.
     """
 
     tool: Tool
-    state: FormState
+    state: FormState = field(repr=False)
     submitter: Control | None
-    outcome: Request | NoRequest
+    outcome: Request | NoRequest = field(repr=False)
     shown: Request | NoRequest
     secrets: Secrets
 
@@ -212,7 +214,8 @@ def prepare_call(
 
     Raises :class:`~formtools.InputError` (bad input; nothing filled),
     :class:`NoSubmitButton`, :class:`~formtools.ValidationError` (the filled form is invalid;
-    nothing sent) or :class:`~formtools.SubmissionError`.
+    nothing sent) or :class:`~formtools.SubmissionError` (also for a ``files`` name no enabled
+    file input has).
     """
     # Chromium 156's order: an input that is no object, then a missing submit button, then the
     # keys and values (exec-submit-1)
@@ -231,6 +234,7 @@ def prepare_call(
         chosen_without_validation = submitter is not None and button is not None and "formnovalidate" in button.attributes
         _enforce_schema(tool, tool_input, constraints=not chosen_without_validation)
     filled = fill(tool.form, tool_input, state, profile=tool.profile)
+    check_file_names(tool.form, files or {})
     chosen = {name: [_file(f) for f in sources] for name, sources in (files or {}).items()}
     if not skip_validation:
         # a file input's files are the call's (files=), not the form state's: a required one

@@ -13,9 +13,9 @@ import re
 from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
 from types import MappingProxyType
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
-from formtools.errors import InputError
+from formtools.errors import InputError, SubmissionError
 from formtools._forms.model import Control, Form
 from formtools._forms.sensitive import is_sensitive
 from formtools._synth.profile import Group, Profile, get_profile
@@ -284,6 +284,35 @@ def holds_lone_surrogate(tool_input: Any) -> bool:
     return False
 
 
+_JSON_TYPES = (dict, list, str, bool, int, float, type(None))
+
+
+def non_json_value(tool_input: Mapping[Any, Any]) -> InputProblem | None:
+    """The first key or value of ``tool_input`` (in order, at any depth) that ``JSON.parse``
+    cannot give — a ``datetime.date``, a ``Decimal``, a tuple, ``bytes``, a key that is no
+    string — as the problem of its top-level key. A Chromium call takes its input as JSON text,
+    so no such value reaches it; fill read them as numbers and raised Python's own TypeError,
+    which no ``except FormtoolsError`` catches."""
+    for key in tool_input:
+        if not isinstance(key, str):
+            return InputProblem(None, f"a Python {type(key).__name__} key ({key!r}) is not JSON: keys are strings")
+    pending: list[tuple[str | None, Any]] = [(key, value) for key, value in reversed(list(tool_input.items()))]
+    while pending:
+        key, value = pending.pop()
+        if not isinstance(value, _JSON_TYPES):
+            return InputProblem(
+                key,
+                f"a Python {type(value).__name__} is not a JSON value: give a string, number, boolean, null, array or object",
+            )
+        if isinstance(value, dict):
+            if any(not isinstance(inner, str) for inner in value):
+                return InputProblem(key, "an object whose keys are not all strings is not JSON")
+            pending.extend((key, inner) for inner in reversed(list(value.values())))
+        elif isinstance(value, list):
+            pending.extend((key, item) for item in reversed(value))
+    return None
+
+
 def refuse_lone_surrogates(tool_input: Any) -> None:
     """Raise :class:`InputError` as a Chromium call does if ``tool_input`` holds a lone
     surrogate (:func:`holds_lone_surrogate`)."""
@@ -304,6 +333,9 @@ def fill(
     Raises :class:`InputError` with every rejected key and changes nothing when any is bad.
     """
     tool_input = require_object(tool_input)
+    not_json = non_json_value(tool_input)
+    if not_json is not None:
+        raise InputError([not_json])
     refuse_lone_surrogates(tool_input)
     current = state or initial_state(form)
     chosen_profile = get_profile(profile)
@@ -362,3 +394,18 @@ def _shown(value: Any) -> str | None:
     if value is None or isinstance(value, (dict, list)):
         return None
     return js_to_string(value)
+
+
+def check_file_names(form: Form, names: Iterable[str]) -> None:
+    """Refuse the names a call attaches files to (``files=``, the CLI's ``--file NAME=PATH``)
+    that no enabled file input of ``form`` has, as an unknown submitter is refused: a typo or a
+    text field's name was ignored, and the form went without the file the caller meant."""
+    inputs = [c for c in form.controls if c.tag == "input" and c.type == "file"]
+    enabled = {c.attributes.get("name", "") for c in inputs if not c.disabled}
+    for name in names:
+        if name in enabled:
+            continue
+        if any(c.attributes.get("name", "") == name for c in inputs):
+            raise SubmissionError(f"the file input {name!r} is disabled: no file is sent with it")
+        known = ", ".join(repr(n) for n in sorted(enabled) if n) or "none"
+        raise SubmissionError(f"the form has no file input named {name!r} (file inputs: {known})")

@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 from urllib.parse import parse_qsl, quote, quote_plus, urlencode, urlsplit, urlunsplit
@@ -49,10 +49,10 @@ _URL_IN_TEXT = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'\"<>]+")
 @dataclass(frozen=True)
 class Secrets:
     """The secret values of one call (``names``: their controls' name attributes), sent in
-    ``encoding`` (the form's: what its bytes on the wire are)."""
+    ``encoding`` (the form's: what its bytes on the wire are). ``repr()`` leaves the values out."""
 
     names: frozenset[str]
-    values: frozenset[str]
+    values: frozenset[str] = field(repr=False)
     encoding: str = "UTF-8"
 
     @classmethod

@@ -19,7 +19,7 @@ from formtools._spec.url import parse as parse_url
 from formtools._execute.encode import File, multipart, new_boundary, text_plain, urlencode
 from formtools._spec.encoding import form_encoding
 from formtools._execute.entries import construct_entry_list
-from formtools.errors import SubmissionError
+from formtools.errors import UnknownDocumentURL
 from formtools._forms.state import FormState
 from formtools._forms.model import Control, submission_attribute, submission_method
 
@@ -136,14 +136,14 @@ def _action_url(
     action = (submission_attribute(form_attributes, submitter, "action") or "").strip(_URL_WHITESPACE)
     if action.replace("\t", "").replace("\n", "").replace("\r", "") == "":
         if document_url is None:
-            raise SubmissionError("the form's action is the document URL, which is unknown (give base_url)")
+            raise UnknownDocumentURL("")
         action, base_url = document_url, None
     if base_url == INVALID_BASE_URL and parse_url(action) is None:
         raise _Blocked(action, unresolved=True)  # nothing relative resolves against it
     parsed = parse_url(action, base_url, encoding=encoding)
     if parsed is None:
         if base_url is None and parse_url(action) is None and not _has_scheme(action):
-            raise SubmissionError(f"the form's action {action!r} is relative and the document URL is unknown (give base_url)")
+            raise UnknownDocumentURL(action)
         raise _Blocked(action)
     return parsed
 

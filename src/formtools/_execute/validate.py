@@ -25,7 +25,7 @@ from jsonschema import Draft202012Validator, ValidationError, validators
 from formtools._spec.constants import MASK
 from formtools._forms.state import normalize_newlines
 from formtools._spec.microsyntax import compiled_pattern, regex_matches
-from formtools._execute.fill import NOT_JSON, holds_lone_surrogate, js_to_string
+from formtools._execute.fill import NOT_JSON, check_file_names, holds_lone_surrogate, js_to_string, non_json_value
 from formtools._forms.sensitive import sensitive_keys
 from formtools._synth.tool import Tool, thaw
 from formtools._forms.state import initial_state
@@ -69,8 +69,9 @@ class _Flagged(ValidationError):  # type: ignore[misc]  # jsonschema is untyped
 
 
 def _quoted(instance: Any, schema: Mapping[str, Any]) -> str:
-    """``instance`` as a message quotes it: never the value of a secret (``writeOnly``)."""
-    return repr(MASK) if schema.get("writeOnly") else repr(instance)
+    """``instance`` as a message quotes it: as JSON, the language of the input (``"ams"``, not
+    Python's ``'ams'``), and never the value of a secret (``writeOnly``)."""
+    return _json(MASK) if schema.get("writeOnly") else _json(instance)
 
 
 def _pattern(
@@ -80,7 +81,7 @@ def _pattern(
         return
     regex = compiled_pattern(pattern)
     if regex is not None and not regex_matches(regex, instance):
-        yield _Flagged(f"{_quoted(instance, schema)} does not match {pattern!r}", "patternMismatch")
+        yield _Flagged(f"{_quoted(instance, schema)} does not match {_json(pattern)}", "patternMismatch")
 
 
 def _address_pattern(
@@ -90,7 +91,7 @@ def _address_pattern(
         return
     regex = compiled_pattern(pattern)
     if regex is not None and any(not regex_matches(regex, address) for address in instance.split(",")):
-        yield _Flagged(f"an address of {_quoted(instance, schema)} does not match {pattern!r}", "patternMismatch")
+        yield _Flagged(f"an address of {_quoted(instance, schema)} does not match {_json(pattern)}", "patternMismatch")
 
 
 _NUMERIC = frozenset({"number", "range"})
@@ -416,7 +417,11 @@ def _beyond_doubles(value: Any) -> bool:
 def validate_input(tool: Tool, tool_input: Any, *, files: Iterable[str] = ()) -> list[Problem]:
     """Every problem of ``tool_input`` under ``tool``'s input schema, in field order; then a
     required file input the call attaches no file to (``files``: the names of the file inputs
-    it does), which no schema can say and :func:`~formtools.call` would refuse."""
+    it does), which no schema can say and :func:`~formtools.call` would refuse. A name in
+    ``files`` that no enabled file input has raises :class:`~formtools.SubmissionError`, as
+    :func:`~formtools.prepare_call` does."""
+    attached = frozenset(files)
+    check_file_names(tool.form, attached)
     schema = _marked(thaw(tool.input_schema))
     secret_fields = sensitive_keys(tool.form)
     problems: dict[tuple[str | None, str], Problem] = {}
@@ -424,7 +429,10 @@ def validate_input(tool: Tool, tool_input: Any, *, files: Iterable[str] = ()) ->
     too_deep = f"nested deeper than {MAX_INPUT_DEPTH} levels of arrays and objects"
     if not isinstance(tool_input, dict) and nests_deeper_than_taken(tool_input):
         return [Problem(None, "badInput", too_deep)]
-    if holds_lone_surrogate(tool_input):  # as call refuses it (validate ⇔ call)
+    not_json = non_json_value(tool_input) if isinstance(tool_input, dict) else None
+    if not_json is not None:  # as call refuses it (validate ⇔ call)
+        return [Problem(not_json.key, "badInput", not_json.message)]
+    if holds_lone_surrogate(tool_input):
         return [Problem(None, "badInput", NOT_JSON)]
     if isinstance(tool_input, dict):
         # a field's value as deep as a whole input may be: level 2 of the input
@@ -461,7 +469,7 @@ def validate_input(tool: Tool, tool_input: Any, *, files: Iterable[str] = ()) ->
         problems.values(),
         key=lambda p: (len(order) if p.field is None else order.get(p.field, len(order)), p.field or ""),
     )
-    return found + _files_missing(tool, frozenset(files))
+    return found + _files_missing(tool, attached)
 
 
 def _name_what_leaving_out_fails(

@@ -17,7 +17,7 @@ from typing import IO, Any, Union
 from formtools._parse import parse_html
 from formtools._parse.document import Document, Parser
 from formtools._spec.mime import not_a_page, renders_as_html
-from formtools.errors import NetworkError, SourceError
+from formtools.errors import NetworkError, SourceError, UsageProblem
 
 __all__ = ["PageSource", "RawPage", "document_of", "is_url", "load_page", "read_page"]
 
@@ -102,6 +102,9 @@ def document_of(
     when given for markup, files and streams."""
     if isinstance(page, Document):
         return page
+    if isinstance(page, str) and _names_a_page(page):
+        how = f"load_page({page!r})" if is_url(page.strip()) else f"Path({page!r}) or load_page({page!r})"
+        raise UsageProblem(f"{page!r} is markup without a tag, a page's name rather than the page: give {how} to read it")
     if isinstance(page, (str, bytes)):
         return parse_html(page, url=base_url, parser=parser)
     if isinstance(page, os.PathLike):
@@ -128,6 +131,20 @@ def document_of(
         parser=parser,
         referrer_policy=raw.referrer_policy,
     )
+
+
+_PAGE_SUFFIXES = (".html", ".htm", ".xhtml")
+
+
+def _names_a_page(text: str) -> bool:
+    """Whether ``text``, given as markup, is a URL or an HTML file's name instead: a ``str`` is
+    markup, so ``extract_tools("page.html")`` or ``extract_tools("https://…")`` parsed the name
+    itself and found no tools, without a word. Markup holding a tag, or any text with a space
+    in it, is never taken for a name."""
+    name = text.strip()
+    if not name or "<" in name or any(c.isspace() for c in name):
+        return False
+    return is_url(name) or name.lower().endswith(_PAGE_SUFFIXES)
 
 
 def _is_url_object(page: Any) -> bool:

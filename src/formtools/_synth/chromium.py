@@ -11,7 +11,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from formtools._forms.model import Control, Form
+from formtools._forms.model import Container, Control, Form
 from formtools._spec.microsyntax import (
     StepRule,
     allowed_step,
@@ -104,19 +104,24 @@ def control_description(control: Control) -> str | None:
     )
 
 
-def _fieldset_description(group: Group) -> str | None:
-    """From the members' nearest common ancestor up to the first fieldset, stopping at a form."""
+def group_fieldset(group: Group) -> Container | None:
+    """The fieldset a group of radios or checkboxes takes its description from: the members'
+    nearest common form-or-fieldset ancestor, when that is a fieldset."""
     chains = [c.containers for c in group.controls]
-    common = []
+    common: list[Container] = []
     for links in zip(*chains):
         if any(link.index != links[0].index for link in links):
             break
         common.append(links[0])
-    for container in reversed(common):
-        if container.tag == "form":
-            return None
-        return container.attributes.get("toolparamdescription") or None
-    return None
+    if not common or common[-1].tag == "form":
+        return None
+    return common[-1]
+
+
+def _fieldset_description(group: Group) -> str | None:
+    """From the members' nearest common ancestor up to the first fieldset, stopping at a form."""
+    fieldset = group_fieldset(group)
+    return (fieldset.attributes.get("toolparamdescription") or None) if fieldset is not None else None
 
 
 def _description(group: Group) -> str | None:

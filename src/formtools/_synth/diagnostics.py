@@ -84,6 +84,16 @@ CODES: dict[str, tuple[Severity, str]] = {
         "the control has no name, so the browser never submits it; nor is it a parameter: Chromium "
         "groups every unnamed control under the name \"\" and drops that group",
     ),
+    "ignored-fieldset-description": (
+        Severity.WARNING,
+        "toolparamdescription on a <fieldset> describes only a group of radio buttons or checkboxes "
+        "sharing a name inside it, and there is none: put it on each field instead",
+    ),
+    "false-boolean": (
+        Severity.ERROR,
+        "a boolean attribute is on whatever its value, \"false\" included: remove the attribute "
+        "to turn it off",
+    ),
     "unknown-attribute": (
         Severity.WARNING,
         "the attribute looks like a tool attribute, but neither Chromium nor formtools knows it, "

@@ -1,4 +1,5 @@
-"""Misspelled tool attributes: ``toolparamdescripton``, ``tool-name``, ``toolpropdescription``.
+"""Attributes authors get wrong: misspelled tool attributes (``toolparamdescripton``,
+``tool-name``, ``toolpropdescription``), and boolean attributes written ``="false"``.
 
 A browser ignores an attribute it does not know, so a typo in a tool attribute silently loses a
 description or a whole tool. HTML attribute names are case-insensitive (the parser lowercases
@@ -56,3 +57,25 @@ def unknown_attributes(form: Form) -> Iterator[Diagnostic]:
                 hint = f", did you mean {nearest}?" if nearest else ""
                 detail = f"unknown attribute {name}{hint}"
                 yield Diagnostic("unknown-attribute", form.describe, field, line, detail)
+
+
+#: boolean attributes that change what a tool is or does, on the form and on its controls
+#: (a fieldset's ``disabled`` disables every control in it)
+_BOOLEANS_ON_FORMS = ("toolautosubmit", "novalidate")
+_BOOLEANS_ON_CONTROLS = ("required", "disabled", "readonly", "checked", "multiple", "formnovalidate")
+
+
+def false_booleans(form: Form) -> Iterator[Diagnostic]:
+    """A ``false-boolean`` error for each boolean attribute written ``="false"``: HTML reads a
+    boolean attribute by its presence alone (#boolean-attributes), so ``toolautosubmit="false"``
+    submits without asking and ``required="false"`` requires — the opposite of what its author
+    wrote (Chromium 156 does the same, ``tests/test_lint_truth.py`` measures it)."""
+    owners: list[tuple[Mapping[str, str], tuple[str, ...], str | None, int | None]] = [
+        (form.attributes, _BOOLEANS_ON_FORMS, None, form.line)
+    ]
+    owners += [(c.attributes, _BOOLEANS_ON_CONTROLS, c.describe, c.line) for c in form.controls]
+    for attributes, booleans, field, line in owners:
+        for name in booleans:
+            value = attributes.get(name)
+            if value is not None and value.strip().lower() == "false":
+                yield Diagnostic("false-boolean", form.describe, field, line, f'{name}="{value}" turns {name} on')

@@ -20,7 +20,8 @@ from formtools._parse.document import Document, Parser
 from formtools._parse.sources import PageSource, document_of
 from formtools._synth.profile import Group, Profile, get_profile
 from formtools._synth.parameters import Parameter, Parameters, parameters_of, skips_validation, unsatisfiable
-from formtools._synth.spelling import unknown_attributes
+from formtools._synth.chromium import group_fieldset
+from formtools._synth.spelling import false_booleans, unknown_attributes
 from formtools._synth.tool import PageContext, Tool, freeze
 
 __all__ = ["Extraction", "Parameter", "Parameters", "extract", "extract_tools", "parameters_of", "synthesize"]
@@ -71,6 +72,7 @@ def synthesize(
         diagnostics.append(Diagnostic("undeclared-encoding", "the page"))
     for form in forms:
         diagnostics.extend(unknown_attributes(form))
+        diagnostics.extend(false_booleans(form))
         problems = _registration_problems(form, registered)
         problem = problems[0] if problems else None
         inferred = problem is not None
@@ -143,6 +145,7 @@ def _input_schema(
     if no_button and needs_button:
         diagnostics.append(Diagnostic("no-submit-button", form.describe, line=form.line))
 
+    diagnostics.extend(_ignored_fieldset_descriptions(form, sorted_out))
     properties: dict[str, dict[str, Any]] = {}
     required: list[str] = []
     for parameter in sorted_out.parameters:
@@ -196,6 +199,28 @@ def _dropped(form: Form, rules: Profile, group: Group, problem: str) -> Iterator
             yield Diagnostic(alone[control.index][1] or "unsupported-type", form.describe, field, control.line)
 
 
+def _ignored_fieldset_descriptions(form: Form, sorted_out: Parameters) -> Iterator[Diagnostic]:
+    """A ``<fieldset toolparamdescription>`` describes a group of radios or checkboxes whose
+    nearest common fieldset it is, and nothing else: around text fields (a "Shipping address"
+    block) or a single checkbox, no profile reads it, and the author's words were lost without
+    a word."""
+    used = {
+        fieldset.index
+        for parameter in sorted_out.parameters
+        if parameter.kind is not None and len(parameter.group.controls) > 1
+        for fieldset in [group_fieldset(parameter.group)]
+        if fieldset is not None
+    }
+    seen: set[int] = set()
+    for control in form.controls:
+        for container in control.containers:
+            described = container.tag == "fieldset" and container.attributes.get("toolparamdescription", "").strip()
+            if described and container.index not in used and container.index not in seen:
+                seen.add(container.index)
+                detail = f"around {control.describe}"
+                yield Diagnostic("ignored-fieldset-description", form.describe, None, control.line, detail)
+
+
 # a group's detail names this many of its members: each member of a large unnamed group gets
 # its own diagnostic, and listing every member in each made the diagnostics quadratic in size
 _MEMBERS_SHOWN = 5
@@ -220,7 +245,30 @@ def _parameter_warnings(form: Form, group: Group, fragment: dict[str, Any]) -> I
         if pattern is not None and control.tag == "input" and not compiles_as_v_flag_regex(pattern):
             yield Diagnostic("invalid-pattern", form.describe, field, control.line, repr(pattern))
     if "description" not in fragment:
-        yield Diagnostic("missing-description", form.describe, field, group.first.line)
+        yield Diagnostic("missing-description", form.describe, field, group.first.line, _why_undescribed(group))
+
+
+#: attributes authors write to name a field that no profile reads as its description
+#: (``aria-label`` is the ``html`` profile's ``title``; the others are read by none or only there)
+_NOT_DESCRIPTIONS = ("aria-label", "aria-labelledby", "aria-describedby", "placeholder", "title")
+
+
+def _why_undescribed(group: Group) -> str | None:
+    """What an author who wrote ordinary markup needs to know to fix a missing description: a
+    group of radios or checkboxes is described by its ``<fieldset>``'s ``toolparamdescription``
+    alone (its members' labels name the options), and ``aria-label`` or ``placeholder`` are not
+    descriptions. Without this, the warning read as wrong on a group whose every radio had a
+    ``<label>``, or on a search box with an ``aria-label``."""
+    if len(group.controls) > 1:
+        kind = "radio buttons" if group.first.type == "radio" else "checkboxes"
+        return (
+            f"a group of {len(group.controls)} {kind} takes its description from toolparamdescription "
+            "on the <fieldset> around them; their labels are not read"
+        )
+    written = [name for name in _NOT_DESCRIPTIONS if group.first.attributes.get(name, "").strip()]
+    if not written:
+        return None
+    return f"its {' and '.join(written)} {'is' if len(written) == 1 else 'are'} not read as one: add toolparamdescription or a <label>"
 
 
 def extract(

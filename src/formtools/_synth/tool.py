@@ -97,6 +97,9 @@ class Tool:
     ``profile`` the rules that made it (execution groups the form's controls by the same rules, so
     a profile made with :meth:`Profile.extend` executes too).
     ``inferred``: the form has no ``toolname``; formtools named and described it (``--all-forms``).
+    ``repr()`` shows the tool as an agent sees it, and the profile's name: with the form model and
+    the profile's rule functions a printed tool ran to thousands of characters of
+    ``<function _text at 0x…>``.
     """
 
     name: str
@@ -108,6 +111,17 @@ class Tool:
     profile: Profile
     page: PageContext = PageContext()
     inferred: bool = False
+
+    def __repr__(self) -> str:
+        shown = ", ".join(
+            f"{name}={value!r}"
+            for name, value in (
+                ("name", self.name), ("title", self.title), ("description", self.description),
+                ("input_schema", thaw(self.input_schema)), ("annotations", thaw(self.annotations)),
+                ("profile", self.profile.name), ("inferred", self.inferred),
+            )
+        )
+        return f"Tool({shown})"
 
     def to_dict(self, format: str = "webmcp") -> dict[str, Any]:
         """The tool as JSON-ready data.
