@@ -333,9 +333,6 @@ def fill(
     Raises :class:`InputError` with every rejected key and changes nothing when any is bad.
     """
     tool_input = require_object(tool_input)
-    not_json = non_json_value(tool_input)
-    if not_json is not None:
-        raise InputError([not_json])
     refuse_lone_surrogates(tool_input)
     current = state or initial_state(form)
     chosen_profile = get_profile(profile)
@@ -369,13 +366,17 @@ def fill(
 def require_object(tool_input: Any) -> dict[str, Any]:
     """The input as the object a call fills (nothing given is ``{}``), or Chromium's error for
     an array or a scalar: the first thing ``executeTool`` checks, before the submit button and
-    before any key (exec-fill-1)."""
+    before any key (exec-fill-1). A Python value JSON cannot hold inside it is refused here too,
+    as no such input reaches the browser."""
     if tool_input is OMITTED:
         return {}
     if isinstance(tool_input, list):
         raise InputError([InputProblem(None, "JSON input arguments must be an object")])
     if not isinstance(tool_input, dict):
         raise InputError([InputProblem(None, _NOT_AN_OBJECT)])
+    not_json = non_json_value(tool_input)
+    if not_json is not None:
+        raise InputError([not_json])
     return tool_input
 
 
