@@ -1,0 +1,112 @@
+"""Text from a page or an agent costs work linear in its length and breaks no limit of a library
+below: JSON scanned for its depth (``--input``, landing pages' JSON-LD), a ``wrap=hard``
+textarea's value, and source lines past what lxml's ``sourceline`` holds.
+
+Each shape comes from a seeded generator, so the class of input is covered, not one spelling.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from lxml import etree
+
+import formtools
+from formtools._execute import entries
+from formtools._execute.send import json_ld_of
+from formtools._forms.model import forms_of
+from formtools._spec.jsjson import nests_deeper
+from formtools.cli import _tool_input
+
+# --- JSON depth ----------------------------------------------------------------------------
+
+
+def _reference_depth_over(text: str, levels: int) -> bool:
+    """nests_deeper's meaning, one character at a time: brackets outside strings nest, a
+    backslash in a string escapes the next character, an unterminated string runs to the end."""
+    depth, in_string, escaped = 0, False, False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > levels:
+                return True
+        elif char in "]}":
+            depth -= 1
+    return False
+
+
+def test_the_depth_scan_reads_json_as_a_parser_does() -> None:
+    """Seeded texts of brackets, quotes, backslashes and newlines (strings closed, left open,
+    ending in a backslash): the scan agrees with a character-by-character reading."""
+    rng = random.Random(1_171)
+    pieces = ['"', "\\", '\\"', "[", "]", "{", "}", "a", "\n", "é", ",", '"["']
+    for _ in range(3_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 30)))
+        for levels in (0, 1, 3):
+            assert nests_deeper(text, levels) == _reference_depth_over(text, levels), (text, levels)
+
+
+def _hostile_json(rng: random.Random, n: int) -> str:
+    """A JSON-like text of about ``n`` units with a string that never closes, full of what
+    could open or end one: escaped quotes, backslashes, brackets, text."""
+    units = ["\\\\", "[", "{", "a", "\\u00e9", "é", '\\"[', " "]
+    chosen = ['\\"', *rng.sample(units, rng.randrange(0, len(units)))]  # (each quote escaped)
+    prefix = rng.choice(["[", '{"q": ', '[{"a": [', ""])
+    return prefix + '"' + "".join(rng.choice(chosen) for _ in range(n))
+
+
+def _benign_json(n: int) -> str:
+    """As long a text, parsed quickly: an array of short strings."""
+    return "[" + ",".join(['"ab"'] * (n // 2)) + "]"
+
+
+def _seconds(run: Callable[[], Any]) -> float:
+    best = float("inf")
+    for _ in range(3):
+        start = time.process_time()
+        run()
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def _json_ld(text: str) -> Callable[[], Any]:
+    page = formtools.parse_html(f"<script type=application/ld+json>{text}</script><p>x")
+    return lambda: json_ld_of(page)
+
+
+def _cli_input(text: str) -> Callable[[], Any]:
+    def run() -> None:
+        try:
+            _tool_input(text)
+        except formtools.errors.UsageProblem:  # (not JSON: what matters is how long it took)
+            pass
+
+    return run
+
+
+@pytest.mark.parametrize("reader", [_json_ld, _cli_input], ids=["landing JSON-LD", "--input"])
+def test_json_a_depth_scan_meets_costs_as_much_as_any_json(reader: Callable[[str], Callable[[], Any]]) -> None:
+    """A string left open, ``["\\"\\"\\"…``, failed to match the scan's string pattern and
+    was tried again from each escaped quote inside it: 32 KB took 3 s, 1 MB would take about an
+    hour (a hostile site's JSON-LD block; an --input file). The work is the regular expression
+    engine's, in C, where a line count sees nothing: timed against a text as long that parses
+    at once, in the same process, best of three."""
+    rng = random.Random(2_026)
+    for _ in range(6):
+        hostile = _hostile_json(rng, 16_000)
+        benign = _benign_json(len(hostile))
+        took, baseline = _seconds(reader(hostile)), _seconds(reader(benign))
+        assert took < 5 * baseline + 0.05, (hostile[:40], took, baseline)
