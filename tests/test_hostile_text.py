@@ -110,3 +110,65 @@ def test_json_a_depth_scan_meets_costs_as_much_as_any_json(reader: Callable[[str
         benign = _benign_json(len(hostile))
         took, baseline = _seconds(reader(hostile)), _seconds(reader(benign))
         assert took < 5 * baseline + 0.05, (hostile[:40], took, baseline)
+
+
+# --- a wrap=hard textarea ------------------------------------------------------------------
+
+
+class _CountedSlices(str):
+    """A string that counts the characters its slices copy (in C, unseen by a line count)."""
+
+    copied = 0
+
+    def __getitem__(self, index: Any) -> Any:
+        piece = str.__getitem__(self, index)
+        if isinstance(index, slice):
+            _CountedSlices.copied += len(piece)
+            return _CountedSlices(piece)
+        return piece
+
+
+def _counted_breakable(monkeypatch: pytest.MonkeyPatch) -> None:
+    pattern = entries._BREAKABLE
+
+    class Breakable:
+        def findall(self, text: str) -> list[str]:
+            return [_CountedSlices(token) for token in pattern.findall(text)]
+
+    monkeypatch.setattr(entries, "_BREAKABLE", Breakable())
+
+
+def _words(rng: random.Random, n: int) -> str:
+    """About ``n`` characters of words, some short, some a good part of the whole."""
+    out, length = [], 0
+    while length < n:
+        word = "x" * rng.choice([1, 7, 50, n // 10, n // 4]) + rng.choice(["", "-", "-1"])
+        out.append(word + rng.choice([" ", "  ", "\n"]))
+        length += len(out[-1])
+    return "".join(out)
+
+
+@pytest.mark.parametrize("cols", [1, 3, 20])
+def test_a_hard_wrapped_value_costs_copies_linear_in_its_length(cols: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A word longer than the line was cut by taking what was left of it each time
+    (``token = token[width:]``), copying the rest per line: an 800 KB word at ``cols=1`` took
+    4 s, 3.2 MB a minute. The characters sliced must double with the text, and the value sent
+    is the same as the textarea's lines joined (each at most ``cols + 1`` wide but for spaces)."""
+    page = (
+        f"<form toolname=t tooldescription=d action=/x method=post enctype=text/plain>"
+        f"<textarea name=q wrap=hard cols={cols}>"
+        "</textarea><button>go</button></form>"
+    )
+    tool = formtools.extract(page, base_url="https://s.example/").tools[0]
+    _counted_breakable(monkeypatch)
+    copied = []
+    for n in (40_000, 80_000):
+        text = _words(random.Random(n), n)
+        _CountedSlices.copied = 0
+        request = formtools.prepare_call(tool, {"q": text}).outcome
+        assert isinstance(request, formtools.Request) and request.body is not None
+        sent = request.body.decode()[len("q=") : -len("\r\n")]
+        copied.append(_CountedSlices.copied)
+        assert sent.replace("\r\n", "").replace(" ", "") == text.replace("\n", "").replace(" ", "")
+        assert all(len(line.rstrip(" ")) <= cols + 1 for line in sent.split("\r\n"))
+    assert copied[1] < 2.3 * copied[0], copied
