@@ -172,3 +172,56 @@ def test_a_hard_wrapped_value_costs_copies_linear_in_its_length(cols: int, monke
         assert sent.replace("\r\n", "").replace(" ", "") == text.replace("\n", "").replace(" ", "")
         assert all(len(line.rstrip(" ")) <= cols + 1 for line in sent.split("\r\n"))
     assert copied[1] < 2.3 * copied[0], copied
+
+
+# --- source lines ---------------------------------------------------------------------------
+
+LXML_LINES = 65_535  # lxml's sourceline is an unsigned short
+
+#: Forms and form-associated elements, each in a form of its own (what the lines are read for).
+_ELEMENTS = [
+    "<input name=q{i}>",
+    "<select name=s{i}><option>a</select>",
+    "<textarea name=t{i}>x</textarea>",
+    "<button name=b{i}>go</button>",
+    "<fieldset name=f{i}></fieldset>",
+    "<output name=o{i}></output>",
+    "<object name=x{i}></object>",
+    "<input\nname=m{i}\n>",  # (the line of its ">")
+]
+
+
+def _page(rng: random.Random, leading: int) -> str:
+    body = []
+    for i in range(12):
+        element = rng.choice(_ELEMENTS).format(i=i)
+        gap = "\n" * rng.randrange(0, 3)
+        body.append(f"<form toolname=t{i} tooldescription=d>{gap}{element}\n</form>" + "\n" * rng.randrange(0, 4))
+    return "\n" * leading + "".join(body)
+
+
+@pytest.mark.parametrize("parser", ["auto", "html5lib"])
+def test_forms_past_line_65535_have_their_lines(parser: str) -> None:
+    """A page with a form past line 65,535 failed with an OverflowError (lxml keeps an
+    element's line in 16 bits), on both parse paths, in extract, lint and calls alike. The lines
+    of the same forms moved down by 70,000 lines are their lines on the short page plus 70,000,
+    in diagnostics as in the forms."""
+    rng = random.Random(655)
+    for _ in range(3):
+        seed = rng.randrange(1 << 30)
+        short, long = (_page(random.Random(seed), leading) for leading in (0, 70_000))
+        near = [form.line for form in forms_of(formtools.parse_html(short, parser=parser))]  # type: ignore[arg-type]
+        far = forms_of(formtools.parse_html(long, parser=parser))  # type: ignore[arg-type]
+        assert [form.line for form in far] == [line + 70_000 for line in near]
+        assert all(control.line and control.line > LXML_LINES for form in far for control in form.controls)
+        diagnostics = formtools.extract(long, parser=parser).diagnostics  # type: ignore[arg-type]
+        assert [d.line for d in diagnostics] == [
+            d.line + 70_000 for d in formtools.extract(short, parser=parser).diagnostics  # type: ignore[arg-type]
+        ]
+
+
+def test_a_callers_tree_keeps_its_own_lines() -> None:
+    """A tree the caller built (``from_tree``) has its lines from its own parser."""
+    tree = etree.fromstring("<html><body>\n<form>\n<input name='q'/></form></body></html>", etree.HTMLParser())
+    (form,) = forms_of(formtools.from_tree(tree))
+    assert (form.line, form.controls[0].line) == (2, 3)

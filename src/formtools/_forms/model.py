@@ -407,7 +407,7 @@ def forms_of(document: Document) -> tuple[Form, ...]:
             index=i,
             attributes=_frozen(form, document, restore),
             controls=controls,
-            line=form.sourceline,
+            line=document.lines.get(form, form.sourceline),
             heading=heading,
             labelledby=labelledby,
         )
@@ -671,7 +671,7 @@ def _control(
         containers=item.containers,
         options=_options(element, restore) if tag == "select" else (),
         text=_text(element, restore) if tag in ("textarea", "button", "output") else "",
-        line=element.sourceline,
+        line=document.lines.get(element, element.sourceline),
         in_datalist=item.in_datalist,
         inherited_dir=item.inherited_dir,
         suggestions=suggestions,

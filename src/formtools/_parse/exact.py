@@ -426,6 +426,7 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
         self.openElements = _CountedStack()
         self.parser_owners: dict[Any, Any] = {}
         self.many_attributes: dict[Any, dict[str, str]] = {}
+        self.lines: dict[Any, int] = {}  # (Document.lines)
         self._splitting: set[int] = set()  # tokens whose attributes are set aside meanwhile
         self.pending_text = _PendingText()
         self.activeFormattingElements = _FormattingList()
@@ -543,12 +544,12 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
         name = element.name
         if name in FORM_POINTER_ASSOCIATED and element.namespace in _HTML_NAMESPACES:
             lxml_element = element._element
-            lxml_element.sourceline = self.current_line()
+            self.lines[lxml_element] = self.current_line()
             pointer = self.formPointer
             if pointer is not None and "form" not in token["data"] and not self._template_open():
                 self.parser_owners[lxml_element] = pointer._element
         elif name == "form":
-            element._element.sourceline = self.current_line()
+            self.lines[element._element] = self.current_line()
         return element
 
     def insertElementTable(self, token: dict[str, Any]) -> Any:
@@ -782,6 +783,7 @@ def parse_exact(
         source=source or (url or "<string>"),
         parser_owners=owners,
         many_attributes=many,
+        lines=MappingProxyType(parser.tree.lines),
         escaped=parser.escaped,
         base_target=base_target_of(root),
         frame_names=frame_names_of(root),
