@@ -459,3 +459,33 @@ def test_text_coming_to_two_places_in_turns_is_copied_once(monkeypatch: pytest.M
         exact.parse_exact(FORM.format("") + "<div>z<table><tr>" + "x&amp;<td>y</td>" * n + "</table>", None, None, None)
         totals.append(copied)
     assert totals[1] < 2.3 * totals[0], totals
+
+
+#: Many elements pointing at one (an id, a form): (pointer i, the element they point at for n).
+ONE_TARGET: dict[str, tuple[str, Callable[[int], str]]] = {
+    "labels for one control": ("<label for=x>L{i}</label>", lambda n: "<input name=q id=x>"),
+    "controls of one form by form=": (
+        "<input form=f name=q{i}>",
+        lambda n: "<form id=f toolname=u tooldescription=d></form>",
+    ),
+    "inputs suggesting from one datalist of as many options": (
+        "<input name=q{i} list=d>",
+        lambda n: "<datalist id=d>" + "".join(f"<option value=o{i}>" for i in range(n)) + "</datalist>",
+    ),
+    "inputs described by one element": ("<input name=q{i} aria-describedby=h>", lambda n: "<span id=h>x</span>"),
+}
+
+
+@pytest.mark.parametrize("parser", ["auto", "html5lib"])
+@pytest.mark.parametrize("shape", list(ONE_TARGET))
+def test_many_pointers_to_one_element_cost_linear_work(shape: str, parser: str) -> None:
+    """n inputs sharing a datalist of n options took n² (2,000: 2.4 s), each reading all its
+    options, under the ``chromium`` profile, which lists none of them; what the others point
+    at is read once too."""
+    pointer, target = ONE_TARGET[shape]
+
+    def page(n: int) -> str:
+        return FORM.format("".join(pointer.format(i=i) for i in range(n))) + target(n)
+
+    small, large = (extraction_lines(page(n), parser) for n in (300, 600))
+    assert large < 2.3 * small, (small, large)
