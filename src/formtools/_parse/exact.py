@@ -69,6 +69,8 @@ _HTML_NAMESPACES = (None, _HTML)
 # stack deeper than 513 (``html`` included; a void or self-closing element is never pushed) goes
 # into the current node's parent instead of the current node. Deeper markup becomes siblings.
 MAX_STACK_DEPTH = 513
+# the elements html5lib 1.1's generateImpliedEndTags pops (its own list, not the standard's)
+_IMPLIED_END_TAGS = frozenset(("dd", "dt", "li", "option", "optgroup", "p", "rp", "rt"))
 _VOID = frozenset(
     "area base basefont bgsound br col embed frame hr img input keygen link meta param source "
     "track wbr".split()
@@ -458,6 +460,14 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
     def getDocument(self) -> Any:
         self.pending_text.flush()
         return super().getDocument()
+
+    def generateImpliedEndTags(self, exclude: Any = None) -> None:
+        """html5lib's own, in a loop: it called itself once per element it popped, so ``</form>``
+        after a thousand open optgroups (or rp, rt …, which nest in a body) failed with a
+        RecursionError; the elements and the order they are popped in are the same."""
+        stack = self.openElements
+        while stack[-1].name in _IMPLIED_END_TAGS and stack[-1].name != exclude:
+            stack.pop()
 
     def elementInScope(self, target: Any, variant: Any = None) -> bool:
         name = target.nameTuple if hasattr(target, "nameTuple") else target
