@@ -69,6 +69,14 @@ _HTML_NAMESPACES = (None, _HTML)
 # stack deeper than 513 (``html`` included; a void or self-closing element is never pushed) goes
 # into the current node's parent instead of the current node. Deeper markup becomes siblings.
 MAX_STACK_DEPTH = 513
+# the HTML elements html5lib 1.1's resetInsertionMode stops at (its own list)
+_MODES = {
+    "select": "inSelect", "td": "inCell", "th": "inCell", "tr": "inRow", "tbody": "inTableBody",
+    "thead": "inTableBody", "tfoot": "inTableBody", "caption": "inCaption",
+    "colgroup": "inColumnGroup", "table": "inTable", "head": "inBody", "body": "inBody",
+    "frameset": "inFrameset", "html": "beforeHead",
+}  # fmt: skip
+_MODAL = frozenset((_HTML, name) for name in _MODES)
 # the elements html5lib 1.1's generateImpliedEndTags pops (its own list, not the standard's)
 _IMPLIED_END_TAGS = frozenset(("dd", "dt", "li", "option", "optgroup", "p", "rp", "rt"))
 _VOID = frozenset(
@@ -117,27 +125,43 @@ class _CountedStack(list):  # type: ignore[type-arg]
         super().__init__()
         self.counts: Counter[tuple[str, str]] = Counter()
         self._members: Counter[int] = Counter()  # node identities: "is this node open" at once
+        #: the open elements that decide the insertion mode when it is reset, in stack order
+        self.modal: list[Any] = []
 
     def append(self, node: Any) -> None:
         self.counts[node.nameTuple] += 1
         self._members[id(node)] += 1
         super().append(node)
+        if node.nameTuple in _MODAL:
+            self.modal.append(node)
 
     def insert(self, index: Any, node: Any) -> None:
         self.counts[node.nameTuple] += 1
         self._members[id(node)] += 1
         super().insert(index, node)
+        self._moved(node)
 
     def pop(self, index: Any = -1) -> Any:
         node = super().pop(index)
         self.counts[node.nameTuple] -= 1
         self._members[id(node)] -= 1
+        if self.modal and self.modal[-1] is node:
+            self.modal.pop()
+        else:
+            self._moved(node)
         return node
 
     def remove(self, node: Any) -> None:
         super().remove(node)
         self.counts[node.nameTuple] -= 1
         self._members[id(node)] -= 1
+        self._moved(node)
+
+    def _moved(self, node: Any) -> None:
+        """A node put in or taken out elsewhere than the top (the adoption agency's, which never
+        moves such elements): :attr:`modal` is listed again if it holds one."""
+        if node.nameTuple in _MODAL:
+            self.modal = [each for each in self if each.nameTuple in _MODAL]
 
     def __setitem__(self, index: Any, node: Any) -> None:
         """The adoption agency puts a clone in a node's place (``stack[stack.index(node)] =
@@ -149,6 +173,8 @@ class _CountedStack(list):  # type: ignore[type-arg]
         self._members[id(old)] -= 1
         self.counts[node.nameTuple] += 1
         self._members[id(node)] += 1
+        self._moved(old)
+        self._moved(node)
 
     def __contains__(self, node: object) -> bool:  # html5lib's nodes compare by identity
         return self._members[id(node)] > 0
@@ -672,6 +698,18 @@ class _Parser(html5lib.HTMLParser):  # type: ignore[misc]  # html5lib is untyped
     def mainLoop(self) -> None:
         self.tokenizer.__class__ = _EscapingTokenizer
         super().mainLoop()
+
+    def resetInsertionMode(self) -> None:
+        """html5lib's own answer without its walk: it copied and walked the whole stack of open
+        elements from the top to the first element that decides the mode, so a closing select
+        or ``</template>`` under n open optgroups or divs cost n (``<select><optgroup>`` n
+        times: quadratic). The counted stack lists those elements; the first from the top,
+        the bottom one (``html``) left to html5lib as it was."""
+        modal = self.tree.openElements.modal
+        if modal and modal[-1] is not self.tree.openElements[0]:
+            self.phase = self.phases[_MODES[modal[-1].name]]
+            return
+        super().resetInsertionMode()
 
     def __init__(self) -> None:
         super().__init__(tree=_OwnerRecordingTreeBuilder, namespaceHTMLElements=False)
