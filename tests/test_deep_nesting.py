@@ -8,6 +8,7 @@ pages built around the limit; the others hold the fast path to the exact one and
 
 from __future__ import annotations
 
+import random
 
 import pytest
 
@@ -93,3 +94,49 @@ def test_a_tool_input_nested_too_deep_is_a_problem_not_a_recursion_error(profile
         for tool_input in ({"q": deep}, deep):
             with pytest.raises(formtools.InputError):
                 formtools.prepare_call(tool, tool_input)
+
+
+#: Elements that nest in a body without end tags and that html5lib's generateImpliedEndTags
+#: pops (itself or under a wrapper), and what makes the parser pop them (end tags, start tags
+#: that close a paragraph or generate implied end tags, the end of the file).
+POPPED_NESTS = ["<optgroup>", "<rp>", "<rt>", "<optgroup><option>", "<ruby><rt>", "<b><optgroup>", "<label><rp>"]
+POPPING = ["</form>", "</p>", "</li>", "</dd>", "</div>", "</body>", "<table>", "</optgroup>", "<h1>", "</ruby>", ""]
+
+
+def popped_page(rng: random.Random, depth: int) -> str:
+    nest, popping = rng.choice(POPPED_NESTS), rng.choice(POPPING)
+    return (
+        "<form toolname=t tooldescription=d action=/x><input name=q>"
+        + nest * depth + popping + "<input name=r><button>Go</button></form>"
+    )
+
+
+def test_implied_end_tags_of_any_depth_are_generated() -> None:
+    """html5lib's generateImpliedEndTags called itself once per element it popped: ``</form>``
+    after 1,000 nested optgroups (or rp, rt) failed with a RecursionError, a traceback for a
+    page Chromium reads. Seeded pages 2,500 deep parse the same on both paths, and below the
+    recursion limit the loop pops what html5lib's own recursion popped."""
+    from html5lib.treebuilders.base import TreeBuilder
+
+    from formtools._parse.exact import _OwnerRecordingTreeBuilder
+
+    rng = random.Random(1_500)
+    for _ in range(12):
+        page = popped_page(rng, 2_500)
+        assert tools(page) == tools(page, parser="html5lib"), page[:120]
+    for _ in range(12):
+        page = popped_page(rng, 300)
+        ours = tools(page, parser="html5lib")
+        with pytest.MonkeyPatch.context() as patched:
+            patched.setattr(_OwnerRecordingTreeBuilder, "generateImpliedEndTags", TreeBuilder.generateImpliedEndTags)
+            assert ours == tools(page, parser="html5lib"), page[:120]
+
+
+@pytest.mark.browser
+def test_implied_end_tags_of_any_depth_match_live_chromium(chromium) -> None:
+    rng = random.Random(1_501)
+    for _ in range(6):
+        page = popped_page(rng, 1_200)
+        answer = chromium.stable_tools(page)
+        assert answer.stable
+        assert tools(page) == answer.tools, page[:120]

@@ -61,13 +61,21 @@ def trees(markup: str) -> tuple[str, str]:
 
 @pytest.mark.parametrize("seed", range(4))
 def test_misnested_formatting_builds_html5libs_tree(seed: int) -> None:
+    """(A soup where ``</p>`` comes after an ``<svg>`` is left out: the exact parser follows the
+    standard's newer rule there, that it leaves foreign content, which html5lib 1.1 predates;
+    test_browser_heldout_calls holds it to Chromium.)"""
     rng = random.Random(seed)
     different = []
+    newer_rule = 0
     for _ in range(250):
         markup = soup(rng)
+        if "</p>" in markup.partition("<svg>")[2]:
+            newer_rule += 1
+            continue
         ours, theirs = trees(markup)
         if ours != theirs:
             different.append(markup)
+    assert newer_rule < 25
     assert not different, f"{len(different)} of 250 differ, e.g. {different[0]!r}"
 
 

@@ -621,3 +621,39 @@ def test_json_ld_with_nan_is_skipped_and_a_huge_integer_is_kept_as_chromium_read
 
     result = run(main)
     assert result.structured_content["result"] == [{"big": None}, {"ok": 1}]
+
+
+def test_listing_every_tool_costs_work_linear_in_the_tools() -> None:
+    """Every ``tools/list`` page and every call worked out the published names of all the
+    session's tools again: listing n tools a page at a time cost n² / the page size (10,000
+    tools: 1.6 s; 100,000 minutes). Counted: the Python lines of a whole listing, through the
+    bridge's own handler, must double with the tools."""
+    from contextlib import AsyncExitStack
+    from types import SimpleNamespace
+
+    from support.cost import lines
+
+    import formtools
+    from formtools.mcp import Bridge, BridgeOptions, Page
+
+    def listing_lines(n: int) -> int:
+        page = "".join(f"<form toolname=t{i} tooldescription=d><input name=q></form>" for i in range(n))
+        tools = tuple(formtools.extract_tools(page))
+        bridge = Bridge([Page("many.html", "file:///many.html", "many", tools)], BridgeOptions(page_size=5))
+        connection = SimpleNamespace(state={}, exit_stack=AsyncExitStack())  # (the SDK's, as _session reads it)
+        ctx = SimpleNamespace(session=SimpleNamespace(_connection=connection))
+
+        async def listing() -> int:
+            listed, cursor = 0, None
+            while True:
+                result = await bridge.list_tools(ctx, types.PaginatedRequestParams(cursor=cursor) if cursor else None)
+                listed += len(result.tools)
+                cursor = result.next_cursor
+                if cursor is None:
+                    return listed
+
+        assert anyio.run(listing) == n + 1  # (and the refresh tool)
+        return lines(lambda: anyio.run(listing))
+
+    small, large = listing_lines(400), listing_lines(800)
+    assert large < 2.3 * small, (small, large)

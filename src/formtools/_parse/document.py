@@ -65,6 +65,11 @@ class Document:
     #: as the tree would hold them, in order
     many_attributes: Mapping[Any, Mapping[str, str]] = field(default_factory=lambda: MappingProxyType({}))
     whole: Callable[[], etree._Element] | None = field(default=None, repr=False)
+    #: the source line of each form and form-associated element (the line its start tag's
+    #: ``>`` is on, as html5lib counts): lxml's own ``sourceline`` holds no more than 65,535,
+    #: and a page with a form further down failed with an OverflowError. Elements of a tree
+    #: the caller built are not in it; their ``sourceline`` is used.
+    lines: Mapping[Any, int] = field(default_factory=lambda: MappingProxyType({}))
     #: the first ``<base target>`` (the default target of the page's forms) and the names of
     #: the page's child navigables (iframes, frames, objects and embeds showing a document:
     #: :func:`navigable_name`; a form's ``target`` naming one navigates it, not a new window)

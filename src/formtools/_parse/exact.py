@@ -72,6 +72,16 @@ _HTML_NAMESPACES = (None, _HTML)
 # stack deeper than 513 (``html`` included; a void or self-closing element is never pushed) goes
 # into the current node's parent instead of the current node. Deeper markup becomes siblings.
 MAX_STACK_DEPTH = 513
+# the HTML elements html5lib 1.1's resetInsertionMode stops at (its own list)
+_MODES = {
+    "select": "inSelect", "td": "inCell", "th": "inCell", "tr": "inRow", "tbody": "inTableBody",
+    "thead": "inTableBody", "tfoot": "inTableBody", "caption": "inCaption",
+    "colgroup": "inColumnGroup", "table": "inTable", "head": "inBody", "body": "inBody",
+    "frameset": "inFrameset",
+}  # fmt: skip
+_MODAL = frozenset((_HTML, name) for name in _MODES)
+# the elements html5lib 1.1's generateImpliedEndTags pops (its own list, not the standard's)
+_IMPLIED_END_TAGS = frozenset(("dd", "dt", "li", "option", "optgroup", "p", "rp", "rt"))
 _VOID = frozenset(
     "area base basefont bgsound br col embed frame hr img input keygen link meta param source "
     "track wbr".split()
@@ -118,27 +128,43 @@ class _CountedStack(list):  # type: ignore[type-arg]
         super().__init__()
         self.counts: Counter[tuple[str, str]] = Counter()
         self._members: Counter[int] = Counter()  # node identities: "is this node open" at once
+        #: the open elements that decide the insertion mode when it is reset, in stack order
+        self.modal: list[Any] = []
 
     def append(self, node: Any) -> None:
         self.counts[node.nameTuple] += 1
         self._members[id(node)] += 1
         super().append(node)
+        if node.nameTuple in _MODAL:
+            self.modal.append(node)
 
     def insert(self, index: Any, node: Any) -> None:
         self.counts[node.nameTuple] += 1
         self._members[id(node)] += 1
         super().insert(index, node)
+        self._moved(node)
 
     def pop(self, index: Any = -1) -> Any:
         node = super().pop(index)
         self.counts[node.nameTuple] -= 1
         self._members[id(node)] -= 1
+        if self.modal and self.modal[-1] is node:
+            self.modal.pop()
+        else:
+            self._moved(node)
         return node
 
     def remove(self, node: Any) -> None:
         super().remove(node)
         self.counts[node.nameTuple] -= 1
         self._members[id(node)] -= 1
+        self._moved(node)
+
+    def _moved(self, node: Any) -> None:
+        """A node put in or taken out elsewhere than the top (the adoption agency's, which never
+        moves such elements): :attr:`modal` is listed again if it holds one."""
+        if node.nameTuple in _MODAL:
+            self.modal = [each for each in self if each.nameTuple in _MODAL]
 
     def __setitem__(self, index: Any, node: Any) -> None:
         """The adoption agency puts a clone in a node's place (``stack[stack.index(node)] =
@@ -150,6 +176,8 @@ class _CountedStack(list):  # type: ignore[type-arg]
         self._members[id(old)] -= 1
         self.counts[node.nameTuple] += 1
         self._members[id(node)] += 1
+        self._moved(old)
+        self._moved(node)
 
     def __contains__(self, node: object) -> bool:  # html5lib's nodes compare by identity
         return self._members[id(node)] > 0
@@ -457,6 +485,7 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
         self.openElements = _CountedStack()
         self.parser_owners: dict[Any, Any] = {}
         self.many_attributes: dict[Any, dict[str, str]] = {}
+        self.lines: dict[Any, int] = {}  # (Document.lines)
         self._splitting: set[int] = set()  # tokens whose attributes are set aside meanwhile
         self.pending_text = _PendingText()
         self.activeFormattingElements = _FormattingList()
@@ -488,6 +517,14 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
     def getDocument(self) -> Any:
         self.pending_text.flush()
         return super().getDocument()
+
+    def generateImpliedEndTags(self, exclude: Any = None) -> None:
+        """html5lib's own, in a loop: it called itself once per element it popped, so ``</form>``
+        after a thousand open optgroups (or rp, rt …, which nest in a body) failed with a
+        RecursionError; the elements and the order they are popped in are the same."""
+        stack = self.openElements
+        while stack[-1].name in _IMPLIED_END_TAGS and stack[-1].name != exclude:
+            stack.pop()
 
     def elementInScope(self, target: Any, variant: Any = None) -> bool:
         name = target.nameTuple if hasattr(target, "nameTuple") else target
@@ -579,12 +616,12 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
         name = element.name
         if name in FORM_POINTER_ASSOCIATED and element.namespace in _HTML_NAMESPACES:
             lxml_element = element._element
-            lxml_element.sourceline = self.current_line()
+            self.lines[lxml_element] = self.current_line()
             pointer = self.formPointer
             if pointer is not None and "form" not in token["data"] and not self._template_open():
                 self.parser_owners[lxml_element] = pointer._element
         elif name == "form":
-            element._element.sourceline = self.current_line()
+            self.lines[element._element] = self.current_line()
         return element
 
     def insertElementTable(self, token: dict[str, Any]) -> Any:
@@ -842,15 +879,6 @@ class _EscapingTokenizer(HTMLTokenizer):  # type: ignore[misc]  # html5lib is un
             yield token
 
 
-#: the insertion mode the parser resets to at each HTML element (html5lib's table, the HTML
-#: Standard's "reset the insertion mode appropriately" as html5lib reads it)
-_RESET_MODES = {
-    "select": "inSelect", "td": "inCell", "th": "inCell", "tr": "inRow", "tbody": "inTableBody",
-    "thead": "inTableBody", "tfoot": "inTableBody", "caption": "inCaption", "colgroup": "inColumnGroup",
-    "table": "inTable", "head": "inBody", "body": "inBody", "frameset": "inFrameset",
-}
-
-
 class _Parser(html5lib.HTMLParser):  # type: ignore[misc]  # html5lib is untyped
     """html5lib's parser with the template-aware form pointer handling of the current standard,
     and characters lxml cannot hold parked (see above)."""
@@ -862,17 +890,17 @@ class _Parser(html5lib.HTMLParser):  # type: ignore[misc]  # html5lib is untyped
         super().mainLoop()
 
     def resetInsertionMode(self) -> None:
-        """html5lib's, reading HTML elements only: html5lib looked at an element's name before
-        its namespace, took an SVG or MathML ``select``, ``colgroup``, ``head`` or ``html`` for
-        the HTML element, which it holds only a fragment's parse can meet, and stopped with an
-        AssertionError (``<svg><select><desc><table><td></table>``, found by fuzzing). A
-        document's walk ends at its ``<body>``, ``<head>`` or ``<frameset>`` at the latest."""
-        stack = self.tree.openElements
-        for node in reversed(stack):
-            if node.namespace in _HTML_NAMESPACES and node.name in _RESET_MODES:
-                self.phase = self.phases[_RESET_MODES[node.name]]
-                return
-        self.phase = self.phases["inBody"]
+        """html5lib's, reading HTML elements only and without its walk. html5lib looked at an
+        element's name before its namespace, took an SVG or MathML ``select``, ``colgroup``,
+        ``head`` or ``html`` for the HTML element, which it holds only a fragment's parse can
+        meet, and stopped with an AssertionError (``<svg><select><desc><table><td></table>``,
+        found by fuzzing); and it copied and walked the whole stack from the top to the first
+        element that decides the mode, so a closing select or ``</template>`` under n open
+        optgroups or divs cost n (``<select><optgroup>`` n times: quadratic). The counted stack
+        lists the HTML elements that decide it; a document's stack always holds its ``<body>``,
+        ``<head>`` or ``<frameset>`` (else: "last", in body)."""
+        modal = self.tree.openElements.modal
+        self.phase = self.phases[_MODES[modal[-1].name] if modal else "inBody"]
 
     def __init__(self) -> None:
         super().__init__(tree=_OwnerRecordingTreeBuilder, namespaceHTMLElements=False)
@@ -1039,6 +1067,7 @@ def parse_exact(
         source=source or (url or "<string>"),
         parser_owners=owners,
         many_attributes=many,
+        lines=MappingProxyType(parser.tree.lines),
         escaped=parser.escaped,
         base_target=base_target_of(root),
         frame_names=frame_names_of(root),

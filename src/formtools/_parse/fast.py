@@ -381,7 +381,6 @@ class _Page(PointerScan):
                 self._add_root(control)
         self._add_references()
         skeleton = self._assemble()
-        self._set_lines()
         return Document(
             forms_root=skeleton,
             url=url,
@@ -396,6 +395,7 @@ class _Page(PointerScan):
                 {self.elements[control]: self.elements[form] for control, form in owners.items()}
             ),
             escaped=self.escaped,
+            lines=MappingProxyType(self._lines()),
             whole=lambda: _parse_exact(markup, url, content_type, source).forms_root,
         )
 
@@ -866,16 +866,19 @@ class _Page(PointerScan):
             self.references.add(get("list"))
             self.list_ids.add(get("list"))
 
-    def _set_lines(self) -> None:
-        """html5lib's line for each copied form and control: the line its tag's ``>`` is on."""
+    def _lines(self) -> dict[etree._Element, int]:
+        """html5lib's line for each copied form and control: the line its tag's ``>`` is on
+        (``Document.lines``)."""
         low, positions = self.low, self.positions
         line, counted = 1, 0
+        lines = {}
         for position, element in sorted((positions[key], element) for key, element in self.elements.items()):
             match = _START_TAG.match(low, position)
             end = match.end() if match else len(low)
             line += low.count(b"\n", counted, end)
             counted = end
-            element.sourceline = line
+            lines[element] = line
+        return lines
 
     def _assemble(self) -> etree._Element:
         """The skeleton: the copies in document order, each under stubs of the ancestors forms_of
