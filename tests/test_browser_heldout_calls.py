@@ -30,9 +30,8 @@ import pytest
 import formtools
 from formtools._conformance.browser import ChromiumOracle
 from formtools._conformance.diff import unified_diff
-from formtools._conformance.wpt import request_as_recorded
-from formtools.errors import InputError, ValidationError
 from scripts.record_chromium_calls import outcome_of
+from support.parity import prepared_as_recorded, tool_differences
 
 pytestmark = pytest.mark.browser
 
@@ -113,16 +112,6 @@ CUSTOMIZABLE_SELECT = [
 ]
 
 
-def _ours(html: str, url: str, tool_input: dict[str, Any], parser: str) -> dict[str, Any]:
-    tool = formtools.extract(formtools.parse_html(html, url=url, parser=parser)).tool("t")  # type: ignore[arg-type]
-    try:
-        request = formtools.prepare_call(tool, tool_input, boundary="BOUNDARY").request
-    except (InputError, ValidationError) as error:
-        return {"error": str(error)}
-    assert request is not None
-    return {"request": request_as_recorded(request)}
-
-
 def _differences(chromium: ChromiumOracle, cases: list[tuple[str, str, dict[str, Any]]]) -> list[str]:
     found = []
     for number, (name, html, tool_input) in enumerate(cases):
@@ -130,7 +119,7 @@ def _differences(chromium: ChromiumOracle, cases: list[tuple[str, str, dict[str,
         theirs = outcome_of(chromium.execute(html, "t", tool_input, path=path))
         theirs.pop("result", None)
         for parser in ("auto", "html5lib"):
-            ours = _ours(html, chromium.site.origin + path, tool_input, parser)
+            ours = prepared_as_recorded(html, chromium.site.origin + path, tool_input, parser)
             if ours != theirs:
                 found.append(f"{name} ({parser}): Chromium {theirs} formtools {ours}")
     return found
@@ -235,13 +224,8 @@ def test_extreme_tokens_read_as_chromium_reads_them(chromium: ChromiumOracle, na
     it), a numeric reference of more than 4,300 decimal digits (Python refuses the int); and
     long names and comments were read in n² (see test_linear_cost)."""
     before, options, attributes = EXTREME_TOKENS[name]
-    html = before + _TOOL.format(options, attributes)
-    answer = chromium.stable_tools(html)
-    assert answer.stable
-    for parser in ("auto", "html5lib"):
-        ours = [tool.to_dict() for tool in formtools.extract_tools(html, parser=parser)]  # type: ignore[arg-type]
-        diff = unified_diff(answer.tools, ours, f"{name} ({parser})")
-        assert not diff, diff
+    differences = tool_differences(chromium, before + _TOOL.format(options, attributes), name)
+    assert not differences, differences[0]
 
 
 #: SVG and MathML elements named like HTML ones (which html5lib's rules for HTML took for them),
@@ -283,14 +267,5 @@ def test_foreign_content_reads_as_chromium_reads_it(chromium: ChromiumOracle) ->
     html5lib 1.1 predates the rule that ``</p>`` and ``</br>`` leave foreign content (``<math>
     </p><input>`` made a MathML input, no control). Seeded soups of both, and the shapes that
     stopped the parse, after a ``<dialog>`` (the html5lib path): Chromium's tools on both paths."""
-    differing = []
-    for soup in _foreign_soups():
-        html = "<!doctype html><dialog></dialog>" + soup
-        answer = chromium.stable_tools(html)
-        assert answer.stable, soup
-        for parser in ("auto", "html5lib"):
-            ours = [tool.to_dict() for tool in formtools.extract_tools(html, parser=parser)]  # type: ignore[arg-type]
-            diff = unified_diff(answer.tools, ours, f"{soup} ({parser})")
-            if diff:
-                differing.append(diff)
+    differing = [diff for soup in _foreign_soups() for diff in tool_differences(chromium, "<!doctype html><dialog></dialog>" + soup, soup)]
     assert not differing, f"{len(differing)} differ:\n" + differing[0]

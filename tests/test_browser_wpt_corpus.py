@@ -33,11 +33,10 @@ import pytest
 
 import formtools
 from formtools._conformance.browser import ChromiumOracle
-from formtools._conformance.wpt import request_as_recorded
-from formtools.errors import InputError, ValidationError
 from formtools._conformance.diff import unified_diff
 from scripts.record_chromium_calls import outcome_of
 from tests.support.callgen import calls_for
+from tests.support.parity import prepared_as_recorded
 
 pytestmark = pytest.mark.browser
 
@@ -51,16 +50,6 @@ SUBMISSIONS = [
     ("get", "<input name=q>", {"q": "a b&c"}),
     ("post", "<input name=q>", {"q": "a b"}),
 ]
-
-
-def _ours(page: str, url: str, tool_input: Any, parser: str, name: str = "t") -> dict[str, Any]:
-    tool = formtools.extract(formtools.parse_html(page, url=url, parser=parser)).tool(name)  # type: ignore[arg-type]
-    try:
-        request = formtools.prepare_call(tool, tool_input, boundary="BOUNDARY").request
-    except (InputError, ValidationError) as error:
-        return {"error": str(error)}
-    assert request is not None
-    return {"request": request_as_recorded(request)}
 
 
 def test_wpt_pages_give_chromiums_tools_and_calls(chromium: ChromiumOracle) -> None:
@@ -84,7 +73,7 @@ def test_wpt_pages_give_chromiums_tools_and_calls(chromium: ChromiumOracle) -> N
                 theirs = outcome_of(chromium.execute(page, tool["name"], tool_input, path=path))
                 theirs.pop("result", None)
                 for parser in ("auto", "html5lib"):
-                    ours_call = _ours(page, chromium.site.origin + path, tool_input, parser, tool["name"])
+                    ours_call = prepared_as_recorded(page, chromium.site.origin + path, tool_input, parser, tool["name"])
                     if ours_call != theirs:
                         differences.append(f"{source} {tool['name']} {tool_input} ({parser}):\n  chromium  {theirs}\n  formtools {ours_call}")
     assert calls >= 60
@@ -107,7 +96,7 @@ def test_wpt_actions_submit_the_request_chromium_sends(chromium: ChromiumOracle)
         theirs = outcome_of(chromium.execute(page, "t", tool_input, path=path))
         theirs.pop("result", None)
         for parser in ("auto", "html5lib"):
-            ours = _ours(page, chromium.site.origin + path, tool_input, parser)
+            ours = prepared_as_recorded(page, chromium.site.origin + path, tool_input, parser)
             if ours != theirs:
                 differences.append(
                     f"{entry['action']!r} {method} {tool_input} ({parser}, from {entry['source']}):"
