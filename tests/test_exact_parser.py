@@ -125,6 +125,7 @@ FOREIGN_PIECES = [
     "<caption>", "<tbody>", "<tr>", "<td>", "<th>", "<table>", "</table>", "<desc>", "<foreignObject>",
     "<annotation-xml encoding=text/html>", "<mi>", "<title>", "</title>", "<input>", "<option>", "<div>",
     "</div>", "x", "<template>", "</template>", "<form>", "</form>", "<textarea>", "<keygen>", "</caption>",
+    "<p>", "</p>", "</br>",
 ]
 
 

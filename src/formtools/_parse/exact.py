@@ -930,7 +930,10 @@ def _by_local_names(in_foreign_content: type) -> type:
                     or self.parser.isMathMLTextIntegrationPoint(stack[-1])
                 ):
                     stack.pop()
-                return token
+                # "reprocess the token according to the rules for the current insertion mode
+                # in HTML content": handed back, it would come here again from an integration
+                # point (html5lib sends its end tags to foreign content), for ever
+                return self.parser.phase.processEndTag(token)
             position = len(stack) - 1
             node = stack[-1]
             if node.local_name.translate(asciiUpper2Lower) != token["name"]:
