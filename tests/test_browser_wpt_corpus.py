@@ -169,3 +169,45 @@ def test_catastrophic_patterns_answer_as_chromium_does(chromium: ChromiumOracle)
         if ours != theirs:
             differences.append(f"{pattern!r} on {value!r}: chromium {theirs}, formtools {ours}")
     assert not differences, "\n".join(differences)
+
+
+def test_a_cli_call_on_a_catastrophic_pattern_answers_chromiums_error_in_time(chromium: ChromiumOracle, tmp_path: Path) -> None:
+    """``formtools call … --dry-run``, a real process, on each page of :data:`CATASTROPHIC` (two
+    controls each, so the call spends its budget on both): it ran for hours; now it exits 1
+    within a generous bound, with the problems Chromium reports for the same call."""
+    import subprocess
+    import sys
+    import time
+
+    rng = random.Random("catastrophic-cli")
+    slow, differences = [], []
+    for number, pattern in enumerate(CATASTROPHIC):
+        run = "1" if "\\d" in pattern else "a"
+        tool_input = {key: run * rng.randint(36, 44) + ("c" if "c" in pattern else "!") for key in ("q", "r")}
+        page = (
+            "<!doctype html><meta charset=utf-8><form toolname=t tooldescription=d toolautosubmit>"
+            f'<input name=q pattern="{html.escape(pattern)}"><input name=r pattern="{html.escape(pattern)}"></form>'
+        )
+        path = f"/wpt-patterns-cli/{number}.html"
+        theirs = outcome_of(chromium.execute(page, "t", tool_input, path=path))
+        saved = tmp_path / f"{number}.html"
+        saved.write_text(page, "utf-8")
+        start = time.perf_counter()
+        done = subprocess.run(
+            [sys.executable, "-m", "formtools", "call", str(saved), "t", "--dry-run",
+             "--base-url", chromium.site.origin + path, "--input", json.dumps(tool_input)],
+            capture_output=True, text=True, timeout=20,
+        )
+        took = time.perf_counter() - start
+        if took > 10:
+            slow.append(f"{pattern!r}: {took:.1f} s")
+        # Chromium: "Form validation failed: q: <message>. r: <message>. "; the CLI: one line
+        # per problem, "formtools: q: <message> (patternMismatch)"
+        lines = done.stderr.splitlines() if done.returncode == 1 else [done.stderr]
+        ours = "Form validation failed: " + "".join(
+            line.removeprefix("formtools: ").removesuffix(" (patternMismatch)") + ". " for line in lines
+        )
+        if ours != theirs.get("error"):
+            differences.append(f"{pattern!r}: chromium {theirs}, formtools exit {done.returncode} {done.stderr!r}")
+    assert not slow, slow
+    assert not differences, "\n".join(differences)
