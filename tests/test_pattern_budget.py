@@ -21,6 +21,8 @@ limit. The live comparison with Chromium is ``test_browser_wpt_corpus.py``; here
 from __future__ import annotations
 
 import html
+import json
+import os
 import random
 import time
 from typing import Any
@@ -152,3 +154,23 @@ def test_ordinary_patterns_on_ordinary_values_stay_in_process(monkeypatch: pytes
         compiled = CompiledPattern.compile(f"^(?:{pattern})$", "v")
         for length in range(41):
             regex_matches(compiled, "".join(rng.choice(alphabet) for _ in range(length)))
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork here")
+def test_a_forked_child_never_uses_its_parents_helper() -> None:
+    """``batch --jobs`` forks workers. A child that took its parent's idle helper wrote into
+    the parent's pipe, its answer went to the parent's reader thread (the child waited out the
+    budget, then killed the parent's helper), and the parent read a stale answer next."""
+    compiled = CompiledPattern.compile(r"^(?:(\w+\s?)*)$", "v")
+    assert regex_matches(compiled, "a few words")  # the parent has an idle helper now
+    reading, writing = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child's verdicts go back through the pipe
+        answers = [regex_matches(compiled, "a b c"), regex_matches(compiled, "a b!")]
+        os.write(writing, json.dumps(answers).encode())
+        os._exit(0)
+    os.close(writing)
+    os.waitpid(child, 0)
+    with os.fdopen(reading) as pipe:
+        assert json.loads(pipe.read()) == [True, False]
+    assert [regex_matches(compiled, "x y z!"), regex_matches(compiled, "x y z")] == [False, True]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import atexit
 import json
+import os
 import queue
 import subprocess
 import sys
@@ -98,6 +99,18 @@ class _Helper:
 
 _idle: list[_Helper] = []
 _lock = threading.Lock()
+
+
+def _forget_in_child() -> None:
+    """A forked child (``batch --jobs``) must not share its parent's helpers: their pipes and
+    answers are the parent's, and the threads reading them did not survive the fork."""
+    global _lock
+    _idle.clear()
+    _lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_in_child)
 
 
 @atexit.register
