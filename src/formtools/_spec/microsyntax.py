@@ -210,7 +210,8 @@ def regex_matches(pattern: CompiledPattern, text: str) -> bool:
     ``\\W``/``\\S``; only a pattern naming surrogates (``\\p{Cs}``, ``[\\ud800-\\udfff]``)
     would answer otherwise. A match whose worst case is beyond :data:`IN_PROCESS_PATHS` runs in
     a helper process within :data:`MATCH_BUDGET` (:data:`SPENT_MATCH_BUDGET` once the call's
-    :data:`CALL_MATCH_BUDGET` is spent); overrunning is a mismatch, as Chromium answers past V8's backtrack limit."""
+    :data:`CALL_MATCH_BUDGET` is spent); overrunning is a mismatch, as Chromium answers past
+    V8's backtrack limit."""
     text = _LONE_SURROGATE.sub("\ufffd", text)
     if pattern.shape.worst_case(len(text)) <= IN_PROCESS_PATHS:
         return pattern.regex.find(text) is not None
