@@ -247,6 +247,61 @@ def test_a_heavy_page_in_one_session_does_not_block_another(site: TestSite, pars
         process.wait(10)
 
 
+def test_a_pattern_that_backtracks_forever_does_not_stop_another_session(site: TestSite) -> None:
+    """A hostile page's ``pattern="(a+)+$"`` and a value of 40 ``a`` and a ``!``: regress held
+    the bridge's GIL for hours, and every session froze. Now the match runs in a helper process
+    within formtools' budget: the hostile call answers Chromium's patternMismatch, the other
+    session's calls complete meanwhile, each quickly."""
+    hostile = site.put(
+        "backtracking",
+        b'<form toolname=match tooldescription=d toolautosubmit action=/never>'
+        b'<input name=q pattern="(a+)+$"><input name=r pattern="(\\w+\\s?)*$"><button>Go</button></form>',
+    )
+    fast_url = site.put("fast", b"<form toolname=quick tooldescription=d toolautosubmit action=/submit><input name=q><button>Go</button></form>")
+    port = free_port()
+    process = subprocess.Popen(
+        [*SERVE, hostile, fast_url, "--transport", "http", "--port", str(port), "--allow-private"],
+        env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    try:
+        _wait_for(port, process)
+        endpoint = f"http://127.0.0.1:{port}/mcp"
+
+        async def main() -> tuple[list[types.CallToolResult], list[float]]:
+            hostile_results: list[types.CallToolResult] = []
+            latencies: list[float] = []
+
+            async def hostile_session() -> None:
+                async with http_session(endpoint) as session:
+                    for _ in range(3):
+                        hostile_results.append(await session.call_tool("match", {"q": "a" * 40 + "!", "r": "a " * 30 + "!"}))
+
+            async def light_session() -> None:
+                async with http_session(endpoint) as session:
+                    await session.list_tools()
+                    await anyio.sleep(0.2)  # the hostile call is under way
+                    for _ in range(10):
+                        start = time.perf_counter()
+                        await session.call_tool("quick", {"q": "x"})
+                        latencies.append(time.perf_counter() - start)
+
+            with anyio.fail_after(60):  # before: the bridge never answered again
+                async with anyio.create_task_group() as group:
+                    group.start_soon(hostile_session)
+                    group.start_soon(light_session)
+            return hostile_results, latencies
+
+        results, latencies = run(main)
+        assert max(latencies) < 0.5, latencies
+        for result in results:
+            assert result.is_error, result
+            assert result.content[0].text.count("Please match the requested format.") == 2, result.content[0].text
+        assert [r for r in site.received if r.path == "/never"] == []
+    finally:
+        process.kill()
+        process.wait(10)
+
+
 def _wait_for(port: int, process: subprocess.Popen[bytes]) -> None:
     import socket
 

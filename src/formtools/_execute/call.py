@@ -44,6 +44,7 @@ from formtools._synth.parameters import parameters_of
 from formtools._synth.tool import Tool
 from formtools._forms.validity import invalid_controls
 from formtools._spec.encoding import form_encoding
+from formtools._spec.microsyntax import pattern_budget
 from formtools.errors import InputError, NoSubmitButton, SendError, SourceError, SubmissionError, ValidationError
 
 if TYPE_CHECKING:  # loaded with the first send (see formtools._execute.send)
@@ -228,23 +229,25 @@ def prepare_call(
     implicit = tool.inferred and implicitly_submittable(tool.form)
     if button is None and "toolautosubmit" not in tool.form.attributes and not implicit:
         raise NoSubmitButton()
-    if tool.profile.enforces_schema and isinstance(tool_input, dict):
-        # the schema holds for the default submitter, novalidate or not (validate ⇔ call); a
-        # submitter the caller picked for its formnovalidate ("Save draft") skips constraints
-        chosen_without_validation = submitter is not None and button is not None and "formnovalidate" in button.attributes
-        _enforce_schema(tool, tool_input, constraints=not chosen_without_validation)
-    filled = fill(tool.form, tool_input, state, profile=tool.profile)
-    check_file_names(tool.form, files or {})
-    chosen = {name: [_file(f) for f in sources] for name, sources in (files or {}).items()}
-    if not skip_validation:
-        # a file input's files are the call's (files=), not the form state's: a required one
-        # given a file is not missing
-        problems = [
-            p for p in invalid_controls(filled)
-            if not (p.control.type == "file" and chosen.get(p.control.attributes.get("name", "")))
-        ]
-        if problems:
-            raise ValidationError(problems)
+    # validate ⇔ call: the schema's patterns and the form's share one budget and its verdicts
+    with pattern_budget():
+        if tool.profile.enforces_schema and isinstance(tool_input, dict):
+            # the schema holds for the default submitter, novalidate or not (validate ⇔ call); a
+            # submitter the caller picked for its formnovalidate ("Save draft") skips constraints
+            chosen_without_validation = submitter is not None and button is not None and "formnovalidate" in button.attributes
+            _enforce_schema(tool, tool_input, constraints=not chosen_without_validation)
+        filled = fill(tool.form, tool_input, state, profile=tool.profile)
+        check_file_names(tool.form, files or {})
+        chosen = {name: [_file(f) for f in sources] for name, sources in (files or {}).items()}
+        if not skip_validation:
+            # a file input's files are the call's (files=), not the form state's: a required one
+            # given a file is not missing
+            problems = [
+                p for p in invalid_controls(filled)
+                if not (p.control.type == "file" and chosen.get(p.control.attributes.get("name", "")))
+            ]
+            if problems:
+                raise ValidationError(problems)
     building = partial(
         build_request,
         filled,

@@ -24,7 +24,7 @@ from jsonschema import Draft202012Validator, ValidationError, validators
 
 from formtools._spec.constants import MASK
 from formtools._forms.state import normalize_newlines
-from formtools._spec.microsyntax import compiled_pattern, regex_matches
+from formtools._spec.microsyntax import compiled_pattern, pattern_budget, regex_matches
 from formtools._execute.fill import NOT_JSON, check_file_names, holds_lone_surrogate, js_to_string, non_json_value
 from formtools._forms.sensitive import sensitive_keys
 from formtools._synth.tool import Tool, thaw
@@ -419,8 +419,13 @@ def validate_input(tool: Tool, tool_input: Any, *, files: Iterable[str] = ()) ->
     required file input the call attaches no file to (``files``: the names of the file inputs
     it does), which no schema can say and :func:`~formtools.call` would refuse. A name in
     ``files`` that no enabled file input has raises :class:`~formtools.SubmissionError`, as
-    :func:`~formtools.prepare_call` does."""
-    attached = frozenset(files)
+    :func:`~formtools.prepare_call` does. The patterns it matches share one
+    :func:`~formtools._spec.microsyntax.pattern_budget` (a call's, when the call validates)."""
+    with pattern_budget():
+        return _problems(tool, tool_input, frozenset(files))
+
+
+def _problems(tool: Tool, tool_input: Any, attached: frozenset[str]) -> list[Problem]:
     check_file_names(tool.form, attached)
     schema = _marked(thaw(tool.input_schema))
     secret_fields = sensitive_keys(tool.form)

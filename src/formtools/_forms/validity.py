@@ -22,11 +22,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-import regress
-
 from formtools._spec.constants import MASK
 from formtools._spec.ecmaregex import compiles_with_v_flag
-from formtools._spec.microsyntax import regex_matches, v_flag_regex
+from formtools._spec.microsyntax import CompiledPattern, pattern_budget, regex_matches, v_flag_regex
 from formtools._forms.state import FormState
 from formtools._forms.model import Control
 from formtools._forms.sensitive import is_sensitive
@@ -78,7 +76,7 @@ class ValidityProblem:
 
 
 @lru_cache(maxsize=1024)
-def _anchored(pattern: str) -> regress.Regex | None:
+def _anchored(pattern: str) -> CompiledPattern | None:
     if not compiles_with_v_flag(pattern):
         return None
     return v_flag_regex(f"^(?:{pattern})$", pattern)
@@ -380,13 +378,15 @@ def invalid_controls(
     state: FormState, controls: Sequence[Control] | None = None
 ) -> list[ValidityProblem]:
     """Every candidate control of the filled form that fails a constraint, in tree order
-    (``controls``: only those of these, which are the form's in tree order)."""
+    (``controls``: only those of these, which are the form's in tree order). Their patterns
+    share one :func:`~formtools._spec.microsyntax.pattern_budget`."""
     problems = []
     radio_groups_missing = _radio_groups_missing(state)
-    for control in state.form.controls if controls is None else controls:
-        if not is_candidate(control):
-            continue
-        found = _problem(state, control, radio_groups_missing)
-        if found is not None:
-            problems.append(ValidityProblem(control.key, found[0], found[1], control))
+    with pattern_budget():
+        for control in state.form.controls if controls is None else controls:
+            if not is_candidate(control):
+                continue
+            found = _problem(state, control, radio_groups_missing)
+            if found is not None:
+                problems.append(ValidityProblem(control.key, found[0], found[1], control))
     return problems

@@ -9,7 +9,11 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from functools import lru_cache
@@ -19,6 +23,7 @@ import regress
 
 from formtools._spec.constants import ASCII_WHITESPACE
 from formtools._spec.ecmaregex import compiles_with_v_flag
+from formtools._spec.matchworker import match_with_deadline
 from formtools.errors import Unsupported
 
 __all__ = [
@@ -30,8 +35,14 @@ __all__ = [
     "is_multiple",
     "ASCII_WHITESPACE_RUNS",
     "collapse_whitespace",
+    "CompiledPattern",
     "compiled_pattern",
     "v_flag_regex",
+    "regex_matches",
+    "pattern_budget",
+    "MATCH_BUDGET",
+    "CALL_MATCH_BUDGET",
+    "SPENT_MATCH_BUDGET",
     "PatternShape",
     "pattern_shape",
     "compiles_as_v_flag_regex",
@@ -127,16 +138,101 @@ def ascii_lowercase(text: str) -> str:
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def regex_matches(regex: regress.Regex, text: str) -> bool:
-    """Whether ``regex`` finds a match in ``text``, a JavaScript string. regress takes only
-    Unicode scalar values, so a lone surrogate (JSON allows ``"\\ud800"``, the browser keeps it)
-    is matched as U+FFFD: the same for ``.``, negated classes and ``\\W``/``\\S``; only a
-    pattern naming surrogates (``\\p{Cs}``, ``[\\ud800-\\udfff]``) would answer otherwise."""
-    return regex.find(_LONE_SURROGATE.sub("\ufffd", text)) is not None
+@dataclass(frozen=True)
+class CompiledPattern:
+    """A regex compiled by regress, with what matching it may cost: its ``source`` and
+    ``flags`` (to match it in a helper process) and its :class:`PatternShape`."""
+
+    source: str
+    flags: str
+    regex: regress.Regex = field(compare=False, repr=False)
+    shape: PatternShape = field(compare=False, repr=False)
+
+    @classmethod
+    def compile(cls, source: str, flags: str) -> CompiledPattern:
+        return cls(source, flags, regress.Regex(source, flags), pattern_shape(source))
+
+
+#: formtools' own approximation of V8's backtrack limit, in seconds of matching. Blink compiles
+#: the ``pattern`` attribute with a limit of about a million backtracks and, past it, counts the
+#: value a patternMismatch ("Please match the requested format."), even one that would match:
+#: ``(a+)+b|a+c`` matches 19 ``a`` and a ``c`` in Chromium 156, not 20. regress has no such
+#: limit and holds the GIL, so a pattern that may backtrack this far is matched in a helper
+#: process (:mod:`formtools._spec.matchworker`) that is killed after this long, and the value is
+#: then a mismatch, as Chromium says past its limit. regress does a million backtracks in about
+#: 20 ms, so a value V8 gives up on but regress finishes within the budget (``(a+)+b|a+c`` on 20
+#: to some 23 ``a``) is answered by regress: a match.
+MATCH_BUDGET: Final = 0.25
+#: What the bounded matches of one call (:func:`pattern_budget`: a validation, a tool call)
+#: spend together: once it is spent, each further one gets :data:`SPENT_MATCH_BUDGET` only, so
+#: a form of many such controls costs about a second and a small sum, not N ×
+#: :data:`MATCH_BUDGET`, while a harmless value of a flagged pattern (``(\\w+\\s?)*`` on a few
+#: words, a millisecond) is still answered.
+CALL_MATCH_BUDGET: Final = 1.0
+#: A bounded match's time once its call's :data:`CALL_MATCH_BUDGET` is spent.
+SPENT_MATCH_BUDGET: Final = 0.05
+#: A match whose worst case (:meth:`PatternShape.worst_case`) is at most this many paths runs in
+#: process, as fast as regress is: a million paths of a dense alternation took 20 ms, so at
+#: most about 0.1 s holding the GIL, and an ordinary pattern on an ordinary value (an e-mail
+#: pattern with three ``+`` on 44 characters) far less. A costlier one goes to the helper.
+IN_PROCESS_PATHS: Final = 5_000_000
+
+
+@dataclass
+class _CallBudget:
+    deadline: float
+    verdicts: dict[tuple[str, str, str], bool]
+
+
+_CALL_BUDGET: ContextVar[_CallBudget | None] = ContextVar("formtools_pattern_budget", default=None)
+
+
+@contextmanager
+def pattern_budget() -> Iterator[None]:
+    """One call's matches share :data:`CALL_MATCH_BUDGET` (an outer call's, when nested) and
+    their bounded verdicts, so ``validate_input`` and the constraint validation of the same call
+    answer a value alike."""
+    if _CALL_BUDGET.get() is not None:
+        yield
+        return
+    token = _CALL_BUDGET.set(_CallBudget(time.monotonic() + CALL_MATCH_BUDGET, {}))
+    try:
+        yield
+    finally:
+        _CALL_BUDGET.reset(token)
+
+
+def regex_matches(pattern: CompiledPattern, text: str) -> bool:
+    """Whether ``pattern`` finds a match in ``text``, a JavaScript string, in bounded time.
+
+    regress takes only Unicode scalar values, so a lone surrogate (JSON allows ``"\\ud800"``,
+    the browser keeps it) is matched as U+FFFD: the same for ``.``, negated classes and
+    ``\\W``/``\\S``; only a pattern naming surrogates (``\\p{Cs}``, ``[\\ud800-\\udfff]``)
+    would answer otherwise. A match whose worst case is beyond :data:`IN_PROCESS_PATHS` runs in
+    a helper process within :data:`MATCH_BUDGET` (:data:`SPENT_MATCH_BUDGET` once the call's
+    :data:`CALL_MATCH_BUDGET` is spent); overrunning is a mismatch, as Chromium answers past
+    V8's backtrack limit."""
+    text = _LONE_SURROGATE.sub("\ufffd", text)
+    if pattern.shape.worst_case(len(text)) <= IN_PROCESS_PATHS:
+        return pattern.regex.find(text) is not None
+    budget = _CALL_BUDGET.get()
+    key = (pattern.source, pattern.flags, text)
+    if budget is not None and key in budget.verdicts:
+        return budget.verdicts[key]
+    timeout = MATCH_BUDGET
+    if budget is not None:
+        timeout = max(SPENT_MATCH_BUDGET, min(MATCH_BUDGET, budget.deadline - time.monotonic()))
+    try:
+        found = match_with_deadline(pattern.source, pattern.flags, text, timeout) is True
+    except OSError as error:
+        raise _unsupported(pattern.source, f"no helper process to match it in ({error})") from None
+    if budget is not None:
+        budget.verdicts[key] = found
+    return found
 
 
 @lru_cache(maxsize=1024)
-def compiled_pattern(pattern: str) -> regress.Regex | None:
+def compiled_pattern(pattern: str) -> CompiledPattern | None:
     """``pattern`` with ECMAScript semantics: the v flag when V8 compiles it so (as HTML compiles
     the attribute), else the u flag (JSON Schema's), else None (a pattern the browser ignores).
     Raises :class:`~formtools.errors.Unsupported` for a pattern formtools cannot match safely
@@ -145,12 +241,12 @@ def compiled_pattern(pattern: str) -> regress.Regex | None:
         return v_flag_regex(pattern, pattern)
     _refuse_beyond_limits(pattern)
     try:
-        return regress.Regex(pattern, "u")
+        return CompiledPattern.compile(pattern, "u")
     except (regress.RegressError, UnicodeEncodeError):
         return None
 
 
-def v_flag_regex(source: str, pattern: str) -> regress.Regex:
+def v_flag_regex(source: str, pattern: str) -> CompiledPattern:
     """``source``, a regex built around the attribute ``pattern`` that V8 compiles with the v
     flag, compiled by regress for matching. regress refuses some patterns V8 compiles: nesting
     deeper than 255 groups, a few property aliases (``\\p{WSpace}``), string properties negated
@@ -161,7 +257,7 @@ def v_flag_regex(source: str, pattern: str) -> regress.Regex:
     back to the u flag, or to no check, would answer differently without saying so."""
     _refuse_beyond_limits(pattern)
     try:
-        return regress.Regex(source, "v")
+        return CompiledPattern.compile(source, "v")
     except (regress.RegressError, UnicodeEncodeError) as error:
         reason = error.reason if isinstance(error, UnicodeEncodeError) else str(error)
         raise _unsupported(pattern, f"its regex engine (regress) refuses it ({reason.lower()})") from None
@@ -185,15 +281,55 @@ _BOUND = re.compile(r"\{([0-9]+)(?:,[0-9]*)?\}")
 _GROUP_PREFIX = re.compile(r"\?(?:<[^>=!]*>|[a-zA-Z-]*:|<?[=!])")
 
 
+#: A bounded quantifier with a wider range than this (``a{0,5000}``) is counted as unbounded.
+_WIDE_RANGE: Final = 1_000
+#: Where the path counts saturate: far beyond :data:`IN_PROCESS_PATHS` already.
+_MANY: Final = 10**18
+# \p{…} / \P{…}: a property of strings (RGI_Emoji, Basic_Emoji, …_Sequence) matches strings of
+# several code points, an alternation in disguise
+_PROPERTY = re.compile(r"[pP]\{([^}]*)\}")
+
+
+def _count(digits: str) -> int:
+    """A quantifier's count; one of more than ten digits is taken as 2**31."""
+    return int(digits) if len(digits) <= 10 else 2**31
+
+
+def _names_strings(escape: re.Match[str] | None) -> bool:
+    return escape is not None and ("emoji" in escape.group(1).lower() or "sequence" in escape.group(1).lower())
+
+
 @dataclass(frozen=True)
 class PatternShape:
     """What matching a pattern costs before any value is read, as one linear pass measures it:
-    how deeply its groups nest, how many alternatives it has, and how many iterations its
-    quantifiers force (see :func:`pattern_shape`)."""
+    how deeply its groups nest, how many alternatives it has, how many iterations its
+    quantifiers force, and how many ways a backtracking matcher may try to match it (see
+    :func:`pattern_shape` and :meth:`worst_case`)."""
 
     depth: int
     alternatives: int
     forced_iterations: int
+    #: a group (or a class of strings) that holds a choice, repeated more than once: ``(a+)+``,
+    #: ``(a|a)*``, ``(a*){3}``, ``[\q{a|aa}]*`` — paths grow exponentially with the value
+    nested_repetition: bool = False
+    #: the product of every bounded choice: a disjunction's alternatives, ``?``, ``{2,5}``'s 4
+    fixed_paths: int = 1
+    #: the choices as wide as the value: ``*``, ``+``, ``{2,}``, a range wider than _WIDE_RANGE
+    unbounded_choices: int = 0
+
+    def worst_case(self, length: int) -> int:
+        """An upper bound on the paths a backtracking matcher tries on a value of ``length``
+        code units, from every start: each unbounded choice stops at one of ``length + 1``
+        places, each bounded one multiplies by its count. Saturates at a huge number; a nested
+        repetition has no polynomial bound at all."""
+        if self.nested_repetition:
+            return _MANY
+        paths = self.fixed_paths * (length + 1)
+        for _ in range(self.unbounded_choices):
+            paths *= length + 1
+            if paths >= _MANY:
+                return _MANY
+        return min(paths, _MANY)
 
 
 def pattern_shape(pattern: str) -> PatternShape:
@@ -201,22 +337,33 @@ def pattern_shape(pattern: str) -> PatternShape:
     ones too; ``[]`` and ``[^]`` end at their first ``]``) hold no groups; each group keeps the
     cost of its costliest alternative, an atom costs 1 and a quantifier multiplies its atom's
     cost by its minimum count (a count of more than ten digits is taken as 2**31). The forced
-    iterations saturate just past :data:`MAX_FORCED_ITERATIONS`."""
+    iterations saturate just past :data:`MAX_FORCED_ITERATIONS`.
+
+    The same pass counts choices (see :class:`PatternShape`), erring towards more: a lazy
+    ``+?`` counts its ``?`` too, every disjunction counts wherever it is."""
     # each frame: [cost of the alternatives closed so far, cost of the current one, cost of
-    # its last atom]
-    frames = [[0, 0, 0]]
+    # its last atom, alternatives so far, whether it holds a choice, whether its last atom does]
+    frames = [[0, 0, 0, 1, 0, 0]]
     depth = forced = 0
     alternatives = 1
+    nested = False
+    fixed, unbounded = 1, 0
     at, length = 0, len(pattern)
     while at < length:
         character, frame = pattern[at], frames[-1]
         atom = 0  # the cost of an atom that ends here, if one does
+        atom_choice = 0  # whether that atom holds a choice
+        repeat: tuple[int, int | None] | None = None  # a quantifier's (min, max) if one ends here
         if character == "\\":
-            atom, at = 1, at + 2
+            escape = _PROPERTY.match(pattern, at + 1)
+            atom, atom_choice = 1, int(_names_strings(escape))
+            at = escape.end() if escape else at + 2
         elif character == "[":
             nesting, at = 1, at + 1
             while at < length and nesting:
                 if pattern[at] == "\\":
+                    if pattern.startswith("q{", at + 1) or _names_strings(_PROPERTY.match(pattern, at + 1)):
+                        atom_choice = 1  # \q{a|aa}, \p{RGI_Emoji}: strings
                     at += 1
                 elif pattern[at] == "[":
                     nesting += 1
@@ -225,33 +372,53 @@ def pattern_shape(pattern: str) -> PatternShape:
                 at += 1
             atom = 1
         elif character == "(":
-            frames.append([0, 0, 0])
+            frames.append([0, 0, 0, 1, 0, 0])
             depth = max(depth, len(frames) - 1)
             prefix = _GROUP_PREFIX.match(pattern, at + 1)  # (?:, (?=, (?<name>, (?i: …
             at = prefix.end() if prefix else at + 1
         elif character == ")" and len(frames) > 1:
             inner = frames.pop()
-            frame, atom, at = frames[-1], max(1, inner[0], inner[1]), at + 1
+            fixed = min(fixed * inner[3], _MANY)
+            frame, atom, atom_choice, at = frames[-1], max(1, inner[0], inner[1]), inner[4], at + 1
         elif character == "|":
             frame[0], frame[1], frame[2] = max(frame[0], frame[1]), 0, 0
+            frame[3] += 1
+            frame[4], frame[5] = 1, 0
             alternatives += 1
             at += 1
         elif character == "{" and (bound := _BOUND.match(pattern, at)):
-            digits = bound.group(1)
-            count = max(1, int(digits) if len(digits) <= 10 else 2**31)
+            low, comma, high = bound.group(0)[1:-1].partition(",")
+            count = max(1, _count(low))
             frame[1] += frame[2] * (count - 1)
             frame[2] *= count
+            repeat = (_count(low), None if comma and not high else _count(high or low))
             at = bound.end()
         else:
             atom = 0 if character in "*+?" else 1
+            if not atom:
+                repeat = (0, 1) if character == "?" else (int(character == "+"), None)
             at += 1
+        if repeat is not None:
+            least, most = repeat
+            if frame[5] and (most is None or most > 1):
+                nested = True
+            if most is None or most - least > _WIDE_RANGE:
+                unbounded += 1
+            else:
+                fixed = min(fixed * (most - least + 1), _MANY)
+            if most != least or frame[5]:
+                frame[4] = 1
         if atom:
             frame[1] += atom
             frame[2] = atom
+            frame[5] = atom_choice
         if frame[1] > MAX_FORCED_ITERATIONS:  # saturate: nested counts would grow without end
             frame[1] = frame[2] = MAX_FORCED_ITERATIONS + 1
         forced = max(forced, frame[1])
-    return PatternShape(depth, alternatives, forced)
+    fixed = min(fixed * frames[0][3], _MANY)
+    for unclosed in frames[1:]:  # a pattern the browser refuses; counted all the same
+        fixed = min(fixed * unclosed[3], _MANY)
+    return PatternShape(depth, alternatives, forced, nested, fixed, unbounded)
 
 
 def _refuse_beyond_limits(pattern: str) -> None:

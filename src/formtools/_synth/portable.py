@@ -33,7 +33,7 @@ from formtools._synth.html import HTML
 from formtools._spec.jsjson import dumps
 from formtools._spec.microsyntax import allowed_step, parse_decimal
 from formtools._synth.profile import FragmentBuilder, Group, register_profile
-from formtools._spec.microsyntax import compiled_pattern, pattern_shape
+from formtools._spec.microsyntax import compiled_pattern, pattern_shape, regex_matches
 from formtools.errors import Unsupported
 
 __all__ = ["ALLOWED_KEYWORDS", "PORTABLE", "portable_fragment"]
@@ -169,7 +169,7 @@ def _min_length(keyword: str) -> Rewrite:
     def rewrite(source: Mapping[str, Any], out: dict[str, Any]) -> list[str]:
         if "pattern" in source and _plain(source["pattern"]):
             regex = compiled_pattern(source["pattern"])
-            return [] if regex is not None and regex.find("") is None else ["not empty"]
+            return [] if regex is not None and not regex_matches(regex, "") else ["not empty"]
         out["pattern"] = _NON_EMPTY
         return []
 

@@ -1,0 +1,141 @@
+"""Regex matches that can be stopped: run in a helper process with a wall-clock deadline.
+
+regress holds the GIL while it matches and has no backtrack budget, so a pattern that
+backtracks exponentially (``(a+)+$`` on 40 ``a`` and a ``!``) runs for hours and no thread
+can interrupt it. A match sent here runs in a separate Python process instead, which is killed
+when it overruns its deadline. Helpers are started with ``subprocess`` (a fresh interpreter,
+never ``fork``: the MCP bridge has threads), lazily, on first use; an idle one is kept for the
+next match and a killed one is replaced the next time one is needed. Each thread takes a helper
+of its own, so one session's long match never waits behind another's.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+from typing import Final
+
+__all__ = ["match_with_deadline"]
+
+# the helper: one JSON request per line ([source, flags, text]), one answer per line ("1" a
+# match, "0" none), after a "ready" line once regress is imported (about 0.1 s)
+_WORKER: Final = """
+import json, sys
+import regress
+compiled = {}
+print("ready", flush=True)
+for line in sys.stdin:
+    source, flags, text = json.loads(line)
+    regex = compiled.get((source, flags))
+    if regex is None:
+        if len(compiled) > 256:
+            compiled.clear()
+        regex = compiled[(source, flags)] = regress.Regex(source, flags)
+    sys.stdout.write("1\\n" if regex.find(text) is not None else "0\\n")
+    sys.stdout.flush()
+"""
+
+#: Idle helpers kept for reuse; more only live while that many threads match at once.
+_MAX_IDLE: Final = 2
+#: How long a new helper may take to start (a loaded machine): its start is not counted in a
+#: match's deadline, which measures the match alone.
+_START_TIMEOUT: Final = 30.0
+
+
+class _Helper:
+    """One helper process and the thread that reads its answers (a queue with a timeout
+    works on every platform, where ``select`` on a pipe does not)."""
+
+    def __init__(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", _WORKER],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            encoding="utf-8",
+        )
+        self.answers: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._read, name="formtools-match-reader", daemon=True).start()
+        try:
+            ready = self.answers.get(timeout=_START_TIMEOUT)
+        except queue.Empty:
+            ready = ""
+        if ready != "ready":
+            self.kill()
+            raise OSError(f"the helper process ({sys.executable}) did not start")
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.answers.put(line.strip())
+        self.answers.put("")  # the helper is gone
+
+    def ask(self, source: str, flags: str, text: str, timeout: float) -> bool | None:
+        assert self.process.stdin is not None
+        try:
+            self.process.stdin.write(json.dumps([source, flags, text]) + "\n")
+            self.process.stdin.flush()
+            answer = self.answers.get(timeout=max(timeout, 0.0))
+        except (OSError, queue.Empty):
+            return None
+        return {"1": True, "0": False}.get(answer)
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.process.wait()
+
+    def close(self) -> None:
+        """End an idle helper: it exits when its input ends."""
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait()
+
+
+_idle: list[_Helper] = []
+_lock = threading.Lock()
+
+
+def _forget_in_child() -> None:
+    """A forked child (``batch --jobs``) must not share its parent's helpers: their pipes and
+    answers are the parent's, and the threads reading them did not survive the fork."""
+    global _lock
+    _idle.clear()
+    _lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_in_child)
+
+
+@atexit.register
+def _close_idle() -> None:
+    with _lock:
+        while _idle:
+            _idle.pop().close()
+
+
+def match_with_deadline(source: str, flags: str, text: str, timeout: float) -> bool | None:
+    """Whether regress finds ``source`` (compiled with ``flags``) in ``text``, or None when it
+    has not answered within ``timeout`` seconds (the helper is then killed). ``text`` holds
+    Unicode scalar values only (regress takes nothing else). Raises :class:`OSError` when no
+    helper can be started."""
+    with _lock:
+        helper = _idle.pop() if _idle else None
+    if helper is None:
+        helper = _Helper()
+    answer = helper.ask(source, flags, text, timeout)
+    if answer is None:
+        helper.kill()
+        return None
+    with _lock:
+        if len(_idle) < _MAX_IDLE:
+            _idle.append(helper)
+            return answer
+    helper.kill()
+    return answer

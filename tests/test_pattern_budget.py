@@ -1,0 +1,176 @@
+"""Matching a ``pattern`` takes bounded time, and answers as regress does whenever regress
+finishes within formtools' budget.
+
+regress has no backtrack budget and holds the GIL: ``(\\d+)*$`` (web-platform-tests'
+``infinite-backtracking.html``) on 39 digits and a ``!`` ran for hours in ``prepare_call``,
+``validate_input``, ``formtools call`` and the MCP bridge, where Chromium answers
+patternMismatch in 0.4 s. Now a match whose worst case the pattern's shape cannot bound runs in
+a helper process with a deadline (``MATCH_BUDGET``; a call's matches share
+``CALL_MATCH_BUDGET``), and one past it is a mismatch, as Chromium says past V8's backtrack
+limit. The live comparison with Chromium is ``test_browser_wpt_corpus.py``; here:
+
+- seeded random patterns (groups, alternations, quantifiers nested two deep) on adversarial
+  values: every match the static check leaves in process finishes in the helper within 2 s
+  (else the check let a slow one through, which would hang the process), and the bounded path
+  answers as regress does whenever regress finishes well within the budget;
+- a form of many catastrophic controls: one call costs one budget, not one per control, and
+  ``validate_input`` and the call flag the same fields;
+- ordinary patterns on ordinary values never start a helper.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import random
+import time
+from typing import Any
+
+import pytest
+import regress
+
+import formtools
+from formtools._spec import microsyntax
+from formtools._spec.matchworker import match_with_deadline
+from formtools._spec.microsyntax import (
+    CALL_MATCH_BUDGET,
+    IN_PROCESS_PATHS,
+    MATCH_BUDGET,
+    SPENT_MATCH_BUDGET,
+    CompiledPattern,
+    regex_matches,
+)
+from formtools.errors import ValidationError
+
+_ATOMS = ("a", "a", "b", "[ab]", r"\w", r"\s", ".", r"\d", "(?=a)", r"[\q{a|aa}]")
+_QUANTIFIERS = ("", "", "", "*", "+", "?", "{1,3}", "{2,}", "{2}", "+?")
+
+
+def _regex(rng: random.Random, depth: int = 0) -> str:
+    """A random pattern: one to three quantified atoms, an atom a group (of one or two
+    alternatives) up to two levels deep."""
+    parts = []
+    for _ in range(rng.randint(1, 3)):
+        if depth < 2 and rng.random() < 0.45:
+            inner = "|".join(_regex(rng, depth + 1) for _ in range(rng.choice((1, 1, 2))))
+            atom = rng.choice(("(", "(?:")) + inner + ")"
+        else:
+            atom = rng.choice(_ATOMS)
+        parts.append(atom + rng.choice(_QUANTIFIERS))
+    return "".join(parts)
+
+
+def _value(rng: random.Random) -> str:
+    """Runs of what the atoms match, ended by what they may not: where backtracking explodes
+    (exponentially in short runs, polynomially in long ones)."""
+    run = rng.choice(("a", "1", "ab", "a ", "aa"))
+    repeats = rng.randint(0, 24) if rng.random() < 0.8 else rng.randint(100, 400)
+    return run * repeats + rng.choice(("", "!", "b", " ", "c"))
+
+
+def _cases(count: int) -> list[tuple[CompiledPattern, str]]:
+    rng = random.Random("pattern-budget")
+    cases = []
+    while len(cases) < count:
+        pattern = _regex(rng)
+        source, flags = rng.choice(((f"^(?:{pattern})$", "v"), (pattern, "u")))
+        try:
+            compiled = CompiledPattern.compile(source, flags)
+        except regress.RegressError:  # \q{} outside the v flag
+            continue
+        cases.extend((compiled, _value(rng)) for _ in range(3))
+    return cases
+
+
+def test_matches_left_in_process_are_fast_and_the_bounded_ones_answer_as_regress() -> None:
+    in_process = bounded = compared = 0
+    slow, differences = [], []
+    for compiled, value in _cases(1_200):
+        if compiled.shape.worst_case(len(value)) <= IN_PROCESS_PATHS:
+            in_process += 1
+            answer = match_with_deadline(compiled.source, compiled.flags, value, 2.0)
+            if answer is None:  # run in process, it would have held the GIL that long
+                slow.append(f"{compiled.source!r} on {value!r}")
+            elif regex_matches(compiled, value) != answer:
+                differences.append(f"{compiled.source!r} on {value!r}: regress {answer}")
+            continue
+        bounded += 1
+        if bounded > 40:  # each overrun costs a budget: a sample is enough
+            continue
+        answer = match_with_deadline(compiled.source, compiled.flags, value, MATCH_BUDGET / 5)
+        if answer is not None:  # well within the budget: the bounded path must agree
+            compared += 1
+            if regex_matches(compiled, value) != answer:
+                differences.append(f"{compiled.source!r} on {value!r} (bounded): regress {answer}")
+    assert not slow, f"{len(slow)} slow matches left in process:\n" + "\n".join(slow[:10])
+    assert not differences, "\n".join(differences[:10])
+    assert in_process > 400 and bounded > 400 and compared > 20, (in_process, bounded, compared)
+
+
+_CATASTROPHIC_FORM = (
+    "<form toolname=t tooldescription=d toolautosubmit action=/x>"
+    + "".join(f'<input name=f{n} pattern="{html.escape(p)}">' for n, p in enumerate([r"(a+)+$", r"(a|a)*$"] * 4))
+    + "<input name=ok pattern=\"(\\w+\\s?)*\"></form>"
+)
+
+
+@pytest.mark.parametrize("profile", ["chromium", "html"])
+def test_a_call_spends_one_budget_for_all_its_patterns(profile: str) -> None:
+    """Eight catastrophic controls: each would spend MATCH_BUDGET, one call spends about
+    CALL_MATCH_BUDGET, then SPENT_MATCH_BUDGET (and a helper's start) per overrun; the last
+    control, whose flagged pattern is harmless on its value, is still answered (a match) once
+    the budget is spent. validate_input flags the fields the call flags."""
+    tool = formtools.extract(formtools.parse_html(_CATASTROPHIC_FORM, url="https://example.test/"), profile=profile).tool("t")  # type: ignore[arg-type]
+    # a value of its own for each: a call answers one (pattern, value) once
+    tool_input: dict[str, Any] = {f"f{n}": "a" * (40 + n) + "!" for n in range(8)} | {"ok": "a few words"}
+    start = time.perf_counter()
+    with pytest.raises(ValidationError) as failed:
+        formtools.prepare_call(tool, tool_input)
+    took = time.perf_counter() - start
+    assert took < CALL_MATCH_BUDGET + MATCH_BUDGET + 8 * SPENT_MATCH_BUDGET + 3.0, took
+    called = {problem.key for problem in failed.value.problems}
+    assert called == {f"f{n}" for n in range(8)}, failed.value
+    if profile == "html":
+        validated = {problem.field for problem in formtools.validate_input(tool, tool_input)}
+        assert validated == called
+
+
+_ORDINARY = [
+    r"[0-9]{5}", r"\d{3}-\d{3}-\d{4}", r"[A-Za-z]+", r"[a-z0-9._+\-]+@[a-z0-9.\-]+\.[a-z]{2,}",
+    r"(?:\+?1[ \-]?)?\(?\d{3}\)?[ \-]?\d{3}[ \-]?\d{4}", r"[A-Z]{2}\d{2}[A-Z0-9]{4}\d{7}",
+    r"https?://.+", r"red|green|blue|yellow|black|white", r"\p{L}[\p{L} '\-]*", r"\d{1,2}/\d{1,2}/\d{4}",
+]
+
+
+def test_ordinary_patterns_on_ordinary_values_stay_in_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_helper(*arguments: object) -> bool | None:
+        raise AssertionError(f"a helper for {arguments[:2]}")
+
+    monkeypatch.setattr(microsyntax, "match_with_deadline", no_helper)
+    rng = random.Random("ordinary-patterns")
+    alphabet = "abcxyz019 .@-+/"
+    for pattern in _ORDINARY:
+        compiled = CompiledPattern.compile(f"^(?:{pattern})$", "v")
+        for length in range(41):
+            regex_matches(compiled, "".join(rng.choice(alphabet) for _ in range(length)))
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork here")
+def test_a_forked_child_never_uses_its_parents_helper() -> None:
+    """``batch --jobs`` forks workers. A child that took its parent's idle helper wrote into
+    the parent's pipe, its answer went to the parent's reader thread (the child waited out the
+    budget, then killed the parent's helper), and the parent read a stale answer next."""
+    compiled = CompiledPattern.compile(r"^(?:(\w+\s?)*)$", "v")
+    assert regex_matches(compiled, "a few words")  # the parent has an idle helper now
+    reading, writing = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child's verdicts go back through the pipe
+        answers = [regex_matches(compiled, "a b c"), regex_matches(compiled, "a b!")]
+        os.write(writing, json.dumps(answers).encode())
+        os._exit(0)
+    os.close(writing)
+    os.waitpid(child, 0)
+    with os.fdopen(reading) as pipe:
+        assert json.loads(pipe.read()) == [True, False]
+    assert [regex_matches(compiled, "x y z!"), regex_matches(compiled, "x y z")] == [False, True]
