@@ -130,6 +130,7 @@ except (InputError, ValidationError) as error:
 """
 
 
+@pytest.mark.spec_step("exec-validate-1")
 def test_catastrophic_patterns_answer_as_chromium_does(chromium: ChromiumOracle) -> None:
     """Each in a child process with a deadline, so a hang fails the test instead of the run."""
     import subprocess
