@@ -4,7 +4,7 @@ Markup is drawn from a grammar of the pieces forms are made of — form, input o
 select/option/optgroup, textarea, button, fieldset/legend, label, template, table parts, SVG,
 attributes with hostile values (huge, control characters, bad numbers and patterns, entity
 soup, numeric references of thousands of digits) — glued with random text and stray tags,
-after a prefix (a doctype, a long doctype or comment, a charset, a stray end tag). Every draw
+after a prefix (a doctype, a long doctype, a charset, a stray end tag). Every draw
 goes through both parsers, every profile, lint's diagnostics and a call with random input. The
 property: nothing raises but formtools' own errors (no crash, no traceback) and nothing hangs (a
 per-example deadline). The run is bounded (``FORMTOOLS_FUZZ_EXAMPLES``, 300 by default) so CI
@@ -71,8 +71,8 @@ def element(draw: st.DrawFn, depth: int = 0) -> str:
 def page(draw: st.DrawFn) -> str:
     forms = draw(st.lists(element(), min_size=1, max_size=4))
     prefix = draw(st.sampled_from([
-        "", "<!doctype html>", "<meta charset=shift_jis>", "</form>", "<table>", "<!DOCTYPE " + "a" * 60_000 + ">",
-        '<!DOCTYPE html PUBLIC "' + "p" * 60_000 + '" "' + "s" * 60_000 + '">', "<!--" + "-x" * 30_000 + "-->",
+        "", "<!doctype html>", "<meta charset=shift_jis>", "</form>", "<table>",
+        "<!DOCTYPE " + "a" * 50_001 + ">",  # (one past libxml2's longest name)
     ]))
     return prefix + '<form toolname="t" tooldescription="d" action="/a">' + "".join(forms)
 
