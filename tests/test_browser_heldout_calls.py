@@ -30,8 +30,7 @@ import pytest
 import formtools
 from formtools._conformance.browser import ChromiumOracle
 from formtools._conformance.diff import unified_diff
-from scripts.record_chromium_calls import outcome_of
-from support.parity import prepared_as_recorded, tool_differences
+from support.parity import call_differences, tool_differences
 
 pytestmark = pytest.mark.browser
 
@@ -113,16 +112,11 @@ CUSTOMIZABLE_SELECT = [
 
 
 def _differences(chromium: ChromiumOracle, cases: list[tuple[str, str, dict[str, Any]]]) -> list[str]:
-    found = []
-    for number, (name, html, tool_input) in enumerate(cases):
-        path = f"/heldout/{number}.html"
-        theirs = outcome_of(chromium.execute(html, "t", tool_input, path=path))
-        theirs.pop("result", None)
-        for parser in ("auto", "html5lib"):
-            ours = prepared_as_recorded(html, chromium.site.origin + path, tool_input, parser)
-            if ours != theirs:
-                found.append(f"{name} ({parser}): Chromium {theirs} formtools {ours}")
-    return found
+    return [
+        f"{name} {difference}"
+        for number, (name, html, tool_input) in enumerate(cases)
+        for difference in call_differences(chromium, html, tool_input, f"/heldout/{number}.html")
+    ]
 
 
 @pytest.mark.spec_step("exec-request-5")

@@ -37,7 +37,7 @@ from formtools._conformance.browser import ChromiumOracle
 from formtools._conformance.diff import unified_diff
 from scripts.record_chromium_calls import outcome_of
 from tests.support.callgen import calls_for
-from tests.support.parity import prepared_as_recorded
+from tests.support.parity import call_differences
 
 pytestmark = pytest.mark.browser
 
@@ -71,12 +71,8 @@ def test_wpt_pages_give_chromiums_tools_and_calls(chromium: ChromiumOracle) -> N
         for tool in answer.tools:
             for tool_input in calls_for(tool, rng, randoms=1)[:4]:
                 calls += 1
-                theirs = outcome_of(chromium.execute(page, tool["name"], tool_input, path=path))
-                theirs.pop("result", None)
-                for parser in ("auto", "html5lib"):
-                    ours_call = prepared_as_recorded(page, chromium.site.origin + path, tool_input, parser, tool["name"])
-                    if ours_call != theirs:
-                        differences.append(f"{source} {tool['name']} {tool_input} ({parser}):\n  chromium  {theirs}\n  formtools {ours_call}")
+                for difference in call_differences(chromium, page, tool_input, path, tool["name"]):
+                    differences.append(f"{source} {tool['name']} {tool_input} {difference}")
     assert calls >= 60
     assert not differences, "\n".join(differences[:10])
 
@@ -93,16 +89,8 @@ def test_wpt_actions_submit_the_request_chromium_sends(chromium: ChromiumOracle)
             "<!doctype html><meta charset=utf-8><form toolname=t tooldescription=d toolautosubmit "
             f'method={method} action="{html.escape(entry["action"])}">{body}</form>'
         )
-        path = f"/wpt-actions/{number}/page.html"
-        theirs = outcome_of(chromium.execute(page, "t", tool_input, path=path))
-        theirs.pop("result", None)
-        for parser in ("auto", "html5lib"):
-            ours = prepared_as_recorded(page, chromium.site.origin + path, tool_input, parser)
-            if ours != theirs:
-                differences.append(
-                    f"{entry['action']!r} {method} {tool_input} ({parser}, from {entry['source']}):"
-                    f"\n  chromium  {theirs}\n  formtools {ours}"
-                )
+        for difference in call_differences(chromium, page, tool_input, f"/wpt-actions/{number}/page.html"):
+            differences.append(f"{entry['action']!r} {method} {tool_input} from {entry['source']} {difference}")
     assert not differences, f"{len(differences)} of {2 * len(cases)}:\n" + "\n".join(differences[:15])
 
 

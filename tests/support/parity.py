@@ -10,6 +10,7 @@ from formtools._conformance.browser import ChromiumOracle
 from formtools._conformance.diff import unified_diff
 from formtools._conformance.wpt import request_as_recorded
 from formtools.errors import InputError, ValidationError
+from scripts.record_chromium_calls import outcome_of
 
 PARSERS = ("auto", "html5lib")
 
@@ -38,3 +39,16 @@ def prepared_as_recorded(html: str, url: str, tool_input: Any, parser: str, name
         return {"error": str(error)}
     assert request is not None
     return {"request": request_as_recorded(request)}
+
+
+def call_differences(chromium: ChromiumOracle, html: str, tool_input: Any, path: str, name: str = "t") -> list[str]:
+    """``executeTool`` on tool ``name`` of ``html`` served at ``path``, against ``prepare_call``
+    on each parse path: one line per path whose request or refusal differs."""
+    theirs = outcome_of(chromium.execute(html, name, tool_input, path=path))
+    theirs.pop("result", None)
+    found = []
+    for parser in PARSERS:
+        ours = prepared_as_recorded(html, chromium.site.origin + path, tool_input, parser, name)
+        if ours != theirs:
+            found.append(f"({parser}): Chromium {theirs} formtools {ours}")
+    return found
