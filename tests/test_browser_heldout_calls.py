@@ -239,6 +239,12 @@ FOREIGN_STOPS = [
     "<svg><colgroup><foreignObject><select><input name=z>",
     "<table><svg><html>",
 ]
+#: an end tag that must stop at the HTML element, not at an SVG one of its name (an input after
+#: it was left in the template's contents, no control)
+FOREIGN_NAMESAKE_ENDS = [
+    "<form toolname=t tooldescription=d><template><svg><template><foreignObject><div></template><input name=a><button>go</button></form>",
+    "<template><form><svg><form><foreignObject><div></form><input name=b></template><form toolname=t tooldescription=d><input name=a><button>go</button></form>",
+]
 
 
 def _foreign_soups() -> list[str]:
@@ -251,7 +257,7 @@ def _foreign_soups() -> list[str]:
             roll = rng.random()
             parts.append(rng.choice(controls).format(f"{number}_{position}") if roll < 0.3 else rng.choice(FOREIGN_PIECES))
         soups.append("".join(parts))
-    return soups + [stop + _TOOL.format("<option>x", "") for stop in FOREIGN_STOPS]
+    return soups + [stop + _TOOL.format("<option>x", "") for stop in FOREIGN_STOPS] + FOREIGN_NAMESAKE_ENDS
 
 
 def test_foreign_content_reads_as_chromium_reads_it(chromium: ChromiumOracle) -> None:
@@ -259,7 +265,8 @@ def test_foreign_content_reads_as_chromium_reads_it(chromium: ChromiumOracle) ->
     ``option``, ``html`` … was taken for the HTML element (the parse stopped at an assertion
     only a fragment's parse meets: ``<table><svg><html>``, found by a character fuzzer), and
     html5lib 1.1 predates the rule that ``</p>`` and ``</br>`` leave foreign content (``<math>
-    </p><input>`` made a MathML input, no control). Seeded soups of both, and the shapes that
-    stopped the parse, after a ``<dialog>`` (the html5lib path): Chromium's tools on both paths."""
+    </p><input>`` made a MathML input, no control). Seeded soups of both, the shapes that
+    stopped the parse, and ``</template>`` / ``</form>`` with an SVG namesake open (the pop
+    stopped at it), after a ``<dialog>`` (the html5lib path): Chromium's tools on both paths."""
     differing = [diff for soup in _foreign_soups() for diff in tool_differences(chromium, "<!doctype html><dialog></dialog>" + soup, soup)]
     assert not differing, f"{len(differing)} differ:\n" + differing[0]
