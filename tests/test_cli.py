@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 import threading
@@ -11,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+import formtools
+from formtools.errors import ValidationError
 from tests.conftest import FIXTURES
 
 PAGE = FIXTURES / "tool-multiple-forms.html"
@@ -270,3 +273,47 @@ def test_lint_says_where_its_hidden_notes_are() -> None:
         hinted += notes > 0
     assert hinted > 50
 
+
+
+def _grouped_page(rng: random.Random) -> str:
+    """A tool form as design systems render their choice components (a Django ``RadioSelect``,
+    GOV.UK radios and checkboxes, Bootstrap's stacked checks): groups of two to five radios or
+    checkboxes sharing a name, required on some or all members, next to a required text field."""
+    parts = ['<label for="n">Name</label><input id="n" name="full-name" required>']
+    for group in range(rng.randint(1, 3)):
+        kind = rng.choice(["radio", "checkbox"])
+        size = rng.randint(2, 5)
+        marked = rng.choice([range(size), range(rng.randint(1, size))])
+        boxes = "".join(
+            f'<div class="item"><input type="{kind}" id="g{group}-{i}" name="g{group}" value="v{i}"'
+            f'{" required" if i in marked else ""}><label for="g{group}-{i}">Option {i}</label></div>'
+            for i in range(size)
+        )
+        parts.append(f"<fieldset><legend>Question {group}</legend>{boxes}</fieldset>")
+    return f'<form toolname=t tooldescription=d action="/apply">{"".join(parts)}<button>Continue</button></form>'
+
+
+def test_a_failing_group_is_one_line_per_field() -> None:
+    """``call`` promises one message per field, but printed Chromium's message per control: a
+    required group of three radios was the same line three times (Django's RadioSelect, GOV.UK
+    radios). The library's ``str()`` keeps Chromium's repeated text (the browser parity tests
+    compare it); the lines an edge prints (the CLI, the MCP bridge) are each problem once."""
+    rng = random.Random("one-line-per-field")
+    repeated = 0
+    for _ in range(40):
+        page = _grouped_page(rng)
+        (tool,) = formtools.extract_tools(page)
+        with pytest.raises(ValidationError) as failed:
+            formtools.prepare_call(tool, {})
+        problems = [str(problem) for problem in failed.value.problems]
+        repeated += len(problems) > len(set(problems))
+        keys = [problem.key for problem in failed.value.problems]
+        assert failed.value.lines() == list(dict.fromkeys(problems))
+        assert len(failed.value.lines()) == len(set(keys))  # one line per field
+        assert str(failed.value) == "Form validation failed: " + "".join(
+            f"{p.key}: {p.message}. " for p in failed.value.problems
+        )
+    assert repeated > 20  # the generator makes the case: a group failing on several members
+    done = run("call", "-", "t", "--dry-run", "--base-url", "https://shop.example/", stdin=page.encode())
+    assert done.returncode == 1
+    assert done.stderr.decode().splitlines() == [f"formtools: {line}" for line in failed.value.lines()]

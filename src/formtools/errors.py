@@ -92,8 +92,13 @@ class FormtoolsError(Exception):
         return str(self)
 
     def lines(self) -> list[str]:
-        """The message as an edge shows it: one line per problem, else the message itself."""
-        return [str(problem) for problem in self.problems] or [self.message]
+        """The message as an edge shows it: one line per distinct problem, else the message itself.
+
+        Chromium reports a failing group once per control (each radio of a required group is
+        valueMissing), so its message, which ``str()`` keeps byte for byte, repeats a line per
+        radio; an edge printing every problem showed a newcomer the same line three times for
+        one field (a Django ``RadioSelect``, a GOV.UK radios component)."""
+        return list(dict.fromkeys(str(problem) for problem in self.problems)) or [self.message]
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: ``{"error": code, "message": …}`` plus ``"problems"`` when it has them."""
