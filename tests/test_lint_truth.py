@@ -389,10 +389,11 @@ def _undescribed(extraction: formtools.Extraction) -> dict[tuple[str, str], str]
 def test_a_missing_description_is_missing_in_chromium_and_says_why(chromium: ChromiumOracle) -> None:
     """missing-description holds exactly where Chromium's tool has no description for the
     parameter, on ordinary markup; and where the author *did* write something a reader takes for
-    a description — every radio of a group labelled, an ``aria-label``, a ``placeholder`` — the
-    warning says why it does not count and what does (it read as wrong before: "no description"
-    for a group whose every radio had a label)."""
-    wrong, explained = [], 0
+    a description — every radio of a group labelled, an ``aria-label``, a ``placeholder``, a
+    ``toolparamdescription`` on the group's radios themselves — the warning says why it does not
+    count and what does (it read as wrong before: "no description" for a group whose every radio
+    had a label, "add toolparamdescription" for radios that each had one: GOV.UK and Django)."""
+    wrong, explained, on_radios = [], 0, 0
     for page_id, markup in ordinary_pages(30, seed=500):
         extraction = formtools.extract(markup)
         warned = _undescribed(extraction)
@@ -411,7 +412,12 @@ def test_a_missing_description_is_missing_in_chromium_and_says_why(chromium: Chr
                     expected = "<fieldset>" if len(members) > 1 else said[0]
                     if expected not in message:
                         wrong.append(f"{page_id} {tool_name}.{key}: {message!r} does not name {expected}")
-    assert explained > 10
+                on_members = sum(1 for c in members if c.attributes.get("toolparamdescription", "").strip())
+                if len(members) > 1 and on_members:
+                    on_radios += 1
+                    if f"nor the toolparamdescription on {on_members} of them" not in message:
+                        wrong.append(f"{page_id} {tool_name}.{key}: {message!r} does not name its members' toolparamdescription")
+    assert explained > 10 and on_radios >= 5
     assert not wrong, "\n".join(wrong[:10])
 
 

@@ -135,8 +135,12 @@ def _choice_fieldset(page: _Page) -> str:
     rng = page.rng
     kind = rng.choice(["radio", "checkbox"])
     name = page.name()
+    # Some authors describe each radio (GOV.UK's and Django's choice components carry per-item
+    # attributes); drawn from the name, so that the page's other draws stay as they were
+    described = random.Random(name).random() < 0.5
     boxes = "".join(
-        f'<label><input type="{kind}" name="{name}" value="o{i}"{_attrs(checked=i == 0 and kind == "radio")}> '
+        f'<label><input type="{kind}" name="{name}" value="o{i}"'
+        f'{_attrs(checked=i == 0 and kind == "radio", toolparamdescription=f"Option {i}" if described else None)}> '
         f"Option {i}</label><br>"
         for i in range(rng.randint(1, 4))
     )

@@ -258,12 +258,16 @@ def _why_undescribed(group: Group) -> str | None:
     group of radios or checkboxes is described by its ``<fieldset>``'s ``toolparamdescription``
     alone (its members' labels name the options), and ``aria-label`` or ``placeholder`` are not
     descriptions. Without this, the warning read as wrong on a group whose every radio had a
-    ``<label>``, or on a search box with an ``aria-label``."""
+    ``<label>``, or on a search box with an ``aria-label``; and on a group whose radios carry
+    ``toolparamdescription`` themselves (Chromium reads it on a lone radio, not on a group's
+    members), the warning named toolparamdescription as the fix the author had already made."""
     if len(group.controls) > 1:
         kind = "radio buttons" if group.first.type == "radio" else "checkboxes"
+        on_members = [c for c in group.controls if c.attributes.get("toolparamdescription", "").strip()]
+        members = f", nor the toolparamdescription on {len(on_members)} of them" if on_members else ""
         return (
             f"a group of {len(group.controls)} {kind} takes its description from toolparamdescription "
-            "on the <fieldset> around them; their labels are not read"
+            f"on the <fieldset> around them; their labels are not read{members}"
         )
     written = [name for name in _NOT_DESCRIPTIONS if group.first.attributes.get(name, "").strip()]
     if not written:
