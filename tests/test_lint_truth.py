@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
+from urllib.parse import quote_plus
 
 import pytest
 
@@ -507,3 +509,34 @@ def test_an_ignored_fieldset_description_is_ignored_by_chromium(chromium: Chromi
                 wrong.append(f"page {number} {tool_name} {text!r}: lint {flagged.get((tool_name, text), 0)} of {len(fieldsets)}, Chromium {'uses' if (tool_name, text) in used else 'ignores'} it")
     assert warned > 5
     assert not wrong, "\n".join(wrong[:10])
+
+
+# Controls that become the parameter "" (a name missing, empty or of white space), as design
+# systems leave them (USWDS's masked inputs, Bootstrap's addon checkboxes without a name)
+_NAMES = ["", ' name=""', ' name=" "', ' name="\t"']
+_KINDS = ["<input{n} placeholder=Code>", "<textarea{n}></textarea>", "<input type=email{n}>", "<select{n}><option>v</option><option>w</option></select>"]
+
+
+@pytest.mark.browser
+def test_an_empty_name_says_whether_the_value_is_submitted(chromium: ChromiumOracle) -> None:
+    """empty-name said only that the parameter is called ``""`` (and cli.md that it works): an
+    agent's value for an unnamed control is filled and never sent, while a name of white space
+    is sent as written. Per name shape and kind, the detail says "never submitted" exactly when
+    ``executeTool``'s request leaves the value out."""
+    rng = random.Random("empty-name")
+    wrong, never = [], 0
+    for number, (name, kind) in enumerate(rng.sample([(n, k) for n in _NAMES for k in _KINDS], 8)):
+        page = (
+            "<form toolname=t tooldescription=d toolautosubmit action=/s method=post><input name=q>"
+            f"{kind.format(n=name)}<button name=go>Go</button></form>"
+        )
+        value = "w" if kind.startswith("<select") else "a@b.example"
+        sent = chromium.execute(page, "t", {"q": "x", "": value}, path=f"/empty-name/{number}.html").request
+        assert sent is not None, page
+        (warning,) = [d for d in formtools.extract(page).diagnostics if d.code == "empty-name"]
+        submitted = quote_plus(value) in sent.body.decode()
+        never += not submitted
+        if submitted == ("never submitted" in warning.message) or (submitted and repr(name[7:-1]) not in warning.message):
+            wrong.append(f"{page}: Chromium sent {sent.body!r}, lint {warning.message!r}")
+    assert 0 < never < 8
+    assert not wrong, "\n".join(wrong)

@@ -78,7 +78,7 @@ CODES: dict[str, tuple[Severity, str]] = {
         Severity.ERROR,
         "a button, output or fieldset has the same name; the parameter is dropped",
     ),
-    "empty-name": (Severity.WARNING, "the control has no name, so its parameter is called \"\""),
+    "empty-name": (Severity.WARNING, "the control's name is missing, empty or white space, so its parameter is called \"\""),
     "unnamed-dropped": (
         Severity.WARNING,
         "the control has no name, so the browser never submits it; nor is it a parameter: Chromium "

@@ -239,7 +239,7 @@ def _members(group: Group) -> str | None:
 def _parameter_warnings(form: Form, group: Group, fragment: dict[str, Any]) -> Iterator[Diagnostic]:
     field = repr(group.key)
     if group.key == "":
-        yield Diagnostic("empty-name", form.describe, field, group.first.line)
+        yield Diagnostic("empty-name", form.describe, field, group.first.line, _why_empty(group))
     for control in group.controls:
         pattern = control.attributes.get("pattern")
         if pattern is not None and control.tag == "input" and not compiles_as_v_flag_regex(pattern):
@@ -251,6 +251,18 @@ def _parameter_warnings(form: Form, group: Group, fragment: dict[str, Any]) -> I
 #: attributes authors write to name a field that no profile reads as its description
 #: (``aria-label`` is the ``html`` profile's ``title``; the others are read by none or only there)
 _NOT_DESCRIPTIONS = ("aria-label", "aria-labelledby", "aria-describedby", "placeholder", "title")
+
+
+def _why_empty(group: Group) -> str:
+    """What becomes of an agent's value for the parameter ``""``: the entry list leaves out a
+    control whose name attribute is missing or empty (HTML's "constructing the entry list"), so
+    the value is filled and never sent, while a name of white space is sent as written. The
+    warning used to say only that the parameter is called ``""``, and cli.md that such a
+    parameter works: on USWDS's unnamed masked inputs the agent's answer silently vanished."""
+    written = sorted({c.attributes["name"] for c in group.controls if c.attributes.get("name")})
+    if not written:
+        return "an agent's value for it is filled but never submitted: the form data leaves out a control without a name"
+    return f"an agent's value for it is submitted under the name {' or '.join(map(repr, written))}"
 
 
 def _why_undescribed(group: Group) -> str | None:
