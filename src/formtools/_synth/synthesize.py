@@ -188,7 +188,7 @@ def _dropped(form: Form, rules: Profile, group: Group, problem: str) -> Iterator
     unnamed = all(not c.attributes.get("name") for c in group.controls if c.index in meant)
     members = _members(group)
     if meant and not unnamed:
-        yield Diagnostic(problem, form.describe, repr(group.key), group.first.line, members)
+        yield Diagnostic(problem, form.describe, repr(group.key), group.first.line, _with_fallback(group, meant, members))
         return
     for control in group.controls:
         field = repr(group.key) if group.key else control.describe
@@ -197,6 +197,22 @@ def _dropped(form: Form, rules: Profile, group: Group, problem: str) -> Iterator
             yield Diagnostic("unnamed-dropped", form.describe, field, control.line, detail)
         else:
             yield Diagnostic(alone[control.index][1] or "unsupported-type", form.describe, field, control.line)
+
+
+def _with_fallback(group: Group, meant: set[int], members: str | None) -> str | None:
+    """The detail of a dropped group, saying so when its only other kind is a hidden input: the
+    value sent when no box is checked, which Rails' ``check_box`` and ``collection_check_boxes``,
+    its multiple ``select`` and Laravel's ``checkBox`` write beside every such field. The error
+    is true (Chromium drops the name, so no call can set the boxes), but "controls of different
+    kinds" left a framework's author guessing which kinds and what to change."""
+    fallbacks = [c for c in group.controls if c.type == "hidden" and c.index not in meant]
+    choices = {c.type for c in group.controls if c.index in meant}
+    if not fallbacks or not choices <= {"checkbox", "radio", "select-multiple"}:
+        return members
+    return (
+        f"{members}; the hidden input is the value sent when nothing is chosen, as Rails' and Laravel's "
+        "form helpers write it: to make the field a parameter, leave that input out or give it another name"
+    )
 
 
 def _ignored_fieldset_descriptions(form: Form, sorted_out: Parameters) -> Iterator[Diagnostic]:
