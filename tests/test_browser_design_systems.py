@@ -1,22 +1,26 @@
 """Form markup written by others, against live Chromium: design systems and framework renderers.
 
 Why this exists: formtools' generators write what their authors thought of. GOV.UK Frontend,
-USWDS, Django, Primer and Bootstrap render choice components in ways they did not: attributes
-on every radio, conditional reveals, an exclusive "None" checkbox, ``required`` on each radio of
-a group, unnamed helper controls next to an unnamed button. Session 10 made 566 pages of such
-markup (569 tools, 1,162 calls, 26,427 ``checkValidity()`` samples): tools and requests were
-Chromium's (one refusal differed only by the documented unquoted secret), but two things were
-wrong for a newcomer, both kept here on the markup that showed them:
+USWDS, Django, Primer, Bootstrap, Rails and Laravel render choice components in ways they did
+not: attributes on every radio, conditional reveals, an exclusive "None" checkbox, ``required``
+on each radio of a group, unnamed helper controls next to an unnamed button, a hidden fallback
+beside a checkbox. Session 10 made 566 pages of such markup (569 tools, 1,162 calls, 26,427
+``checkValidity()`` samples): tools and requests were Chromium's (one refusal differed only by
+the documented unquoted secret), but what a newcomer was told was wrong, kept here on the
+markup that showed it:
 
 - ``call`` printed Chromium's message once per *control*: a required Django ``RadioSelect`` of
   three radios was the same line three times (``FormtoolsError.lines`` now gives each once, while
   ``str()`` keeps Chromium's text, compared below);
 - ``missing-description`` on a group whose radios each carry ``toolparamdescription`` told the
   author to add ``toolparamdescription``: Chromium reads it on a lone radio, never on a group's
-  members, and the warning now says so.
+  members, and the warning now says so;
+- Rails' ``check_box`` and Laravel's ``checkBox`` write a hidden fallback value under the box's
+  name: Chromium drops the field (lint's mixed-types error is true), and the error now says that
+  the hidden input is the fallback and what to change.
 
 Each source's snippets (``tests/data/design-system-forms.json``, each cited) are tool forms on one
-page, some controls given a seeded ``toolparamdescription``: five navigations for the tools and
+page, some controls given a seeded ``toolparamdescription``: six navigations for the tools and
 the lint, and a call per tool that refuses ``{}`` (the refusals are where the lines repeated).
 """
 
