@@ -202,7 +202,8 @@ def _dropped(form: Form, rules: Profile, group: Group, problem: str) -> Iterator
 def _with_fallback(group: Group, meant: set[int], members: str | None) -> str | None:
     """The detail of a dropped group, saying so when its only other kind is a hidden input: the
     value sent when no box is checked, which Rails' ``check_box`` and ``collection_check_boxes``,
-    its multiple ``select`` and Laravel's ``checkBox`` write beside every such field. The error
+    its multiple ``select``, Laravel's ``checkBox``, ASP.NET MVC's ``CheckBoxFor`` and Phoenix's
+    checkbox input write beside every such field. The error
     is true (Chromium drops the name, so no call can set the boxes), but "controls of different
     kinds" left a framework's author guessing which kinds and what to change."""
     fallbacks = [c for c in group.controls if c.type == "hidden" and c.index not in meant]
@@ -210,8 +211,9 @@ def _with_fallback(group: Group, meant: set[int], members: str | None) -> str | 
     if not fallbacks or not choices <= {"checkbox", "radio", "select-multiple"}:
         return members
     return (
-        f"{members}; the hidden input is the value sent when nothing is chosen, as Rails' and Laravel's "
-        "form helpers write it: to make the field a parameter, leave that input out or give it another name"
+        f"{members}; the hidden input is the value sent when nothing is chosen, as the form helpers of "
+        "Rails, Laravel, ASP.NET MVC and Phoenix write it: to make the field a parameter, leave that input "
+        "out or give it another name"
     )
 
 
