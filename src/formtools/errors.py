@@ -97,7 +97,7 @@ class FormtoolsError(Exception):
         Chromium reports a failing group once per control (each radio of a required group is
         valueMissing), so its message, which ``str()`` keeps byte for byte, repeats a line per
         radio; an edge printing every problem showed a newcomer the same line three times for
-        one field (a Django ``RadioSelect``, a GOV.UK radios component)."""
+        one field (a required Django ``RadioSelect``, Bootstrap's required radios)."""
         return list(dict.fromkeys(str(problem) for problem in self.problems)) or [self.message]
 
     def to_dict(self) -> dict[str, Any]:

@@ -188,7 +188,8 @@ def _dropped(form: Form, rules: Profile, group: Group, problem: str) -> Iterator
     unnamed = all(not c.attributes.get("name") for c in group.controls if c.index in meant)
     members = _members(group)
     if meant and not unnamed:
-        yield Diagnostic(problem, form.describe, repr(group.key), group.first.line, _with_fallback(group, meant, members))
+        detail = _with_fallback(group, meant, members)
+        yield Diagnostic(problem, form.describe, repr(group.key), group.first.line, detail)
         return
     for control in group.controls:
         field = repr(group.key) if group.key else control.describe
@@ -203,9 +204,9 @@ def _with_fallback(group: Group, meant: set[int], members: str | None) -> str | 
     """The detail of a dropped group, saying so when its only other kind is a hidden input: the
     value sent when no box is checked, which Rails' ``check_box`` and ``collection_check_boxes``,
     its multiple ``select``, Laravel's ``checkBox``, ASP.NET MVC's ``CheckBoxFor`` and Phoenix's
-    checkbox input write beside every such field. The error
-    is true (Chromium drops the name, so no call can set the boxes), but "controls of different
-    kinds" left a framework's author guessing which kinds and what to change."""
+    checkbox input write beside every such field. The error is true (Chromium drops the name,
+    so no call can set the boxes), but "controls of different kinds" left a framework's author
+    guessing which kinds and what to change."""
     fallbacks = [c for c in group.controls if c.type == "hidden" and c.index not in meant]
     choices = {c.type for c in group.controls if c.index in meant}
     if not fallbacks or not choices <= {"checkbox", "radio", "select-multiple"}:
@@ -279,7 +280,10 @@ def _why_empty(group: Group) -> str:
     parameter works: on USWDS's unnamed masked inputs the agent's answer silently vanished."""
     written = sorted({c.attributes["name"] for c in group.controls if c.attributes.get("name")})
     if not written:
-        return "an agent's value for it is filled but never submitted: the form data leaves out a control without a name"
+        return (
+            "an agent's value for it is filled but never submitted: "
+            "the form data leaves out a control without a name"
+        )
     return f"an agent's value for it is submitted under the name {' or '.join(map(repr, written))}"
 
 
