@@ -863,7 +863,12 @@ class _EscapingTokenizer(HTMLTokenizer):  # type: ignore[misc]  # html5lib is un
                 token["name"] = _xml_safe(name)
             data = token.get("data")
             if isinstance(data, str):
-                if _NEEDS_ESCAPE.search(data):
+                # A U+0000 in the data state comes as a token of its own (and nothing else does),
+                # for the tree builder's modes to drop (in body, table text, select) or turn into
+                # U+FFFD (in foreign content), never setting the frameset-ok flag "not ok"
+                # (#parsing-main-inbody, #parsing-main-inforeign): parked, it stayed in the tree as
+                # text (an option "a\0b" for Chromium's "ab") and kept a later <frameset> out.
+                if data != "\u0000" and _NEEDS_ESCAPE.search(data):
                     token["data"] = data.translate(_ESCAPE)
                     self.parser.escaped = True
             elif isinstance(data, dict):

@@ -1,0 +1,72 @@
+"""Shapes from html5lib-tests' tree-construction data, a corpus of parser soups no generator of
+ours wrote, against the real Chromium 156, live.
+
+Every ``#data`` soup of html5lib-tests' ``tree-construction/*.dat`` (fragment and script-on
+tests left out) was made a page of tools: ``toolname``/``tooldescription`` on each ``<form``,
+unnamed controls named, and the soup also put after a tool form's start tag (in quirks mode,
+after its own doctype, and after ``<table>``) with one more named input behind it, so that the
+form pointer and owner had to survive the soup. Each page's tools were compared on both parse
+paths with Chromium's, and seeded calls with its ``executeTool``. What differed, other than the
+documented departures (html5lib 1.1's missing template modes, Chromium's customizable select
+parser), is kept in ``tests/data/html5lib-tree-construction.json`` with the test it is from, and
+as a seeded family here:
+
+- a U+0000 in the data state: the tree builder drops it (in body, table text, select) or makes
+  it U+FFFD (in foreign content) and, either way, it leaves the frameset-ok flag alone. formtools
+  parked it as a character lxml can hold before the tree builder saw it, so it stayed in option
+  and label texts (``a\\0b`` for Chromium's ``ab``) and a later ``<frameset>`` was ignored where
+  Chromium throws the body, and with it the form, away.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from formtools._conformance.browser import ChromiumOracle
+from support.parity import tool_differences
+
+pytestmark = pytest.mark.browser
+
+DATA: dict[str, Any] = json.loads(
+    (Path(__file__).resolve().parent / "data" / "html5lib-tree-construction.json").read_text("utf-8")
+)
+FORM = '<form toolname="t0" tooldescription="d0" toolautosubmit>'
+
+#: where a NUL can land (``{nul}``) before a ``<frameset>``, which throws the body away unless
+#: something before it set frameset-ok "not ok" (the shapes of the data file add ``<html>`` and SVG)
+FRAMESET_PLACES = ["{nul}", "<p>{nul}</p>", "</body>{nul}", "<svg><desc>{nul}</desc></svg>", "<math><mi>{nul}</mi></math>"]
+#: where it lands in a text formtools reads: options (values and titles) and labels (descriptions)
+TEXT_PLACES = [
+    "<select name=s{n}><option>a{nul}b</option><option>c</select>",
+    "<select name=s{n}><option value=v label=x>{nul}</option></select>",
+    "<table><tr><td><select name=s{n}><option>a{nul}b</select></table>",
+    "<table>{nul}<caption><label>a{nul}b<input name=l{n}></label></caption></table>",
+    "<label>a{nul}b<input name=l{n}></label>",
+    "<input name=l{n} id=l{n}><label for=l{n}>{nul}a</label>",
+    "<svg><foreignObject><label>a{nul}b<input name=l{n}></label></foreignObject></svg>",
+]
+#: the NUL's company: alone, doubled, among spaces, before a newline, after a letter (which does
+#: set frameset-ok "not ok")
+NULS = ["\0", "\0\0", " \0 ", "\0\n", "x\0"]
+
+
+def _nul_pages(rng: random.Random) -> list[tuple[str, str]]:
+    """A page for each frameset place and one with every text place, the NULs' company drawn."""
+    pages = [
+        (f"NUL before a frameset {number}", FORM + place.format(nul=rng.choice(NULS)) + "<frameset><input name=zz>")
+        for number, place in enumerate(FRAMESET_PLACES)
+    ]
+    texts = "".join(place.format(nul=rng.choice(NULS), n=number) for number, place in enumerate(TEXT_PLACES))
+    return [*pages, ("NULs in option and label texts", FORM + texts)]
+
+
+def test_nul_in_the_data_state_gives_chromiums_tools(chromium: ChromiumOracle) -> None:
+    shapes = [(f"{shape['source']} ({shape['class']})", FORM + shape["soup"] + '<input name="zz">') for shape in DATA["shapes"]]
+    pages = shapes + _nul_pages(random.Random("html5lib-nul"))
+    differences = [difference for label, page in pages for difference in tool_differences(chromium, page, label)]
+    assert not differences, f"{len(differences)} of {2 * len(pages)}:\n" + "\n".join(differences[:6])
