@@ -15,7 +15,12 @@ as a seeded family here:
   it U+FFFD (in foreign content) and, either way, it leaves the frameset-ok flag alone. formtools
   parked it as a character lxml can hold before the tree builder saw it, so it stayed in option
   and label texts (``a\\0b`` for Chromium's ``ab``) and a later ``<frameset>`` was ignored where
-  Chromium throws the body, and with it the form, away.
+  Chromium throws the body, and with it the form, away;
+- a control the form pointer gave a form it is not in, moved by the adoption agency (a
+  misnested ``</b>``, ``</a>``, or ``<a>`` while one is open): moving it resets its form owner, so
+  the form around it decides (#reset-the-form-owner). formtools kept the pointer's form, so
+  ``<table><form><a><button></a>`` submitted a button Chromium's form does not have, and
+  ``<div><form></div><b><p><input></b>`` listed an input that is no parameter of it.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from typing import Any
 import pytest
 
 from formtools._conformance.browser import ChromiumOracle
-from support.parity import tool_differences
+from support.parity import call_differences, tool_differences
 
 pytestmark = pytest.mark.browser
 
@@ -66,7 +71,53 @@ def _nul_pages(rng: random.Random) -> list[tuple[str, str]]:
 
 
 def test_nul_in_the_data_state_gives_chromiums_tools(chromium: ChromiumOracle) -> None:
-    shapes = [(f"{shape['source']} ({shape['class']})", FORM + shape["soup"] + '<input name="zz">') for shape in DATA["shapes"]]
+    shapes = [(_label(shape), shape["page"]) for shape in DATA["shapes"] if shape["class"] == "nul-frameset-ok"]
     pages = shapes + _nul_pages(random.Random("html5lib-nul"))
     differences = [difference for label, page in pages for difference in tool_differences(chromium, page, label)]
     assert not differences, f"{len(differences)} of {2 * len(pages)}:\n" + "\n".join(differences[:6])
+
+
+#: how the form pointer outlives the form: a form in a table is popped at once, a </div> closes one
+POINTER_SETUPS = ["<table>{form}</table>", "<div>{form}</div>", "<table><tr><td>{form}</table>"]
+#: a misnested formatting element (its end tag, or the tag again for <a> and <nobr>, runs the
+#: adoption agency), with the special element it is closed across
+FORMATTING = [("b", "</b>"), ("a href=#", "</a>"), ("a href=#", "<a>"), ("nobr", "<nobr>"), ("font", "</font>"), ("i", "</i>")]
+BLOCKS = ["p", "div", "li", "center", "button name=bb", "fieldset name=fs"]
+#: controls before the block, in it (directly, in a span, after a nested formatting element), and after it
+MISNESTINGS = [
+    "<{fmt}><input name=x1><{block}><input name=x2></{fmt_name}><input name=x3></{block_name}><input name=y>",
+    "<{fmt}><{block}><span><input name=x1></span>{close}<input name=x2><input name=y>",
+    "<{fmt}><i><{block}><input name=x1>{close}</i><input name=y>",
+    "<{fmt}><{block}><input name=x1><{block}><input name=x2>{close}<input name=y>",
+]
+
+
+def _misnested_pages(rng: random.Random, count: int) -> list[tuple[str, str]]:
+    """Seeded pages of a pointer-owned control under a misnested formatting element."""
+    pages = []
+    for number in range(count):
+        fmt, close = rng.choice(FORMATTING)
+        block = rng.choice(BLOCKS)
+        body = rng.choice(MISNESTINGS).format(
+            fmt=fmt, fmt_name=fmt.split()[0], close=close, block=block, block_name=block.split()[0]
+        )
+        page = rng.choice(POINTER_SETUPS).format(form=FORM) + body
+        pages.append((f"misnested {number}: {page}", page))
+    return pages
+
+
+def _label(shape: dict[str, str]) -> str:
+    return f"{shape['source']} ({shape['class']})"
+
+
+def test_controls_the_adoption_agency_moves_lose_the_pointers_form(chromium: ChromiumOracle) -> None:
+    """Tools on both parse paths, and a call's request (which carries a default button the
+    form owns) for the corpus shape and for the seeded pages whose block is a button."""
+    shapes = [(_label(shape), shape["page"]) for shape in DATA["shapes"] if shape["class"] == "adoption-agency-owner"]
+    pages = shapes + _misnested_pages(random.Random("html5lib-adoption"), 10)
+    differences = [difference for label, page in pages for difference in tool_differences(chromium, page, label)]
+    called = [(label, page) for label, page in pages if "<button" in page]
+    assert len(called) >= 2
+    for number, (label, page) in enumerate(called):
+        differences += [f"{label} {d}" for d in call_differences(chromium, page, {}, f"/html5lib/{number}.html", "t0")]
+    assert not differences, f"{len(differences)} of {2 * (len(pages) + len(called))}:\n" + "\n".join(differences[:6])

@@ -456,7 +456,12 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
 
             def reparentChildren(self, newParent: Any) -> None:
                 builder.pending_text.flush()
+                builder.reset_form_owners(self._element.iterdescendants())
                 super().reparentChildren(newParent)
+
+            def removeChild(self, node: Any) -> None:
+                builder.reset_form_owners(node._element.iter())
+                super().removeChild(node)
 
             def appendChild(self, node: Any) -> None:
                 builder.check_time()  # (each move walks the node's subtree in lxml)
@@ -489,6 +494,18 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
         self._splitting: set[int] = set()  # tokens whose attributes are set aside meanwhile
         self.pending_text = _PendingText()
         self.activeFormattingElements = _FormattingList()
+
+    def reset_form_owners(self, elements: Iterator[Any]) -> None:
+        """Forget the pointer's association of the controls among ``elements``, which the
+        adoption agency is moving (the only mover besides ``<frameset>``, which throws the body
+        away). A control removed from its parent has its form owner reset, and again when it is
+        inserted elsewhere (#reset-the-form-owner; Blink: ``FormAssociated::RemovedFrom``): the
+        form around it then decides, as for any control the pointer did not place. Kept, it
+        gave ``<table><form><a><button></a>``'s button to the form, where Chromium's has none."""
+        owners = self.parser_owners
+        if owners:
+            for element in elements:
+                owners.pop(element, None)
 
     def elementInActiveFormattingElements(self, name: str) -> Any:
         return self.activeFormattingElements.last_named(name)

@@ -20,7 +20,8 @@ gets both from one lexbor parse, and copies from its tree a skeleton holding exa
    cleared by the first real ``</form>`` after it that reaches "in body" (html5lib's select mode
    and templates keep it). Whether a ``</form`` is a real end tag is decided by tokenizing exactly,
    in Python, only the stretch since the last marked tag before it, usually a few bytes. A
-   control made while the pointer is set belongs to that form, wherever the tree put it.
+   control made while the pointer is set belongs to that form, wherever the tree put it, unless
+   the adoption agency may have moved it since (then html5lib decides: see ``_ADOPTION``).
 3. **The skeleton.** Every form's subtree; every control the pointer or ``form=`` gives a form
    outside it; the labels, datalists, headings and ``aria-labelledby`` targets those refer to; the
    first element with each id looked up; and the ancestors forms_of looks at (fieldsets, their
@@ -98,6 +99,34 @@ from formtools._parse.charset import Settled, settle_encoding
 from formtools._parse.prefilter import lowered
 
 __all__ = ["fast_document"]
+
+
+# The tags after which the adoption agency can run (an end tag of a formatting element, or an
+# <a> or <nobr> while one is open). It moves the nodes below a misnested formatting element, and
+# a moved control has its form owner reset (#reset-the-form-owner): the form around it decides,
+# not the pointer. lexbor's tree does not say what moved, so a control the pointer gave a form
+# outside it goes to html5lib when such a tag follows it.
+_ADOPTION = re.compile(rb"</?(?:a|nobr)[\s/>]|</(?:b|big|code|em|font|i|s|small|strike|strong|tt|u)[\s/>]")
+
+
+_FORMATTING = frozenset("a b big code em font i nobr s small strike strong tt u".split())
+
+
+def _maybe_adopted(control: LexborNode) -> bool:
+    """Whether the adoption agency may have moved ``control``: what it moves ends up below a
+    formatting element (the furthest block's contents go into a clone of the misnested element)
+    or is the furthest block itself, which then holds that clone."""
+    node = element_parent(control)
+    while node is not None:
+        if node.tag in _FORMATTING:
+            return True
+        node = element_parent(node)
+    child = control.child
+    while child is not None:
+        if child.tag in _FORMATTING:
+            return True
+        child = child.next
+    return False
 
 
 class _NestedForm(Exception):
@@ -526,6 +555,7 @@ class _Page(PointerScan):
         """Controls the parser's form pointer gave to a form other than the one around them."""
         owners: dict[int, int] = {}
         skip = {control.mem_id for control in with_form}  # form= decides, not the pointer
+        last_adoption: int | None = None  # where the last tag that can run the adoption agency is
         for position, control in self.marked:
             at = bisect.bisect(self.form_positions, position) - 1
             key = control.mem_id
@@ -535,6 +565,10 @@ class _Page(PointerScan):
             if key in self.copied and self.nearest_form.get(key) == form:
                 continue  # the pointer and the tree agree
             if position < self._pointer_end(at):
+                if last_adoption is None:
+                    last_adoption = max((match.start() for match in _ADOPTION.finditer(self.low)), default=-1)
+                if position < last_adoption and _maybe_adopted(control):
+                    raise _Unsure  # the adoption agency may have moved it: see _ADOPTION
                 self._add_root(control)
                 owners[key] = form
         return owners
