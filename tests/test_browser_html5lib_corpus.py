@@ -121,3 +121,23 @@ def test_controls_the_adoption_agency_moves_lose_the_pointers_form(chromium: Chr
     for number, (label, page) in enumerate(called):
         differences += [f"{label} {d}" for d in call_differences(chromium, page, {}, f"/html5lib/{number}.html", "t0")]
     assert not differences, f"{len(differences)} of {2 * (len(pages) + len(called))}:\n" + "\n".join(differences[:6])
+
+
+#: where a textarea's start tag is processed: foster-parented (still "in table"), in a cell, in a
+#: caption, "in body"
+TEXTAREA_PLACES = ["<table>{}</table>", "<table><tr><td>{}</table>", "<table><caption>{}</table>", "<p>{}</p>"]
+#: what follows its start tag: a line feed (raw, as a reference, doubled, after CR), or not quite
+TEXTAREA_TEXTS = ["\nx", "\n\ny", "&#10;z", "&NewLine;w", "\r\nv", " \nq", "\n"]
+
+
+def test_a_textareas_leading_newline_is_dropped_in_every_mode(chromium: ChromiumOracle) -> None:
+    """Seeded textareas' default values, sent by a call on both parse paths, against Chromium."""
+    rng = random.Random("html5lib-textarea")
+    pages = [(_label(shape), shape["page"]) for shape in DATA["shapes"] if shape["class"] == "textarea-leading-newline"]
+    for number, place in enumerate(TEXTAREA_PLACES):
+        areas = "".join(f"<textarea name=a{i}>{text}</textarea>" for i, text in enumerate(rng.sample(TEXTAREA_TEXTS, 4)))
+        pages.append((f"textareas in place {number}", FORM + place.format(areas)))
+    differences = []
+    for number, (label, page) in enumerate(pages):
+        differences += [f"{label} {d}" for d in call_differences(chromium, page, {}, f"/html5lib/textarea/{number}.html", "t0")]
+    assert not differences, f"{len(differences)} of {2 * len(pages)}:\n" + "\n".join(differences[:6])

@@ -493,6 +493,9 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
         self.lines: dict[Any, int] = {}  # (Document.lines)
         self._splitting: set[int] = set()  # tokens whose attributes are set aside meanwhile
         self.pending_text = _PendingText()
+        #: an HTML textarea, pre or listing was just inserted: a line feed starting the next
+        #: token is dropped (see _EscapingTokenizer.__iter__)
+        self.drop_leading_newline = False
         self.activeFormattingElements = _FormattingList()
 
     def reset_form_owners(self, elements: Iterator[Any]) -> None:
@@ -631,6 +634,8 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
 
     def _record(self, element: Any, token: dict[str, Any]) -> Any:
         name = element.name
+        if name in _DROP_NEWLINE and element.namespace in _HTML_NAMESPACES:
+            self.drop_leading_newline = True
         if name in FORM_POINTER_ASSOCIATED and element.namespace in _HTML_NAMESPACES:
             lxml_element = element._element
             self.lines[lxml_element] = self.current_line()
@@ -743,6 +748,9 @@ def _letters_at_once_echoed(state: Any) -> Any:
 
 
 _TEXT_FIELDS = ("name", "data", "publicId", "systemId")  # the token texts html5lib appends to
+_PARSE_ERROR = tokenTypes["ParseError"]
+_TEXT_TOKENS = (tokenTypes["Characters"], tokenTypes["SpaceCharacters"])
+_DROP_NEWLINE = frozenset(("textarea", "pre", "listing"))
 
 
 class _EscapingTokenizer(HTMLTokenizer):  # type: ignore[misc]  # html5lib is untyped
@@ -869,9 +877,23 @@ class _EscapingTokenizer(HTMLTokenizer):  # type: ignore[misc]  # html5lib is un
         return character
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
-        check_time = self.parser.tree.check_time  # (tokens the tree keeps nothing of cost time too)
+        tree = self.parser.tree
+        check_time = tree.check_time  # (tokens the tree keeps nothing of cost time too)
         for token in super().__iter__():
             check_time()
+            if tree.drop_leading_newline and token["type"] != _PARSE_ERROR:
+                # "If the next token is a U+000A LINE FEED (LF) character token, then ignore
+                # that token" after a textarea, pre or listing start tag, whatever the mode
+                # (#parsing-main-inbody). html5lib 1.1 hooks it on the in-body phase only, so a
+                # textarea in a table cell or caption, or foster-parented, kept its line feed
+                # (a default value "\n" for Chromium's "").
+                tree.drop_leading_newline = False
+                in_body = self.parser.phases["inBody"]
+                in_body.processSpaceCharacters = in_body.processSpaceCharactersNonPre
+                if token["type"] in _TEXT_TOKENS and token["data"].startswith("\n"):
+                    token["data"] = token["data"][1:]
+                    if not token["data"]:
+                        continue
             for field in _TEXT_FIELDS:
                 if isinstance(token.get(field), _Pieces):
                     token[field] = str(token[field])
