@@ -20,7 +20,12 @@ as a seeded family here:
   misnested ``</b>``, ``</a>``, or ``<a>`` while one is open): moving it resets its form owner, so
   the form around it decides (#reset-the-form-owner). formtools kept the pointer's form, so
   ``<table><form><a><button></a>`` submitted a button Chromium's form does not have, and
-  ``<div><form></div><b><p><input></b>`` listed an input that is no parameter of it.
+  ``<div><form></div><b><p><input></b>`` listed an input that is no parameter of it; and html5lib
+  1.1 left a foster-parented element out of its parent's list of children, so the agency's moving
+  it raised a ValueError on the html5lib path (webkit02.dat #15 after ``<table><form>``);
+- a line feed starting a textarea outside "in body" (foster-parented out of a table, in a cell
+  or a caption): the standard drops it whatever the insertion mode; html5lib 1.1 hooks the rule
+  on its in-body phase only, and the fast path copied that, so the default value sent kept it.
 """
 
 from __future__ import annotations

@@ -455,8 +455,11 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
                 return bool(super().hasContent())
 
             def reparentChildren(self, newParent: Any) -> None:
+                """html5lib's, moving the children in the tree's order (see insertBefore)."""
                 builder.pending_text.flush()
                 builder.reset_form_owners(self._element.iterdescendants())
+                order = {child: index for index, child in enumerate(self._element)}
+                self._childNodes.sort(key=lambda node: order.get(node._element, len(order)))
                 super().reparentChildren(newParent)
 
             def removeChild(self, node: Any) -> None:
@@ -469,9 +472,15 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
 
             def insertBefore(self, node: Any, refNode: Any) -> None:
                 """html5lib's, without listing every child to find ``refNode`` (each element
-                foster-parented before a table cost the children before it)."""
+                foster-parented before a table cost the children before it), and with ``node``
+                among the children html5lib lists: html5lib 1.1 left a foster-parented element
+                out, so the adoption agency's removeChild of it raised a ValueError
+                (``<table><form><b><em><foo><foo><foo><aside></b></em>``, html5lib-tests
+                webkit02.dat #15) and its reparentChildren left it behind. It is listed last;
+                reparentChildren sorts the list into the tree's order when it reads it."""
                 refNode._element.addprevious(node._element)
                 node.parent = self
+                self._childNodes.append(node)
 
         self.elementClass = Element
         self.deadline: float | None = None  # time.monotonic() past which the parse gives up
