@@ -248,8 +248,8 @@ def test_form_end_tags_the_pointer_never_sees_cost_linear_work(
 
 
 #: Sibling elements the fast path looks past, each of which once walked all the ones after it
-#: (a textarea, pre or listing whose leading line feed html5lib keeps only outside "in body":
-#: whether a table after one of its ancestors came first): one element, repeated n times.
+#: (looking for a table that came first, when it reproduced html5lib 1.1's keeping of a leading
+#: line feed outside "in body"): one element, repeated n times.
 SIBLINGS: dict[str, str] = {
     "textareas with a leading line feed": "<textarea name=t{i}>\nx</textarea>",
     "the same between paragraphs": "<textarea name=t{i}>\nx</textarea><p>y</p>",

@@ -1128,7 +1128,8 @@ def _svg_form(rng: PageRng) -> str:
 
 
 def _textarea_newlines(rng: PageRng) -> str:
-    """A textarea's leading line feed: html5lib drops it only "in body"."""
+    """A textarea's leading line feed, dropped in every insertion mode (html5lib 1.1 drops it only
+    "in body"; formtools' exact path applies the standard's rule itself)."""
     body = rng.choice(["\nx", "\n\ny", "&#10;z", "&NewLine;w", "\r\nv", "no newline"])
     area = f"<textarea name=\"n{rng.serial()}\">{body}</textarea>"
     return rng.choice([

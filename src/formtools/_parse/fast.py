@@ -10,7 +10,7 @@ gets both from one lexbor parse, and copies from its tree a skeleton holding exa
 
 1. **Positions by marking.** Before parsing, every ``<form`` and listed-element start tag (from
    the first ``<form`` on) gets ``/\\x01=N`` inserted after its name, ``N`` being its byte offset
-   (``<table`` and ``<template`` get ``\\x02`` and ``\\x03``). In a real tag that reads as an
+   (``<template`` gets ``\\x03``). In a real tag that reads as an
    attribute (``/`` ends a tag name), so each form and control lexbor builds says where its tag
    was: creation order and html5lib's line number. A tag-like string in a script, comment or
    attribute value just gets those characters, which the skeleton strips again: the insertion
@@ -20,7 +20,8 @@ gets both from one lexbor parse, and copies from its tree a skeleton holding exa
    cleared by the first real ``</form>`` after it that reaches "in body" (html5lib's select mode
    and templates keep it). Whether a ``</form`` is a real end tag is decided by tokenizing exactly,
    in Python, only the stretch since the last marked tag before it, usually a few bytes. A
-   control made while the pointer is set belongs to that form, wherever the tree put it.
+   control made while the pointer is set belongs to that form, wherever the tree put it, unless
+   the adoption agency may have moved it since (then html5lib decides: see ``_ADOPTION``).
 3. **The skeleton.** Every form's subtree; every control the pointer or ``form=`` gives a form
    outside it; the labels, datalists, headings and ``aria-labelledby`` targets those refer to; the
    first element with each id looked up; and the ancestors forms_of looks at (fieldsets, their
@@ -28,9 +29,9 @@ gets both from one lexbor parse, and copies from its tree a skeleton holding exa
    order, into a small lxml tree, which ``forms_of`` scans. Text is copied only where it is read,
    and elements forms_of ignores are left out.
 4. **Where the parsers part.** html5lib 1.1 predates ``<search>``, ``<dialog>``, the customizable
-   ``<select>`` parser and templates as scope boundaries, still knows ``<isindex>``, and keeps a
-   textarea's leading newline outside "in body". The skeleton reproduces the last, and checks
-   that each select's and template's contents do nothing the two parsers read differently. Where
+   ``<select>`` parser and templates as scope boundaries, and still knows ``<isindex>``. The
+   skeleton checks that each select's and template's contents do nothing the two parsers read
+   differently. Where
    that fails, and for what this module does not model (a raw NUL or form feed, declarative
    shadow roots, MathML and SVG around what it copies, elements in options),
    :func:`fast_document` returns None and the caller parses with html5lib.
@@ -60,7 +61,6 @@ from formtools._parse.scan import (
     _FOREIGN,
     _FORM_WORD,
     _IN_SELECT_TAG,
-    _LEADING_LF,
     _MARK,
     _MARK_TEXT,
     _MARKED,
@@ -70,7 +70,6 @@ from formtools._parse.scan import (
     _SELECT_PARTS,
     _SPECIAL,
     _START_TAG,
-    _TABLE_MARK,
     _TEMPLATE_MARK,
     _TEMPLATE_TAG,
     _Unsure,
@@ -98,6 +97,34 @@ from formtools._parse.charset import Settled, settle_encoding
 from formtools._parse.prefilter import lowered
 
 __all__ = ["fast_document"]
+
+
+# The tags after which the adoption agency can run (an end tag of a formatting element, or an
+# <a> or <nobr> while one is open). It moves the nodes below a misnested formatting element, and
+# a moved control has its form owner reset (#reset-the-form-owner): the form around it decides,
+# not the pointer. lexbor's tree does not say what moved, so a control the pointer gave a form
+# outside it goes to html5lib when such a tag follows it.
+_ADOPTION = re.compile(rb"</?(?:a|nobr)[\s/>]|</(?:b|big|code|em|font|i|s|small|strike|strong|tt|u)[\s/>]")
+
+
+_FORMATTING = frozenset("a b big code em font i nobr s small strike strong tt u".split())
+
+
+def _maybe_adopted(control: LexborNode) -> bool:
+    """Whether the adoption agency may have moved ``control``: what it moves ends up below a
+    formatting element (the furthest block's contents go into a clone of the misnested element)
+    or is the furthest block itself, which then holds that clone."""
+    node = element_parent(control)
+    while node is not None:
+        if node.tag in _FORMATTING:
+            return True
+        node = element_parent(node)
+    child = control.child
+    while child is not None:
+        if child.tag in _FORMATTING:
+            return True
+        child = child.next
+    return False
 
 
 class _NestedForm(Exception):
@@ -147,7 +174,6 @@ _SVG = "http://www.w3.org/2000/svg"
 _HTML_POINTS = frozenset({"foreignObject", "desc", "title"})  # SVG's HTML integration points
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _TABLE_PARTS = frozenset({"table", "tbody", "thead", "tfoot", "tr", "colgroup"})
-_CELLS = frozenset({"td", "th", "caption"})
 # Elements a copy keeps even where their text is not read: what forms_of looks at. Others (and
 # their text) are left out, their children taking their place, unless they carry an id or a dir.
 _KEEP = LISTED | {"form", "label", "legend", "datalist", "option", "optgroup", "template",
@@ -184,7 +210,6 @@ _KINDS = {tag: "listed" for tag in LISTED} | {tag: "unmodelled" for tag in _UNMO
     "iframe": "frame", "frame": "frame", "embed": "frame",
 }
 _UNSKELETAL = _FOREIGN | _SELECT_PARTS | {"template"}  # what no element a skeleton holds is in
-_NO_TABLE = float("inf")  # (see _Page._earliest_table_from)
 _XML_NAME = re.compile(r"[a-z_][a-z0-9_.-]*")
 _INFOSET = InfosetFilter(preventDoubleDashComments=True)
 _NAMES: dict[str, str] = {}
@@ -218,8 +243,8 @@ class _Page(PointerScan):
         if b"\r" in data:  # html5lib's input stream normalizes newlines
             data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
             low = data.lower()
-        # A raw NUL or form feed: the two parsers drop a NUL in different places, and html5lib's
-        # tree builder sees a parked form feed as text. A raw U+0001 to U+0003 would pass for a mark.
+        # A raw NUL or form feed: what becomes of a NUL depends on the insertion mode, and
+        # html5lib's tree builder sees a parked form feed as text. A raw U+0001 to U+0003 would pass for a mark.
         if any(byte in data for byte in (b"\x00", b"\x0c", b"\x01", b"\x02", b"\x03")):
             raise _Unsure
         self.data, self.low, self.encoding = data, low, encoding
@@ -242,7 +267,6 @@ class _Page(PointerScan):
         self.list_ids: set[str] = set()  # ids named by list=
         self.heading_parents: set[int] = set()  # parents of the section headings copied
         self.headings_before: dict[int, LexborNode | None] = {}  # sibling → nearest heading before it
-        self.tables_from: dict[int, float] = {}  # sibling → earliest table tag from it on
         self.above = tree_facts()
 
     def _marked(self) -> bytes:
@@ -265,7 +289,7 @@ class _Page(PointerScan):
         for match in _CANDIDATE.finditer(low, start):
             end = match.end()
             parts.append(data[last:end])
-            parts.append(b"/%c=%d" % (2 if match.group(1) else 3 if match.group(2) else 1, match.start()))
+            parts.append(b"/%c=%d" % (3 if match.group(1) else 1, match.start()))
             last = end
         parts.append(data[last:])
         return b"".join(parts)
@@ -526,6 +550,7 @@ class _Page(PointerScan):
         """Controls the parser's form pointer gave to a form other than the one around them."""
         owners: dict[int, int] = {}
         skip = {control.mem_id for control in with_form}  # form= decides, not the pointer
+        last_adoption: int | None = None  # where the last tag that can run the adoption agency is
         for position, control in self.marked:
             at = bisect.bisect(self.form_positions, position) - 1
             key = control.mem_id
@@ -535,6 +560,10 @@ class _Page(PointerScan):
             if key in self.copied and self.nearest_form.get(key) == form:
                 continue  # the pointer and the tree agree
             if position < self._pointer_end(at):
+                if last_adoption is None:
+                    last_adoption = max((match.start() for match in _ADOPTION.finditer(self.low)), default=-1)
+                if position < last_adoption and _maybe_adopted(control):
+                    raise _Unsure  # the adoption agency may have moved it: see _ADOPTION
                 self._add_root(control)
                 owners[key] = form
         return owners
@@ -674,8 +703,6 @@ class _Page(PointerScan):
             element = self._element(root)
             self._children(root, element, "html", None, form, read or tag in _TEXT_READ, False)
         if tag in _MARKED or tag == "label":
-            if tag == "textarea":
-                self._leading_newline(root, element)
             self._remember(root, element, None)
         return element
 
@@ -771,11 +798,7 @@ class _Page(PointerScan):
                     leave_out,
                 )
             if tag in _MARKED or tag == "label":
-                if tag == "textarea":
-                    self._leading_newline(child, element)
                 self._remember(child, element, form)
-            elif text_read and tag in ("pre", "listing"):
-                self._leading_newline(child, element)
 
     def _check_select(self, key: int) -> None:
         """A select's contents in the source hold only option, optgroup and hr tags (and text)
@@ -788,59 +811,6 @@ class _Page(PointerScan):
         other = _IN_SELECT_TAG.search(self.low, match.end())
         if other is None or not _END_SELECT.match(self.low, other.start()):
             raise _Unsure
-
-    def _leading_newline(self, node: LexborNode, element: etree._Element) -> None:
-        """html5lib 1.1 drops the line feed that starts a textarea, pre or listing only when "in
-        body" sees it: in a table cell or caption, or foster-parented out of a table (still "in
-        table"), it keeps it (its drop-newline hook lives on the in-body phase). lexbor always
-        drops it."""
-        position = self.positions.get(node.mem_id)
-        if node.tag != "textarea" or position is None:
-            if self._in_body(node, None):
-                return
-            raise _Unsure  # where a pre or listing starts is not known
-        match = _START_TAG.match(self.low, position)
-        if match is None or not _LEADING_LF.match(self.data, match.end()):
-            return
-        if not self._in_body(node, position):
-            element.text = "\n" + (element.text or "")
-
-    def _in_body(self, node: LexborNode, position: int | None) -> bool:
-        """Whether html5lib was "in body" after ``node``'s start tag (at ``position``): not in a
-        cell or caption, nor foster-parented, that is before a table whose tag came first."""
-        ancestor: LexborNode | None = node
-        while ancestor is not None and ancestor.is_element_node:
-            if ancestor.tag in _CELLS:
-                return False
-            if ancestor.tag == "body":
-                return True
-            earliest = self._earliest_table_from(ancestor.next)
-            if earliest < _NO_TABLE and (position is None or earliest < position):
-                return False
-            ancestor = ancestor.parent
-        return True
-
-    def _earliest_table_from(self, sibling: LexborNode | None) -> float:
-        """Where the earliest table tag among ``sibling`` and the siblings after it was (-1 for
-        a table the marks do not place, :data:`_NO_TABLE` for none), remembered for every
-        sibling walked: thousands of sibling textareas would otherwise each walk all the ones
-        after them."""
-        cache = self.tables_from
-        walked = []
-        earliest = _NO_TABLE
-        while sibling is not None:
-            known = cache.get(sibling.mem_id)
-            if known is not None:
-                earliest = known
-                break
-            walked.append(sibling)
-            sibling = sibling.next
-        for each in reversed(walked):
-            if each.tag == "table":
-                mark = each.attrs.get(_TABLE_MARK)
-                earliest = min(earliest, -1 if mark is None else int(mark.rstrip("/")))
-            cache[each.mem_id] = earliest
-        return earliest
 
     def _remember(self, node: LexborNode, element: etree._Element, form: int | None) -> None:
         """For copied forms and listed elements: the tag's offset and the form around; and the

@@ -52,13 +52,12 @@ def _mem_id(node: LexborNode) -> int:
 
 _MARKED = LISTED | {"form"}
 _CANDIDATE = re.compile(  # a start tag of a marked name (CR is normalized away before)
-    rb"<(?:f(?:orm|ieldset)|input|select|t(?:extarea|(able)|(emplate))|button|o(?:utput|bject))"
+    rb"<(?:f(?:orm|ieldset)|input|select|t(?:extarea|(emplate))|button|o(?:utput|bject))"
     rb"(?=[\t\n\f />])"
 )
 _MARK = "\x01"  # on forms and listed elements, which the query finds
-_TABLE_MARK = "\x02"  # on tables: read only to tell where a textarea was foster-parented
 _TEMPLATE_MARK = "\x03"  # on templates: read to check what their contents do
-_MARKS = (_MARK, _TABLE_MARK, _TEMPLATE_MARK)
+_MARKS = (_MARK, _TEMPLATE_MARK)
 _MARK_TEXT = re.compile("/[\x01-\x03]=[0-9]+")
 # Before the first <form: a <template, or what may be a form= attribute (two patterns, each with
 # a literal prefix re can search for quickly).
@@ -88,8 +87,6 @@ _SCRIPT_STATES = re.compile(rb"<!--|--+>|<(/?)script[\t\n\f />]")
 # select's end tag, or lexbor's customizable select parser and html5lib's select mode part ways.
 _IN_SELECT_TAG = re.compile(rb"<(?=[a-z/!?])(?!(?:/?(?:option|optgroup)|hr)[\t\n\f />])")
 _END_SELECT = re.compile(rb"</select[\t\n\f />]")
-# A line feed, raw or as a character reference, at the start of a textarea's RCDATA.
-_LEADING_LF = re.compile(rb"\n|&#0*10(?![0-9])|&#[xX]0*[aA](?![0-9a-fA-F])|&NewLine;")
 
 
 def _raw_end(low: bytes, name: str, start: int) -> int:
