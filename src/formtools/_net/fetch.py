@@ -24,16 +24,18 @@ from __future__ import annotations
 import base64
 import contextvars
 import functools
+import ipaddress
 import os
 import re
 import ssl
 import zlib
-from http.cookiejar import CookieJar, DefaultCookiePolicy
+from http.cookiejar import Cookie, CookieJar, DefaultCookiePolicy
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Self
-from urllib.parse import unquote
+from urllib.parse import unquote, urlsplit
+from urllib.request import Request as CookieRequest
 
 import ada_url
 import anyio
@@ -73,6 +75,7 @@ __all__ = [
     "DEFAULT_MAX_REDIRECTS",
     "DEFAULT_TIMEOUT",
     "AsyncFetcher",
+    "BrowserCookiePolicy",
     "FetchPolicy",
     "Fetcher",
     "Response",
@@ -240,10 +243,58 @@ def _remember(cookies: httpx.Cookies | None, hop: _Hop, status: int, headers: ht
         cookies.extract_cookies(httpx.Response(status, headers=kept, request=httpx.Request(hop.method, hop.url.href)))
 
 
+class BrowserCookiePolicy(DefaultCookiePolicy):
+    """Which host a cookie belongs to, by RFC 6265 (5.1.3 domain-match, 5.3 steps 6 and 11), as
+    browsers decide it, in place of Python's RFC 2965 rules: those give a host without a dot the
+    name ``host.local``, so that ``Domain=local`` from ``evil`` was sent to ``intranet``,
+    ``localhost`` and every ``*.local`` host, and a host-only cookie of ``evil`` to
+    ``evil.local``; and without ``DomainStrictNonDomain`` they send a host-only cookie to every
+    subdomain. Here a host-only cookie is stored under its very host and goes back to it alone;
+    a ``Domain`` cookie is accepted from, and sent to, the hosts that domain-match it (an IP
+    address only matches itself). Public suffixes are :func:`_within_public_suffixes`' part."""
+
+    def set_ok_domain(self, cookie: Cookie, request: CookieRequest) -> bool:
+        host = _host_of(request)
+        if not cookie.domain_specified:
+            cookie.domain = host  # Python's default would be the "effective" host, host + ".local"
+            return True
+        return _domain_match(host, cookie.domain)
+
+    def return_ok_domain(self, cookie: Cookie, request: CookieRequest) -> bool:
+        host = _host_of(request)
+        return _domain_match(host, cookie.domain) if cookie.domain_specified else cookie.domain == host
+
+    def domain_return_ok(self, domain: str, request: CookieRequest) -> bool:
+        return _domain_match(_host_of(request), domain)
+
+
+def _host_of(request: CookieRequest) -> str:
+    """The host a cookie request is for, lowercase, without port (an IPv6 address without
+    brackets): the WHATWG-serialised URL each hop is made from."""
+    return urlsplit(request.get_full_url()).hostname or ""
+
+
+def _domain_match(host: str, domain: str) -> bool:
+    """RFC 6265, 5.1.3: ``host`` is ``domain`` (case-insensitively, a leading dot ignored), or a
+    host name (not an IP address) ending in ``.domain``."""
+    host, domain = host.lower(), domain.lower().removeprefix(".")
+    if host == domain:
+        return True
+    return host.endswith("." + domain) and not _is_ip(host)
+
+
+def _is_ip(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return True
+
+
 def cookie_jar() -> httpx.Cookies:
-    """An empty cookie jar that keeps a host-only cookie (one set without ``Domain``) to its
-    host, as browsers do: Python's default policy would send it to every subdomain too."""
-    return httpx.Cookies(CookieJar(DefaultCookiePolicy(strict_ns_domain=DefaultCookiePolicy.DomainStrictNonDomain)))
+    """An empty cookie jar under :class:`BrowserCookiePolicy` (the policy every fetcher also
+    gives a jar it is handed)."""
+    return httpx.Cookies(CookieJar(BrowserCookiePolicy()))
 
 
 @functools.cache
@@ -277,7 +328,9 @@ def _cookie_within_public_suffixes(line: str, host: str) -> str:
     for attribute in attributes:
         key, _, domain = attribute.partition("=")
         domain = domain.strip().lstrip(".").lower()
-        if key.strip().lower() == "domain" and domain and _public_suffixes().is_public(domain, accept_unknown=False):
+        # the list's implicit "*" rule, as browsers apply it: an unknown top-level name (local,
+        # corp, a dotless intranet host) is a public suffix too
+        if key.strip().lower() == "domain" and domain and _public_suffixes().is_public(domain):
             if domain != host:
                 return ""
             continue
@@ -518,11 +571,20 @@ def _response(hop: _Hop, status: int, headers: httpx.Headers, body: bytes, redir
     return Response(hop.url.href, status, headers, body, tuple(redirects), hop.method)
 
 
+def _browser_rules(cookies: httpx.Cookies | None) -> httpx.Cookies | None:
+    """``cookies`` (a caller's jar: an ``httpx.Client``'s, whose policy is Python's default)
+    under :class:`BrowserCookiePolicy` from now on, so that every jar a fetch uses keeps
+    cookies to the hosts a browser would send them to."""
+    if cookies is not None:
+        cookies.jar.set_policy(BrowserCookiePolicy())
+    return cookies
+
+
 class Fetcher:
     """Fetches under one :class:`FetchPolicy`, keeping connections (and, with ``cookies``, a
-    cookie jar, updated in place) between fetches; without ``cookies``, each fetch has a jar
-    of its own for its redirects. Use it as a context manager, or
-    :meth:`close` it. Connections are opened by the guard, so a pooled connection is one the
+    cookie jar, updated in place and put under :class:`BrowserCookiePolicy`) between fetches;
+    without ``cookies``, each fetch has a jar of its own for its redirects. Use it as a context
+    manager, or :meth:`close` it. Connections are opened by the guard, so a pooled connection is one the
     policy already allowed."""
 
     def __init__(
@@ -534,7 +596,7 @@ class Fetcher:
         max_connections: int = 100,
     ) -> None:
         self.policy = policy or FetchPolicy()
-        self.cookies = cookies
+        self.cookies = _browser_rules(cookies)
         self._pool = httpcore.ConnectionPool(
             ssl_context=ssl_context or default_ssl_context(),
             max_connections=max_connections,
@@ -608,7 +670,7 @@ class AsyncFetcher:
         max_connections: int = 100,
     ) -> None:
         self.policy = policy or FetchPolicy()
-        self.cookies = cookies
+        self.cookies = _browser_rules(cookies)
         self._pool = httpcore.AsyncConnectionPool(
             ssl_context=ssl_context or default_ssl_context(),
             max_connections=max_connections,
