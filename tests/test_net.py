@@ -677,6 +677,61 @@ def test_credentials_are_sent_but_not_to_another_origin_and_never_shown(
     assert "alice" not in caught.value.url
 
 
+def _header_shapes(seed: int, count: int) -> list[tuple[str, str, str, bool]]:
+    """(name, value, secret, valid): a secret token as a header value or inside a name, broken
+    at a random place by what RFC 9110 forbids there (a line break, a NUL, a space or tab at an
+    end, a character beyond latin-1; a space or colon in a name) or kept valid (inner spaces
+    and tabs, latin-1 obs-text)."""
+    import random
+
+    pick = random.Random(seed)
+    shapes = []
+    for _ in range(count):
+        secret = "".join(pick.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(16))
+        value = pick.choice(["Bearer ", "token=", ""]) + secret
+        where = pick.randrange(1, len(value))
+        kind = pick.choice(["inner", "obs", "newline", "cr", "nul", "trailing", "leading", "wide", "name"])
+        if kind == "inner":
+            shapes.append(("Authorization", value[:where] + pick.choice([" ", "\t"]) + value[where:], secret, True))
+        elif kind == "obs":
+            shapes.append(("X-Api-Key", value[:where] + "é" + value[where:], secret, True))
+        elif kind == "name":
+            shapes.append((f"Authorization{pick.choice([': ', ' ', ':'])}{value}", "", secret, False))
+        else:
+            broken = {"newline": "\n", "cr": "\r", "nul": "\0", "wide": "☃"}.get(kind)
+            if broken is not None:
+                value = value[:where] + broken + value[where:]
+            else:
+                value = value + pick.choice([" ", "\t", "\n"]) if kind == "trailing" else pick.choice([" ", "\t"]) + value
+            shapes.append(("Authorization", value, secret, False))
+    return shapes
+
+
+def test_a_bad_header_is_refused_before_sending_and_its_value_never_shown(
+    get: Callable[..., Response], v4: HostileServer
+) -> None:
+    """A header the caller gives (a token read from a file keeps its newline) that is no valid
+    HTTP field was refused by h11 with the value quoted: ``Illegal header value b'Bearer
+    s3cret\\n'`` in the fetch's error, where an agent or a log reads it. Seeded shapes: a bad
+    one is a one-line usage error naming the header and never the secret, with nothing sent; a
+    valid one arrives as it was given."""
+    import json
+
+    from formtools.errors import UsageProblem
+
+    for name, value, secret, valid in _header_shapes(seed=9110, count=40):
+        if valid:
+            echo = json.loads(get(v4.url("/echo"), OPEN, headers=[(name, value)]).body)
+            assert echo["headers"][name.lower()] == value
+            continue
+        with pytest.raises(UsageProblem) as caught:
+            get(v4.url("/echo"), OPEN, headers=[(name, value)])
+        text = str(caught.value)
+        assert secret not in text and "\n" not in text and text.endswith("."), text
+    assert all(seen.path == "/echo" for seen in v4.seen)
+    assert len(v4.seen) == sum(valid for *_, valid in _header_shapes(seed=9110, count=40))
+
+
 def test_a_fragment_survives_a_redirect_that_has_none(get: Callable[..., Response], v4: HostileServer) -> None:
     answer = get(v4.url("/redirect?to=/ok#kept") , OPEN)
     assert answer.url == v4.url("/ok#kept")

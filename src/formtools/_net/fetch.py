@@ -44,6 +44,7 @@ import httpx
 from publicsuffixlist import PublicSuffixList
 
 from formtools._spec.referrer import Referrer, policy_from_header
+from formtools.errors import UsageProblem
 from formtools._net.errors import (
     shown,
     BadURL,
@@ -185,11 +186,32 @@ class _Hop:
     referrer: Referrer | None = None  # a navigation's Referer/Origin state, hop by hop
 
 
+# RFC 9110: a field name is a token (5.1); a value has no CR, LF or NUL and no space or tab at
+# either end (5.5); a header goes on the wire as latin-1
+_FIELD_NAME = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+_FIELD_VALUE = re.compile(r"(?:[\x21-\x7e\x80-\xff](?:[\t\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?)?")
+
+
 def _pairs(headers: Headers | None) -> tuple[tuple[str, str], ...]:
+    """The caller's headers, each checked before anything is sent: h11 refuses a bad one with
+    an error that quotes it, and a header is where a token or password goes (a token read from
+    a file keeps its newline). The error names the header, never its value."""
     if headers is None:
         return ()
     items = headers.items() if isinstance(headers, Mapping) else headers
-    return tuple((str(name), str(value)) for name, value in items)
+    pairs = tuple((str(name), str(value)) for name, value in items)
+    for number, (name, value) in enumerate(pairs, 1):
+        if not _FIELD_NAME.fullmatch(name):  # not shown: "Authorization: Bearer …" given as a name
+            raise UsageProblem(
+                f"Header {number} of {len(pairs)} has no valid HTTP name (RFC 9110: a token, no space or "
+                "colon); nothing was sent."
+            )
+        if not _FIELD_VALUE.fullmatch(value):
+            raise UsageProblem(
+                f"The value of the {name} header is not a valid HTTP field value (a line break, a NUL, a "
+                "character beyond latin-1, or a space or tab at either end); nothing was sent."
+            )
+    return pairs
 
 
 def _basic(url: ada_url.URL) -> str | None:
