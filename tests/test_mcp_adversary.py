@@ -798,3 +798,58 @@ def test_a_page_url_with_a_smuggled_authority_trusts_its_own_origin_live(site: T
             site.redirects = {}
         assert result.is_error and "::1 is a loopback address" in result.content[0].text
         assert internal.paths() == []
+
+
+CREDENTIALED = """<!doctype html><meta charset=utf-8>
+<form toolname=find tooldescription="Search" toolautosubmit action=/submit><input name=q><button>Go</button></form>
+<form toolname=moved tooldescription="Search elsewhere" toolautosubmit action=/moved><input name=q><button>Go</button></form>
+<form toolname=new_key tooldescription="Generate an API key" toolautosubmit method=post action=/keys><button>Go</button></form>
+<form toolname=order tooldescription="Place an order" method=post action=/submit><input name=q><button>Go</button></form>
+"""
+
+
+def test_the_page_urls_credentials_are_in_no_result(site: TestSite) -> None:
+    """The operator's page URL carries a user name and password (sent as ``Authorization:
+    Basic``). The fetch keeps them on every URL a relative redirect leads to, and a sensitive
+    output's ``redeemUrl`` is such a URL: the bridge handed ``http://user:password@…/keys/1`` to
+    the agent, and ``formtools call`` printed them in ``url``, ``redirects`` and the request.
+    Seeded user names and passwords (percent-encoded characters too), every kind of call — a
+    plain result, one through a redirect, a sensitive output, one awaiting a person — through
+    the bridge (in process) and the library's printable forms: neither appears anywhere."""
+    import random
+
+    from mcp import Client
+
+    from formtools._execute.call import prepare_call, submit
+    from formtools._spec.jsjson import dumps
+    from formtools.mcp import Bridge, BridgeOptions, load_pages
+
+    pick = random.Random(2617)
+    alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+    url = site.put("creds", CREDENTIALED.encode())
+    site.redirects = {"/moved": "/submit?moved=1"}
+    calls = [("find", {"q": "x"}), ("moved", {"q": "y"}), ("new_key", {}), ("order", {"q": "z"})]
+    try:
+        for _ in range(3):
+            user = "".join(pick.choices(alphabet, k=8))
+            password = "".join(pick.choices(alphabet, k=10)) + pick.choice(["", "%40", "%3A", "%2F"])
+            typed = url.replace("http://", f"http://{user}:{password}@")
+            options = BridgeOptions(allow_private=True)
+            pages = load_pages([typed], options=options)
+
+            async def main() -> list[Any]:
+                async with Client(Bridge(pages, options).server()) as client:
+                    return [(await client.call_tool(name, arguments)).model_dump(by_alias=True) for name, arguments in calls]
+
+            written = [json.dumps(run(main))]
+            for name, arguments in calls:
+                tool = next(t for t in pages[0].tools if t.name == name)
+                prepared = prepare_call(tool, arguments)
+                written.append(dumps(prepared.shown.to_dict()))  # type: ignore[union-attr]
+                written.append(dumps(submit(prepared, confirm=True).to_dict()))
+            everything = "\n".join(written)
+            assert "/keys/" in everything and "redeemUrl" in everything and "moved=1" in everything
+            assert user not in everything and password not in everything
+    finally:
+        site.redirects = {}
+    assert {r.headers.get("Authorization", "")[:6] for r in site.received} == {"Basic "}
