@@ -781,3 +781,29 @@ def test_the_policy_rejects_nonsense_and_trusted_origins_must_be_urls() -> None:
     with pytest.raises(BadURL):
         FetchPolicy(trusted=("not a url",))
     assert FetchPolicy(trusted=["http://localhost:8000"]).exempt == frozenset({("localhost", 8000)})  # type: ignore[arg-type]
+
+
+def test_a_url_that_does_not_parse_shows_no_piece_of_its_password() -> None:
+    """A URL that is no URL (``http://bob:pa@ss@[::1/``) is named in the error without its
+    user info; the fallback split it at the first ``@`` or looked only before the first ``/``
+    and showed ``ss@[::1/`` or the whole ``pa/ss``. Seeded passwords holding the characters
+    that end or split an authority, before hosts that do not parse."""
+    import random
+
+    import ada_url
+
+    pick = random.Random(3986)
+    alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+    tried = 0
+    for _ in range(80):
+        pieces = ["".join(pick.choices(alphabet, k=4)) for _ in range(3)]
+        password = "".join(p + pick.choice("@/?#:[\\%") for p in pieces[:-1]) + pieces[-1]
+        url = f"http://{pick.choice(['bob', ''])}:{password}@{pick.choice(['[::1', 'a b', 'h:99999', '[x]', 'h%00'])}/"
+        if ada_url.check_url(url):  # a "/" or "#" ends the authority first: no password at all
+            continue
+        tried += 1
+        with pytest.raises(BadURL) as caught:
+            fetch("GET", url, policy=OPEN)
+        for text in (str(caught.value), caught.value.url):
+            assert not any(piece in text for piece in pieces), (url, text)
+    assert tried > 30
