@@ -275,6 +275,28 @@ class BrowserCookiePolicy(DefaultCookiePolicy):
     a ``Domain`` cookie is accepted from, and sent to, the hosts that domain-match it (an IP
     address only matches itself). Public suffixes are :func:`_within_public_suffixes`' part."""
 
+    def set_ok(self, cookie: Cookie, request: CookieRequest) -> bool:
+        """RFC 6265bis' rules for secure origins on top (5.7, storage steps 8, 14, 15, 20-21),
+        as Chromium applies them: a ``Secure`` cookie, a ``__Secure-`` or ``__Host-`` one
+        (the latter also host-only with ``Path=/``) and a ``SameSite=None`` one (which must be
+        ``Secure``) come only from a secure origin — https, or a potentially trustworthy
+        host (``localhost``, 127.0.0.0/8, ::1) — so that plain http cannot plant a cookie an
+        https page of the site would trust."""
+        if not super().set_ok(cookie, request):
+            return False
+        secure = cookie.secure
+        name = cookie.name.lower()
+        rest = {key.lower(): value for key, value in vars(cookie)["_rest"].items()}
+        if name.startswith(("__secure-", "__host-")) or (rest.get("samesite") or "").lower() == "none":
+            if not secure:
+                return False
+        if name.startswith("__host-") and (cookie.domain_specified or cookie.path != "/"):
+            return False
+        return not secure or _secure_origin(request)
+
+    def return_ok_secure(self, cookie: Cookie, request: CookieRequest) -> bool:
+        return not cookie.secure or _secure_origin(request)
+
     def set_ok_domain(self, cookie: Cookie, request: CookieRequest) -> bool:
         host = _host_of(request)
         if not cookie.domain_specified:
@@ -288,6 +310,15 @@ class BrowserCookiePolicy(DefaultCookiePolicy):
 
     def domain_return_ok(self, domain: str, request: CookieRequest) -> bool:
         return _domain_match(_host_of(request), domain)
+
+
+def _secure_origin(request: CookieRequest) -> bool:
+    """https, or a host Secure Contexts call potentially trustworthy (Chromium lets such an
+    http origin set and get ``Secure`` cookies)."""
+    host = _host_of(request)
+    if urlsplit(request.get_full_url()).scheme == "https" or host == "localhost" or host.endswith(".localhost"):
+        return True
+    return _is_ip(host) and ipaddress.ip_address(host).is_loopback
 
 
 def _host_of(request: CookieRequest) -> str:
