@@ -807,3 +807,32 @@ def test_a_url_that_does_not_parse_shows_no_piece_of_its_password() -> None:
         for text in (str(caught.value), caught.value.url):
             assert not any(piece in text for piece in pieces), (url, text)
     assert tried > 30
+
+
+def test_proxy_variables_and_netrc_are_not_read(
+    get: Callable[..., Response], v4: HostileServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    """A proxy named by the environment would make the connection for us, to an address the
+    guard never checked, and see every request; a ``.netrc`` would add its password for the
+    action's host. Neither is read (httpx's ``trust_env`` reads both): the request reaches the
+    server itself, with no ``Authorization``, and the proxy never hears of it."""
+    import json
+    import socket
+
+    with socket.socket() as proxy:
+        proxy.bind(("127.0.0.1", 0))
+        proxy.listen()
+        proxy.settimeout(0.2)
+        address = f"http://127.0.0.1:{proxy.getsockname()[1]}"
+        for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
+            monkeypatch.setenv(name, address)
+        monkeypatch.setenv("NO_PROXY", "")
+        netrc = tmp_path / ".netrc"
+        netrc.write_text("machine 127.0.0.1 login nina password n3trc\ndefault login nina password n3trc\n")
+        netrc.chmod(0o600)
+        monkeypatch.setenv("NETRC", str(netrc))
+        monkeypatch.setenv("HOME", str(tmp_path))
+        echo = json.loads(get(v4.url("/echo"), OPEN).body)
+        assert echo["label"] == "v4" and "authorization" not in echo["headers"]
+        with pytest.raises(socket.timeout):
+            proxy.accept()
