@@ -836,3 +836,25 @@ def test_proxy_variables_and_netrc_are_not_read(
         assert echo["label"] == "v4" and "authorization" not in echo["headers"]
         with pytest.raises(socket.timeout):
             proxy.accept()
+
+
+def test_a_callers_credentials_go_to_no_other_origin_after_a_redirect(
+    get: Callable[..., Response], v4: HostileServer, v6: HostileServer
+) -> None:
+    """``Authorization`` was dropped when a redirect left the origin, ``Proxy-Authorization``
+    (no proxy is ever used: it can only be meant for the first origin) went on to the next.
+    Seeded: either header in any letter case, every redirect status, a same-origin hop (kept)
+    or one to [::1] or ``localhost`` (another origin: dropped); other headers go on."""
+    import json
+    import random
+
+    pick = random.Random(27776)
+    for _ in range(16):
+        name = "".join(c.upper() if pick.random() < 0.5 else c for c in pick.choice(["authorization", "proxy-authorization"]))
+        status = pick.choice([301, 302, 303, 307, 308])
+        target = pick.choice([v4.url("/echo"), v6.url("/echo"), f"http://localhost:{v4.port}/echo"])
+        start = v4.url("/redirect?" + str(httpx.QueryParams({"to": target, "status": str(status)})))
+        echo = json.loads(get(start, OPEN, headers=[(name, "Bearer t0ken"), ("X-Other", "kept")]).body)
+        same = target.startswith(v4.origin)
+        assert (echo["headers"].get(name.lower()) == "Bearer t0ken") is same, (name, status, target)
+        assert echo["headers"]["x-other"] == "kept"

@@ -13,7 +13,8 @@ bounds, so they live here once:
 - **a redirect cap**, redirects being followed here, one guarded hop at a time, the way
   browsers follow them (the Fetch standard): 303, and 301/302 after a POST, become a GET
   without a body; 307/308 resend the request as it was; a redirect to another origin drops
-  ``Authorization``; a location without a fragment keeps the one the URL had.
+  ``Authorization`` (and ``Proxy-Authorization``); a location without a fragment keeps the one
+  the URL had.
 
 Cookies, when a jar is given, are sent and stored on every hop, as a browser does, and as a
 browser refuses a cookie for a public suffix (``Domain=github.io``), so are they here.
@@ -109,6 +110,10 @@ _DEFAULT_HEADERS = (
     ("User-Agent", f"python-httpx/{httpx.__version__}"),
 )
 _CHUNK = 64 * 1024
+# a caller's credentials, kept from another origin after a redirect: Authorization by the Fetch
+# standard (HTTP-redirect fetch, step 13), Proxy-Authorization as urllib3 and curl keep it (no
+# proxy is ever used here, so it can only be meant for the first origin)
+_CREDENTIAL_HEADERS = frozenset({"authorization", "proxy-authorization"})
 
 
 @dataclass(frozen=True)
@@ -423,7 +428,7 @@ def _next(hop: _Hop, status: int, headers: httpx.Headers, followed: int, policy:
         carried = tuple((n, v) for n, v in carried if n.lower() not in _BODY_HEADERS)
     carried = tuple((n, v) for n, v in carried if n.lower() != "cookie")  # the jar's, per hop
     if target.origin != hop.url.origin:
-        carried = tuple((n, v) for n, v in carried if n.lower() != "authorization")
+        carried = tuple((n, v) for n, v in carried if n.lower() not in _CREDENTIAL_HEADERS)
     referrer = hop.referrer
     if referrer is not None:  # Referer and Origin are the next hop's own (formtools._spec.referrer)
         referrer = referrer.redirected(hop.url.href, target.href)
