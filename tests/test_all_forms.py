@@ -561,3 +561,46 @@ def test_mcp_serve_with_all_forms(site: TestSite) -> None:
     (received,) = site.submissions()
     assert received.body == b"email=ann%40example.com&message=hi&channel=web"
     assert called.structured_content["result"][0]["body"] == received.body.decode()
+
+
+def test_an_inferred_description_names_where_the_form_really_submits() -> None:
+    """An inferred tool's description says where the form submits ("Submits: POST /contact").
+    It resolved the action with urllib's ``urljoin``, which reads ``\\\\evil.example/steal`` as a
+    path of the page, where the URL Standard (a browser, and the request formtools builds) goes
+    to https://evil.example/steal: the person or agent reading it was told the data stays on the
+    site. Seeded actions: WPT ``urltestdata.json`` inputs and backslash smuggling shapes; the
+    description names the built request's path on the page's own origin, else its origin and path."""
+    import json
+    import random
+    from pathlib import Path
+
+    from formtools._execute.request import Request
+    from formtools._spec.url import parse
+
+    cases = json.loads((Path(__file__).parent / "data/url/urltestdata.json").read_text(encoding="utf-8"))
+    pick = random.Random(1738)
+    inputs = pick.sample([c["input"] for c in cases if isinstance(c, dict)], 200)
+    hosts = ["evil.example", "127.0.0.1", "[::1]", "shop.example:8443"]
+    prefixes, separators = ["", "http:", "https:", "/"], ["\\\\", "\\/", "/\\"]
+    shapes = [f"{pick.choice(prefixes)}{pick.choice(separators)}{pick.choice(hosts)}/x" for _ in range(60)]
+    page_url = "https://shop.example/contact/"
+    checked = 0
+    for action in inputs + shapes:
+        quoted = action.replace("&", "&amp;").replace('"', "&quot;")
+        html = f'<h1>Contact us</h1><form action="{quoted}" method=post><input name=email><button>Send</button></form>'
+        for tool in formtools.extract_tools(html, base_url=page_url, all_forms=True):
+            request = formtools.prepare_call(tool, {}).request
+            sent = parse(request.url) if isinstance(request, Request) else None
+            if sent is None or sent.scheme not in ("http", "https"):
+                continue
+            page = parse(page_url)
+            assert page is not None
+            where = sent.pathname if sent.origin == page.origin else f"{sent.scheme}://{sent.host}{sent.pathname}"
+            said = re.search(r"Submits: POST (.*)\.$", tool.description)
+            assert said is not None, tool.description
+            if said.group(1) == "this page":  # an empty action: the page's own URL
+                assert sent.href_without_fragment.partition("?")[0] == page_url, (action, request.url)
+            else:
+                assert said.group(1) == where, (action, tool.description, request.url)
+            checked += 1
+    assert checked > 100

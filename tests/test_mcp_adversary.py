@@ -15,6 +15,7 @@ import os
 import signal
 import subprocess
 import time
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -716,3 +717,139 @@ def test_listing_every_tool_costs_work_linear_in_the_tools() -> None:
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         small, large = pool.submit(listing_lines, 400).result(), pool.submit(listing_lines, 800).result()
     assert large < 2.3 * small, (small, large)
+
+
+def _operator_urls(seed: int) -> list[str]:
+    """Page URLs an operator may type: every absolute ``urltestdata.json`` input (WPT), and
+    seeded smuggling shapes built from its http hosts: a second authority after a backslash,
+    which the URL Standard reads as a path and urllib as the host (``http://a\\@b/``)."""
+    import random
+
+    from formtools._spec.url import parse
+
+    cases = json.loads((Path(__file__).parent / "data/url/urltestdata.json").read_text(encoding="utf-8"))
+    inputs = [c["input"] for c in cases if isinstance(c, dict) and c.get("base") is None]
+    hosts = sorted({u.host for u in map(parse, inputs) if u is not None and u.scheme in ("http", "https") and u.host})
+    pick = random.Random(seed)
+    schemes, separators = ["http", "https"], ["\\", "\\x", "\\\\", "/..\\"]
+    userinfo, ports = ["@", "u:p@", "?@", "#@"], ["", ":81", ":0"]
+    shapes = [
+        f"{pick.choice(schemes)}://{pick.choice(hosts)}{pick.choice(separators)}"
+        f"{pick.choice(userinfo)}{pick.choice(hosts)}{pick.choice(ports)}/"
+        for _ in range(200)
+    ]
+    return inputs + shapes
+
+
+def test_the_trusted_origin_is_the_one_the_fetch_goes_to() -> None:
+    """The bridge trusts the origin of each page URL the operator gave. It was split by urllib
+    while the fetch parses URLs as browsers do: ``http://127.0.0.1:8000\\@[::1]:9000/`` trusted
+    [::1]:9000 and fetched 127.0.0.1:8000, ``http://h:8\\page`` crashed serve with a traceback.
+    Every WPT URL and smuggling shape: the trusted (host, port) is the fetched one, or the URL is
+    refused in one sentence."""
+    from formtools._net import FetchPolicy
+    from formtools._net.guard import check_url
+    from formtools.errors import BadURL
+    from formtools.mcp import _page_origin
+
+    wrong, counted = [], 0
+    for url in _operator_urls(seed=3986):
+        try:
+            fetched = check_url(url)
+        except BadURL:
+            with pytest.raises(BadURL) as refused:
+                _page_origin(url)
+            assert "\n" not in str(refused.value)
+            continue
+        counted += 1
+        port = int(fetched.port) if fetched.port else (443 if fetched.protocol == "https:" else 80)
+        trusted = FetchPolicy(trusted=(_page_origin(url),)).exempt
+        if trusted != {(fetched.hostname.strip("[]"), port)}:
+            wrong.append((url, trusted))
+    assert counted > 300 and wrong == []
+
+
+def test_a_page_url_with_a_smuggled_authority_trusts_its_own_origin_live(site: TestSite) -> None:
+    """``http://127.0.0.1:P\\page\\x@[::1]:Q``: the page is 127.0.0.1:P's ``/page/x@[::1]:Q``
+    (as a browser reads it). It is loaded, under the guard, and a refresh that redirects to the
+    server on [::1]:Q is refused before connecting: [::1]:Q is not the operator's origin."""
+    from mcp import Client
+
+    from formtools.mcp import Bridge, BridgeOptions, load_pages
+    from tests.support.hostile import HostileServer
+
+    with HostileServer("::1") as internal:
+        name = f"x@[::1]:{internal.port}"
+        site.put(name, FORM_AT.format(action="/submit").encode())
+        typed = f"{site.origin}\\page\\{name}"
+        options = BridgeOptions()
+        pages = load_pages([typed], options=options)
+        assert [tool.name for tool in pages[0].tools] == ["go"]
+        bridge = Bridge(pages, options)
+        site.redirects = {f"/page/{name}": internal.url("/ok")}
+
+        async def main() -> types.CallToolResult:
+            async with Client(bridge.server()) as client:
+                return await client.call_tool("formtools_refresh", {})
+
+        try:
+            result = run(main)
+        finally:
+            site.redirects = {}
+        assert result.is_error and "::1 is a loopback address" in result.content[0].text
+        assert internal.paths() == []
+
+
+CREDENTIALED = """<!doctype html><meta charset=utf-8>
+<form toolname=find tooldescription="Search" toolautosubmit action=/submit><input name=q><button>Go</button></form>
+<form toolname=moved tooldescription="Search elsewhere" toolautosubmit action=/moved><input name=q><button>Go</button></form>
+<form toolname=new_key tooldescription="Generate an API key" toolautosubmit method=post action=/keys><button>Go</button></form>
+<form toolname=order tooldescription="Place an order" method=post action=/submit><input name=q><button>Go</button></form>
+"""
+
+
+def test_the_page_urls_credentials_are_in_no_result(site: TestSite) -> None:
+    """The operator's page URL carries a user name and password (sent as ``Authorization:
+    Basic``). The fetch keeps them on every URL a relative redirect leads to, and a sensitive
+    output's ``redeemUrl`` is such a URL: the bridge handed ``http://user:password@…/keys/1`` to
+    the agent, and ``formtools call`` printed them in ``url``, ``redirects`` and the request.
+    Seeded user names and passwords (percent-encoded characters too), every kind of call — a
+    plain result, one through a redirect, a sensitive output, one awaiting a person — through
+    the bridge (in process) and the library's printable forms: neither appears anywhere."""
+    import random
+
+    from mcp import Client
+
+    from formtools._execute.call import prepare_call, submit
+    from formtools._spec.jsjson import dumps
+    from formtools.mcp import Bridge, BridgeOptions, load_pages
+
+    pick = random.Random(2617)
+    alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+    url = site.put("creds", CREDENTIALED.encode())
+    site.redirects = {"/moved": "/submit?moved=1"}
+    calls = [("find", {"q": "x"}), ("moved", {"q": "y"}), ("new_key", {}), ("order", {"q": "z"})]
+    try:
+        for _ in range(3):
+            user = "".join(pick.choices(alphabet, k=8))
+            password = "".join(pick.choices(alphabet, k=10)) + pick.choice(["", "%40", "%3A", "%2F"])
+            typed = url.replace("http://", f"http://{user}:{password}@")
+            options = BridgeOptions(allow_private=True)
+            pages = load_pages([typed], options=options)
+
+            async def main() -> list[Any]:
+                async with Client(Bridge(pages, options).server()) as client:
+                    return [(await client.call_tool(name, arguments)).model_dump(by_alias=True) for name, arguments in calls]
+
+            written = [json.dumps(run(main))]
+            for name, arguments in calls:
+                tool = next(t for t in pages[0].tools if t.name == name)
+                prepared = prepare_call(tool, arguments)
+                written.append(dumps(prepared.shown.to_dict()))  # type: ignore[union-attr]
+                written.append(dumps(submit(prepared, confirm=True).to_dict()))
+            everything = "\n".join(written)
+            assert "/keys/" in everything and "redeemUrl" in everything and "moved=1" in everything
+            assert user not in everything and password not in everything
+    finally:
+        site.redirects = {}
+    assert {r.headers.get("Authorization", "")[:6] for r in site.received} == {"Basic "}

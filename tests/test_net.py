@@ -677,6 +677,61 @@ def test_credentials_are_sent_but_not_to_another_origin_and_never_shown(
     assert "alice" not in caught.value.url
 
 
+def _header_shapes(seed: int, count: int) -> list[tuple[str, str, str, bool]]:
+    """(name, value, secret, valid): a secret token as a header value or inside a name, broken
+    at a random place by what RFC 9110 forbids there (a line break, a NUL, a space or tab at an
+    end, a character beyond latin-1; a space or colon in a name) or kept valid (inner spaces
+    and tabs, latin-1 obs-text)."""
+    import random
+
+    pick = random.Random(seed)
+    shapes = []
+    for _ in range(count):
+        secret = "".join(pick.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(16))
+        value = pick.choice(["Bearer ", "token=", ""]) + secret
+        where = pick.randrange(1, len(value))
+        kind = pick.choice(["inner", "obs", "newline", "cr", "nul", "trailing", "leading", "wide", "name"])
+        if kind == "inner":
+            shapes.append(("Authorization", value[:where] + pick.choice([" ", "\t"]) + value[where:], secret, True))
+        elif kind == "obs":
+            shapes.append(("X-Api-Key", value[:where] + "é" + value[where:], secret, True))
+        elif kind == "name":
+            shapes.append((f"Authorization{pick.choice([': ', ' ', ':'])}{value}", "", secret, False))
+        else:
+            broken = {"newline": "\n", "cr": "\r", "nul": "\0", "wide": "☃"}.get(kind)
+            if broken is not None:
+                value = value[:where] + broken + value[where:]
+            else:
+                value = value + pick.choice([" ", "\t", "\n"]) if kind == "trailing" else pick.choice([" ", "\t"]) + value
+            shapes.append(("Authorization", value, secret, False))
+    return shapes
+
+
+def test_a_bad_header_is_refused_before_sending_and_its_value_never_shown(
+    get: Callable[..., Response], v4: HostileServer
+) -> None:
+    """A header the caller gives (a token read from a file keeps its newline) that is no valid
+    HTTP field was refused by h11 with the value quoted: ``Illegal header value b'Bearer
+    s3cret\\n'`` in the fetch's error, where an agent or a log reads it. Seeded shapes: a bad
+    one is a one-line usage error naming the header and never the secret, with nothing sent; a
+    valid one arrives as it was given."""
+    import json
+
+    from formtools.errors import UsageProblem
+
+    for name, value, secret, valid in _header_shapes(seed=9110, count=40):
+        if valid:
+            echo = json.loads(get(v4.url("/echo"), OPEN, headers=[(name, value)]).body)
+            assert echo["headers"][name.lower()] == value
+            continue
+        with pytest.raises(UsageProblem) as caught:
+            get(v4.url("/echo"), OPEN, headers=[(name, value)])
+        text = str(caught.value)
+        assert secret not in text and "\n" not in text and text.endswith("."), text
+    assert all(seen.path == "/echo" for seen in v4.seen)
+    assert len(v4.seen) == sum(valid for *_, valid in _header_shapes(seed=9110, count=40))
+
+
 def test_a_fragment_survives_a_redirect_that_has_none(get: Callable[..., Response], v4: HostileServer) -> None:
     answer = get(v4.url("/redirect?to=/ok#kept") , OPEN)
     assert answer.url == v4.url("/ok#kept")
@@ -726,3 +781,80 @@ def test_the_policy_rejects_nonsense_and_trusted_origins_must_be_urls() -> None:
     with pytest.raises(BadURL):
         FetchPolicy(trusted=("not a url",))
     assert FetchPolicy(trusted=["http://localhost:8000"]).exempt == frozenset({("localhost", 8000)})  # type: ignore[arg-type]
+
+
+def test_a_url_that_does_not_parse_shows_no_piece_of_its_password() -> None:
+    """A URL that is no URL (``http://bob:pa@ss@[::1/``) is named in the error without its
+    user info; the fallback split it at the first ``@`` or looked only before the first ``/``
+    and showed ``ss@[::1/`` or the whole ``pa/ss``. Seeded passwords holding the characters
+    that end or split an authority, before hosts that do not parse."""
+    import random
+
+    import ada_url
+
+    pick = random.Random(3986)
+    alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+    tried = 0
+    for _ in range(80):
+        pieces = ["".join(pick.choices(alphabet, k=4)) for _ in range(3)]
+        password = "".join(p + pick.choice("@/?#:[\\%") for p in pieces[:-1]) + pieces[-1]
+        url = f"http://{pick.choice(['bob', ''])}:{password}@{pick.choice(['[::1', 'a b', 'h:99999', '[x]', 'h%00'])}/"
+        if ada_url.check_url(url):  # a "/" or "#" ends the authority first: no password at all
+            continue
+        tried += 1
+        with pytest.raises(BadURL) as caught:
+            fetch("GET", url, policy=OPEN)
+        for text in (str(caught.value), caught.value.url):
+            assert not any(piece in text for piece in pieces), (url, text)
+    assert tried > 30
+
+
+def test_proxy_variables_and_netrc_are_not_read(
+    get: Callable[..., Response], v4: HostileServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    """A proxy named by the environment would make the connection for us, to an address the
+    guard never checked, and see every request; a ``.netrc`` would add its password for the
+    action's host. Neither is read (httpx's ``trust_env`` reads both): the request reaches the
+    server itself, with no ``Authorization``, and the proxy never hears of it."""
+    import json
+    import socket
+
+    with socket.socket() as proxy:
+        proxy.bind(("127.0.0.1", 0))
+        proxy.listen()
+        proxy.settimeout(0.2)
+        address = f"http://127.0.0.1:{proxy.getsockname()[1]}"
+        for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
+            monkeypatch.setenv(name, address)
+        monkeypatch.setenv("NO_PROXY", "")
+        netrc = tmp_path / ".netrc"
+        netrc.write_text("machine 127.0.0.1 login nina password n3trc\ndefault login nina password n3trc\n")
+        netrc.chmod(0o600)
+        monkeypatch.setenv("NETRC", str(netrc))
+        monkeypatch.setenv("HOME", str(tmp_path))
+        echo = json.loads(get(v4.url("/echo"), OPEN).body)
+        assert echo["label"] == "v4" and "authorization" not in echo["headers"]
+        with pytest.raises(socket.timeout):
+            proxy.accept()
+
+
+def test_a_callers_credentials_go_to_no_other_origin_after_a_redirect(
+    get: Callable[..., Response], v4: HostileServer, v6: HostileServer
+) -> None:
+    """``Authorization`` was dropped when a redirect left the origin, ``Proxy-Authorization``
+    (no proxy is ever used: it can only be meant for the first origin) went on to the next.
+    Seeded: either header in any letter case, every redirect status, a same-origin hop (kept)
+    or one to [::1] or ``localhost`` (another origin: dropped); other headers go on."""
+    import json
+    import random
+
+    pick = random.Random(27776)
+    for _ in range(16):
+        name = "".join(c.upper() if pick.random() < 0.5 else c for c in pick.choice(["authorization", "proxy-authorization"]))
+        status = pick.choice([301, 302, 303, 307, 308])
+        target = pick.choice([v4.url("/echo"), v6.url("/echo"), f"http://localhost:{v4.port}/echo"])
+        start = v4.url("/redirect?" + str(httpx.QueryParams({"to": target, "status": str(status)})))
+        echo = json.loads(get(start, OPEN, headers=[(name, "Bearer t0ken"), ("X-Other", "kept")]).body)
+        same = target.startswith(v4.origin)
+        assert (echo["headers"].get(name.lower()) == "Bearer t0ken") is same, (name, status, target)
+        assert echo["headers"]["x-other"] == "kept"

@@ -125,3 +125,30 @@ def test_result_as_chromium_gives_it(site: LocalSite, name: str) -> None:
         assert result.result is None, result
         assert result.reason, result
         assert result.to_dict().get("result") is None
+
+
+def test_a_landing_page_is_judged_by_its_origin_not_by_credentials() -> None:
+    """Chromium withholds the result of a call that lands on another origin. A page loaded with
+    credentials (``http://alice:pw@host/…``) that redirects to its own host named without them
+    lands on the same origin — the URL Standard's origin has no user name or password — but
+    urllib's ``netloc`` kept them, and the result was withheld. Every user-info spelling against
+    every landing (the page's host with and without it, another host of the same server): the
+    result is withheld exactly when the WHATWG origins differ."""
+    from formtools._spec.url import parse
+    from tests.support.site import TestSite
+
+    page = b"<form toolname=m tooldescription=d action=/moved toolautosubmit><input name=q></form>"
+    userinfos = ["", "alice:pw@", "alice@", ":pw@", "a%40b:p%3Ac@"]
+    with TestSite() as site:
+        port = site.origin.rsplit(":", 1)[1]
+        landings = [f"{site.origin}/submit", f"http://alice:pw@127.0.0.1:{port}/submit", f"http://localhost:{port}/submit"]
+        url = site.put("p", page)
+        for userinfo in userinfos:
+            tool = formtools.extract(formtools.load_page(url.replace("http://", "http://" + userinfo))).tool("m")
+            assert tool is not None
+            for landing in landings:
+                site.redirects = {"/moved": landing}
+                result = formtools.call_tool(tool, {"q": "x"})
+                page_origin, landed = parse(tool.page.url or ""), parse(result.url or "")
+                assert page_origin is not None and landed is not None
+                assert result.withheld is (page_origin.origin != landed.origin), (userinfo, landing, result.reason)

@@ -54,7 +54,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, cast
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin
 
 import anyio
 
@@ -84,6 +84,9 @@ from formtools.errors import SubmissionError
 from formtools._execute.send import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, ToolResult
 from formtools._net import AsyncFetcher, Blocked, FetchError, FetchPolicy, acheck_target, cookie_jar, deadline, fetch
 from formtools._net.errors import shown
+from formtools._net.guard import check_url
+from formtools._spec.url import parse as parse_url
+from formtools._spec.url import same_origin, same_origin_urls
 from formtools.errors import SendError
 from formtools._parse.sources import is_url, load_page
 from formtools._synth.synthesize import synthesize
@@ -95,8 +98,6 @@ __all__ = ["Bridge", "BridgeOptions", "Page", "Refused", "load_pages", "serve"]
 REFRESH_TOOL = "formtools_refresh"
 _PAGE_SUFFIXES = (".html", ".htm")
 _NAME_UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
-_DEFAULT_PORTS = {"http": 80, "https": 443}
-
 
 
 @dataclass(frozen=True)
@@ -210,7 +211,8 @@ def load_pages(
     for source, file_url in _sources(arguments, base_url):
         document = load_page(source, base_url=file_url) if file_url else _load_url(source, options)
         url = document.url or file_url or source
-        base = _key(Path(source).stem if file_url else (urlsplit(url).hostname or "page"))
+        parsed = parse_url(url)
+        base = _key(Path(source).stem if file_url else (parsed.hostname if parsed else "") or "page")
         key, n = base, 1
         while key in keys:
             n += 1
@@ -357,15 +359,12 @@ _REFRESH_ENTRY = types.Tool(
 
 
 def _page_origin(url: str) -> str:
-    scheme, host, port = _origin(url)
-    host = f"[{host}]" if ":" in host else host
-    return f"{scheme}://{host}" + (f":{port}" if port else "")
-
-
-def _origin(url: str) -> tuple[str, str, int | None]:
-    parts = urlsplit(url)
-    scheme = parts.scheme.lower()
-    return scheme, (parts.hostname or "").lower(), parts.port or _DEFAULT_PORTS.get(scheme)
+    """The origin of a page URL the operator gave, the one the guard trusts: parsed as the fetch
+    parses it (WHATWG, :func:`~formtools._net.guard.check_url`; :class:`BadURL` naming the URL
+    when it is none). urllib's split names another host in ``http://127.0.0.1:8000\\@[::1]:9000/``
+    (``[::1]:9000``, where a browser and the fetch go to 127.0.0.1:8000) and raises on
+    ``http://h:8\\page``."""
+    return check_url(url).origin
 
 
 async def check_destination(url: str, *, allow_private: bool, timeout: float = DEFAULT_TIMEOUT) -> None:
@@ -470,8 +469,8 @@ def _error(lines: Sequence[str], **structured: Any) -> types.CallToolResult:
 
 
 def _same_document(url: str, page_url: str) -> bool:
-    a, b = urlsplit(url), urlsplit(page_url)
-    return _origin(url) == _origin(page_url) and (a.path or "/") == (b.path or "/")
+    a, b = parse_url(url), parse_url(page_url)
+    return a is not None and b is not None and same_origin(a, b) and a.pathname == b.pathname
 
 
 def _completed(name: str, result: ToolResult, refreshed: bool, notice: str | None = None) -> types.CallToolResult:
@@ -752,12 +751,12 @@ class Bridge:
     # -- pieces -----------------------------------------------------------------------------
 
     def _check_origin(self, page: Page, request: Request) -> None:
-        if self.options.allow_cross_origin or _origin(request.url) == _origin(page.url):
+        if self.options.allow_cross_origin or same_origin_urls(request.url, page.url):
             return
-        scheme, host, port = _origin(page.url)
+        parsed = parse_url(page.url)
         raise Refused(
             f"refused: the form submits to {shown(request.url)}, another origin than its page's "
-            f"({scheme}://{host}:{port}); the operator can allow it with --allow-cross-origin"
+            f"({parsed.origin if parsed else shown(page.url)}); the operator can allow it with --allow-cross-origin"
         )
 
     async def _ask(self, ctx: Any, name: str, request: Request, why: str) -> bool | None:

@@ -8,7 +8,8 @@
 - ``/redirect?to=<url>&status=<code>``: a redirect to anywhere (raw ``Location``);
 - ``/loop``: a redirect to itself, forever;
 - ``/chain/<n>?delay=<s>``: ``n`` redirects, each answered after ``delay`` seconds, then a page;
-- ``/cookie?domain=<d>``: sets ``sid=s3cret`` (for ``Domain=<d>`` if given) and redirects to ``/echo``;
+- ``/cookie?domain=<d>&name=<n>&attributes=<a>``: sets ``<n>=s3cret`` (``sid`` by default; for
+  ``Domain=<d>`` if given; ``<a>``, such as ``; Secure``, appended) and redirects to ``/echo``;
 - ``/trickle?gap=<s>``: a 200 promising a megabyte, then one byte every ``gap`` seconds;
 - ``/trickle-headers?gap=<s>``: the status line and headers, one byte every ``gap`` seconds;
 - ``/stall``: reads the request, answers nothing;
@@ -194,7 +195,8 @@ class HostileServer:
 
     def _route_cookie(self, h: Any, path: str, query: dict[str, str], body: bytes) -> None:
         domain = f"; Domain={query['domain']}" if "domain" in query else ""
-        h._answer(302, b"", [("Set-Cookie", f"sid=s3cret; Path=/{domain}"), ("Location", "/echo")])
+        name, attributes = query.get("name", "sid"), query.get("attributes", "")
+        h._answer(302, b"", [("Set-Cookie", f"{name}=s3cret; Path=/{domain}{attributes}"), ("Location", "/echo")])
 
     def _route_trickle(self, h: Any, path: str, query: dict[str, str], body: bytes) -> None:
         gap = float(query.get("gap", "0.2"))

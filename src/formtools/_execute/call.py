@@ -27,7 +27,7 @@ from formtools._execute.fill import OMITTED, check_file_names, fill, require_obj
 from formtools._forms.state import FormState
 from formtools._forms.model import Control, submission_attribute
 from formtools._synth.inferred import implicitly_submittable
-from formtools._execute.redact import MASK, Secrets, hide_in_logs, scrubbed_result, without_queries
+from formtools._execute.redact import MASK, Secrets, hide_in_logs, scrubbed_result, printable_request, without_queries
 from formtools._execute.request import NoRequest, Request, build_request
 from formtools._execute.send import (
     DEFAULT_MAX_BYTES,
@@ -70,8 +70,8 @@ FileSource = str | Path | File
 class PreparedCall:
     """A validated, filled tool call and what submitting it does (``outcome``), not yet sent.
 
-    ``shown`` is ``outcome`` with the values of sensitive fields masked: the one to print, log
-    or hand to a model. ``secrets`` are those values, masked in the result too. ``repr()``
+    ``shown`` is ``outcome`` with the values of sensitive fields masked and its URL without user
+    name and password: the one to print, log or hand to a model. ``secrets`` are those values, masked in the result too. ``repr()``
     shows ``shown`` only: a call printed or logged whole (a REPL, a test's assertion, a log
     line with ``%r``) carried the password in ``state`` and ``outcome``.
     """
@@ -264,7 +264,7 @@ def prepare_call(
     shown = outcome
     if secrets.names:
         shown = building(masked=dict.fromkeys(secrets.names, MASK))
-    return PreparedCall(tool, filled, button, outcome, shown, secrets)
+    return PreparedCall(tool, filled, button, outcome, printable_request(shown), secrets)
 
 
 def _unsent(prepared: PreparedCall, confirm: bool, sensitive: bool | None) -> ToolResult | None:

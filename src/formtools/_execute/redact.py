@@ -41,6 +41,7 @@ from formtools._forms.state import FormState
 from formtools._forms.sensitive import is_sensitive
 from formtools._execute.request import NoRequest, Request
 from formtools._execute.send import ToolResult
+from formtools._net.errors import shown as without_credentials
 
 __all__ = ["MASK", "Secrets", "hide_in_logs", "scrubbed_result", "without_queries"]
 
@@ -264,19 +265,34 @@ def hide_in_logs(secrets: Secrets) -> Iterator[None]:
 def scrubbed_result(
     result: ToolResult, secrets: Secrets, shown_request: Request | NoRequest
 ) -> ToolResult:
-    """A :class:`~formtools.ToolResult` fit to show: the masked request, no secret anywhere."""
-    if not secrets:
-        return result
+    """A :class:`~formtools.ToolResult` fit to show: the masked request, no secret anywhere —
+    nor the page URL's user name and password, which the fetch keeps on the landing URL and
+    every redirect a relative ``Location`` led to (and so on a ``redeemUrl`` made from them)."""
     shown = shown_request if isinstance(shown_request, Request) else None
-    return replace(
+    result = replace(
         result,
         request=shown if result.request is not None else None,
+        url=without_credentials(result.url) if result.url else result.url,
+        redirects=tuple(without_credentials(u) for u in result.redirects),
+    )
+    if not secrets:
+        return result
+    return replace(
+        result,
         url=secrets.url(result.url) if result.url else result.url,
         json_ld=secrets.json(tuple(result.json_ld)),
         text=secrets.text(result.text) if result.text else result.text,
         redirects=tuple(secrets.url(u) for u in result.redirects),
         reason=secrets.text(result.reason) if result.reason else result.reason,
     )
+
+
+def printable_request(request: Request | NoRequest) -> Request | NoRequest:
+    """``request`` as it may be printed: its URL without user name and password (sent as
+    ``Authorization: Basic``, never to be shown)."""
+    if isinstance(request, Request) and request.url != without_credentials(request.url):
+        return replace(request, url=without_credentials(request.url))
+    return request
 
 
 def without_queries(text: str) -> str:

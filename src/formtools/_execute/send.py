@@ -17,7 +17,6 @@ import sys
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 
 from lxml import etree
@@ -33,6 +32,7 @@ if TYPE_CHECKING:  # the fetch layer (httpx, httpcore) loads with the first send
 from formtools._parse.document import Document
 from formtools._parse import DEFAULT_TIME_LIMIT, parse_html
 from formtools._spec.jsjson import nests_deeper
+from formtools._spec.url import same_origin_urls
 from formtools._execute.request import NoRequest, Request
 
 __all__ = ["SecretReference", "ToolResult", "landed", "withheld_as_secret", "send_request", "asend_request", "json_ld_of", "page_text", "not_sent"]
@@ -456,7 +456,7 @@ def landed(result: ToolResult, landing: str, page_url: str | None) -> ToolResult
         # about:blank (and Chromium's about:blank#blocked) takes the origin of the page that
         # navigated to it: Chromium completes the call with the empty document's []
         return replace(result, landing=landing)
-    if page_url is not None and result.url is not None and _origin(result.url) != _origin(page_url):
+    if page_url is not None and result.url is not None and not same_origin_urls(result.url, page_url):
         # Chromium rejects the call ("Cannot return tool results after a cross-origin
         # navigation") though the form was submitted; formtools says it was (status completed,
         # no result), as an agent told "error" may submit it again: formtools' own choice
@@ -497,8 +497,3 @@ def _without_query(url: str | None) -> str | None:
     if url is None:
         return None
     return url.partition("#")[0].partition("?")[0]
-
-
-def _origin(url: str) -> tuple[str, str]:
-    parts = urlsplit(url)
-    return parts.scheme.lower(), (parts.netloc or "").lower()

@@ -48,9 +48,13 @@ def shown(url: str) -> str:
     try:
         parsed = ada_url.URL(url)
     except ValueError:
+        # No parser says where the user info of a URL that does not parse ends, and a password
+        # may hold "@", "/", "?" or "#": everything up to the last "@" goes (splitting at the
+        # first "@", or looking only before the first "/", showed "ss@…" of "pa@ss", or all of
+        # "pa/ss")
         scheme, sep, rest = url.partition("://")
-        if sep and "@" in rest.split("/", 1)[0]:
-            return f"{scheme}://{rest.split('@', 1)[1]}"
+        if sep and "@" in rest:
+            return f"{scheme}://{rest.rpartition('@')[2]}"
         return url
     if parsed.username or parsed.password:
         parsed.username = ""

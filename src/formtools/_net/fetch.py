@@ -13,7 +13,8 @@ bounds, so they live here once:
 - **a redirect cap**, redirects being followed here, one guarded hop at a time, the way
   browsers follow them (the Fetch standard): 303, and 301/302 after a POST, become a GET
   without a body; 307/308 resend the request as it was; a redirect to another origin drops
-  ``Authorization``; a location without a fragment keeps the one the URL had.
+  ``Authorization`` (and ``Proxy-Authorization``); a location without a fragment keeps the one
+  the URL had.
 
 Cookies, when a jar is given, are sent and stored on every hop, as a browser does, and as a
 browser refuses a cookie for a public suffix (``Domain=github.io``), so are they here.
@@ -24,16 +25,18 @@ from __future__ import annotations
 import base64
 import contextvars
 import functools
+import ipaddress
 import os
 import re
 import ssl
 import zlib
-from http.cookiejar import CookieJar, DefaultCookiePolicy
+from http.cookiejar import Cookie, CookieJar, DefaultCookiePolicy
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Self
-from urllib.parse import unquote
+from urllib.parse import unquote, urlsplit
+from urllib.request import Request as CookieRequest
 
 import ada_url
 import anyio
@@ -42,6 +45,7 @@ import httpx
 from publicsuffixlist import PublicSuffixList
 
 from formtools._spec.referrer import Referrer, policy_from_header
+from formtools.errors import UsageProblem
 from formtools._net.errors import (
     shown,
     BadURL,
@@ -73,6 +77,7 @@ __all__ = [
     "DEFAULT_MAX_REDIRECTS",
     "DEFAULT_TIMEOUT",
     "AsyncFetcher",
+    "BrowserCookiePolicy",
     "FetchPolicy",
     "Fetcher",
     "Response",
@@ -105,6 +110,10 @@ _DEFAULT_HEADERS = (
     ("User-Agent", f"python-httpx/{httpx.__version__}"),
 )
 _CHUNK = 64 * 1024
+# a caller's credentials, kept from another origin after a redirect: Authorization by the Fetch
+# standard (HTTP-redirect fetch, step 13), Proxy-Authorization as urllib3 and curl keep it (no
+# proxy is ever used here, so it can only be meant for the first origin)
+_CREDENTIAL_HEADERS = frozenset({"authorization", "proxy-authorization"})
 
 
 @dataclass(frozen=True)
@@ -182,11 +191,32 @@ class _Hop:
     referrer: Referrer | None = None  # a navigation's Referer/Origin state, hop by hop
 
 
+# RFC 9110: a field name is a token (5.1); a value has no CR, LF or NUL and no space or tab at
+# either end (5.5); a header goes on the wire as latin-1
+_FIELD_NAME = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+_FIELD_VALUE = re.compile(r"(?:[\x21-\x7e\x80-\xff](?:[\t\x20-\x7e\x80-\xff]*[\x21-\x7e\x80-\xff])?)?")
+
+
 def _pairs(headers: Headers | None) -> tuple[tuple[str, str], ...]:
+    """The caller's headers, each checked before anything is sent: h11 refuses a bad one with
+    an error that quotes it, and a header is where a token or password goes (a token read from
+    a file keeps its newline). The error names the header, never its value."""
     if headers is None:
         return ()
     items = headers.items() if isinstance(headers, Mapping) else headers
-    return tuple((str(name), str(value)) for name, value in items)
+    pairs = tuple((str(name), str(value)) for name, value in items)
+    for number, (name, value) in enumerate(pairs, 1):
+        if not _FIELD_NAME.fullmatch(name):  # not shown: "Authorization: Bearer …" given as a name
+            raise UsageProblem(
+                f"Header {number} of {len(pairs)} has no valid HTTP name (RFC 9110: a token, no space or "
+                "colon); nothing was sent."
+            )
+        if not _FIELD_VALUE.fullmatch(value):
+            raise UsageProblem(
+                f"The value of the {name} header is not a valid HTTP field value (a line break, a NUL, a "
+                "character beyond latin-1, or a space or tab at either end); nothing was sent."
+            )
+    return pairs
 
 
 def _basic(url: ada_url.URL) -> str | None:
@@ -240,10 +270,89 @@ def _remember(cookies: httpx.Cookies | None, hop: _Hop, status: int, headers: ht
         cookies.extract_cookies(httpx.Response(status, headers=kept, request=httpx.Request(hop.method, hop.url.href)))
 
 
+class BrowserCookiePolicy(DefaultCookiePolicy):
+    """Which host a cookie belongs to, by RFC 6265 (5.1.3 domain-match, 5.3 steps 6 and 11), as
+    browsers decide it, in place of Python's RFC 2965 rules: those give a host without a dot the
+    name ``host.local``, so that ``Domain=local`` from ``evil`` was sent to ``intranet``,
+    ``localhost`` and every ``*.local`` host, and a host-only cookie of ``evil`` to
+    ``evil.local``; and without ``DomainStrictNonDomain`` they send a host-only cookie to every
+    subdomain. Here a host-only cookie is stored under its very host and goes back to it alone;
+    a ``Domain`` cookie is accepted from, and sent to, the hosts that domain-match it (an IP
+    address only matches itself). Public suffixes are :func:`_within_public_suffixes`' part."""
+
+    def set_ok(self, cookie: Cookie, request: CookieRequest) -> bool:
+        """RFC 6265bis' rules for secure origins on top (5.7, storage steps 8, 14, 15, 20-21),
+        as Chromium applies them: a ``Secure`` cookie, a ``__Secure-`` or ``__Host-`` one
+        (the latter also host-only with ``Path=/``) and a ``SameSite=None`` one (which must be
+        ``Secure``) come only from a secure origin — https, or a potentially trustworthy
+        host (``localhost``, 127.0.0.0/8, ::1) — so that plain http cannot plant a cookie an
+        https page of the site would trust."""
+        if not super().set_ok(cookie, request):
+            return False
+        secure = cookie.secure
+        name = cookie.name.lower()
+        rest = {key.lower(): value for key, value in vars(cookie)["_rest"].items()}
+        if name.startswith(("__secure-", "__host-")) or (rest.get("samesite") or "").lower() == "none":
+            if not secure:
+                return False
+        if name.startswith("__host-") and (cookie.domain_specified or cookie.path != "/"):
+            return False
+        return not secure or _secure_origin(request)
+
+    def return_ok_secure(self, cookie: Cookie, request: CookieRequest) -> bool:
+        return not cookie.secure or _secure_origin(request)
+
+    def set_ok_domain(self, cookie: Cookie, request: CookieRequest) -> bool:
+        host = _host_of(request)
+        if not cookie.domain_specified:
+            cookie.domain = host  # Python's default would be the "effective" host, host + ".local"
+            return True
+        return _domain_match(host, cookie.domain)
+
+    def return_ok_domain(self, cookie: Cookie, request: CookieRequest) -> bool:
+        host = _host_of(request)
+        return _domain_match(host, cookie.domain) if cookie.domain_specified else cookie.domain == host
+
+    def domain_return_ok(self, domain: str, request: CookieRequest) -> bool:
+        return _domain_match(_host_of(request), domain)
+
+
+def _secure_origin(request: CookieRequest) -> bool:
+    """https, or a host Secure Contexts call potentially trustworthy (Chromium lets such an
+    http origin set and get ``Secure`` cookies)."""
+    host = _host_of(request)
+    if urlsplit(request.get_full_url()).scheme == "https" or host == "localhost" or host.endswith(".localhost"):
+        return True
+    return _is_ip(host) and ipaddress.ip_address(host).is_loopback
+
+
+def _host_of(request: CookieRequest) -> str:
+    """The host a cookie request is for, lowercase, without port (an IPv6 address without
+    brackets): the WHATWG-serialised URL each hop is made from."""
+    return urlsplit(request.get_full_url()).hostname or ""
+
+
+def _domain_match(host: str, domain: str) -> bool:
+    """RFC 6265, 5.1.3: ``host`` is ``domain`` (case-insensitively, a leading dot ignored), or a
+    host name (not an IP address) ending in ``.domain``."""
+    host, domain = host.lower(), domain.lower().removeprefix(".")
+    if host == domain:
+        return True
+    return host.endswith("." + domain) and not _is_ip(host)
+
+
+def _is_ip(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return True
+
+
 def cookie_jar() -> httpx.Cookies:
-    """An empty cookie jar that keeps a host-only cookie (one set without ``Domain``) to its
-    host, as browsers do: Python's default policy would send it to every subdomain too."""
-    return httpx.Cookies(CookieJar(DefaultCookiePolicy(strict_ns_domain=DefaultCookiePolicy.DomainStrictNonDomain)))
+    """An empty cookie jar under :class:`BrowserCookiePolicy` (the policy every fetcher also
+    gives a jar it is handed)."""
+    return httpx.Cookies(CookieJar(BrowserCookiePolicy()))
 
 
 @functools.cache
@@ -277,7 +386,9 @@ def _cookie_within_public_suffixes(line: str, host: str) -> str:
     for attribute in attributes:
         key, _, domain = attribute.partition("=")
         domain = domain.strip().lstrip(".").lower()
-        if key.strip().lower() == "domain" and domain and _public_suffixes().is_public(domain, accept_unknown=False):
+        # the list's implicit "*" rule, as browsers apply it: an unknown top-level name (local,
+        # corp, a dotless intranet host) is a public suffix too
+        if key.strip().lower() == "domain" and domain and _public_suffixes().is_public(domain):
             if domain != host:
                 return ""
             continue
@@ -317,7 +428,7 @@ def _next(hop: _Hop, status: int, headers: httpx.Headers, followed: int, policy:
         carried = tuple((n, v) for n, v in carried if n.lower() not in _BODY_HEADERS)
     carried = tuple((n, v) for n, v in carried if n.lower() != "cookie")  # the jar's, per hop
     if target.origin != hop.url.origin:
-        carried = tuple((n, v) for n, v in carried if n.lower() != "authorization")
+        carried = tuple((n, v) for n, v in carried if n.lower() not in _CREDENTIAL_HEADERS)
     referrer = hop.referrer
     if referrer is not None:  # Referer and Origin are the next hop's own (formtools._spec.referrer)
         referrer = referrer.redirected(hop.url.href, target.href)
@@ -518,11 +629,20 @@ def _response(hop: _Hop, status: int, headers: httpx.Headers, body: bytes, redir
     return Response(hop.url.href, status, headers, body, tuple(redirects), hop.method)
 
 
+def _browser_rules(cookies: httpx.Cookies | None) -> httpx.Cookies | None:
+    """``cookies`` (a caller's jar: an ``httpx.Client``'s, whose policy is Python's default)
+    under :class:`BrowserCookiePolicy` from now on, so that every jar a fetch uses keeps
+    cookies to the hosts a browser would send them to."""
+    if cookies is not None:
+        cookies.jar.set_policy(BrowserCookiePolicy())
+    return cookies
+
+
 class Fetcher:
     """Fetches under one :class:`FetchPolicy`, keeping connections (and, with ``cookies``, a
-    cookie jar, updated in place) between fetches; without ``cookies``, each fetch has a jar
-    of its own for its redirects. Use it as a context manager, or
-    :meth:`close` it. Connections are opened by the guard, so a pooled connection is one the
+    cookie jar, updated in place and put under :class:`BrowserCookiePolicy`) between fetches;
+    without ``cookies``, each fetch has a jar of its own for its redirects. Use it as a context
+    manager, or :meth:`close` it. Connections are opened by the guard, so a pooled connection is one the
     policy already allowed."""
 
     def __init__(
@@ -534,7 +654,7 @@ class Fetcher:
         max_connections: int = 100,
     ) -> None:
         self.policy = policy or FetchPolicy()
-        self.cookies = cookies
+        self.cookies = _browser_rules(cookies)
         self._pool = httpcore.ConnectionPool(
             ssl_context=ssl_context or default_ssl_context(),
             max_connections=max_connections,
@@ -608,7 +728,7 @@ class AsyncFetcher:
         max_connections: int = 100,
     ) -> None:
         self.policy = policy or FetchPolicy()
-        self.cookies = cookies
+        self.cookies = _browser_rules(cookies)
         self._pool = httpcore.AsyncConnectionPool(
             ssl_context=ssl_context or default_ssl_context(),
             max_connections=max_connections,

@@ -49,6 +49,7 @@ __all__ = [
     "encode_query",
     "frozen_base_url",
     "same_origin",
+    "same_origin_urls",
 ]
 
 # #special-scheme, with each scheme's default port (file has none).
@@ -413,3 +414,11 @@ def same_origin(a: Url, b: Url) -> bool:
     (``"null"``: ``file:``, ``data:``, ``about:`` …) is a new one for every URL, so it is never
     the same as another URL's."""
     return a.origin != "null" and a.origin == b.origin
+
+
+def same_origin_urls(url: str, other: str) -> bool:
+    """:func:`same_origin` of two absolute URLs; a URL that does not parse has no origin to
+    share. The one origin comparison of the edges: urllib's ``netloc`` holds the credentials
+    and its ``hostname`` is not the host a browser parses (``http://a\\@b/`` is ``a``'s)."""
+    a, b = parse(url), parse(other)
+    return a is not None and b is not None and same_origin(a, b)

@@ -26,11 +26,14 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from urllib.parse import unquote, urljoin, urlsplit
+from urllib.parse import unquote
 
 from formtools._spec.constants import ASCII_WHITESPACE, TOOL_NAME
 from formtools._forms.model import Control, Form, submission_attribute, submission_method
 from formtools._spec.microsyntax import collapse_whitespace
+from formtools._spec.url import Url
+from formtools._spec.url import parse as parse_url
+from formtools._spec.url import same_origin
 from formtools._synth.tool import PageContext
 
 __all__ = ["DESCRIPTION_SOURCES", "NAME_SOURCES", "Inferred", "Namer", "implicitly_submittable"]
@@ -144,7 +147,9 @@ def _role(form: Form) -> str:
 def _action_segment(facts: Facts) -> str:
     """The last segment of the action's path that names something (``/cart/add.php`` → ``add``,
     ``/search?q=`` → ``search``, ``/subscribe/post`` → ``subscribe``)."""
-    for segment in reversed(urlsplit(facts.action).path.split("/")):
+    url = _resolved(facts)
+    path = url.pathname if url is not None else facts.action.partition("?")[0].partition("#")[0]
+    for segment in reversed(path.split("/")):
         segment = _identifier(_EXTENSION.sub("", unquote(segment)))
         if _name_words(segment):
             return segment
@@ -211,17 +216,26 @@ def _clip(text: str) -> str:
     return text if len(text) <= _MAX_TEXT else text[: _MAX_TEXT - 1].rstrip() + "…"
 
 
+def _resolved(facts: Facts) -> Url | None:
+    """The action resolved as the submission resolves it (WHATWG, against the page's base URL):
+    urllib read ``\\\\evil.example/x`` as a path of this page, where a browser goes to
+    evil.example, and raised on ``http://[::1.2.3.]``, failing the whole page."""
+    base = facts.page.base_url or facts.page.url
+    return parse_url(facts.action, base) if base else parse_url(facts.action)
+
+
 def _target(facts: Facts) -> str:
     """Where the form submits, for a person: the action's path on the page's own origin, the
     URL without query elsewhere, "this page" for an empty action."""
     if not facts.action:
         return "this page"
-    base = facts.page.base_url or facts.page.url
-    url = urlsplit(urljoin(base, facts.action) if base else facts.action)
-    page = urlsplit(facts.page.url or "")
-    if url.netloc and (url.scheme, url.netloc) != (page.scheme, page.netloc):
-        return f"{url.scheme}://{url.netloc}{url.path}"
-    return url.path or "/"
+    url = _resolved(facts)
+    if url is None:
+        return facts.action
+    page = parse_url(facts.page.url or "")
+    if url.host and not (page is not None and same_origin(url, page)):
+        return f"{url.scheme}://{url.host}{url.pathname}"
+    return url.pathname or "/"
 
 
 def _description(facts: Facts) -> tuple[str, str]:
@@ -274,7 +288,8 @@ def facts_of(form: Form, button: Control | None, page: PageContext) -> Facts:
 
 def not_submittable(facts: Facts) -> str | None:
     """Why calling the form as a tool could do nothing useful, or None when it can."""
-    scheme = urlsplit(facts.action).scheme.lower()
+    url = _resolved(facts)
+    scheme = url.scheme if url is not None else ""
     if facts.method == "dialog":
         return "method=dialog: submitting it closes a dialog and sends nothing"
     if scheme == "javascript":
