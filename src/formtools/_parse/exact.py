@@ -760,6 +760,8 @@ _TEXT_FIELDS = ("name", "data", "publicId", "systemId")  # the token texts html5
 _PARSE_ERROR = tokenTypes["ParseError"]
 _TEXT_TOKENS = (tokenTypes["Characters"], tokenTypes["SpaceCharacters"])
 _DROP_NEWLINE = frozenset(("textarea", "pre", "listing"))
+#: a common ancestor the adoption agency's last node is foster-parented out of (html5lib's list)
+_FOSTER_TARGETS = frozenset(("table", "tbody", "tfoot", "thead", "tr"))
 
 
 class _EscapingTokenizer(HTMLTokenizer):  # type: ignore[misc]  # html5lib is untyped
@@ -1011,6 +1013,90 @@ def _is_html(node: Any, name: str) -> bool:
     return bool(node.name == name and node.namespace in _HTML_NAMESPACES)
 
 
+def adoption_agency(self: Any, token: dict[str, Any]) -> None:
+    """The adoption agency algorithm as the standard has it now (#adoption-agency-
+    algorithm), where html5lib 1.1 keeps a 2009 revision: its inner loop stops after
+    three steps, so with more than three elements between a misnested formatting element
+    and the block below it (``<b><em><span><span><span><aside>…</b>``) the block and what
+    it holds stayed where Chromium moves them into clones, and a control the form
+    pointer had placed kept that form; and it lacks step 1, which closes a current node
+    of the subject's name that the list no longer holds. The steps' numbers are the
+    standard's; the tree's operations are html5lib's (foster parenting of the last node
+    included), so that it serves html5lib's own phase too: tests/test_exact_parser.py holds
+    this parser's tree to html5lib's with it."""
+    tree = self.tree
+    stack, formatting = tree.openElements, tree.activeFormattingElements
+    subject = token["name"]
+    current = stack[-1]
+    if current.name == subject and current.namespace in _HTML_NAMESPACES and current not in formatting:
+        stack.pop()  # step 1
+        return
+    for _outer in range(8):  # steps 2 to 4.2
+        element = tree.elementInActiveFormattingElements(subject)  # 4.3
+        if not element:
+            self.endTagOther(token)
+            return
+        if element not in stack:  # 4.4
+            self.parser.parseError("adoption-agency-1.2", {"name": subject})
+            formatting.remove(element)
+            return
+        if not tree.elementInScope(element):  # 4.5
+            self.parser.parseError("adoption-agency-4.4", {"name": subject})
+            return
+        if element is not stack[-1]:  # 4.6
+            self.parser.parseError("adoption-agency-1.3", {"name": subject})
+        at = stack.index(element)
+        furthest = next((node for node in stack[at + 1 :] if node.nameTuple in specialElements), None)
+        if furthest is None:  # 4.8
+            while stack.pop() is not element:
+                pass
+            formatting.remove(element)
+            return
+        common_ancestor = stack[at - 1]  # 4.9
+        bookmark = None  # 4.10: where the element is; else the entry it is after
+        node = last = furthest  # 4.11
+        position = stack.index(furthest)
+        inner = 0
+        while True:  # 4.13
+            inner += 1
+            position -= 1
+            node = stack[position]
+            if node is element:
+                break
+            if inner > 3 and node in formatting:
+                formatting.remove(node)
+            if node not in formatting:
+                stack.pop(position)  # (from the top: list.remove walked from the bottom)
+                continue
+            clone = node.cloneNode()
+            formatting[formatting.index(node)] = clone
+            stack[position] = clone
+            node = clone
+            if last is furthest:
+                bookmark = node
+            if last.parent:
+                last.parent.removeChild(last)
+            node.appendChild(last)
+            last = node
+        if last.parent:  # 4.14
+            last.parent.removeChild(last)
+        if common_ancestor.name in _FOSTER_TARGETS:
+            parent, before = tree.getTableMisnestedNodePosition()
+            parent.insertBefore(last, before)
+        else:
+            common_ancestor.appendChild(last)
+        clone = element.cloneNode()  # 4.15
+        furthest.reparentChildren(clone)  # 4.16
+        furthest.appendChild(clone)  # 4.17
+        if bookmark is None:  # 4.18
+            formatting[formatting.index(element)] = clone
+        else:
+            formatting.remove(element)
+            formatting.insert(formatting.index(bookmark) + 1, clone)
+        stack.pop(stack.index(element))  # 4.19
+        stack.insert(stack.index(furthest) + 1, clone)
+
+
 def _template_aware_in_body(in_body: type) -> type:
     handled = frozenset(getattr(in_body, "endTagHandler"))  # end tags with a rule of their own
 
@@ -1033,6 +1119,8 @@ def _template_aware_in_body(in_body: type) -> type:
                 if node.nameTuple in specialElements:
                     self.parser.parseError("unexpected-end-tag", {"name": name})
                     return
+
+        endTagFormatting = adoption_agency
 
         def addFormattingElement(self, token: dict[str, Any]) -> None:
             """html5lib's, with the Noah's Ark clause's equals taken from the list's index
@@ -1072,6 +1160,8 @@ def _template_aware_in_body(in_body: type) -> type:
                 return None
             if token["name"] not in handled:
                 return self.endTagOther(token)
+            if token["name"] in _FORMATTING:  # (html5lib's dispatch table holds its own function)
+                return self.endTagFormatting(token)
             return super().processEndTag(token)
 
     return InBody
