@@ -42,6 +42,7 @@ import httpx
 from publicsuffixlist import PublicSuffixList
 
 from formtools._spec.referrer import Referrer, policy_from_header
+from formtools._net.inflate import Inflate
 from formtools._net.errors import (
     shown,
     BadURL,
@@ -337,31 +338,6 @@ class _Overflow(Exception):
     pass
 
 
-class _Inflate:
-    """One ``gzip`` or ``deflate`` layer, decoding no more than it is allowed to produce."""
-
-    def __init__(self, coding: str) -> None:
-        self._deflate = coding == "deflate"
-        self._fresh = True
-        self._obj = zlib.decompressobj(zlib.MAX_WBITS if self._deflate else zlib.MAX_WBITS | 16)
-
-    def feed(self, data: bytes, limit: int) -> bytes:
-        try:
-            out = self._obj.decompress(data, limit)
-        except zlib.error:
-            if not (self._deflate and self._fresh):
-                raise
-            self._obj = zlib.decompressobj(-zlib.MAX_WBITS)  # raw deflate, as some servers send
-            out = self._obj.decompress(data, limit)
-        self._fresh = False
-        if self._obj.unconsumed_tail:  # the limit was reached with input left: too large
-            raise _Overflow
-        return out
-
-    def flush(self) -> bytes:
-        return self._obj.flush()
-
-
 class _Body:
     """The body as it arrives: decoded layer by layer, never past the byte cap, never past the
     deadline (checked after every chunk, on top of the per-operation limits)."""
@@ -372,7 +348,7 @@ class _Body:
         self._clock = clock
         self.data = bytearray()
         codings = [c.strip().lower() for c in headers.get("content-encoding", "").split(",")]
-        self._layers = [_Inflate("gzip" if c == "x-gzip" else c) for c in reversed(codings) if c in ("gzip", "x-gzip", "deflate")]
+        self._layers = [Inflate(c) for c in reversed(codings) if c in Inflate.CODINGS]
         length = headers.get("content-length", "")
         if not self._layers and length.isdigit() and int(length) > policy.max_bytes:
             self._too_large()
@@ -383,13 +359,20 @@ class _Body:
             url=shown(self._hop.url.href),
         )
 
+    @staticmethod
+    def _feed(layer: Inflate, data: bytes, limit: int) -> bytes:
+        out = layer.feed(data, limit)
+        if layer.pending:  # the limit was reached with input left: too large
+            raise _Overflow
+        return out
+
     def add(self, chunk: bytes) -> None:
         if self._clock.left() <= 0:
             raise httpcore.ReadTimeout("deadline")
         room = self._policy.max_bytes - len(self.data)
         try:
             for layer in self._layers:
-                chunk = layer.feed(chunk, room + 1)
+                chunk = self._feed(layer, chunk, room + 1)
         except _Overflow:
             self._too_large()
         except zlib.error as error:
@@ -402,7 +385,7 @@ class _Body:
         tail = b""
         try:
             for layer in self._layers:
-                tail = layer.flush() if not tail else layer.feed(tail, self._policy.max_bytes + 1) + layer.flush()
+                tail = layer.flush() if not tail else self._feed(layer, tail, self._policy.max_bytes + 1) + layer.flush()
         except _Overflow:
             self._too_large()
         except zlib.error as error:
