@@ -39,8 +39,9 @@ def unified_diff(chromium: list[Any], formtools: list[Any], label: str = "page")
 
     difflib matches lines in time quadratic in the lines that differ (2,000 tools all differing:
     10 s, 4,000: 40 s), so the two texts are first cut into pieces that correspond by the JSON's
-    structure (a tool to the tool of its name, a key's value to the same key's), and difflib
-    matches only within a piece; the hunks are then those of one unified diff."""
+    structure (a tool to the tool of its name, a key's value to the same key's, a list's member
+    to the same member), and difflib matches only within a piece; the hunks are then those of
+    one unified diff."""
     expected = dumps(chromium, pretty=True).splitlines()
     actual = dumps(formtools, pretty=True).splitlines()
     opcodes: list[_Opcode] = []
@@ -96,18 +97,21 @@ def _lines(value: Any) -> int:
 
 def _members(value: Any) -> list[tuple[Any, Any]] | None:
     """The members of a JSON value by what pairs them across the two sides: an object's by key,
-    a list of tools by name; None for what is compared whole."""
+    a list of tools by name, another list's by their JSON text (an ``enum``'s values); each
+    list member also by its occurrence of that (a name twice: a script's tool, say). None for
+    what is compared whole."""
     if isinstance(value, dict) and value:
         return list(value.items())
-    if isinstance(value, list) and value and all(isinstance(m, dict) and "name" in m for m in value):
-        seen: Counter[str] = Counter()
-        keyed = []
-        for member in value:  # a name twice (a script's tool, say): paired by its occurrence
-            name = dumps(member["name"])
-            seen[name] += 1
-            keyed.append(((name, seen[name]), member))
-        return keyed
-    return None
+    if not isinstance(value, list) or not value:
+        return None
+    tools = all(isinstance(member, dict) and "name" in member for member in value)
+    seen: Counter[str] = Counter()
+    keyed = []
+    for member in value:
+        text = dumps(member["name"] if tools else member)
+        seen[text] += 1
+        keyed.append(((tools, text, seen[text]), member))
+    return keyed
 
 
 def _pieces(a: Any, a_at: int, b: Any, b_at: int) -> Iterator[tuple[int, int, int, int]]:
