@@ -444,6 +444,12 @@ def _inflated(pieces: Iterator[bytes], coding: str) -> Iterator[bytes]:
 #: non-WARC file named .warc) read as one line.
 MAX_LINE = 1 << 20
 
+#: The most bytes of lines read one after another with no block between: a record's WARC and
+#: HTTP headers and the blank lines before them. warcio keeps every header line as Python
+#: objects, about 17 times their size (29 MB of HTTP header lines: 484 MB, 13 s), and a body is
+#: capped, so the headers must be too; Chromium refuses a response whose headers pass 256 KiB.
+MAX_HEADERS = 1 << 20
+
 #: The bytes of held records (bodies, plus a little for the rest) kept in memory; past it they
 #: wait in a temporary file.
 HELD_IN_MEMORY = 16 << 20
@@ -451,7 +457,8 @@ _RECORD_OVERHEAD = 512
 
 
 class LineTooLong(ValueError):
-    """A line longer than :data:`MAX_LINE` where warcio reads a line."""
+    """A line longer than :data:`MAX_LINE` where warcio reads a line, or header lines longer
+    than :data:`MAX_HEADERS` together."""
 
 
 def _archive_iterator(stream: io.BufferedIOBase) -> Any:
@@ -472,7 +479,15 @@ def _line_reader(stream: Any) -> Any:
 
     class _LineReader(BufferedReader):  # type: ignore[misc]  # (warcio has no type stubs)
         """warcio's buffered reader whose ``readline`` joins the blocks of a line once (linear in
-        its length) and refuses a line longer than :data:`MAX_LINE`."""
+        its length) and refuses a line longer than :data:`MAX_LINE`, and lines longer than
+        :data:`MAX_HEADERS` read one after another (``read``, which reads a block, ends a run)."""
+
+        run = 0  # the bytes of the lines read since the last read()
+
+        def read(self, length: int | None = None) -> bytes:
+            self.run = 0
+            data: bytes = super().read(length)
+            return data
 
         def readline(self, length: int | None = None) -> bytes:
             parts: list[bytes] = []
@@ -490,6 +505,12 @@ def _line_reader(stream: Any) -> Any:
                     )
                 if part.endswith(b"\n"):
                     break
+            self.run += size
+            if self.run > MAX_HEADERS:
+                raise LineTooLong(
+                    f"header lines longer than {MAX_HEADERS:,} bytes together (no WARC or HTTP "
+                    "header is: Chromium refuses response headers past 256 KiB)"
+                )
             return b"".join(parts)
 
     return _LineReader(stream)
