@@ -434,6 +434,8 @@ def _inflated(pieces: Iterator[bytes], coding: str) -> Iterator[bytes]:
                 return
             started = True
             yield out
+            if layer.ended:  # bytes after the coded data are not fed on (nor kept)
+                return
             data = layer.pending
     if started:
         yield layer.flush()

@@ -30,6 +30,11 @@ class Inflate:
         """Input the last call took in and did not decode, its ``limit`` reached."""
         return self._obj.unconsumed_tail
 
+    @property
+    def ended(self) -> bool:
+        """Whether the coded data has ended (what follows it is no part of the body)."""
+        return self._obj.eof
+
     def feed(self, data: bytes, limit: int) -> bytes:
         try:
             out = self._obj.decompress(data, limit)
