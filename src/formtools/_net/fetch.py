@@ -9,7 +9,8 @@ bounds, so they live here once:
   the policy allows private targets — no loopback, private, link-local or otherwise non-public
   address, judged on the addresses actually connected to;
 - **one deadline** for the whole fetch: connecting, every redirect and every body byte;
-- **a byte cap** on every body, counted after content decoding (a gzip bomb is cut too);
+- **a byte cap** on every body, counted after content decoding (a gzip bomb is cut too; a
+  body ends where its coded data ends, bytes sent after it are not read);
 - **a redirect cap**, redirects being followed here, one guarded hop at a time, the way
   browsers follow them (the Fetch standard): 303, and 301/302 after a POST, become a GET
   without a body; 307/308 resend the request as it was; a redirect to another origin drops
@@ -371,8 +372,8 @@ class _Body:
             raise httpcore.ReadTimeout("deadline")
         room = self._policy.max_bytes - len(self.data)
         try:
-            for layer in self._layers:
-                chunk = self._feed(layer, chunk, room + 1)
+            for layer in self._layers:  # a layer's bytes after its end are no part of the body
+                chunk = b"" if layer.ended else self._feed(layer, chunk, room + 1)
         except _Overflow:
             self._too_large()
         except zlib.error as error:
@@ -380,6 +381,13 @@ class _Body:
         if len(chunk) > room:
             self._too_large()
         self.data += chunk
+
+    @property
+    def complete(self) -> bool:
+        """Whether a content coding has ended, so that no byte still to come is part of the body
+        (a server may send any amount after it: zlib kept it, copying it once per chunk, until
+        the deadline — 30 s and 160 MB for a 10-byte page — and it was never counted)."""
+        return any(layer.ended for layer in self._layers)
 
     def finish(self) -> bytes:
         tail = b""
@@ -558,6 +566,8 @@ class Fetcher:
                         body = _Body(hop, answer, policy, clock)
                         for chunk in response.iter_stream():
                             body.add(chunk)
+                            if body.complete:
+                                break
                         return _response(hop, response.status, answer, body.finish(), redirects)
                 finally:
                     response.close()
@@ -629,6 +639,8 @@ class AsyncFetcher:
                             body = _Body(hop, answer, policy, clock)
                             async for chunk in _chunks(response):
                                 body.add(chunk)
+                                if body.complete:
+                                    break
                             return _response(hop, response.status, answer, body.finish(), redirects)
                     finally:
                         await response.aclose()
