@@ -17,9 +17,12 @@ from __future__ import annotations
 import gzip
 import io
 import random
+import subprocess
+import sys
 import tracemalloc
 import zlib
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -215,3 +218,19 @@ def test_a_segmented_record_is_an_error_line_not_its_first_segment() -> None:
     for read in _both_ways(data):
         assert isinstance(read[0], Unreadable) and "segmented record" in read[0].error
         assert [type(item) for item in read] == [Unreadable, Page]
+
+
+def test_reading_coded_records_loads_no_network_stack(tmp_path: Path) -> None:
+    """The decoder the fetch shares lives apart from it: ``formtools batch`` reading an archive
+    of gzip and chunked records imports no httpx (half a second of start-up), as before."""
+    archive = tmp_path / "a.warc"
+    body, headers = gzip.compress(PAGE % 0), [("Content-Encoding", "gzip")]
+    archive.write_bytes(_record(0, _http(body, headers)) + _record(1, _http(_chunked(body, random.Random(1)), [*headers, ("Transfer-Encoding", "chunked")])))
+    script = (
+        "import sys; from formtools._crawl.batch import warc_pages; "
+        f"pages = list(warc_pages(open({str(archive)!r}, 'rb'), 'a.warc')); "
+        "print([p.body for p in pages], sorted(m for m in sys.modules if m.split('.')[0] in ('httpx', 'httpcore', 'anyio')))"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"{[PAGE % 0] * 2} []"

@@ -30,7 +30,7 @@ from typing import IO, Any, BinaryIO, cast
 # records), and inflating was the largest single cost of both.
 from zlib_ng import zlib_ng as zlib
 
-from formtools._net.inflate import CodingError, Inflate
+from formtools._spec.coding import CodingError, Inflate
 
 _InflateError: type[Exception] = zlib.error  # type: ignore[assignment]  # (the stub: an instance)
 
@@ -292,7 +292,7 @@ def warc_records(
             between = members is not None and members.member_at(end) != members.member_at(iterator.offset)
             misplaced = not (between or _begins_record(iterator.next_line))
             if iterator.err_count > warnings or misplaced:
-                yield from checked(damage_at(_NO_BLANK_LINES, read_through=False, at=start))
+                yield from checked(damage_at(_NEXT_RECORD_MISPLACED, read_through=False, at=start))
                 return
             if is_response:
                 url = record.rec_headers.get_header("WARC-Target-URI")
@@ -324,7 +324,7 @@ _NOWHERE = Location(0, 0, 0, gzip=False)  # a held record's, until its members a
 #: and three lines of noise, and one too long gave the page with the next record's header in
 #: it. (A length too long by one to three bytes takes only the blank lines: no reader can tell
 #: without the block's digest.)
-_NO_BLANK_LINES = (
+_NEXT_RECORD_MISPLACED = (
     "the next record does not begin where this one ends (its Content-Length is wrong, or "
     "the bytes after it are damaged)"
 )

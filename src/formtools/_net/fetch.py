@@ -43,7 +43,7 @@ import httpx
 from publicsuffixlist import PublicSuffixList
 
 from formtools._spec.referrer import Referrer, policy_from_header
-from formtools._net.inflate import Inflate
+from formtools._spec.coding import Inflate
 from formtools._net.errors import (
     shown,
     BadURL,

@@ -1,7 +1,8 @@
-"""Inflating an HTTP body's ``gzip`` and ``deflate`` content codings a bounded piece at a time:
-a fetched answer (:mod:`.fetch`) and an archived one (a WARC record's, :mod:`formtools._crawl.warc`)
-are decoded by the same layer, never past what their caller allows. Only ``zlib``: a crawl that
-reads archives loads this without the network stack."""
+"""HTTP content codings (RFC 9110 §8.4.1): inflating a body's ``gzip`` and ``deflate`` a bounded
+piece at a time. A fetched answer (:mod:`formtools._net.fetch`) and an archived one (a WARC
+record's, :mod:`formtools._crawl.warc`) are decoded by the same layer, never past what their
+caller allows. Only ``zlib``: ``formtools batch`` reading archives loads it without the network
+stack (importing that costs half a second of start-up)."""
 
 from __future__ import annotations
 
