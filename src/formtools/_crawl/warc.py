@@ -41,6 +41,9 @@ DAMAGED = ": damaged archive at byte "
 
 _GZIP_MAGIC = b"\x1f\x8b"
 _CHUNK = 1 << 16
+#: the most bytes one step of inflating gives: 64 KiB of gzip data can hold 64 MiB (a member
+#: of zeros), which the reader inflated at once (a 1 GB record of them: 184 MB of memory)
+_INFLATED = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -99,6 +102,7 @@ class _GzipMembers(io.RawIOBase):
         self._inside = False  # bytes of the current member were fed and its end not yet seen
         self._pending = memoryview(b"")  # inflated and not yet read (a view: no copy per read)
         self.consumed = 0  # compressed bytes read so far
+        self._tail = b""  # the last of them, not inflated yet (see _inflated)
         self.member_start = 0  # where the member being inflated begins
         self.members_done = 0  # members inflated to their end (and CRC)
         self.exhausted = False
@@ -125,12 +129,15 @@ class _GzipMembers(io.RawIOBase):
         while not self._pending:
             if self._error is not None:
                 return 0  # the bytes before the corruption were all read: the stream ends here
-            chunk = self._raw.read(_CHUNK)
-            if not chunk:
-                self.exhausted = True
-                return 0
-            self._pending = memoryview(self._inflated(chunk, self.consumed))
-            self.consumed += len(chunk)
+            if self._tail:  # compressed bytes a bounded inflate left: they end where read ended
+                chunk, self._tail = self._tail, b""
+            else:
+                chunk = self._raw.read(_CHUNK)
+                if not chunk:
+                    self.exhausted = True
+                    return 0
+                self.consumed += len(chunk)
+            self._pending = memoryview(self._inflated(chunk, self.consumed - len(chunk)))
         size = min(len(buffer), len(self._pending))
         buffer[:size] = self._pending[:size]
         self._pending = self._pending[size:]
@@ -145,13 +152,14 @@ class _GzipMembers(io.RawIOBase):
                 self._spans.append([self.member_start, self._produced, -1])
             self._inside = True
             try:
-                inflated = self._inflate.decompress(chunk)
+                inflated = self._inflate.decompress(chunk, _INFLATED)
             except _InflateError as error:
                 self._error = error
                 break
             out.append(inflated)
             self._produced += len(inflated)
             if not self._inflate.eof:
+                self._tail = self._inflate.unconsumed_tail
                 break
             chunk = self._inflate.unused_data
             self._spans[-1][2] = end - len(chunk)
