@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import scrapy
 from scrapy.http import HtmlResponse
@@ -258,3 +259,40 @@ def test_tools_of_a_response_a_browser_does_not_render_as_html_are_none() -> Non
         "text/html": ["t"], "application/xhtml+xml": ["t"], None: ["t"],
         "application/json": [], "text/plain": [], "image/png": [], "application/octet-stream": [],
     }
+
+
+LANDING = b'<!doctype html><script type="application/ld+json">{"@type": "Done"}</script><p>ok</p>'
+# nested deeper than the fast path goes: the html5lib path, about 4 s (its time limit applies)
+SLOW = b"<p><b><i>" * 20000 + LANDING
+
+
+def test_a_landing_answer_gives_the_result_call_tool_gives(monkeypatch: pytest.MonkeyPatch) -> None:
+    """result_of read every answer as an HTML page, with no parse time limit: a zip or an
+    attachment gave a result where call_tool (and Chromium) give none, and a landing page built
+    to cost the html5lib path more than its size held the crawl's reactor. Now seeded answers
+    (8 types × 3 dispositions × a fast and a slow page, the limit made 0.2 s) give what
+    formtools' own send path gives for the same answer."""
+    from scrapy.http import Response
+
+    from formtools._execute import send
+    from formtools._net import Response as Fetched
+
+    monkeypatch.setattr(send, "DEFAULT_TIME_LIMIT", 0.2)
+    formtools.parse_html(LANDING)  # (the parser's first use loads it: not a page's time)
+    kinds = ("text/html", "application/xhtml+xml", "text/plain", "application/json",
+             "application/zip", "application/octet-stream", "text/html; charset=utf-8", None)
+    compared = 0
+    for kind in kinds:
+        for disposition in (None, "attachment; filename=x.html", "inline"):
+            for body in (LANDING, SLOW):
+                headers = {k: v for k, v in (("Content-Type", kind), ("Content-Disposition", disposition)) if v}
+                scrapy_answer = Response("https://a.example/done", status=201, body=body, headers=headers,
+                                         request=scrapy.Request("https://a.example/done"))
+                ours = send.landing_result(None, Fetched("https://a.example/done", 201, httpx.Headers(headers), body))
+                assert result_of(scrapy_answer) == ours, (kind, disposition, body is SLOW)
+                compared += 1
+    assert compared == 48
+    assert ours.withheld  # (the last: a slow page under the tiny limit)
+    monkeypatch.setattr(formtools.scrapy, "DEFAULT_TIME_LIMIT", 0.2)
+    with pytest.raises(formtools.ParseTimeLimit):
+        tools_of(HtmlResponse("https://a.example/", body=SLOW + b"<form toolname=t>", encoding="utf-8"))

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import httpx
 import scrapy
 from scrapy.http import Response
 
@@ -27,12 +28,13 @@ from formtools._execute.call import FileSource, Finishing, PreparedCall, prepare
 from formtools._execute.fill import OMITTED
 from formtools._forms.state import FormState
 from formtools._parse.document import Document
-from formtools._parse import parse_html
+from formtools._parse import DEFAULT_TIME_LIMIT, parse_html
 from formtools._parse.prefilter import may_hold_tools
 from formtools._synth.profile import Profile
 from formtools._execute.request import NoRequest, Request
 from formtools.errors import SubmissionError
-from formtools._execute.send import ToolResult, json_ld_of, not_sent
+from formtools._execute.send import ToolResult, landing_result, not_sent
+from formtools._net import Response as FetchedResponse
 from formtools._synth.synthesize import Extraction, synthesize
 from formtools._synth.tool import Tool
 
@@ -66,12 +68,15 @@ def _content_type(response: Response) -> str | None:
 
 def document_of(response: Response) -> Document:
     """The page of ``response``, parsed as a browser would: from its bytes, with the HTTP
-    charset taking part in decoding and the response URL as document URL."""
+    charset taking part in decoding and the response URL as document URL, within the time limit
+    of every other page formtools parses (:class:`~formtools.ParseTimeLimit` past it: a page
+    built to cost the html5lib path more than its size stalled the crawl's reactor)."""
     return parse_html(
         response.body,
         url=response.url,
         content_type=_content_type(response),
         referrer_policy=_header(response, b"Referrer-Policy"),
+        time_limit=DEFAULT_TIME_LIMIT,
     )
 
 
@@ -153,17 +158,22 @@ def tool_request(
 
 
 def result_of(response: Response) -> ToolResult:
-    """The tool result of the page a call landed on, as :func:`formtools.call_tool` gives it:
-    the JSON-LD blocks of the page, the status code, the final URL and the redirects — for a
-    request made by :func:`request_of`, also landed, masked and withheld as that call's."""
-    result = ToolResult(
-        status="completed",
-        request=response.meta.get(REQUEST_KEY),
-        status_code=response.status,
+    """The tool result of the page a call landed on, as :func:`formtools.call_tool` gives it
+    (by the same function): the JSON-LD blocks of the page, the status code, the final URL and
+    the redirects; no result for a download (an attachment, a zip), and a landing page that
+    outlives the parse time limit withheld — for a request made by :func:`request_of`, also
+    landed, masked and withheld as that call's. (It parsed any answer as HTML, a download too,
+    with no time limit: one landing page could hold the crawl's reactor for ever.)"""
+    answer = FetchedResponse(
         url=response.url,
-        json_ld=json_ld_of(document_of(response)),
+        status=response.status,
+        headers=httpx.Headers(
+            [(name.decode("latin-1"), value.decode("latin-1")) for name, values in response.headers.items() for value in values]
+        ),
+        body=response.body,
         redirects=tuple(response.meta.get("redirect_urls", ())),
-        final_method=response.request.method if response.request is not None else "GET",
+        method=response.request.method if response.request is not None else "GET",
     )
+    result = landing_result(response.meta.get(REQUEST_KEY), answer)
     finishing: Finishing | None = response.meta.get(FINISHING_KEY)
     return finishing.apply(result) if finishing is not None else result

@@ -16,7 +16,8 @@
 - ``/huge``: declares a terabyte, then sends zeros until the client leaves;
 - ``/endless``: no length at all, zeros until the client leaves;
 - ``/bomb``: a gzip body of a few dozen kilobytes that inflates to 64 MiB;
-- ``/gzip``: a small, honest gzip page.
+- ``/gzip``: a small, honest gzip page;
+- ``/gzip-then-endless``: a small gzip page, then zeros after its gzip data until the client leaves.
 
 Every slow route stops when the client goes away or the server stops, and after 20 s anyway:
 a failing test cannot leave a thread streaming forever.
@@ -232,11 +233,12 @@ class HostileServer:
             except BlockingIOError:
                 pass
 
-    def _zeros(self, h: Any, headers: list[tuple[str, str]]) -> None:
+    def _zeros(self, h: Any, headers: list[tuple[str, str]], first: bytes = b"") -> None:
         h.send_response(200)
         for name, value in headers:
             h.send_header(name, value)
         h.end_headers()
+        h.wfile.write(first)
         zeros = bytes(64 * 1024)
         going = self._slow()
         while going():
@@ -253,6 +255,10 @@ class HostileServer:
 
     def _route_gzip(self, h: Any, path: str, query: dict[str, str], body: bytes) -> None:
         h._answer(200, gzip.compress(b"<p>" + b"squeezed " * 1000 + b"</p>"), [("Content-Encoding", "gzip")])
+
+    def _route_gzip_then_endless(self, h: Any, path: str, query: dict[str, str], body: bytes) -> None:
+        headers = [("Content-Type", "text/html"), ("Content-Encoding", "gzip"), ("Connection", "close")]
+        self._zeros(h, headers, first=gzip.compress(b"<p>squeezed</p>"))
 
 
 def twin_servers(**kwargs: Any) -> tuple[HostileServer, HostileServer]:

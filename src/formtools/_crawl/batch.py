@@ -211,12 +211,14 @@ def extract_record(
 ) -> Outcome:
     """Read a WARC record where the parent found it, prefilter and extract it (runs in a
     worker process): the same line as for the record's bytes read in the parent."""
-    from formtools._crawl.warc import record_at
+    from formtools._crawl.warc import Undecodable, record_at
 
     url = record.url
     try:
         with open(record.archive, "rb") as archive:
             body = record_at(archive, record.location, max_bytes)
+    except Undecodable as error:  # the line of --jobs 1, which reads it in the index
+        return _failed("url", url, f"{url}: {error}")
     except (OSError, ValueError) as error:
         where = f"{record.archive} at byte {record.location.offset:,}"
         return _failed("url", url, f"{url}: cannot read the record ({where}): {error}")
@@ -332,6 +334,9 @@ def _warc(
             url = item.url or ""
             if not renders_as_html(item.content_type) or ("url", url) in done:
                 continue
+            if item.error is not None:
+                yield Unreadable("url", url, f"{url}: {item.error}")
+                continue
             if item.has_body:
                 if len(item.body) > max_bytes:
                     yield Unreadable("url", url, f"{url}: larger than {max_bytes} bytes")
@@ -365,6 +370,9 @@ def warc_pages(
             continue
         url = item.url or ""
         if not renders_as_html(item.content_type) or ("url", url) in done:
+            continue
+        if item.error is not None:
+            yield Unreadable("url", url, f"{url}: {item.error}")
             continue
         if len(item.body) > max_bytes:
             yield Unreadable("url", url, f"{url}: larger than {max_bytes} bytes")

@@ -30,15 +30,20 @@ from typing import IO, Any, BinaryIO, cast
 # records), and inflating was the largest single cost of both.
 from zlib_ng import zlib_ng as zlib
 
+from formtools._spec.coding import CodingError, Inflate
+
 _InflateError: type[Exception] = zlib.error  # type: ignore[assignment]  # (the stub: an instance)
 
-__all__ = ["DAMAGED", "Damage", "Location", "Record", "record_at", "warc_records"]
+__all__ = ["DAMAGED", "Damage", "Location", "Record", "Undecodable", "record_at", "warc_records"]
 
 #: What every damage report says after the archive's path: the Spark job counts its rows by it.
 DAMAGED = ": damaged archive at byte "
 
 _GZIP_MAGIC = b"\x1f\x8b"
 _CHUNK = 1 << 16
+#: the most bytes one step of inflating gives: 64 KiB of gzip data can hold 64 MiB (a member
+#: of zeros), which the reader inflated at once (a 1 GB record of them: 184 MB of memory)
+_INFLATED = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -60,7 +65,9 @@ class Record:
     """A ``response`` record with HTTP headers: its target URI, HTTP ``Content-Type``, body (at
     most the caller's byte cap plus one byte, so an oversized body is recognised) and where it
     is in the file. ``has_body`` is false (and ``body`` empty) for a record whose body an index
-    left undecoded (see :func:`warc_records`)."""
+    left undecoded (see :func:`warc_records`). ``error`` says why a record whose archive is
+    sound holds no page formtools can read (a content coding it does not decode, a corrupt
+    one, a record split into segments); its ``body`` is then empty."""
 
     index: int
     url: str | None
@@ -68,6 +75,7 @@ class Record:
     body: bytes
     location: Location
     has_body: bool = True
+    error: str | None = None
 
 
 @dataclass(frozen=True)
@@ -94,6 +102,7 @@ class _GzipMembers(io.RawIOBase):
         self._inside = False  # bytes of the current member were fed and its end not yet seen
         self._pending = memoryview(b"")  # inflated and not yet read (a view: no copy per read)
         self.consumed = 0  # compressed bytes read so far
+        self._tail = b""  # the last of them, not inflated yet (see _inflated)
         self.member_start = 0  # where the member being inflated begins
         self.members_done = 0  # members inflated to their end (and CRC)
         self.exhausted = False
@@ -120,12 +129,15 @@ class _GzipMembers(io.RawIOBase):
         while not self._pending:
             if self._error is not None:
                 return 0  # the bytes before the corruption were all read: the stream ends here
-            chunk = self._raw.read(_CHUNK)
-            if not chunk:
-                self.exhausted = True
-                return 0
-            self._pending = memoryview(self._inflated(chunk, self.consumed))
-            self.consumed += len(chunk)
+            if self._tail:  # compressed bytes a bounded inflate left: they end where read ended
+                chunk, self._tail = self._tail, b""
+            else:
+                chunk = self._raw.read(_CHUNK)
+                if not chunk:
+                    self.exhausted = True
+                    return 0
+                self.consumed += len(chunk)
+            self._pending = memoryview(self._inflated(chunk, self.consumed - len(chunk)))
         size = min(len(buffer), len(self._pending))
         buffer[:size] = self._pending[:size]
         self._pending = self._pending[size:]
@@ -140,13 +152,14 @@ class _GzipMembers(io.RawIOBase):
                 self._spans.append([self.member_start, self._produced, -1])
             self._inside = True
             try:
-                inflated = self._inflate.decompress(chunk)
+                inflated = self._inflate.decompress(chunk, _INFLATED)
             except _InflateError as error:
                 self._error = error
                 break
             out.append(inflated)
             self._produced += len(inflated)
             if not self._inflate.eof:
+                self._tail = self._inflate.unconsumed_tail
                 break
             chunk = self._inflate.unused_data
             self._spans[-1][2] = end - len(chunk)
@@ -237,12 +250,14 @@ def warc_records(
         if damage is not None:
             yield damage
 
-    def damage_at(reason: str, read_through: bool = True) -> Damage:
+    def damage_at(reason: str, read_through: bool = True, at: int | None = None) -> Damage:
         """The damage warcio noticed, unless broken gzip data explains it (a cut or a flipped
         byte garbles what warcio then reads). ``read_through`` false: reading stopped before
-        the end of the data (a line too long), so a member not ended yet is no cut."""
-        # warcio's offset is where the record being read begins in the decompressed data
-        offset = members.member_at(iterator.offset) if members is not None else iterator.offset
+        the end of the data (a line too long), so a member not ended yet is no cut. ``at``:
+        where the damaged record begins in the decompressed data (else warcio's offset, where
+        the record being read begins)."""
+        position = iterator.offset if at is None else at
+        offset = members.member_at(position) if members is not None else position
         cut = read_through or (members is not None and members.error is not None)
         return (cut and _gzip_damage(path, members)) or Damage(path, offset, current, reason)
 
@@ -265,19 +280,32 @@ def warc_records(
             # up to it again (see record_at)
             shares_member = members is not None and members.into_member(start) > 0
             has_body = is_response and (bodies or shares_member or _plain(record.http_headers))
-            if has_body:
-                body = record.content_stream().read(max_bytes + 1)
+            unread = _unreadable(record) if is_response else None
+            if has_body and unread is None:
+                try:
+                    body = _payload(record, max_bytes)
+                except Undecodable as error:
+                    unread = str(error)
             while record.raw_stream.read(_CHUNK):  # the rest of the block: its length is checked
                 pass
             missing = getattr(record.raw_stream, "limit", 0)
             if missing:
                 yield from checked(damage_at(f"the record ends {missing:,} bytes early"))
                 return
+            end = iterator.fh.tell() - iterator.reader.rem_length()  # the block's end
+            warnings = iterator.err_count
+            iterator.read_to_end()  # (what warcio does next): the blank lines after the block
+            # the next line is this record's to explain, unless a gzip member ended in between
+            # (its record ended there: the line is the next record's damage)
+            between = members is not None and members.member_at(end) != members.member_at(iterator.offset)
+            misplaced = not (between or _begins_record(iterator.next_line))
+            if iterator.err_count > warnings or misplaced:
+                yield from checked(damage_at(_NEXT_RECORD_MISPLACED, read_through=False, at=start))
+                return
             if is_response:
                 url = record.rec_headers.get_header("WARC-Target-URI")
                 content_type = record.http_headers.get_header("Content-Type")
-                end = iterator.fh.tell() - iterator.reader.rem_length()  # the block's end
-                record_read = Record(current, url, content_type, body, _NOWHERE, has_body)
+                record_read = Record(current, url, content_type, body, _NOWHERE, has_body, unread)
                 held.append((record_read, start, end))
             current += 1
             yield from checked()
@@ -298,11 +326,139 @@ def warc_records(
 
 _NOWHERE = Location(0, 0, 0, gzip=False)  # a held record's, until its members are known
 
+#: A record's block is followed by two blank lines and the next record's ``WARC/`` line (WARC
+#: 1.1 §4); warcio, finding another line there, printed a warning on standard error and read
+#: on, so a ``Content-Length`` short of the block gave the record's page cut short, silently,
+#: and three lines of noise, and one too long gave the page with the next record's header in
+#: it. (A length too long by one to three bytes takes only the blank lines: no reader can tell
+#: without the block's digest.)
+_NEXT_RECORD_MISPLACED = (
+    "the next record does not begin where this one ends (its Content-Length is wrong, or "
+    "the bytes after it are damaged)"
+)
+
+
+def _begins_record(line: bytes | None) -> bool:
+    """Whether the first line after a record's blank lines can begin the next record: none (the
+    archive ends), a ``WARC/`` line, or a line the data cuts short (reported as the next
+    record's header cut short)."""
+    return line is None or line.startswith(b"WARC/") or not line.endswith(b"\n")
+
+
+class Undecodable(ValueError):
+    """A record holding no page formtools can read, in an archive that is sound: its line is an
+    error, and the archive reads on."""
+
+
+def _unreadable(record: Any) -> str | None:
+    """Why a response record holds no whole page, known from its headers alone: one split into
+    segments (WARC 1.1 §5.8: its ``continuation`` records hold the rest, which formtools does
+    not join, so the first segment alone would be read as a page cut short)."""
+    if record.rec_headers.get_header("WARC-Segment-Number") is not None:
+        return "a segmented record (WARC-Segment-Number): its segments are not joined"
+    return None
+
+
+def _codings(http_headers: Any, name: str) -> list[str]:
+    value = http_headers.get_header(name) or ""
+    return [c.strip().lower() for c in value.split(",") if c.strip() and c.strip().lower() != "identity"]
+
+
+def _payload(record: Any, max_bytes: int) -> bytes:
+    """The body of a response record as the browser got it, at most ``max_bytes`` plus one byte
+    (see :class:`Record`): de-chunked and inflated here a bounded piece at a time, so the work
+    and memory stop with the cap. warcio's own decoding read a whole chunk at once (a 100 MB
+    chunk: 200 MB of memory) and inflated it at once (a chunked gzip body of 1 MB: 2 GB), and
+    its ``br`` decoder fails with the brotli module of today (AttributeError: the archive was
+    reported damaged at that record and every record after it was lost).
+
+    A content coding other than gzip and deflate is :class:`Undecodable`, as is one that turns
+    out corrupt past its start; a body whose first bytes are not in its coding is read as it
+    stands, as warcio reads it (archives that store the decoded body under the original
+    ``Content-Encoding``)."""
+    transfer = _codings(record.http_headers, "Transfer-Encoding")
+    chunked = bool(transfer) and transfer[-1] == "chunked"
+    codings = [*_codings(record.http_headers, "Content-Encoding"), *transfer[: -1 if chunked else None]]
+    for coding in codings:
+        if coding not in Inflate.CODINGS:
+            raise Undecodable(f"the body's coding {coding!r} is not decoded (only gzip and deflate are)")
+    if not (chunked or codings):
+        plain: bytes = record.raw_stream.read(max_bytes + 1)
+        return plain
+    pieces: Iterator[bytes] = _dechunked(record.raw_stream) if chunked else _pieces(record.raw_stream)
+    for coding in reversed(codings):
+        pieces = _inflated(pieces, coding)
+    body = bytearray()
+    for piece in pieces:
+        body += piece
+        if len(body) > max_bytes:
+            break
+    return bytes(body[: max_bytes + 1])
+
+
+def _pieces(stream: Any) -> Iterator[bytes]:
+    while piece := stream.read(_CHUNK):
+        yield piece
+
+
+def _dechunked(stream: Any) -> Iterator[bytes]:
+    """The data of a chunked body (RFC 9112 §7.1) a bounded piece at a time. A size line that
+    is not one ends the chunking: what follows is read as it stands, as warcio reads a body
+    that says it is chunked and is not."""
+    while True:
+        line = stream.readline(64)
+        size = line.rstrip(b"\r\n").split(b";")[0].strip()
+        if not line.endswith(b"\n") or not size or any(c not in b"0123456789abcdefABCDEF" for c in size):
+            yield line
+            yield from _pieces(stream)
+            return
+        left = int(size, 16)
+        if not left:
+            return
+        while left:
+            piece = stream.read(min(left, _CHUNK))
+            if not piece:
+                return  # the block ends inside the chunk: what it held is the body
+            left -= len(piece)
+            yield piece
+        stream.readline(64)  # the chunk's CRLF
+
+
+def _inflated(pieces: Iterator[bytes], coding: str) -> Iterator[bytes]:
+    """``pieces`` inflated, each step giving at most :data:`_CHUNK` bytes (a gzip bomb costs
+    what is read of it, not what it would inflate to)."""
+    layer = Inflate(coding)
+    started = False
+    for piece in pieces:
+        data = piece
+        while data:
+            try:
+                out = layer.feed(data, _CHUNK)
+            except CodingError as error:
+                if started:
+                    raise Undecodable(f"the body's {coding} coding is corrupt ({error})") from None
+                yield data  # not in its coding from the start: stored decoded
+                yield from pieces
+                return
+            started = True
+            yield out
+            if layer.ended:  # bytes after the coded data are not fed on (nor kept)
+                return
+            data = layer.pending
+    if started:
+        yield layer.flush()
+
 #: The longest line read as a WARC or HTTP header line (or a chunk size, or the blank lines
 #: between records). Servers refuse header lines far shorter (8 KiB is common); a longer line is
 #: damage, found after reading at most this much, instead of a whole file without a newline (any
 #: non-WARC file named .warc) read as one line.
 MAX_LINE = 1 << 20
+
+#: The most bytes of lines read one after another with no block between: a record's WARC and
+#: HTTP headers and the blank lines before them. warcio keeps every header line as Python
+#: objects, about 17 times their size (29 MB of HTTP header lines: 484 MB, 13 s), and a body is
+#: capped, so the headers must be too; Chromium refuses a response whose headers pass 256 KiB.
+MAX_HEADERS = 1 << 20
 
 #: The bytes of held records (bodies, plus a little for the rest) kept in memory; past it they
 #: wait in a temporary file.
@@ -311,7 +467,8 @@ _RECORD_OVERHEAD = 512
 
 
 class LineTooLong(ValueError):
-    """A line longer than :data:`MAX_LINE` where warcio reads a line."""
+    """A line longer than :data:`MAX_LINE` where warcio reads a line, or header lines longer
+    than :data:`MAX_HEADERS` together."""
 
 
 def _archive_iterator(stream: io.BufferedIOBase) -> Any:
@@ -320,6 +477,7 @@ def _archive_iterator(stream: io.BufferedIOBase) -> Any:
     from warcio.archiveiterator import ArchiveIterator
 
     iterator = ArchiveIterator(stream)
+    iterator.INC_RECORD = ""  # its warning on standard error: warc_records reports the damage
     # its reader is made here and first used when iterating; the stream is never gzip (members
     # are inflated by _GzipMembers), so none of warcio's decompression is lost
     iterator.reader = _line_reader(iterator.fh)
@@ -331,7 +489,15 @@ def _line_reader(stream: Any) -> Any:
 
     class _LineReader(BufferedReader):  # type: ignore[misc]  # (warcio has no type stubs)
         """warcio's buffered reader whose ``readline`` joins the blocks of a line once (linear in
-        its length) and refuses a line longer than :data:`MAX_LINE`."""
+        its length) and refuses a line longer than :data:`MAX_LINE`, and lines longer than
+        :data:`MAX_HEADERS` read one after another (``read``, which reads a block, ends a run)."""
+
+        run = 0  # the bytes of the lines read since the last read()
+
+        def read(self, length: int | None = None) -> bytes:
+            self.run = 0
+            data: bytes = super().read(length)
+            return data
 
         def readline(self, length: int | None = None) -> bytes:
             parts: list[bytes] = []
@@ -349,6 +515,12 @@ def _line_reader(stream: Any) -> Any:
                     )
                 if part.endswith(b"\n"):
                     break
+            self.run += size
+            if self.run > MAX_HEADERS:
+                raise LineTooLong(
+                    f"header lines longer than {MAX_HEADERS:,} bytes together (no WARC or HTTP "
+                    "header is: Chromium refuses response headers past 256 KiB)"
+                )
             return b"".join(parts)
 
     return _LineReader(stream)
@@ -416,7 +588,8 @@ def record_at(stream: BinaryIO, where: Location, max_bytes: int) -> bytes:
     :func:`warc_records` gives it: at most ``max_bytes`` plus one byte), reading only the bytes
     ``where`` covers, after inflating the ``where.skip`` bytes of its member before it. The
     archive was checked when it was indexed; a record that no longer reads (the file changed
-    since) raises :class:`ValueError`."""
+    since) raises :class:`ValueError`, one whose body cannot be read :class:`Undecodable` (the
+    ``error`` of its :class:`Record`)."""
     stream.seek(where.offset)
     window = _Window(stream, where.length)
     raw: io.RawIOBase = _GzipMembers(window) if where.gzip else window
@@ -429,8 +602,10 @@ def record_at(stream: BinaryIO, where: Location, max_bytes: int) -> bytes:
         raise ValueError(f"no record at byte {where.offset:,}") from None
     if record.rec_type != "response" or record.http_headers is None:
         raise ValueError(f"no response record at byte {where.offset:,}")
-    body: bytes = record.content_stream().read(max_bytes + 1)
-    return body
+    unread = _unreadable(record)
+    if unread is not None:
+        raise Undecodable(unread)
+    return _payload(record, max_bytes)
 
 
 class _Window(io.RawIOBase):

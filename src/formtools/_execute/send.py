@@ -35,7 +35,7 @@ from formtools._spec.jsjson import nests_deeper
 from formtools._spec.url import same_origin_urls
 from formtools._execute.request import NoRequest, Request
 
-__all__ = ["SecretReference", "ToolResult", "landed", "withheld_as_secret", "send_request", "asend_request", "json_ld_of", "page_text", "not_sent"]
+__all__ = ["SecretReference", "ToolResult", "landed", "landing_result", "withheld_as_secret", "send_request", "asend_request", "json_ld_of", "page_text", "not_sent"]
 
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
@@ -280,7 +280,11 @@ def _download(response: Response) -> bool:
     return bool(mime) and not _SHOWN_TYPES.fullmatch(mime)
 
 
-def _result(request: Request, response: Response, include_text: bool) -> ToolResult:
+def landing_result(request: Request | None, response: Response, include_text: bool = False) -> ToolResult:
+    """The tool result of the answer a submission landed on, as Chromium gives it: none for a
+    download; else the page's JSON-LD (and, with ``include_text``, its words), parsed within
+    :data:`~formtools._parse.DEFAULT_TIME_LIMIT`. Whoever sent the request (formtools, or a
+    Scrapy spider: :func:`formtools.scrapy.result_of`) reads the answer here."""
     if _download(response):
         return ToolResult(
             status="completed",
@@ -348,7 +352,7 @@ def send_request(
             )
         except FetchError as error:
             raise _refused_or_failed(error) from None
-    return _result(request, response, include_text)
+    return landing_result(request, response, include_text)
 
 
 async def asend_request(
@@ -387,7 +391,7 @@ async def asend_request(
     finally:
         if owned:
             await fetcher.aclose()
-    return await anyio.to_thread.run_sync(_result, request, response, include_text, limiter=parsers)
+    return await anyio.to_thread.run_sync(landing_result, request, response, include_text, limiter=parsers)
 
 
 def not_sent(outcome: NoRequest, landing: str = "self") -> ToolResult:

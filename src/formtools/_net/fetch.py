@@ -9,7 +9,8 @@ bounds, so they live here once:
   the policy allows private targets — no loopback, private, link-local or otherwise non-public
   address, judged on the addresses actually connected to;
 - **one deadline** for the whole fetch: connecting, every redirect and every body byte;
-- **a byte cap** on every body, counted after content decoding (a gzip bomb is cut too);
+- **a byte cap** on every body, counted after content decoding (a gzip bomb is cut too; a
+  body ends where its coded data ends, bytes sent after it are not read);
 - **a redirect cap**, redirects being followed here, one guarded hop at a time, the way
   browsers follow them (the Fetch standard): 303, and 301/302 after a POST, become a GET
   without a body; 307/308 resend the request as it was; a redirect to another origin drops
@@ -46,6 +47,7 @@ from publicsuffixlist import PublicSuffixList
 
 from formtools._spec.referrer import Referrer, policy_from_header
 from formtools.errors import UsageProblem
+from formtools._spec.coding import Inflate
 from formtools._net.errors import (
     shown,
     BadURL,
@@ -448,31 +450,6 @@ class _Overflow(Exception):
     pass
 
 
-class _Inflate:
-    """One ``gzip`` or ``deflate`` layer, decoding no more than it is allowed to produce."""
-
-    def __init__(self, coding: str) -> None:
-        self._deflate = coding == "deflate"
-        self._fresh = True
-        self._obj = zlib.decompressobj(zlib.MAX_WBITS if self._deflate else zlib.MAX_WBITS | 16)
-
-    def feed(self, data: bytes, limit: int) -> bytes:
-        try:
-            out = self._obj.decompress(data, limit)
-        except zlib.error:
-            if not (self._deflate and self._fresh):
-                raise
-            self._obj = zlib.decompressobj(-zlib.MAX_WBITS)  # raw deflate, as some servers send
-            out = self._obj.decompress(data, limit)
-        self._fresh = False
-        if self._obj.unconsumed_tail:  # the limit was reached with input left: too large
-            raise _Overflow
-        return out
-
-    def flush(self) -> bytes:
-        return self._obj.flush()
-
-
 class _Body:
     """The body as it arrives: decoded layer by layer, never past the byte cap, never past the
     deadline (checked after every chunk, on top of the per-operation limits)."""
@@ -483,7 +460,7 @@ class _Body:
         self._clock = clock
         self.data = bytearray()
         codings = [c.strip().lower() for c in headers.get("content-encoding", "").split(",")]
-        self._layers = [_Inflate("gzip" if c == "x-gzip" else c) for c in reversed(codings) if c in ("gzip", "x-gzip", "deflate")]
+        self._layers = [Inflate(c) for c in reversed(codings) if c in Inflate.CODINGS]
         length = headers.get("content-length", "")
         if not self._layers and length.isdigit() and int(length) > policy.max_bytes:
             self._too_large()
@@ -494,13 +471,20 @@ class _Body:
             url=shown(self._hop.url.href),
         )
 
+    @staticmethod
+    def _feed(layer: Inflate, data: bytes, limit: int) -> bytes:
+        out = layer.feed(data, limit)
+        if layer.pending:  # the limit was reached with input left: too large
+            raise _Overflow
+        return out
+
     def add(self, chunk: bytes) -> None:
         if self._clock.left() <= 0:
             raise httpcore.ReadTimeout("deadline")
         room = self._policy.max_bytes - len(self.data)
         try:
-            for layer in self._layers:
-                chunk = layer.feed(chunk, room + 1)
+            for layer in self._layers:  # a layer's bytes after its end are no part of the body
+                chunk = b"" if layer.ended else self._feed(layer, chunk, room + 1)
         except _Overflow:
             self._too_large()
         except zlib.error as error:
@@ -509,11 +493,18 @@ class _Body:
             self._too_large()
         self.data += chunk
 
+    @property
+    def complete(self) -> bool:
+        """Whether a content coding has ended, so that no byte still to come is part of the body
+        (a server may send any amount after it: zlib kept it, copying it once per chunk, until
+        the deadline — 30 s and 160 MB for a 10-byte page — and it was never counted)."""
+        return any(layer.ended for layer in self._layers)
+
     def finish(self) -> bytes:
         tail = b""
         try:
             for layer in self._layers:
-                tail = layer.flush() if not tail else layer.feed(tail, self._policy.max_bytes + 1) + layer.flush()
+                tail = layer.flush() if not tail else self._feed(layer, tail, self._policy.max_bytes + 1) + layer.flush()
         except _Overflow:
             self._too_large()
         except zlib.error as error:
@@ -695,6 +686,8 @@ class Fetcher:
                         body = _Body(hop, answer, policy, clock)
                         for chunk in response.iter_stream():
                             body.add(chunk)
+                            if body.complete:
+                                break
                         return _response(hop, response.status, answer, body.finish(), redirects)
                 finally:
                     response.close()
@@ -766,6 +759,8 @@ class AsyncFetcher:
                             body = _Body(hop, answer, policy, clock)
                             async for chunk in _chunks(response):
                                 body.add(chunk)
+                                if body.complete:
+                                    break
                             return _response(hop, response.status, answer, body.finish(), redirects)
                     finally:
                         await response.aclose()
