@@ -11,6 +11,8 @@ traceback for a user's mistake. Stages are imported by the command that needs th
 
 from __future__ import annotations
 
+import errno
+import io
 import os
 import re
 import sys
@@ -211,14 +213,18 @@ def lint(
 def _tool_input(text: str) -> object:
     """``--input``: JSON text, ``@path`` to a JSON file, or ``@-`` for standard input."""
     from formtools._execute.validate import MAX_INPUT_DEPTH
+    from formtools._parse.sources import read_standard_input
     from formtools._spec.jsjson import loads, nests_deeper
 
     source = "--input"
     if text.startswith("@"):
         source = text[1:]
         try:
+            raw = read_standard_input() if source == "-" else Path(source).read_bytes()
             # a byte order mark, which Windows editors write, is no part of the JSON (RFC 8259 §8.1)
-            text = (sys.stdin.read() if source == "-" else Path(source).read_text("utf-8")).removeprefix("\ufeff")
+            text = raw.decode("utf-8").removeprefix("\ufeff")
+        except SourceError:  # standard input: its own one-line message
+            raise
         except OSError as error:
             raise SourceError(f"--input: {source}: cannot read: {error.strerror or error}") from None
         except UnicodeDecodeError:
@@ -369,7 +375,7 @@ def call(
         # a saved page's relative action resolves against its file: URL; only http(s) is sent
         raise UsageProblem(f"{chosen.name} submits to {shown.url}, which formtools does not send to: {_GIVE_BASE_URL}")
     confirmed = yes or prepared.autosubmit
-    if not confirmed and sys.stdin.isatty():
+    if not confirmed and sys.stdin is not None and sys.stdin.isatty():
         where = f"{shown.method} {shown.url}" if isinstance(shown, Request) else "this form"
         confirmed = typer.confirm(f"{chosen.name} has no toolautosubmit. Submit {where}?")
     result = submit(prepared, confirm=confirmed, include_text=text)
@@ -604,11 +610,35 @@ def batch(
         raise typer.Exit(2)
 
 
+class _ClosedOutput(io.TextIOBase):
+    """Standard output when it was closed as formtools started (``>&-``): Python leaves
+    ``sys.stdout`` None, so ``batch --out -`` failed with an AttributeError traceback and click
+    dropped every other command's output, exiting 0. Writing here fails as an output that
+    cannot be written does (see :func:`main`)."""
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+
+def _stand_in_for_closed_streams() -> None:
+    """Standard output closed: :class:`_ClosedOutput`. Standard error closed (``2>&-``): its
+    messages go nowhere, as asked, and the exit code still tells (``batch`` asked the missing
+    stream whether it is a terminal: an AttributeError, exit 1 whatever happened)."""
+    if sys.stdout is None:
+        sys.stdout = _ClosedOutput()
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (for the process's life)
+
+
 def _discard_stdout() -> None:
     """Point standard output at /dev/null, so that what is still buffered for it goes nowhere
     quietly when Python exits."""
+    try:
+        descriptor = sys.stdout.fileno()
+    except OSError:  # no descriptor (:class:`_ClosedOutput`), and nothing buffered either
+        return
     devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
+    os.dup2(devnull, descriptor)
     os.close(devnull)
 
 
@@ -617,6 +647,7 @@ _INTERRUPTED = 130  # 128 + SIGINT, as shells report a process Ctrl-C ended
 
 def main() -> None:
     """The console script: every error a one-line message and its exit code (see the module)."""
+    _stand_in_for_closed_streams()
     if os.environ.get("NO_COLOR"):  # https://no-color.org: rich then writes no escape codes at all
         os.environ["TERM"] = "dumb"
     try:
