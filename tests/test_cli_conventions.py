@@ -324,3 +324,41 @@ def test_a_tool_prints_as_an_agent_sees_it() -> None:
                 assert "<function" not in shown and "Control(" not in shown, (page.name, shown[:200])
                 assert len(shown) <= 2 * len(dumps(tool.to_dict())) + 100, (page.name, len(shown))
                 assert shown.startswith(f"Tool(name={tool.name!r}") and f"profile={profile!r}" in shown
+
+
+def test_sigterm_during_a_chromium_command_closes_the_browser_and_removes_its_profile(tmp_path: Path) -> None:
+    """``formtools diff`` sent SIGTERM (``timeout``, a cancelled CI job) while Chromium runs:
+    Python's default ended the process on the spot and each such run left its 2 MB Chromium
+    profile in the temporary directory. It now stops as Ctrl-C does: the browser closed, the
+    profile removed, ``formtools: terminated``, exit 143, nothing left in its session. Sent a
+    seeded moment after the profile appears (the browser starting or comparing)."""
+    import random
+    import signal
+    import time
+
+    from formtools._conformance.browser import CHROMIUM
+    from tests.support.processes import left_after
+
+    if not os.access(CHROMIUM, os.X_OK):
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI must run the browser tests: no Chromium")
+        pytest.skip("no Chromium")
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "formtools", "diff", str(SEARCH)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "TMPDIR": str(temporary)},
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 120
+    while not any(temporary.iterdir()):
+        assert process.poll() is None and time.monotonic() < deadline, "Chromium never started"
+        time.sleep(0.02)
+    time.sleep(random.Random(143).uniform(0.0, 0.3))
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=60)
+    assert (process.returncode, err.decode().splitlines()) == (143, ["formtools: terminated"])
+    assert left_after(process.pid, 5.0) == []
+    assert list(temporary.iterdir()) == []

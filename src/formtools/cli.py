@@ -15,6 +15,7 @@ import errno
 import io
 import os
 import re
+import signal
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
@@ -643,11 +644,23 @@ def _discard_stdout() -> None:
 
 
 _INTERRUPTED = 130  # 128 + SIGINT, as shells report a process Ctrl-C ended
+_TERMINATED = 143  # 128 + SIGTERM
+_terminated: list[bool] = []  # set by SIGTERM's handler: the interrupt was a termination
+
+
+def _terminate(signum: int, frame: object) -> None:
+    """SIGTERM (``timeout``, a CI job cancelled, ``kill``) stops a command as Ctrl-C does, so
+    that what it holds is released: Python's default ended the process on the spot, leaving
+    ``diff``'s and ``report``'s Chromium profile directory in the temporary directory and
+    ``batch``'s last buffered lines unwritten, with no summary."""
+    _terminated.append(True)
+    raise KeyboardInterrupt
 
 
 def main() -> None:
     """The console script: every error a one-line message and its exit code (see the module)."""
     _stand_in_for_closed_streams()
+    signal.signal(signal.SIGTERM, _terminate)  # `serve` sets its own while it serves
     if os.environ.get("NO_COLOR"):  # https://no-color.org: rich then writes no escape codes at all
         os.environ["TERM"] = "dumb"
     try:
@@ -670,8 +683,8 @@ def main() -> None:
         typer.echo("formtools: aborted", err=True)
         sys.exit(130)
     except KeyboardInterrupt:
-        typer.echo("formtools: interrupted", err=True)
-        sys.exit(_INTERRUPTED)
+        typer.echo(f"formtools: {'terminated' if _terminated else 'interrupted'}", err=True)
+        sys.exit(_TERMINATED if _terminated else _INTERRUPTED)
     except Exception as error:
         # click's usage errors (typer bundles its own copy of click, so match by behaviour),
         # one line like every other mistake: click's own rendering took four (usage, a hint,
