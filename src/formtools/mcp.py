@@ -692,7 +692,10 @@ class Bridge:
         page, tool = found
         arguments = params.arguments if params.arguments is not None else {}
         try:
-            prepared = prepare_call(tool, arguments)
+            # in a worker thread: a pattern formtools cannot bound is matched in a helper process,
+            # and waiting for its answers (up to the call's match budget, then a helper's start
+            # per overrun) on the event loop froze every session of the bridge meanwhile
+            prepared = await anyio.to_thread.run_sync(prepare_call, tool, arguments)
         except (InputError, ValidationError) as error:
             return _error(error.lines())
         except (NoSubmitButton, SubmissionError) as error:
