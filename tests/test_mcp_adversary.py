@@ -724,3 +724,33 @@ def test_listing_every_tool_costs_work_linear_in_the_tools() -> None:
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         small, large = pool.submit(listing_lines, 400).result(), pool.submit(listing_lines, 800).result()
     assert large < 2.3 * small, (small, large)
+
+
+@pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGINT"])
+def test_stdio_stops_on_a_signal_while_the_client_holds_the_pipe_open(site: TestSite, signal_name: str) -> None:
+    """``serve`` over stdio stopped by SIGTERM (a supervisor) or Ctrl-C while its client is still
+    connected: it logged ``stopped`` and then lived on, Python waiting for the MCP SDK's thread
+    blocked reading standard input, until the client closed the pipe. It now exits at once."""
+    url = site.put("shop", b"<form toolname=s tooldescription=d toolautosubmit><input name=q><button>Go</button></form>")
+    process = subprocess.Popen(
+        [*SERVE, url, "--allow-private"],
+        env=ENV, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        assert process.stdin is not None and process.stdout is not None and process.stderr is not None
+        assert process.stderr.readline().startswith(b"formtools serve: stdio; ")
+        hello = {"name": "t", "version": "1"}
+        initialize = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": hello}
+        process.stdin.write(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": initialize}).encode() + b"\n")
+        process.stdin.flush()
+        assert json.loads(process.stdout.readline())["id"] == 1  # serving: reading the next line
+        process.send_signal(getattr(signal, signal_name))
+        assert process.wait(timeout=15) == 0
+        assert process.stderr.read().decode().splitlines() == ["formtools serve: stopped"]
+    finally:
+        process.kill()
+        process.wait(10)
+        for stream in (process.stdin, process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()

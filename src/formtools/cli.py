@@ -530,6 +530,15 @@ def serve(
     bridge.serve(
         pages, transport=transport, host=host, port=port, base_url=base_url, options=options, log_format=log_format
     )
+    if transport == "stdio":
+        # The MCP SDK reads standard input in a worker thread that only a line or its end
+        # releases, and Python waits for that thread before exiting: stopped by SIGTERM or
+        # Ctrl-C while the client still held the pipe open, the process said "stopped" and
+        # lived on until the client let go. Nothing is left to do but leave (the match helpers
+        # end when their input does; the log is written line by line).
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
 
 
 @app.command()
