@@ -525,6 +525,66 @@ def test_resume_skips_pages_already_in_the_output_and_redoes_a_torn_line(tmp_pat
     assert len(out.read_text().splitlines()) == 5  # without --resume the output starts over
 
 
+def _killed_when_writing(args: list[str], out: Path, signal_number: int, at_bytes: int) -> tuple[int, int, list[str]]:
+    """Run ``formtools batch ARGS`` in a session of its own and send it ``signal_number`` once
+    ``out`` holds ``at_bytes`` more bytes; its pid (its session's id), exit code and standard
+    error lines."""
+    import signal
+    import time
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "formtools", "batch", *args],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    start = out.stat().st_size if out.exists() else 0
+    while (out.stat().st_size if out.exists() else 0) < start + at_bytes:
+        assert process.poll() is None, "the batch ended before it could be interrupted"
+        time.sleep(0.005)
+    process.send_signal(signal_number)
+    _, err = process.communicate(timeout=60)
+    return process.pid, process.returncode, err.decode().splitlines()
+
+
+def test_a_killed_batch_leaves_no_worker_and_resume_completes_it_exactly(tmp_path: Path) -> None:
+    """``batch --jobs 2`` killed by SIGKILL, then its ``--resume`` killed by SIGTERM, each at a
+    seeded point of its output, then resumed to the end: no process of either run may be left
+    (forked workers waited for work for ever, orphans holding the parent's standard error open),
+    each interrupted output is JSON lines up to its last newline, and the resumed output holds
+    exactly the lines of an uninterrupted run, each page once. SIGTERM stops the batch as Ctrl-C
+    does (Python's default ended it on the spot, its buffered lines unwritten, no summary): the
+    summary, ``formtools: terminated``, exit 143, whole lines."""
+    import random
+    import signal
+
+    from tests.support.processes import left_after
+
+    rng = random.Random(10)
+    site = tmp_path / "site"
+    site.mkdir()
+    for index in range(500):
+        body = f"<form toolname=t{index} tooldescription='page {index}'><input name=q{rng.randrange(99)}></form>"
+        (site / f"p{index:03d}.html").write_text(body if rng.random() < 0.8 else "<p>no tool</p>")
+    whole = tmp_path / "whole.jsonl"
+    run_batch([str(site)], whole, options=BatchOptions(jobs=1))
+    out = tmp_path / "tools.jsonl"
+    args = [str(site), "--out", str(out), "--jobs", "2"]
+    for signal_number, resume in ((signal.SIGKILL, []), (signal.SIGTERM, ["--resume"])):
+        session, code, said = _killed_when_writing(args + resume, out, signal_number, rng.randrange(1, 12_000))
+        assert left_after(session, 5.0) == [], signal_number
+        text = out.read_text("utf-8")
+        for line in text[: text.rfind("\n") + 1].splitlines():
+            json.loads(line)
+        if signal_number == signal.SIGTERM:
+            assert code == 143 and said[-1] == "formtools: terminated", said
+            assert " pages (" in said[-2] and text.endswith("\n")
+    assert run(*args, "--resume").returncode == 0
+    assert sorted(out.read_text("utf-8").splitlines()) == sorted(whole.read_text("utf-8").splitlines())
+    assert len(lines(out)) == 500
+
+
 def test_resume_passes_over_lines_that_are_json_but_name_no_page(tmp_path: Path) -> None:
     """Output lines that are JSON but no object naming a page by a string (``5``, ``null``, a
     string, ``{"path":[1]}``) crashed --resume with a TypeError traceback; they are passed

@@ -261,6 +261,45 @@ def test_an_output_that_cannot_be_written_is_one_line(tmp_path: Path, command: l
     assert done.stderr.decode().splitlines() == ["formtools: error: cannot write the output: No space left on device"]
 
 
+# (command, closed descriptor, exit code, standard error): each command as it behaves with the
+# descriptor open, or the one-line error a closed one calls for
+_CLOSED_STREAM_CASES = [
+    (["extract", "{page}"], 1, 1, ["formtools: error: cannot write the output: standard output is closed"]),
+    (["batch", "{page}", "--out", "-"], 1, 1, ["formtools: error: cannot write the output: standard output is closed"]),
+    (["extract", "-"], 0, 2, ["formtools: error: <stdin>: standard input is closed"]),
+    (["validate", "{page}", "t", "--input", "@-"], 0, 2, ["formtools: error: <stdin>: standard input is closed"]),
+    (["batch", "{page}", "--out", "{dir}/out.jsonl"], 2, 0, None),
+]
+
+
+def test_a_standard_stream_closed_at_start_is_one_line_or_silence_never_a_traceback(tmp_path: Path) -> None:
+    """``<&-``, ``>&-``, ``2>&-``: Python then has no ``sys.stdin``/``sys.stdout``/``sys.stderr``
+    (None), and formtools failed with AttributeError tracebacks (reading ``-`` or ``@-``, writing
+    ``batch --out -``), exited 0 having dropped its output (click drops text for a missing
+    stream), or exited 1 for a batch that succeeded (it asked standard error whether it is a
+    terminal). Now a closed input or output is one line and its exit code; a closed standard
+    error changes nothing but the messages' absence. All cases run at once (a process each)."""
+    page = tmp_path / "p.html"
+    page.write_text("<form toolname=t tooldescription=d><input name=q></form>")
+    fill = {"{page}": str(page)}
+    runs = []
+    for command, closed, code, said in _CLOSED_STREAM_CASES:
+        args = [fill.get(arg, arg.replace("{dir}", str(tmp_path))) for arg in command]
+        process = subprocess.Popen(
+            [sys.executable, "-m", "formtools", *args],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE if closed != 2 else subprocess.DEVNULL,
+            preexec_fn=lambda descriptor=closed: os.close(descriptor),  # type: ignore[misc]
+        )
+        runs.append((command, closed, code, said, process))
+    for command, closed, code, said, process in runs:
+        err = process.communicate(timeout=120)[0 if closed == 2 else 1]
+        assert process.returncode == code, (command, closed, err)
+        if said is not None:
+            assert err.decode().splitlines() == said, (command, closed)
+
+
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
 def test_report_into_an_existing_file_without_a_suffix_writes_that_file(tmp_path: Path) -> None:
     """``--out /dev/full`` was taken for a directory to make ("File exists")."""
@@ -285,3 +324,41 @@ def test_a_tool_prints_as_an_agent_sees_it() -> None:
                 assert "<function" not in shown and "Control(" not in shown, (page.name, shown[:200])
                 assert len(shown) <= 2 * len(dumps(tool.to_dict())) + 100, (page.name, len(shown))
                 assert shown.startswith(f"Tool(name={tool.name!r}") and f"profile={profile!r}" in shown
+
+
+def test_sigterm_during_a_chromium_command_closes_the_browser_and_removes_its_profile(tmp_path: Path) -> None:
+    """``formtools diff`` sent SIGTERM (``timeout``, a cancelled CI job) while Chromium runs:
+    Python's default ended the process on the spot and each such run left its 2 MB Chromium
+    profile in the temporary directory. It now stops as Ctrl-C does: the browser closed, the
+    profile removed, ``formtools: terminated``, exit 143, nothing left in its session. Sent a
+    seeded moment after the profile appears (the browser starting or comparing)."""
+    import random
+    import signal
+    import time
+
+    from formtools._conformance.browser import CHROMIUM
+    from tests.support.processes import left_after
+
+    if not os.access(CHROMIUM, os.X_OK):
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI must run the browser tests: no Chromium")
+        pytest.skip("no Chromium")
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "formtools", "diff", str(SEARCH)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "TMPDIR": str(temporary)},
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 120
+    while not any(temporary.iterdir()):
+        assert process.poll() is None and time.monotonic() < deadline, "Chromium never started"
+        time.sleep(0.02)
+    time.sleep(random.Random(143).uniform(0.0, 0.3))
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=60)
+    assert (process.returncode, err.decode().splitlines()) == (143, ["formtools: terminated"])
+    assert left_after(process.pid, 5.0) == []
+    assert list(temporary.iterdir()) == []

@@ -248,6 +248,11 @@ def test_a_heavy_page_in_one_session_does_not_block_another(site: TestSite, pars
         process.wait(10)
 
 
+#: Catastrophic controls beyond the first two: a call then waits on helpers for longer than a
+#: light call may take (its shared budget, then a helper's start and the spent budget each).
+RISKY_MORE = 4
+
+
 def test_a_pattern_that_backtracks_forever_does_not_stop_another_session(site: TestSite) -> None:
     """A hostile page's ``pattern="(a+)+$"`` and a value of 40 ``a`` and a ``!``: regress held
     the bridge's GIL for hours, and every session froze. Now the match runs in a helper process
@@ -256,8 +261,11 @@ def test_a_pattern_that_backtracks_forever_does_not_stop_another_session(site: T
     hostile = site.put(
         "backtracking",
         b'<form toolname=match tooldescription=d toolautosubmit action=/never>'
-        b'<input name=q pattern="(a+)+$"><input name=r pattern="(\\w+\\s?)*$"><button>Go</button></form>',
+        b'<input name=q pattern="(a+)+$"><input name=r pattern="(\\w+\\s?)*$">'
+        + b"".join(b'<input name=s%d pattern="(a|aa)+$">' % n for n in range(RISKY_MORE))
+        + b"<button>Go</button></form>",
     )
+    hostile_input = {"q": "a" * 40 + "!", "r": "a " * 30 + "!"} | {f"s{n}": "a" * (40 + n) + "!" for n in range(RISKY_MORE)}
     fast_url = site.put("fast", b"<form toolname=quick tooldescription=d toolautosubmit action=/submit><input name=q><button>Go</button></form>")
     port = free_port()
     process = subprocess.Popen(
@@ -275,7 +283,7 @@ def test_a_pattern_that_backtracks_forever_does_not_stop_another_session(site: T
             async def hostile_session() -> None:
                 async with http_session(endpoint) as session:
                     for _ in range(3):
-                        hostile_results.append(await session.call_tool("match", {"q": "a" * 40 + "!", "r": "a " * 30 + "!"}))
+                        hostile_results.append(await session.call_tool("match", hostile_input))
 
             async def light_session() -> None:
                 async with http_session(endpoint) as session:
@@ -296,7 +304,7 @@ def test_a_pattern_that_backtracks_forever_does_not_stop_another_session(site: T
         assert max(latencies) < 0.5, latencies
         for result in results:
             assert result.is_error, result
-            assert result.content[0].text.count("Please match the requested format.") == 2, result.content[0].text
+            assert result.content[0].text.count("Please match the requested format.") == 2 + RISKY_MORE, result.content[0].text
         assert [r for r in site.received if r.path == "/never"] == []
     finally:
         process.kill()
@@ -853,3 +861,33 @@ def test_the_page_urls_credentials_are_in_no_result(site: TestSite) -> None:
     finally:
         site.redirects = {}
     assert {r.headers.get("Authorization", "")[:6] for r in site.received} == {"Basic "}
+
+
+@pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGINT"])
+def test_stdio_stops_on_a_signal_while_the_client_holds_the_pipe_open(site: TestSite, signal_name: str) -> None:
+    """``serve`` over stdio stopped by SIGTERM (a supervisor) or Ctrl-C while its client is still
+    connected: it logged ``stopped`` and then lived on, Python waiting for the MCP SDK's thread
+    blocked reading standard input, until the client closed the pipe. It now exits at once."""
+    url = site.put("shop", b"<form toolname=s tooldescription=d toolautosubmit><input name=q><button>Go</button></form>")
+    process = subprocess.Popen(
+        [*SERVE, url, "--allow-private"],
+        env=ENV, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        assert process.stdin is not None and process.stdout is not None and process.stderr is not None
+        assert process.stderr.readline().startswith(b"formtools serve: stdio; ")
+        hello = {"name": "t", "version": "1"}
+        initialize = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": hello}
+        process.stdin.write(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": initialize}).encode() + b"\n")
+        process.stdin.flush()
+        assert json.loads(process.stdout.readline())["id"] == 1  # serving: reading the next line
+        process.send_signal(getattr(signal, signal_name))
+        assert process.wait(timeout=15) == 0
+        assert process.stderr.read().decode().splitlines() == ["formtools serve: stopped"]
+    finally:
+        process.kill()
+        process.wait(10)
+        for stream in (process.stdin, process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()

@@ -174,3 +174,42 @@ def test_a_forked_child_never_uses_its_parents_helper() -> None:
     with os.fdopen(reading) as pipe:
         assert json.loads(pipe.read()) == [True, False]
     assert [regex_matches(compiled, "x y z!"), regex_matches(compiled, "x y z")] == [False, True]
+
+
+_MATCH_THEN_WAIT = """
+import sys
+from formtools._spec.matchworker import match_with_deadline
+match_with_deadline("^(?:(a+)+b)?$", "v", "ab", 60)  # an idle helper, started and ready
+print("matching", flush=True)
+match_with_deadline("^(?:(a+)+b)?$", "v", "a" * 40 + "!", 1.0)
+"""
+
+
+@pytest.mark.parametrize("signal_name", ["SIGKILL", "SIGINT"])
+def test_a_helper_never_outlives_a_parent_killed_mid_match(signal_name: str) -> None:
+    """A process killed while its helper matched ``(a+)+b`` on 40 ``a`` (kill -9, or Ctrl-C
+    raising in the thread that waits) never killed the helper, which went on backtracking for
+    hours with nobody reading its answer. The helper now ends itself a second past the match's
+    deadline. The parent is killed at a seeded point of a 1 s match; its session must be empty
+    within 4 s."""
+    import signal
+    import subprocess
+    import sys
+
+    from tests.support.processes import left_after
+
+    rng = random.Random(signal_name)
+    process = subprocess.Popen(
+        [sys.executable, "-c", _MATCH_THEN_WAIT],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert process.stdout is not None
+    assert process.stdout.readline() == b"matching\n"
+    time.sleep(rng.uniform(0.1, 0.6))
+    process.send_signal(getattr(signal, signal_name))
+    process.wait(timeout=30)
+    process.stdout.close()
+    assert left_after(process.pid, 4.0) == []

@@ -11,8 +11,11 @@ traceback for a user's mistake. Stages are imported by the command that needs th
 
 from __future__ import annotations
 
+import errno
+import io
 import os
 import re
+import signal
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
@@ -211,14 +214,18 @@ def lint(
 def _tool_input(text: str) -> object:
     """``--input``: JSON text, ``@path`` to a JSON file, or ``@-`` for standard input."""
     from formtools._execute.validate import MAX_INPUT_DEPTH
+    from formtools._parse.sources import read_standard_input
     from formtools._spec.jsjson import loads, nests_deeper
 
     source = "--input"
     if text.startswith("@"):
         source = text[1:]
         try:
+            raw = read_standard_input() if source == "-" else Path(source).read_bytes()
             # a byte order mark, which Windows editors write, is no part of the JSON (RFC 8259 §8.1)
-            text = (sys.stdin.read() if source == "-" else Path(source).read_text("utf-8")).removeprefix("\ufeff")
+            text = raw.decode("utf-8").removeprefix("\ufeff")
+        except SourceError:  # standard input: its own one-line message
+            raise
         except OSError as error:
             raise SourceError(f"--input: {source}: cannot read: {error.strerror or error}") from None
         except UnicodeDecodeError:
@@ -369,7 +376,7 @@ def call(
         # a saved page's relative action resolves against its file: URL; only http(s) is sent
         raise UsageProblem(f"{chosen.name} submits to {shown.url}, which formtools does not send to: {_GIVE_BASE_URL}")
     confirmed = yes or prepared.autosubmit
-    if not confirmed and sys.stdin.isatty():
+    if not confirmed and sys.stdin is not None and sys.stdin.isatty():
         where = f"{shown.method} {shown.url}" if isinstance(shown, Request) else "this form"
         confirmed = typer.confirm(f"{chosen.name} has no toolautosubmit. Submit {where}?")
     result = submit(prepared, confirm=confirmed, include_text=text)
@@ -523,6 +530,15 @@ def serve(
     bridge.serve(
         pages, transport=transport, host=host, port=port, base_url=base_url, options=options, log_format=log_format
     )
+    if transport == "stdio":
+        # The MCP SDK reads standard input in a worker thread that only a line or its end
+        # releases, and Python waits for that thread before exiting: stopped by SIGTERM or
+        # Ctrl-C while the client still held the pipe open, the process said "stopped" and
+        # lived on until the client let go. Nothing is left to do but leave (the match helpers
+        # end when their input does; the log is written line by line).
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
 
 
 @app.command()
@@ -604,19 +620,56 @@ def batch(
         raise typer.Exit(2)
 
 
+class _ClosedOutput(io.TextIOBase):
+    """Standard output when it was closed as formtools started (``>&-``): Python leaves
+    ``sys.stdout`` None, so ``batch --out -`` failed with an AttributeError traceback and click
+    dropped every other command's output, exiting 0. Writing here fails as an output that
+    cannot be written does (see :func:`main`)."""
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+
+def _stand_in_for_closed_streams() -> None:
+    """Standard output closed: :class:`_ClosedOutput`. Standard error closed (``2>&-``): its
+    messages go nowhere, as asked, and the exit code still tells (``batch`` asked the missing
+    stream whether it is a terminal: an AttributeError, exit 1 whatever happened)."""
+    if sys.stdout is None:
+        sys.stdout = _ClosedOutput()
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (for the process's life)
+
+
 def _discard_stdout() -> None:
     """Point standard output at /dev/null, so that what is still buffered for it goes nowhere
     quietly when Python exits."""
+    try:
+        descriptor = sys.stdout.fileno()
+    except OSError:  # no descriptor (:class:`_ClosedOutput`), and nothing buffered either
+        return
     devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
+    os.dup2(devnull, descriptor)
     os.close(devnull)
 
 
 _INTERRUPTED = 130  # 128 + SIGINT, as shells report a process Ctrl-C ended
+_TERMINATED = 143  # 128 + SIGTERM
+_terminated: list[bool] = []  # set by SIGTERM's handler: the interrupt was a termination
+
+
+def _terminate(signum: int, frame: object) -> None:
+    """SIGTERM (``timeout``, a CI job cancelled, ``kill``) stops a command as Ctrl-C does, so
+    that what it holds is released: Python's default ended the process on the spot, leaving
+    ``diff``'s and ``report``'s Chromium profile directory in the temporary directory and
+    ``batch``'s last buffered lines unwritten, with no summary."""
+    _terminated.append(True)
+    raise KeyboardInterrupt
 
 
 def main() -> None:
     """The console script: every error a one-line message and its exit code (see the module)."""
+    _stand_in_for_closed_streams()
+    signal.signal(signal.SIGTERM, _terminate)  # `serve` sets its own while it serves
     if os.environ.get("NO_COLOR"):  # https://no-color.org: rich then writes no escape codes at all
         os.environ["TERM"] = "dumb"
     try:
@@ -639,8 +692,8 @@ def main() -> None:
         typer.echo("formtools: aborted", err=True)
         sys.exit(130)
     except KeyboardInterrupt:
-        typer.echo("formtools: interrupted", err=True)
-        sys.exit(_INTERRUPTED)
+        typer.echo(f"formtools: {'terminated' if _terminated else 'interrupted'}", err=True)
+        sys.exit(_TERMINATED if _terminated else _INTERRUPTED)
     except Exception as error:
         # click's usage errors (typer bundles its own copy of click, so match by behaviour),
         # one line like every other mistake: click's own rendering took four (usage, a hint,

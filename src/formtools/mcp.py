@@ -691,7 +691,10 @@ class Bridge:
         page, tool = found
         arguments = params.arguments if params.arguments is not None else {}
         try:
-            prepared = prepare_call(tool, arguments)
+            # in a worker thread: a pattern formtools cannot bound is matched in a helper process,
+            # and waiting for its answers (up to the call's match budget, then a helper's start
+            # per overrun) on the event loop froze every session of the bridge meanwhile
+            prepared = await anyio.to_thread.run_sync(prepare_call, tool, arguments)
         except (InputError, ValidationError) as error:
             return _error(error.lines())
         except (NoSubmitButton, SubmissionError) as error:
@@ -900,19 +903,23 @@ def serve(
     )
     bridge = Bridge(pages, options)
     started = startup_fields(bridge, transport, host, port)
-    _LOG.info("start", extra={"fields": started, "text": startup_line(started)})
     # parsing runs in worker threads and holds the GIL for long stretches: hand it over more
     # often (the default is every 5 ms), so that the event loop every session shares keeps
     # answering while a heavy page is parsed
     sys.setswitchinterval(0.0005)
-    # SIGTERM stops the server as Ctrl-C does: sessions close, the process exits 0, no traceback
-    previous = signal.signal(signal.SIGTERM, _interrupt)
+    # SIGTERM stops the server as Ctrl-C does: sessions close, the process exits 0, no traceback;
+    # from before the start line, which tells a supervisor the server is up. Ctrl-C raises at
+    # once too: asyncio's own SIGINT handling instead cancels the main task and waits for it,
+    # and over stdio it waited for ever on the MCP SDK's thread reading standard input.
+    previous = {number: signal.signal(number, _interrupt) for number in (signal.SIGTERM, signal.SIGINT)}
     try:
+        _LOG.info("start", extra={"fields": started, "text": startup_line(started)})
         anyio.run(_serve, bridge, transport, host, port)
     except KeyboardInterrupt:
         _LOG.info("stop", extra={"text": "stopped"})
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 def _interrupt(signum: int, frame: Any) -> None:

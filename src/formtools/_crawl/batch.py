@@ -511,6 +511,31 @@ def _start_method() -> str:
     return "fork" if sys.platform == "linux" and threading.active_count() == 1 else "spawn"
 
 
+#: Linux's prctl option that gives a process a signal for its parent's death.
+_PR_SET_PDEATHSIG = 1
+
+
+def _worker_start(parent: int) -> None:
+    """Each worker's initializer: SIGTERM ends the worker as Python's default does (a forked
+    worker inherits the command's handler, which turns it into an interrupt to clean up after),
+    and the worker ends when the batch process does, however that ends. A forked worker holds both ends of the pool's call queue, so a parent killed (SIGTERM,
+    kill -9, the OOM killer) sends it no end of file: it waited for work for ever, an orphan
+    holding the parent's standard error open, so that whoever read that pipe waited too. On
+    Linux, where workers are forked, the kernel kills it with its parent (the signal follows the
+    thread that started the pool, which outlives it: :func:`run_batch` shuts the pool down before
+    returning). Spawned workers elsewhere see the queue's end when their parent dies."""
+    import signal
+
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if sys.platform != "linux":
+        return
+    import ctypes
+
+    ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before the signal was asked for
+        os._exit(1)
+
+
 class _Workers:
     """The worker processes, made when the first chunk is ready (an empty input makes none) or
     before the URL fetcher starts its thread, whichever comes first, so that the command forks
@@ -533,7 +558,9 @@ class _Workers:
                 if method == "fork":
                     _load_stages(self._profile)
                 context = multiprocessing.get_context(method)
-                self._pool = ProcessPoolExecutor(self._jobs, mp_context=context)
+                self._pool = ProcessPoolExecutor(
+                    self._jobs, mp_context=context, initializer=_worker_start, initargs=(os.getpid(),)
+                )
                 # the first submission forks every worker, before the pool starts its own thread
                 self._pool.submit(int)
         return self._pool

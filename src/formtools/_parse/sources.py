@@ -19,7 +19,7 @@ from formtools._parse.document import Document, Parser
 from formtools._spec.mime import not_a_page, renders_as_html
 from formtools.errors import NetworkError, SourceError, UsageProblem
 
-__all__ = ["PageSource", "RawPage", "document_of", "is_url", "load_page", "read_page"]
+__all__ = ["PageSource", "RawPage", "document_of", "is_url", "load_page", "read_page", "read_standard_input"]
 
 #: Everything the library takes as a page: markup (``str``; ``bytes`` decoded as a browser
 #: decodes them), a path, an open binary or text file, a URL object (``httpx.URL``,
@@ -45,6 +45,21 @@ class RawPage:
     referrer_policy: str | None = None  # the Referrer-Policy response header of a fetched page
 
 
+def read_standard_input() -> bytes:
+    """Standard input's bytes, up to the page limit. Raises :class:`SourceError` when it is
+    closed (``<&-``: Python then has no ``sys.stdin``, and reading it was an AttributeError
+    traceback) or cannot be read."""
+    if sys.stdin is None:
+        raise SourceError("<stdin>: standard input is closed")
+    try:
+        body = sys.stdin.buffer.read(_MAX_BYTES + 1)
+    except OSError as error:
+        raise SourceError(f"<stdin>: cannot read: {error.strerror or error}") from None
+    if len(body) > _MAX_BYTES:
+        raise SourceError(f"<stdin>: larger than {_MAX_BYTES // 2**20} MiB, not read")
+    return body
+
+
 def read_page(source: str | Path, *, base_url: str | None = None, timeout: float = 30.0) -> RawPage:
     """Read the page at ``source``: a path, ``-`` for standard input, or an http(s) URL.
 
@@ -53,10 +68,7 @@ def read_page(source: str | Path, *, base_url: str | None = None, timeout: float
     """
     text = str(source)
     if text == "-":
-        body = sys.stdin.buffer.read(_MAX_BYTES + 1)
-        if len(body) > _MAX_BYTES:
-            raise SourceError(f"<stdin>: larger than {_MAX_BYTES // 2**20} MiB, not read")
-        return RawPage(body, base_url, None, "<stdin>")
+        return RawPage(read_standard_input(), base_url, None, "<stdin>")
     if is_url(text):
         return _fetch(text, timeout)
     path = Path(text)

@@ -3,7 +3,8 @@
 regress holds the GIL while it matches and has no backtrack budget, so a pattern that
 backtracks exponentially (``(a+)+$`` on 40 ``a`` and a ``!``) runs for hours and no thread
 can interrupt it. A match sent here runs in a separate Python process instead, which is killed
-when it overruns its deadline. Helpers are started with ``subprocess`` (a fresh interpreter,
+when it overruns its deadline, and which ends itself a little after that deadline when nobody is
+left to kill it (its parent was killed mid-match). Helpers are started with ``subprocess`` (a fresh interpreter,
 never ``fork``: the MCP bridge has threads), lazily, on first use; an idle one is kept for the
 next match and a killed one is replaced the next time one is needed. Each thread takes a helper
 of its own, so one session's long match never waits behind another's.
@@ -22,21 +23,29 @@ from typing import Final
 
 __all__ = ["match_with_deadline"]
 
-# the helper: one JSON request per line ([source, flags, text]), one answer per line ("1" a
-# match, "0" none), after a "ready" line once regress is imported (about 0.1 s)
+# the helper: one JSON request per line ([source, flags, text, seconds]), one answer per line
+# ("1" a match, "0" none), after a "ready" line once regress is imported (about 0.1 s). Each match
+# runs under a timer of ``seconds`` whose SIGALRM, with no handler installed, ends the process
+# even while regress holds the GIL: a parent killed mid-match (kill -9, or Ctrl-C while it
+# waits) can no longer kill its helper, which otherwise went on backtracking for hours, an orphan.
 _WORKER: Final = """
-import json, sys
+import json, signal, sys
 import regress
 compiled = {}
 print("ready", flush=True)
 for line in sys.stdin:
-    source, flags, text = json.loads(line)
+    source, flags, text, seconds = json.loads(line)
     regex = compiled.get((source, flags))
     if regex is None:
         if len(compiled) > 256:
             compiled.clear()
         regex = compiled[(source, flags)] = regress.Regex(source, flags)
-    sys.stdout.write("1\\n" if regex.find(text) is not None else "0\\n")
+    if hasattr(signal, "setitimer"):
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+    found = regex.find(text) is not None
+    if hasattr(signal, "setitimer"):
+        signal.setitimer(signal.ITIMER_REAL, 0)
+    sys.stdout.write("1\\n" if found else "0\\n")
     sys.stdout.flush()
 """
 
@@ -45,6 +54,9 @@ _MAX_IDLE: Final = 2
 #: How long a new helper may take to start (a loaded machine): its start is not counted in a
 #: match's deadline, which measures the match alone.
 _START_TIMEOUT: Final = 30.0
+#: How long past its deadline a helper ends itself: its parent kills it at the deadline, so this
+#: only counts when the parent is gone, and it keeps a loaded machine's late answer from racing it.
+_SELF_KILL_AFTER: Final = 1.0
 
 
 class _Helper:
@@ -79,7 +91,7 @@ class _Helper:
     def ask(self, source: str, flags: str, text: str, timeout: float) -> bool | None:
         assert self.process.stdin is not None
         try:
-            self.process.stdin.write(json.dumps([source, flags, text]) + "\n")
+            self.process.stdin.write(json.dumps([source, flags, text, max(timeout, 0.0) + _SELF_KILL_AFTER]) + "\n")
             self.process.stdin.flush()
             answer = self.answers.get(timeout=max(timeout, 0.0))
         except (OSError, queue.Empty):
