@@ -4,9 +4,10 @@ Conventions (those of ruff, jq and httpx's CLI): ``-`` is standard input for a p
 output for ``--out``; ``--input`` takes JSON, ``@file.json`` or ``@-``; ``--format`` picks a
 machine format; colour only on a terminal and never with ``NO_COLOR``. Exit codes, the same for
 every command: 0 done, 1 findings (lint errors, an invalid input, pages that differ), 2 a usage or
-input error, 3 the network. Errors are rendered in one place (:func:`main`): one line, never a
-traceback for a user's mistake. Stages are imported by the command that needs them, so
-``formtools --version`` and ``formtools extract`` start fast.
+input error, 3 the network, 141 standard output's reader gone (``… | head``). Errors are
+rendered in one place (:func:`main`): one line, never a traceback for a user's mistake. Stages
+are imported by the command that needs them, so ``formtools --version`` and ``formtools
+extract`` start fast.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import re
 import signal
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional, TextIO, cast
 
 import typer
 
@@ -630,12 +631,44 @@ class _ClosedOutput(io.TextIOBase):
         raise OSError(errno.EBADF, "standard output is closed")
 
 
+class _ReaderGone(Exception):
+    """Standard output's reader went away (``… | head``). Deliberately not an
+    :class:`OSError`: click catches a broken pipe inside the command and exits 1 quietly,
+    before :func:`main` could exit 141 as shells report SIGPIPE."""
+
+
+class _Stdout:
+    """Standard output as the commands write it: a broken pipe on a write or a flush becomes
+    :class:`_ReaderGone`; everything else is the stream's own (its descriptor, encoding and
+    terminal, which click and rich ask about)."""
+
+    def __init__(self, stream: TextIO | io.TextIOBase) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise _ReaderGone from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise _ReaderGone from None
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._stream, name)
+
+
 def _stand_in_for_closed_streams() -> None:
     """Standard output closed: :class:`_ClosedOutput`. Standard error closed (``2>&-``): its
     messages go nowhere, as asked, and the exit code still tells (``batch`` asked the missing
-    stream whether it is a terminal: an AttributeError, exit 1 whatever happened)."""
+    stream whether it is a terminal: an AttributeError, exit 1 whatever happened). Standard
+    output is then written through :class:`_Stdout`, whose reader may go away."""
     if sys.stdout is None:
         sys.stdout = _ClosedOutput()
+    sys.stdout = cast(TextIO, _Stdout(sys.stdout))
     if sys.stderr is None:
         sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (for the process's life)
 
@@ -677,7 +710,7 @@ def main() -> None:
         if code == _INTERRUPTED:
             raise KeyboardInterrupt  # Typer turned it into that code; no command exits with it
         sys.stdout.flush()  # a failed write shows here, not in Python's shutdown
-    except BrokenPipeError:  # the reader went away (… | head): nothing to say
+    except _ReaderGone:  # … | head: nothing to say, the exit status of a process SIGPIPE ended
         _discard_stdout()
         sys.exit(141)
     except FormtoolsError as error:
