@@ -154,13 +154,14 @@ def test_a_call_spends_one_budget_in_all_helper_starts_included(profile: str, mo
         if profile == "html":
             assert {problem.field for problem in formtools.validate_input(tool, tool_input)} == {f"f{n}" for n in range(controls)}
     assert max(started) <= math.ceil(CALL_MATCH_BUDGET / MATCH_BUDGET) + 1, started
-    assert took[1] < 1.3 * took[0], took
+    assert took[1] < 1.4 * took[0], took
 
 
 def test_a_slow_helper_start_is_counted_in_the_call(monkeypatch: pytest.MonkeyPatch) -> None:
     """A helper that takes 8 s to start (a loaded machine): the call gives up on it when its
     budget is spent (a mismatch, as past V8's limit) instead of waiting, and does not call the
-    pattern unsupported; the helper, still starting, is kept for the next match."""
+    pattern unsupported; the helper, still starting, is kept for the next match, and the exit
+    does not wait for it."""
     matchworker._close_idle()
     monkeypatch.setattr(matchworker, "_WORKER", "import time; time.sleep(8)\n" + matchworker._WORKER)
     compiled = CompiledPattern.compile(r"^(?:(a+)+$)$", "v")
@@ -171,9 +172,10 @@ def test_a_slow_helper_start_is_counted_in_the_call(monkeypatch: pytest.MonkeyPa
         took = time.perf_counter() - begin
         assert len(matchworker._idle) == 1 and not matchworker._idle[0].ready
     finally:
-        while matchworker._idle:
-            matchworker._idle.pop().kill()
-    assert took < 4, took
+        begin = time.perf_counter()
+        matchworker._close_idle()  # as at exit: kills the one still starting, never waits for it
+        closed = time.perf_counter() - begin
+    assert took < 4 and closed < 4, (took, closed)
 
 
 _ORDINARY = [

@@ -121,7 +121,11 @@ class _Helper:
         self.process.wait()
 
     def close(self) -> None:
-        """End an idle helper: it exits when its input ends."""
+        """End an idle helper: a ready one exits when its input ends; one still starting is
+        killed (waiting for it to read its input's end would hold up the exit for its start)."""
+        if not self.ready:
+            self.kill()
+            return
         assert self.process.stdin is not None
         self.process.stdin.close()
         self.process.wait()
