@@ -428,3 +428,33 @@ def test_a_reader_that_goes_away_ends_every_command_with_141_and_nothing_said(tm
     assert outcomes == {name: (141, "") for name, _ in runs}
     assert not list(temporary.iterdir())
     temporary.rmdir()
+
+
+# (command, exit code) with standard error's reader gone: the code of each as if it were there
+_STDERR_GONE_CASES = [
+    (["extract", "{dir}/missing.html"], 2),
+    (["extract", "--no-such-option"], 2),
+    (["validate", "{page}", "t", "--input", "{}"], 1),
+    (["batch", "{page}", "--out", "{dir}/out.jsonl"], 0),
+]
+
+
+def test_a_reader_of_standard_error_that_goes_away_changes_no_exit_code(tmp_path: Path) -> None:
+    """``2>&1 | head -1`` or a log reader that left: the broken pipe escaped formtools' error
+    handler while it wrote the message, so a missing file or an unknown option exited 1, not
+    2, and a batch that succeeded (its summary goes to standard error) exited 1. Now the
+    messages go nowhere, as with ``2>&-``, and the exit code still tells."""
+    page = tmp_path / "p.html"
+    page.write_text("<form toolname=t tooldescription=d><input name=q required><button>Go</button></form>")
+    fill = {"{page}": str(page)}
+    runs = []
+    for command, code in _STDERR_GONE_CASES:
+        reading, writing = os.pipe()
+        os.close(reading)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "formtools", *[fill.get(arg, arg.replace("{dir}", str(tmp_path))) for arg in command]],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=writing,
+        )
+        os.close(writing)
+        runs.append((command, code, process))
+    assert [(command, process.wait(timeout=120)) for command, _, process in runs] == [(c, code) for c, code, _ in runs]

@@ -637,25 +637,35 @@ class _ReaderGone(Exception):
     before :func:`main` could exit 141 as shells report SIGPIPE."""
 
 
-class _Stdout:
-    """Standard output as the commands write it: a broken pipe on a write or a flush becomes
-    :class:`_ReaderGone`; everything else is the stream's own (its descriptor, encoding and
-    terminal, which click and rich ask about)."""
+class _Output:
+    """A standard stream as formtools writes it, whose reader may go away: a broken pipe on a
+    write or a flush is standard output's :class:`_ReaderGone`; on standard error the message
+    goes nowhere, as with ``2>&-``, and the exit code still tells (the broken pipe escaped
+    :func:`main` while it reported an error: a missing file exited 1, not 2, and a batch
+    that succeeded exited 1). Everything else is the stream's own (its descriptor, encoding
+    and terminal, which click and rich ask about)."""
 
-    def __init__(self, stream: TextIO | io.TextIOBase) -> None:
+    def __init__(self, stream: TextIO | io.TextIOBase, error: bool) -> None:
         self._stream = stream
+        self._error = error
+
+    def _gone(self) -> None:
+        _discard(self._stream)
+        if not self._error:
+            raise _ReaderGone
 
     def write(self, text: str) -> int:
         try:
             return self._stream.write(text)
         except BrokenPipeError:
-            raise _ReaderGone from None
+            self._gone()
+            return len(text)
 
     def flush(self) -> None:
         try:
             self._stream.flush()
         except BrokenPipeError:
-            raise _ReaderGone from None
+            self._gone()
 
     def __getattr__(self, name: str) -> object:
         return getattr(self._stream, name)
@@ -665,19 +675,20 @@ def _stand_in_for_closed_streams() -> None:
     """Standard output closed: :class:`_ClosedOutput`. Standard error closed (``2>&-``): its
     messages go nowhere, as asked, and the exit code still tells (``batch`` asked the missing
     stream whether it is a terminal: an AttributeError, exit 1 whatever happened). Standard
-    output is then written through :class:`_Stdout`, whose reader may go away."""
+    output and error are then written through :class:`_Output`, whose reader may go away."""
     if sys.stdout is None:
         sys.stdout = _ClosedOutput()
-    sys.stdout = cast(TextIO, _Stdout(sys.stdout))
     if sys.stderr is None:
         sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (for the process's life)
+    sys.stdout = cast(TextIO, _Output(sys.stdout, error=False))
+    sys.stderr = cast(TextIO, _Output(sys.stderr, error=True))
 
 
-def _discard_stdout() -> None:
-    """Point standard output at /dev/null, so that what is still buffered for it goes nowhere
-    quietly when Python exits."""
+def _discard(stream: TextIO | io.TextIOBase) -> None:
+    """Point ``stream``'s descriptor at /dev/null, so that what is still buffered for it goes
+    nowhere quietly when Python exits."""
     try:
-        descriptor = sys.stdout.fileno()
+        descriptor = stream.fileno()
     except OSError:  # no descriptor (:class:`_ClosedOutput`), and nothing buffered either
         return
     devnull = os.open(os.devnull, os.O_WRONLY)
@@ -711,7 +722,6 @@ def main() -> None:
             raise KeyboardInterrupt  # Typer turned it into that code; no command exits with it
         sys.stdout.flush()  # a failed write shows here, not in Python's shutdown
     except _ReaderGone:  # … | head: nothing to say, the exit status of a process SIGPIPE ended
-        _discard_stdout()
         sys.exit(141)
     except FormtoolsError as error:
         for line in error.lines():
@@ -719,7 +729,7 @@ def main() -> None:
         sys.exit(error.exit_code)
     except OSError as error:  # writing the output failed: a full disk, /dev/full
         typer.echo(f"formtools: error: cannot write the output: {error.strerror or error}", err=True)
-        _discard_stdout()
+        _discard(sys.stdout)
         sys.exit(1)
     except typer.Abort:
         typer.echo("formtools: aborted", err=True)
