@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import httpx
@@ -362,3 +363,98 @@ def test_sigterm_during_a_chromium_command_closes_the_browser_and_removes_its_pr
     assert (process.returncode, err.decode().splitlines()) == (143, ["formtools: terminated"])
     assert left_after(process.pid, 5.0) == []
     assert list(temporary.iterdir()) == []
+
+
+# every command that writes to standard output, as a user pipes it into `head`: {page} is a page
+# of one tool (and a form that is not one), {many} a directory of many such pages
+_PIPED_COMMANDS = {
+    "extract": ["extract", "{page}"],
+    "lint": ["lint", "{page}", "--format", "sarif"],
+    "validate": ["validate", "{page}", "t", "--input", "{}"],
+    "call": ["call", "{page}", "t", "--dry-run", "--input", '{"q": "x"}', "--base-url", "https://shop.example/"],
+    "batch": ["batch", "{many}", "--out", "-", "--jobs", "1"],
+    "report": ["report", "{page}"],
+    "diff": ["diff", "{page}"],
+}
+
+
+def test_a_reader_that_goes_away_ends_every_command_with_141_and_nothing_said(tmp_path: Path) -> None:
+    """``formtools batch … --out - | head -1`` exited 1, as every command did: click catches a
+    broken pipe inside the command and exits 1 before formtools' own handler, so a script could
+    not tell the reader's leaving from findings. Now each command that writes standard output
+    (the app's own list, serve aside: it writes MCP to a client) exits 141, as a process SIGPIPE
+    ended, with nothing on standard error, whether the reader left before the first write (a
+    pipe whose reading end is closed: also ``--help``) or after the first line (``head -1``:
+    ``batch`` of 600 pages, more than a pipe holds); and ``diff`` removes its Chromium profile.
+    All run at once."""
+    from formtools._conformance.browser import CHROMIUM
+    from formtools.cli import app
+
+    commands = {command.name or command.callback.__name__ for command in app.registered_commands if command.callback}
+    assert commands - {"serve"} == set(_PIPED_COMMANDS), "a command that writes standard output is not tried here"
+    page = tmp_path / "p.html"
+    page.write_text(
+        "<form toolname=t tooldescription=d><input name=q required><button>Go</button></form><form><input name=z></form>"
+    )
+    many = tmp_path / "many"
+    many.mkdir()
+    for number in range(600):
+        (many / f"{number}.html").write_text(page.read_text())
+    temporary = Path(tempfile.mkdtemp(prefix="ft-"))  # short: Chromium's socket path in it has a limit
+    fill = {"{page}": str(page), "{many}": str(many)}
+    runs = []
+    for name, command in [*_PIPED_COMMANDS.items(), ("--help", ["--help"])]:
+        if name == "diff" and not os.access(CHROMIUM, os.X_OK):
+            continue
+        reading, writing = os.pipe()
+        os.close(reading)  # the reader left before the first write
+        process = subprocess.Popen(
+            [sys.executable, "-m", "formtools", *[fill.get(arg, arg) for arg in command]],
+            stdin=subprocess.DEVNULL, stdout=writing, stderr=subprocess.PIPE,
+            env={**os.environ, "TMPDIR": str(temporary)},
+        )
+        os.close(writing)
+        runs.append((name, process))
+    for name, command in [("batch | head -1", _PIPED_COMMANDS["batch"])]:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "formtools", *[fill.get(arg, arg) for arg in command]],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )
+        assert process.stdout is not None
+        process.stdout.readline()
+        process.stdout.close()  # the reader left after the first line
+        runs.append((name, process))
+    outcomes = {name: (process.wait(timeout=120), process.communicate()[1].decode()) for name, process in runs}
+    assert outcomes == {name: (141, "") for name, _ in runs}
+    assert not list(temporary.iterdir())
+    temporary.rmdir()
+
+
+# (command, exit code) with standard error's reader gone: the code of each as if it were there
+_STDERR_GONE_CASES = [
+    (["extract", "{dir}/missing.html"], 2),
+    (["extract", "--no-such-option"], 2),
+    (["validate", "{page}", "t", "--input", "{}"], 1),
+    (["batch", "{page}", "--out", "{dir}/out.jsonl"], 0),
+]
+
+
+def test_a_reader_of_standard_error_that_goes_away_changes_no_exit_code(tmp_path: Path) -> None:
+    """``2>&1 | head -1`` or a log reader that left: the broken pipe escaped formtools' error
+    handler while it wrote the message, so a missing file or an unknown option exited 1, not
+    2, and a batch that succeeded (its summary goes to standard error) exited 1. Now the
+    messages go nowhere, as with ``2>&-``, and the exit code still tells."""
+    page = tmp_path / "p.html"
+    page.write_text("<form toolname=t tooldescription=d><input name=q required><button>Go</button></form>")
+    fill = {"{page}": str(page)}
+    runs = []
+    for command, code in _STDERR_GONE_CASES:
+        reading, writing = os.pipe()
+        os.close(reading)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "formtools", *[fill.get(arg, arg.replace("{dir}", str(tmp_path))) for arg in command]],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=writing,
+        )
+        os.close(writing)
+        runs.append((command, code, process))
+    assert [(command, process.wait(timeout=120)) for command, _, process in runs] == [(c, code) for c, code, _ in runs]

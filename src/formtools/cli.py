@@ -4,9 +4,10 @@ Conventions (those of ruff, jq and httpx's CLI): ``-`` is standard input for a p
 output for ``--out``; ``--input`` takes JSON, ``@file.json`` or ``@-``; ``--format`` picks a
 machine format; colour only on a terminal and never with ``NO_COLOR``. Exit codes, the same for
 every command: 0 done, 1 findings (lint errors, an invalid input, pages that differ), 2 a usage or
-input error, 3 the network. Errors are rendered in one place (:func:`main`): one line, never a
-traceback for a user's mistake. Stages are imported by the command that needs them, so
-``formtools --version`` and ``formtools extract`` start fast.
+input error, 3 the network, 141 standard output's reader gone (``… | head``). Errors are
+rendered in one place (:func:`main`): one line, never a traceback for a user's mistake. Stages
+are imported by the command that needs them, so ``formtools --version`` and ``formtools
+extract`` start fast.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import re
 import signal
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional, TextIO, cast
 
 import typer
 
@@ -630,21 +631,64 @@ class _ClosedOutput(io.TextIOBase):
         raise OSError(errno.EBADF, "standard output is closed")
 
 
+class _ReaderGone(Exception):
+    """Standard output's reader went away (``… | head``). Deliberately not an
+    :class:`OSError`: click catches a broken pipe inside the command and exits 1 quietly,
+    before :func:`main` could exit 141 as shells report SIGPIPE."""
+
+
+class _Output:
+    """A standard stream as formtools writes it, whose reader may go away: a broken pipe on a
+    write or a flush is standard output's :class:`_ReaderGone`; on standard error the message
+    goes nowhere, as with ``2>&-``, and the exit code still tells (the broken pipe escaped
+    :func:`main` while it reported an error: a missing file exited 1, not 2, and a batch
+    that succeeded exited 1). Everything else is the stream's own (its descriptor, encoding
+    and terminal, which click and rich ask about)."""
+
+    def __init__(self, stream: TextIO | io.TextIOBase, error: bool) -> None:
+        self._stream = stream
+        self._error = error
+
+    def _gone(self) -> None:
+        _discard(self._stream)
+        if not self._error:
+            raise _ReaderGone
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            self._gone()
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            self._gone()
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._stream, name)
+
+
 def _stand_in_for_closed_streams() -> None:
     """Standard output closed: :class:`_ClosedOutput`. Standard error closed (``2>&-``): its
     messages go nowhere, as asked, and the exit code still tells (``batch`` asked the missing
-    stream whether it is a terminal: an AttributeError, exit 1 whatever happened)."""
+    stream whether it is a terminal: an AttributeError, exit 1 whatever happened). Standard
+    output and error are then written through :class:`_Output`, whose reader may go away."""
     if sys.stdout is None:
         sys.stdout = _ClosedOutput()
     if sys.stderr is None:
         sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (for the process's life)
+    sys.stdout = cast(TextIO, _Output(sys.stdout, error=False))
+    sys.stderr = cast(TextIO, _Output(sys.stderr, error=True))
 
 
-def _discard_stdout() -> None:
-    """Point standard output at /dev/null, so that what is still buffered for it goes nowhere
-    quietly when Python exits."""
+def _discard(stream: TextIO | io.TextIOBase) -> None:
+    """Point ``stream``'s descriptor at /dev/null, so that what is still buffered for it goes
+    nowhere quietly when Python exits."""
     try:
-        descriptor = sys.stdout.fileno()
+        descriptor = stream.fileno()
     except OSError:  # no descriptor (:class:`_ClosedOutput`), and nothing buffered either
         return
     devnull = os.open(os.devnull, os.O_WRONLY)
@@ -677,8 +721,7 @@ def main() -> None:
         if code == _INTERRUPTED:
             raise KeyboardInterrupt  # Typer turned it into that code; no command exits with it
         sys.stdout.flush()  # a failed write shows here, not in Python's shutdown
-    except BrokenPipeError:  # the reader went away (… | head): nothing to say
-        _discard_stdout()
+    except _ReaderGone:  # … | head: nothing to say, the exit status of a process SIGPIPE ended
         sys.exit(141)
     except FormtoolsError as error:
         for line in error.lines():
@@ -686,7 +729,7 @@ def main() -> None:
         sys.exit(error.exit_code)
     except OSError as error:  # writing the output failed: a full disk, /dev/full
         typer.echo(f"formtools: error: cannot write the output: {error.strerror or error}", err=True)
-        _discard_stdout()
+        _discard(sys.stdout)
         sys.exit(1)
     except typer.Abort:
         typer.echo("formtools: aborted", err=True)

@@ -7,7 +7,10 @@ when it overruns its deadline, and which ends itself a little after that deadlin
 left to kill it (its parent was killed mid-match). Helpers are started with ``subprocess`` (a fresh interpreter,
 never ``fork``: the MCP bridge has threads), lazily, on first use; an idle one is kept for the
 next match and a killed one is replaced the next time one is needed. Each thread takes a helper
-of its own, so one session's long match never waits behind another's.
+of its own, so one session's long match never waits behind another's. A caller may bound the
+whole of a match, the helper's start included (:func:`match_with_deadline`'s ``until``): a start
+is about 0.1 s on an idle machine but seconds on a loaded one, and a call that replaced a killed
+helper per control took 33 s at load 15 where its budget was a second.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import queue
 import subprocess
 import sys
 import threading
+import time
 from typing import Final
 
 __all__ = ["match_with_deadline"]
@@ -51,8 +55,8 @@ for line in sys.stdin:
 
 #: Idle helpers kept for reuse; more only live while that many threads match at once.
 _MAX_IDLE: Final = 2
-#: How long a new helper may take to start (a loaded machine): its start is not counted in a
-#: match's deadline, which measures the match alone.
+#: How long a new helper may take to start (a loaded machine) before it counts as broken. A caller
+#: that gives up on it sooner (``until``) leaves it starting, for the next match to use.
 _START_TIMEOUT: Final = 30.0
 #: How long past its deadline a helper ends itself: its parent kills it at the deadline, so this
 #: only counts when the parent is gone, and it keeps a loaded machine's late answer from racing it.
@@ -72,15 +76,29 @@ class _Helper:
             text=True,
             encoding="utf-8",
         )
+        self.started = time.monotonic()
+        self.ready = False
         self.answers: queue.Queue[str] = queue.Queue()
         threading.Thread(target=self._read, name="formtools-match-reader", daemon=True).start()
+
+    def wait_ready(self, until: float) -> bool:
+        """Whether the helper has started by the instant ``until`` (``time.monotonic()``); False
+        leaves it starting. Raises :class:`OSError` when it exited, or is still not ready
+        :data:`_START_TIMEOUT` after it was started (it is then killed)."""
+        if self.ready:
+            return True
+        broken_at = self.started + _START_TIMEOUT
         try:
-            ready = self.answers.get(timeout=_START_TIMEOUT)
+            line = self.answers.get(timeout=max(min(until, broken_at) - time.monotonic(), 0.0))
         except queue.Empty:
-            ready = ""
-        if ready != "ready":
+            if time.monotonic() < broken_at:
+                return False
+            line = ""
+        if line != "ready":
             self.kill()
             raise OSError(f"the helper process ({sys.executable}) did not start")
+        self.ready = True
+        return True
 
     def _read(self) -> None:
         assert self.process.stdout is not None
@@ -103,7 +121,11 @@ class _Helper:
         self.process.wait()
 
     def close(self) -> None:
-        """End an idle helper: it exits when its input ends."""
+        """End an idle helper: a ready one exits when its input ends; one still starting is
+        killed (waiting for it to read its input's end would hold up the exit for its start)."""
+        if not self.ready:
+            self.kill()
+            return
         assert self.process.stdin is not None
         self.process.stdin.close()
         self.process.wait()
@@ -132,22 +154,38 @@ def _close_idle() -> None:
             _idle.pop().close()
 
 
-def match_with_deadline(source: str, flags: str, text: str, timeout: float) -> bool | None:
+def _keep(helper: _Helper) -> None:
+    """Keep ``helper`` (ready or still starting) for the next match, or end it when enough are
+    kept already."""
+    with _lock:
+        if len(_idle) < _MAX_IDLE:
+            _idle.append(helper)
+            return
+    helper.kill()
+
+
+def match_with_deadline(source: str, flags: str, text: str, timeout: float, until: float | None = None) -> bool | None:
     """Whether regress finds ``source`` (compiled with ``flags``) in ``text``, or None when it
-    has not answered within ``timeout`` seconds (the helper is then killed). ``text`` holds
-    Unicode scalar values only (regress takes nothing else). Raises :class:`OSError` when no
-    helper can be started."""
+    has not answered within ``timeout`` seconds of matching (the helper is then killed) or by
+    the instant ``until`` (``time.monotonic()``), which bounds the helper's start too: a helper
+    still starting then is kept for the next match. Without ``until`` a start may take
+    :data:`_START_TIMEOUT`. ``text`` holds Unicode scalar values only (regress takes nothing
+    else). Raises :class:`OSError` when no helper can be started."""
     with _lock:
         helper = _idle.pop() if _idle else None
     if helper is None:
         helper = _Helper()
+    if not helper.wait_ready(time.monotonic() + _START_TIMEOUT if until is None else until):
+        _keep(helper)
+        return None
+    if until is not None:
+        timeout = min(timeout, until - time.monotonic())
+    if timeout <= 0:  # the start took all the time there was: nothing to kill
+        _keep(helper)
+        return None
     answer = helper.ask(source, flags, text, timeout)
     if answer is None:
         helper.kill()
         return None
-    with _lock:
-        if len(_idle) < _MAX_IDLE:
-            _idle.append(helper)
-            return answer
-    helper.kill()
+    _keep(helper)
     return answer

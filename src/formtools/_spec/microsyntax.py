@@ -42,7 +42,6 @@ __all__ = [
     "pattern_budget",
     "MATCH_BUDGET",
     "CALL_MATCH_BUDGET",
-    "SPENT_MATCH_BUDGET",
     "PatternShape",
     "pattern_shape",
     "compiles_as_v_flag_regex",
@@ -164,13 +163,14 @@ class CompiledPattern:
 #: to some 23 ``a``) is answered by regress: a match.
 MATCH_BUDGET: Final = 0.25
 #: What the bounded matches of one call (:func:`pattern_budget`: a validation, a tool call)
-#: spend together: once it is spent, each further one gets :data:`SPENT_MATCH_BUDGET` only, so
-#: a form of many such controls costs about a second and a small sum, not N ×
-#: :data:`MATCH_BUDGET`, while a harmless value of a flagged pattern (``(\\w+\\s?)*`` on a few
-#: words, a millisecond) is still answered.
+#: spend together, in all: matching, helper starts (about 0.1 s idle, seconds on a loaded
+#: machine), waits and kills. A form of many such controls costs about a second, not N ×
+#: :data:`MATCH_BUDGET` (nor N helper starts: one call took 33 s at load 15 when each killed
+#: helper's replacement started uncounted). Once it is spent, a bounded match is not tried: the
+#: value is a patternMismatch, what Chromium reports when V8 gives up on a match, so a harmless
+#: value of a flagged pattern (``(\\w+\\s?)*`` on a few words) after enough catastrophic ones
+#: is a mismatch here where Chromium, which gives up per match, finds it.
 CALL_MATCH_BUDGET: Final = 1.0
-#: A bounded match's time once its call's :data:`CALL_MATCH_BUDGET` is spent.
-SPENT_MATCH_BUDGET: Final = 0.05
 #: A match whose worst case (:meth:`PatternShape.worst_case`) is at most this many paths runs in
 #: process, as fast as regress is: a million paths of a dense alternation took 20 ms, so at
 #: most about 0.1 s holding the GIL, and an ordinary pattern on an ordinary value (an e-mail
@@ -209,26 +209,26 @@ def regex_matches(pattern: CompiledPattern, text: str) -> bool:
     the browser keeps it) is matched as U+FFFD: the same for ``.``, negated classes and
     ``\\W``/``\\S``; only a pattern naming surrogates (``\\p{Cs}``, ``[\\ud800-\\udfff]``)
     would answer otherwise. A match whose worst case is beyond :data:`IN_PROCESS_PATHS` runs in
-    a helper process within :data:`MATCH_BUDGET` (:data:`SPENT_MATCH_BUDGET` once the call's
-    :data:`CALL_MATCH_BUDGET` is spent); overrunning is a mismatch, as Chromium answers past
-    V8's backtrack limit."""
+    a helper process within :data:`MATCH_BUDGET` and what is left of its call's
+    :data:`CALL_MATCH_BUDGET` (a match outside any call is a call of its own); overrunning, or
+    a budget spent before it, is a mismatch, as Chromium answers past V8's backtrack limit."""
     text = _LONE_SURROGATE.sub("\ufffd", text)
     if pattern.shape.worst_case(len(text)) <= IN_PROCESS_PATHS:
         return pattern.regex.find(text) is not None
     budget = _CALL_BUDGET.get()
+    if budget is None:
+        with pattern_budget():
+            return regex_matches(pattern, text)
     key = (pattern.source, pattern.flags, text)
-    if budget is not None and key in budget.verdicts:
-        return budget.verdicts[key]
-    timeout = MATCH_BUDGET
-    if budget is not None:
-        timeout = max(SPENT_MATCH_BUDGET, min(MATCH_BUDGET, budget.deadline - time.monotonic()))
-    try:
-        found = match_with_deadline(pattern.source, pattern.flags, text, timeout) is True
-    except OSError as error:
-        raise _unsupported(pattern.source, f"no helper process to match it in ({error})") from None
-    if budget is not None:
+    if key not in budget.verdicts:
+        found = False
+        if budget.deadline > time.monotonic():
+            try:
+                found = match_with_deadline(pattern.source, pattern.flags, text, MATCH_BUDGET, budget.deadline) is True
+            except OSError as error:
+                raise _unsupported(pattern.source, f"no helper process to match it in ({error})") from None
         budget.verdicts[key] = found
-    return found
+    return budget.verdicts[key]
 
 
 @lru_cache(maxsize=1024)
