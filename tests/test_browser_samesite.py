@@ -6,8 +6,8 @@ session cookie sent on a cross-site POST is the CSRF that ``SameSite`` exists to
 cases are generated — a seeded sample of (page's host × method × redirect chain) — and each
 form is submitted by Chromium (the page answered inside the browser by a Playwright route; the
 submission and its redirects go to a real server on 127.0.0.1, ``*.localhost`` being loopback
-to Chromium) and by formtools (``call_tool`` with one jar, names resolved by a lying
-``getaddrinfo``). The truth is the ``Cookie`` header each hop brought the server from
+to Chromium) and by formtools (``call_tool`` with one jar, and ``acall_tool`` with one
+fetcher as a bridge session; names resolved by a lying ``getaddrinfo``). The truth is the ``Cookie`` header each hop brought the server from
 Chromium: hop by hop, formtools' must name the same cookies.
 
 Sites: ``b.localhost`` sets four cookies (``Strict``, ``Lax``, ``None; Secure`` — ``localhost``
@@ -28,7 +28,8 @@ import httpx
 import pytest
 
 import formtools
-from formtools._net import Fetcher, FetchPolicy
+from formtools._net import AsyncFetcher, Fetcher, FetchPolicy, cookie_jar
+from tests.conftest import run_async
 from tests.support.hostile import HostileServer, LyingResolver
 
 if TYPE_CHECKING:
@@ -128,7 +129,13 @@ def _by_chromium(chromium: ChromiumOracle, server: HostileServer, cases: list[Ca
         page.context.clear_cookies(name=re.compile(_PREFIX))
 
 
+def _tool(port: int, number: int, case: Case) -> formtools.Tool:
+    (tool,) = formtools.extract_tools(_form(port, number, case), base_url=_page(port, number, case))
+    return tool
+
+
 def _by_formtools(server: HostileServer, cases: list[Case]) -> list[list[Hop]]:
+    """``call_tool`` with an ``httpx.Client``'s jar (the library's way to keep cookies)."""
     port = server.port
     with httpx.Client() as client:
         with Fetcher(FetchPolicy(timeout=5.0), cookies=client.cookies) as fetcher:
@@ -136,11 +143,31 @@ def _by_formtools(server: HostileServer, cases: list[Case]) -> list[list[Hop]]:
                 fetcher.fetch("GET", url)
         found = []
         for number, case in enumerate(cases):
-            (tool,) = formtools.extract_tools(_form(port, number, case), base_url=_page(port, number, case))
             first = len(server.seen)
-            result = formtools.call_tool(tool, {}, client=client, timeout=5.0)
+            result = formtools.call_tool(_tool(port, number, case), {}, client=client, timeout=5.0)
             assert result.status_code == 200, (case, result)
             found.append(_hops(server, first))
+    return found
+
+
+def _by_the_bridge_way(server: HostileServer, cases: list[Case]) -> list[list[Hop]]:
+    """``acall_tool`` with one :class:`AsyncFetcher` and its jar for every site, as an MCP
+    bridge session submits."""
+    port = server.port
+
+    async def run() -> list[list[Hop]]:
+        async with AsyncFetcher(FetchPolicy(timeout=5.0), cookies=cookie_jar()) as fetcher:
+            for url in _setting(port):
+                await fetcher.fetch("GET", url)
+            found = []
+            for number, case in enumerate(cases):
+                first = len(server.seen)
+                result = await formtools.acall_tool(_tool(port, number, case), {}, fetcher=fetcher)
+                assert result.status_code == 200, (case, result)
+                found.append(_hops(server, first))
+            return found
+
+    found: list[list[Hop]] = run_async(run)
     return found
 
 
@@ -151,9 +178,10 @@ def test_a_submission_carries_the_samesite_cookies_chromium_sends(
     with HostileServer("127.0.0.1") as server:
         truth = _by_chromium(chromium, server, cases)
         monkeypatch.setattr(socket, "getaddrinfo", LyingResolver({h: [["127.0.0.1"]] for h in PAGES if h[0].isalpha()}))
-        ours = _by_formtools(server, cases)
+        ours, bridge = _by_formtools(server, cases), _by_the_bridge_way(server, cases)
     differences = [f"{case}: Chromium {json.dumps(chromium_hops)}, formtools {json.dumps(our_hops)}"
-                   for case, chromium_hops, our_hops in zip(cases, truth, ours) if chromium_hops != our_hops]
+                   for way in (ours, bridge)
+                   for case, chromium_hops, our_hops in zip(cases, truth, way) if chromium_hops != our_hops]
     # the cookies were set and sent at all, and the sample has cross-site cases that drop some
     assert any(hop[3] == sorted(ATTRIBUTES) for hops in truth for hop in hops)
     assert any(hop[3] and hop[3] != sorted(ATTRIBUTES) for hops in truth for hop in hops)
