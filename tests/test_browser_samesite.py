@@ -3,11 +3,12 @@
 One MCP bridge session keeps one cookie jar for every site it serves, so a form on one site
 submitting to another must carry only the cookies Chromium would: a ``Strict`` or ``Lax``
 session cookie sent on a cross-site POST is the CSRF that ``SameSite`` exists to stop. The
-cases are generated — a seeded sample of (page's host × method × redirect chain) — and each
-form is submitted by Chromium (the page answered inside the browser by a Playwright route; the
-submission and its redirects go to a real server on 127.0.0.1, ``*.localhost`` being loopback
-to Chromium) and by formtools (``call_tool`` with one jar, and ``acall_tool`` with one
-fetcher as a bridge session; names resolved by a lying ``getaddrinfo``). The truth is the ``Cookie`` header each hop brought the server from
+cases are generated — a seeded sample of (page's host × method × redirect chain × status) —
+and each form's tool is called in Chromium with WebMCP's ``executeTool`` (the page answered
+inside the browser by a Playwright route; the submission and its redirects go to a real server
+on 127.0.0.1, ``*.localhost`` being loopback to Chromium) and by formtools (``call_tool`` with
+one jar, and ``acall_tool`` with one fetcher as a bridge session; names resolved by a lying
+``getaddrinfo``). The truth is the ``Cookie`` header each hop brought the server from
 Chromium: hop by hop, formtools' must name the same cookies.
 
 Sites: ``b.localhost`` sets four cookies (``Strict``, ``Lax``, ``None; Secure`` — ``localhost``
@@ -104,6 +105,16 @@ def _hops(server: HostileServer, first: int) -> list[Hop]:
     return hops
 
 
+# the page's tool called as an agent calls it (WebMCP's executeTool, the navigation it starts
+# not awaited: it replaces the page), once the tool is registered
+_CALL_JS = """async () => {
+  const context = document.modelContext;
+  let tool;
+  while (!(tool = (await context.getTools()).find((t) => t.name === "go"))) await new Promise((r) => setTimeout(r, 0));
+  context.executeTool(tool, {}).catch(() => {});
+}"""
+
+
 def _by_chromium(chromium: ChromiumOracle, server: HostileServer, cases: list[Case]) -> list[list[Hop]]:
     page = chromium.page
     port = server.port
@@ -121,7 +132,7 @@ def _by_chromium(chromium: ChromiumOracle, server: HostileServer, cases: list[Ca
             page.goto(url, wait_until="domcontentloaded")
             first = len(server.seen)
             with page.expect_navigation(url=re.compile(r"/echo\?"), wait_until="commit"):
-                page.evaluate("document.forms[0].submit()")
+                page.evaluate(_CALL_JS)
             found.append(_hops(server, first))
         return found
     finally:
