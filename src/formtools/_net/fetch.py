@@ -191,11 +191,10 @@ def _host_port(url: ada_url.URL) -> tuple[str, int]:
 
 @dataclass(frozen=True)
 class Initiator:
-    """The page a navigation comes from, which decides the ``SameSite`` cookies it carries
-    (RFC 6265bis, "Same-site and cross-site requests", and the "Retrieval Algorithm"'s
-    ``SameSite`` step). ``url``: the
-    document's URL (the page the form is on); ``top_level``: whether the navigation replaces a
-    top-level page (a form's own page or a new window) rather than an iframe's.
+    """The page a top-level navigation comes from (a submission into the form's own page or a
+    new window), which decides the ``SameSite`` cookies it carries (RFC 6265bis, "Same-site and
+    cross-site requests", and the "Retrieval Algorithm"'s ``SameSite`` step). ``url``: the
+    document's URL (the page the form is on).
 
     A fetch without one is a navigation the user started (an address typed: the bridge's page
     loads, a crawl), same-site with every URL it reaches. As Chromium 156 decides it (measured:
@@ -205,11 +204,11 @@ class Initiator:
     does not), and a hop back to the initiator's site is same-site again."""
 
     url: str
-    top_level: bool = True
 
 
 def site(url: str) -> tuple[str, str] | None:
-    """The site of ``url`` (HTML, "obtain a site"; RFC 6265bis, 5.2): its scheme and its host's
+    """The site of ``url`` (HTML, "obtain a site"; RFC 6265bis, "Same-site and cross-site
+    requests"): its scheme and its host's
     registrable domain by the Public Suffix List with its implicit ``*`` rule (so ``x.b.test``
     and ``b.test`` are one site), the host itself when it has none (an IP address, a public
     suffix such as ``localhost``); ``None`` for an opaque origin (``file:``, ``data:``, a URL
@@ -232,20 +231,17 @@ class _SameSite:
     """A hop's request as the ``SameSite`` attribute sees it (RFC 6265bis, "Retrieval Algorithm")."""
 
     same_site: bool
-    #: a top-level navigation with a safe method (GET, HEAD): ``Lax`` cookies go on it anyway
-    lax: bool
-    #: a top-level navigation with another method (POST): Chromium's "Lax-allowing-unsafe"
-    #: sends it a cookie without ``SameSite`` set in the last 2 minutes
-    unsafe_top_level: bool
+    #: a safe method (GET, HEAD): ``Lax`` cookies go on the top-level navigation anyway; with
+    #: another (POST), Chromium's "Lax-allowing-unsafe" enforcement sends it only a cookie
+    #: without ``SameSite`` set in the last 2 minutes
+    safe: bool
 
 
 def _same_site(hop: _Hop) -> _SameSite:
     initiator = hop.initiator
-    top_level = initiator is None or initiator.top_level
     here = site(hop.url.href)
     same = initiator is None or (here is not None and site(initiator.url) == here)
-    safe = hop.method.upper() in ("GET", "HEAD")
-    return _SameSite(same, top_level and safe, top_level and not safe)
+    return _SameSite(same, hop.method.upper() in ("GET", "HEAD"))
 
 
 class _CookieRequest(CookieRequest):
@@ -381,11 +377,11 @@ class BrowserCookiePolicy(DefaultCookiePolicy):
         declared = (rest.get("samesite") or "").lower()  # any other value counts as none given
         if declared in ("none", "strict"):
             return declared == "none"
-        if context.lax:
+        if context.safe:
             return True
         set_at = _CREATED.get(cookie)
         young = set_at is not None and time.monotonic() - set_at < self.LAX_ALLOWING_UNSAFE
-        return declared != "lax" and context.unsafe_top_level and young
+        return declared != "lax" and young
 
     def set_ok(self, cookie: Cookie, request: CookieRequest) -> bool:
         """RFC 6265bis' rules for secure origins on top (5.7, storage steps 8, 14, 15, 20-21),
