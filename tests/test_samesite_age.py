@@ -4,15 +4,19 @@ tests/test_browser_samesite.py compares formtools with Chromium live, but only w
 few seconds old: a live comparison past Chromium's 2 minutes (kLaxAllowUnsafeMaxAge) would
 cost that long. Chromium 156 was measured once by hand (the same submissions, 125 s after the
 cookies were set: a cookie without ``SameSite`` no longer goes on a cross-site top-level POST,
-while a GET still carries it). Here the jar's clock is what is checked: a cookie's age counts
-from when it was stored, whichever fetcher (a fresh one per call, as ``call_tool`` makes)
-installed the policy, and the window ends at :attr:`BrowserCookiePolicy.LAX_ALLOWING_UNSAFE`.
+while a GET still carries it; a cookie set again 100 s after its first setting with the same
+value still counts from the first, with another value or after a deletion from the second).
+Here the jar's clock is what is checked: a cookie's age counts from when it was stored,
+whichever fetcher (a fresh one per call, as ``call_tool`` makes) installed the policy, a
+cookie set again keeps it as Chromium does, and the window ends at
+:attr:`BrowserCookiePolicy.LAX_ALLOWING_UNSAFE`.
 """
 
 from __future__ import annotations
 
 import json
 import socket
+import time
 from urllib.parse import urlencode
 
 import pytest
@@ -69,3 +73,29 @@ def test_a_cookie_without_samesite_goes_on_a_cross_site_post_for_two_minutes(
 def test_the_site_is_scheme_and_registrable_domain(one: str, other: str, same: bool) -> None:
     first, second = site(one), site(other)
     assert (first is not None and first == second) is same
+
+
+def test_a_cookie_set_again_keeps_its_age_and_one_deleted_first_starts_anew(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As measured in Chromium 156: ``again`` set anew with the same value and ``other`` with
+    other attributes 100 s after their first setting are still past the 2 minutes 25 s later
+    (not sent on a cross-site POST); ``fresh``, deleted (``Max-Age=0``) before its new setting,
+    is 25 s old (sent), and so is ``changed``, set again with another value."""
+    monkeypatch.setattr(socket, "getaddrinfo", LyingResolver({"a.localhost": [["127.0.0.1"]], "b.localhost": [["127.0.0.1"]]}))
+    jar = cookie_jar()
+    with HostileServer("127.0.0.1") as server, Fetcher(FetchPolicy(timeout=5.0), cookies=jar) as fetcher:
+        b = f"http://b.localhost:{server.port}"
+
+        def setting(name: str, attributes: str = "") -> None:
+            fetcher.fetch("GET", f"{b}/cookie?" + urlencode({"name": name, "attributes": attributes}))
+
+        for name in ("again", "other", "fresh"):
+            setting(name)
+        jar.set("changed", "1", domain="b.localhost", path="/")
+        for cookie in jar.jar:
+            _CREATED[cookie] = _CREATED.get(cookie, time.monotonic()) - 125
+        setting("again")
+        setting("other", "; HttpOnly")
+        setting("fresh", "; Max-Age=0")
+        setting("fresh")
+        setting("changed")  # its value becomes the server's s3cret
+        assert _sent(fetcher, "POST", f"{b}/echo", f"http://a.localhost:{server.port}/form") == ["changed", "fresh"]

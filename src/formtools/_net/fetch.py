@@ -337,14 +337,30 @@ def _request(hop: _Hop, cookies: httpx.Cookies | None, clock: Clock) -> httpcore
 
 
 def _remember(cookies: httpx.Cookies | None, hop: _Hop, status: int, headers: httpx.Headers) -> None:
+    """Store the answer's cookies. A cookie that replaces one of the same name, domain, path
+    and value keeps the old one's creation time, and so its age for the 2-minute exception, as
+    Chromium 156 keeps it (measured: set again 100 s later, with the same value — other
+    attributes or not — it is still past 2 minutes 25 s after that; with another value, or
+    after a deletion, it starts anew). RFC 6265 (5.3 step 11.3) keeps it whatever the value."""
     if cookies is not None and "set-cookie" in headers:
         kept = _within_public_suffixes(headers, hop.url.hostname.lower())
+        before = {_key(cookie): _CREATED[cookie] for cookie in cookies.jar if cookie in _CREATED}
         cookies.extract_cookies(httpx.Response(status, headers=kept, request=httpx.Request(hop.method, hop.url.href)))
+        for cookie in cookies.jar:
+            created = before.get(_key(cookie))
+            if created is not None:
+                _CREATED[cookie] = created
 
 
 #: when each cookie was stored (monotonic seconds), the 2-minute exception's clock: kept apart
 #: from the policy, which every fetcher given a jar installs afresh
 _CREATED: weakref.WeakKeyDictionary[Cookie, float] = weakref.WeakKeyDictionary()
+
+
+def _key(cookie: Cookie) -> tuple[str, str, str, str | None]:
+    """What a cookie set again must share with the one it replaces to keep its age: domain,
+    path and name (what makes two cookies one in a jar), and value."""
+    return cookie.domain, cookie.path, cookie.name, cookie.value
 
 
 class BrowserCookiePolicy(DefaultCookiePolicy):
