@@ -31,13 +31,17 @@ _URL_WHITESPACE = "".join(map(chr, range(0x21)))
 @dataclass(frozen=True)
 class Request:
     """A request exactly as it would go on the wire: ``body`` is bytes or None. ``referrer``
-    says which ``Referer`` and ``Origin`` each redirect hop carries (its policy and state)."""
+    says which ``Referer`` and ``Origin`` each redirect hop carries (its policy and state),
+    ``page`` which ``SameSite`` cookies."""
 
     method: str
     url: str
     headers: tuple[tuple[str, str], ...] = ()
     body: bytes | None = None
     referrer: Referrer | None = field(default=None, compare=False, repr=False)
+    #: the URL of the page the form is on, whose site decides the ``SameSite`` cookies the
+    #: request and its redirects carry (``formtools._net.Initiator``); None: no page known
+    page: str | None = field(default=None, compare=False, repr=False)
 
     def header(self, name: str) -> str | None:
         lowered = name.lower()
@@ -235,7 +239,7 @@ def build_request(
     if method == "get":
         # the query is replaced, even by an empty one ("/path?"), the fragment kept
         sent = parsed.with_query(urlencode(entries, encoding)).href
-        return Request("GET", sent, _headers(referrer, "GET", sent), referrer=referrer)
+        return Request("GET", sent, _headers(referrer, "GET", sent), referrer=referrer, page=document_url)
     if enctype == "multipart/form-data":
         boundary = boundary or new_boundary()
         body = multipart(entries, encoding, boundary)
@@ -247,7 +251,7 @@ def build_request(
         body = urlencode(entries, encoding).encode("ascii")
         content_type = "application/x-www-form-urlencoded"
     headers = (("Content-Type", content_type), *_headers(referrer, "POST", action))
-    return Request("POST", action, headers, body, referrer=referrer)
+    return Request("POST", action, headers, body, referrer=referrer, page=document_url)
 
 
 def _scheme(url: str) -> str:

@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # the fetch layer (httpx, httpcore) loads with the first send
     import anyio
     import httpx
 
-    from formtools._net import AsyncFetcher, FetchPolicy, Response
+    from formtools._net import AsyncFetcher, FetchPolicy, Initiator, Response
 from formtools._parse.document import Document
 from formtools._parse import DEFAULT_TIME_LIMIT, parse_html
 from formtools._spec.jsjson import nests_deeper
@@ -325,6 +325,14 @@ def _refused_or_failed(error: FetchError) -> SendError:
     return Refused(str(error)) if isinstance(error, (Blocked, BadURL)) else SendError(str(error))
 
 
+def _initiator(request: Request) -> Initiator | None:
+    """The navigation's initiator, for ``SameSite``: the form's page. Without a page (a
+    request built from a form given no URL) it is judged as the user's own navigation."""
+    from formtools._net import Initiator
+
+    return Initiator(request.page) if request.page is not None else None
+
+
 def send_request(
     request: Request,
     *,
@@ -349,6 +357,7 @@ def send_request(
                 headers=list(request.headers),
                 content=request.body,
                 referrer=request.referrer,
+                initiator=_initiator(request),
             )
         except FetchError as error:
             raise _refused_or_failed(error) from None
@@ -385,6 +394,7 @@ async def asend_request(
             headers=list(request.headers),
             content=request.body,
             referrer=request.referrer,
+            initiator=_initiator(request),
         )
     except FetchError as error:
         raise _refused_or_failed(error) from None

@@ -10,7 +10,9 @@ reusable :class:`Fetcher` / :class:`AsyncFetcher`) under a :class:`FetchPolicy`:
   policy allows private targets;
 - one deadline for the whole fetch (or, inside :func:`deadline`, for every fetch of a whole
   call), a byte cap on every body (after decoding), a redirect cap;
-  redirects followed one guarded hop at a time, as browsers follow them.
+  redirects followed one guarded hop at a time, as browsers follow them;
+- cookies (with a jar) sent to the hosts, and under the ``SameSite`` rules, Chromium sends
+  them under: a submission names the page it comes from (:class:`Initiator`).
 
 Failures are :class:`FetchError` values (``BadURL``, ``Blocked``, ``FetchTimeout``,
 ``TooLarge``, ``TooManyRedirects``, ``Unreachable``), each a one-sentence message naming the
@@ -34,6 +36,7 @@ from formtools._net.fetch import (
     BrowserCookiePolicy,
     Fetcher,
     FetchPolicy,
+    Initiator,
     Response,
     acheck_target,
     afetch,
@@ -56,6 +59,7 @@ __all__ = [
     "FetchPolicy",
     "FetchTimeout",
     "Fetcher",
+    "Initiator",
     "Response",
     "TooLarge",
     "TooManyRedirects",

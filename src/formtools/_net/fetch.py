@@ -18,7 +18,9 @@ bounds, so they live here once:
   the URL had.
 
 Cookies, when a jar is given, are sent and stored on every hop, as a browser does, and as a
-browser refuses a cookie for a public suffix (``Domain=github.io``), so are they here.
+browser refuses a cookie for a public suffix (``Domain=github.io``), so are they here. A
+``SameSite`` cookie is sent on a cross-site request only where Chromium sends it: each hop is
+same-site or not by its initiator (the page a form is on) and its own URL (:class:`Initiator`).
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ import ipaddress
 import os
 import re
 import ssl
+import time
+import weakref
 import zlib
 from http.cookiejar import Cookie, CookieJar, DefaultCookiePolicy
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
@@ -82,6 +86,7 @@ __all__ = [
     "BrowserCookiePolicy",
     "FetchPolicy",
     "Fetcher",
+    "Initiator",
     "Response",
     "acheck_target",
     "afetch",
@@ -185,12 +190,76 @@ def _host_port(url: ada_url.URL) -> tuple[str, int]:
 
 
 @dataclass(frozen=True)
+class Initiator:
+    """The page a top-level navigation comes from (a submission into the form's own page or a
+    new window), which decides the ``SameSite`` cookies it carries (RFC 6265bis, "Same-site and
+    cross-site requests", and the "Retrieval Algorithm"'s ``SameSite`` step). ``url``: the
+    document's URL (the page the form is on).
+
+    A fetch without one is a navigation the user started (an address typed: the bridge's page
+    loads, a crawl), same-site with every URL it reaches. As Chromium 156 decides it (measured:
+    tests/test_browser_samesite.py), each hop is same-site when its URL's site — scheme and
+    registrable domain (:func:`site`) — is the initiator's: a redirect through another site
+    does not make the hops after it cross-site (RFC 6265bis' draft asks that it does; Chromium
+    does not), and a hop back to the initiator's site is same-site again."""
+
+    url: str
+
+
+def site(url: str) -> tuple[str, str] | None:
+    """The site of ``url`` (HTML, "obtain a site"; RFC 6265bis, "Same-site and cross-site
+    requests"): its scheme and its host's
+    registrable domain by the Public Suffix List with its implicit ``*`` rule (so ``x.b.test``
+    and ``b.test`` are one site), the host itself when it has none (an IP address, a public
+    suffix such as ``localhost``); ``None`` for an opaque origin (``file:``, ``data:``, a URL
+    that does not parse), same-site with nothing. The scheme counts ("schemeful same-site"):
+    ``http://b.test`` and ``https://b.test`` are two sites, as in Chromium."""
+    try:
+        parsed = ada_url.URL(url)
+    except ValueError:
+        return None
+    scheme = parsed.protocol[:-1]
+    if scheme not in ALLOWED_SCHEMES:
+        return None
+    host = parsed.hostname.lower()
+    domain = None if _is_ip(host) else _public_suffixes().privatesuffix(host)
+    return scheme, domain or host
+
+
+@dataclass(frozen=True)
+class _SameSite:
+    """A hop's request as the ``SameSite`` attribute sees it (RFC 6265bis, "Retrieval Algorithm")."""
+
+    same_site: bool
+    #: a safe method (GET, HEAD): ``Lax`` cookies go on the top-level navigation anyway; with
+    #: another (POST), Chromium's "Lax-allowing-unsafe" enforcement sends it only a cookie
+    #: without ``SameSite`` set in the last 2 minutes
+    safe: bool
+
+
+def _same_site(hop: _Hop) -> _SameSite:
+    initiator = hop.initiator
+    here = site(hop.url.href)
+    same = initiator is None or (here is not None and site(initiator.url) == here)
+    return _SameSite(same, hop.method.upper() in ("GET", "HEAD"))
+
+
+class _CookieRequest(CookieRequest):
+    """The request a cookie jar is asked about for one hop, with its ``SameSite`` context."""
+
+    def __init__(self, url: str, method: str, context: _SameSite) -> None:
+        super().__init__(url, method=method)
+        self.same_site = context
+
+
+@dataclass(frozen=True)
 class _Hop:
     method: str
     url: ada_url.URL
     headers: tuple[tuple[str, str], ...]  # the caller's headers, as they stand on this hop
     content: bytes | None
     referrer: Referrer | None = None  # a navigation's Referer/Origin state, hop by hop
+    initiator: Initiator | None = None  # the page whose navigation this is (None: the user's own)
 
 
 # RFC 9110: a field name is a token (5.1); a value has no CR, LF or NUL and no space or tab at
@@ -242,10 +311,11 @@ def _request(hop: _Hop, cookies: httpx.Cookies | None, clock: Clock) -> httpcore
     if credentials is not None and "authorization" not in given:
         lines.append(("Authorization", credentials))
     if cookies is not None:
-        probe = httpx.Request(hop.method, url.href)
-        cookies.set_cookie_header(probe)
-        if "cookie" in probe.headers:
-            lines.append(("Cookie", probe.headers["cookie"]))
+        probe = _CookieRequest(url.href, hop.method, _same_site(hop))
+        cookies.jar.add_cookie_header(probe)
+        sent = probe.get_header("Cookie")
+        if sent is not None:
+            lines.append(("Cookie", sent))
     if hop.content is not None:
         lines.append(("Content-Length", str(len(hop.content))))
     elif hop.method.upper() in ("POST", "PUT", "PATCH"):
@@ -267,9 +337,30 @@ def _request(hop: _Hop, cookies: httpx.Cookies | None, clock: Clock) -> httpcore
 
 
 def _remember(cookies: httpx.Cookies | None, hop: _Hop, status: int, headers: httpx.Headers) -> None:
+    """Store the answer's cookies. A cookie that replaces one of the same name, domain, path
+    and value keeps the old one's creation time, and so its age for the 2-minute exception, as
+    Chromium 156 keeps it (measured: set again 100 s later, with the same value — other
+    attributes or not — it is still past 2 minutes 25 s after that; with another value, or
+    after a deletion, it starts anew). RFC 6265 (5.3 step 11.3) keeps it whatever the value."""
     if cookies is not None and "set-cookie" in headers:
         kept = _within_public_suffixes(headers, hop.url.hostname.lower())
+        before = {_key(cookie): _CREATED[cookie] for cookie in cookies.jar if cookie in _CREATED}
         cookies.extract_cookies(httpx.Response(status, headers=kept, request=httpx.Request(hop.method, hop.url.href)))
+        for cookie in cookies.jar:
+            created = before.get(_key(cookie))
+            if created is not None:
+                _CREATED[cookie] = created
+
+
+#: when each cookie was stored (monotonic seconds), the 2-minute exception's clock: kept apart
+#: from the policy, which every fetcher given a jar installs afresh
+_CREATED: weakref.WeakKeyDictionary[Cookie, float] = weakref.WeakKeyDictionary()
+
+
+def _key(cookie: Cookie) -> tuple[str, str, str, str | None]:
+    """What a cookie set again must share with the one it replaces to keep its age: domain,
+    path and name (what makes two cookies one in a jar), and value."""
+    return cookie.domain, cookie.path, cookie.name, cookie.value
 
 
 class BrowserCookiePolicy(DefaultCookiePolicy):
@@ -281,6 +372,32 @@ class BrowserCookiePolicy(DefaultCookiePolicy):
     subdomain. Here a host-only cookie is stored under its very host and goes back to it alone;
     a ``Domain`` cookie is accepted from, and sent to, the hosts that domain-match it (an IP
     address only matches itself). Public suffixes are :func:`_within_public_suffixes`' part."""
+
+    #: how long a cookie without ``SameSite`` still goes on a cross-site top-level POST
+    #: (Chromium's kLaxAllowUnsafeMaxAge; RFC 6265bis suggests 2 minutes)
+    LAX_ALLOWING_UNSAFE = 120.0
+
+    def return_ok(self, cookie: Cookie, request: CookieRequest) -> bool:
+        """On top of the host, path and ``Secure`` rules, ``SameSite`` (RFC 6265bis,
+        "Retrieval Algorithm", as Chromium 156 applies it): a cross-site request carries a ``Strict``
+        cookie never, a ``Lax`` one on a top-level GET, a ``None`` one always, and one without
+        ``SameSite`` as ``Lax`` ("Lax by default") — also on a top-level POST within
+        :attr:`LAX_ALLOWING_UNSAFE` seconds of its setting. A request that is not a fetch's
+        hop (a caller's own use of the jar) is judged same-site, as it was before."""
+        if not super().return_ok(cookie, request):
+            return False
+        if not isinstance(request, _CookieRequest) or request.same_site.same_site:
+            return True
+        context = request.same_site
+        rest = {key.lower(): value for key, value in vars(cookie)["_rest"].items()}
+        declared = (rest.get("samesite") or "").lower()  # any other value counts as none given
+        if declared in ("none", "strict"):
+            return declared == "none"
+        if context.safe:
+            return True
+        set_at = _CREATED.get(cookie)
+        young = set_at is not None and time.monotonic() - set_at < self.LAX_ALLOWING_UNSAFE
+        return declared != "lax" and young
 
     def set_ok(self, cookie: Cookie, request: CookieRequest) -> bool:
         """RFC 6265bis' rules for secure origins on top (5.7, storage steps 8, 14, 15, 20-21),
@@ -299,7 +416,10 @@ class BrowserCookiePolicy(DefaultCookiePolicy):
                 return False
         if name.startswith("__host-") and (cookie.domain_specified or cookie.path != "/"):
             return False
-        return not secure or _secure_origin(request)
+        if secure and not _secure_origin(request):
+            return False
+        _CREATED[cookie] = time.monotonic()
+        return True
 
     def return_ok_secure(self, cookie: Cookie, request: CookieRequest) -> bool:
         return not cookie.secure or _secure_origin(request)
@@ -440,7 +560,7 @@ def _next(hop: _Hop, status: int, headers: httpx.Headers, followed: int, policy:
             referrer = replace(referrer, policy=changed)
         carried = tuple((n, v) for n, v in carried if n.lower() not in ("referer", "origin"))
         carried += referrer.headers(method, target.href)
-    return _Hop(method, target, carried, content, referrer)
+    return _Hop(method, target, carried, content, referrer, hop.initiator)
 
 
 # --- the body ---------------------------------------------------------------------------------
@@ -611,9 +731,14 @@ def default_ssl_context() -> ssl.SSLContext:
 
 
 def _first(
-    method: str, url: str, headers: Headers | None, content: bytes | None, referrer: Referrer | None = None
+    method: str,
+    url: str,
+    headers: Headers | None,
+    content: bytes | None,
+    referrer: Referrer | None = None,
+    initiator: Initiator | None = None,
 ) -> _Hop:
-    return _Hop(method.upper(), check_url(url), _pairs(headers), content, referrer)
+    return _Hop(method.upper(), check_url(url), _pairs(headers), content, referrer, initiator)
 
 
 def _response(hop: _Hop, status: int, headers: httpx.Headers, body: bytes, redirects: list[str]) -> Response:
@@ -660,16 +785,19 @@ class Fetcher:
         headers: Headers | None = None,
         content: bytes | None = None,
         referrer: Referrer | None = None,
+        initiator: Initiator | None = None,
     ) -> Response:
         """``method url`` with redirects followed; the final answer, whatever its status.
         Raises a :class:`~formtools._net.errors.FetchError` for anything the policy refuses
         or the network fails at. ``referrer``: a form submission's referrer state, which gives
         every redirect hop its own ``Referer`` and ``Origin`` (the caller's headers carry the
-        first hop's)."""
+        first hop's). ``initiator``: the page the navigation comes from (a form's page), which
+        decides the ``SameSite`` cookies each hop carries; without it, a navigation the user
+        started (see :class:`Initiator`)."""
         policy = self.policy
         clock = _clock(policy)
         token = CLOCK.set(clock)
-        hop = _first(method, url, headers, content, referrer)
+        hop = _first(method, url, headers, content, referrer, initiator)
         first = hop.url.href
         redirects: list[str] = []
         # without a jar of the caller's, cookies still live for the redirect chain, as in a
@@ -736,12 +864,13 @@ class AsyncFetcher:
         headers: Headers | None = None,
         content: bytes | None = None,
         referrer: Referrer | None = None,
+        initiator: Initiator | None = None,
     ) -> Response:
         """:meth:`Fetcher.fetch`, awaited."""
         policy = self.policy
         clock = _clock(policy)
         token = CLOCK.set(clock)
-        hop = _first(method, url, headers, content, referrer)
+        hop = _first(method, url, headers, content, referrer, initiator)
         first = hop.url.href
         redirects: list[str] = []
         # without a jar of the caller's, cookies still live for the redirect chain, as in a
