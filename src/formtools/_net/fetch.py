@@ -314,7 +314,10 @@ class BrowserCookiePolicy(DefaultCookiePolicy):
         if name.startswith(("__secure-", "__host-")) or (rest.get("samesite") or "").lower() == "none":
             if not secure:
                 return False
-        if name.startswith("__host-") and (cookie.domain_specified or cookie.path != "/"):
+        # __Host-: Path=/ written out (Chromium refuses the default path, even when it is /),
+        # and no domain cookie (a Domain naming the IP address the cookie comes from is none)
+        domain_cookie = cookie.domain_specified and not _is_ip(_host_of(request))
+        if name.startswith("__host-") and (domain_cookie or not cookie.path_specified or cookie.path != "/"):
             return False
         return not secure or _secure_origin(request)
 
@@ -415,8 +418,11 @@ def _cookie_as_read(line: str, host: str) -> str:
     would be sent — unless it is the host itself, which makes the cookie host-only. Python's
     cookie jar has no such list."""
     first, *attributes = line.split(";")
+    # an attribute written twice is the last one's (RFC 6265 5.3, as Chromium reads it; Python
+    # took the first, so "Path=/a; Path=/" kept the cookie from every page but /a's)
+    last = {attribute.partition("=")[0].strip().lower(): attribute for attribute in attributes}
     kept = [first]
-    for attribute in attributes:
+    for attribute in last.values():
         key, _, value = attribute.partition("=")
         key, value = key.strip().lower(), value.strip()
         if key == "max-age" and not _MAX_AGE.fullmatch(value):
