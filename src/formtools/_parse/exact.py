@@ -38,6 +38,7 @@ from html5lib.constants import (
     digits,
     formattingElements,
     hexDigits,
+    namespaces,
     replacementCharacters,
     scopingElements,
     spaceCharacters,
@@ -202,6 +203,15 @@ class _CountedStack(list):  # type: ignore[type-arg]
 #: how many entries from the top :meth:`_OpenElements.index` looks at itself
 _NEAR_THE_TOP = 16
 _NAME_TUPLE = operator.attrgetter("nameTuple")
+#: the special category (#special), which html5lib 1.1 lists without MathML's mi, mo, mn, ms,
+#: mtext and annotation-xml and SVG's desc and title: "any other end tag" walked past an SVG
+#: title and closed the HTML element around it (``<output><svg><title></output>`` popped the
+#: output where Chromium ignores the end tag), and the adoption agency could pick its furthest
+#: block beyond one
+_SPECIAL = specialElements | {
+    *((namespaces["mathml"], name) for name in ("mi", "mo", "mn", "ms", "mtext", "annotation-xml")),
+    *((namespaces["svg"], name) for name in ("desc", "title")),
+}
 
 
 class _Slot:
@@ -1061,7 +1071,7 @@ def adoption_agency(self: Any, token: dict[str, Any]) -> None:
         if element is not stack[-1]:  # 4.6
             self.parser.parseError("adoption-agency-1.3", {"name": subject})
         above = stack[at + 1 :]
-        place = next((n for n, name in enumerate(map(_NAME_TUPLE, above)) if name in specialElements), None)
+        place = next((n for n, name in enumerate(map(_NAME_TUPLE, above)) if name in _SPECIAL), None)
         furthest = None if place is None else above[place]
         if furthest is None:  # 4.8
             while stack.pop() is not element:
@@ -1134,7 +1144,7 @@ def _template_aware_in_body(in_body: type) -> type:
                     while stack.pop() != node:
                         pass
                     return
-                if node.nameTuple in specialElements:
+                if node.nameTuple in _SPECIAL:
                     self.parser.parseError("unexpected-end-tag", {"name": name})
                     return
 
