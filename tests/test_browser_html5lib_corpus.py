@@ -25,7 +25,10 @@ as a seeded family here:
   it raised a ValueError on the html5lib path (webkit02.dat #15 after ``<table><form>``);
 - a line feed starting a textarea outside "in body" (foster-parented out of a table, in a cell
   or a caption): the standard drops it whatever the insertion mode; html5lib 1.1 hooks the rule
-  on its in-body phase only, and the fast path copied that, so the default value sent kept it.
+  on its in-body phase only, and the fast path copied that, so the default value sent kept it;
+- an end tag at a foreign element of the special category (SVG title and desc, MathML mi, mo,
+  mn, ms, mtext), which html5lib 1.1 leaves out of it: the end tag closed the HTML element
+  around instead of being ignored, and a control the adoption agency then moved lost its form.
 """
 
 from __future__ import annotations
