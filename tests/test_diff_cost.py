@@ -87,34 +87,46 @@ def test_the_diff_costs_linear_work(shape: str, monkeypatch: pytest.MonkeyPatch)
 
 
 def _patched(before: list[str], diff: str) -> list[str]:
-    """``before`` with the unified ``diff`` applied, every context and removed line checked."""
+    """``before`` with the unified ``diff`` applied as GNU patch applies one: lines end at
+    ``\n`` alone, each hunk's line counts are those of its lines, every hunk changes something
+    (patch refuses one of context alone as malformed), every context and removed line checked."""
     if not diff:
         return before
-    lines = diff.splitlines()
+    lines = diff.split("\n")
     assert lines[0].startswith("--- chromium: ") and lines[1].startswith("+++ formtools: ")
     after: list[str] = []
     at = 0
-    for line in lines[2:]:
-        hunk = re.fullmatch(r"@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@", line)
-        if hunk:
-            start = int(hunk[1]) - (hunk[2] != "0")
-            assert start >= at
-            after += before[at:start]
-            at = start
-            continue
-        kind, text = line[0], line[1:]
-        if kind in " -":
-            assert before[at] == text, (at, line)
-            at += 1
-        if kind in " +":
-            after.append(text)
+    hunks = [index for index, line in enumerate(lines) if line.startswith("@@ ")] + [len(lines)]
+    for start, end in zip(hunks, hunks[1:]):
+        hunk = re.fullmatch(r"@@ -(\d+)(?:,(\d+))? \+\d+(?:,(\d+))? @@", lines[start])
+        assert hunk, lines[start]
+        body = lines[start + 1 : end]
+        assert sum(line[0] in " -" for line in body) == int(hunk[2] or 1), lines[start]
+        assert sum(line[0] in " +" for line in body) == int(hunk[3] or 1), lines[start]
+        assert any(line[0] in "-+" for line in body), f"a hunk of context alone: {lines[start]}"
+        first = int(hunk[1]) - (hunk[2] != "0")
+        assert first >= at
+        after += before[at:first]
+        at = first
+        for line in body:
+            kind, text = line[0], line[1:]
+            if kind in " -":
+                assert before[at] == text, (at, line)
+                at += 1
+            if kind in " +":
+                after.append(text)
     return after + before[at:]
+
+
+#: string leaves: ASCII, and the characters JSON leaves unescaped that str.splitlines() ends a
+#: line at (U+2028, U+2029, U+0085)
+STRINGS = ["a", "b", "\u2028", "x\u2029y", "\x85", "é"]
 
 
 def _value(rng: random.Random, depth: int) -> Any:
     roll = rng.random()
     if depth > 3 or roll < 0.4:
-        return rng.choice([1, 2, 1.5, "a", "b", True, None, [], {}])
+        return rng.choice([1, 2, 1.5, *STRINGS, True, None, [], {}])
     if roll < 0.7:
         return {rng.choice("abcdef"): _value(rng, depth + 1) for _ in range(rng.randint(0, 4))}
     return [_value(rng, depth + 1) for _ in range(rng.randint(0, 4))]
@@ -136,7 +148,9 @@ def _changed(rng: random.Random, value: Any) -> Any:
 
 def test_the_diff_turns_chromiums_text_into_formtools() -> None:
     """1,500 seeded pairs of tool lists (tools renamed, dropped, added twice; keys dropped,
-    added, reordered; values changed at every depth)."""
+    added, reordered; values changed at every depth; strings holding line separators that
+    JSON does not escape). Before: 216 of 500 such diffs were refused by GNU patch (a hunk of
+    context alone, where the run of equal lines crossed pieces), and U+2028 cut lines."""
     rng = random.Random(27)
     for _ in range(1500):
         chromium = [
@@ -146,7 +160,7 @@ def test_the_diff_turns_chromiums_text_into_formtools() -> None:
         formtools = [_changed(rng, tool) for tool in chromium if rng.random() > 0.1]
         if rng.random() < 0.3:
             formtools.insert(rng.randint(0, len(formtools)), {"name": "t0", "inputSchema": _value(rng, 0)})
-        before, after = (dumps(side, pretty=True).splitlines() for side in (chromium, formtools))
+        before, after = (dumps(side, pretty=True).split("\n") for side in (chromium, formtools))
         diff = unified_diff(chromium, formtools)
         assert (diff == "") == (before == after)
         assert _patched(before, diff) == after, diff

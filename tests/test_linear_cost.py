@@ -616,3 +616,35 @@ def test_the_insertion_mode_is_reset_as_html5lib_resets_it() -> None:
             patched.setattr(_Parser, "resetInsertionMode", HTMLParser.resetInsertionMode)
             theirs = etree.tostring(parse_exact(page, None, None, None).forms_root)
         assert ours == theirs, page
+
+
+#: a formatting element misnested across deep blocks, closed once per block: each end tag runs
+#: the adoption agency with the formatting element's clone deep in the stack of open elements;
+#: the form pointer's control below it sends the fast path to html5lib (see fast._ADOPTION)
+ADOPTED_DEEP = {
+    "pointer control, end tags": "<table>{form}</table><b>{divs}<input name=x>{ends}",
+    "pointer control, more formatting": "<table>{form}</table><i><b>{divs}<input name=x>{ends}</i>",
+    "no pointer": "{form}<b>{divs}<input name=x>{ends}",
+    # a control the pointer placed and the agency never moves: each move's subtree was walked
+    # for the controls whose form owner it resets, a Python line per element
+    "pointer control kept": "<table>{form}</table><input name=keep><b>{divs}<input name=x>{ends}",
+}
+
+
+@pytest.mark.parametrize("parser", ["auto", "html5lib"])
+@pytest.mark.parametrize("shape", list(ADOPTED_DEEP))
+def test_misnested_end_tags_deep_in_the_stack_cost_linear_work(shape: str, parser: str) -> None:
+    """``<b>`` then n ``<div>`` then n ``</b>``: the adoption agency looked for the clone it left
+    below the first div from the top of the stack, in Python lines, at each end tag (twice,
+    and html5lib's scope check a third time), so 5,000 divs (a 25 KB page, which the fast
+    path's new fallback now sends to html5lib when a control the pointer placed is below the
+    ``<b>``) took 19 s. Past a few entries from the top the search is list.index's, and the
+    scope check a set's; the controls of a moved subtree whose form owner is reset are found
+    in C (with a pointer-placed control elsewhere, each move walked the subtree in Python)."""
+
+    def page(n: int) -> str:
+        form = "<form toolname=t tooldescription=d>"
+        return ADOPTED_DEEP[shape].format(form=form, divs="<div>" * n, ends="</b>" * n)
+
+    small, large = extraction_lines(page(200), parser), extraction_lines(page(400), parser)
+    assert large < 2.3 * small, (small, large)

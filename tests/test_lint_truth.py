@@ -395,8 +395,14 @@ def test_a_missing_description_is_missing_in_chromium_and_says_why(chromium: Chr
     ``toolparamdescription`` on the group's radios themselves — the warning says why it does not
     count and what does (it read as wrong before: "no description" for a group whose every radio
     had a label, "add toolparamdescription" for radios that each had one: GOV.UK and Django)."""
-    wrong, explained, on_radios = [], 0, 0
-    for page_id, markup in ordinary_pages(30, seed=500):
+    wrong, explained, on_radios, nowhere = [], 0, 0, 0
+    # and groups with no fieldset, as a newcomer writes them (the detail spoke of "the
+    # <fieldset> around them" all the same)
+    bare = "".join(
+        f"<label><input type={kind} name={kind}s value={value}> {value}</label>" for kind in ("radio", "checkbox") for value in "ab"
+    )
+    pages = [*ordinary_pages(30, seed=500), ("bare groups", f"<form toolname=bare tooldescription=d>{bare}<button>Go</button></form>")]
+    for page_id, markup in pages:
         extraction = formtools.extract(markup)
         warned = _undescribed(extraction)
         for tool in chromium.tools(markup):
@@ -414,12 +420,22 @@ def test_a_missing_description_is_missing_in_chromium_and_says_why(chromium: Chr
                     expected = "<fieldset>" if len(members) > 1 else said[0]
                     if expected not in message:
                         wrong.append(f"{page_id} {tool_name}.{key}: {message!r} does not name {expected}")
+                    # a group with no fieldset as the members' nearest common container: the
+                    # message must not speak of "the <fieldset> around them"
+                    chains = [[c.index for c in member.containers] for member in members]
+                    common = [links[0] for links in zip(*chains) if len(set(links)) == 1]
+                    in_fieldset = bool(common) and any(
+                        c.index == common[-1] and c.tag == "fieldset" for c in members[0].containers
+                    )
+                    if len(members) > 1 and ("they have none" in message) == in_fieldset:
+                        wrong.append(f"{page_id} {tool_name}.{key}: {message!r} (in a fieldset: {in_fieldset})")
+                    nowhere += 0 if in_fieldset or len(members) == 1 else 1
                 on_members = sum(1 for c in members if c.attributes.get("toolparamdescription", "").strip())
                 if len(members) > 1 and on_members:
                     on_radios += 1
                     if f"nor the toolparamdescription on {on_members} of them" not in message:
                         wrong.append(f"{page_id} {tool_name}.{key}: {message!r} does not name its members' toolparamdescription")
-    assert explained > 10 and on_radios >= 5
+    assert explained > 10 and on_radios >= 5 and nowhere >= 1, (explained, on_radios, nowhere)
     assert not wrong, "\n".join(wrong[:10])
 
 

@@ -10,6 +10,7 @@
 - ``/chain/<n>?delay=<s>``: ``n`` redirects, each answered after ``delay`` seconds, then a page;
 - ``/cookie?domain=<d>&name=<n>&attributes=<a>``: sets ``<n>=s3cret`` (``sid`` by default; for
   ``Domain=<d>`` if given; ``<a>``, such as ``; Secure``, appended) and redirects to ``/echo``;
+- ``/set-cookie?line=<hex>``: a page whose ``Set-Cookie`` is those bytes, as they are;
 - ``/trickle?gap=<s>``: a 200 promising a megabyte, then one byte every ``gap`` seconds;
 - ``/trickle-headers?gap=<s>``: the status line and headers, one byte every ``gap`` seconds;
 - ``/stall``: reads the request, answers nothing;
@@ -198,6 +199,9 @@ class HostileServer:
         domain = f"; Domain={query['domain']}" if "domain" in query else ""
         name, attributes = query.get("name", "sid"), query.get("attributes", "")
         h._answer(302, b"", [("Set-Cookie", f"{name}=s3cret; Path=/{domain}{attributes}"), ("Location", "/echo")])
+
+    def _route_set_cookie(self, h: Any, path: str, query: dict[str, str], body: bytes) -> None:
+        h._answer(200, b"<p>set</p>", [("Set-Cookie", bytes.fromhex(query["line"]).decode("latin-1"))])
 
     def _route_trickle(self, h: Any, path: str, query: dict[str, str], body: bytes) -> None:
         gap = float(query.get("gap", "0.2"))

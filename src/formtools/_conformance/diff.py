@@ -42,12 +42,20 @@ def unified_diff(chromium: list[Any], formtools: list[Any], label: str = "page")
     structure (a tool to the tool of its name, a key's value to the same key's, a list's member
     to the same member), and difflib matches only within a piece; the hunks are then those of
     one unified diff."""
-    expected = dumps(chromium, pretty=True).splitlines()
-    actual = dumps(formtools, pretty=True).splitlines()
+    # lines end at "\n" alone: str.splitlines also ends one at a U+2028, U+2029 or U+0085 in a
+    # string (JSON leaves them unescaped), which cut a description in two, and the hunks' line
+    # numbers no longer matched the text a patch tool reads
+    expected = dumps(chromium, pretty=True).split("\n")
+    actual = dumps(formtools, pretty=True).split("\n")
     opcodes: list[_Opcode] = []
     for a_lo, a_hi, b_lo, b_hi in _pieces(chromium, 0, formtools, 0):
         matcher = difflib.SequenceMatcher(None, expected[a_lo:a_hi], actual[b_lo:b_hi])
         for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+            if tag == "equal" and opcodes and opcodes[-1][0] == "equal":
+                # one run across pieces, as difflib's grouping expects: two equal opcodes in a
+                # row made a hunk of context alone, which patch refuses as malformed
+                opcodes[-1] = ("equal", opcodes[-1][1], a_lo + i2, opcodes[-1][3], b_lo + j2)
+                continue
             opcodes.append((tag, a_lo + i1, a_lo + i2, b_lo + j1, b_lo + j2))
     lines: list[str] = []
     for group in _Matched(opcodes).get_grouped_opcodes(3):

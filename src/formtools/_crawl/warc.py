@@ -428,25 +428,26 @@ def _inflated(pieces: Iterator[bytes], coding: str) -> Iterator[bytes]:
     """``pieces`` inflated, each step giving at most :data:`_CHUNK` bytes (a gzip bomb costs
     what is read of it, not what it would inflate to)."""
     layer = Inflate(coding)
-    started = False
+    taken = b""  # what went in before the coding was decided (a first piece of one byte)
     for piece in pieces:
         data = piece
         while data:
             try:
                 out = layer.feed(data, _CHUNK)
             except CodingError as error:
-                if started:
+                if layer.decided:
                     raise Undecodable(f"the body's {coding} coding is corrupt ({error})") from None
-                yield data  # not in its coding from the start: stored decoded
+                yield taken + data  # not in its coding from the start: stored decoded
                 yield from pieces
                 return
-            started = True
+            if not layer.decided:
+                taken += data
+                break
             yield out
             if layer.ended:  # bytes after the coded data are not fed on (nor kept)
                 return
             data = layer.pending
-    if started:
-        yield layer.flush()
+    yield layer.flush()
 
 #: The longest line read as a WARC or HTTP header line (or a chunk size, or the blank lines
 #: between records). Servers refuse header lines far shorter (8 KiB is common); a longer line is

@@ -38,6 +38,7 @@ import zlib
 from http.cookiejar import Cookie, CookieJar, DefaultCookiePolicy
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from email.message import Message
 from dataclasses import dataclass, field, replace
 from typing import Self
 from urllib.parse import unquote, urlsplit
@@ -312,10 +313,10 @@ def _request(hop: _Hop, cookies: httpx.Cookies | None, clock: Clock) -> httpcore
         lines.append(("Authorization", credentials))
     if cookies is not None:
         probe = _CookieRequest(url.href, hop.method, _same_site(hop))
-        cookies.jar.add_cookie_header(probe)
-        sent = probe.get_header("Cookie")
-        if sent is not None:
-            lines.append(("Cookie", sent))
+        cookies.jar.add_cookie_header(probe)  # (not httpx's, which encodes the line as ASCII)
+        line = probe.get_header("Cookie")
+        if line is not None:
+            lines.append(("Cookie", line))
     if hop.content is not None:
         lines.append(("Content-Length", str(len(hop.content))))
     elif hop.method.upper() in ("POST", "PUT", "PATCH"):
@@ -336,20 +337,35 @@ def _request(hop: _Hop, cookies: httpx.Cookies | None, clock: Clock) -> httpcore
     )
 
 
-def _remember(cookies: httpx.Cookies | None, hop: _Hop, status: int, headers: httpx.Headers) -> None:
-    """Store the answer's cookies. A cookie that replaces one of the same name, domain, path
-    and value keeps the old one's creation time, and so its age for the 2-minute exception, as
-    Chromium 156 keeps it (measured: set again 100 s later, with the same value — other
-    attributes or not — it is still past 2 minutes 25 s after that; with another value, or
-    after a deletion, it starts anew). RFC 6265 (5.3 step 11.3) keeps it whatever the value."""
+def _remember(cookies: httpx.Cookies | None, hop: _Hop, headers: httpx.Headers) -> None:
+    """The answer's cookies into the jar, through Python's cookie jar itself: httpx's
+    ``extract_cookies`` decodes the lines again (UTF-8), and its ``Cookie`` header is ASCII.
+
+    A cookie that replaces one of the same name, domain, path and value keeps the old one's
+    creation time, and so its age for the 2-minute exception, as Chromium 156 keeps it
+    (measured: set again 100 s later, with the same value — other attributes or not — it is
+    still past 2 minutes 25 s after that; with another value, or after a deletion, it starts
+    anew). RFC 6265 (5.3 step 11.3) keeps it whatever the value."""
     if cookies is not None and "set-cookie" in headers:
-        kept = _within_public_suffixes(headers, hop.url.hostname.lower())
+        answer = Message()
+        for line in _as_browsers_read(headers, hop.url.hostname.lower()):
+            answer["Set-Cookie"] = line
         before = {_key(cookie): _CREATED[cookie] for cookie in cookies.jar if cookie in _CREATED}
-        cookies.extract_cookies(httpx.Response(status, headers=kept, request=httpx.Request(hop.method, hop.url.href)))
+        cookies.jar.extract_cookies(_Answer(answer), CookieRequest(hop.url.href, method=hop.method))  # type: ignore[arg-type]
         for cookie in cookies.jar:
             created = before.get(_key(cookie))
             if created is not None:
                 _CREATED[cookie] = created
+
+
+@dataclass(frozen=True)
+class _Answer:
+    """What ``CookieJar.extract_cookies`` reads of a response: its header lines."""
+
+    headers: Message
+
+    def info(self) -> Message:
+        return self.headers
 
 
 #: when each cookie was stored (monotonic seconds), the 2-minute exception's clock: kept apart
@@ -371,7 +387,8 @@ class BrowserCookiePolicy(DefaultCookiePolicy):
     ``evil.local``; and without ``DomainStrictNonDomain`` they send a host-only cookie to every
     subdomain. Here a host-only cookie is stored under its very host and goes back to it alone;
     a ``Domain`` cookie is accepted from, and sent to, the hosts that domain-match it (an IP
-    address only matches itself). Public suffixes are :func:`_within_public_suffixes`' part."""
+    address only matches itself). Public suffixes, and the lines a browser's parser reads
+    otherwise than Python's, are :func:`_as_browsers_read`' part."""
 
     #: how long a cookie without ``SameSite`` still goes on a cross-site top-level POST
     #: (Chromium's kLaxAllowUnsafeMaxAge; RFC 6265bis suggests 2 minutes)
@@ -414,7 +431,10 @@ class BrowserCookiePolicy(DefaultCookiePolicy):
         if name.startswith(("__secure-", "__host-")) or (rest.get("samesite") or "").lower() == "none":
             if not secure:
                 return False
-        if name.startswith("__host-") and (cookie.domain_specified or cookie.path != "/"):
+        # __Host-: Path=/ written out (Chromium refuses the default path, even when it is /),
+        # and no domain cookie (a Domain naming the IP address the cookie comes from is none)
+        domain_cookie = cookie.domain_specified and not _is_ip(_host_of(request))
+        if name.startswith("__host-") and (domain_cookie or not cookie.path_specified or cookie.path != "/"):
             return False
         if secure and not _secure_origin(request):
             return False
@@ -484,33 +504,57 @@ def _public_suffixes() -> PublicSuffixList:
     return PublicSuffixList()
 
 
-def _within_public_suffixes(headers: httpx.Headers, host: str) -> httpx.Headers:
-    """``headers`` with RFC 6265's public-suffix rule (5.3, step 5) applied to each
-    ``Set-Cookie``, as browsers apply it: a ``Domain`` that is a public suffix (``github.io``,
-    ``co.uk``) drops the cookie — ``mallory.github.io`` cannot set a cookie that
-    ``alice.github.io`` would be sent — unless it is the host itself, which makes the cookie
-    host-only. Python's cookie jar has no such list."""
-    kept: list[tuple[str, str]] = []
-    for name, value in headers.multi_items():
-        if name.lower() == "set-cookie":
-            value = _cookie_within_public_suffixes(value, host)
-            if not value:
-                continue
-        kept.append((name, value))
-    return httpx.Headers(kept)
+def _as_browsers_read(headers: httpx.Headers, host: str) -> list[str]:
+    """``headers``' ``Set-Cookie`` lines as a browser reads them before its store decides,
+    where Python's parser (``http.cookiejar.parse_ns_headers``) reads them otherwise. Each line
+    is taken as its bytes (latin-1 text, which the ``Cookie`` header gives back byte for byte:
+    Chromium stores and returns a UTF-8 value as sent, where httpx decoded it and re-encoded it
+    as ASCII, so a page setting ``name=é`` failed to load). A line holding a control character
+    other than a tab is ignored whole (RFC 6265bis 5.6, step 1; Chromium's store refuses it)."""
+    kept = []
+    for name, value in headers.raw:
+        if name.lower() == b"set-cookie":
+            line = value.decode("latin-1")
+            if not _CONTROL.search(line):
+                line = _cookie_as_read(line, host)
+                if line:
+                    kept.append(line)
+    return kept
 
 
-def _cookie_within_public_suffixes(line: str, host: str) -> str:
-    """One ``Set-Cookie`` value under the public-suffix rule: as it is, without its ``Domain``
-    (the host's own suffix), or ``""`` (dropped)."""
+_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f]")
+#: RFC 6265 5.2.2: a Max-Age value is a DIGIT or "-" and DIGITs, else the attribute is ignored
+_MAX_AGE = re.compile("-?[0-9]+")
+
+
+def _cookie_as_read(line: str, host: str) -> str:
+    """One ``Set-Cookie`` line with the attributes a browser ignores left out, or ``""`` when
+    the cookie is dropped. A ``Max-Age`` that is no integer (``abc``, ``1e3``, empty, ``+5``)
+    and a ``Path`` not starting with ``/`` are ignored (RFC 6265 5.2.2, 5.2.4: a session
+    cookie, the default path), where Python's parser dropped the cookie for the first and kept
+    the path ``x`` (matching no request) for the second. The public-suffix rule (5.3, step 5),
+    as browsers apply it: a ``Domain`` that is a public suffix (``github.io``, ``co.uk``)
+    drops the cookie — ``mallory.github.io`` cannot set a cookie that ``alice.github.io``
+    would be sent — unless it is the host itself, which makes the cookie host-only. Python's
+    cookie jar has no such list."""
     first, *attributes = line.split(";")
+    # an attribute written twice is the last one's (RFC 6265 5.3, as Chromium reads it; Python
+    # took the first, so "Path=/a; Path=/" kept the cookie from every page but /a's)
+    last = {attribute.partition("=")[0].strip().lower(): attribute for attribute in attributes}
     kept = [first]
-    for attribute in attributes:
-        key, _, domain = attribute.partition("=")
-        domain = domain.strip().lstrip(".").lower()
+    for attribute in last.values():
+        key, _, value = attribute.partition("=")
+        key, value = key.strip().lower(), value.strip()
+        if key == "max-age" and not _MAX_AGE.fullmatch(value):
+            continue
+        if key == "path" and not value.startswith("/"):
+            continue
+        if key == "port":
+            continue  # RFC 2965's, which Python honours (sending the cookie to that port alone)
+        domain = value.lstrip(".").lower()
         # the list's implicit "*" rule, as browsers apply it: an unknown top-level name (local,
         # corp, a dotless intranet host) is a public suffix too
-        if key.strip().lower() == "domain" and domain and _public_suffixes().is_public(domain):
+        if key == "domain" and domain and _public_suffixes().is_public(domain):
             if domain != host:
                 return ""
             continue
@@ -808,7 +852,7 @@ class Fetcher:
                 response = self._pool.handle_request(_request(hop, jar, clock))
                 try:
                     answer = httpx.Headers(response.headers)
-                    _remember(jar, hop, response.status, answer)
+                    _remember(jar, hop, answer)
                     following = _next(hop, response.status, answer, len(redirects), policy, first)
                     if following is None:
                         body = _Body(hop, answer, policy, clock)
@@ -882,7 +926,7 @@ class AsyncFetcher:
                     response = await self._pool.handle_async_request(_request(hop, jar, clock))
                     try:
                         answer = httpx.Headers(response.headers)
-                        _remember(jar, hop, response.status, answer)
+                        _remember(jar, hop, answer)
                         following = _next(hop, response.status, answer, len(redirects), policy, first)
                         if following is None:
                             body = _Body(hop, answer, policy, clock)

@@ -19,6 +19,7 @@ takes a page, and comes here for the pages it leaves.
 from __future__ import annotations
 
 import hashlib
+import operator
 import re
 import time
 import warnings
@@ -37,7 +38,9 @@ from html5lib.constants import (
     digits,
     formattingElements,
     hexDigits,
+    namespaces,
     replacementCharacters,
+    scopingElements,
     spaceCharacters,
     specialElements,
     tableInsertModeElements,
@@ -186,13 +189,29 @@ class _CountedStack(list):  # type: ignore[type-arg]
         """Where ``node`` is, looked for from the top: the adoption agency asks for elements near
         the top, and list.index walked from the bottom (``<label>x <b>y</b>`` nested 20,000
         times cost the depth per ``</b>``). A node is open at most once, so this is the same
-        answer."""
+        answer. Past the top few, list.index takes over: a node deep in the stack (a clone the
+        agency put below the first of 5,000 divs, asked for at each of 5,000 ``</b>``) cost the
+        depth in Python lines per question, 20 s for a 25 KB page."""
         if bounds or not self._members[id(node)]:
             return super().index(node, *bounds)
-        for position in range(len(self) - 1, -1, -1):
+        for position in range(len(self) - 1, max(len(self) - _NEAR_THE_TOP, 0) - 1, -1):
             if self[position] is node:
                 return position
-        raise ValueError("not open")  # (unreachable: counted as open)
+        return super().index(node)
+
+
+#: how many entries from the top :meth:`_OpenElements.index` looks at itself
+_NEAR_THE_TOP = 16
+_NAME_TUPLE = operator.attrgetter("nameTuple")
+#: the special category (#special), which html5lib 1.1 lists without MathML's mi, mo, mn, ms,
+#: mtext and annotation-xml and SVG's desc and title: "any other end tag" walked past an SVG
+#: title and closed the HTML element around it (``<output><svg><title></output>`` popped the
+#: output where Chromium ignores the end tag), and the adoption agency could pick its furthest
+#: block beyond one
+_SPECIAL = specialElements | {
+    *((namespaces["mathml"], name) for name in ("mi", "mo", "mn", "ms", "mtext", "annotation-xml")),
+    *((namespaces["svg"], name) for name in ("desc", "title")),
+}
 
 
 class _Slot:
@@ -516,8 +535,11 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
         gave ``<table><form><a><button></a>``'s button to the form, where Chromium's has none."""
         owners = self.parser_owners
         if owners:
-            for element in elements:
-                owners.pop(element, None)
+            # (the subtree is sifted in C: a Python line per element cost the subtree's size
+            # at each move, and the agency can move a subtree holding every later element at
+            # each of thousands of end tags)
+            for element in list(filter(owners.__contains__, elements)):
+                del owners[element]
 
     def elementInActiveFormattingElements(self, name: str) -> Any:
         return self.activeFormattingElements.last_named(name)
@@ -1040,13 +1062,17 @@ def adoption_agency(self: Any, token: dict[str, Any]) -> None:
             self.parser.parseError("adoption-agency-1.2", {"name": subject})
             formatting.remove(element)
             return
-        if not tree.elementInScope(element):  # 4.5
+        at = stack.index(element)
+        # 4.5, as html5lib's elementInScope, without its walk from the top in Python lines (the
+        # element can be deep in the stack at each of thousands of end tags)
+        if not scopingElements.isdisjoint(map(_NAME_TUPLE, stack[at + 1 :])):
             self.parser.parseError("adoption-agency-4.4", {"name": subject})
             return
         if element is not stack[-1]:  # 4.6
             self.parser.parseError("adoption-agency-1.3", {"name": subject})
-        at = stack.index(element)
-        furthest = next((node for node in stack[at + 1 :] if node.nameTuple in specialElements), None)
+        above = stack[at + 1 :]
+        place = next((n for n, name in enumerate(map(_NAME_TUPLE, above)) if name in _SPECIAL), None)
+        furthest = None if place is None else above[place]
         if furthest is None:  # 4.8
             while stack.pop() is not element:
                 pass
@@ -1055,7 +1081,8 @@ def adoption_agency(self: Any, token: dict[str, Any]) -> None:
         common_ancestor = stack[at - 1]  # 4.9
         bookmark = None  # 4.10: where the element is; else the entry it is after
         node = last = furthest  # 4.11
-        position = stack.index(furthest)
+        position = at + 1 + place  # (furthest's, less the nodes the inner loop takes off)
+        furthest_at = position
         inner = 0
         while True:  # 4.13
             inner += 1
@@ -1067,6 +1094,7 @@ def adoption_agency(self: Any, token: dict[str, Any]) -> None:
                 formatting.remove(node)
             if node not in formatting:
                 stack.pop(position)  # (from the top: list.remove walked from the bottom)
+                furthest_at -= 1
                 continue
             clone = node.cloneNode()
             formatting[formatting.index(node)] = clone
@@ -1093,8 +1121,8 @@ def adoption_agency(self: Any, token: dict[str, Any]) -> None:
         else:
             formatting.remove(element)
             formatting.insert(formatting.index(bookmark) + 1, clone)
-        stack.pop(stack.index(element))  # 4.19
-        stack.insert(stack.index(furthest) + 1, clone)
+        stack.pop(at)  # 4.19 (the inner loop took off only nodes between it and the furthest block)
+        stack.insert(furthest_at, clone)  # (furthest_at - 1 now, and the clone right after it)
 
 
 def _template_aware_in_body(in_body: type) -> type:
@@ -1116,7 +1144,7 @@ def _template_aware_in_body(in_body: type) -> type:
                     while stack.pop() != node:
                         pass
                     return
-                if node.nameTuple in specialElements:
+                if node.nameTuple in _SPECIAL:
                     self.parser.parseError("unexpected-end-tag", {"name": name})
                     return
 

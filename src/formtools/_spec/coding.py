@@ -23,7 +23,9 @@ class Inflate:
 
     def __init__(self, coding: str) -> None:
         self._deflate = coding == "deflate"
-        self._fresh = True
+        self._head = b""  # a first byte, until a second comes
+        self._started = False  # the first two bytes went in
+        self._unsure = False  # raw deflate tried after the zlib header failed, no output yet
         self._obj = zlib.decompressobj(zlib.MAX_WBITS if self._deflate else zlib.MAX_WBITS | 16)
 
     @property
@@ -36,16 +38,42 @@ class Inflate:
         """Whether the coded data has ended (what follows it is no part of the body)."""
         return self._obj.eof
 
+    @property
+    def decided(self) -> bool:
+        """Whether the data is in this coding as far as its start tells: gzip's magic or a zlib
+        header went in, or raw deflate has given output. Until then a :class:`CodingError`
+        means the body is not coded at all (the WARC reader then takes it as stored decoded)."""
+        return self._started and not self._unsure
+
     def feed(self, data: bytes, limit: int) -> bytes:
-        try:
-            out = self._obj.decompress(data, limit)
-        except zlib.error:
-            if not (self._deflate and self._fresh):
-                raise
-            self._obj = zlib.decompressobj(-zlib.MAX_WBITS)  # raw deflate, as some servers send
-            out = self._obj.decompress(data, limit)
-        self._fresh = False
+        """Up to ``limit`` bytes decoded from ``data``, the same however the data is split: a
+        first byte is held until a second comes, as zlib tells gzip's magic and a zlib header
+        (else raw deflate) by the first two, and raw deflate is not taken as decided before it
+        gives output. With a first piece of one or two bytes (a chunk, a server's first write),
+        raw deflate failed as corrupt, and so did a WARC body stored decoded."""
+        if not self._started:
+            data, self._head = self._head + data, b""
+            if len(data) < 2:
+                self._head = data
+                return b""
+            try:
+                out = self._decoded(data, limit)
+            except zlib.error:
+                if not self._deflate:
+                    raise
+                self._obj = zlib.decompressobj(-zlib.MAX_WBITS)  # raw deflate, as some servers send
+                self._unsure = True
+                out = self._decoded(data, limit)
+            self._started = True
+            return out
+        return self._decoded(data, limit)
+
+    def _decoded(self, data: bytes, limit: int) -> bytes:
+        out = self._obj.decompress(data, limit)
+        if out or self._obj.eof:
+            self._unsure = False
         return out
 
     def flush(self) -> bytes:
-        return self._obj.flush()
+        head, self._head = self._head, b""
+        return (self._obj.decompress(head) if head else b"") + self._obj.flush()

@@ -299,9 +299,14 @@ def _why_undescribed(group: Group) -> str | None:
         kind = "radio buttons" if group.first.type == "radio" else "checkboxes"
         on_members = [c for c in group.controls if c.attributes.get("toolparamdescription", "").strip()]
         members = f", nor the toolparamdescription on {len(on_members)} of them" if on_members else ""
+        # (a newcomer's group often has no fieldset at all: "the <fieldset> around them" sent
+        # them looking for one)
+        around = "the <fieldset> around them"
+        if group_fieldset(group) is None:
+            around = "a <fieldset> around them (they have none)"
         return (
             f"a group of {len(group.controls)} {kind} takes its description from toolparamdescription "
-            f"on the <fieldset> around them; their labels are not read{members}"
+            f"on {around}; their labels are not read{members}"
         )
     written = [name for name in _NOT_DESCRIPTIONS if group.first.attributes.get(name, "").strip()]
     if not written:
