@@ -593,7 +593,7 @@ class ChromiumOracle:
         deadline = time.monotonic() + 5.0
         while True:
             for received in self.site.requests[first:]:
-                if (received.header("Sec-Fetch-Dest") or "").lower() == "document":
+                if received.is_document:
                     return _submitted(received)
             if not required or time.monotonic() > deadline:
                 if required:
