@@ -19,7 +19,7 @@ from tests.test_golden_calls import outcome_of as formtools_outcome
 
 pytestmark = pytest.mark.browser
 
-CALLS = int(os.environ.get("FORMTOOLS_LIVE_CALLS", "300"))
+CALLS = int(os.environ.get("FORMTOOLS_LIVE_CALLS", "200"))
 SEED = int(os.environ.get("FORMTOOLS_LIVE_CALLS_SEED", "20261122"))
 
 
