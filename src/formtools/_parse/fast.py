@@ -21,7 +21,7 @@ gets both from one lexbor parse, and copies from its tree a skeleton holding exa
    and templates keep it). Whether a ``</form`` is a real end tag is decided by tokenizing exactly,
    in Python, only the stretch since the last marked tag before it, usually a few bytes. A
    control made while the pointer is set belongs to that form, wherever the tree put it, unless
-   the adoption agency may have moved it since (then html5lib decides: see ``_ADOPTION``).
+   the adoption agency may have moved it since (then html5lib decides: see ``_LAST_ADOPTION``).
 3. **The skeleton.** Every form's subtree; every control the pointer or ``form=`` gives a form
    outside it; the labels, datalists, headings and ``aria-labelledby`` targets those refer to; the
    first element with each id looked up; and the ancestors forms_of looks at (fieldsets, their
@@ -104,13 +104,6 @@ __all__ = ["fast_document"]
 # a moved control has its form owner reset (#reset-the-form-owner): the form around it decides,
 # not the pointer. lexbor's tree does not say what moved, so a control the pointer gave a form
 # outside it goes to html5lib when such a tag follows it.
-_ADOPTION = rb"</?(?:a|nobr)[\s/>]|</(?:b|big|code|em|font|i|s|small|strike|strong|tt|u)[\s/>]"
-#: the last of them: the greedy ``.*`` runs to the end and backs off until one matches, in C
-#: (a Python loop over every match cost a page's form pointer check 8 % of parse_html)
-_LAST_ADOPTION = re.compile(rb"(?s:.*)(" + _ADOPTION + rb")")
-
-
-_FORMATTING = frozenset("a b big code em font i nobr s small strike strong tt u".split())
 
 
 def _maybe_adopted(control: LexborNode) -> bool:
@@ -200,6 +193,14 @@ _VOID = frozenset({"area", "br", "embed", "img", "keygen", "wbr", "param", "sour
                    "frame"})  # fmt: skip
 _FORMATTING = frozenset({"a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small",
                          "strike", "strong", "tt", "u"})  # fmt: skip
+#: the last tag that can run the adoption agency (see the note above _maybe_adopted): the greedy
+#: ``.*`` runs to the end and backs off until one matches, in C (a Python loop over every match
+#: cost a page's form pointer check 8 % of parse_html)
+_LAST_ADOPTION = re.compile(
+    rb"(?s:.*)(</?(?:a|nobr)[\s/>]|</(?:"
+    + "|".join(sorted(_FORMATTING - {"a", "nobr"})).encode()
+    + rb")[\s/>])"
+)
 _CONTENT_BAILS = frozenset({"svg", "math", "body", "html", "head", "frameset", "plaintext",
                             "isindex", "search", "dialog"})  # fmt: skip
 _BUTTON_SCOPE = frozenset({"applet", "caption", "html", "marquee", "object", "table", "td", "th",
@@ -567,7 +568,7 @@ class _Page(PointerScan):
                     last = _LAST_ADOPTION.match(self.low)
                     last_adoption = -1 if last is None else last.start(1)
                 if position < last_adoption and _maybe_adopted(control):
-                    raise _Unsure  # the adoption agency may have moved it: see _ADOPTION
+                    raise _Unsure  # the adoption agency may have moved it: see _LAST_ADOPTION
                 self._add_root(control)
                 owners[key] = form
         return owners
