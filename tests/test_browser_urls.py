@@ -301,10 +301,14 @@ def _measure_downgrades() -> list[tuple[str, str, tuple[str | None, str | None] 
                 page_url = f"{page}{path}?q=1"
                 seen = len(chromium.site.requests)
                 try:
-                    chromium.execute_at(page_url, "t", {"v": "1"})
+                    answer = chromium.execute_at(page_url, "t", {"v": "1"})
                 except OracleError:  # "navigated, but no request arrived": a blocked navigation
                     chromium.renew_page()
+                    answer = None
                 arrived = next((r for r in chromium.site.requests[seen:] if r.path == f"/tls-land/{number}"), None)
+                # the oracle sees each submission that arrived (one to http://shop.test carries no
+                # Fetch Metadata; the oracle took it for none and waited 5 s)
+                assert (arrived is None) == (answer is None or answer.request is None), (page_url, arrived)
                 headers = None if arrived is None else (arrived.header("Referer"), arrived.header("Origin"))
                 measured.append((page_url, html, headers))
     finally:
