@@ -891,3 +891,48 @@ def test_stdio_stops_on_a_signal_while_the_client_holds_the_pipe_open(site: Test
         for stream in (process.stdin, process.stdout, process.stderr):
             if stream is not None:
                 stream.close()
+
+
+def _piped(*messages: dict[str, Any]) -> bytes:
+    hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+    opening = [
+        {"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": hello},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    ]
+    return b"".join(json.dumps(message).encode() + b"\n" for message in [*opening, *messages])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_client_that_closes_its_input_at_once_still_gets_every_answer(site: TestSite, seed: int) -> None:
+    """``printf '…' | formtools serve …``: the requests arrive, then the end of input. The session
+    ended there and the MCP SDK answered every call still under way with "Connection closed"
+    (the site had received the submission). Now each request is answered before the server
+    exits; seeded mixes of slow and fast calls and listings, some cancelled by the client (a
+    cancelled request has no answer, and must not keep the server waiting)."""
+    rng = __import__("random").Random(seed)
+    site.delays["/submit"] = 0.3
+    url = site.put("shop", b"<form toolname=s tooldescription=d action=/submit toolautosubmit><input name=q><button>Go</button></form>")
+    requests: list[dict[str, Any]] = []
+    cancelled: set[str] = set()
+    for number in range(rng.randint(2, 5)):
+        ident = f"r{number}"
+        if rng.random() < 0.7:
+            arguments = {"q": f"v{number}"}
+            requests.append({"jsonrpc": "2.0", "id": ident, "method": "tools/call", "params": {"name": "s", "arguments": arguments}})
+            if rng.random() < 0.3:
+                cancelled.add(ident)
+                cancel = {"requestId": ident, "reason": "changed my mind"}
+                requests.append({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": cancel})
+        else:
+            requests.append({"jsonrpc": "2.0", "id": ident, "method": "tools/list"})
+    done = subprocess.run(
+        [*SERVE, url, "--allow-private"], env=ENV, input=_piped(*requests), capture_output=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    answers = {answer["id"]: answer for answer in map(json.loads, done.stdout.splitlines())}
+    asked = {request["id"] for request in requests if "id" in request}
+    assert asked - cancelled <= set(answers), (asked - set(answers), done.stdout)
+    for ident in asked - cancelled:
+        assert "result" in answers[ident], answers[ident]
+        if requests[[r.get("id") for r in requests].index(ident)]["method"] == "tools/call":
+            assert f"q=v{ident[1:]}" in json.dumps(answers[ident]["result"]), answers[ident]

@@ -50,7 +50,7 @@ import signal
 import sys
 import time
 from datetime import datetime, timezone
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, cast
@@ -63,6 +63,7 @@ try:
     from mcp.server.lowlevel import NotificationOptions, Server
     from mcp.server.models import InitializationOptions
     from mcp.shared.exceptions import MCPError, NoBackChannelError
+    from mcp.shared.message import SessionMessage
 except ImportError as error:  # pragma: no cover - exercised by the CLI's message
     raise ImportError(
         "the MCP bridge needs the mcp extra: pip install 'formtools[mcp]'"
@@ -871,13 +872,97 @@ async def _serve(bridge: Bridge, transport: str, host: str, port: int) -> None:
         from mcp.server.stdio import stdio_server
 
         async with stdio_server() as (read, write):
-            await server.run(read, write, server.create_initialization_options())
+            answers = _AnswersBeforeEnd(read, write)
+            await server.run(answers, answers.writer, server.create_initialization_options())
         return
     import uvicorn
 
     app = server.streamable_http_app(host=host)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
     await uvicorn.Server(config).serve()
+
+
+class _AnswersBeforeEnd:
+    """The client's side of a stdio session, whose end waits for the answers it asked for.
+
+    A client that writes its requests and closes standard input at once (``printf … | formtools
+    serve``, a script's ``subprocess.run(input=…)``) ends the session at end of input; the MCP
+    SDK then answers a tool call still under way with "Connection closed" instead of its result.
+    The end of input reaches the server here only once every request read has its response or
+    error written, or was cancelled by the client; each call is bounded by the bridge's own
+    timeout, and SIGTERM/Ctrl-C still stop the server at once."""
+
+    def __init__(self, wire: Any, write: Any) -> None:
+        self._wire = wire
+        self._open: set[Any] = set()
+        self._settled = anyio.Event()
+        self._settled.set()
+        self.writer = _AnswerWriter(write, self._answered)
+
+    @property
+    def last_context(self) -> Any:
+        """The sender's context the SDK restores for each message (its context streams)."""
+        return getattr(self._wire, "last_context", None)
+
+    async def receive(self) -> SessionMessage | Exception:
+        try:
+            item: SessionMessage | Exception = await self._wire.receive()
+        except anyio.EndOfStream:
+            await self._settled.wait()
+            raise
+        if isinstance(item, SessionMessage):
+            message = item.message
+            if isinstance(message, types.JSONRPCRequest):
+                self._open.add(message.id)
+                self._settled = anyio.Event()
+            elif isinstance(message, types.JSONRPCNotification) and message.method == "notifications/cancelled":
+                self._answered((message.params or {}).get("requestId"))
+        return item
+
+    def _answered(self, request_id: Any) -> None:
+        self._open.discard(request_id)
+        if not self._open:
+            self._settled.set()
+
+    async def aclose(self) -> None:
+        await self._wire.aclose()
+
+    def __aiter__(self) -> _AnswersBeforeEnd:
+        return self
+
+    async def __anext__(self) -> SessionMessage | Exception:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def __aenter__(self) -> _AnswersBeforeEnd:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+
+class _AnswerWriter:
+    """The server's side: each response or error written settles its request."""
+
+    def __init__(self, wire: Any, answered: Callable[[Any], None]) -> None:
+        self._wire = wire
+        self._answered = answered
+
+    async def send(self, item: SessionMessage, /) -> None:
+        await self._wire.send(item)
+        if isinstance(item.message, (types.JSONRPCResponse, types.JSONRPCError)):
+            self._answered(item.message.id)
+
+    async def aclose(self) -> None:
+        await self._wire.aclose()
+
+    async def __aenter__(self) -> _AnswerWriter:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
 
 
 def serve(
