@@ -63,9 +63,6 @@ __all__ = [
     "TooManyRedirects",
     "Unreachable",
     "Problem",
-    "URL_IN_TEXT",
-    "shown",
-    "shown_in_text",
 ]
 
 

@@ -30,6 +30,7 @@ import base64
 import contextvars
 import functools
 import ipaddress
+import logging
 import os
 import re
 import ssl
@@ -81,6 +82,7 @@ from formtools._net.transport import (
 )
 
 __all__ = [
+    "HTTP_LOGGERS",
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_REDIRECTS",
     "DEFAULT_TIMEOUT",
@@ -203,6 +205,39 @@ def _host_port(url: ada_url.URL) -> tuple[str, int]:
     """The host and port a connection to ``url`` is made to (what the guard is asked about)."""
     port = int(url.port) if url.port else (443 if url.protocol == "https:" else 80)
     return url.hostname.strip("[]"), port
+
+
+# --- the HTTP client's logs -------------------------------------------------------------------
+
+#: the loggers the fetch's HTTP client writes to. A filter must sit on each: a logger's
+#: filters see only the records logged on it, not those its children pass up (one on
+#: "httpcore" saw none of httpcore's records, which all come from "httpcore.http11" and the like)
+HTTP_LOGGERS = (
+    "httpx",
+    "httpcore.connection",
+    "httpcore.http11",
+    "httpcore.http2",
+    "httpcore.proxy",
+    "httpcore.socks",
+)
+# a header as httpcore's DEBUG records show a response's: (b'Name', b'value')
+_LOGGED_HEADER = re.compile(r"""\((b'(?:[^'\\]|\\.)*'|b"(?:[^"\\]|\\.)*"), (?:b'(?:[^'\\]|\\.)*'|b"(?:[^"\\]|\\.)*")\)""")
+
+
+class _HeaderValuesFilter(logging.Filter):
+    """httpcore's DEBUG records list every response header with its value: the cookies a site
+    sets, a token in a redirect's ``Location``. The records keep each header's name and lose
+    its value (the status, the names and the order are what a person debugging needs)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if "(b'" in message or '(b"' in message:
+            record.msg, record.args = _LOGGED_HEADER.sub(r"(\1, b'[redacted]')", message), None
+        return True
+
+
+for _name in HTTP_LOGGERS:
+    logging.getLogger(_name).addFilter(_HeaderValuesFilter())
 
 
 # --- one hop ----------------------------------------------------------------------------------
