@@ -7,7 +7,9 @@ a header the caller adds, the cookies a site sets, a token a site sends in a red
 and across origins), fail with 500, refuse connections, speak no TLS, stall past a deadline or
 answer with garbage. Outputs: every CLI command's standard output and error (``extract``,
 ``lint`` in each format, ``validate``, ``call`` with and without ``--dry-run``/``--text``,
-``batch --urls`` and its summary), every log record at DEBUG (httpcore's included), the
+``report`` to standard output and into files, ``batch --urls`` and its summary, its output
+file and a resumed run), the MCP bridge in process (its tool list, every call's result or
+error, a refresh), every log record at DEBUG (httpcore's included), the
 ``str`` and ``repr`` of every error and of the public objects a call returns. Each secret is
 looked for as written, percent-encoded, JSON-escaped and in base64 (alone, and as the
 ``user:password`` of ``Authorization: Basic``).
@@ -201,6 +203,11 @@ def _cli_outputs(secrets: Secrets, origins: list[str], tmp_path: Path) -> list[s
         for tool in ("lost", "broken", "nope"):
             outputs.append(_cli("call", page, tool, "--input", pin))
         outputs.append(_cli("extract", _with_credentials(origin, secrets) + "/500"))
+        outputs.append(_cli("report", page, "--format", "json"))
+        for written in ("report.md", "report.html", "report"):
+            outputs.append(_cli("report", page, "--out", str(tmp_path / written)))
+            files = [tmp_path / written] if "." in written else sorted((tmp_path / written).iterdir())
+            outputs += [file.read_text() for file in files]
         outputs.append(_cli("extract", _with_credentials(origin.replace("http:", "https:"), secrets) + "/form"))
     refused = _with_credentials("http://127.0.0.1:1", secrets) + "/form"
     outputs.append(_cli("extract", refused))
