@@ -18,6 +18,7 @@ looked for as written, percent-encoded, JSON-escaped and in base64 (alone, and a
 from __future__ import annotations
 
 import base64
+import io
 import json
 import logging
 import random
@@ -36,6 +37,8 @@ from urllib.parse import quote
 import pytest
 from support.hostile import ipv6_loopback
 from typer.testing import CliRunner
+from warcio.statusandheaders import StatusAndHeaders
+from warcio.warcwriter import WARCWriter
 
 import formtools
 from formtools._crawl.batch import BatchOptions, run_batch
@@ -89,6 +92,9 @@ def _page(secrets: Secrets, other: str) -> dict[str, tuple[int, list[tuple[str, 
         "<input name=pin type=password><button>Go</button></form>"
         "<form toolname=slow tooldescription='Sign in slowly' toolautosubmit method=post action=/stall>"
         "<input name=pin type=password><button>Go</button></form>"
+        "<form toolname=strict tooldescription='Sign in strictly' toolautosubmit method=post action=/login>"
+        "<input name=pin type=password minlength=99 pattern='[0-9]+'><input name=secret type=email>"
+        "<input name=otp autocomplete=one-time-code maxlength=4><button>Go</button></form>"
     ).encode()
     done = b'<!doctype html><script type="application/ld+json">{"signed_in": true}</script><p>Welcome</p>'
     return {
@@ -200,6 +206,12 @@ def _cli_outputs(secrets: Secrets, origins: list[str], tmp_path: Path) -> list[s
         outputs.append(_cli("validate", page, "sign_in", "--input", field))
         outputs.append(_cli("validate", page, "sign_in", "--input", field, "--format", "json"))
         outputs.append(_cli("call", page, "sign_in", "--input", field, "--dry-run"))
+        for strict in ({"pin": secrets.field}, {"secret": secrets.field}, {"otp": secrets.field},
+                       {"pin": [secrets.field]}, {"pin": {secrets.field: 1}}):
+            for format in ("text", "json"):
+                outputs.append(_cli("validate", page, "strict", "--input", json.dumps(strict), "--profile",
+                                    "html", "--format", format))
+            outputs.append(_cli("call", page, "strict", "--input", json.dumps(strict)))
         for tool in ("lost", "broken", "nope"):
             outputs.append(_cli("call", page, tool, "--input", pin))
         outputs.append(_cli("extract", _with_credentials(origin, secrets) + "/500"))
@@ -214,6 +226,16 @@ def _cli_outputs(secrets: Secrets, origins: list[str], tmp_path: Path) -> list[s
     outputs.append(_cli("call", "-", "sign_in", "--input", field, "--base-url", refused,
                         stdin=_page(secrets, "")["/form"][2].decode()))
     listing.write_text("\n".join([*lines, refused, _with_credentials("ftp://h", secrets) + "/x", ""]))
+    archive = tmp_path / "crawl.warc.gz"
+    with archive.open("wb") as stream:
+        writer = WARCWriter(stream, gzip=True)
+        for path, body in (("/form", _page(secrets, "")["/form"][2]), ("/cut", b"<form toolname")):
+            headers = StatusAndHeaders("200 OK", [("Content-Type", "text/html")], protocol="HTTP/1.1")
+            target = _with_credentials(origins[0], secrets) + path
+            writer.write_record(writer.create_warc_record(target, "response", payload=io.BytesIO(body),
+                                                          http_headers=headers))
+    for jobs in ("1", "2"):
+        outputs.append(_batch(str(archive), "--out", "-", "--jobs", jobs))
     out = tmp_path / "out.jsonl"
     outputs += [_batch("--urls", str(listing), "--out", str(out), "--jobs", "1"), out.read_text()]
     tally = run_batch([], out, urls=listing, options=BatchOptions(jobs=1, resume=True))
