@@ -59,9 +59,13 @@ class Secrets:
 
     @classmethod
     def planted(cls, seed: int) -> Secrets:
+        """Each a distinctive core; a URL's user name and password and the field's value end
+        with characters a URL or a form percent-encodes (non-ASCII, ``@``, ``/``, ``:``, ``%``,
+        a space), so that a leak of their encoded form is found by the core."""
         pick = random.Random(seed)
         made = [f"s3cr3t-{name}-{pick.randrange(16**10):010x}" for name in ("u", "p", "f", "h", "c", "t")]
-        return cls(*made)
+        tails = ["".join(pick.sample("äé@/:% ", 3)) for _ in range(3)] + ["", "", ""]
+        return cls(*(core + tail for core, tail in zip(made, tails)))
 
     def written(self) -> dict[str, str]:
         """Every secret in every form it may be written in, each naming what it is."""
@@ -76,7 +80,8 @@ class Secrets:
         return forms
 
     def found_in(self, text: str) -> list[str]:
-        return sorted({name for form, name in self.written().items() if form in text})
+        cores = {value[:19]: name for name, value in vars(self).items()}  # "s3cr3t-x-" and 10 hex digits
+        return sorted({name for form, name in {**self.written(), **cores}.items() if form in text})
 
 
 def _page(secrets: Secrets, other: str) -> dict[str, tuple[int, list[tuple[str, str]], bytes]]:
@@ -167,7 +172,7 @@ def sites() -> Iterator[tuple[_Site, _Site]]:
 
 def _with_credentials(origin: str, secrets: Secrets) -> str:
     scheme, rest = origin.split("://")
-    return f"{scheme}://{secrets.user}:{secrets.password}@{rest}"
+    return f"{scheme}://{quote(secrets.user, safe='')}:{quote(secrets.password, safe='')}@{rest}"
 
 
 def _cli(*args: str, stdin: str | None = None) -> str:
