@@ -3,7 +3,8 @@ and greps every byte formtools gives back for them.
 
 Secrets (seeded, ``s3cr3t-…``): a page URL's user name and password, a sensitive field's value,
 a header the caller adds, the cookies a site sets, a token a site sends in a redirect's
-``Set-Cookie``. Positions: real servers on 127.0.0.1 and [::1] that answer, redirect (within
+``Set-Cookie``, the password of the proxy the environment names (``HTTP_PROXY`` …, which
+formtools never uses: a proxy would connect to addresses the guard never checked). Positions: real servers on 127.0.0.1 and [::1] that answer, redirect (within
 and across origins), fail with 500, refuse connections, speak no TLS, stall past a deadline or
 answer with garbage. Outputs: every CLI command's standard output and error (``extract``,
 ``lint`` in each format, ``validate``, ``call`` with and without ``--dry-run``/``--text``,
@@ -56,6 +57,7 @@ class Secrets:
     header: str  # a header the caller adds
     cookie: str  # set by the form's page
     token: str  # set by the landing redirect
+    proxy: str  # the password of a proxy the environment names (formtools uses none)
 
     @classmethod
     def planted(cls, seed: int) -> Secrets:
@@ -63,8 +65,8 @@ class Secrets:
         with characters a URL or a form percent-encodes (non-ASCII, ``@``, ``/``, ``:``, ``%``,
         a space), so that a leak of their encoded form is found by the core."""
         pick = random.Random(seed)
-        made = [f"s3cr3t-{name}-{pick.randrange(16**10):010x}" for name in ("u", "p", "f", "h", "c", "t")]
-        tails = ["".join(pick.sample("äé@/:% ", 3)) for _ in range(3)] + ["", "", ""]
+        made = [f"s3cr3t-{name}-{pick.randrange(16**10):010x}" for name in ("u", "p", "f", "h", "c", "t", "x")]
+        tails = ["".join(pick.sample("äé@/:% ", 3)) for _ in range(3)] + ["", "", "", ""]
         return cls(*(core + tail for core, tail in zip(made, tails)))
 
     def written(self) -> dict[str, str]:
@@ -239,8 +241,9 @@ def _cli_outputs(secrets: Secrets, origins: list[str], tmp_path: Path) -> list[s
             target = _with_credentials(origins[0], secrets) + path
             writer.write_record(writer.create_warc_record(target, "response", payload=io.BytesIO(body),
                                                           http_headers=headers))
-    for jobs in ("1", "2"):
-        outputs.append(_batch(str(archive), "--out", "-", "--jobs", jobs))
+    outputs.append(_batch(str(archive), "--out", "-", "--jobs", "2"))  # records read by workers
+    lines = io.StringIO()
+    outputs += [run_batch([str(archive)], lines, options=BatchOptions(jobs=1)).summary(), lines.getvalue()]
     out = tmp_path / "out.jsonl"
     outputs += [_batch("--urls", str(listing), "--out", str(out), "--jobs", "1"), out.read_text()]
     tally = run_batch([], out, urls=listing, options=BatchOptions(jobs=1, resume=True))
@@ -323,8 +326,13 @@ def _bridge_outputs(secrets: Secrets, origin: str) -> list[Any]:
     return [thing.model_dump_json() for thing in run_async(main)]
 
 
-def test_no_secret_reaches_any_output(sites: tuple[_Site, _Site], tmp_path: Path) -> None:
+def test_no_secret_reaches_any_output(
+    sites: tuple[_Site, _Site], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     secrets = Secrets.planted(SEED)
+    proxy = f"http://proxy-user:{secrets.proxy}@127.0.0.1:1"  # one that refuses, asked for by name
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
+        monkeypatch.setenv(name, proxy)
     v4, v6 = sites
     v4.routes, v6.routes = _page(secrets, v6.origin), _page(secrets, v4.origin)
     origins = [v4.origin, v6.origin]
