@@ -228,6 +228,11 @@ def _cli_outputs(secrets: Secrets, origins: list[str], tmp_path: Path) -> list[s
             files = [tmp_path / written] if "." in written else sorted((tmp_path / written).iterdir())
             outputs += [file.read_text() for file in files]
         outputs.append(_cli("extract", _with_credentials(origin.replace("http:", "https:"), secrets) + "/form"))
+    for bad in ("http://[::1", "http://h:99999", "http://[bad"):  # URLs that do not parse
+        outputs.append(_cli("extract", _with_credentials(bad, secrets)))
+        outputs.append(_cli("extract", "-", "--base-url", _with_credentials(bad, secrets), stdin="<p>"))
+    outputs.append(_cli("extract", _with_credentials("ftp://h", secrets)))
+    outputs.append(_cli("batch", _with_credentials("http://h", secrets), "--out", "-"))
     refused = _with_credentials("http://127.0.0.1:1", secrets) + "/form"
     outputs.append(_cli("extract", refused))
     outputs.append(_cli("call", "-", "sign_in", "--input", field, "--base-url", refused,
