@@ -262,7 +262,12 @@ class _Records(logging.Handler):
         self.lines: list[str] = []
 
     def emit(self, record: logging.LogRecord) -> None:
+        """The record's message; the bridge's as ``serve`` writes it, in both log formats."""
         self.lines.append(f"{record.name}: {record.getMessage()}")
+        if record.name == "formtools.serve":
+            from formtools.mcp import _JsonFormat, _TextFormat
+
+            self.lines += [_TextFormat().format(record), _JsonFormat().format(record)]
 
 
 def _library_outputs(secrets: Secrets, origins: list[str]) -> list[str]:
