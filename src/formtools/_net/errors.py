@@ -15,8 +15,6 @@ shows its user name and password: a message may reach a log or an agent.
 
 from __future__ import annotations
 
-
-
 __all__ = [
     "BadURL",
     "Blocked",
