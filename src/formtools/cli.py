@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Annotated, Optional, TextIO, cast
 import typer
 
 from formtools.errors import BrowserError, FormtoolsError, SourceError, UnknownFormat, UsageProblem
+from formtools.errors import shown as without_credentials
 
 if TYPE_CHECKING:
     from formtools._synth.synthesize import Extraction
@@ -195,6 +196,7 @@ def lint(
 
     chosen = "json" if json else _choice(format, LINT_FORMATS, "--format")
     result = _extraction(page, profile, base_url, all_forms)
+    page = without_credentials(page)  # every format names the page: a URL without its user name and password
     diagnostics = list(result.diagnostics)
     names = [tool.name for tool in result.tools]
     if chosen == "json":

@@ -35,6 +35,7 @@ exceptions: they are :class:`~formtools.Diagnostic` values, so one odd form neve
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar, Protocol, Sequence
 
 __all__ = [
@@ -65,6 +66,39 @@ __all__ = [
 ]
 
 
+def shown(url: str) -> str:
+    """``url`` as a message may show it: without user name and password (a message can reach a
+    log or an agent; credentials must not); a URL without them is returned as it is."""
+    import ada_url  # (loaded only for a URL to show: `import formtools` stays fast)
+
+    try:
+        parsed = ada_url.URL(url)
+    except ValueError:
+        # No parser says where the user info of a URL that does not parse ends, and a password
+        # may hold "@", "/", "?" or "#": everything up to the last "@" goes (splitting at the
+        # first "@", or looking only before the first "/", showed "ss@…" of "pa@ss", or all of
+        # "pa/ss")
+        scheme, sep, rest = url.partition("://")
+        if sep and "@" in rest:
+            return f"{scheme}://{rest.rpartition('@')[2]}"
+        return url
+    if not (parsed.username or parsed.password):
+        return url  # as written: a name (a crawl's page, a message's URL) stays what it was
+    parsed.username = ""
+    parsed.password = ""
+    return parsed.href
+
+
+#: a URL in a text (a message quoting one), up to a space or a quote
+URL_IN_TEXT = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'\"<>]+")
+
+
+def shown_in_text(text: str) -> str:
+    """``text`` with every URL in it :func:`shown`: a message built around a URL (a crawl's
+    error line, a caller's page URL quoted back) may quote one written with a password."""
+    return URL_IN_TEXT.sub(lambda found: shown(found.group()), text) if "@" in text else text
+
+
 class Problem(Protocol):
     """One rejected field of a call: the parameter's ``key`` (None for the input as a whole) and
     the browser's ``message`` for it."""
@@ -86,6 +120,11 @@ class FormtoolsError(Exception):
     exit_code: ClassVar[int] = 2
     #: Per-field problems (input and validation errors), in the order the browser reports them.
     problems: tuple[Problem, ...] = ()
+
+    def __init__(self, *args: Any) -> None:
+        """The message as every edge and ``repr()`` shows it: a URL in it without its user name
+        and password, whichever message quoted it (one place, so no message can forget)."""
+        super().__init__(*(shown_in_text(arg) if isinstance(arg, str) else arg for arg in args))
 
     @property
     def message(self) -> str:
@@ -238,7 +277,7 @@ class FetchError(FormtoolsError, OSError):
 
     def __init__(self, message: str, *, url: str) -> None:
         super().__init__(message)
-        self.url = url  # as a message may show it: formtools._net passes it without credentials
+        self.url = shown(url)  # as a message may show it, whoever raised it
 
     def __reduce__(self) -> tuple[Any, ...]:
         # OSError pickles by its args; the URL is keyword-only, so say how to rebuild it

@@ -136,10 +136,11 @@ def compare_page(
     source: str, *, label: str | None = None, base_url: str | None = None
 ) -> PageComparison:
     """Compare Chromium's tools for the page at ``source`` (a path or an http(s) URL) with the
-    ``html`` profile's. ``label`` is how the report names the page (default: ``source``);
-    ``base_url`` the document URL of a file."""
-    label = label or source
+    ``html`` profile's. ``label`` is how the report names the page (default: the page's own
+    label, ``source`` — a URL without its user name and password); ``base_url`` the document
+    URL of a file."""
     raw = read_page(source, base_url=base_url)
+    label = label or raw.label
     document = parse_html(raw.body, url=raw.url, content_type=raw.content_type, source=raw.label)
     recorded = None if is_url(source) else recording_of(Path(source))
     if recorded is None:

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 from formtools._crawl.pages import FetchOptions, Page, Unreadable, media_type, renders_as_html
 from formtools._spec.jsjson import dumps
 from formtools._synth.profile import get_profile, profile_names
-from formtools.errors import SourceError, UsageProblem
+from formtools.errors import SourceError, UsageProblem, shown, shown_in_text
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor, Future
@@ -126,6 +126,13 @@ class Tally:
 
 
 def _line(key: str, name: str, **fields: Any) -> str:
+    """One output line. Every line is written through here, so here a page named by its URL
+    loses the URL's user name and password (:class:`Page` names it so already; an archive
+    record's or a worker's error line comes this way too)."""
+    if key == "url":
+        name = shown(name)
+    if isinstance(fields.get("error"), str):
+        fields["error"] = shown_in_text(fields["error"])
     return dumps({key: name, **fields})
 
 
@@ -331,7 +338,7 @@ def _warc(
             if isinstance(item, Damage):
                 yield from _unless_done(Unreadable("path", path, str(item), damaged=True), done)
                 continue
-            url = item.url or ""
+            url = shown(item.url or "")  # the name the output knows it by
             if not renders_as_html(item.content_type) or ("url", url) in done:
                 continue
             if item.error is not None:
@@ -368,7 +375,7 @@ def warc_pages(
         if isinstance(item, Damage):
             yield from _unless_done(Unreadable("path", path, str(item), damaged=True), done)
             continue
-        url = item.url or ""
+        url = shown(item.url or "")  # the name the output knows it by
         if not renders_as_html(item.content_type) or ("url", url) in done:
             continue
         if item.error is not None:

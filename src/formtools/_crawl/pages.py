@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from formtools._spec.mime import media_type, renders_as_html
+from formtools.errors import shown, shown_in_text
 
 __all__ = ["FetchOptions", "Page", "Unreadable", "media_type", "renders_as_html"]
 
@@ -33,6 +34,15 @@ class Page:
     url: str | None
     content_type: str | None
 
+    def __post_init__(self) -> None:
+        """A page named by its URL goes by it without user name and password: the name is what
+        every output line, Spark row and resume log shows (``http://user:password@host/``
+        fetched from a URL list was echoed whole), the document URL what parsing sees."""
+        if self.key == "url":
+            object.__setattr__(self, "name", shown(self.name))
+        if self.url is not None:
+            object.__setattr__(self, "url", shown(self.url))
+
 
 @dataclass(frozen=True)
 class Unreadable:
@@ -43,3 +53,9 @@ class Unreadable:
     name: str
     error: str
     damaged: bool = False
+
+    def __post_init__(self) -> None:
+        """Named as :class:`Page` names it, and the message quoting its URL likewise."""
+        if self.key == "url":
+            object.__setattr__(self, "name", shown(self.name))
+        object.__setattr__(self, "error", shown_in_text(self.error))

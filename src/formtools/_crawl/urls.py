@@ -18,6 +18,7 @@ from formtools._net import AsyncFetcher, FetchError, FetchPolicy, TooLarge
 
 from formtools._crawl.pages import FetchOptions, Page, Unreadable
 from formtools._parse.sources import is_url
+from formtools.errors import shown
 
 __all__ = ["fetched"]
 
@@ -69,7 +70,7 @@ async def _fetch_all(
         with listing.open("rb") as lines:
             for number, line in enumerate(lines, 1):
                 url, problem = _listed_url(line, number)
-                if not url or url.startswith("#") or ("url", url) in done:
+                if not url or url.startswith("#") or ("url", shown(url)) in done:
                     continue
                 if problem is None:
                     try:

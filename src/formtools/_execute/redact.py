@@ -41,13 +41,14 @@ from formtools._forms.state import FormState
 from formtools._forms.sensitive import is_sensitive
 from formtools._execute.request import NoRequest, Request
 from formtools._execute.send import ToolResult
+from formtools._net import HTTP_LOGGERS
+from formtools._net.errors import URL_IN_TEXT as _URL_IN_TEXT
 from formtools._net.errors import shown as without_credentials
 
 __all__ = ["MASK", "Secrets", "hide_in_logs", "scrubbed_result", "without_queries"]
 
 _SHORTEST_SUBSTRING = 4
 _BASE64 = re.compile(r"[A-Za-z0-9+/_-]{8,}={0,2}")
-_URL_IN_TEXT = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'\"<>]+")
 
 
 @functools.cache
@@ -248,7 +249,7 @@ class _ScrubbingFilter(logging.Filter):
 
 
 _FILTER = _ScrubbingFilter()
-for _name in ("httpx", "httpcore"):
+for _name in HTTP_LOGGERS:  # (each logger itself: a parent's filter never sees a child's records)
     logging.getLogger(_name).addFilter(_FILTER)
 
 
@@ -265,16 +266,10 @@ def hide_in_logs(secrets: Secrets) -> Iterator[None]:
 def scrubbed_result(
     result: ToolResult, secrets: Secrets, shown_request: Request | NoRequest
 ) -> ToolResult:
-    """A :class:`~formtools.ToolResult` fit to show: the masked request, no secret anywhere —
-    nor the page URL's user name and password, which the fetch keeps on the landing URL and
-    every redirect a relative ``Location`` led to (and so on a ``redeemUrl`` made from them)."""
+    """A :class:`~formtools.ToolResult` fit to show: the masked request, no secret anywhere
+    (a result's URLs never hold the page URL's user name and password: ToolResult drops them)."""
     shown = shown_request if isinstance(shown_request, Request) else None
-    result = replace(
-        result,
-        request=shown if result.request is not None else None,
-        url=without_credentials(result.url) if result.url else result.url,
-        redirects=tuple(without_credentials(u) for u in result.redirects),
-    )
+    result = replace(result, request=shown if result.request is not None else None)
     if not secrets:
         return result
     return replace(

@@ -19,13 +19,16 @@ from formtools._spec.url import parse as parse_url
 from formtools._execute.encode import File, multipart, new_boundary, text_plain, urlencode
 from formtools._spec.encoding import form_encoding
 from formtools._execute.entries import construct_entry_list
-from formtools.errors import UnknownDocumentURL
+from formtools.errors import UnknownDocumentURL, shown
+from formtools._spec.constants import MASK
 from formtools._forms.state import FormState
 from formtools._forms.model import Control, submission_attribute, submission_method
 
 __all__ = ["BLOCKED_URL", "Request", "NoRequest", "build_request"]
 
 _URL_WHITESPACE = "".join(map(chr, range(0x21)))
+#: the headers a form submission carries of itself, whose values :meth:`Request.__repr__` shows
+_SHOWN_HEADERS = frozenset({"content-type", "origin", "referer"})
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,15 @@ class Request:
     #: the URL of the page the form is on, whose site decides the ``SameSite`` cookies the
     #: request and its redirects carry (``formtools._net.Initiator``); None: no page known
     page: str | None = field(default=None, compare=False, repr=False)
+
+    def __repr__(self) -> str:
+        """What a REPL, an assertion or a ``%r`` log line prints: the URL without user name and
+        password, and no value a caller may have put a secret in — a header's but the ones a
+        form's own request carries (``Content-Type``, ``Origin``, ``Referer``), and the body
+        (a form's password is in it), given by its length. :meth:`to_dict` has them all."""
+        headers = tuple((n, v if n.lower() in _SHOWN_HEADERS else MASK) for n, v in self.headers)
+        body = None if self.body is None else f"<{len(self.body)} bytes>"
+        return f"Request(method={self.method!r}, url={shown(self.url)!r}, headers={headers!r}, body={body})"
 
     def header(self, name: str) -> str | None:
         lowered = name.lower()

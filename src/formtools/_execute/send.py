@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
-from formtools.errors import BadURL, Blocked, FetchError, ParseTimeLimit, Refused, SendError
+from formtools.errors import BadURL, Blocked, FetchError, ParseTimeLimit, Refused, SendError, shown
 
 if TYPE_CHECKING:  # the fetch layer (httpx, httpcore) loads with the first send, not before:
     # a dry run or a crawler that only builds requests never pays for it
@@ -100,6 +100,15 @@ class ToolResult:
     final_method: str = "GET"  # of the request that fetched the landing page (after redirects)
     sensitive: bool = False  # the tool's output is sensitive (sensitiveHint): withheld from agents
     secret_reference: SecretReference | None = None
+
+    def __post_init__(self) -> None:
+        """The landing URL and every redirect without user name and password. A fetch keeps a
+        page URL's credentials on every hop a relative ``Location`` leads to (they go on as
+        ``Authorization: Basic``), and a result is what gets shown: to an agent, on a terminal,
+        in a ``repr()`` (a result of ``send_request`` printed them all)."""
+        if self.url is not None:
+            object.__setattr__(self, "url", shown(self.url))
+        object.__setattr__(self, "redirects", tuple(map(shown, self.redirects)))
 
     @property
     def shown_url(self) -> str | None:

@@ -15,10 +15,6 @@ shows its user name and password: a message may reach a log or an agent.
 
 from __future__ import annotations
 
-
-import ada_url
-
-
 __all__ = [
     "BadURL",
     "Blocked",
@@ -27,10 +23,12 @@ __all__ = [
     "TooLarge",
     "TooManyRedirects",
     "Unreachable",
+    "URL_IN_TEXT",
     "shown",
+    "shown_in_text",
 ]
 
-# The classes are formtools.errors' (the one error tree); this module shows URLs safely.
+# The classes are formtools.errors' (the one error tree), and so is the way a message shows a URL.
 from formtools.errors import (  # noqa: E402
     BadURL,
     Blocked,
@@ -39,24 +37,7 @@ from formtools.errors import (  # noqa: E402
     TooLarge,
     TooManyRedirects,
     Unreachable,
+    URL_IN_TEXT,
+    shown,
+    shown_in_text,
 )
-
-
-def shown(url: str) -> str:
-    """``url`` as a message may show it: without user name and password (a message can reach a
-    log or an agent; credentials must not)."""
-    try:
-        parsed = ada_url.URL(url)
-    except ValueError:
-        # No parser says where the user info of a URL that does not parse ends, and a password
-        # may hold "@", "/", "?" or "#": everything up to the last "@" goes (splitting at the
-        # first "@", or looking only before the first "/", showed "ss@…" of "pa@ss", or all of
-        # "pa/ss")
-        scheme, sep, rest = url.partition("://")
-        if sep and "@" in rest:
-            return f"{scheme}://{rest.rpartition('@')[2]}"
-        return url
-    if parsed.username or parsed.password:
-        parsed.username = ""
-        parsed.password = ""
-    return parsed.href

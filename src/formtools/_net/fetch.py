@@ -14,7 +14,8 @@ bounds, so they live here once:
 - **a redirect cap**, redirects being followed here, one guarded hop at a time, the way
   browsers follow them (the Fetch standard): 303, and 301/302 after a POST, become a GET
   without a body; 307/308 resend the request as it was; a redirect to another origin drops
-  ``Authorization`` (and ``Proxy-Authorization``); a location without a fragment keeps the one
+  every header of the caller's but the CORS-safelisted ones (``Authorization``, an API key, a
+  custom header are meant for the origin asked); a location without a fragment keeps the one
   the URL had.
 
 Cookies, when a jar is given, are sent and stored on every hop, as a browser does, and as a
@@ -29,6 +30,7 @@ import base64
 import contextvars
 import functools
 import ipaddress
+import logging
 import os
 import re
 import ssl
@@ -80,6 +82,7 @@ from formtools._net.transport import (
 )
 
 __all__ = [
+    "HTTP_LOGGERS",
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_REDIRECTS",
     "DEFAULT_TIMEOUT",
@@ -118,10 +121,27 @@ _DEFAULT_HEADERS = (
     ("User-Agent", f"python-httpx/{httpx.__version__}"),
 )
 _CHUNK = 64 * 1024
-# a caller's credentials, kept from another origin after a redirect: Authorization by the Fetch
-# standard (HTTP-redirect fetch, step 13), Proxy-Authorization as urllib3 and curl keep it (no
-# proxy is ever used here, so it can only be meant for the first origin)
-_CREDENTIAL_HEADERS = frozenset({"authorization", "proxy-authorization"})
+# Fetch, "CORS-unsafe request-header byte": what a safelisted header's value may not hold
+_CORS_UNSAFE_BYTE = re.compile(r'[\x00-\x08\x0a-\x1f"():<>?@\[\\\]{}\x7f]')
+_LANGUAGE = re.compile(r"[0-9A-Za-z *,\-.;=]*")
+_FORM_TYPES = frozenset({"application/x-www-form-urlencoded", "multipart/form-data", "text/plain"})
+
+
+def _cors_safelisted(name: str, value: str) -> bool:
+    """Fetch's "CORS-safelisted request-header" (Accept, Accept-Language, Content-Language, and a
+    Content-Type a form can send), the only headers a page may send to another origin without
+    asking it first (a preflight): every other one is a "CORS-unsafe request-header name"."""
+    if len(value.encode("latin-1")) > 128:
+        return False
+    lowered = name.lower()
+    if lowered == "accept":
+        return not _CORS_UNSAFE_BYTE.search(value)
+    if lowered in ("accept-language", "content-language"):
+        return bool(_LANGUAGE.fullmatch(value))
+    if lowered == "content-type":
+        essence = value.partition(";")[0].strip(" \t").lower()
+        return not _CORS_UNSAFE_BYTE.search(value) and essence in _FORM_TYPES
+    return False
 
 
 @dataclass(frozen=True)
@@ -185,6 +205,39 @@ def _host_port(url: ada_url.URL) -> tuple[str, int]:
     """The host and port a connection to ``url`` is made to (what the guard is asked about)."""
     port = int(url.port) if url.port else (443 if url.protocol == "https:" else 80)
     return url.hostname.strip("[]"), port
+
+
+# --- the HTTP client's logs -------------------------------------------------------------------
+
+#: the loggers the fetch's HTTP client writes to. A filter must sit on each: a logger's
+#: filters see only the records logged on it, not those its children pass up (one on
+#: "httpcore" saw none of httpcore's records, which all come from "httpcore.http11" and the like)
+HTTP_LOGGERS = (
+    "httpx",
+    "httpcore.connection",
+    "httpcore.http11",
+    "httpcore.http2",
+    "httpcore.proxy",
+    "httpcore.socks",
+)
+# a header as httpcore's DEBUG records show a response's: (b'Name', b'value')
+_LOGGED_HEADER = re.compile(r"""\((b'(?:[^'\\]|\\.)*'|b"(?:[^"\\]|\\.)*"), (?:b'(?:[^'\\]|\\.)*'|b"(?:[^"\\]|\\.)*")\)""")
+
+
+class _HeaderValuesFilter(logging.Filter):
+    """httpcore's DEBUG records list every response header with its value: the cookies a site
+    sets, a token in a redirect's ``Location``. The records keep each header's name and lose
+    its value (the status, the names and the order are what a person debugging needs)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if "(b'" in message or '(b"' in message:
+            record.msg, record.args = _LOGGED_HEADER.sub(r"(\1, b'[redacted]')", message), None
+        return True
+
+
+for _name in HTTP_LOGGERS:
+    logging.getLogger(_name).addFilter(_HeaderValuesFilter())
 
 
 # --- one hop ----------------------------------------------------------------------------------
@@ -594,7 +647,14 @@ def _next(hop: _Hop, status: int, headers: httpx.Headers, followed: int, policy:
         carried = tuple((n, v) for n, v in carried if n.lower() not in _BODY_HEADERS)
     carried = tuple((n, v) for n, v in carried if n.lower() != "cookie")  # the jar's, per hop
     if target.origin != hop.url.origin:
-        carried = tuple((n, v) for n, v in carried if n.lower() not in _CREDENTIAL_HEADERS)
+        # A header the caller asked for (an API key, a token, Authorization) is meant for the
+        # origin asked, not for wherever that origin redirects: a browser's navigation sends no
+        # header of a page's own at all, and its fetch() sends one to another origin only after
+        # that origin's preflight agreed. Fetch drops Authorization (HTTP-redirect fetch, step
+        # 13; httpx, urllib3 and curl do, Proxy-Authorization too); here every "CORS-unsafe
+        # request-header name" goes, and the safelisted ones a form's own request carries
+        # (its Content-Type) stay. Referer and Origin are the next hop's own (below).
+        carried = tuple((n, v) for n, v in carried if _cors_safelisted(n, v))
     referrer = hop.referrer
     if referrer is not None:  # Referer and Origin are the next hop's own (formtools._spec.referrer)
         referrer = referrer.redirected(hop.url.href, target.href)

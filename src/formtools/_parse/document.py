@@ -17,6 +17,7 @@ from formtools._spec.microsyntax import ascii_lowercase
 from formtools._spec.referrer import POLICIES
 from formtools._spec.url import INVALID_BASE_URL, frozen_base_url
 from formtools._spec.url import parse as parse_url
+from formtools.errors import shown
 
 __all__ = [
     "AncestorFacts",
@@ -64,6 +65,7 @@ class Document:
     #: read by name (:data:`formtools._parse.exact.TREE_ATTRIBUTES`): element → its attributes
     #: as the tree would hold them, in order
     many_attributes: Mapping[Any, Mapping[str, str]] = field(default_factory=lambda: MappingProxyType({}))
+
     whole: Callable[[], etree._Element] | None = field(default=None, repr=False)
     #: the source line of each form and form-associated element (the line its start tag's
     #: ``>`` is on, as html5lib counts): lxml's own ``sourceline`` holds no more than 65,535,
@@ -77,6 +79,15 @@ class Document:
     frame_names: frozenset[str] = frozenset()
     #: the page's ``<meta name=referrer>`` policy (:func:`referrer_policy_from`), None for none
     referrer_policy: str | None = None
+
+    def __repr__(self) -> str:
+        """The page's name, URLs (without user name and password: a page loaded from
+        ``http://user:password@host/`` keeps them in ``url``, for its forms' requests to send)
+        and encoding; the tree is not printed."""
+        return (
+            f"Document(source={shown(self.source)!r}, url={shown(self.url) if self.url else None!r}, "
+            f"base_url={shown(self.base_url) if self.base_url else None!r}, encoding={self.encoding!r})"
+        )
 
     @cached_property
     def root(self) -> etree._Element:

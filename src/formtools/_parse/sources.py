@@ -17,7 +17,7 @@ from typing import IO, Any, Union
 from formtools._parse import parse_html
 from formtools._parse.document import Document, Parser
 from formtools._spec.mime import not_a_page, renders_as_html
-from formtools.errors import NetworkError, SourceError, UsageProblem
+from formtools.errors import NetworkError, SourceError, UsageProblem, shown
 
 __all__ = ["PageSource", "RawPage", "document_of", "is_url", "load_page", "read_page", "read_standard_input"]
 
@@ -194,5 +194,6 @@ def _fetch(url: str, timeout: float) -> RawPage:
     if not renders_as_html(response.content_type):
         raise SourceError(not_a_page(url, response.content_type))
     return RawPage(
-        response.body, response.url, response.content_type, url, response.headers.get("referrer-policy")
+        # the label names the page in every message and lint line: without the URL's credentials
+        response.body, response.url, response.content_type, shown(url), response.headers.get("referrer-policy")
     )

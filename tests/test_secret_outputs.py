@@ -1,0 +1,354 @@
+"""No secret in any output: an attack that plants distinctive secrets in every input position
+and greps every byte formtools gives back for them.
+
+Secrets (seeded, ``s3cr3t-…``): a page URL's user name and password, a sensitive field's value,
+a header the caller adds, the cookies a site sets, a token a site sends in a redirect's
+``Set-Cookie``, the password of the proxy the environment names (``HTTP_PROXY`` …, which
+formtools never uses: a proxy would connect to addresses the guard never checked). Positions: real servers on 127.0.0.1 and [::1] that answer, redirect (within
+and across origins), fail with 500, refuse connections, speak no TLS, stall past a deadline or
+answer with garbage. Outputs: every CLI command's standard output and error (``extract``,
+``lint`` in each format, ``validate``, ``call`` with and without ``--dry-run``/``--text``,
+``report`` to standard output and into files, ``batch --urls`` and its summary, its output
+file and a resumed run), the MCP bridge in process (its tool list, every call's result or
+error, a refresh), every log record at DEBUG (httpcore's included), the
+``str`` and ``repr`` of every error and of the public objects a call returns. Each secret is
+looked for as written, percent-encoded, JSON-escaped and in base64 (alone, and as the
+``user:password`` of ``Authorization: Basic``).
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import logging
+import random
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from support.hostile import ipv6_loopback
+from typer.testing import CliRunner
+from warcio.statusandheaders import StatusAndHeaders
+from warcio.warcwriter import WARCWriter
+
+import formtools
+from formtools._crawl.batch import BatchOptions, run_batch
+from formtools.cli import app
+from tests.conftest import run_async
+
+SEED = 20261128
+
+
+@dataclass(frozen=True)
+class Secrets:
+    user: str
+    password: str
+    field: str  # a sensitive field's value (type=password)
+    header: str  # a header the caller adds
+    cookie: str  # set by the form's page
+    token: str  # set by the landing redirect
+    proxy: str  # the password of a proxy the environment names (formtools uses none)
+
+    @classmethod
+    def planted(cls, seed: int) -> Secrets:
+        """Each a distinctive core; a URL's user name and password and the field's value end
+        with characters a URL or a form percent-encodes (non-ASCII, ``@``, ``/``, ``:``, ``%``,
+        a space), so that a leak of their encoded form is found by the core."""
+        pick = random.Random(seed)
+        made = [f"s3cr3t-{name}-{pick.randrange(16**10):010x}" for name in ("u", "p", "f", "h", "c", "t", "x")]
+        tails = ["".join(pick.sample("äé@/:% ", 3)) for _ in range(3)] + ["", "", "", ""]
+        return cls(*(core + tail for core, tail in zip(made, tails)))
+
+    def written(self) -> dict[str, str]:
+        """Every secret in every form it may be written in, each naming what it is."""
+        forms: dict[str, str] = {}
+        for name, value in vars(self).items():
+            forms[value] = name
+            forms[quote(value, safe="")] = name
+            forms[json.dumps(value)[1:-1]] = name
+            forms[base64.b64encode(value.encode()).decode().rstrip("=")] = name + " (base64)"
+        basic = base64.b64encode(f"{self.user}:{self.password}".encode()).decode().rstrip("=")
+        forms[basic] = "user:password (Authorization: Basic)"
+        return forms
+
+    def found_in(self, text: str) -> list[str]:
+        cores = {value[:19]: name for name, value in vars(self).items()}  # "s3cr3t-x-" and 10 hex digits
+        return sorted({name for form, name in {**self.written(), **cores}.items() if form in text})
+
+
+def _page(secrets: Secrets, other: str) -> dict[str, tuple[int, list[tuple[str, str]], bytes]]:
+    login = (
+        "<!doctype html><title>Sign in</title>"
+        "<form toolname=sign_in tooldescription='Sign in' toolautosubmit method=post action=/login>"
+        "<input name=user><input name=password type=password required><button>Go</button></form>"
+        "<form toolname=lost tooldescription='Sign in elsewhere' toolautosubmit method=post action=/gone>"
+        "<input name=pin type=password><button>Go</button></form>"
+        "<form toolname=away tooldescription='Sign in away' toolautosubmit method=post action=/away>"
+        "<input name=pin type=password><button>Go</button></form>"
+        "<form toolname=broken tooldescription='Sign in broken' toolautosubmit method=post action=/garbage>"
+        "<input name=pin type=password><button>Go</button></form>"
+        "<form toolname=slow tooldescription='Sign in slowly' toolautosubmit method=post action=/stall>"
+        "<input name=pin type=password><button>Go</button></form>"
+        "<form toolname=strict tooldescription='Sign in strictly' toolautosubmit method=post action=/login>"
+        "<input name=pin type=password minlength=99 pattern='[0-9]+'><input name=secret type=email>"
+        "<input name=otp autocomplete=one-time-code maxlength=4><button>Go</button></form>"
+    ).encode()
+    done = b'<!doctype html><script type="application/ld+json">{"signed_in": true}</script><p>Welcome</p>'
+    return {
+        "/form": (200, [("Set-Cookie", f"sid={secrets.cookie}; Path=/")], login),
+        "/login": (303, [("Set-Cookie", f"session={secrets.token}; Path=/"), ("Location", "/done")], b""),
+        "/done": (200, [("Set-Cookie", f"again={secrets.token}; Path=/")], done),
+        "/gone": (302, [("Location", "http://127.0.0.1:1/closed")], b""),
+        "/away": (307, [("Location", other + "/done")], b""),
+        "/500": (500, [("Set-Cookie", f"e={secrets.token}")], b"<p>oops</p>"),
+    }
+
+
+class _Site:
+    """A site on ``host`` answering ``routes``; ``/garbage`` answers with no HTTP at all and
+    ``/stall`` answers nothing."""
+
+    def __init__(self, host: str) -> None:
+        site = self
+        self.routes: dict[str, tuple[int, list[tuple[str, str]], bytes]] = {}
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def _serve(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                if length:
+                    self.rfile.read(length)
+                path = self.path.split("?")[0]
+                if path == "/garbage":
+                    self.wfile.write(b"\x00\x01 not http at all\r\n\r\n")
+                    return
+                if path == "/stall":
+                    time.sleep(1)
+                    return
+                status, headers, body = site.routes.get(path, (404, [], b"no"))
+                self.send_response(status)
+                for name, value in [("Content-Type", "text/html"), *headers]:
+                    self.send_header(name, value)
+                self.send_header("Content-Length", str(len(body)))
+                self.send_header("Connection", "close")
+                self.end_headers()
+                self.wfile.write(body)
+                self.close_connection = True
+
+            do_GET = do_POST = _serve
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        server_class = type("Server", (ThreadingHTTPServer,), {"daemon_threads": True,
+                            "address_family": socket.AF_INET6 if ":" in host else socket.AF_INET})
+        self._server = server_class((host, 0), Handler)
+        self.origin = f"http://{f'[{host}]' if ':' in host else host}:{self._server.server_address[1]}"
+        threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True).start()
+
+    def close(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+
+@pytest.fixture(scope="module")
+def sites() -> Iterator[tuple[_Site, _Site]]:
+    if not ipv6_loopback():
+        pytest.skip("no IPv6 loopback")
+    v4, v6 = _Site("127.0.0.1"), _Site("::1")
+    yield v4, v6
+    v4.close()
+    v6.close()
+
+
+def _with_credentials(origin: str, secrets: Secrets) -> str:
+    scheme, rest = origin.split("://")
+    return f"{scheme}://{quote(secrets.user, safe='')}:{quote(secrets.password, safe='')}@{rest}"
+
+
+def _cli(*args: str, stdin: str | None = None) -> str:
+    """A command's standard output and error, in process (its error as the console script
+    renders it: ``str()`` of a FormtoolsError, one line each, and its ``repr`` too)."""
+    done = CliRunner().invoke(app, list(args), input=stdin)
+    error = done.exception if not isinstance(done.exception, SystemExit) else None
+    return f"{done.output}{error!s}{error!r}"
+
+
+def _batch(*args: str) -> str:
+    """``batch`` in its own process (its workers fork from it)."""
+    done = subprocess.run([sys.executable, "-m", "formtools", "batch", *args], capture_output=True,
+                          text=True, timeout=60)
+    return done.stdout + done.stderr
+
+
+def _cli_outputs(secrets: Secrets, origins: list[str], tmp_path: Path) -> list[str]:
+    """Every command against every site, with secrets in the URL and the input."""
+    outputs = []
+    field = json.dumps({"user": "ann", "password": secrets.field})
+    pin = json.dumps({"pin": secrets.field})
+    listing = tmp_path / "urls.txt"
+    lines = []
+    for number, origin in enumerate(origins):
+        page = _with_credentials(origin, secrets) + "/form"
+        lines += [page, _with_credentials(origin, secrets) + "/500"]
+        outputs.append(_cli("call", page, "sign_in", "--input", field, "--text"))
+        outputs.append(_cli("call", page, "away", "--input", pin))
+        outputs.append(_cli("extract", _with_credentials(origin, secrets) + "/garbage"))
+        if number:
+            continue  # the rest once: they show the same whatever the address
+        outputs.append(_cli("extract", page, "--profile", "html"))
+        for form in ("text", "json", "sarif", "github"):
+            outputs.append(_cli("lint", page, "--format", form, "-v"))
+        outputs.append(_cli("validate", page, "sign_in", "--input", field))
+        outputs.append(_cli("validate", page, "sign_in", "--input", field, "--format", "json"))
+        outputs.append(_cli("call", page, "sign_in", "--input", field, "--dry-run"))
+        for strict in ({"pin": secrets.field}, {"secret": secrets.field}, {"otp": secrets.field},
+                       {"pin": [secrets.field]}, {"pin": {secrets.field: 1}}):
+            for format in ("text", "json"):
+                outputs.append(_cli("validate", page, "strict", "--input", json.dumps(strict), "--profile",
+                                    "html", "--format", format))
+            outputs.append(_cli("call", page, "strict", "--input", json.dumps(strict)))
+        for tool in ("lost", "broken", "nope"):
+            outputs.append(_cli("call", page, tool, "--input", pin))
+        outputs.append(_cli("extract", _with_credentials(origin, secrets) + "/500"))
+        outputs.append(_cli("report", page, "--format", "json"))
+        for written in ("report.md", "report.html", "report"):
+            outputs.append(_cli("report", page, "--out", str(tmp_path / written)))
+            files = [tmp_path / written] if "." in written else sorted((tmp_path / written).iterdir())
+            outputs += [file.read_text() for file in files]
+        outputs.append(_cli("extract", _with_credentials(origin.replace("http:", "https:"), secrets) + "/form"))
+    for bad in ("http://[::1", "http://h:99999", "http://[bad"):  # URLs that do not parse
+        outputs.append(_cli("extract", _with_credentials(bad, secrets)))
+        outputs.append(_cli("extract", "-", "--base-url", _with_credentials(bad, secrets), stdin="<p>"))
+    outputs.append(_cli("extract", _with_credentials("ftp://h", secrets)))
+    outputs.append(_cli("batch", _with_credentials("http://h", secrets), "--out", "-"))
+    refused = _with_credentials("http://127.0.0.1:1", secrets) + "/form"
+    outputs.append(_cli("extract", refused))
+    outputs.append(_cli("call", "-", "sign_in", "--input", field, "--base-url", refused,
+                        stdin=_page(secrets, "")["/form"][2].decode()))
+    listing.write_text("\n".join([*lines, refused, _with_credentials("ftp://h", secrets) + "/x", ""]))
+    archive = tmp_path / "crawl.warc.gz"
+    with archive.open("wb") as stream:
+        writer = WARCWriter(stream, gzip=True)
+        for path, body in (("/form", _page(secrets, "")["/form"][2]), ("/cut", b"<form toolname")):
+            headers = StatusAndHeaders("200 OK", [("Content-Type", "text/html")], protocol="HTTP/1.1")
+            target = _with_credentials(origins[0], secrets) + path
+            writer.write_record(writer.create_warc_record(target, "response", payload=io.BytesIO(body),
+                                                          http_headers=headers))
+    outputs.append(_batch(str(archive), "--out", "-", "--jobs", "2"))  # records read by workers
+    lines = io.StringIO()
+    outputs += [run_batch([str(archive)], lines, options=BatchOptions(jobs=1)).summary(), lines.getvalue()]
+    out = tmp_path / "out.jsonl"
+    outputs += [_batch("--urls", str(listing), "--out", str(out), "--jobs", "1"), out.read_text()]
+    tally = run_batch([], out, urls=listing, options=BatchOptions(jobs=1, resume=True))
+    outputs += [tally.summary(), out.read_text()]
+    return outputs
+
+
+class _Records(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        """The record's message; the bridge's as ``serve`` writes it, in both log formats."""
+        self.lines.append(f"{record.name}: {record.getMessage()}")
+        if record.name == "formtools.serve":
+            from formtools.mcp import _JsonFormat, _TextFormat
+
+            self.lines += [_TextFormat().format(record), _JsonFormat().format(record)]
+
+
+def _library_outputs(secrets: Secrets, origins: list[str]) -> list[str]:
+    """The library's calls with logging at DEBUG: the records, and the str and repr of what
+    each call returns or raises."""
+    records = _Records()
+    root = logging.getLogger()
+    level = root.level
+    root.addHandler(records)
+    root.setLevel(logging.DEBUG)
+    shown: list[Any] = []
+    try:
+        for origin in origins:
+            page = _with_credentials(origin, secrets)
+            for path in ("/form", "/500", "/garbage"):
+                try:
+                    loaded = formtools.load_page(page + path)
+                    shown.append(loaded)
+                except formtools.FormtoolsError as error:
+                    shown += [error, error.to_dict()]
+            try:
+                formtools.extract_tools(page + "/form")  # a URL given as markup
+            except formtools.FormtoolsError as error:
+                shown += [error, error.to_dict()]
+            tools = {tool.name: tool for tool in formtools.extract_tools(formtools.load_page(page + "/form"))}
+            shown.append(tools)
+            for name in ("sign_in", "lost", "away", "broken", "slow"):
+                prepared = formtools.prepare_call(tools[name], {"user": "ann", "password": secrets.field}
+                                                  if name == "sign_in" else {"pin": secrets.field})
+                shown += [prepared, prepared.shown]
+                try:
+                    result = formtools.submit(prepared, confirm=True, include_text=True, timeout=0.3)
+                    shown += [result, result.to_dict()]
+                except formtools.FormtoolsError as error:
+                    shown += [error, error.to_dict()]
+            request = formtools.Request("GET", page + "/done", (("X-Api-Key", secrets.header),
+                                                                 ("Authorization", f"Bearer {secrets.header}")))
+            shown += [request, formtools.send_request(request)]
+        shown += _bridge_outputs(secrets, origins[0])
+    finally:
+        root.removeHandler(records)
+        root.setLevel(level)
+    return records.lines + [f"{thing!s}\n{thing!r}" for thing in shown]
+
+
+def _bridge_outputs(secrets: Secrets, origin: str) -> list[Any]:
+    """``formtools serve`` in process (the SDK's in-memory client): the tool list, every call's
+    result (completed, refused, failed, timed out, invalid) and a refresh."""
+    from mcp import Client
+
+    from formtools.mcp import Bridge, BridgeOptions, load_pages
+
+    options = BridgeOptions(allow_private=True, timeout=0.5)
+    bridge = Bridge(load_pages([_with_credentials(origin, secrets) + "/form"], options=options), options)
+    calls = [(name, {"pin": secrets.field}) for name in ("lost", "away", "broken", "slow")]
+    calls += [("sign_in", {"user": "ann", "password": secrets.field}), ("sign_in", {"password": [secrets.field]}),
+              ("formtools_refresh", {})]
+
+    async def main() -> list[Any]:
+        async with Client(bridge.server()) as client:
+            listed = await client.list_tools()
+            published = {tool.name.rsplit("__", 1)[-1]: tool.name for tool in listed.tools}
+            results = [await client.call_tool(published.get(name, name), arguments) for name, arguments in calls]
+            return [listed, *results]
+
+    return [thing.model_dump_json() for thing in run_async(main)]
+
+
+def test_no_secret_reaches_any_output(
+    sites: tuple[_Site, _Site], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    secrets = Secrets.planted(SEED)
+    proxy = f"http://proxy-user:{secrets.proxy}@127.0.0.1:1"  # one that refuses, asked for by name
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
+        monkeypatch.setenv(name, proxy)
+    v4, v6 = sites
+    v4.routes, v6.routes = _page(secrets, v6.origin), _page(secrets, v4.origin)
+    origins = [v4.origin, v6.origin]
+    leaks = []
+    for output in [*_library_outputs(secrets, origins), *_cli_outputs(secrets, origins, tmp_path)]:
+        found = secrets.found_in(output)
+        if found:
+            leaks.append(f"{found}: {output[:600]}")
+    assert not leaks, "\n\n".join(leaks)
