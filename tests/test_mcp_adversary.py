@@ -242,7 +242,11 @@ def test_a_heavy_page_in_one_session_does_not_block_another(site: TestSite, pars
 
         heavy_took, latencies, worst = run(main)
         assert heavy_took > 1.0, heavy_took  # the heavy page really was heavy
-        assert worst < 0.2, latencies  # every call of the other session answered within 200 ms
+        # Every call of the other session answered while the parse went on (a blocked event loop
+        # holds a call until the parse ends: about heavy_took - 0.3 s). Measured against the
+        # parse itself, not a fixed time, so a busy machine (the suite runs on every core) slows
+        # both alike; on an idle one the calls take a few milliseconds against seconds.
+        assert worst < heavy_took / 5, (heavy_took, latencies)
     finally:
         process.terminate()
         process.wait(10)
