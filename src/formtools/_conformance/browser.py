@@ -474,11 +474,12 @@ class ChromiumOracle:
         ``charset=utf-8``; pass ``"text/html"`` to let the page's ``<meta charset>`` decide.
 
         If the form is submitted, the answer's ``request`` is the submission that arrived at
-        :attr:`site`: the navigation request made after the call started (the favicon and other
-        subresources are not navigations), and the call returns once the landing page committed
-        and loaded. Actions must therefore point at the site; relative URLs do. A call still
-        pending after ``wait_for_user`` seconds (a form without ``toolautosubmit`` waits for a
-        click) is aborted and answered with ``waiting_for_user``.
+        :attr:`site`: the navigation request made after the call started, the top-level one or
+        that of the iframe the form targets (the favicon and other subresources are not
+        navigations), and the call returns once the landing page committed and loaded. Actions
+        must therefore point at the site; relative URLs do. A call still pending after
+        ``wait_for_user`` seconds (a form without ``toolautosubmit`` waits for a click) is
+        aborted and answered with ``waiting_for_user``.
 
         Raises :class:`OracleError` if the page registers no such tool, or if a navigation the
         call started never arrived.
@@ -589,11 +590,12 @@ class ChromiumOracle:
     def _submission(
         self, first: int, url: str | None, *, required: bool = True
     ) -> SubmittedRequest | None:
-        """The first navigation request the site received since request number ``first``."""
+        """The first navigation request the site received since request number ``first``: the
+        top-level document's, or a child navigable's (a form whose target is an iframe)."""
         deadline = time.monotonic() + 5.0
         while True:
             for received in self.site.requests[first:]:
-                if received.is_document:
+                if received.is_navigation:
                     return _submitted(received)
             if not required or time.monotonic() > deadline:
                 if required:
