@@ -3,6 +3,7 @@ tools on both parse paths, and a call's request (or refusal) in the recorded for
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import formtools
@@ -15,24 +16,39 @@ from scripts.record_chromium_calls import outcome_of
 PARSERS = ("auto", "html5lib")
 
 
-def tool_differences(chromium: ChromiumOracle, html: str, label: str) -> list[str]:
+UTF8 = "text/html; charset=utf-8"
+
+
+def tool_differences(
+    chromium: ChromiumOracle,
+    html: str | bytes,
+    label: str,
+    content_type: str = UTF8,
+    headers: Sequence[tuple[str, str]] = (),
+) -> list[str]:
     """The unified diffs of ``html``'s tools, on each parse path, against Chromium's answer,
-    which must be stable (two navigations agree)."""
-    answer = chromium.stable_tools(html)
+    which must be stable (two navigations agree). Both are given ``content_type`` (a page's
+    bytes served as ``text/html`` are decoded as its ``<meta>`` says); Chromium gets
+    ``headers`` too (see :meth:`ChromiumOracle.tools`)."""
+    answer = chromium.stable_tools(html, content_type=content_type, headers=headers)
     assert answer.stable, label
     differences = []
     for parser in PARSERS:
-        ours = [tool.to_dict() for tool in formtools.extract_tools(html, parser=parser)]  # type: ignore[arg-type]
+        document = formtools.parse_html(html, content_type=content_type, parser=parser)  # type: ignore[arg-type]
+        ours = [tool.to_dict() for tool in formtools.extract(document).tools]
         diff = unified_diff(answer.tools, ours, f"{label} ({parser})")
         if diff:
             differences.append(diff)
     return differences
 
 
-def prepared_as_recorded(html: str, url: str, tool_input: Any, parser: str, name: str = "t") -> dict[str, Any]:
+def prepared_as_recorded(
+    html: str | bytes, url: str, tool_input: Any, parser: str, name: str = "t", content_type: str = UTF8
+) -> dict[str, Any]:
     """``prepare_call``'s request for tool ``name`` of ``html`` served at ``url``, as the
     recorded calls hold Chromium's (``{"request": …}``), or its refusal (``{"error": …}``)."""
-    tool = formtools.extract(formtools.parse_html(html, url=url, parser=parser)).tool(name)  # type: ignore[arg-type]
+    document = formtools.parse_html(html, url=url, content_type=content_type, parser=parser)  # type: ignore[arg-type]
+    tool = formtools.extract(document).tool(name)
     try:
         request = formtools.prepare_call(tool, tool_input, boundary="BOUNDARY").request
     except (InputError, ValidationError) as error:
@@ -41,14 +57,23 @@ def prepared_as_recorded(html: str, url: str, tool_input: Any, parser: str, name
     return {"request": request_as_recorded(request)}
 
 
-def call_differences(chromium: ChromiumOracle, html: str, tool_input: Any, path: str, name: str = "t") -> list[str]:
+def call_differences(
+    chromium: ChromiumOracle,
+    html: str | bytes,
+    tool_input: Any,
+    path: str,
+    name: str = "t",
+    content_type: str = UTF8,
+    headers: Sequence[tuple[str, str]] = (),
+) -> list[str]:
     """``executeTool`` on tool ``name`` of ``html`` served at ``path``, against ``prepare_call``
     on each parse path: one line per path whose request or refusal differs."""
-    theirs = outcome_of(chromium.execute(html, name, tool_input, path=path))
+    answer = chromium.execute(html, name, tool_input, path=path, content_type=content_type, headers=headers)
+    theirs = outcome_of(answer)
     theirs.pop("result", None)
     found = []
     for parser in PARSERS:
-        ours = prepared_as_recorded(html, chromium.site.origin + path, tool_input, parser, name)
+        ours = prepared_as_recorded(html, chromium.site.origin + path, tool_input, parser, name, content_type)
         if ours != theirs:
             found.append(f"({parser}): Chromium {theirs} formtools {ours}")
     return found

@@ -386,6 +386,7 @@ class ChromiumOracle:
         *,
         content_type: str = "text/html; charset=utf-8",
         reevaluate: bool = False,
+        headers: Sequence[tuple[str, str]] = (),
     ) -> list[Tool]:
         """Load ``html`` at a fresh URL and return the tools its document registers.
 
@@ -393,7 +394,9 @@ class ChromiumOracle:
         ``getTools()`` order (sorted by name); ``annotations`` is ``{"autosubmit": bool}``. A
         tool a script registered is ``{"name", "title", "description", ["inputSchema"],
         "script": true}``. A ``str`` is sent as UTF-8, so ``content_type`` should then say
-        ``charset=utf-8``.
+        ``charset=utf-8``. ``headers`` are more response headers (a saved page from elsewhere
+        is served with ``Content-Security-Policy: default-src 'self'``, so that neither its
+        inline handlers run nor its subresources are fetched from the network).
 
         With ``reevaluate``, once the tools have settled every form is made to re-evaluate its
         tool (a comment is appended and removed), and the tools are read after that. This gives
@@ -410,7 +413,7 @@ class ChromiumOracle:
         from playwright.sync_api import Error as PlaywrightError
 
         body = html.encode("utf-8") if isinstance(html, str) else html
-        url = self.site.put(f"/oracle/{next(self._numbers)}", body, content_type)
+        url = self.site.put(f"/oracle/{next(self._numbers)}", body, content_type, headers)
         try:
             return self._tools(url, reevaluate)
         except PlaywrightError:
@@ -432,7 +435,11 @@ class ChromiumOracle:
         raise OracleError(f"getTools() and DevTools kept disagreeing about the tools of {url}")
 
     def stable_tools(
-        self, html: str | bytes, *, content_type: str = "text/html; charset=utf-8"
+        self,
+        html: str | bytes,
+        *,
+        content_type: str = "text/html; charset=utf-8",
+        headers: Sequence[tuple[str, str]] = (),
     ) -> OracleAnswer:
         """Ask twice, each time with a fresh navigation, and say whether the answers agree.
 
@@ -441,8 +448,8 @@ class ChromiumOracle:
         race went the same way twice.
         """
         runs = (
-            self.tools(html, content_type=content_type),
-            self.tools(html, content_type=content_type, reevaluate=True),
+            self.tools(html, content_type=content_type, headers=headers),
+            self.tools(html, content_type=content_type, reevaluate=True, headers=headers),
         )
         # compare the JSON text: dict equality would ignore key order and equate 1, 1.0 and true
         stable = dumps(runs[0]) == dumps(runs[1])
@@ -459,6 +466,7 @@ class ChromiumOracle:
         query: str = "",
         wait_for_user: float = 1.0,
         timeout: float = 10.0,
+        headers: Sequence[tuple[str, str]] = (),
     ) -> ExecuteAnswer:
         """Load ``html`` and call ``executeTool`` on its tool ``tool_name`` with ``tool_input``.
 
@@ -472,19 +480,21 @@ class ChromiumOracle:
         own URL. ``query`` (a query and/or fragment, ``?…#…``) is appended to the URL the page is
         loaded from, which its Referer headers show. A ``str`` is sent as UTF-8, so ``content_type`` should then say
         ``charset=utf-8``; pass ``"text/html"`` to let the page's ``<meta charset>`` decide.
+        ``headers`` are more response headers, as for :meth:`tools`.
 
         If the form is submitted, the answer's ``request`` is the submission that arrived at
-        :attr:`site`: the navigation request made after the call started (the favicon and other
-        subresources are not navigations), and the call returns once the landing page committed
-        and loaded. Actions must therefore point at the site; relative URLs do. A call still
-        pending after ``wait_for_user`` seconds (a form without ``toolautosubmit`` waits for a
-        click) is aborted and answered with ``waiting_for_user``.
+        :attr:`site`: the navigation request made after the call started, the top-level one or
+        that of the iframe the form targets (the favicon and other subresources are not
+        navigations), and the call returns once the landing page committed and loaded. Actions
+        must therefore point at the site; relative URLs do. A call still pending after
+        ``wait_for_user`` seconds (a form without ``toolautosubmit`` waits for a click) is
+        aborted and answered with ``waiting_for_user``.
 
         Raises :class:`OracleError` if the page registers no such tool, or if a navigation the
         call started never arrived.
         """
         body = html.encode("utf-8") if isinstance(html, str) else html
-        url = self.site.put(path or f"/oracle/{next(self._numbers)}", body, content_type) + query
+        url = self.site.put(path or f"/oracle/{next(self._numbers)}", body, content_type, headers) + query
         return self.execute_at(url, tool_name, tool_input, wait_for_user=wait_for_user, timeout=timeout)
 
     def execute_at(
@@ -589,11 +599,12 @@ class ChromiumOracle:
     def _submission(
         self, first: int, url: str | None, *, required: bool = True
     ) -> SubmittedRequest | None:
-        """The first navigation request the site received since request number ``first``."""
+        """The first navigation request the site received since request number ``first``: the
+        top-level document's, or a child navigable's (a form whose target is an iframe)."""
         deadline = time.monotonic() + 5.0
         while True:
             for received in self.site.requests[first:]:
-                if received.is_document:
+                if received.is_navigation:
                     return _submitted(received)
             if not required or time.monotonic() > deadline:
                 if required:

@@ -49,6 +49,20 @@ class RecordedRequest:
             return destination.lower() == "document"
         return self.header("Sec-Fetch-Mode") is None and self.header("Upgrade-Insecure-Requests") == "1"
 
+    @property
+    def is_navigation(self) -> bool:
+        """Whether it is any navigable's navigation request: the top-level document's, or a
+        child navigable's (``Sec-Fetch-Dest`` ``iframe``, ``frame``, ``object``, ``embed``), which a
+        form submits into when its target names an iframe. Read as top-level documents only, a
+        submission into a page's hidden upload iframe was "no request", though it had arrived."""
+        destination = self.header("Sec-Fetch-Dest")
+        if destination is not None and destination.lower() in _CHILD_NAVIGABLES:
+            return True
+        return self.is_document
+
+
+#: the ``Sec-Fetch-Dest`` of a navigation request inside a child navigable, by its container
+_CHILD_NAVIGABLES = frozenset({"iframe", "frame", "object", "embed"})
 
 _POST_RECEIVED = b"<!doctype html><title>received</title>"
 
