@@ -12,6 +12,7 @@ annotated forms and allows warnings but no error, under every profile.
 from __future__ import annotations
 
 import json
+import re
 import os
 import random
 import subprocess
@@ -25,6 +26,7 @@ from formtools import Severity
 from formtools._conformance.browser import ChromiumOracle
 from formtools._synth.spelling import KNOWN_ATTRIBUTES, nearest_tool_attribute
 from tests.conftest import FIXTURES
+from tests.support.formgen import generate_pages
 from tests.support.markupgen import ordinary_page, ordinary_pages
 
 REALISTIC = sorted(FIXTURES.glob("realistic-*.html"))
@@ -164,6 +166,32 @@ def test_dropped_groups(controls: str, expected: tuple[str, str]) -> None:
     assert expected in found
     if expected[1] == "warning":
         assert not [c for c in found if c[1] == "error"], found
+
+
+def test_a_detail_says_why_in_words_never_in_rule_codes() -> None:
+    """A diagnostic's detail is read by the page's author: "dropped as shares-name-with-button"
+    told one with no button of that name nothing (an unnamed input dropped with the form's
+    unnamed fieldset; 114 details of 300 seeded pages did). No detail quotes a rule code, on
+    seeded generated pages in both profiles, and an unnamed group's says what drops it."""
+    from formtools._synth.diagnostics import CODES
+
+    rule_code = re.compile("|".join(re.escape(code) for code in CODES if "-" in code))
+    seen = 0
+    for _, html in generate_pages(300, seed=7):
+        for profile in ("chromium", "html"):
+            for diagnostic in formtools.extract(html, profile=profile).diagnostics:
+                seen += diagnostic.code == "unnamed-dropped"
+                assert not (diagnostic.detail and rule_code.search(diagnostic.detail)), str(diagnostic)
+    assert seen >= 50
+    why = {
+        "<input><button>go</button>": "include a button, output or fieldset",
+        "<input><input type=checkbox><button name=b>go</button>": "are of different kinds",
+        "<input><input><button name=b>go</button>": "several unnamed controls",
+    }
+    for controls, words in why.items():
+        extraction = formtools.extract(f"<form toolname=t tooldescription=d>{controls}</form>")
+        details = [d.detail for d in extraction.diagnostics if d.code == "unnamed-dropped"]
+        assert details and all(d is not None and words in d for d in details), details
 
 
 @pytest.mark.parametrize(

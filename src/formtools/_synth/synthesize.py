@@ -194,10 +194,20 @@ def _dropped(form: Form, rules: Profile, group: Group, problem: str) -> Iterator
     for control in group.controls:
         field = repr(group.key) if group.key else control.describe
         if control.index in meant:
-            detail = f"dropped as {problem}: {members}"
+            detail = f"{_UNNAMED_GROUP_DROPPED.get(problem, f'dropped as {problem}')}; {members}"
             yield Diagnostic("unnamed-dropped", form.describe, field, control.line, detail)
         else:
             yield Diagnostic(alone[control.index][1] or "unsupported-type", form.describe, field, control.line)
+
+
+#: why the group of unnamed controls (all under the name "") is dropped, in an author's words:
+#: the bare rule code ("dropped as shares-name-with-button") told a newcomer with no button of
+#: that name nothing
+_UNNAMED_GROUP_DROPPED = {
+    "shares-name-with-button": "the form's unnamed controls include a button, output or fieldset",
+    "mixed-types": "the form's unnamed controls are of different kinds",
+    "duplicate-name": "the form has several unnamed controls, and only radio buttons or checkboxes may share a name",
+}
 
 
 def _with_fallback(group: Group, meant: set[int], members: str | None) -> str | None:
