@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -458,3 +459,69 @@ def test_a_reader_of_standard_error_that_goes_away_changes_no_exit_code(tmp_path
         os.close(writing)
         runs.append((command, code, process))
     assert [(command, process.wait(timeout=120)) for command, _, process in runs] == [(c, code) for c, code, _ in runs]
+
+
+_HOLD_AN_ORACLE = """
+import sys, time
+from formtools._conformance.browser import ChromiumOracle
+with ChromiumOracle():
+    print("up", flush=True)
+    try:
+        time.sleep(float(sys.argv[1]))
+    except KeyboardInterrupt:
+        pass
+"""
+
+
+def test_a_profile_a_run_killed_outright_left_is_removed_by_the_next_run() -> None:
+    """``kill -9`` (or the OOM killer) on a command running Chromium: no handler runs, Playwright's
+    driver closes Chromium, and its profile stayed in the temporary directory for ever (168 such
+    directories, 4 MB each, had piled up on this project's machine). The next oracle removes a
+    profile whose processes are all gone, and leaves one in use by a live run alone."""
+    import signal
+    import time
+
+    from formtools._conformance.browser import CHROMIUM
+
+    if not os.access(CHROMIUM, os.X_OK):
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI must run the browser tests: no Chromium")
+        pytest.skip("no Chromium")
+    # short: Chromium's singleton socket lives there, and a Unix socket's path has 107 bytes at most
+    temporary = Path(tempfile.mkdtemp(prefix="ft-"))
+    env = {**os.environ, "TMPDIR": str(temporary)}
+
+    def hold(seconds: float) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(
+            [sys.executable, "-c", _HOLD_AN_ORACLE, str(seconds)],
+            stdout=subprocess.PIPE, env=env, start_new_session=True,
+        )
+
+    holders, profiles = [], []
+    try:
+        for _ in range(2):  # one after the other, so that each one's profile is the new one
+            holders.append(hold(600))
+            assert holders[-1].stdout is not None and holders[-1].stdout.readline() == b"up\n"
+            (new,) = set(temporary.glob("formtools-*")) - set(profiles)
+            profiles.append(new)
+        (killed, running), (killed_profile, running_profile) = holders, profiles
+        killed.kill()
+        killed.wait(10)
+        deadline = time.monotonic() + 30  # Playwright's driver closes the killed run's Chromium
+        while (killed_profile / "SingletonLock").is_symlink():
+            assert time.monotonic() < deadline, "the killed run's Chromium lives on"
+            time.sleep(0.05)
+        assert killed_profile.exists()  # what a run killed outright leaves
+        holders.append(hold(0))  # the next run
+        assert holders[-1].wait(120) == 0
+        assert sorted(temporary.glob("formtools-*")) == [running_profile]
+    finally:
+        for holder in holders:
+            if holder.poll() is None:
+                holder.send_signal(signal.SIGINT)
+            holder.wait(60)
+            assert holder.stdout is not None
+            holder.stdout.close()
+        left = list(temporary.glob("formtools-*"))
+        shutil.rmtree(temporary)  # (and Playwright's artifacts folder the killed run's driver left)
+    assert left == []  # the live run then removed its own

@@ -40,6 +40,8 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import shutil
+import socket
 import tempfile
 import time
 from collections.abc import Sequence
@@ -244,6 +246,49 @@ async ([name, input, maxTurns, waitMs]) => {
 """
 
 
+#: the name every oracle's Chromium profile directory starts with, in the temporary directory
+PROFILE_PREFIX = "formtools-"
+#: the symbolic links in a profile naming ``<host>-<pid>`` of the processes that use it: the
+#: oracle's own (written before Chromium starts) and Chromium's browser process's
+_OWNERS = ("formtools-owner", "SingletonLock")
+
+
+def _claim_profile(profile: Path) -> None:
+    """Name this process as ``profile``'s owner, as Chromium names itself in ``SingletonLock``."""
+    os.symlink(f"{socket.gethostname()}-{os.getpid()}", profile / _OWNERS[0])
+
+
+def remove_stale_profiles(directory: Path) -> None:
+    """Remove the profiles that runs killed outright left behind (``kill -9``, the OOM killer):
+    no handler runs then, and Playwright's driver, seeing its parent gone, closes Chromium, which
+    leaves its profile behind (a few MB each, for ever).
+
+    A profile is stale when every process it names is gone: the oracle that made it
+    (``formtools-owner``) and Chromium, while it runs (``SingletonLock``), each a symbolic link to
+    ``<host>-<pid>``. A profile naming another host or a live process (a run in progress, or a
+    reused pid: kept, as a live one must be), or naming no one (not an oracle's), is left alone."""
+    host = socket.gethostname()
+    for candidate in directory.glob(PROFILE_PREFIX + "*"):
+        owners = []
+        for link in _OWNERS:
+            try:
+                owners.append(os.readlink(candidate / link).rpartition("-"))
+            except OSError:
+                continue
+        if owners and all(name == host and pid.isdigit() and not _running(int(pid)) for name, _, pid in owners):
+            shutil.rmtree(candidate, ignore_errors=True)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: running
+        return True
+    return True
+
+
 class ChromiumOracle:
     """Headless Chromium with WebMCP, launched once and reused for every page.
 
@@ -296,7 +341,9 @@ class ChromiumOracle:
         with ExitStack() as stack:
             self._site = stack.enter_context(LocalSite())
             # A profile directory of our own, so that DevToolsActivePort can be found in it.
-            profile = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="formtools-")))
+            remove_stale_profiles(Path(tempfile.gettempdir()))
+            profile = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix=PROFILE_PREFIX)))
+            _claim_profile(profile)
             playwright = stack.enter_context(sync_playwright())
             try:
                 context = playwright.chromium.launch_persistent_context(
