@@ -352,3 +352,35 @@ def test_no_secret_reaches_any_output(
         if found:
             leaks.append(f"{found}: {output[:600]}")
     assert not leaks, "\n\n".join(leaks)
+
+
+def test_the_browsers_validation_text_is_kept_byte_for_byte_by_the_credential_scrub() -> None:
+    """``FormtoolsError`` removes a URL's user name and password from its message, and that
+    rewrote Chromium's own validation text: an email field's value ``a://u:p@`` is quoted by
+    "Please enter a part following '@'. 'a://u:p@' is incomplete.", and ``str()`` of the
+    ValidationError read ``'a://' is incomplete`` while its ``problems`` (and the browser)
+    said otherwise. The value is the caller's own, already in ``problems``: an InputError's
+    and a ValidationError's message is now the problems' text as the browser wrote it. Seeded:
+    60 email values of URL-like pieces (schemes, ``user:pass@``, ``@``, dots) on a strict
+    email field and on an ordinary one filled to fail."""
+    import formtools
+
+    pick = random.Random(4040)
+    html = ("<form toolname=t tooldescription=d><input type=email name=e><input name=s pattern='[a-z]+'>"
+            "<button>Go</button></form>")
+    tool = formtools.extract_tools(html, base_url="https://example.test/")[0]
+    pieces = ["a://", "ftp://", "u:p@", "@", "x", "h.", ".", "s3cr3t", ":", "/"]
+    checked = 0
+    for _ in range(60):
+        value = "".join(pick.choice(pieces) for _ in range(pick.randint(1, 5)))
+        try:
+            formtools.prepare_call(tool, {"e": value, "s": "ok"})
+        except (formtools.InputError, formtools.ValidationError) as error:
+            if isinstance(error, formtools.InputError):
+                assert str(error) == error.problems[0].message, (value, str(error))
+            else:
+                assert str(error) == "Form validation failed: " + "".join(
+                    f"{p.key}: {p.message}. " for p in error.problems
+                ), (value, str(error))
+            checked += "@" in value and "://" in value
+    assert checked > 5

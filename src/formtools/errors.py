@@ -121,10 +121,18 @@ class FormtoolsError(Exception):
     #: Per-field problems (input and validation errors), in the order the browser reports them.
     problems: tuple[Problem, ...] = ()
 
+    #: The message is the browser's own text about the caller's values (a validation message
+    #: quoting an email field's value), kept byte for byte as its ``problems`` keep it: what
+    #: looks like a URL with a password there (``a://u:p@``) is a value the caller gave.
+    verbatim: ClassVar[bool] = False
+
     def __init__(self, *args: Any) -> None:
         """The message as every edge and ``repr()`` shows it: a URL in it without its user name
         and password, whichever message quoted it (one place, so no message can forget)."""
-        super().__init__(*(shown_in_text(arg) if isinstance(arg, str) else arg for arg in args))
+        if self.verbatim:
+            super().__init__(*args)
+        else:
+            super().__init__(*(shown_in_text(arg) if isinstance(arg, str) else arg for arg in args))
 
     @property
     def message(self) -> str:
@@ -189,6 +197,7 @@ class InputError(FormtoolsError, ValueError):
 
     code = "invalid-input"
     exit_code = 1
+    verbatim = True
 
     def __init__(self, problems: Sequence[Problem]) -> None:
         super().__init__(problems[0].message)
@@ -201,6 +210,7 @@ class ValidationError(FormtoolsError, ValueError):
 
     code = "invalid-form"
     exit_code = 1
+    verbatim = True
 
     def __init__(self, problems: Sequence[Problem]) -> None:
         self.problems = tuple(problems)
