@@ -102,6 +102,8 @@ def _page(secrets: Secrets, other: str) -> dict[str, tuple[int, list[tuple[str, 
         "<form toolname=strict tooldescription='Sign in strictly' toolautosubmit method=post action=/login>"
         "<input name=pin type=password minlength=99 pattern='[0-9]+'><input name=secret type=email>"
         "<input name=otp autocomplete=one-time-code maxlength=4><button>Go</button></form>"
+        "<form toolname=query tooldescription='Sign in by GET' toolautosubmit action=/done>"
+        "<input name=pin type=password><button>Go</button></form>"
     ).encode()
     done = b'<!doctype html><script type="application/ld+json">{"signed_in": true}</script><p>Welcome</p>'
     return {
@@ -294,10 +296,10 @@ def _library_outputs(secrets: Secrets, origins: list[str]) -> list[str]:
                 shown += [error, error.to_dict()]
             tools = {tool.name: tool for tool in formtools.extract_tools(formtools.load_page(page + "/form"))}
             shown.append(tools)
-            for name in ("sign_in", "lost", "away", "broken", "slow"):
+            for name in ("sign_in", "lost", "away", "broken", "slow", "query"):
                 prepared = formtools.prepare_call(tools[name], {"user": "ann", "password": secrets.field}
                                                   if name == "sign_in" else {"pin": secrets.field})
-                shown += [prepared, prepared.shown]
+                shown += [prepared, prepared.shown, prepared.request]
                 try:
                     result = formtools.submit(prepared, confirm=True, include_text=True, timeout=0.3)
                     shown += [result, result.to_dict()]
