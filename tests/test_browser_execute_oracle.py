@@ -161,3 +161,30 @@ def test_radio_groups_validate_as_chromium_does(
         request = None
     sent = None if request is None else request.url.removeprefix(chromium.site.origin)
     assert sent == (answer.request.url if answer.request is not None else None), answer
+
+
+@pytest.mark.browser
+def test_a_child_navigables_load_is_not_taken_for_a_top_level_submission(chromium: ChromiumOracle) -> None:
+    """The oracle counts a submission into an iframe (a child navigable's navigation request),
+    and so took any child's load for the submission: a submit handler that adds an iframe, an
+    ``<object>`` or an ``<embed>`` sent its request before the window's own navigation, and
+    the oracle reported ``GET /other`` for a call that navigated the window to
+    ``/landing?q=…``. When the window itself navigated, the submission is its top-level
+    document request. Seeded: 6 pages (method x container, the landing page holding children
+    too); the request reported is the one the window navigated to, with the form's method."""
+    import random
+
+    pick = random.Random(404)
+    for number in range(6):
+        method = pick.choice(["get", "post"])
+        container = pick.choice([("iframe", "src"), ("object", "data"), ("embed", "src")])
+        add = (f"const c = document.createElement('{container[0]}'); c.{container[1]} = '/other{number}';"
+               " document.body.append(c);")
+        page = (f"<form toolname=t tooldescription=d toolautosubmit method={method} action=/landing{number}>"
+                f"<input name=q><button>Go</button></form>"
+                f"<script>document.forms[0].addEventListener('submit', () => {{ {add} }});</script>")
+        chromium.site.put(f"/other{number}", b"<p>other")
+        chromium.site.put(f"/landing{number}", f"<{container[0]} {container[1]}=/other{number}>".encode())
+        answer = chromium.execute(page, "t", {"q": f"v{number}"})
+        assert answer.request is not None and answer.navigated_to is not None, answer
+        assert (answer.request.method, answer.request.url) == (method.upper(), answer.navigated_to), answer

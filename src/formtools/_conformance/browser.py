@@ -542,7 +542,9 @@ class ChromiumOracle:
             navigated_to = self._site_relative(navigated["url"])
             if not navigated["sameDocument"]:
                 self._wait_for_commit(navigations, timeout)
-                request = self._submission(first_request, navigated["url"])
+                # the window itself navigated: the submission is its top-level document request,
+                # not a child navigable's load (an iframe the submit event's handler added)
+                request = self._submission(first_request, navigated["url"], top_level=True)
         elif "result" in answer:
             # No navigation in this window; a submission into a new one (target=_blank) would
             # still reach the site as a document request, so give it a moment to show up.
@@ -597,14 +599,15 @@ class ChromiumOracle:
         page.wait_for_load_state("load", timeout=timeout * 1000)
 
     def _submission(
-        self, first: int, url: str | None, *, required: bool = True
+        self, first: int, url: str | None, *, required: bool = True, top_level: bool = False
     ) -> SubmittedRequest | None:
         """The first navigation request the site received since request number ``first``: the
-        top-level document's, or a child navigable's (a form whose target is an iframe)."""
+        top-level document's, or (unless ``top_level``) a child navigable's (a form whose
+        target is an iframe)."""
         deadline = time.monotonic() + 5.0
         while True:
             for received in self.site.requests[first:]:
-                if received.is_navigation:
+                if received.is_document if top_level else received.is_navigation:
                     return _submitted(received)
             if not required or time.monotonic() > deadline:
                 if required:
