@@ -601,14 +601,18 @@ class ChromiumOracle:
     def _submission(
         self, first: int, url: str | None, *, required: bool = True, top_level: bool = False
     ) -> SubmittedRequest | None:
-        """The first navigation request the site received since request number ``first``: the
-        top-level document's, or (unless ``top_level``) a child navigable's (a form whose
-        target is an iframe)."""
+        """The first navigation request the site received since request number ``first``: a
+        top-level document's (this window's, or a new one's), else (unless ``top_level``) a
+        child navigable's (a form whose target is an iframe). A top-level one comes first
+        whatever the order of arrival: a child a submit handler adds can load before it."""
         deadline = time.monotonic() + 5.0
         while True:
-            for received in self.site.requests[first:]:
-                if received.is_document if top_level else received.is_navigation:
-                    return _submitted(received)
+            received = self.site.requests[first:]
+            found = next((request for request in received if request.is_document), None)
+            if found is None and not top_level:
+                found = next((request for request in received if request.is_navigation), None)
+            if found is not None:
+                return _submitted(found)
             if not required or time.monotonic() > deadline:
                 if required:
                     raise OracleError(f"the call navigated to {url} but no request arrived")
