@@ -966,6 +966,7 @@ def test_ids_that_collide_or_differ_in_type_neither_hang_the_end_of_input_nor_lo
         [*SERVE, url, "--allow-private"], env=ENV, input=_piped(*requests), capture_output=True, timeout=30
     )
     assert done.returncode == 0, done.stderr
-    submitted = {line.rsplit("?q=", 1)[1].split()[0] for line in done.stderr.decode().splitlines() if " completed " in line}
+    completed = [line for line in done.stderr.decode().splitlines() if " completed " in line]
+    submitted = {line.rsplit("?q=", 1)[1].split()[0] for line in completed}
     answered = {value for value in submitted if f"q={value}" in done.stdout.decode()}
     assert submitted and answered == submitted, (requests, done.stdout)
