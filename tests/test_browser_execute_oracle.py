@@ -161,3 +161,37 @@ def test_radio_groups_validate_as_chromium_does(
         request = None
     sent = None if request is None else request.url.removeprefix(chromium.site.origin)
     assert sent == (answer.request.url if answer.request is not None else None), answer
+
+
+@pytest.mark.browser
+def test_a_child_navigables_load_is_not_taken_for_a_top_level_submission(chromium: ChromiumOracle) -> None:
+    """The oracle counts a submission into an iframe (a child navigable's navigation request),
+    and so took any child's load for the submission: a submit handler that adds an iframe, an
+    ``<object>`` or an ``<embed>`` sent its request before the window's own navigation, and
+    the oracle reported ``GET /other`` for a call that navigated the window to
+    ``/landing?q=…``; a submission into a new window (``target=_blank``) likewise. A
+    top-level document request is now the submission whenever one arrived, a child's only
+    otherwise (a form whose target is an iframe). Seeded: 8 pages (method x container x this
+    window or a new one, the landing page holding children too); the request reported is the
+    one to the form's action, with its method (in this window: the URL it navigated to)."""
+    import random
+
+    pick = random.Random(404)
+    for number in range(8):
+        method = pick.choice(["get", "post"])
+        target = pick.choice(["_self", "_blank"])
+        container = pick.choice([("iframe", "src"), ("object", "data"), ("embed", "src")])
+        add = (f"const c = document.createElement('{container[0]}'); c.{container[1]} = '/other{number}';"
+               " document.body.append(c);")
+        page = (f"<form toolname=t tooldescription=d toolautosubmit method={method} target={target} "
+                f"action=/landing{number}>"
+                f"<input name=q><button>Go</button></form>"
+                f"<script>document.forms[0].addEventListener('submit', () => {{ {add} }});</script>")
+        chromium.site.put(f"/other{number}", b"<p>other")
+        chromium.site.put(f"/landing{number}", f"<{container[0]} {container[1]}=/other{number}>".encode())
+        answer = chromium.execute(page, "t", {"q": f"v{number}"})
+        assert answer.request is not None, answer
+        assert answer.request.method == method.upper(), answer
+        assert answer.request.url.startswith(f"/landing{number}"), answer
+        if target == "_self":
+            assert answer.request.url == answer.navigated_to, answer

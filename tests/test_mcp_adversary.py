@@ -940,3 +940,33 @@ def test_a_client_that_closes_its_input_at_once_still_gets_every_answer(site: Te
         assert "result" in answers[ident], answers[ident]
         if requests[[r.get("id") for r in requests].index(ident)]["method"] == "tools/call":
             assert f"q=v{ident[1:]}" in json.dumps(answers[ident]["result"]), answers[ident]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_ids_that_collide_or_differ_in_type_neither_hang_the_end_of_input_nor_lose_an_answer(site: TestSite, seed: int) -> None:
+    """The end of input waits for the answers by request id, but the MCP SDK correlates ids its
+    own way: ``1`` and ``"1"`` are one id, two requests may share one (each is answered), and a
+    cancellation stops the newest. Keyed by the id as written, a cancellation naming ``"1"`` for
+    request ``1`` kept ``serve`` waiting for ever; a set of ids lost the second answer of a
+    repeated id. Seeded calls with ids drawn from a few that collide, some cancelled under the
+    other type's spelling (or by ``true``, which names no request): the process exits 0, and
+    every submission the site received has its answer."""
+    rng = __import__("random").Random(seed)
+    site.delays["/submit"] = 0.3
+    url = site.put("shop", b"<form toolname=s tooldescription=d action=/submit toolautosubmit><input name=q><button>Go</button></form>")
+    requests: list[dict[str, Any]] = []
+    for number in range(rng.randint(3, 6)):
+        ident: int | str = rng.choice([1, "1", 2, "2", "x"])
+        params = {"name": "s", "arguments": {"q": f"v{number}"}}
+        requests.append({"jsonrpc": "2.0", "id": ident, "method": "tools/call", "params": params})
+        if rng.random() < 0.4:
+            named: Any = rng.choice([str(ident), int(ident) if str(ident).isdigit() else ident, True])
+            requests.append({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": named}})
+    done = subprocess.run(
+        [*SERVE, url, "--allow-private"], env=ENV, input=_piped(*requests), capture_output=True, timeout=30
+    )
+    assert done.returncode == 0, done.stderr
+    completed = [line for line in done.stderr.decode().splitlines() if " completed " in line]
+    submitted = {line.rsplit("?q=", 1)[1].split()[0] for line in completed}
+    answered = {value for value in submitted if f"q={value}" in done.stdout.decode()}
+    assert submitted and answered == submitted, (requests, done.stdout)

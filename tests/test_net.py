@@ -849,6 +849,36 @@ def test_proxy_variables_and_netrc_are_not_read(
             proxy.accept()
 
 
+def test_only_fetchs_cors_safelisted_headers_cross_origins_range_and_the_1024_byte_total_included(
+    get: Callable[..., Response], v4: HostileServer
+) -> None:
+    """Fetch's "CORS-unsafe request-header names" has two rules the first filter missed: a
+    ``Range`` of bytes from a first one (``bytes=5-``, ``bytes=0-9``) is safelisted, and was
+    dropped on a cross-origin redirect; safelisted values longer than 1,024 bytes in all make
+    every one of them unsafe, and nine ``Accept-Language`` headers of 120 bytes went on.
+    Seeded: 30 redirects to another origin (``localhost``), each with a range value (simple,
+    suffix, reversed, spaced, several ranges, another unit) and 1 to 10 language headers of 60
+    to 128 bytes; what crosses is what Fetch's rules, as written here, let cross."""
+    import json
+    import random
+
+    pick = random.Random(1024)
+    ranges = [("bytes=0-", True), ("bytes=5-9", True), ("BYTES=7-7", True), ("bytes=-5", False),
+              ("bytes=9-5", False), ("bytes= 1-2", False), ("bytes=1-2,4-5", False), ("items=1-2", False)]
+    target = f"http://localhost:{v4.port}/echo"
+    for round in range(30):
+        start = v4.url("/redirect?" + str(httpx.QueryParams({"to": target, "status": "307"})))
+        span, simple = pick.choice(ranges)
+        language = ("fr-CH,fr;q=0.9,de;q=0.8," * 10)[: pick.randint(60, 128)]
+        count = pick.randint(1, 10)
+        headers = [("Range", span), *[("Accept-Language", language)] * count]
+        total = len(language) * count + (len(span) if simple else 0)
+        echo = json.loads(get(start, OPEN, headers=headers).body)["headers"]
+        within = total <= 1024
+        assert (echo.get("range") == span) is (simple and within), (span, count, len(language))
+        assert (echo.get("accept-language") == language) is within, (span, count, len(language))
+
+
 def test_a_callers_headers_go_to_no_other_origin_after_a_redirect(
     get: Callable[..., Response], v4: HostileServer, v6: HostileServer
 ) -> None:

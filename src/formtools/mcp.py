@@ -62,6 +62,7 @@ try:
     import mcp_types as types
     from mcp.server.lowlevel import NotificationOptions, Server
     from mcp.server.models import InitializationOptions
+    from mcp.shared.dispatcher import as_request_id, coerce_request_id
     from mcp.shared.exceptions import MCPError, NoBackChannelError
     from mcp.shared.message import SessionMessage
 except ImportError as error:  # pragma: no cover - exercised by the CLI's message
@@ -890,11 +891,18 @@ class _AnswersBeforeEnd:
     SDK then answers a tool call still under way with "Connection closed" instead of its result.
     The end of input reaches the server here only once every request read has its response or
     error written, or was cancelled by the client; each call is bounded by the bridge's own
-    timeout, and SIGTERM/Ctrl-C still stop the server at once."""
+    timeout, and SIGTERM/Ctrl-C still stop the server at once.
+
+    Requests are counted by id as the SDK correlates them (``coerce_request_id``: ``7`` and
+    ``"7"`` are one id), and counted, not merely noted: the SDK answers each of two requests
+    sharing an id, and a cancellation stops one of them (the newest). Keyed by the id as
+    written, a cancellation naming ``"1"`` for request ``1`` left the server waiting for ever
+    for an answer the SDK never writes; noted in a set, the first answer to a repeated id
+    released the end of input before the second, which was lost."""
 
     def __init__(self, wire: Any, write: Any) -> None:
         self._wire = wire
-        self._open: set[Any] = set()
+        self._open: dict[Any, int] = {}
         self._settled = anyio.Event()
         self._settled.set()
         self.writer = _AnswerWriter(write, self._answered)
@@ -913,14 +921,21 @@ class _AnswersBeforeEnd:
         if isinstance(item, SessionMessage):
             message = item.message
             if isinstance(message, types.JSONRPCRequest):
-                self._open.add(message.id)
+                key = coerce_request_id(message.id)
+                self._open[key] = self._open.get(key, 0) + 1
                 self._settled = anyio.Event()
             elif isinstance(message, types.JSONRPCNotification) and message.method == "notifications/cancelled":
                 self._answered((message.params or {}).get("requestId"))
         return item
 
     def _answered(self, request_id: Any) -> None:
-        self._open.discard(request_id)
+        named = as_request_id(request_id)  # as the SDK reads a cancellation: ``true`` names no request
+        if named is None:
+            return
+        key = coerce_request_id(named)
+        left = self._open.pop(key, 0) - 1
+        if left > 0:
+            self._open[key] = left
         if not self._open:
             self._settled.set()
 

@@ -589,7 +589,9 @@ class ChromiumOracle:
             navigated_to = self._site_relative(navigated["url"])
             if not navigated["sameDocument"]:
                 self._wait_for_commit(navigations, timeout)
-                request = self._submission(first_request, navigated["url"])
+                # the window itself navigated: the submission is its top-level document request,
+                # not a child navigable's load (an iframe the submit event's handler added)
+                request = self._submission(first_request, navigated["url"], top_level=True)
         elif "result" in answer:
             # No navigation in this window; a submission into a new one (target=_blank) would
             # still reach the site as a document request, so give it a moment to show up.
@@ -644,15 +646,20 @@ class ChromiumOracle:
         page.wait_for_load_state("load", timeout=timeout * 1000)
 
     def _submission(
-        self, first: int, url: str | None, *, required: bool = True
+        self, first: int, url: str | None, *, required: bool = True, top_level: bool = False
     ) -> SubmittedRequest | None:
-        """The first navigation request the site received since request number ``first``: the
-        top-level document's, or a child navigable's (a form whose target is an iframe)."""
+        """The first navigation request the site received since request number ``first``: a
+        top-level document's (this window's, or a new one's), else (unless ``top_level``) a
+        child navigable's (a form whose target is an iframe). A top-level one comes first
+        whatever the order of arrival: a child a submit handler adds can load before it."""
         deadline = time.monotonic() + 5.0
         while True:
-            for received in self.site.requests[first:]:
-                if received.is_navigation:
-                    return _submitted(received)
+            received = self.site.requests[first:]
+            found = next((request for request in received if request.is_document), None)
+            if found is None and not top_level:
+                found = next((request for request in received if request.is_navigation), None)
+            if found is not None:
+                return _submitted(found)
             if not required or time.monotonic() > deadline:
                 if required:
                     raise OracleError(f"the call navigated to {url} but no request arrived")

@@ -49,11 +49,15 @@ class Request:
     def __repr__(self) -> str:
         """What a REPL, an assertion or a ``%r`` log line prints: the URL without user name and
         password, and no value a caller may have put a secret in — a header's but the ones a
-        form's own request carries (``Content-Type``, ``Origin``, ``Referer``), and the body
-        (a form's password is in it), given by its length. :meth:`to_dict` has them all."""
+        form's own request carries (``Content-Type``, ``Origin``, ``Referer``), the body and the
+        URL's query (a form's password is in one of them: a GET form's values are its query),
+        each given by its length. :meth:`to_dict` has them all."""
         headers = tuple((n, v if n.lower() in _SHOWN_HEADERS else MASK) for n, v in self.headers)
         body = None if self.body is None else f"<{len(self.body)} bytes>"
-        return f"Request(method={self.method!r}, url={shown(self.url)!r}, headers={headers!r}, body={body})"
+        before, question_mark, rest = shown(self.url).partition("?")
+        query, hash_mark, fragment = rest.partition("#")
+        url = before + (f"?<{len(query)} characters>" if question_mark else "") + hash_mark + fragment
+        return f"Request(method={self.method!r}, url={url!r}, headers={headers!r}, body={body})"
 
     def header(self, name: str) -> str | None:
         lowered = name.lower()

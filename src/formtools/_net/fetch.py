@@ -125,12 +125,27 @@ _CHUNK = 64 * 1024
 _CORS_UNSAFE_BYTE = re.compile(r'[\x00-\x08\x0a-\x1f"():<>?@\[\\\]{}\x7f]')
 _LANGUAGE = re.compile(r"[0-9A-Za-z *,\-.;=]*")
 _FORM_TYPES = frozenset({"application/x-www-form-urlencoded", "multipart/form-data", "text/plain"})
+# Fetch, "parse a single range header value" without whitespace, with a first byte (a suffix
+# range such as bytes=-5 is not safelisted)
+_SIMPLE_RANGE = re.compile(r"(?i:bytes)=([0-9]+)-([0-9]*)")
+# Fetch, "CORS-unsafe request-header names": safelisted values past this many bytes in all
+# make every safelisted header unsafe too
+_SAFELIST_TOTAL = 1024
+
+
+def _cors_safelisted_only(headers: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """The headers that are no "CORS-unsafe request-header name" (Fetch): each one safelisted,
+    and all of them together no longer than 1,024 bytes of values, or none is."""
+    kept = tuple((n, v) for n, v in headers if _cors_safelisted(n, v))
+    if sum(len(v.encode("latin-1")) for _, v in kept) > _SAFELIST_TOTAL:
+        return ()
+    return kept
 
 
 def _cors_safelisted(name: str, value: str) -> bool:
-    """Fetch's "CORS-safelisted request-header" (Accept, Accept-Language, Content-Language, and a
-    Content-Type a form can send), the only headers a page may send to another origin without
-    asking it first (a preflight): every other one is a "CORS-unsafe request-header name"."""
+    """Fetch's "CORS-safelisted request-header" (Accept, Accept-Language, Content-Language, a
+    Content-Type a form can send, a Range of bytes from a first one), the only headers a page may
+    send to another origin without asking it first (a preflight)."""
     if len(value.encode("latin-1")) > 128:
         return False
     lowered = name.lower()
@@ -141,6 +156,9 @@ def _cors_safelisted(name: str, value: str) -> bool:
     if lowered == "content-type":
         essence = value.partition(";")[0].strip(" \t").lower()
         return not _CORS_UNSAFE_BYTE.search(value) and essence in _FORM_TYPES
+    if lowered == "range":
+        simple = _SIMPLE_RANGE.fullmatch(value)
+        return simple is not None and (not simple[2] or int(simple[1]) <= int(simple[2]))
     return False
 
 
@@ -652,9 +670,10 @@ def _next(hop: _Hop, status: int, headers: httpx.Headers, followed: int, policy:
         # header of a page's own at all, and its fetch() sends one to another origin only after
         # that origin's preflight agreed. Fetch drops Authorization (HTTP-redirect fetch, step
         # 13; httpx, urllib3 and curl do, Proxy-Authorization too); here every "CORS-unsafe
-        # request-header name" goes, and the safelisted ones a form's own request carries
-        # (its Content-Type) stay. Referer and Origin are the next hop's own (below).
-        carried = tuple((n, v) for n, v in carried if _cors_safelisted(n, v))
+        # request-header name" goes (Fetch's 1,024-byte total included), and the safelisted ones
+        # a form's own request carries (its Content-Type) stay. Referer and Origin are the next
+        # hop's own (below).
+        carried = _cors_safelisted_only(carried)
     referrer = hop.referrer
     if referrer is not None:  # Referer and Origin are the next hop's own (formtools._spec.referrer)
         referrer = referrer.redirected(hop.url.href, target.href)

@@ -60,13 +60,14 @@ from formtools._parse.scan import (
     _END_TAG,
     _FOREIGN,
     _FORM_WORD,
-    _IN_SELECT_TAG,
+    _MARKUP_START,
     _MARK,
     _MARK_TEXT,
     _MARKED,
     _MARKS,
     _RAW,
     _raw_end,
+    _SELECT_PART_TAG,
     _SELECT_PARTS,
     _SPECIAL,
     _START_TAG,
@@ -810,17 +811,29 @@ class _Page(PointerScan):
         and comments) before its end tag: any other tag there, a ``</form>`` or ``</div>``
         included, acts in lexbor's customizable select parser and is ignored by html5lib's
         select mode. A comment is a comment in both (template engines write one around each
-        option: 4 of the 31 wild pages the fast path left to html5lib), skipped to its end."""
+        option: 4 of the 31 wild pages the fast path left to html5lib), skipped to its end. The
+        walk goes tag by tag, each option's attributes read as the tokenizer reads them:
+        searched for as text, ``<option label="<!--">`` opened a comment that hid a ``</form>``
+        after it, and the fast path answered where the parsers part ways."""
         low = self.low
         position = self.positions.get(key)
         match = None if position is None else _START_TAG.match(low, position)
         if match is None:
             raise _Unsure
-        other = _IN_SELECT_TAG.search(low, match.end())
-        while other is not None and low.startswith(b"<!--", other.start()):
-            other = _IN_SELECT_TAG.search(low, self._comment_end(other.start() + 4))
-        if other is None or not _END_SELECT.match(low, other.start()):
-            raise _Unsure
+        at = match.end()
+        while (markup := _MARKUP_START.search(low, at)) is not None:
+            start = markup.start()
+            if low.startswith(b"<!--", start):
+                at = self._comment_end(start + 4)
+                continue
+            if _END_SELECT.match(low, start):
+                return
+            tag = _END_TAG if low.startswith(b"</", start) else _START_TAG
+            part = tag.match(low, start) if _SELECT_PART_TAG.match(low, start) else None
+            if part is None:
+                raise _Unsure
+            at = part.end()
+        raise _Unsure
 
     def _remember(self, node: LexborNode, element: etree._Element, form: int | None) -> None:
         """For copied forms and listed elements: the tag's offset and the form around; and the

@@ -83,9 +83,10 @@ _RAW = frozenset({"script", "style", "textarea", "title", "xmp", "iframe", "noem
                   "noscript"})  # fmt: skip
 _RAW_ENDS = {name: re.compile(b"</" + name.encode() + rb"[\t\n\f />]") for name in _RAW}
 _SCRIPT_STATES = re.compile(rb"<!--|--+>|<(/?)script[\t\n\f />]")
-# In a select's contents, the first tag that is not option, optgroup or hr: it must be the
-# select's end tag, or lexbor's customizable select parser and html5lib's select mode part ways.
-_IN_SELECT_TAG = re.compile(rb"<(?=[a-z/!?])(?!(?:/?(?:option|optgroup)|hr)[\t\n\f />])")
+# In a select's contents, tag by tag: the first tag that is not option, optgroup or hr must be
+# the select's end tag, or lexbor's customizable select parser and html5lib's select mode part ways.
+_MARKUP_START = re.compile(rb"<[a-z/!?]")
+_SELECT_PART_TAG = re.compile(rb"<(?:/?(?:option|optgroup)|hr)[\t\n\f />]")
 _END_SELECT = re.compile(rb"</select[\t\n\f />]")
 
 
