@@ -69,6 +69,8 @@ __all__ = [
 def shown(url: str) -> str:
     """``url`` as a message may show it: without user name and password (a message can reach a
     log or an agent; credentials must not); a URL without them is returned as it is."""
+    if "@" not in url:  # no user info without its "@" (every page of a crawl passes here)
+        return url
     import ada_url  # (loaded only for a URL to show: `import formtools` stays fast)
 
     try:
