@@ -42,7 +42,7 @@ from formtools._forms.sensitive import is_sensitive
 from formtools._execute.request import NoRequest, Request
 from formtools._execute.send import ToolResult
 from formtools._net import HTTP_LOGGERS
-from formtools._net.errors import URL_IN_TEXT as _URL_IN_TEXT
+from formtools.errors import URL_IN_TEXT as _URL_IN_TEXT
 from formtools._net.errors import shown as without_credentials
 
 __all__ = ["MASK", "Secrets", "hide_in_logs", "scrubbed_result", "without_queries"]

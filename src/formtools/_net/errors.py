@@ -23,9 +23,7 @@ __all__ = [
     "TooLarge",
     "TooManyRedirects",
     "Unreachable",
-    "URL_IN_TEXT",
     "shown",
-    "shown_in_text",
 ]
 
 # The classes are formtools.errors' (the one error tree), and so is the way a message shows a URL.
@@ -37,7 +35,5 @@ from formtools.errors import (  # noqa: E402
     TooLarge,
     TooManyRedirects,
     Unreachable,
-    URL_IN_TEXT,
     shown,
-    shown_in_text,
 )

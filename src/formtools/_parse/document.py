@@ -65,7 +65,6 @@ class Document:
     #: read by name (:data:`formtools._parse.exact.TREE_ATTRIBUTES`): element → its attributes
     #: as the tree would hold them, in order
     many_attributes: Mapping[Any, Mapping[str, str]] = field(default_factory=lambda: MappingProxyType({}))
-
     whole: Callable[[], etree._Element] | None = field(default=None, repr=False)
     #: the source line of each form and form-associated element (the line its start tag's
     #: ``>`` is on, as html5lib counts): lxml's own ``sourceline`` holds no more than 65,535,
