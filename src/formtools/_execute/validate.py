@@ -23,6 +23,7 @@ from typing import Any
 from jsonschema import Draft202012Validator, ValidationError, validators
 
 from formtools._spec.constants import MASK
+from formtools._spec.memo import IdentityMemo
 from formtools._forms.state import normalize_newlines
 from formtools._spec.microsyntax import compiled_pattern, pattern_budget, regex_matches
 from formtools._execute.fill import NOT_JSON, check_file_names, holds_lone_surrogate, js_to_string, non_json_value
@@ -315,6 +316,15 @@ _Validator = validators.extend(
     },
 )
 
+
+def _validator(tool: Tool, _: None) -> Any:
+    return _Validator(_marked(thaw(tool.input_schema)))
+
+
+#: a tool's validator, its schema's option lists marked once: it only reads the schema, which is
+#: never handed out
+_VALIDATORS = IdentityMemo(_validator)
+
 # JSON Schema keyword → ValidityState-style flag, for the standard keywords
 _FLAGS: Mapping[str, str] = {
     "required": "valueMissing",
@@ -427,7 +437,8 @@ def validate_input(tool: Tool, tool_input: Any, *, files: Iterable[str] = ()) ->
 
 def _problems(tool: Tool, tool_input: Any, attached: frozenset[str]) -> list[Problem]:
     check_file_names(tool.form, attached)
-    schema = _marked(thaw(tool.input_schema))
+    validator = _VALIDATORS(tool, None)
+    schema = validator.schema
     secret_fields = sensitive_keys(tool.form)
     problems: dict[tuple[str | None, str], Problem] = {}
     browser_worded: set[tuple[str | None, str]] = set()
@@ -451,7 +462,7 @@ def _problems(tool: Tool, tool_input: Any, attached: frozenset[str]) -> list[Pro
         for key in huge:
             problems[(key, "badInput")] = Problem(key, "badInput", "a number beyond what JavaScript holds (Infinity)")
         tool_input = {key: value for key, value in tool_input.items() if key not in huge}
-    for error in _leaves(_Validator(schema).iter_errors(tool_input)):
+    for error in _leaves(validator.iter_errors(tool_input)):
         flag = _flag(error)
         for field in _fields(error):
             key = (field, flag)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from formtools._forms.model import Control, Form
+from formtools._spec.memo import IdentityMemo
 
 __all__ = [
     "autocomplete_field",
@@ -75,5 +76,13 @@ def secret_by_name_only(control: Control) -> bool:
 
 
 def sensitive_keys(form: Form) -> frozenset[str]:
-    """The parameter names that carry a secret: such values are never shown back."""
+    """The parameter names that carry a secret: such values are never shown back. Kept while
+    the form lives: every call of its tool asks."""
+    return _SENSITIVE_KEYS(form, None)
+
+
+def _sensitive_keys(form: Form, _: None) -> frozenset[str]:
     return frozenset(c.key for c in form.controls if not c.is_button and is_sensitive(c))
+
+
+_SENSITIVE_KEYS = IdentityMemo(_sensitive_keys)

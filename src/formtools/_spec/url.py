@@ -31,6 +31,7 @@ U+FFFD before parsing (WebIDL ``USVString``), as in ``new URL()`` and in attribu
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, replace
 
@@ -239,6 +240,18 @@ def parse(
     in ``tests/data/url/chromium-departures.json``.
     """
     base_href = base.href if isinstance(base, Url) else base
+    if len(url) + len(base_href or "") > _KEPT_LENGTH:
+        return _parse(url, base_href, encoding, standard)
+    return _parse_kept(url, base_href, encoding, standard)
+
+
+# A call parses the same few URLs several times (the action, the page's URL for Referer and
+# Origin, each redirect's): the recent answers are kept (Url is frozen), those of URLs of ordinary
+# length only, so the cache's memory stays bounded whatever a page holds.
+_KEPT_LENGTH = 2048
+
+
+def _parse(url: str, base_href: str | None, encoding: str, standard: bool) -> Url | None:
     parsed = _parse_utf8(url, base_href)
     if parsed is None:
         return None
@@ -261,6 +274,9 @@ def parse(
     if _has_opaque_path(parsed):
         name = "UTF-8"
     return parsed.with_query(encode_query(query, name))
+
+
+_parse_kept = functools.lru_cache(maxsize=1024)(_parse)
 
 
 def _chromium_path(url: Url) -> Url:

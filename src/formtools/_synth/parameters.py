@@ -10,6 +10,7 @@ from functools import cached_property
 from formtools._forms.model import Control, Form
 from formtools._forms.state import initial_state
 from formtools._forms.validity import invalid_controls, is_candidate
+from formtools._spec.memo import IdentityMemo
 from formtools._synth.profile import Group, Profile, get_profile
 
 __all__ = ["Parameter", "Parameters", "parameters_of", "skips_validation", "unsatisfiable"]
@@ -49,8 +50,14 @@ class Parameters:
 
 
 def parameters_of(form: Form, profile: str | Profile = "chromium") -> Parameters:
-    """Group the form's kept controls by name, in order of first appearance, and classify them."""
-    rules = get_profile(profile)
+    """Group the form's kept controls by name, in order of first appearance, and classify them.
+
+    Synthesis asks this of a form two or three times, and every call of its tool again: the
+    answer is kept while the form lives (the form and the profile are frozen)."""
+    return _SORTED_OUT(form, get_profile(profile))
+
+
+def _sort_out(form: Form, rules: Profile) -> Parameters:
     groups: dict[str, list[Control]] = {}
     skipped: list[tuple[Control, str]] = []
     submit_button = None
@@ -82,6 +89,9 @@ def parameters_of(form: Form, profile: str | Profile = "chromium") -> Parameters
         kind, problem = rules.classify(group)
         parameters.append(Parameter(group, kind or None, problem))
     return Parameters(tuple(parameters), tuple(skipped), submit_button)
+
+
+_SORTED_OUT = IdentityMemo(_sort_out)
 
 
 def unsatisfiable(form: Form, sorted_out: Parameters) -> str | None:

@@ -1,0 +1,131 @@
+"""What a call derives from a tool once (its parameters, secret keys, validator) and the URLs it
+parses are kept: a kept answer must be the one computing it again gives, for every object,
+however objects come and go, and from any thread."""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+import random
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import formtools
+from formtools._forms.sensitive import sensitive_keys
+from formtools._spec import url as url_module
+from formtools._spec.memo import IdentityMemo
+from formtools._synth.parameters import parameters_of
+from formtools._synth.tool import freeze, thaw
+
+SEED = 20261128
+
+
+def _page(rng: random.Random, number: int) -> str:
+    """A form whose controls (and so its parameters, secrets and schema) depend on ``number``."""
+    controls = []
+    for index in range(1 + number % 4):
+        kind = rng.choice(["text", "password", "number", "email", "select"])
+        name = f"f{number}_{index}" if kind != "password" else f"pin{number}_{index}"
+        if kind == "select":
+            options = "".join(f"<option>o{number}_{k}</option>" for k in range(1 + number % 3))
+            controls.append(f"<select name={name} required>{options}</select>")
+        else:
+            extra = f" min={number} max={number + 5}" if kind == "number" else ""
+            controls.append(f"<input type={kind} name={name} required{extra}>")
+    return (f"<form toolname=t{number} tooldescription=d action=/go method=post>"
+            f"{''.join(controls)}<button>go</button></form>")
+
+
+def _answers(tool: formtools.Tool, value: int) -> tuple[Any, ...]:
+    """What a call of ``tool`` is checked by: its parameters, secrets and problems."""
+    keys = [p.key for p in parameters_of(tool.form, tool.profile).parameters]
+    problems = formtools.validate_input(tool, {key: value for key in keys})
+    return (tuple(keys), sorted(sensitive_keys(tool.form)), [(p.field, p.flag, p.message) for p in problems])
+
+
+def _fresh(tool: formtools.Tool) -> formtools.Tool:
+    """An equal tool that shares no object with ``tool``: nothing of it is kept yet."""
+    return dataclasses.replace(tool, form=dataclasses.replace(tool.form), input_schema=freeze(thaw(tool.input_schema)))
+
+
+def test_kept_answers_are_the_ones_computed_again_for_objects_that_come_and_go() -> None:
+    """Tools made and dropped in a seeded order (addresses get reused): each call's answers are
+    those of an equal tool nothing was kept for."""
+    rng = random.Random(SEED)
+    for round_number in range(300):
+        number = rng.randrange(40)
+        profile = rng.choice(["chromium", "html"])
+        tool = formtools.extract_tools(_page(random.Random(number), number), profile=profile)[0]
+        value = rng.choice([number, number + 9, "x"])
+        first = _answers(tool, value)
+        assert _answers(tool, value) == first  # kept
+        assert _answers(_fresh(tool), value) == first, round_number  # computed anew
+        del tool
+        if round_number % 7 == 0:
+            gc.collect()
+
+
+def test_a_tool_replaced_with_another_schema_is_validated_by_its_own() -> None:
+    html = "<form toolname=t tooldescription=d><input name=a required><button>go</button></form>"
+    tool = formtools.extract_tools(html, profile="html")[0]
+    assert formtools.validate_input(tool, {"a": "x"}) == []
+    schema = thaw(tool.input_schema)
+    schema["properties"]["a"]["enum"] = ["only"]
+    other = dataclasses.replace(tool, input_schema=freeze(schema))
+    assert [p.field for p in formtools.validate_input(other, {"a": "x"})] == ["a"]
+    assert formtools.validate_input(tool, {"a": "x"}) == []
+    # a thawed copy of the schema is the caller's: changing it changes no later call
+    schema["properties"]["a"]["enum"] = ["x"]
+    assert [p.field for p in formtools.validate_input(other, {"a": "x"})] == ["a"]
+
+
+def test_entries_live_as_long_as_their_objects() -> None:
+    class Thing:
+        pass
+
+    computed: list[int] = []
+
+    def compute(thing: Thing, detail: object) -> int:
+        computed.append(id(thing))
+        return len(computed)
+
+    memo: IdentityMemo[Thing, object, int] = IdentityMemo(compute)
+    details = [object(), object()]
+    things = [Thing() for _ in range(50)]
+    first = [memo(thing, detail) for thing in things for detail in details]
+    again = [memo(thing, detail) for thing in things for detail in details]
+    assert first == again and len(computed) == 100 and len(memo) == 50
+    del things
+    gc.collect()
+    assert len(memo) == 0
+    # objects made at freed addresses are asked anew
+    newer = [Thing() for _ in range(50)]
+    assert [memo(thing, details[0]) for thing in newer] == list(range(101, 151))
+
+
+def test_threads_get_the_answers_one_thread_gets() -> None:
+    pages = [_page(random.Random(n), n) for n in range(24)]
+    tools = [formtools.extract_tools(page, profile=profile)[0] for page in pages for profile in ("chromium", "html")]
+    serial = [[_answers(_fresh(tool), value) for value in (3, 30, "x")] for tool in tools]
+
+    def run(indexes: list[int]) -> list[tuple[int, list[tuple[Any, ...]]]]:
+        return [(i, [_answers(tools[i], value) for value in (3, 30, "x")]) for i in indexes]
+
+    rng = random.Random(SEED)
+    batches = [[rng.randrange(len(tools)) for _ in range(40)] for _ in range(16)]
+    with ThreadPoolExecutor(8) as pool:
+        for found in pool.map(run, batches):
+            for index, answers in found:
+                assert answers == serial[index]
+
+
+def test_urls_past_the_kept_length_are_parsed_and_not_kept() -> None:
+    url_module._parse_kept.cache_clear()
+    base = "https://example.com/" + "b" * 10
+    short = url_module.parse("find?q=é", base, encoding="windows-1252")
+    assert short is not None and short.href == "https://example.com/find?q=%E9"
+    assert url_module.parse("find?q=é", base, encoding="windows-1252") is short
+    long = "find?q=" + "é" * url_module._KEPT_LENGTH
+    parsed = url_module.parse(long, base, encoding="windows-1252")
+    assert parsed is not None and parsed.href == "https://example.com/find?q=" + "%E9" * url_module._KEPT_LENGTH
+    assert url_module._parse_kept.cache_info().currsize == 1
