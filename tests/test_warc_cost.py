@@ -77,7 +77,7 @@ class _CountedInflate:
         return getattr(self._inner, name)
 
 
-def inflated_by_batch(archive: Path, out: Path, monkeypatch: pytest.MonkeyPatch) -> int:
+def inflated_by_batch(archive: Path, out: Path, monkeypatch: pytest.MonkeyPatch, resume: bool = False) -> int:
     """The bytes ``formtools batch --jobs 2`` inflates reading ``archive`` (its workers are
     forked, so they count into the same shared counter)."""
     counter = multiprocessing.Value("q", 0)
@@ -89,7 +89,7 @@ def inflated_by_batch(archive: Path, out: Path, monkeypatch: pytest.MonkeyPatch)
     with monkeypatch.context() as patched:
         counting = SimpleNamespace(MAX_WBITS=real.MAX_WBITS, decompressobj=decompressobj)
         patched.setattr(warc, "zlib", counting)
-        options = BatchOptions(jobs=2, fetch=FetchOptions(max_bytes=MAX_BYTES))
+        options = BatchOptions(jobs=2, fetch=FetchOptions(max_bytes=MAX_BYTES), resume=resume)
         tally = run_batch([str(archive)], out, options=options)
     assert tally.workers == 2
     return int(counter.value)
@@ -99,12 +99,17 @@ def inflated_by_batch(archive: Path, out: Path, monkeypatch: pytest.MonkeyPatch)
     sys.platform != "linux" or batch._start_method() != "fork",
     reason="counting the workers' inflating needs them forked",
 )
+@pytest.mark.parametrize("reading", ["spans", "index"])
 def test_workers_inflate_a_warc_gzipped_whole_once(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reading: str
 ) -> None:
     """With every record in one gzip member, ``--jobs 2`` inflates the archive at most about
-    twice (the parent's index, then a worker's read of the first record) at n and 2n records,
-    and writes the lines of ``--jobs 1``, byte for byte, a cut archive's damage line included."""
+    twice at n and 2n records, and writes the lines of ``--jobs 1``, byte for byte, a cut
+    archive's damage line included. Read in spans (4 KiB here, so that most spans look for a
+    member to begin at inside the one there is), the first span's worker reads it all; indexed
+    (under ``--resume`` with a line written), the parent's index, then a worker's read of the
+    first record not written yet."""
+    monkeypatch.setattr(batch, "_SPAN_BYTES", 4096)
     for records in (150, 300):
         plain = plain_warc(records)
         size = len(plain)
@@ -112,7 +117,11 @@ def test_workers_inflate_a_warc_gzipped_whole_once(
         archive.write_bytes(gzip.compress(plain))
         cut = tmp_path / f"cut{records}.warc.gz"
         cut.write_bytes(archive.read_bytes()[: archive.stat().st_size // 2])
-        inflated = inflated_by_batch(archive, tmp_path / "jobs2.jsonl", monkeypatch)
+        counted = tmp_path / "jobs2.jsonl"
+        if reading == "index":  # a resumed run, with the first record's line written
+            run_batch([str(archive)], counted, options=BatchOptions(jobs=1, fetch=FetchOptions(max_bytes=MAX_BYTES)))
+            counted.write_text(counted.read_text("utf-8").splitlines()[0] + "\n", encoding="utf-8")
+        inflated = inflated_by_batch(archive, counted, monkeypatch, resume=reading == "index")
         assert inflated <= 2 * size, f"{records} records: inflated {inflated / size:.1f} times"
         outputs = []
         for jobs in (1, 2):

@@ -34,7 +34,10 @@ from formtools._spec.coding import CodingError, Inflate
 
 _InflateError: type[Exception] = zlib.error  # type: ignore[assignment]  # (the stub: an instance)
 
-__all__ = ["DAMAGED", "Damage", "Location", "Record", "Undecodable", "record_at", "warc_records"]
+__all__ = [
+    "DAMAGED", "Damage", "Location", "Record", "Span", "SpanEnd", "Undecodable", "first_record_member",
+    "record_at", "warc_records", "warc_span",
+]
 
 #: What every damage report says after the archive's path: the Spark job counts its rows by it.
 DAMAGED = ": damaged archive at byte "
@@ -96,15 +99,16 @@ class _GzipMembers(io.RawIOBase):
     """The members of a gzip stream decompressed one after another (RFC 1952 allows many; WARC.gz
     has one per record). ``complete`` is false when the input ended inside a member."""
 
-    def __init__(self, raw: BinaryIO | io.RawIOBase) -> None:
+    def __init__(self, raw: BinaryIO | io.RawIOBase, at: int = 0, members_before: int = 0) -> None:
         self._raw = raw
         self._inflate = zlib.decompressobj(zlib.MAX_WBITS | 16)
         self._inside = False  # bytes of the current member were fed and its end not yet seen
         self._pending = memoryview(b"")  # inflated and not yet read (a view: no copy per read)
-        self.consumed = 0  # compressed bytes read so far
+        # where the data read so far ends in the file (``at``: where ``raw`` begins in it)
+        self.consumed = at
         self._tail = b""  # the last of them, not inflated yet (see _inflated)
-        self.member_start = 0  # where the member being inflated begins
-        self.members_done = 0  # members inflated to their end (and CRC)
+        self.member_start = at  # where the member being inflated begins
+        self.members_done = members_before  # members inflated to their end (and CRC)
         self.exhausted = False
         self._error: Exception | None = None  # the stream ends once the bytes before it are read
         self._produced = 0  # decompressed bytes given out by members so far
@@ -195,6 +199,12 @@ class _GzipMembers(io.RawIOBase):
         while len(spans) > 1 and spans[1][1] <= position:
             spans.popleft()
 
+    def ended_before(self, offset: int) -> int:
+        """How many members had ended (and passed their CRC check) among those that begin before
+        the member at ``offset``, when every member before it has ended (read-ahead may have
+        ended some after it, which are not counted)."""
+        return self.members_done - sum(1 for span in self._spans if span[0] >= offset and span[2] >= 0)
+
     def locate(self, start: int, end: int) -> Location:
         """The members holding decompressed bytes ``start`` to ``end`` (records are located in
         file order: the members wholly before ``start`` are forgotten)."""
@@ -207,6 +217,29 @@ class _GzipMembers(io.RawIOBase):
         )
         length = last[2] - first[0] if last[2] >= 0 else None
         return Location(first[0], length, start - first[1], gzip=True)
+
+
+@dataclass(frozen=True)
+class Span:
+    """Where a reading of part of a WARC.gz begins and ends (see :func:`warc_span`): ``start``
+    is a gzip member beginning a record; the records and members before it are counted in
+    ``records_before`` and ``members_before`` (what damage reports number records by), when
+    known. The span ends before the first record that begins a member at or after ``until``."""
+
+    start: int
+    until: int
+    records_before: int = 0
+    members_before: int = 0
+
+
+@dataclass(frozen=True)
+class SpanEnd:
+    """Where a span's reading stopped: ``offset``, the gzip member the next record begins (the
+    file's end after its last record); ``records`` and ``members``, how many the span read."""
+
+    offset: int
+    records: int
+    members: int
 
 
 def warc_records(
@@ -224,9 +257,29 @@ def warc_records(
     A WARC.gz record is given only once its gzip member has passed its CRC check, so a record
     whose bytes were corrupted never comes out (with one record per member, as WARC.gz is
     written; a member holding several records holds them back until it ends)."""
+    # without a span nothing ends one
+    return cast(Iterator[Record | Damage], _walk(stream, path, max_bytes, bodies, None))
+
+
+def warc_span(stream: BinaryIO, path: str, max_bytes: int, span: Span) -> Iterator[Record | Damage | SpanEnd]:
+    """The ``response`` records of one span of a WARC.gz (``stream`` positioned at
+    ``span.start``), as :func:`warc_records` gives them, then where the span ended
+    (:class:`SpanEnd`), or the damage that ended the archive in it. Read from a gzip member
+    that begins a record, the archive reads as it does from its start: a member holds no
+    state of the members before it, and between records the reader holds none either; only
+    the numbers damage reports count the records and members before the span, which is why
+    the span says them."""
+    return _walk(stream, path, max_bytes, True, span)
+
+
+def _walk(
+    stream: BinaryIO, path: str, max_bytes: int, bodies: bool, span: Span | None
+) -> Iterator[Record | Damage | SpanEnd]:
     head = stream.read(2)
     rest = _Prefixed(head, stream)
-    members = _GzipMembers(rest) if head and _GZIP_MAGIC.startswith(head) else None
+    members = None
+    if head and _GZIP_MAGIC.startswith(head):
+        members = _GzipMembers(rest, span.start, span.members_before) if span else _GzipMembers(rest)
     iterator = _archive_iterator(io.BufferedReader(members if members is not None else rest))
     held = _HeldRecords()
 
@@ -261,10 +314,18 @@ def warc_records(
         cut = read_through or (members is not None and members.error is not None)
         return (cut and _gzip_damage(path, members)) or Damage(path, offset, current, reason)
 
-    current = 0  # the index of the record being read (or whose header warcio is parsing)
+    # the index of the record being read (or whose header warcio is parsing)
+    current = span.records_before if span else 0
     try:
         for record in iterator:
             start = iterator.offset  # warcio's position: in the decompressed data
+            if span is not None and members is not None and members.into_member(start) == 0:
+                member = members.member_at(start)
+                if member >= span.until:
+                    yield from checked()  # every member before this one has ended
+                    if held.first() is None:
+                        yield SpanEnd(member, current - span.records_before, members.ended_before(member) - span.members_before)
+                        return
             if members is not None:
                 oldest = held.first()
                 members.forget_before(oldest[1] if oldest is not None else start)
@@ -322,6 +383,10 @@ def warc_records(
     else:
         while held.first() is not None:
             yield located(*held.pop())
+        if span is not None:
+            end = members.consumed if members is not None else span.start + rest.delivered
+            done = members.members_done if members is not None else 0
+            yield SpanEnd(end, current - span.records_before, done - span.members_before)
 
 
 _NOWHERE = Location(0, 0, 0, gzip=False)  # a held record's, until its members are known
@@ -675,3 +740,41 @@ class _Prefixed(io.RawIOBase):
         buffer[: len(data)] = data
         self.delivered += len(data)
         return len(data)
+
+
+#: How far past a candidate gzip header its first record's ``WARC/`` must come out: a header
+#: may carry a name, a comment and extra fields before the deflated data.
+_HEADER_READ = 1 << 16
+#: The candidates :func:`first_record_member` looks at per read.
+_SCAN = 1 << 18
+_MEMBER_HEADER = _GZIP_MAGIC + b"\x08"  # (deflate: the one method gzip has)
+
+
+def first_record_member(stream: BinaryIO, start: int, end: int) -> int | None:
+    """The first offset from ``start`` and before ``end`` where a gzip member seems to begin a
+    record: gzip's magic and method, inflating into ``WARC/``. A guess the caller must confirm:
+    compressed bytes hold the magic by chance (about once in 16 MB), and a member's data could
+    begin with ``WARC/`` without beginning a record (an archive stored in an archive).
+    :func:`formtools._crawl.batch.run_batch` confirms it by the span before, which reads up to
+    exactly where its own records end."""
+    position = start  # where the window begins in the file
+    while position < end:
+        stream.seek(position)
+        window = stream.read(_SCAN + _HEADER_READ)
+        found = window.find(_MEMBER_HEADER)
+        while 0 <= found < _SCAN and position + found < end:
+            if _inflates_to_record(window[found : found + _HEADER_READ]):
+                return position + found
+            found = window.find(_MEMBER_HEADER, found + 1)
+        if len(window) <= _SCAN:
+            return None  # the file ends in this window
+        position += _SCAN
+    return None
+
+
+def _inflates_to_record(data: bytes) -> bool:
+    inflate = zlib.decompressobj(zlib.MAX_WBITS | 16)
+    try:
+        return bool(inflate.decompress(data, 5) == b"WARC/")
+    except _InflateError:
+        return False

@@ -1,0 +1,185 @@
+"""``batch --jobs N`` reads a WARC.gz in spans, one worker a span, and must write exactly the lines
+of one reading from the start (``--jobs 1``, the Spark job): the same pages, errors and damage
+report, its byte offset and record number included.
+
+A span begins at a guess (the first gzip member from its start that inflates into ``WARC/``),
+confirmed by the span before it, which reads up to exactly where its own records end. What can
+make a guess wrong or a span's reading differ is generated here, seeded: several records in one
+member, a record split over two members, empty members, stored members with header fields, a
+page that holds a gzipped WARC record as raw bytes (a false member start), requests and
+metadata between responses, coded bodies; then cuts and flipped bytes anywhere. Spans are made
+tiny so that every archive is cut into many of them at every kind of place.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import random
+from pathlib import Path
+
+import pytest
+from warcio.statusandheaders import StatusAndHeaders
+from warcio.warcwriter import WARCWriter
+
+from formtools._crawl import batch
+from formtools._crawl.batch import BatchOptions, FetchOptions, run_batch
+from formtools._crawl.warc import first_record_member
+
+SEED = 2026_11_28
+ARCHIVES = 40
+
+
+def _record(rng: random.Random, number: int, trap: bool, kind: str | None = None) -> bytes:
+    """One uncompressed WARC record of a seeded kind."""
+    stream = io.BytesIO()
+    writer = WARCWriter(stream, gzip=False)
+    url = f"https://s{number % 3}.example/{number}"
+    kind = kind or rng.choice(["tool", "tool", "plain", "text", "request", "metadata", "chunked"])
+    if trap:  # a page holding a gzipped record's bytes as they are (a stored member shows them)
+        body = b"<form toolname=trap tooldescription=d><input name=q></form>" + gzip.compress(b"WARC/1.0\r\n\r\n", mtime=0)
+        kind = "tool"
+    elif kind in ("tool", "chunked"):
+        body = f'<form toolname=t{number} tooldescription=d><input name=q{"x" * rng.randrange(300)}></form>'.encode()
+    else:
+        body = f"<p>{'page ' * rng.randrange(1, 200)}</p>".encode()
+    if kind == "request":
+        headers = StatusAndHeaders("GET / HTTP/1.1", [("Host", "s.example")], is_http_request=True)
+        record = writer.create_warc_record(url, "request", payload=io.BytesIO(b""), http_headers=headers)
+    elif kind == "metadata":
+        record = writer.create_warc_record(url, "metadata", payload=io.BytesIO(b"via: seed\r\n"))
+    else:
+        fields = [("Content-Type", "text/plain" if kind == "text" else "text/html")]
+        if kind == "chunked":
+            fields.append(("Transfer-Encoding", "chunked"))
+            body = b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body)
+        headers = StatusAndHeaders("200 OK", fields, protocol="HTTP/1.1")
+        record = writer.create_warc_record(url, "response", payload=io.BytesIO(body), http_headers=headers)
+    writer.write_record(record)
+    return stream.getvalue()
+
+
+def _member(data: bytes, rng: random.Random, stored: bool = False) -> bytes:
+    """``data`` as one gzip member, sometimes with a file name and comment-free header fields."""
+    out = io.BytesIO()
+    name = "n" * rng.randrange(0, 400) if rng.random() < 0.2 else ""
+    with gzip.GzipFile(filename=name, mode="wb", fileobj=out, compresslevel=0 if stored else 6, mtime=0) as member:
+        member.write(data)
+    return out.getvalue()
+
+
+def _archive(rng: random.Random) -> bytes:
+    count = rng.randrange(4, 40)
+    records = [_record(rng, number, trap=rng.random() < 0.08) for number in range(count)]
+    parts: list[bytes] = []
+    index = 0
+    while index < len(records):
+        roll = rng.random()
+        if roll < 0.55:
+            parts.append(_member(records[index], rng))
+            index += 1
+        elif roll < 0.7:
+            together = rng.randrange(2, 4)
+            parts.append(_member(b"".join(records[index : index + together]), rng))
+            index += together
+        elif roll < 0.8:
+            record = records[index]
+            cut = rng.randrange(1, len(record))
+            parts += [_member(record[:cut], rng), _member(record[cut:], rng)]
+            index += 1
+        elif roll < 0.87:
+            parts.append(_member(b"", rng))
+        else:
+            parts.append(_member(records[index], rng, stored=True))
+            index += 1
+    return b"".join(parts)
+
+
+def _damaged(data: bytes, rng: random.Random) -> bytes:
+    roll = rng.random()
+    if roll < 0.5:
+        return data
+    at = rng.randrange(len(data))
+    if roll < 0.75:
+        return data[:at]
+    return data[:at] + bytes([data[at] ^ (1 << rng.randrange(8))]) + data[at + 1 :]
+
+
+def _lines(paths: list[str], out: Path, jobs: int) -> tuple[list[str], tuple[int, int, int]]:
+    tally = run_batch(paths, out, options=BatchOptions(jobs=jobs, fetch=FetchOptions(max_bytes=1200)))
+    assert tally.workers == jobs
+    return sorted(out.read_text("utf-8").splitlines()), (tally.pages, tally.failed, tally.damaged)
+
+
+def test_spans_write_the_lines_of_one_reading(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(SEED)
+    paths = []
+    for number in range(ARCHIVES):
+        archive = tmp_path / f"a{number}.warc.gz"
+        archive.write_bytes(_damaged(_archive(rng), rng))
+        paths.append(str(archive))
+    one, one_tally = _lines(paths, tmp_path / "one.jsonl", 1)
+    assert sum('"damaged archive at byte' in line or "damaged archive at byte" in line for line in one) >= 8
+    assert sum('"trap"' in line for line in one) >= 3  # the false member starts are there
+    for span in (61, 400, 1500, 6000):
+        monkeypatch.setattr(batch, "_SPAN_BYTES", span)
+        spans, spans_tally = _lines(paths, tmp_path / f"spans{span}.jsonl", 2)
+        assert spans_tally == one_tally, span
+        assert spans == one, span
+
+
+def test_a_member_that_continues_a_record_is_a_guess_the_span_before_corrects(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A record whose page ends with a whole WARC record's text, split into two gzip members just
+    before that text: the second member begins with ``WARC/`` and reads as a sound record with
+    sound records after it, but no record begins there. A span that begins between the two
+    members guesses it; the span reading the split record passes it and ends at the next real
+    record, so the guess is dropped (trusted, it adds a page that is not in the archive)."""
+    rng = random.Random(SEED)
+    inner = _record(rng, 99, trap=False, kind="tool")
+    page = b"<form toolname=outer tooldescription=d><input name=q></form><pre>" + inner
+    stream = io.BytesIO()
+    headers = StatusAndHeaders("200 OK", [("Content-Type", "text/html")], protocol="HTTP/1.1")
+    writer = WARCWriter(stream, gzip=False)
+    writer.write_record(writer.create_warc_record("https://outer.example/", "response", payload=io.BytesIO(page), http_headers=headers))
+    outer = stream.getvalue()
+    split = outer.index(inner)
+    before = [_member(_record(rng, n, trap=False, kind="tool"), rng) for n in range(3)]
+    after = [_member(_record(rng, n, trap=False, kind="tool"), rng) for n in range(3, 6)]
+    parts = [*before, _member(outer[:split], rng), _member(outer[split:], rng), *after]
+    data = b"".join(parts)
+    archive = tmp_path / "split.warc.gz"
+    archive.write_bytes(data)
+    outer_start = sum(map(len, before))
+    continuation = outer_start + len(parts[3])
+    real_next = continuation + len(parts[4])
+    # a span size whose span k begins after the split record does and guesses its second member,
+    # while the record the span before ends at lies inside span k
+    with archive.open("rb") as file:
+        size = next(
+            size for size in range(40, len(data))
+            for k in (continuation // size,)
+            if outer_start < k * size <= continuation < real_next < (k + 1) * size
+            and first_record_member(file, k * size, (k + 1) * size) == continuation
+        )
+    one, _ = _lines([str(archive)], tmp_path / "one.jsonl", 1)
+    monkeypatch.setattr(batch, "_SPAN_BYTES", size)
+    spans, _ = _lines([str(archive)], tmp_path / "spans.jsonl", 2)
+    assert spans == one and len(one) == 7 and not any("https://s0.example/99" in line for line in one)
+
+
+def test_a_stored_member_of_a_gzipped_record_is_a_guess_the_span_before_corrects(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page holding a gzipped record's bytes in a stored member: the span that begins inside
+    that member takes the embedded bytes for a member that begins a record; the span before
+    reads past it, so the guess is replaced, and no record is read twice or made up."""
+    rng = random.Random(SEED)
+    records = [_record(rng, number, trap=number == 2, kind="tool") for number in range(5)]
+    data = b"".join(_member(record, rng, stored=number == 2) for number, record in enumerate(records))
+    archive = tmp_path / "trap.warc.gz"
+    archive.write_bytes(data)
+    embedded = data.find(gzip.compress(b"WARC/1.0\r\n\r\n", mtime=0))
+    with archive.open("rb") as stream:  # the second span's guess is the embedded member
+        assert first_record_member(stream, embedded - 1, len(data)) == embedded
+    one, _ = _lines([str(archive)], tmp_path / "one.jsonl", 1)
+    monkeypatch.setattr(batch, "_SPAN_BYTES", embedded - 1)
+    spans, _ = _lines([str(archive)], tmp_path / "spans.jsonl", 2)
+    assert spans == one and len(one) == 5
