@@ -24,6 +24,7 @@ from warcio.warcwriter import WARCWriter
 
 from formtools._crawl import batch
 from formtools._crawl.batch import BatchOptions, FetchOptions, run_batch
+from formtools._crawl import warc
 from formtools._crawl.warc import first_record_member
 
 SEED = 2026_11_28
@@ -183,3 +184,38 @@ def test_a_stored_member_of_a_gzipped_record_is_a_guess_the_span_before_corrects
     monkeypatch.setattr(batch, "_SPAN_BYTES", embedded - 1)
     spans, _ = _lines([str(archive)], tmp_path / "spans.jsonl", 2)
     assert spans == one and len(one) == 5
+
+
+def test_looking_for_a_member_costs_at_most_a_few_times_the_span(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stored page full of gzip headers whose file name never ends: every candidate would feed
+    zlib as far as it looks (quadratic in the span); the guessing stops at a budget linear in
+    the span, and the span is then read from where the one before ends."""
+    rng = random.Random(SEED)
+    trap = b"\x1f\x8b\x08\x08" * 50_000  # 200 kB: FNAME set, no NUL
+    stream = io.BytesIO()
+    headers = StatusAndHeaders("200 OK", [("Content-Type", "text/html")], protocol="HTTP/1.1")
+    writer = WARCWriter(stream, gzip=False)
+    page = b"<form toolname=t tooldescription=d><input name=q></form>" + trap
+    writer.write_record(writer.create_warc_record("https://trap.example/", "response", payload=io.BytesIO(page), http_headers=headers))
+    parts = [_member(_record(rng, 0, trap=False, kind="tool"), rng), _member(stream.getvalue(), rng, stored=True)]
+    parts += [_member(_record(rng, n, trap=False, kind="tool"), rng) for n in (1, 2)]
+    archive = tmp_path / "headers.warc.gz"
+    archive.write_bytes(b"".join(parts))
+    fed: list[int] = []
+    real = warc._inflates_to_record
+
+    def counted(data: bytes) -> bool:
+        fed.append(len(data))
+        return real(data)
+
+    monkeypatch.setattr(warc, "_inflates_to_record", counted)
+    start = len(parts[0]) + 1000
+    with archive.open("rb") as file:
+        assert first_record_member(file, start, start + 100_000) is None
+    assert sum(fed) <= warc._SCAN_WORK * 100_000 + 16 * warc._HEADER_READ
+    assert len(fed) > 500  # the budget, not the first candidates, ended it
+    monkeypatch.setattr(warc, "_inflates_to_record", real)
+    one, _ = _lines([str(archive)], tmp_path / "one.jsonl", 1)
+    monkeypatch.setattr(batch, "_SPAN_BYTES", 30_000)
+    spans, _ = _lines([str(archive)], tmp_path / "spans.jsonl", 2)
+    assert spans == one and len(one) == 4

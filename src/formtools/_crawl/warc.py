@@ -743,10 +743,14 @@ class _Prefixed(io.RawIOBase):
 
 
 #: How far past a candidate gzip header its first record's ``WARC/`` must come out: a header
-#: may carry a name, a comment and extra fields before the deflated data.
-_HEADER_READ = 1 << 16
+#: may carry a name, a comment and extra fields before the deflated data (archives' writers add
+#: a few dozen bytes at most; a guess missed is no error, see first_record_member).
+_HEADER_READ = 1 << 10
 #: The candidates :func:`first_record_member` looks at per read.
 _SCAN = 1 << 18
+#: The bytes it may feed to candidates, per byte of its span: the magic can come every three
+#: bytes (a page of them in a stored member), each candidate fed up to _HEADER_READ bytes.
+_SCAN_WORK = 8
 _MEMBER_HEADER = _GZIP_MAGIC + b"\x08"  # (deflate: the one method gzip has)
 
 
@@ -756,13 +760,18 @@ def first_record_member(stream: BinaryIO, start: int, end: int) -> int | None:
     compressed bytes hold the magic by chance (about once in 16 MB), and a member's data could
     begin with ``WARC/`` without beginning a record (an archive stored in an archive).
     :func:`formtools._crawl.batch.run_batch` confirms it by the span before, which reads up to
-    exactly where its own records end."""
+    exactly where its own records end. No guess (None) is as safe: the span is then read from
+    where the span before ends, so the work spent guessing is bounded by the span's size."""
     position = start  # where the window begins in the file
+    work = _SCAN_WORK * (end - start) + 16 * _HEADER_READ
     while position < end:
         stream.seek(position)
         window = stream.read(_SCAN + _HEADER_READ)
         found = window.find(_MEMBER_HEADER)
         while 0 <= found < _SCAN and position + found < end:
+            work -= _HEADER_READ
+            if work < 0:
+                return None
             if _inflates_to_record(window[found : found + _HEADER_READ]):
                 return position + found
             found = window.find(_MEMBER_HEADER, found + 1)
