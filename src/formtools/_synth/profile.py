@@ -72,11 +72,22 @@ class Profile:
     enforces_schema: bool = False
     selects_by_value: bool = False
 
+    def __post_init__(self) -> None:
+        """``fragments`` as a read-only copy: a frozen profile whose table was the caller's dict
+        (the built-in ``chromium`` one was) could be changed through ``tool.profile.fragments``,
+        and every later tool of that profile, the registered one's included, came out changed."""
+        object.__setattr__(self, "fragments", MappingProxyType(dict(self.fragments)))
+
+    def __hash__(self) -> int:
+        # the rules are functions and a table; the name tells profiles apart as well (equal
+        # profiles hash alike, which is all a hash owes equality)
+        return hash(self.name)
+
     def extend(self, name: str, *, fragments: Mapping[str, FragmentBuilder] | None = None, **changes: Any) -> "Profile":
         """A new profile: this one with some rules replaced."""
         table = dict(self.fragments)
         table.update(fragments or {})
-        return replace(self, name=name, fragments=MappingProxyType(table), **changes)
+        return replace(self, name=name, fragments=table, **changes)
 
 
 _REGISTRY: dict[str, Profile] = {}

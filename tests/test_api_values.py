@@ -1,0 +1,158 @@
+"""The library's values as a Python program meets them: immutable, shareable, picklable.
+
+A crawler keeps tools in caches and hands them between threads and processes; an agent holds a
+tool across many calls. So whatever formtools returns must not change under its caller, and a
+caller changing what it got (a ``to_dict()``, an input it passed, a list of problems) must not
+change any later answer: not the same tool's next call, not another page's tools, not a cache
+formtools keeps. Pages come from the seeded form generator, inputs from the seeded call
+generator, so every kind of control and value is exercised, not a hand-picked few.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import random
+from collections.abc import Iterator
+from types import FunctionType, MappingProxyType, ModuleType
+from typing import Any
+
+import pytest
+
+import formtools
+from tests.support.callgen import calls_for
+from tests.support.formgen import generate_pages
+
+PAGES = list(generate_pages(14, seed=1212))
+PROFILES = ("chromium", "html", "portable")
+_MUTABLE = (dict, list, set, bytearray)
+_ATOMS = (str, bytes, int, float, bool, type(None), frozenset, FunctionType, type, ModuleType)
+
+
+def _reachable(value: Any, seen: set[int] | None = None) -> Iterator[Any]:
+    """Every object reachable from ``value`` through dataclass fields, mappings, sequences and
+    attributes (a parsed tree excepted: the ``Document`` is documented as the parser's)."""
+    seen = set() if seen is None else seen
+    if id(value) in seen or isinstance(value, (_ATOMS, formtools.Document)):
+        return
+    seen.add(id(value))
+    yield value
+    if dataclasses.is_dataclass(value):
+        children: Any = [getattr(value, f.name) for f in dataclasses.fields(value)]
+    elif isinstance(value, (dict, MappingProxyType)):
+        children = list(value.values())
+    elif isinstance(value, (list, tuple, set)):
+        children = list(value)
+    else:
+        children = list(getattr(value, "__dict__", {}).values())
+    for child in children:
+        yield from _reachable(child, seen)
+
+
+def _spoil(value: Any) -> int:
+    """Change every mutable container reachable from ``value`` as a careless caller would
+    (clear it, put something else in); how many there were."""
+    found = [part for part in _reachable(value) if isinstance(part, _MUTABLE)]
+    for part in found:
+        if isinstance(part, dict):
+            part.clear()
+            part["spoiled"] = {"type": "spoiled"}
+        elif isinstance(part, list):
+            part[:] = ["spoiled"]
+        elif isinstance(part, set):
+            part.clear()
+            part.add("spoiled")
+        else:
+            part[:] = b"spoiled"
+    return len(found)
+
+
+def _calls(tool: formtools.Tool, seed: str) -> list[Any]:
+    """Seeded inputs for ``tool``, each a fresh copy (the generator shares some, ``[]`` among
+    them, and spoiling one spoiled it for the next draw)."""
+    return copy.deepcopy(calls_for(tool.to_dict(), random.Random(seed), randoms=1)[:8])
+
+
+def _answers(tool: formtools.Tool, inputs: list[Any]) -> list[str]:
+    """What a tool says and does: every format of it, and per input the validation problems and
+    the request (or the error) a call prepares, as text."""
+    answers = [formtools.dumps(tool.to_dict(format)) for format in formtools.FORMATS]
+    for tool_input in inputs:
+        answers.append(repr(formtools.validate_input(tool, tool_input)))
+        try:
+            prepared = formtools.prepare_call(tool, tool_input, boundary="b")
+            answers.append(repr(prepared.outcome.to_dict() if prepared.request else prepared.outcome))
+        except formtools.FormtoolsError as error:
+            answers.append(f"{type(error).__name__}: {error} {[str(p) for p in error.problems]}")
+    return answers
+
+
+def _page_answers(html: str, profile: str, seed: str) -> list[list[str]]:
+    tools = formtools.extract_tools(html, base_url="https://example.com/p", profile=profile)
+    return [_answers(tool, _calls(tool, seed)) for tool in tools]
+
+
+def test_nothing_a_tool_or_a_call_holds_is_mutable() -> None:
+    """A frozen value whose parts are a dict or a list is not frozen: no dict, list, set or
+    bytearray is reachable from a tool, an extraction, a prepared call or an error's problems
+    (the built-in ``chromium`` profile's fragment table was a plain dict)."""
+    mutable: dict[str, str] = {}
+    for name, html in PAGES:
+        for profile in PROFILES:
+            extraction = formtools.extract(html, base_url="https://example.com/p", profile=profile)
+            held: list[Any] = [extraction]
+            for tool in extraction.tools:
+                for tool_input in _calls(tool, name):
+                    try:
+                        held.append(formtools.prepare_call(tool, tool_input, boundary="b"))
+                    except formtools.FormtoolsError as error:
+                        held.append(error.problems)
+            for value in (part for value in held for part in _reachable(value)):
+                if isinstance(value, _MUTABLE):
+                    mutable.setdefault(type(value).__name__, f"{name} {profile}")
+    assert not mutable, mutable
+
+
+def test_mutating_what_a_call_returns_cannot_poison_a_later_call() -> None:
+    """Change everything formtools hands back and everything given to it, then ask again: the
+    same tools, and the tools of the same pages extracted afresh, answer as before.
+
+    Handed back: ``to_dict()`` in every format, ``validate_input``'s list, each error's
+    ``problems``, the prepared call and its request's ``to_dict()``; given: the inputs, changed
+    after the call. A cache of formtools' own that kept any of these (or a value of the tool
+    they are made from) would answer the second round with the spoiled value; one keyed on a
+    tool's ``id()`` would answer a later page's tools, made after the first page's were freed
+    and often at their addresses, with the first page's answers."""
+    before = {(name, profile): _page_answers(html, profile, name) for name, html in PAGES for profile in PROFILES}
+    kept: dict[tuple[str, str], list[formtools.Tool]] = {}
+    spoiled = 0
+    for name, html in PAGES:
+        for profile in PROFILES:
+            tools = formtools.extract_tools(html, base_url="https://example.com/p", profile=profile)
+            kept[(name, profile)] = tools
+            for tool in tools:
+                handed: list[Any] = [tool, tool.profile, tool.form, tool.page]
+                handed += [tool.to_dict(format) for format in formtools.FORMATS]
+                for tool_input in _calls(tool, name):
+                    handed += [tool_input, formtools.validate_input(tool, tool_input)]
+                    try:
+                        prepared = formtools.prepare_call(tool, tool_input, boundary="b")
+                    except formtools.FormtoolsError as error:
+                        handed += [error, error.problems, error.to_dict()]
+                    else:
+                        handed += [prepared, prepared.outcome.to_dict() if prepared.request else prepared.outcome]
+                    spoiled += _spoil(tool_input)
+                spoiled += sum(_spoil(value) for value in handed)
+    assert spoiled > 1000  # the round changed what a caller can change
+    for (name, profile), tools in kept.items():
+        same = [_answers(tool, _calls(tool, name)) for tool in tools]
+        assert same == before[(name, profile)], (name, profile)
+        assert _page_answers(dict(PAGES)[name], profile, name) == before[(name, profile)], (name, profile)
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_a_profiles_rules_cannot_be_changed_through_its_tools(profile: str) -> None:
+    """The fragment table of a registered profile is read-only, reached from any of its tools."""
+    tool = formtools.extract_tools(PAGES[0][1], profile=profile)[0]
+    with pytest.raises(TypeError):
+        tool.profile.fragments["text"] = tool.profile.fragments["number"]  # type: ignore[index]
