@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import pickle
 import random
 from collections.abc import Iterator
 from types import FunctionType, MappingProxyType, ModuleType
@@ -156,3 +157,61 @@ def test_a_profiles_rules_cannot_be_changed_through_its_tools(profile: str) -> N
     tool = formtools.extract_tools(PAGES[0][1], profile=profile)[0]
     with pytest.raises(TypeError):
         tool.profile.fragments["text"] = tool.profile.fragments["number"]  # type: ignore[index]
+
+
+def _round_trips(value: Any) -> list[Any]:
+    return [pickle.loads(pickle.dumps(value)), copy.deepcopy(value)]
+
+
+def _same_error(error: formtools.FormtoolsError, again: Any) -> bool:
+    return (
+        type(again) is type(error)
+        and str(again) == str(error)
+        and again.problems == error.problems
+        and again.to_dict() == error.to_dict()
+        and vars(again) == vars(error)
+    )
+
+
+def test_what_formtools_returns_pickles_and_deep_copies_equal() -> None:
+    """Spark, multiprocessing and a batch's workers pickle what they hand back, and callers
+    deep-copy: tools, prepared calls, results, diagnostics and every error a call raises come
+    back equal (and hash alike). Read-only mappings did not pickle at all, and an error whose
+    constructor takes no message (``InputError``, ``ValidationError``, ``NoSubmitButton``) was
+    rebuilt from its message and raised a TypeError or AttributeError instead."""
+    kinds: set[str] = set()
+    for name, html in PAGES:
+        for profile in PROFILES:
+            extraction = formtools.extract(html, base_url="https://example.com/p", profile=profile)
+            for diagnostic in extraction.diagnostics:
+                assert all(again == diagnostic for again in _round_trips(diagnostic))
+            for tool in extraction.tools:
+                for again in _round_trips(tool):
+                    assert again == tool and hash(again) == hash(tool) and again.profile is tool.profile
+                for tool_input in _calls(tool, name):
+                    try:
+                        prepared = formtools.prepare_call(tool, tool_input, boundary="b")
+                    except formtools.FormtoolsError as error:
+                        kinds.add(type(error).__name__)
+                        assert all(_same_error(error, again) for again in _round_trips(error)), error
+                        continue
+                    kinds.add("PreparedCall")
+                    held: list[Any] = [prepared]
+                    if not prepared.autosubmit:  # awaiting-user (or not sent): nothing goes out
+                        held.append(formtools.submit(prepared))
+                    for value in held:
+                        assert all(again == value for again in _round_trips(value))
+    assert {"PreparedCall", "InputError", "ValidationError", "NoSubmitButton"} <= kinds, kinds
+    made = [formtools.errors.Blocked("m", url="http://u:p@10.0.0.1/", address="10.0.0.1", reason="private"),
+            formtools.UnknownDocumentURL("/a"), formtools.FetchTimeout("late", url="https://a/")]
+    for error in made:
+        assert all(_same_error(error, again) for again in _round_trips(error))
+
+
+def test_a_deep_copied_document_gives_the_same_tools() -> None:
+    """A deep copy of a Document is the document (it is a value): lxml copied its tree apart
+    from the elements its parser-given form owners and lines are keyed by, and the copy's
+    forms lost controls."""
+    for name, html in PAGES:
+        document = formtools.parse_html(html, url="https://example.com/p")
+        assert formtools.extract_tools(copy.deepcopy(document)) == formtools.extract_tools(document), name

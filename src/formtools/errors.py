@@ -140,6 +140,13 @@ class FormtoolsError(Exception):
         else:
             super().__init__(*(shown_in_text(arg) if isinstance(arg, str) else arg for arg in args))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (and copied) as what it is, its message and attributes, not by calling its
+        class again with its ``args``: the message is no argument of most constructors
+        (``InputError`` takes problems, ``NoSubmitButton`` nothing, ``FetchError`` a keyword
+        URL), and an error raised in a worker process came back as a TypeError instead."""
+        return (_unpickled, (type(self), self.args), self.__dict__)
+
     @property
     def message(self) -> str:
         return str(self)
@@ -159,6 +166,13 @@ class FormtoolsError(Exception):
         if self.problems:
             data["problems"] = [{"key": p.key, "message": p.message} for p in self.problems]
         return data
+
+
+def _unpickled(cls: type[FormtoolsError], args: tuple[Any, ...]) -> FormtoolsError:
+    """An error of ``cls`` with ``args``, its attributes to be set by unpickling."""
+    error = cls.__new__(cls)
+    error.args = args
+    return error
 
 
 class UsageProblem(FormtoolsError, ValueError):
@@ -295,17 +309,8 @@ class FetchError(FormtoolsError, OSError):
         super().__init__(message)
         self.url = shown(url)  # as a message may show it, whoever raised it
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        # OSError pickles by its args; the URL is keyword-only, so say how to rebuild it
-        # (batch hands results between processes)
-        return (_rebuild, (type(self), str(self), self.url))
-
     def to_dict(self) -> dict[str, Any]:
         return {**super().to_dict(), "url": self.url}
-
-
-def _rebuild(cls: type[FetchError], message: str, url: str) -> FetchError:
-    return cls(message, url=url)
 
 
 class BadURL(FetchError):
@@ -324,13 +329,6 @@ class Blocked(FetchError):
         super().__init__(message, url=url)
         self.address = address
         self.reason = reason
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild_blocked, (str(self), self.url, self.address, self.reason))
-
-
-def _rebuild_blocked(message: str, url: str, address: str, reason: str) -> Blocked:
-    return Blocked(message, url=url, address=address, reason=reason)
 
 
 class FetchTimeout(FetchError):

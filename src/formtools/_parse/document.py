@@ -88,6 +88,19 @@ class Document:
             f"base_url={shown(self.base_url) if self.base_url else None!r}, encoding={self.encoding!r})"
         )
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Document:
+        """Itself: a document is a value nothing changes. A deep copy copied the tree element by
+        element (lxml copies ignore the memo), so the elements ``parser_owners``, ``lines`` and
+        ``many_attributes`` are keyed by were no longer in it: the copy's forms lost their
+        parser-given controls and lines, and a deep-copied Extraction its page."""
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        raise TypeError(
+            "a formtools Document holds its parsed tree and cannot be pickled: pickle its tools "
+            "(or an Extraction's tools), or the page's markup to parse again"
+        )
+
     @cached_property
     def root(self) -> etree._Element:
         """The whole document tree, as html5lib builds it."""

@@ -112,6 +112,11 @@ class Tool:
     page: PageContext = PageContext()
     inferred: bool = False
 
+    def __hash__(self) -> int:
+        """Frozen, so hashable (a dict key, a set member, a ``functools.cache`` argument); the
+        generated hash raised TypeError on the read-only schema. Equal tools hash alike."""
+        return hash((self.name, self.description, self.form, self.page))
+
     def __repr__(self) -> str:
         shown = ", ".join(
             f"{name}={value!r}"
