@@ -215,3 +215,57 @@ def test_a_deep_copied_document_gives_the_same_tools() -> None:
     for name, html in PAGES:
         document = formtools.parse_html(html, url="https://example.com/p")
         assert formtools.extract_tools(copy.deepcopy(document)) == formtools.extract_tools(document), name
+
+
+_ODD_NUMBERS: tuple[Any, ...] = (
+    float("nan"), float("inf"), float("-inf"), 1e308, -1e308, 5e-324, -0.0, 0.1, 2**53 + 1,
+    10**400, -(10**400), True, False, 1e21, 123456789.123, -7,
+)
+
+
+def _numeric_page(rng: random.Random) -> str:
+    """A form of number and range inputs, a multi-select and checkboxes with seeded bounds and
+    steps (fractional, huge, ``any``, none)."""
+    def number() -> str:
+        picks = {
+            "min": rng.choice([None, "0", "-1e308", "0.5", "1"]),
+            "max": rng.choice([None, "10", "1e308", "99.5"]),
+            "step": rng.choice([None, "any", "0.1", "0.5", "3", "1e-300", "1e300"]),
+            "value": rng.choice([None, "", "5"]),
+        }
+        attributes = "".join(f' {key}="{value}"' for key, value in picks.items() if value is not None)
+        return f'<input type={rng.choice(["number", "range"])}{attributes}'
+    controls = [f'{number()} name=n{i}>' for i in range(rng.randint(1, 4))]
+    controls.append("<select name=m multiple><option>1<option>2</select><input type=checkbox name=c value=1>")
+    return f"<form toolname=t tooldescription=d>{''.join(controls)}<button>Go</button></form>"
+
+
+def test_any_number_a_caller_passes_is_answered_not_crashed_on() -> None:
+    """NaN, infinities, the largest and smallest doubles, integers beyond them and booleans, as
+    values and inside arrays, for number, range, select and checkbox parameters under every
+    profile: ``validate_input`` lists problems and a call is prepared or refused with a
+    ``FormtoolsError``, never a Python error from deep inside (``validate_input`` raised
+    jsonschema's ValueError and OverflowError for NaN and Infinity under ``chromium``)."""
+    rng = random.Random("odd numbers")
+    crashes: list[str] = []
+    answered = 0
+    for _ in range(12):
+        html = _numeric_page(rng)
+        for profile in PROFILES:
+            (tool,) = formtools.extract_tools(html, base_url="https://example.com/", profile=profile)
+            for key in tool.input_schema["properties"]:
+                for value in _ODD_NUMBERS:
+                    for tool_input in ({key: value}, {key: [value, 1]}):
+                        for step in ("validate", "call"):
+                            try:
+                                if step == "validate":
+                                    formtools.validate_input(tool, tool_input)
+                                else:
+                                    formtools.prepare_call(tool, tool_input, boundary="b")
+                            except formtools.FormtoolsError:
+                                pass
+                            except Exception as error:  # noqa: BLE001 - what this test looks for
+                                crashes.append(f"{profile} {step} {tool_input!r}: {type(error).__name__}: {error}")
+                            answered += 1
+    assert not crashes, (len(crashes), crashes[:5], html)
+    assert answered > 3000

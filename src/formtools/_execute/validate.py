@@ -15,6 +15,7 @@ Every failure is reported per field with a ValidityState-style ``flag`` (``value
 from __future__ import annotations
 
 import json
+import math
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -25,7 +26,7 @@ from jsonschema import Draft202012Validator, ValidationError, validators
 from formtools._spec.constants import MASK
 from formtools._forms.state import normalize_newlines
 from formtools._spec.microsyntax import compiled_pattern, pattern_budget, regex_matches
-from formtools._execute.fill import NOT_JSON, check_file_names, holds_lone_surrogate, js_to_string, non_json_value
+from formtools._execute.fill import NOT_JSON, check_file_names, holds_lone_surrogate, js_number, js_to_string, non_json_value
 from formtools._forms.sensitive import sensitive_keys
 from formtools._synth.tool import Tool, thaw
 from formtools._forms.state import initial_state
@@ -82,6 +83,20 @@ def _pattern(
     regex = compiled_pattern(pattern)
     if regex is not None and not regex_matches(regex, instance):
         yield _Flagged(f"{_quoted(instance, schema)} does not match {_json(pattern)}", "patternMismatch")
+
+
+def _multiple_of(validator: Any, step: Any, instance: Any, schema: Mapping[str, Any]) -> Iterator[ValidationError]:
+    """JSON Schema's ``multipleOf``, which jsonschema computes with ``int()`` and ``Fraction``:
+    NaN and Infinity (a Python caller's floats; ``1e400`` in JSON text parses to Infinity)
+    raised ValueError and OverflowError out of :func:`validate_input`. They are no multiple of
+    anything."""
+    if isinstance(instance, float) and not math.isfinite(instance):
+        yield ValidationError(f"{instance!r} is not a multiple of {step!r}")
+        return
+    yield from _MULTIPLE_OF(validator, step, instance, schema)
+
+
+_MULTIPLE_OF = Draft202012Validator.VALIDATORS["multipleOf"]
 
 
 def _address_pattern(
@@ -306,6 +321,7 @@ _Validator = validators.extend(
         "pattern": _pattern,
         "x-formtools-address-pattern": _address_pattern,
         "x-formtools-html-type": _html_type,
+        "multipleOf": _multiple_of,
         "enum": _enum,
         "anyOf": _any_of,
         "allOf": _all_of,
@@ -407,10 +423,7 @@ def nests_deeper_than_taken(value: Any) -> bool:
 
 def _beyond_doubles(value: Any) -> bool:
     if isinstance(value, int) and not isinstance(value, bool):
-        try:
-            float(value)
-        except OverflowError:
-            return True
+        return math.isinf(js_number(value))
     return isinstance(value, list) and any(_beyond_doubles(item) for item in value)
 
 
