@@ -105,6 +105,10 @@ def shown_in_text(text: str) -> str:
     return URL_IN_TEXT.sub(lambda found: shown(found.group()), text) if "@" in text else text
 
 
+#: what ends a line (``str.splitlines``) → its escape, as ``repr()`` writes it
+_LINE_BREAKS = {ord(c): repr(c)[1:-1] for c in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"}
+
+
 class Problem(Protocol):
     """One rejected field of a call: the parameter's ``key`` (None for the input as a whole) and
     the browser's ``message`` for it."""
@@ -134,11 +138,13 @@ class FormtoolsError(Exception):
 
     def __init__(self, *args: Any) -> None:
         """The message as every edge and ``repr()`` shows it: a URL in it without its user name
-        and password, whichever message quoted it (one place, so no message can forget)."""
+        and password, and on one line, a line break in what it quotes (a file name, a path a
+        caller gave) written as its escape, whichever message quoted it (one place, so no
+        message can forget: ``"a\r\nX: 1: no such file"`` printed a second line)."""
         if self.verbatim:
             super().__init__(*args)
         else:
-            super().__init__(*(shown_in_text(arg) if isinstance(arg, str) else arg for arg in args))
+            super().__init__(*(shown_in_text(arg).translate(_LINE_BREAKS) if isinstance(arg, str) else arg for arg in args))
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled (and copied) as what it is, its message and attributes, not by calling its
