@@ -15,7 +15,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping
 
-from formtools.errors import InputError, SubmissionError
+from formtools.errors import InputError, SubmissionError, UsageProblem
 from formtools._forms.model import Control, Form
 from formtools._forms.sensitive import is_sensitive
 from formtools._synth.profile import Group, Profile, get_profile
@@ -326,6 +326,18 @@ def refuse_lone_surrogates(tool_input: Any) -> None:
         raise InputError([InputProblem(None, NOT_JSON)])
 
 
+def _state_of(form: Form, state: Any) -> FormState:
+    """``state`` if it is a state of ``form``. Another form's state (a call's ``state`` carried
+    to another tool) was filled and submitted as it was: the other form's fields went to this
+    form's action; and a value that is no FormState raised AttributeError, or (``{}``) was
+    taken for no state at all."""
+    if not isinstance(state, FormState):
+        raise UsageProblem(f"state is a FormState (a previous call's .state), not a {type(state).__name__}")
+    if state.form is not form and state.form != form:
+        raise UsageProblem(f"state is the state of {state.form.describe}, not of this tool's {form.describe}")
+    return state
+
+
 def fill(
     form: Form,
     tool_input: Any = OMITTED,
@@ -340,7 +352,7 @@ def fill(
     """
     tool_input = require_object(tool_input)
     refuse_lone_surrogates(tool_input)
-    current = state or initial_state(form)
+    current = initial_state(form) if state is None else _state_of(form, state)
     chosen_profile = get_profile(profile)
     parameters = parameters_of(form, chosen_profile)
     rules = HTML_RULES if chosen_profile.selects_by_value else CHROMIUM_RULES

@@ -28,7 +28,7 @@ from formtools._forms.state import normalize_newlines
 from formtools._spec.microsyntax import compiled_pattern, pattern_budget, regex_matches
 from formtools._execute.fill import NOT_JSON, check_file_names, holds_lone_surrogate, js_number, js_to_string, non_json_value
 from formtools._forms.sensitive import sensitive_keys
-from formtools._synth.tool import Tool, thaw
+from formtools._synth.tool import Tool, require_tool, thaw
 from formtools._forms.state import initial_state
 from formtools._forms.validity import invalid_controls, is_candidate, value_problem
 from formtools._synth.parameters import parameters_of, skips_validation
@@ -434,6 +434,7 @@ def validate_input(tool: Tool, tool_input: Any, *, files: Iterable[str] = ()) ->
     ``files`` that no enabled file input has raises :class:`~formtools.SubmissionError`, as
     :func:`~formtools.prepare_call` does. The patterns it matches share one
     :func:`~formtools._spec.microsyntax.pattern_budget` (a call's, when the call validates)."""
+    require_tool(tool, "validate_input")
     with pattern_budget():
         return _problems(tool, tool_input, frozenset(files))
 
