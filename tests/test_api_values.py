@@ -31,24 +31,26 @@ _MUTABLE = (dict, list, set, bytearray)
 _ATOMS = (str, bytes, int, float, bool, type(None), frozenset, FunctionType, type, ModuleType)
 
 
-def _reachable(value: Any, seen: set[int] | None = None) -> Iterator[Any]:
+def _reachable(value: Any) -> Iterator[Any]:
     """Every object reachable from ``value`` through dataclass fields, mappings, sequences and
-    attributes (a parsed tree excepted: the ``Document`` is documented as the parser's)."""
-    seen = set() if seen is None else seen
-    if id(value) in seen or isinstance(value, (_ATOMS, formtools.Document)):
-        return
-    seen.add(id(value))
-    yield value
-    if dataclasses.is_dataclass(value):
-        children: Any = [getattr(value, f.name) for f in dataclasses.fields(value)]
-    elif isinstance(value, (dict, MappingProxyType)):
-        children = list(value.values())
-    elif isinstance(value, (list, tuple, set)):
-        children = list(value)
-    else:
-        children = list(getattr(value, "__dict__", {}).values())
-    for child in children:
-        yield from _reachable(child, seen)
+    attributes (a parsed tree excepted: the ``Document`` is documented as the parser's), walked
+    with a stack of its own (a result's JSON-LD may nest 1,000 levels)."""
+    seen: set[int] = set()
+    pending = [value]
+    while pending:
+        value = pending.pop()
+        if id(value) in seen or isinstance(value, (_ATOMS, formtools.Document)):
+            continue
+        seen.add(id(value))
+        yield value
+        if dataclasses.is_dataclass(value):
+            pending.extend(getattr(value, f.name) for f in dataclasses.fields(value))
+        elif isinstance(value, (dict, MappingProxyType)):
+            pending.extend(value.values())
+        elif isinstance(value, (list, tuple, set)):
+            pending.extend(value)
+        else:
+            pending.extend(getattr(value, "__dict__", {}).values())
 
 
 def _spoil(value: Any) -> int:
@@ -331,3 +333,35 @@ def test_every_mistaken_argument_is_a_one_line_formtools_error() -> None:
                     failures.append(f"{name} {value!r}: header {header} holds a line break")
     assert not failures, (len(failures), failures[:8])
     assert refused > 150
+
+
+def _deep_json(rng: random.Random, depth: int) -> Any:
+    """A JSON value nesting ``depth`` arrays and objects, with seeded scalars and siblings."""
+    value: Any = rng.choice([1, "x", None, True, 0.5, [], {}])
+    for level in range(depth - 1):
+        siblings = [rng.choice([2, "é\"\\", False, 1e21]) for _ in range(rng.randint(0, 2))]
+        if rng.random() < 0.5:
+            value = [*siblings, value] if rng.random() < 0.5 else [value, *siblings]
+        else:
+            value = {f"k{level}": value, **{f"s{i}": s for i, s in enumerate(siblings)}}
+    return value
+
+
+def test_a_result_as_deep_as_chromium_keeps_is_written_and_copied() -> None:
+    """A landing page's JSON-LD block is kept up to 1,000 levels deep, as Chromium keeps it
+    (``MAX_JSON_DEPTH``): ``formtools.dumps`` of the result (what ``formtools call`` prints)
+    recursed once per level and raised RecursionError at 998 levels. And the result's
+    ``output`` / ``to_dict()`` are the caller's own copies: changing them left the result's
+    ``json_ld`` and its next ``to_dict()`` changed."""
+    from formtools._execute.send import MAX_JSON_DEPTH
+
+    rng = random.Random("deep json-ld")
+    for depth in (1, 2, 50, *(rng.randint(900, MAX_JSON_DEPTH - 1) for _ in range(3)), MAX_JSON_DEPTH - 1):
+        block = _deep_json(rng, depth)
+        result = formtools.ToolResult(status="completed", status_code=200, json_ld=(block, {"n": [1]}))
+        written = {pretty: formtools.dumps(result.to_dict(), pretty=pretty) for pretty in (False, True)}
+        assert written[False].count("[") + written[False].count("{") >= depth
+        assert written[True].replace("\n", "").replace(" ", "") == written[False].replace(" ", "")
+        assert _spoil([result.output, result.result, result.to_dict(), result.to_dict(reveal=True)]) > 0
+        assert formtools.dumps(result.to_dict()) == written[False], depth
+        assert result.json_ld[1] == {"n": [1]}

@@ -50,7 +50,7 @@ class InputProblem:
 # ---- JavaScript conversions, as Chromium applies them to tool input -------------------------
 
 
-def js_number(value: int | float) -> float:
+def js_double(value: int | float) -> float:
     """The double ``JSON.parse`` gives for a JSON number: an integer beyond the doubles is
     ±Infinity (Python's ``float()`` raised OverflowError on it out of every conversion)."""
     try:
@@ -69,7 +69,7 @@ def js_to_string(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, str):
         return value
-    number = js_number(value)
+    number = js_double(value)
     if number.is_integer() and -(2**31) <= number < 2**31:
         return str(int(number))
     return _to_precision6(number)
@@ -104,7 +104,7 @@ def _to_boolean(value: Any) -> bool | None:
     if isinstance(value, bool):
         return value
     if isinstance(value, (int, float)):
-        return value != 0 if js_number(value).is_integer() else None
+        return value != 0 if js_double(value).is_integer() else None
     if isinstance(value, str):
         lowered = value.lower()
         if lowered in ("true", "1"):

@@ -26,7 +26,7 @@ from jsonschema import Draft202012Validator, ValidationError, validators
 from formtools._spec.constants import MASK
 from formtools._forms.state import normalize_newlines
 from formtools._spec.microsyntax import compiled_pattern, pattern_budget, regex_matches
-from formtools._execute.fill import NOT_JSON, check_file_names, holds_lone_surrogate, js_number, js_to_string, non_json_value
+from formtools._execute.fill import NOT_JSON, check_file_names, holds_lone_surrogate, js_double, js_to_string, non_json_value
 from formtools._forms.sensitive import sensitive_keys
 from formtools._synth.tool import Tool, require_tool, thaw
 from formtools._forms.state import initial_state
@@ -423,7 +423,7 @@ def nests_deeper_than_taken(value: Any) -> bool:
 
 def _beyond_doubles(value: Any) -> bool:
     if isinstance(value, int) and not isinstance(value, bool):
-        return math.isinf(js_number(value))
+        return math.isinf(js_double(value))
     return isinstance(value, list) and any(_beyond_doubles(item) for item in value)
 
 
