@@ -365,3 +365,22 @@ def test_a_result_as_deep_as_chromium_keeps_is_written_and_copied() -> None:
         assert _spoil([result.output, result.result, result.to_dict(), result.to_dict(reveal=True)]) > 0
         assert formtools.dumps(result.to_dict()) == written[False], depth
         assert result.json_ld[1] == {"n": [1]}
+
+
+def test_public_functions_name_every_keyword() -> None:
+    """A strict type checker sees every keyword of every public function: ``call_tool`` and
+    ``acall_tool`` took ``**options: Any``, so ``call_tool(tool, x, timout=5)`` type-checked and
+    failed at run time. Each call function takes every keyword of the steps it strings
+    together, so nothing a step offers is out of reach."""
+    import inspect
+
+    def keywords(function: Any) -> set[str]:
+        return {p.name for p in inspect.signature(function).parameters.values() if p.kind is p.KEYWORD_ONLY}
+
+    for name in formtools.__all__:
+        function = getattr(formtools, name)
+        if inspect.isfunction(function):
+            kinds = {p.kind for p in inspect.signature(function).parameters.values()}
+            assert inspect.Parameter.VAR_KEYWORD not in kinds, name
+    assert keywords(formtools.prepare_call) | keywords(formtools.submit) <= keywords(formtools.call_tool)
+    assert keywords(formtools.prepare_call) | keywords(formtools.asubmit) <= keywords(formtools.acall_tool)

@@ -417,23 +417,56 @@ async def asubmit(
     return finishing.apply(result)
 
 
-def call_tool(tool: Tool, tool_input: Any = OMITTED, *, confirm: bool = False, **options: Any) -> ToolResult:
+def call_tool(
+    tool: Tool,
+    tool_input: Any = OMITTED,
+    *,
+    confirm: bool = False,
+    submitter: str | None = None,
+    state: FormState | None = None,
+    files: Mapping[str, FileSource | Sequence[FileSource]] | None = None,
+    boundary: str | None = None,
+    client: httpx.Client | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    include_text: bool = False,
+    sensitive: bool | None = None,
+) -> ToolResult:
     """Execute a tool call as Chromium does and return the landing page's JSON-LD.
 
-    ``options`` are :func:`prepare_call`'s keywords (``submitter``, ``state``, ``files``,
+    The keywords are :func:`prepare_call`'s (``submitter``, ``state``, ``files``,
     ``boundary``) and :func:`submit`'s (``client``, ``timeout``, ``max_bytes``,
-    ``include_text``).
+    ``include_text``, ``sensitive``), each named here (they were ``**options: Any``, so a
+    strict type checker let ``timout=5`` through to a TypeError at run time).
     """
-    preparing = {k: options.pop(k) for k in _PREPARE_OPTIONS if k in options}
-    return submit(prepare_call(tool, tool_input, **preparing), confirm=confirm, **options)
+    prepared = prepare_call(tool, tool_input, submitter=submitter, state=state, files=files, boundary=boundary)
+    return submit(
+        prepared, confirm=confirm, client=client, timeout=timeout, max_bytes=max_bytes,
+        include_text=include_text, sensitive=sensitive,
+    )
 
 
 async def acall_tool(
-    tool: Tool, tool_input: Any = OMITTED, *, confirm: bool = False, **options: Any
+    tool: Tool,
+    tool_input: Any = OMITTED,
+    *,
+    confirm: bool = False,
+    submitter: str | None = None,
+    state: FormState | None = None,
+    files: Mapping[str, FileSource | Sequence[FileSource]] | None = None,
+    boundary: str | None = None,
+    client: httpx.AsyncClient | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    include_text: bool = False,
+    fetcher: AsyncFetcher | None = None,
+    sensitive: bool | None = None,
+    parsers: anyio.CapacityLimiter | None = None,
 ) -> ToolResult:
-    """:func:`call_tool` for asyncio (``client`` is an ``httpx.AsyncClient``)."""
-    preparing = {k: options.pop(k) for k in _PREPARE_OPTIONS if k in options}
-    return await asubmit(prepare_call(tool, tool_input, **preparing), confirm=confirm, **options)
-
-
-_PREPARE_OPTIONS = ("submitter", "state", "files", "boundary")
+    """:func:`call_tool` for asyncio (``client`` is an ``httpx.AsyncClient``; ``fetcher`` and
+    ``parsers`` as for :func:`asubmit`)."""
+    prepared = prepare_call(tool, tool_input, submitter=submitter, state=state, files=files, boundary=boundary)
+    return await asubmit(
+        prepared, confirm=confirm, client=client, timeout=timeout, max_bytes=max_bytes,
+        include_text=include_text, fetcher=fetcher, sensitive=sensitive, parsers=parsers,
+    )
