@@ -384,3 +384,60 @@ def test_public_functions_name_every_keyword() -> None:
             assert inspect.Parameter.VAR_KEYWORD not in kinds, name
     assert keywords(formtools.prepare_call) | keywords(formtools.submit) <= keywords(formtools.call_tool)
     assert keywords(formtools.prepare_call) | keywords(formtools.asubmit) <= keywords(formtools.acall_tool)
+
+
+def test_threads_sharing_tools_answer_as_one_thread_does() -> None:
+    """A crawler's or a web app's threads call the same tools at once: each thread asks every
+    question of every tool (every format, validation, a prepared call per seeded input) in an
+    order of its own, and gets exactly the answers one thread got. Whatever formtools keeps
+    between calls (caches keyed on a tool, compiled patterns, the pattern budget) must be
+    neither shared mid-update nor handed from one thread's call to another's."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    tools = [
+        (tool, _calls(tool, name))
+        for name, html in PAGES
+        for profile in PROFILES
+        for tool in formtools.extract_tools(html, base_url="https://example.com/p", profile=profile)
+    ]
+    alone = [_answers(tool, inputs) for tool, inputs in tools]
+
+    def one_thread(seed: int) -> list[list[str]]:
+        order = list(range(len(tools)))
+        random.Random(seed).shuffle(order)
+        answers: dict[int, list[str]] = {i: _answers(*tools[i]) for i in order}
+        return [answers[i] for i in range(len(tools))]
+
+    with ThreadPoolExecutor(6) as pool:
+        for answers in pool.map(one_thread, range(6)):
+            assert answers == alone
+
+
+def test_a_tool_made_where_a_freed_one_was_is_answered_as_itself() -> None:
+    """Tools made and dropped one after another (a crawl's pages) often take the memory, so the
+    ``id()``, of a tool freed just before: a cache keyed on ``id(tool)`` that does not keep its
+    tool alive answers the new tool with the old one's schema. Seeded pages alternate between
+    forms that answer the same inputs differently; every tool must answer as its own page does."""
+    rng = random.Random("freed tools")
+    forms = [
+        "<form toolname=t tooldescription=d><input name=q required><button>Go</button></form>",
+        "<form toolname=t tooldescription=d><input name=q pattern=[0-9]+><button>Go</button></form>",
+        "<form toolname=t tooldescription=d><input type=number name=q max=3><button>Go</button></form>",
+        "<form toolname=t tooldescription=d toolautosubmit><input name=r><button>Go</button></form>",
+    ]
+    inputs: list[Any] = [{}, {"q": "abc"}, {"q": 7}, {"r": "x"}]
+    expected = {
+        (html, profile): _answers(formtools.extract_tools(html, profile=profile)[0], copy.deepcopy(inputs))
+        for html in forms
+        for profile in PROFILES
+    }
+    seen: dict[int, tuple[str, str]] = {}
+    reused = 0
+    for _ in range(120):
+        html, profile = rng.choice(forms), rng.choice(PROFILES)
+        tool = formtools.extract_tools(html, profile=profile)[0]
+        reused += seen.get(id(tool), (html, profile)) != (html, profile)
+        seen[id(tool)] = (html, profile)
+        assert _answers(tool, copy.deepcopy(inputs)) == expected[(html, profile)], (html, profile)
+        del tool
+    assert reused > 5, reused  # the case this test is about happened
