@@ -283,10 +283,15 @@ _WRONG: tuple[Any, ...] = (
 
 def _entry_points(tool: formtools.Tool, other: formtools.Tool) -> list[tuple[str, Any]]:
     """Each public entry point with one argument left open, as ``(name, call)``."""
+    import lxml.html
+
     state = formtools.prepare_call(other, {}, boundary="b").state
     return [
         ("parse_html(markup)", lambda v: formtools.parse_html(v)),
         ("extract_tools(page)", lambda v: formtools.extract_tools(v)),
+        ("extract_tools(base_url)", lambda v: formtools.extract_tools("<form toolname=a tooldescription=b>", base_url=v)),
+        ("parse_html(url)", lambda v: formtools.parse_html("<p>", url=v)),
+        ("from_tree(url)", lambda v: formtools.from_tree(lxml.html.fromstring("<p>"), url=v)),
         ("load_page(source)", lambda v: formtools.load_page(v)),
         ("prepare_call(tool)", lambda v: formtools.prepare_call(v, {})),
         ("validate_input(tool)", lambda v: formtools.validate_input(v, {})),
@@ -306,7 +311,8 @@ def test_every_mistaken_argument_is_a_one_line_formtools_error() -> None:
     a ``FormtoolsError`` of one line, never an AttributeError or TypeError from deep inside
     (``parse_html(Path(…))``, a tool's name given to ``prepare_call``, ``files={"f": "photo.jpg"}``
     read as one file per character, ``state=`` of another form's call filled and submitted to
-    this form's action, a boundary holding CR LF written into ``Content-Type``)."""
+    this form's action, a boundary holding CR LF written into ``Content-Type``, a ``base_url``
+    of bytes kept and failing in the URL parser)."""
     html = (
         "<form toolname=up tooldescription=d method=post enctype=multipart/form-data action=/u>"
         "<input name=q><input type=file name=f><button>Go</button></form>"

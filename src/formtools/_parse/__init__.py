@@ -12,7 +12,7 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
-from formtools._parse.document import Document, Parser
+from formtools._parse.document import Document, Parser, require_url
 from formtools._spec.referrer import policy_from_header
 from formtools.errors import ParseTimeLimit, SourceError, UsageProblem
 
@@ -57,6 +57,7 @@ def parse_html(
             f"parse_html takes markup, str or bytes, not a {type(markup).__name__}: "
             "load_page and extract_tools read paths, files and URLs"
         )
+    require_url(url)
     deadline = None if time_limit is None else time.monotonic() + time_limit
     try:
         document = _parsed(markup, url, content_type, source, parser, deadline)

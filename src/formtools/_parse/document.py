@@ -17,7 +17,7 @@ from formtools._spec.microsyntax import ascii_lowercase
 from formtools._spec.referrer import POLICIES
 from formtools._spec.url import INVALID_BASE_URL, frozen_base_url
 from formtools._spec.url import parse as parse_url
-from formtools.errors import shown
+from formtools.errors import UsageProblem, shown
 
 __all__ = [
     "AncestorFacts",
@@ -32,8 +32,16 @@ __all__ = [
     "navigable_name",
     "referrer_policy_from",
     "referrer_policy_of",
+    "require_url",
     "resolve_base",
 ]
+
+def require_url(url: object) -> None:
+    """Refuse a page URL that is no string: a ``base_url`` of bytes or a number was kept in the
+    document and raised TypeError from the URL parser, here or at the first call's action."""
+    if url is not None and not isinstance(url, str):
+        raise UsageProblem(f"a page's URL (base_url, url) is a str, not {type(url).__name__}")
+
 
 #: ``"auto"``: the fast exact path where it can vouch for the answer, html5lib elsewhere;
 #: ``"html5lib"``: always html5lib (the reference the fast path is tested against).
