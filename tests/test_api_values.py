@@ -286,12 +286,13 @@ def _entry_points(tool: formtools.Tool, other: formtools.Tool) -> list[tuple[str
     import lxml.html
 
     state = formtools.prepare_call(other, {}, boundary="b").state
+    page = "<form toolname=a tooldescription=b action=/a toolautosubmit><input name=q></form>"
     return [
         ("parse_html(markup)", lambda v: formtools.parse_html(v)),
         ("extract_tools(page)", lambda v: formtools.extract_tools(v)),
-        ("extract_tools(base_url)", lambda v: formtools.extract_tools("<form toolname=a tooldescription=b>", base_url=v)),
-        ("parse_html(url)", lambda v: formtools.parse_html("<p>", url=v)),
-        ("from_tree(url)", lambda v: formtools.from_tree(lxml.html.fromstring("<p>"), url=v)),
+        ("extract_tools(base_url) and call", lambda v: [formtools.prepare_call(t, {}) for t in formtools.extract_tools(page, base_url=v)]),
+        ("parse_html(url) shown", lambda v: repr(formtools.parse_html("<p>", url=v))),
+        ("from_tree(url) shown", lambda v: repr(formtools.from_tree(lxml.html.fromstring("<p>"), url=v))),
         ("load_page(source)", lambda v: formtools.load_page(v)),
         ("prepare_call(tool)", lambda v: formtools.prepare_call(v, {})),
         ("validate_input(tool)", lambda v: formtools.validate_input(v, {})),
