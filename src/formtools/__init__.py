@@ -23,7 +23,9 @@ Typical use::
 
 from __future__ import annotations
 
+import copyreg
 import importlib
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 # The errors are imported at once: they are small, and every edge needs them.
@@ -52,6 +54,20 @@ from formtools.errors import (
     UsageProblem,
     ValidationError,
 )
+
+
+
+def _read_only(items: dict[Any, Any]) -> MappingProxyType[Any, Any]:
+    """A read-only mapping again, from the items it was pickled or copied with."""
+    return MappingProxyType(items)
+
+
+# Every value formtools returns is immutable: its mappings are read-only views
+# (MappingProxyType), which Python can neither pickle nor deep-copy, so no Tool, prepared call or
+# call error crossed to another process (multiprocessing, Spark, a batch's workers) or went
+# through copy.deepcopy. Registered here, where the package is imported before any of its
+# values can exist; a view is pickled as a copy of what it shows.
+copyreg.pickle(MappingProxyType, lambda view: (_read_only, (dict(view),)))
 
 if TYPE_CHECKING:  # the names below load on first use: `import formtools` stays fast
     from formtools._execute.call import (

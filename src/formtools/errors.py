@@ -105,6 +105,10 @@ def shown_in_text(text: str) -> str:
     return URL_IN_TEXT.sub(lambda found: shown(found.group()), text) if "@" in text else text
 
 
+#: what ends a line (``str.splitlines``) → its escape, as ``repr()`` writes it
+_LINE_BREAKS = {ord(c): repr(c)[1:-1] for c in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"}
+
+
 class Problem(Protocol):
     """One rejected field of a call: the parameter's ``key`` (None for the input as a whole) and
     the browser's ``message`` for it."""
@@ -134,11 +138,20 @@ class FormtoolsError(Exception):
 
     def __init__(self, *args: Any) -> None:
         """The message as every edge and ``repr()`` shows it: a URL in it without its user name
-        and password, whichever message quoted it (one place, so no message can forget)."""
+        and password, and on one line, a line break in what it quotes (a file name, a path a
+        caller gave) written as its escape, whichever message quoted it (one place, so no
+        message can forget: ``"a\r\nX: 1: no such file"`` printed a second line)."""
         if self.verbatim:
             super().__init__(*args)
         else:
-            super().__init__(*(shown_in_text(arg) if isinstance(arg, str) else arg for arg in args))
+            super().__init__(*(shown_in_text(arg).translate(_LINE_BREAKS) if isinstance(arg, str) else arg for arg in args))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (and copied) as what it is, its message and attributes, not by calling its
+        class again with its ``args``: the message is no argument of most constructors
+        (``InputError`` takes problems, ``NoSubmitButton`` nothing, ``FetchError`` a keyword
+        URL), and an error raised in a worker process came back as a TypeError instead."""
+        return (_unpickled, (type(self), self.args), self.__dict__)
 
     @property
     def message(self) -> str:
@@ -159,6 +172,13 @@ class FormtoolsError(Exception):
         if self.problems:
             data["problems"] = [{"key": p.key, "message": p.message} for p in self.problems]
         return data
+
+
+def _unpickled(cls: type[FormtoolsError], args: tuple[Any, ...]) -> FormtoolsError:
+    """An error of ``cls`` with ``args``, its attributes to be set by unpickling."""
+    error = cls.__new__(cls)
+    error.args = args
+    return error
 
 
 class UsageProblem(FormtoolsError, ValueError):
@@ -295,17 +315,8 @@ class FetchError(FormtoolsError, OSError):
         super().__init__(message)
         self.url = shown(url)  # as a message may show it, whoever raised it
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        # OSError pickles by its args; the URL is keyword-only, so say how to rebuild it
-        # (batch hands results between processes)
-        return (_rebuild, (type(self), str(self), self.url))
-
     def to_dict(self) -> dict[str, Any]:
         return {**super().to_dict(), "url": self.url}
-
-
-def _rebuild(cls: type[FetchError], message: str, url: str) -> FetchError:
-    return cls(message, url=url)
 
 
 class BadURL(FetchError):
@@ -324,13 +335,6 @@ class Blocked(FetchError):
         super().__init__(message, url=url)
         self.address = address
         self.reason = reason
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild_blocked, (str(self), self.url, self.address, self.reason))
-
-
-def _rebuild_blocked(message: str, url: str, address: str, reason: str) -> Blocked:
-    return Blocked(message, url=url, address=address, reason=reason)
 
 
 class FetchTimeout(FetchError):

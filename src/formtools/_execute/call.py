@@ -15,10 +15,12 @@ codes) are masked in the shown request, the result and the HTTP client's log rec
 from __future__ import annotations
 
 import mimetypes
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import partial
 from dataclasses import dataclass, field
+from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
@@ -41,11 +43,11 @@ from formtools._execute.send import (
 )
 from formtools._synth.hints import hints_of
 from formtools._synth.parameters import parameters_of
-from formtools._synth.tool import Tool
+from formtools._synth.tool import Tool, require_tool
 from formtools._forms.validity import invalid_controls
 from formtools._spec.encoding import form_encoding
 from formtools._spec.microsyntax import pattern_budget
-from formtools.errors import InputError, NoSubmitButton, SendError, SourceError, SubmissionError, ValidationError
+from formtools.errors import InputError, NoSubmitButton, SendError, SourceError, SubmissionError, UsageProblem, ValidationError
 
 if TYPE_CHECKING:  # loaded with the first send (see formtools._execute.send)
     import anyio
@@ -189,6 +191,42 @@ def _submitter(tool: Tool, name: str | None) -> Control | None:
     raise SubmissionError(f"the form has no submit button named {name!r}")
 
 
+def _file_sources(files: Any) -> dict[str, Sequence[FileSource]]:
+    """``files`` as file input name → its sources. One source for a name stands for itself: a
+    path given as a string was read character by character ("/: cannot read the file: Is a
+    directory"), and a ``Path`` or anything but a mapping raised TypeError or AttributeError."""
+    if files is None:
+        return {}
+    if not isinstance(files, Mapping):
+        raise UsageProblem(f"files maps file input names to files, not a {type(files).__name__}")
+    sources: dict[str, Sequence[FileSource]] = {}
+    for name, given in files.items():
+        listed = [given] if isinstance(given, (str, PathLike, File)) else given
+        if not isinstance(listed, (list, tuple)) or not all(isinstance(f, (str, PathLike, File)) for f in listed):
+            raise UsageProblem(
+                f"files[{name!r}] is a path, a formtools.File or a list of them, not {type(given).__name__}"
+                + (f" of {', '.join(sorted({type(f).__name__ for f in listed}))}" if isinstance(listed, (list, tuple)) else "")
+            )
+        sources[name] = listed
+    return sources
+
+
+#: RFC 2046's boundary characters that a Content-Type parameter holds without quotes, 1 to 70
+#: of them (Chromium's own are 38: ``----WebKitFormBoundary`` and 16 alphanumerics)
+_BOUNDARY = re.compile(r"[0-9A-Za-z'+_.-]{1,70}")
+
+
+def _boundary(boundary: Any) -> str:
+    """The caller's multipart boundary, which goes into the header and the body as it is: one
+    with a CR LF added a header line to ``Content-Type``, and a non-ASCII one raised
+    UnicodeEncodeError."""
+    if boundary is None:
+        return new_boundary()
+    if not isinstance(boundary, str) or not _BOUNDARY.fullmatch(boundary):
+        raise UsageProblem(f"boundary {boundary!r} is not 1 to 70 of A-Z, a-z, 0-9 and '+_.-")
+    return boundary
+
+
 def _file(source: FileSource) -> File:
     if isinstance(source, File):
         return source
@@ -197,6 +235,8 @@ def _file(source: FileSource) -> File:
         data = path.read_bytes()
     except OSError as error:
         raise SourceError(f"{path}: cannot read the file: {error.strerror or error}") from None
+    except ValueError as error:  # a NUL in the name, which no file name holds
+        raise SourceError(f"{str(path)!r}: cannot read the file: {error}") from None
     content_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
     return File(filename=path.name, content_type=content_type, data=data)
 
@@ -207,17 +247,20 @@ def prepare_call(
     *,
     submitter: str | None = None,
     state: FormState | None = None,
-    files: Mapping[str, Sequence[FileSource]] | None = None,
+    files: Mapping[str, FileSource | Sequence[FileSource]] | None = None,
     boundary: str | None = None,
 ) -> PreparedCall:
     """Validate and fill ``tool_input``, validate the form, and build its request. No I/O
-    except reading ``files`` (file input name → paths or :class:`File` values).
+    except reading ``files`` (file input name → a path or :class:`File`, or a list of them).
+    ``boundary``: a multipart body's (1 to 70 of ``A-Za-z0-9'+_.-``), else a random one of
+    Chromium's shape; ``state``: a previous call's :attr:`PreparedCall.state` of this form.
 
     Raises :class:`~formtools.InputError` (bad input; nothing filled),
     :class:`NoSubmitButton`, :class:`~formtools.ValidationError` (the filled form is invalid;
     nothing sent) or :class:`~formtools.SubmissionError` (also for a ``files`` name no enabled
     file input has).
     """
+    require_tool(tool, "prepare_call")
     # Chromium 156's order: an input that is no object, then a missing submit button, then the
     # keys and values (exec-submit-1)
     require_object(tool_input)
@@ -237,8 +280,9 @@ def prepare_call(
             chosen_without_validation = submitter is not None and button is not None and "formnovalidate" in button.attributes
             _enforce_schema(tool, tool_input, constraints=not chosen_without_validation)
         filled = fill(tool.form, tool_input, state, profile=tool.profile)
-        check_file_names(tool.form, files or {})
-        chosen = {name: [_file(f) for f in sources] for name, sources in (files or {}).items()}
+        sources = _file_sources(files)
+        check_file_names(tool.form, sources)
+        chosen = {name: [_file(f) for f in given] for name, given in sources.items()}
         if not skip_validation:
             # a file input's files are the call's (files=), not the form state's: a required one
             # given a file is not missing
@@ -255,7 +299,7 @@ def prepare_call(
         document_url=tool.page.url,
         base_url=tool.page.base_url,
         document_encoding=tool.page.encoding,
-        boundary=boundary or new_boundary(),
+        boundary=_boundary(boundary),
         files=chosen,
         referrer_policy=tool.page.referrer_policy,
     )
@@ -270,7 +314,14 @@ def prepare_call(
 def _unsent(prepared: PreparedCall, confirm: bool, sensitive: bool | None) -> ToolResult | None:
     """The result of a call that sends nothing: no request to make (a ``NoRequest``; one that
     navigates the page to an empty ``about:blank`` document completes, landed where the form's
-    target says, exactly as a sent one), or a submission that waits for a person."""
+    target says, exactly as a sent one), or a submission that waits for a person. What is no
+    prepared call is refused (a tool given to ``submit``, meant for :func:`call_tool`, raised
+    AttributeError)."""
+    if not isinstance(prepared, PreparedCall):
+        raise UsageProblem(
+            f"submit takes a PreparedCall (prepare_call's), not a {type(prepared).__name__}: "
+            "call_tool(tool, input) prepares and submits"
+        )
     if isinstance(prepared.outcome, NoRequest):
         result = not_sent(prepared.outcome, prepared.landing)
         if result.status != "completed":
@@ -366,23 +417,56 @@ async def asubmit(
     return finishing.apply(result)
 
 
-def call_tool(tool: Tool, tool_input: Any = OMITTED, *, confirm: bool = False, **options: Any) -> ToolResult:
+def call_tool(
+    tool: Tool,
+    tool_input: Any = OMITTED,
+    *,
+    confirm: bool = False,
+    submitter: str | None = None,
+    state: FormState | None = None,
+    files: Mapping[str, FileSource | Sequence[FileSource]] | None = None,
+    boundary: str | None = None,
+    client: httpx.Client | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    include_text: bool = False,
+    sensitive: bool | None = None,
+) -> ToolResult:
     """Execute a tool call as Chromium does and return the landing page's JSON-LD.
 
-    ``options`` are :func:`prepare_call`'s keywords (``submitter``, ``state``, ``files``,
+    The keywords are :func:`prepare_call`'s (``submitter``, ``state``, ``files``,
     ``boundary``) and :func:`submit`'s (``client``, ``timeout``, ``max_bytes``,
-    ``include_text``).
+    ``include_text``, ``sensitive``), each named here (they were ``**options: Any``, so a
+    strict type checker let ``timout=5`` through to a TypeError at run time).
     """
-    preparing = {k: options.pop(k) for k in _PREPARE_OPTIONS if k in options}
-    return submit(prepare_call(tool, tool_input, **preparing), confirm=confirm, **options)
+    prepared = prepare_call(tool, tool_input, submitter=submitter, state=state, files=files, boundary=boundary)
+    return submit(
+        prepared, confirm=confirm, client=client, timeout=timeout, max_bytes=max_bytes,
+        include_text=include_text, sensitive=sensitive,
+    )
 
 
 async def acall_tool(
-    tool: Tool, tool_input: Any = OMITTED, *, confirm: bool = False, **options: Any
+    tool: Tool,
+    tool_input: Any = OMITTED,
+    *,
+    confirm: bool = False,
+    submitter: str | None = None,
+    state: FormState | None = None,
+    files: Mapping[str, FileSource | Sequence[FileSource]] | None = None,
+    boundary: str | None = None,
+    client: httpx.AsyncClient | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    include_text: bool = False,
+    fetcher: AsyncFetcher | None = None,
+    sensitive: bool | None = None,
+    parsers: anyio.CapacityLimiter | None = None,
 ) -> ToolResult:
-    """:func:`call_tool` for asyncio (``client`` is an ``httpx.AsyncClient``)."""
-    preparing = {k: options.pop(k) for k in _PREPARE_OPTIONS if k in options}
-    return await asubmit(prepare_call(tool, tool_input, **preparing), confirm=confirm, **options)
-
-
-_PREPARE_OPTIONS = ("submitter", "state", "files", "boundary")
+    """:func:`call_tool` for asyncio (``client`` is an ``httpx.AsyncClient``; ``fetcher`` and
+    ``parsers`` as for :func:`asubmit`)."""
+    prepared = prepare_call(tool, tool_input, submitter=submitter, state=state, files=files, boundary=boundary)
+    return await asubmit(
+        prepared, confirm=confirm, client=client, timeout=timeout, max_bytes=max_bytes,
+        include_text=include_text, fetcher=fetcher, sensitive=sensitive, parsers=parsers,
+    )

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from formtools._spec.encoding import encode_text
+from formtools.errors import UsageProblem
 
 __all__ = [
     "ENCTYPES",
@@ -43,8 +44,11 @@ class File:
     data: bytes = b""
 
     def __post_init__(self) -> None:
+        for name, kind in (("filename", str), ("content_type", str), ("data", bytes)):
+            if not isinstance(getattr(self, name), kind):
+                raise UsageProblem(f"a file's {name} is {kind.__name__}, not {type(getattr(self, name)).__name__}")
         if not all(" " <= char <= "~" for char in self.content_type):
-            raise ValueError(f"a file's content type is printable ASCII: {self.content_type!r}")
+            raise UsageProblem(f"a file's content type is printable ASCII: {self.content_type!r}")
 
 
 Entry = tuple[str, str | File]

@@ -15,7 +15,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping
 
-from formtools.errors import InputError, SubmissionError
+from formtools.errors import InputError, SubmissionError, UsageProblem
 from formtools._forms.model import Control, Form
 from formtools._forms.sensitive import is_sensitive
 from formtools._synth.profile import Group, Profile, get_profile
@@ -50,6 +50,15 @@ class InputProblem:
 # ---- JavaScript conversions, as Chromium applies them to tool input -------------------------
 
 
+def js_double(value: int | float) -> float:
+    """The double ``JSON.parse`` gives for a JSON number: an integer beyond the doubles is
+    ±Infinity (Python's ``float()`` raised OverflowError on it out of every conversion)."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
+
+
 def js_to_string(value: Any) -> str:
     """How Chromium turns a JSON scalar into the string it fills in.
 
@@ -60,10 +69,7 @@ def js_to_string(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, str):
         return value
-    try:
-        number = float(value)
-    except OverflowError:  # an integer beyond the doubles: JSON.parse gives ±Infinity
-        number = math.inf if value > 0 else -math.inf
+    number = js_double(value)
     if number.is_integer() and -(2**31) <= number < 2**31:
         return str(int(number))
     return _to_precision6(number)
@@ -98,7 +104,7 @@ def _to_boolean(value: Any) -> bool | None:
     if isinstance(value, bool):
         return value
     if isinstance(value, (int, float)):
-        return value != 0 if float(value).is_integer() else None
+        return value != 0 if js_double(value).is_integer() else None
     if isinstance(value, str):
         lowered = value.lower()
         if lowered in ("true", "1"):
@@ -320,6 +326,18 @@ def refuse_lone_surrogates(tool_input: Any) -> None:
         raise InputError([InputProblem(None, NOT_JSON)])
 
 
+def _state_of(form: Form, state: Any) -> FormState:
+    """``state`` if it is a state of ``form``. Another form's state (a call's ``state`` carried
+    to another tool) was filled and submitted as it was: the other form's fields went to this
+    form's action; and a value that is no FormState raised AttributeError, or (``{}``) was
+    taken for no state at all."""
+    if not isinstance(state, FormState):
+        raise UsageProblem(f"state is a FormState (a previous call's .state), not a {type(state).__name__}")
+    if state.form is not form and state.form != form:
+        raise UsageProblem(f"state is the state of {state.form.describe}, not of this tool's {form.describe}")
+    return state
+
+
 def fill(
     form: Form,
     tool_input: Any = OMITTED,
@@ -334,7 +352,7 @@ def fill(
     """
     tool_input = require_object(tool_input)
     refuse_lone_surrogates(tool_input)
-    current = state or initial_state(form)
+    current = initial_state(form) if state is None else _state_of(form, state)
     chosen_profile = get_profile(profile)
     parameters = parameters_of(form, chosen_profile)
     rules = HTML_RULES if chosen_profile.selects_by_value else CHROMIUM_RULES

@@ -31,7 +31,7 @@ if TYPE_CHECKING:  # the fetch layer (httpx, httpcore) loads with the first send
     from formtools._net import AsyncFetcher, FetchPolicy, Initiator, Response
 from formtools._parse.document import Document
 from formtools._parse import DEFAULT_TIME_LIMIT, parse_html
-from formtools._spec.jsjson import nests_deeper
+from formtools._spec.jsjson import copy_json, nests_deeper
 from formtools._spec.url import same_origin_urls
 from formtools._execute.request import NoRequest, Request
 
@@ -123,7 +123,8 @@ class ToolResult:
         ``fixtures/expected/results.json`` records each case from the browser)."""
         if self.status != "completed" or self.withheld:
             return None
-        return list(self.json_ld)
+        blocks: list[Any] = copy_json(self.json_ld)  # its own copy: an agent's changes stay out of the result
+        return blocks
 
     @property
     def result(self) -> list[Any] | None:

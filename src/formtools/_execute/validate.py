@@ -15,6 +15,7 @@ Every failure is reported per field with a ValidityState-style ``flag`` (``value
 from __future__ import annotations
 
 import json
+import math
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -26,9 +27,9 @@ from formtools._spec.constants import MASK
 from formtools._spec.memo import IdentityMemo
 from formtools._forms.state import normalize_newlines
 from formtools._spec.microsyntax import compiled_pattern, pattern_budget, regex_matches
-from formtools._execute.fill import NOT_JSON, check_file_names, holds_lone_surrogate, js_to_string, non_json_value
+from formtools._execute.fill import NOT_JSON, check_file_names, holds_lone_surrogate, js_double, js_to_string, non_json_value
 from formtools._forms.sensitive import sensitive_keys
-from formtools._synth.tool import Tool, thaw
+from formtools._synth.tool import Tool, require_tool, thaw
 from formtools._forms.state import initial_state
 from formtools._forms.validity import invalid_controls, is_candidate, value_problem
 from formtools._synth.parameters import parameters_of, skips_validation
@@ -83,6 +84,20 @@ def _pattern(
     regex = compiled_pattern(pattern)
     if regex is not None and not regex_matches(regex, instance):
         yield _Flagged(f"{_quoted(instance, schema)} does not match {_json(pattern)}", "patternMismatch")
+
+
+def _multiple_of(validator: Any, step: Any, instance: Any, schema: Mapping[str, Any]) -> Iterator[ValidationError]:
+    """JSON Schema's ``multipleOf``, which jsonschema computes with ``int()`` and ``Fraction``:
+    NaN and Infinity (a Python caller's floats; ``1e400`` in JSON text parses to Infinity)
+    raised ValueError and OverflowError out of :func:`validate_input`. They are no multiple of
+    anything."""
+    if isinstance(instance, float) and not math.isfinite(instance):
+        yield ValidationError(f"{instance!r} is not a multiple of {step!r}")
+        return
+    yield from _MULTIPLE_OF(validator, step, instance, schema)
+
+
+_MULTIPLE_OF = Draft202012Validator.VALIDATORS["multipleOf"]
 
 
 def _address_pattern(
@@ -307,6 +322,7 @@ _Validator = validators.extend(
         "pattern": _pattern,
         "x-formtools-address-pattern": _address_pattern,
         "x-formtools-html-type": _html_type,
+        "multipleOf": _multiple_of,
         "enum": _enum,
         "anyOf": _any_of,
         "allOf": _all_of,
@@ -417,10 +433,7 @@ def nests_deeper_than_taken(value: Any) -> bool:
 
 def _beyond_doubles(value: Any) -> bool:
     if isinstance(value, int) and not isinstance(value, bool):
-        try:
-            float(value)
-        except OverflowError:
-            return True
+        return math.isinf(js_double(value))
     return isinstance(value, list) and any(_beyond_doubles(item) for item in value)
 
 
@@ -431,6 +444,7 @@ def validate_input(tool: Tool, tool_input: Any, *, files: Iterable[str] = ()) ->
     ``files`` that no enabled file input has raises :class:`~formtools.SubmissionError`, as
     :func:`~formtools.prepare_call` does. The patterns it matches share one
     :func:`~formtools._spec.microsyntax.pattern_budget` (a call's, when the call validates)."""
+    require_tool(tool, "validate_input")
     with pattern_budget():
         return _problems(tool, tool_input, frozenset(files))
 

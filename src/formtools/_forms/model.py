@@ -58,6 +58,9 @@ class Container:
     tag: str
     attributes: Attributes
 
+    def __hash__(self) -> int:
+        return hash((self.index, self.tag))  # (see Control.__hash__)
+
 
 @dataclass(frozen=True)
 class Option:
@@ -94,6 +97,12 @@ class Control:
     #: written, auto resolved from its text), for controls with a dirname; None without one
     inherited_dir: str | None = None
     suggestions: tuple[str, ...] = ()  # the values of its list= datalist's enabled options
+
+    def __hash__(self) -> int:
+        """Frozen, so hashable; its attributes are a read-only mapping, which has no hash, so
+        the generated hash raised TypeError. What identifies it in its document is enough:
+        equal controls hash alike."""
+        return hash((self.index, self.tag, self.type))
 
     @property
     def name(self) -> str | None:
@@ -162,6 +171,9 @@ class Form:
     # parent is an ancestor of the form), and its aria-labelledby text.
     heading: str = ""
     labelledby: str = ""
+
+    def __hash__(self) -> int:
+        return hash((self.index, self.line, self.controls))  # (see Control.__hash__)
 
     @property
     def describe(self) -> str:

@@ -35,6 +35,9 @@ class FormState:
     form: Form
     controls: Mapping[int, ControlState]
 
+    def __hash__(self) -> int:
+        return hash((self.form, frozenset(self.controls.items())))  # (see Control.__hash__)
+
     def of(self, control: Control) -> ControlState:
         return self.controls[control.index]
 

@@ -12,9 +12,9 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
-from formtools._parse.document import Document, Parser
+from formtools._parse.document import Document, Parser, require_url
 from formtools._spec.referrer import policy_from_header
-from formtools.errors import ParseTimeLimit, UsageProblem
+from formtools.errors import ParseTimeLimit, SourceError, UsageProblem
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -52,6 +52,12 @@ def parse_html(
     :class:`~formtools.ParseTimeLimit` (the html5lib path's cost can outgrow the page, see
     :meth:`~formtools._parse.exact._OwnerRecordingTreeBuilder.check_time`; lexbor's cannot).
     """
+    if not isinstance(markup, (str, bytes)):  # (a Path or a file was an AttributeError deep inside)
+        raise SourceError(
+            f"parse_html takes markup, str or bytes, not a {type(markup).__name__}: "
+            "load_page and extract_tools read paths, files and URLs"
+        )
+    require_url(url)
     deadline = None if time_limit is None else time.monotonic() + time_limit
     try:
         document = _parsed(markup, url, content_type, source, parser, deadline)

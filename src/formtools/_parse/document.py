@@ -17,7 +17,7 @@ from formtools._spec.microsyntax import ascii_lowercase
 from formtools._spec.referrer import POLICIES
 from formtools._spec.url import INVALID_BASE_URL, frozen_base_url
 from formtools._spec.url import parse as parse_url
-from formtools.errors import shown
+from formtools.errors import UsageProblem, shown
 
 __all__ = [
     "AncestorFacts",
@@ -32,8 +32,16 @@ __all__ = [
     "navigable_name",
     "referrer_policy_from",
     "referrer_policy_of",
+    "require_url",
     "resolve_base",
 ]
+
+def require_url(url: object) -> None:
+    """Refuse a page URL that is no string: a ``base_url`` of bytes or a number was kept in the
+    document and raised TypeError from the URL parser, here or at the first call's action."""
+    if url is not None and not isinstance(url, str):
+        raise UsageProblem(f"a page's URL (base_url, url) is a str, not {type(url).__name__}")
+
 
 #: ``"auto"``: the fast exact path where it can vouch for the answer, html5lib elsewhere;
 #: ``"html5lib"``: always html5lib (the reference the fast path is tested against).
@@ -86,6 +94,19 @@ class Document:
         return (
             f"Document(source={shown(self.source)!r}, url={shown(self.url) if self.url else None!r}, "
             f"base_url={shown(self.base_url) if self.base_url else None!r}, encoding={self.encoding!r})"
+        )
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Document:
+        """Itself: a document is a value nothing changes. A deep copy copied the tree element by
+        element (lxml copies ignore the memo), so the elements ``parser_owners``, ``lines`` and
+        ``many_attributes`` are keyed by were no longer in it: the copy's forms lost their
+        parser-given controls and lines, and a deep-copied Extraction its page."""
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        raise TypeError(
+            "a formtools Document holds its parsed tree and cannot be pickled: pickle its tools "
+            "(or an Extraction's tools), or the page's markup to parse again"
         )
 
     @cached_property

@@ -57,6 +57,7 @@ from formtools._parse.document import (
     base_url_of,
     frame_names_of,
     referrer_policy_of,
+    require_url,
 )
 from formtools._parse.charset import settle_encoding
 from formtools.errors import ParseTimeLimit
@@ -1256,6 +1257,7 @@ def from_tree(tree: Any, *, url: str | None = None, source: str | None = None) -
     from ``form=`` attributes and ancestors only; parse the markup with :func:`parse_html` when the
     exact browser answer matters.
     """
+    require_url(url)
     if type(tree).__module__.startswith("bs4"):
         root = _lxml_from_soup(tree)
         return Document(

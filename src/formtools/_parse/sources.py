@@ -81,6 +81,8 @@ def read_page(source: str | Path, *, base_url: str | None = None, timeout: float
         raise SourceError(f"{text}: is a directory, not a page") from None
     except OSError as error:
         raise SourceError(f"{text}: cannot read: {error.strerror or error}") from None
+    except ValueError as error:  # a NUL in the name, which no file name holds
+        raise SourceError(f"{text!r}: cannot read: {error}") from None
     if len(body) > _MAX_BYTES:
         raise SourceError(f"{text}: larger than {_MAX_BYTES // 2**20} MiB, not read")
     return RawPage(body, base_url or path.resolve().as_uri(), None, text)

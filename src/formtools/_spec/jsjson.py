@@ -13,9 +13,9 @@ import math
 import re
 from json.encoder import encode_basestring as _quote
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
-__all__ = ["js_number", "dumps", "loads", "nests_deeper"]
+__all__ = ["js_number", "copy_json", "dumps", "loads", "nests_deeper"]
 
 
 def js_number(value: float | int) -> str:
@@ -87,49 +87,69 @@ def _compact(value: Any) -> str:
 
 
 def _encode(value: Any, out: list[str], indent: str | None, level: int) -> None:
-    if value is None:
-        out.append("null")
-    elif value is True:
-        out.append("true")
-    elif value is False:
-        out.append("false")
-    elif isinstance(value, str):
-        out.append(_quote(value))
-    elif isinstance(value, (int, float)):
-        out.append(js_number(value))
-    elif isinstance(value, Mapping):
-        if not value:
-            out.append("{}")
-            return
-        out.append("{")
-        sep = ","
-        for i, (key, item) in enumerate(value.items()):
-            if i:
-                out.append(sep)
-            if indent is not None:
-                out.append("\n" + indent * (level + 1))
-            out.append(_quote(str(key)))
-            out.append(": " if indent is not None else ":")
-            _encode(item, out, indent, level + 1)
-        if indent is not None:
-            out.append("\n" + indent * level)
-        out.append("}")
-    elif isinstance(value, (list, tuple)):
-        if not value:
-            out.append("[]")
-            return
-        out.append("[")
-        for i, item in enumerate(value):
-            if i:
-                out.append(",")
-            if indent is not None:
-                out.append("\n" + indent * (level + 1))
-            _encode(item, out, indent, level + 1)
-        if indent is not None:
-            out.append("\n" + indent * level)
-        out.append("]")
-    else:
-        raise TypeError(f"cannot serialize {type(value).__name__} as JSON")
+    """Append ``value``'s JSON to ``out``, nested ``level`` deep. With its own stack, not
+    Python's: a landing page's JSON-LD block may be as deep as Chromium keeps (1,000 levels),
+    and one call per level ended in RecursionError, a traceback out of ``formtools call``."""
+    pending: list[Any] = [(value, level)]  # (a value, its level) to write, or text as it is
+    while pending:
+        item = pending.pop()
+        if type(item) is str:
+            out.append(item)
+            continue
+        value, level = item
+        if value is None:
+            out.append("null")
+        elif value is True:
+            out.append("true")
+        elif value is False:
+            out.append("false")
+        elif isinstance(value, str):
+            out.append(_quote(value))
+        elif isinstance(value, (int, float)):
+            out.append(js_number(value))
+        elif isinstance(value, (Mapping, list, tuple)):
+            mapping = isinstance(value, Mapping)
+            opening, closing = "{}" if mapping else "[]"
+            if not value:
+                out.append(opening + closing)
+                continue
+            inner = "" if indent is None else "\n" + indent * (level + 1)
+            colon = ":" if indent is None else ": "
+            steps: list[Any] = []
+            members: Iterable[tuple[Any, Any]] = value.items() if isinstance(value, Mapping) else enumerate(value)
+            for i, (key, member) in enumerate(members):
+                steps.append(("," if i else "") + inner + (_quote(str(key)) + colon if mapping else ""))
+                steps.append((member, level + 1))
+            steps.append(("" if indent is None else "\n" + indent * level) + closing)
+            out.append(opening)
+            pending.extend(reversed(steps))
+        else:
+            raise TypeError(f"cannot serialize {type(value).__name__} as JSON")
+
+
+def copy_json(value: Any) -> Any:
+    """A fresh copy of a JSON value (dicts, lists, tuples as lists), made with its own stack
+    for the same reason as :func:`_encode`: a parsed JSON-LD block can be 1,000 levels deep."""
+    def fresh(item: Any) -> Any:
+        if isinstance(item, Mapping):
+            copied: Any = {}
+        elif isinstance(item, (list, tuple)):
+            copied = []
+        else:
+            return item
+        pending.append((item, copied))
+        return copied
+
+    pending: list[tuple[Any, Any]] = []
+    top = fresh(value)
+    while pending:
+        original, copied = pending.pop()
+        if isinstance(copied, dict):
+            for key, member in original.items():
+                copied[key] = fresh(member)
+        else:
+            copied.extend(fresh(member) for member in original)
+    return top
 
 
 def dumps(value: Any, *, pretty: bool = False) -> str:

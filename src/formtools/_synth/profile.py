@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
@@ -72,11 +72,30 @@ class Profile:
     enforces_schema: bool = False
     selects_by_value: bool = False
 
+    def __post_init__(self) -> None:
+        """``fragments`` as a read-only copy: a frozen profile whose table was the caller's dict
+        (the built-in ``chromium`` one was) could be changed through ``tool.profile.fragments``,
+        and every later tool of that profile, the registered one's included, came out changed."""
+        object.__setattr__(self, "fragments", MappingProxyType(dict(self.fragments)))
+
+    def __hash__(self) -> int:
+        # the rules are functions and a table; the name tells profiles apart as well (equal
+        # profiles hash alike, which is all a hash owes equality)
+        return hash(self.name)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A registered profile pickles as its name (its rules are functions, closures among
+        them, which pickle cannot carry), so a tool can go to another process and come back
+        with the rules it was made by; any other profile pickles field by field."""
+        if _REGISTRY.get(self.name) is self:
+            return (get_profile, (self.name,))
+        return (Profile, tuple(getattr(self, rule.name) for rule in fields(self)))
+
     def extend(self, name: str, *, fragments: Mapping[str, FragmentBuilder] | None = None, **changes: Any) -> "Profile":
         """A new profile: this one with some rules replaced."""
         table = dict(self.fragments)
         table.update(fragments or {})
-        return replace(self, name=name, fragments=MappingProxyType(table), **changes)
+        return replace(self, name=name, fragments=table, **changes)
 
 
 _REGISTRY: dict[str, Profile] = {}

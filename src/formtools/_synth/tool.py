@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from formtools.errors import UnknownFormat
+from formtools.errors import UnknownFormat, UsageProblem
 from formtools._forms.model import Form
 from formtools._synth.profile import Profile
 
-__all__ = ["FORMATS", "PageContext", "Tool", "fits_openai_strict", "freeze", "listing", "thaw"]
+__all__ = ["FORMATS", "PageContext", "Tool", "fits_openai_strict", "freeze", "listing", "require_tool", "thaw"]
 
 FORMATS = ("webmcp", "mcp", "openai", "evals")
 # how an inferred tool (an unannotated form, --all-forms) is marked in webmcp and mcp output
@@ -112,6 +112,11 @@ class Tool:
     page: PageContext = PageContext()
     inferred: bool = False
 
+    def __hash__(self) -> int:
+        """Frozen, so hashable (a dict key, a set member, a ``functools.cache`` argument); the
+        generated hash raised TypeError on the read-only schema. Equal tools hash alike."""
+        return hash((self.name, self.description, self.form, self.page))
+
     def __repr__(self) -> str:
         shown = ", ".join(
             f"{name}={value!r}"
@@ -180,6 +185,15 @@ class Tool:
                 "inputSchema": thaw(self.input_schema),
             }
         raise UnknownFormat(f"unknown format {format!r} (known: {', '.join(FORMATS)})")
+
+
+def require_tool(value: Any, taker: str) -> Tool:
+    """``value`` if it is a :class:`Tool`: a tool's name or its ``to_dict()`` given to
+    ``taker`` raised AttributeError (``'str' object has no attribute 'form'``) from deep
+    inside."""
+    if not isinstance(value, Tool):
+        raise UsageProblem(f"{taker} takes a formtools.Tool (one of extract_tools' tools), not a {type(value).__name__}")
+    return value
 
 
 def listing(tools: Iterable[Tool], format: str = "webmcp") -> Any:
