@@ -56,7 +56,6 @@ from formtools.errors import (
 )
 
 
-
 def _read_only(items: dict[Any, Any]) -> MappingProxyType[Any, Any]:
     """A read-only mapping again, from the items it was pickled or copied with."""
     return MappingProxyType(items)
