@@ -268,19 +268,25 @@ def extract_span(
 ) -> SpanResult:
     """Read one span of a WARC.gz and prefilter and extract its pages (runs in a worker
     process): the lines ``--jobs 1`` writes for those records."""
-    from formtools._crawl.warc import Damage, Span, SpanEnd, first_record_member, warc_span
+    from formtools._crawl.warc import Damage, Span, SpanAbandoned, SpanEnd, first_record_member, warc_span
 
     outcomes: list[Outcome] = []
     first = span.start if span.known else None
     try:
         with open(span.archive, "rb") as archive:
+            limit = None
             if first is None:
                 first = first_record_member(archive, span.start, span.end)
                 if first is None:
                     return SpanResult((), None)
+                # a guess reads at most a span past the span's end: the work spent on guesses
+                # stays linear in the archive, whatever the guess begins (see Span.limit)
+                limit = span.end + (span.end - span.start)
             archive.seek(first)
-            reading = Span(first, span.end, span.records_before, span.members_before)
+            reading = Span(first, span.end, span.records_before, span.members_before, limit)
             for item in warc_span(archive, span.archive, max_bytes, reading):
+                if isinstance(item, SpanAbandoned):
+                    return SpanResult((), None)  # as no guess: read from where the span before ends
                 if isinstance(item, SpanEnd):
                     return SpanResult(tuple(outcomes), first, end=item)
                 if isinstance(item, Damage):
