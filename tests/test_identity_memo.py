@@ -129,3 +129,43 @@ def test_urls_past_the_kept_length_are_parsed_and_not_kept() -> None:
     parsed = url_module.parse(long, base, encoding="windows-1252")
     assert parsed is not None and parsed.href == "https://example.com/find?q=" + "%E9" * url_module._KEPT_LENGTH
     assert url_module._parse_kept.cache_info().currsize == 1
+
+
+def _tightened(rng: random.Random, schema: dict[str, Any]) -> None:
+    """Change ``schema`` in place, in a seeded way that changes what it accepts."""
+    properties = schema.get("properties", {})
+    for key, fragment in properties.items():
+        roll = rng.random()
+        if roll < 0.3:
+            fragment["enum"] = [f"only-{key}"]
+        elif roll < 0.6:
+            fragment.clear()
+            fragment["type"] = "boolean"
+        else:
+            schema.setdefault("required", []).append(key)
+    schema["additionalProperties"] = False
+    schema["properties"]["added"] = {"type": "integer"}
+    schema.setdefault("required", []).append("added")
+
+
+def test_a_tool_validates_by_the_schema_it_shows_whatever_mapping_it_was_made_with() -> None:
+    """A caller who gives a tool a schema as a plain dict (``replace(tool, input_schema=d)``) and
+    changes ``d`` afterwards: the tool's validator is kept while the tool lives, so the tool
+    must hold its own read-only copy; validation then follows the schema ``to_dict`` shows (the
+    answers of a tool made afresh from that schema), before and after the change."""
+    rng = random.Random(SEED)
+    for number in range(60):
+        tool = formtools.extract_tools(_page(random.Random(number), number), profile=rng.choice(["chromium", "html"]))[0]
+        schema = thaw(tool.input_schema)
+        annotations = thaw(tool.annotations)
+        mine = dataclasses.replace(tool, input_schema=schema, annotations=annotations)
+        value = rng.choice([number, "x", True])
+        inputs = [{key: value for key in schema["properties"]}, {"added": 3}, {}]
+        before = [_answers(mine, value)] + [formtools.validate_input(mine, i) for i in inputs]
+        _tightened(rng, schema)
+        annotations["readOnlyHint"] = not annotations.get("readOnlyHint")
+        shown = mine.to_dict()
+        made = dataclasses.replace(tool, input_schema=freeze(shown["inputSchema"]))
+        assert [_answers(mine, value)] + [formtools.validate_input(mine, i) for i in inputs] == before, number
+        assert [formtools.validate_input(made, i) for i in inputs] == before[1:], number
+        assert shown["annotations"] == thaw(tool.annotations), number
