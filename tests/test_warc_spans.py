@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import gzip
 import io
+import os
 import random
+import threading
 from pathlib import Path
 
 import pytest
@@ -279,3 +281,46 @@ def test_a_guess_that_begins_a_record_never_ending_costs_at_most_a_span_more(tmp
         monkeypatch.setattr(batch, "_SPAN_BYTES", span)
         spans, spans_tally = _lines(paths, tmp_path / f"spans{span}.jsonl", 2)
         assert (spans, spans_tally) == (one, one_tally), span
+
+
+def _fed(fifo: Path, data: bytes) -> threading.Thread:
+    """A thread writing ``data`` into the named pipe ``fifo`` once a reader opens it."""
+
+    def write() -> None:
+        try:
+            with fifo.open("wb") as pipe:
+                pipe.write(data)
+        except BrokenPipeError:  # the reader stopped reading: what it wrote says so
+            pass
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    return writer
+
+
+def test_archives_that_are_no_regular_file_are_read_as_one_reading_reads_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A named pipe called ``*.warc.gz`` or ``*.warc`` cannot be cut into spans (its size is 0,
+    its first bytes are gone once looked at) nor indexed and read again by workers: spans gave
+    no line at all, the index hung. It is read once, in order, as ``--jobs 1`` reads it; and an
+    archive gone between being found and read is reported as ``--jobs 1`` reports it."""
+    rng = random.Random(SEED)
+    for suffix, data in ((".warc.gz", _archive(rng)), (".warc", b"".join(_record(rng, n, trap=False) for n in range(6)))):
+        fifo = tmp_path / f"pipe{suffix}"
+        os.mkfifo(fifo)
+        found = {}
+        for jobs in (1, 2):
+            writer = _fed(fifo, data)
+            found[jobs] = _lines([str(fifo)], tmp_path / f"pipe{jobs}.jsonl", jobs)
+            writer.join(5)
+        assert found[2] == found[1] and found[1][1][0] > 0, suffix
+    gone = tmp_path / "gone.warc.gz"
+    gone.write_bytes(_archive(rng))
+
+    def vanished(name: str) -> bool:
+        os.unlink(name)  # (as another process could, once the batch found the file)
+        return True
+
+    monkeypatch.setattr(batch, "_gzipped", vanished)
+    spans = _lines([str(gone)], tmp_path / "gone2.jsonl", 2)
+    one = _lines([str(gone)], tmp_path / "gone1.jsonl", 1)
+    assert spans == one and one[1][1] == 1 and "cannot read the archive: FileNotFoundError" in one[0][0]
