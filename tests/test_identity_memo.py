@@ -137,7 +137,7 @@ def test_the_kept_urls_hold_memory_of_the_order_of_their_length() -> None:
     percent-encoded): the cache of the last 1,024 answers held 71 MB kept by their questions'
     length alone; the answers it keeps are the ones parsing gives, and its memory stays within a
     few bytes per character of the kept length per URL (measured on fewer URLs than it keeps)."""
-    URLS = 128
+    URLS = 64
     import tracemalloc
 
     rng = random.Random(SEED)
