@@ -120,7 +120,7 @@ def test_threads_get_the_answers_one_thread_gets() -> None:
 
 
 def test_urls_past_the_kept_length_are_parsed_and_not_kept() -> None:
-    url_module._parse_kept.cache_clear()
+    url_module._KEPT.clear()
     base = "https://example.com/" + "b" * 10
     short = url_module.parse("find?q=é", base, encoding="windows-1252")
     assert short is not None and short.href == "https://example.com/find?q=%E9"
@@ -128,4 +128,79 @@ def test_urls_past_the_kept_length_are_parsed_and_not_kept() -> None:
     long = "find?q=" + "é" * url_module._KEPT_LENGTH
     parsed = url_module.parse(long, base, encoding="windows-1252")
     assert parsed is not None and parsed.href == "https://example.com/find?q=" + "%E9" * url_module._KEPT_LENGTH
-    assert url_module._parse_kept.cache_info().currsize == 1
+    assert len(url_module._KEPT) == 1
+
+
+def test_the_kept_urls_hold_memory_of_the_order_of_their_length() -> None:
+    """Seeded URLs of at most the kept length whose answers are many times longer (characters
+    percent-encoded, a windows-1252 query's characters written as ``&#…;`` and then
+    percent-encoded): the cache of the last 1,024 answers held 71 MB kept by their questions'
+    length alone; the answers it keeps are the ones parsing gives, and its memory stays within a
+    few bytes per character of the kept length per URL (measured on fewer URLs than it keeps)."""
+    URLS = 64
+    import tracemalloc
+
+    rng = random.Random(SEED)
+    alphabets = ["abc/?=&", " \"<>`{}", "éü", "\U0001F600", "中文"]
+    base = "https://example.com/dir/"
+    questions = []
+    for number in range(URLS):
+        letters = rng.choice(alphabets)
+        length = rng.randrange(url_module._KEPT_LENGTH // 2, url_module._KEPT_LENGTH - len(base) - 16)
+        url = f"/{number}?q=" + "".join(rng.choices(letters, k=length))
+        questions.append((url, rng.choice(["utf-8", "windows-1252", "shift_jis"])))
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for url, encoding in questions:
+            url_module.parse(url, base, encoding=encoding)
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert held < URLS * 8 * url_module._KEPT_LENGTH, held
+    kept = 0
+    for url, encoding in questions:
+        answer = url_module.parse(url, base, encoding=encoding)
+        assert answer == url_module._parse(url, base, encoding, False)
+        kept += answer is url_module.parse(url, base, encoding=encoding)
+    assert kept > URLS // 8  # those whose answers are short are kept
+
+
+def _tightened(rng: random.Random, schema: dict[str, Any]) -> None:
+    """Change ``schema`` in place, in a seeded way that changes what it accepts."""
+    properties = schema.get("properties", {})
+    for key, fragment in properties.items():
+        roll = rng.random()
+        if roll < 0.3:
+            fragment["enum"] = [f"only-{key}"]
+        elif roll < 0.6:
+            fragment.clear()
+            fragment["type"] = "boolean"
+        else:
+            schema.setdefault("required", []).append(key)
+    schema["additionalProperties"] = False
+    schema["properties"]["added"] = {"type": "integer"}
+    schema.setdefault("required", []).append("added")
+
+
+def test_a_tool_validates_by_the_schema_it_shows_whatever_mapping_it_was_made_with() -> None:
+    """A caller who gives a tool a schema as a plain dict (``replace(tool, input_schema=d)``) and
+    changes ``d`` afterwards: the tool's validator is kept while the tool lives, so the tool
+    must hold its own read-only copy; validation then follows the schema ``to_dict`` shows (the
+    answers of a tool made afresh from that schema), before and after the change."""
+    rng = random.Random(SEED)
+    for number in range(60):
+        tool = formtools.extract_tools(_page(random.Random(number), number), profile=rng.choice(["chromium", "html"]))[0]
+        schema = thaw(tool.input_schema)
+        annotations = thaw(tool.annotations)
+        mine = dataclasses.replace(tool, input_schema=schema, annotations=annotations)
+        value = rng.choice([number, "x", True])
+        inputs = [{key: value for key in schema["properties"]}, {"added": 3}, {}]
+        before = [_answers(mine, value)] + [formtools.validate_input(mine, i) for i in inputs]
+        _tightened(rng, schema)
+        annotations["readOnlyHint"] = not annotations.get("readOnlyHint")
+        shown = mine.to_dict()
+        made = dataclasses.replace(tool, input_schema=freeze(shown["inputSchema"]))
+        assert [_answers(mine, value)] + [formtools.validate_input(mine, i) for i in inputs] == before, number
+        assert [formtools.validate_input(made, i) for i in inputs] == before[1:], number
+        assert shown["annotations"] == thaw(tool.annotations), number

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import gzip
 import io
+import os
 import random
+import threading
 from pathlib import Path
 
 import pytest
@@ -219,3 +221,106 @@ def test_looking_for_a_member_costs_at_most_a_few_times_the_span(tmp_path: Path,
     monkeypatch.setattr(batch, "_SPAN_BYTES", 30_000)
     spans, _ = _lines([str(archive)], tmp_path / "spans.jsonl", 2)
     assert spans == one and len(one) == 4
+
+
+def _never_ending(rng: random.Random, number: int) -> list[bytes]:
+    """A record whose page ends with the text of a record header claiming a body of a terabyte,
+    split into two gzip members just before that text: the second reads as the start of a
+    record that swallows the rest of the archive."""
+    header = b"WARC/1.0\r\nWARC-Type: resource\r\nWARC-Target-URI: https://x.example/\r\nContent-Length: %d\r\n\r\n"
+    text = header % rng.randrange(10**12, 10**13)
+    filler = rng.randbytes(rng.randrange(200, 1500)).hex().encode()
+    page = b"<form toolname=n%d tooldescription=d><input name=q></form><pre>%s" % (number, filler) + text
+    stream = io.BytesIO()
+    headers = StatusAndHeaders("200 OK", [("Content-Type", "text/html")], protocol="HTTP/1.1")
+    writer = WARCWriter(stream, gzip=False)
+    writer.write_record(writer.create_warc_record(f"https://n.example/{number}", "response", payload=io.BytesIO(page), http_headers=headers))
+    record = stream.getvalue()
+    split = record.index(text)
+    return [_member(record[:split], rng), _member(record[split:], rng)]
+
+
+def test_a_guess_that_begins_a_record_never_ending_costs_at_most_a_span_more(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Archives where many spans begin inside a record whose next member reads as a record of a
+    terabyte: read to its end, each such guess read the rest of the archive (the spans of an
+    archive full of them: quadratic). A guessed span reads at most a span past its end (plus
+    one read), then is read from where the span before ends; the lines are those of --jobs 1."""
+    rng = random.Random(SEED)
+    monkeypatch.setattr(warc, "_CHUNK", 512)  # reads as fine as the spans are small
+    read: list[int] = []
+    real = warc._Prefixed.readinto
+
+    def counted(self: warc._Prefixed, buffer: bytearray | memoryview) -> int:
+        size = real(self, buffer)
+        read.append(size)
+        return size
+
+    paths, abandoned = [], 0
+    for number in range(4):
+        parts: list[bytes] = []
+        for index in range(rng.randrange(30, 60)):
+            if rng.random() < 0.6:
+                parts += _never_ending(rng, index)
+            else:
+                parts.append(_member(_record(rng, index, trap=False), rng))
+        archive = tmp_path / f"never{number}.warc.gz"
+        archive.write_bytes(_damaged(b"".join(parts), rng) if number else b"".join(parts))
+        paths.append(str(archive))
+        size = archive.stat().st_size
+        span = rng.randrange(1500, 4000)
+        monkeypatch.setattr(warc._Prefixed, "readinto", counted)
+        for start in range(span, size, span):
+            read.clear()
+            result = batch.extract_span(batch.ArchiveSpan(str(archive), start, min(start + span, size)), "chromium", False, 1200, None)
+            assert sum(read) <= 2 * span + warc._CHUNK + 2, (number, start)
+            abandoned += result.first is None and sum(read) > 0
+        monkeypatch.setattr(warc._Prefixed, "readinto", real)
+    assert abandoned >= 20  # the guesses that began a never-ending record were there
+    one, one_tally = _lines(paths, tmp_path / "one.jsonl", 1)
+    for span in (700, 2500):
+        monkeypatch.setattr(batch, "_SPAN_BYTES", span)
+        spans, spans_tally = _lines(paths, tmp_path / f"spans{span}.jsonl", 2)
+        assert (spans, spans_tally) == (one, one_tally), span
+
+
+def _fed(fifo: Path, data: bytes) -> threading.Thread:
+    """A thread writing ``data`` into the named pipe ``fifo`` once a reader opens it."""
+
+    def write() -> None:
+        try:
+            with fifo.open("wb") as pipe:
+                pipe.write(data)
+        except BrokenPipeError:  # the reader stopped reading: what it wrote says so
+            pass
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    return writer
+
+
+def test_archives_that_are_no_regular_file_are_read_as_one_reading_reads_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A named pipe called ``*.warc.gz`` or ``*.warc`` cannot be cut into spans (its size is 0,
+    its first bytes are gone once looked at) nor indexed and read again by workers: spans gave
+    no line at all, the index hung. It is read once, in order, as ``--jobs 1`` reads it; and an
+    archive gone between being found and read is reported as ``--jobs 1`` reports it."""
+    rng = random.Random(SEED)
+    for suffix, data in ((".warc.gz", _archive(rng)), (".warc", b"".join(_record(rng, n, trap=False) for n in range(6)))):
+        fifo = tmp_path / f"pipe{suffix}"
+        os.mkfifo(fifo)
+        found = {}
+        for jobs in (1, 2):
+            writer = _fed(fifo, data)
+            found[jobs] = _lines([str(fifo)], tmp_path / f"pipe{jobs}.jsonl", jobs)
+            writer.join(5)
+        assert found[2] == found[1] and found[1][1][0] > 0, suffix
+    gone = tmp_path / "gone.warc.gz"
+    gone.write_bytes(_archive(rng))
+
+    def vanished(name: str) -> bool:
+        os.unlink(name)  # (as another process could, once the batch found the file)
+        return True
+
+    monkeypatch.setattr(batch, "_gzipped", vanished)
+    spans = _lines([str(gone)], tmp_path / "gone2.jsonl", 2)
+    one = _lines([str(gone)], tmp_path / "gone1.jsonl", 1)
+    assert spans == one and one[1][1] == 1 and "cannot read the archive: FileNotFoundError" in one[0][0]

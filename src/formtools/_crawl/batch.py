@@ -268,19 +268,25 @@ def extract_span(
 ) -> SpanResult:
     """Read one span of a WARC.gz and prefilter and extract its pages (runs in a worker
     process): the lines ``--jobs 1`` writes for those records."""
-    from formtools._crawl.warc import Damage, Span, SpanEnd, first_record_member, warc_span
+    from formtools._crawl.warc import Damage, Span, SpanAbandoned, SpanEnd, first_record_member, warc_span
 
     outcomes: list[Outcome] = []
     first = span.start if span.known else None
     try:
         with open(span.archive, "rb") as archive:
+            limit = None
             if first is None:
                 first = first_record_member(archive, span.start, span.end)
                 if first is None:
                     return SpanResult((), None)
+                # a guess reads at most a span past the span's end: the work spent on guesses
+                # stays linear in the archive, whatever the guess begins (see Span.limit)
+                limit = span.end + (span.end - span.start)
             archive.seek(first)
-            reading = Span(first, span.end, span.records_before, span.members_before)
+            reading = Span(first, span.end, span.records_before, span.members_before, limit)
             for item in warc_span(archive, span.archive, max_bytes, reading):
+                if isinstance(item, SpanAbandoned):
+                    return SpanResult((), None)  # as no guess: read from where the span before ends
                 if isinstance(item, SpanEnd):
                     return SpanResult(tuple(outcomes), first, end=item)
                 if isinstance(item, Damage):
@@ -335,9 +341,10 @@ def extract_pages(
 
 @dataclass(frozen=True)
 class _Spans:
-    """A WARC.gz for the workers to read in spans (:func:`_spanned`)."""
+    """A WARC.gz for the workers to read in spans (:func:`_spanned`), of ``size`` bytes."""
 
     archive: str
+    size: int
 
 
 # A source yields work for the workers (paths of files, records of archives: each with the bytes
@@ -488,7 +495,9 @@ def _gzipped(path: str) -> bool:
 _SPAN_BYTES = 1 << 20
 
 
-def _spanned(archive: str, submit: Callable[[ArchiveSpan], Future[SpanResult]], in_flight: int) -> Iterator[Outcome]:
+def _spanned(
+    archive: str, size: int, submit: Callable[[ArchiveSpan], Future[SpanResult]], in_flight: int
+) -> Iterator[Outcome]:
     """The lines of a WARC.gz read in spans by the workers, in file order: exactly those of one
     reading from its start. Each span reads the records beginning a gzip member in its bytes,
     from the first it finds, up to the first record beginning a member at or past its end, and
@@ -496,10 +505,10 @@ def _spanned(archive: str, submit: Callable[[ArchiveSpan], Future[SpanResult]], 
     :func:`~formtools._crawl.warc.first_record_member`) until the span before it ends exactly
     there; otherwise, and when its records end in damage, whose report numbers the records
     before it, the span is read again from where the one before ended, knowing the counts.
-    A span that the records before it reach past is dropped."""
+    A span that the records before it reach past is dropped. ``size``: the archive's, when it
+    was found (a file gone since is the workers' to report, as one reading reports it)."""
     from collections import deque
 
-    size = os.stat(archive).st_size
     bounds = iter(range(0, size, _SPAN_BYTES))
     queue: deque[tuple[int, Future[SpanResult]]] = deque()
 
@@ -554,10 +563,17 @@ def _pages(
         if os.path.isdir(name):
             yield from _directory(Path(name), done)
         elif name.lower().endswith(_WARC_SUFFIXES):
-            if here:
+            try:
+                found: os.stat_result | None = os.stat(name)
+            except OSError:
+                found = None  # _warc says why it cannot be read
+            if here or (found is not None and not stat.S_ISREG(found.st_mode)):
+                # a pipe (or a device) is read once, as it comes: its first bytes, looked at, are
+                # gone, and neither workers nor spans can open it again where a record is (spans
+                # of a pipe, its size 0, gave no line at all; the index hung on it)
                 yield from _warc_here(name, done, fetch.max_bytes)
-            elif not done and _gzipped(name):
-                yield _Spans(name)
+            elif found is not None and not done and _gzipped(name):
+                yield _Spans(name, found.st_size)
             else:
                 yield from _warc(name, done, fetch.max_bytes, all_forms)
         else:
@@ -790,7 +806,7 @@ def run_batch(
                 finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                 emit(outcome for future in finished for outcome in future.result())
 
-        def read_in_spans(archive: str) -> None:
+        def read_in_spans(archive: _Spans) -> None:
             """The chunks before it first (the spans' lines come in order, each span waits for
             the one before it), then the archive's spans, at most two per worker in flight."""
             nonlocal pending
@@ -804,7 +820,7 @@ def run_batch(
                 limits = (options.profile, options.all_forms, max_bytes, options.page_time_limit)
                 return workers.pool().submit(extract_span, span, *limits)
 
-            emit(_spanned(archive, submit, 2 * jobs))
+            emit(_spanned(archive.archive, archive.size, submit, 2 * jobs))
 
         try:
             items = _pages(
@@ -812,7 +828,7 @@ def run_batch(
             )
             for item in items:
                 if isinstance(item, _Spans):
-                    read_in_spans(item.archive)
+                    read_in_spans(item)
                     continue
                 if isinstance(item, Outcome):
                     emit([item])

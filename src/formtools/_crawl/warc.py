@@ -35,7 +35,7 @@ from formtools._spec.coding import CodingError, Inflate
 _InflateError: type[Exception] = zlib.error  # type: ignore[assignment]  # (the stub: an instance)
 
 __all__ = [
-    "DAMAGED", "Damage", "Location", "Record", "Span", "SpanEnd", "Undecodable", "first_record_member",
+    "DAMAGED", "Damage", "Location", "Record", "Span", "SpanAbandoned", "SpanEnd", "Undecodable", "first_record_member",
     "record_at", "warc_records", "warc_span",
 ]
 
@@ -99,8 +99,11 @@ class _GzipMembers(io.RawIOBase):
     """The members of a gzip stream decompressed one after another (RFC 1952 allows many; WARC.gz
     has one per record). ``complete`` is false when the input ended inside a member."""
 
-    def __init__(self, raw: BinaryIO | io.RawIOBase, at: int = 0, members_before: int = 0) -> None:
+    def __init__(
+        self, raw: BinaryIO | io.RawIOBase, at: int = 0, members_before: int = 0, limit: int | None = None
+    ) -> None:
         self._raw = raw
+        self._limit = limit  # (see Span.limit)
         self._inflate = zlib.decompressobj(zlib.MAX_WBITS | 16)
         self._inside = False  # bytes of the current member were fed and its end not yet seen
         self._pending = memoryview(b"")  # inflated and not yet read (a view: no copy per read)
@@ -136,6 +139,8 @@ class _GzipMembers(io.RawIOBase):
             if self._tail:  # compressed bytes a bounded inflate left: they end where read ended
                 chunk, self._tail = self._tail, b""
             else:
+                if self._limit is not None and self.consumed >= self._limit:
+                    raise _PastLimit(self.consumed)
                 chunk = self._raw.read(_CHUNK)
                 if not chunk:
                     self.exhausted = True
@@ -224,12 +229,31 @@ class Span:
     """Where a reading of part of a WARC.gz begins and ends (see :func:`warc_span`): ``start``
     is a gzip member beginning a record; the records and members before it are counted in
     ``records_before`` and ``members_before`` (what damage reports number records by), when
-    known. The span ends before the first record that begins a member at or after ``until``."""
+    known. The span ends before the first record that begins a member at or after ``until``.
+
+    ``limit``: ``start`` is a guess, and the reading gives up (:class:`SpanAbandoned`) rather than
+    read the file past ``limit``. A wrong guess can begin a record that never ends (a member that
+    continues another record's page, whose text is a record header with a huge
+    ``Content-Length``): read to its end, every span of an archive full of them read the rest
+    of the file (quadratic in the archive)."""
 
     start: int
     until: int
     records_before: int = 0
     members_before: int = 0
+    limit: int | None = None
+
+
+@dataclass(frozen=True)
+class SpanAbandoned:
+    """A span read from a guess reached its :attr:`Span.limit` (``offset``) inside a record: it
+    says nothing; the span is to be read from where the span before it ends."""
+
+    offset: int
+
+
+class _PastLimit(Exception):
+    """Raised by :class:`_GzipMembers` asked to read past its limit (see :attr:`Span.limit`)."""
 
 
 @dataclass(frozen=True)
@@ -261,25 +285,27 @@ def warc_records(
     return cast(Iterator[Record | Damage], _walk(stream, path, max_bytes, bodies, None))
 
 
-def warc_span(stream: BinaryIO, path: str, max_bytes: int, span: Span) -> Iterator[Record | Damage | SpanEnd]:
+def warc_span(
+    stream: BinaryIO, path: str, max_bytes: int, span: Span
+) -> Iterator[Record | Damage | SpanEnd | SpanAbandoned]:
     """The ``response`` records of one span of a WARC.gz (``stream`` positioned at
     ``span.start``), as :func:`warc_records` gives them, then where the span ended
     (:class:`SpanEnd`), or the damage that ended the archive in it. Read from a gzip member
     that begins a record, the archive reads as it does from its start: a member holds no
     state of the members before it, and between records the reader holds none either; only
     the numbers damage reports count the records and members before the span, which is why
-    the span says them."""
+    the span says them. A reading that reaches ``span.limit`` ends in :class:`SpanAbandoned`."""
     return _walk(stream, path, max_bytes, True, span)
 
 
 def _walk(
     stream: BinaryIO, path: str, max_bytes: int, bodies: bool, span: Span | None
-) -> Iterator[Record | Damage | SpanEnd]:
+) -> Iterator[Record | Damage | SpanEnd | SpanAbandoned]:
     head = stream.read(2)
     rest = _Prefixed(head, stream)
     members = None
     if head and _GZIP_MAGIC.startswith(head):
-        members = _GzipMembers(rest, span.start, span.members_before) if span else _GzipMembers(rest)
+        members = _GzipMembers(rest, span.start, span.members_before, span.limit) if span else _GzipMembers(rest)
     iterator = _archive_iterator(io.BufferedReader(members if members is not None else rest))
     held = _HeldRecords()
 
@@ -370,6 +396,9 @@ def _walk(
                 held.append((record_read, start, end))
             current += 1
             yield from checked()
+    except _PastLimit as error:  # (warcio lets any exception but EOFError through)
+        yield SpanAbandoned(error.args[0])
+        return
     except Exception as error:  # warcio fails on corrupt input with any exception
         yield from checked(damage_at(_reason(error), not isinstance(error, LineTooLong)))
         return

@@ -31,8 +31,9 @@ U+FFFD before parsing (WebIDL ``USVString``), as in ``new URL()`` and in attribu
 
 from __future__ import annotations
 
-import functools
 import re
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, replace
 
 import ada_url
@@ -242,13 +243,47 @@ def parse(
     base_href = base.href if isinstance(base, Url) else base
     if len(url) + len(base_href or "") > _KEPT_LENGTH:
         return _parse(url, base_href, encoding, standard)
-    return _parse_kept(url, base_href, encoding, standard)
+    return _KEPT.parse(url, base_href, encoding, standard)
 
 
 # A call parses the same few URLs several times (the action, the page's URL for Referer and
 # Origin, each redirect's): the recent answers are kept (Url is frozen), those of URLs of ordinary
 # length only, so the cache's memory stays bounded whatever a page holds.
 _KEPT_LENGTH = 2048
+_KEPT_URLS = 1024
+
+
+class _Kept:
+    """The last :data:`_KEPT_URLS` answers of :func:`_parse` (to questions of at most
+    :data:`_KEPT_LENGTH` characters) whose ``href`` is at most as long. The answer is measured
+    too: it can be 15 times its question (a non-ASCII character of a windows-1252 query is
+    written ``%26%23128512%3B``), and 1,024 answers kept by their question's length alone held
+    71 MB."""
+
+    def __init__(self) -> None:
+        self._answers: OrderedDict[tuple[str, str | None, str, bool], Url | None] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def parse(self, url: str, base_href: str | None, encoding: str, standard: bool) -> Url | None:
+        question = (url, base_href, encoding, standard)
+        with self._lock:
+            if question in self._answers:
+                self._answers.move_to_end(question)
+                return self._answers[question]
+        answer = _parse(url, base_href, encoding, standard)
+        if answer is None or len(answer.href) <= _KEPT_LENGTH:
+            with self._lock:
+                self._answers[question] = answer
+                if len(self._answers) > _KEPT_URLS:
+                    self._answers.popitem(last=False)
+        return answer
+
+    def clear(self) -> None:
+        with self._lock:
+            self._answers.clear()
+
+    def __len__(self) -> int:
+        return len(self._answers)
 
 
 def _parse(url: str, base_href: str | None, encoding: str, standard: bool) -> Url | None:
@@ -276,7 +311,7 @@ def _parse(url: str, base_href: str | None, encoding: str, standard: bool) -> Ur
     return parsed.with_query(encode_query(query, name))
 
 
-_parse_kept = functools.lru_cache(maxsize=1024)(_parse)
+_KEPT = _Kept()
 
 
 def _chromium_path(url: Url) -> Url:

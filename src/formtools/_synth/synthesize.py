@@ -22,7 +22,7 @@ from formtools._synth.profile import Group, Profile, get_profile
 from formtools._synth.parameters import Parameter, Parameters, parameters_of, skips_validation, unsatisfiable
 from formtools._synth.chromium import group_fieldset
 from formtools._synth.spelling import false_booleans, unknown_attributes
-from formtools._synth.tool import PageContext, Tool, freeze
+from formtools._synth.tool import PageContext, Tool
 
 __all__ = ["Extraction", "Parameter", "Parameters", "extract", "extract_tools", "parameters_of", "synthesize"]
 
@@ -100,8 +100,8 @@ def synthesize(
                 name=name,
                 title=form.attributes.get("tooltitle", ""),
                 description=description,
-                input_schema=freeze(schema),
-                annotations=freeze(rules.annotations(form)),
+                input_schema=schema,  # (the tool keeps a frozen copy)
+                annotations=rules.annotations(form),
                 form=form,
                 profile=rules,
                 page=page,

@@ -92,7 +92,8 @@ class PageContext:
 class Tool:
     """A WebMCP tool synthesized from a form.
 
-    ``input_schema`` and ``annotations`` are read-only JSON values in the profile's key order;
+    ``input_schema`` and ``annotations`` are read-only JSON values in the profile's key order (a
+    copy of the mappings it is made with);
     ``form`` is the model the tool was built from (execution fills it), ``page`` where it lives,
     ``profile`` the rules that made it (execution groups the form's controls by the same rules, so
     a profile made with :meth:`Profile.extend` executes too).
@@ -111,6 +112,14 @@ class Tool:
     profile: Profile
     page: PageContext = PageContext()
     inferred: bool = False
+
+    def __post_init__(self) -> None:
+        """Keep read-only copies of the schema and annotations, whatever mapping they came as: a
+        call keeps what it derives from a tool while the tool lives (its validator, see
+        :mod:`formtools._spec.memo`), so a caller's dict changed after ``replace(tool,
+        input_schema=d)`` validated by the old schema while ``to_dict`` showed the new one."""
+        object.__setattr__(self, "input_schema", freeze(self.input_schema))
+        object.__setattr__(self, "annotations", freeze(self.annotations))
 
     def __hash__(self) -> int:
         """Frozen, so hashable (a dict key, a set member, a ``functools.cache`` argument); the
