@@ -491,8 +491,10 @@ def _gzipped(path: str) -> bool:
 # A WARC.gz goes to the workers in spans of this many bytes of the file, each read whole by one
 # worker, so that the archive is inflated once, in parallel: indexing it here first cost this
 # process an inflate of the whole archive, and each worker another of its records (--jobs 2 on a
-# 2-core machine: 1.59x --jobs 1, the directory of the same pages 1.76x).
-_SPAN_BYTES = 1 << 20
+# 2-core machine: 1.59x --jobs 1, the directory of the same pages 1.76x). A quarter of a MiB
+# holds about as many pages as a chunk of files (a MiB of pages, inflated): at 1 MiB a run took
+# 5 s to stop on SIGTERM, waiting for the spans under way, and wrote its first line as late.
+_SPAN_BYTES = 1 << 18
 
 
 def _spanned(
