@@ -92,9 +92,6 @@ _IMPLIED_END_TAGS = frozenset(("dd", "dt", "li", "option", "optgroup", "p", "rp"
 #: form open, ``<b><select><i></b>`` ignores the end tag). Table scope is html5lib's own.
 _SELECT_BOUNDARY = frozenset({(_HTML, "select")})
 _SCOPES = {variant: listElementsMap[variant][0] | _SELECT_BOUNDARY for variant in (None, "button", "list")}
-#: the start tags that close a select in scope before they are inserted (the customizable select
-#: parser, as Chromium 156 runs it)
-_CLOSE_SELECT = frozenset(("input",))
 _VOID = frozenset(
     "area base basefont bgsound br col embed frame hr img input keygen link meta param source "
     "track wbr".split()
@@ -1259,8 +1256,8 @@ def _customizable_select_in_body(in_body: type) -> type:
                 self.parser.originalPhase = self.parser.phase
                 self.parser.phase = self.parser.phases["text"]
                 return None
-            if name in _CLOSE_SELECT:
-                self._close_select()
+            if name == "input":
+                self._close_select()  # (the one control that does: a textarea or keygen stays in)
             elif name in ("option", "optgroup", "hr") and tree.elementInScope("select"):
                 # options and separators end the option or optgroup open in the select
                 tree.generateImpliedEndTags(exclude="optgroup" if name == "option" else None)
