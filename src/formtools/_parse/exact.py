@@ -9,7 +9,8 @@ association, so :class:`_OwnerRecordingTreeBuilder` records it while html5lib bu
 
 html5lib 1.1 predates ``<template>``: inside a template a browser neither sets nor clears the form
 pointer, so the two handlers below restore that behaviour; the controls a template holds are not
-part of the document and are skipped by the next stage.
+part of the document and are skipped by the next stage. It predates the customizable select
+too: Chromium 156 parses a select's contents "in body" (``_customizable_select_in_body``).
 
 This is the exact path, and the reference. :func:`~formtools._parse.parse_html` first tries the
 fast exact path (:mod:`formtools._parse.fast`: lexbor, with the pointer recovered), which gives the same forms wherever it
