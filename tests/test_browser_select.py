@@ -30,7 +30,7 @@ from formtools._conformance.browser import ChromiumOracle
 from formtools._conformance.diff import unified_diff
 from support.callgen import calls_for
 from support.parity import call_differences
-from support.selectgen import select_soup
+from support.selectgen import option_list_soup, select_soup
 
 pytestmark = pytest.mark.browser
 
@@ -76,4 +76,32 @@ def test_select_soups_match_chromium(chromium: ChromiumOracle) -> None:
                 ]
     assert unstable <= PAGES // 10, f"{unstable} of {PAGES} pages registered their tools unstably"
     assert calls > PAGES, calls
+    assert not differences, f"{len(differences)} differences:\n" + "\n".join(differences[:10])
+
+
+def test_option_lists_match_chromium(chromium: ChromiumOracle) -> None:
+    """The list of options and the list items: options in divs and spans, hrs, optgroups
+    disabled or nested, datalists, templates, an option in an option; each option of a
+    multi-select alone lands on its place among the items, the one executeTool selects."""
+    rng = random.Random(SEED + 2)
+    differences, calls = [], 0
+    for number in range(12):
+        html = option_list_soup(rng)
+        answer = chromium.stable_tools(html)
+        assert answer.stable, html
+        for parser in ("auto", "html5lib"):
+            ours = [tool.to_dict() for tool in formtools.extract_tools(html, parser=parser)]  # type: ignore[arg-type]
+            diff = unified_diff(answer.tools, ours, f"{html} ({parser})")
+            if diff:
+                differences.append(diff)
+        schema = answer.tools[0]["inputSchema"]["properties"]["s"]
+        many = schema.get("type") == "array"
+        for value in (schema.get("items", {}) if many else schema).get("enum", [])[:6]:
+            calls += 1
+            tool_input = {"s": [value] if many else value}
+            differences += [
+                f"{html} {tool_input}: {line}"
+                for line in call_differences(chromium, html, tool_input, f"/options/{number}-{calls}.html")
+            ]
+    assert calls > 20, calls
     assert not differences, f"{len(differences)} differences:\n" + "\n".join(differences[:10])
