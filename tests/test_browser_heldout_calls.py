@@ -14,9 +14,10 @@ by a generator over the dimensions that decide it, and every page is checked on 
 - and for the tools themselves (``getTools()``): label and option texts around templates and
   scripts.
 
-What Chromium 156's customizable-select parser builds differently from html5lib (a datalist,
-template or textarea inside a select, an hr among a multi-select's options) is a departure,
-listed as strict xfails below.
+What Chromium 156's customizable-select parser builds differently from html5lib 1.1 (a
+datalist, template or textarea inside a select, an hr among a multi-select's options) was a
+departure; the exact path now builds Chromium's tree (``tests/test_browser_select.py`` draws
+the family).
 """
 
 from __future__ import annotations
@@ -119,7 +120,7 @@ CONTENTS = [
     ("a surrogate pair in a value", "<input name=q>", {"q": "a\U0001F600b"}),
 ]
 
-# Chromium 156's select parser keeps what html5lib's (and formtools') select mode drops or moves
+# Chromium 156's select parser keeps what html5lib 1.1's select mode drops or moves
 CUSTOMIZABLE_SELECT = [
     ("datalist option in a select", '<input name=q><select name=s><datalist><option>dl</datalist><option>x</select>', {"q": "1"}),
     ("template in an option", '<input name=q><select name=s><option>a<template>t</template>b</option><option>c</select>', {"q": "1"}),
@@ -153,9 +154,8 @@ def test_datalist_contents_option_values_and_surrogates_match_chromium(chromium:
     assert not differences, "\n".join(differences)
 
 
-@pytest.mark.xfail(strict=True, reason="Chromium 156's customizable-select parser; formtools builds html5lib's tree")
 @pytest.mark.parametrize("name, body, tool_input", CUSTOMIZABLE_SELECT, ids=[c[0] for c in CUSTOMIZABLE_SELECT])
-def test_customizable_select_parsing_departs(chromium: ChromiumOracle, name: str, body: str, tool_input: dict[str, Any]) -> None:
+def test_customizable_select_parsing_matches_chromium(chromium: ChromiumOracle, name: str, body: str, tool_input: dict[str, Any]) -> None:
     assert not _differences(chromium, [(name, _page(body), tool_input)])
 
 

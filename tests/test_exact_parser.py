@@ -33,9 +33,9 @@ OTHER = [
     "<p>", "</p>", "<div>", "</div>", "<table><tr><td>", "</td>", "</table>", "<caption>",
     "</caption>", "<object>", "</object>", "<marquee>", "</marquee>", "<applet>", "</applet>",
     "x", "y ", "&amp;", "&#32;z", "<h1>", "</h1>", "<ul><li>", "<address>", "</address>",
-    "<button>", "</button>", "<th>", "<select>", "<option>", "<svg>", "</svg>", "<blockquote>",
-    "</blockquote>", "<br>", "<hr>", "<pre>", "</pre>", "<textarea>", "</textarea>", "<!--c-->",
-]
+    "<button>", "</button>", "<th>", "<svg>", "</svg>", "<blockquote>", "</blockquote>", "<br>",
+    "<hr>", "<pre>", "</pre>", "<!--c-->",
+]  # (no select, option or textarea: see test_misnested_formatting_builds_html5libs_tree)
 
 
 def soup(rng: random.Random) -> str:
@@ -76,7 +76,11 @@ def standard_adoption_agency(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_misnested_formatting_builds_html5libs_tree(seed: int) -> None:
     """(A soup where ``</p>`` comes after an ``<svg>`` is left out: the exact parser follows the
     standard's newer rule there, that it leaves foreign content, which html5lib 1.1 predates;
-    test_browser_heldout_calls holds it to Chromium.)"""
+    test_browser_heldout_calls holds it to Chromium. And the soups hold no select, option or
+    textarea: there the exact parser follows the customizable select parser, which bounds the
+    scopes with a select and parses its contents "in body", and the text insertion mode of a
+    textarea, whose text reconstructs no formatting element; html5lib 1.1 has neither, and
+    test_browser_select holds both to Chromium.)"""
     rng = random.Random(seed)
     different = []
     newer_rule = 0
@@ -88,7 +92,7 @@ def test_misnested_formatting_builds_html5libs_tree(seed: int) -> None:
         ours, theirs = trees(markup)
         if ours != theirs:
             different.append(markup)
-    assert newer_rule < 25
+    assert newer_rule < 40
     assert not different, f"{len(different)} of 250 differ, e.g. {different[0]!r}"
 
 

@@ -25,7 +25,12 @@ from formtools._spec.constants import (
     LISTED,
     READONLY_APPLIES,
 )
-from formtools._spec.microsyntax import ASCII_WHITESPACE_RUNS, ascii_lowercase, collapse_whitespace
+from formtools._spec.microsyntax import (
+    ASCII_WHITESPACE_RUNS,
+    ascii_lowercase,
+    collapse_whitespace,
+    non_negative_integer,
+)
 from formtools._parse.document import Document
 
 __all__ = ["Attributes", "Container", "Option", "Control", "Form", "first_strong_direction", "forms_of"]
@@ -97,6 +102,10 @@ class Control:
     #: written, auto resolved from its text), for controls with a dirname; None without one
     inherited_dir: str | None = None
     suggestions: tuple[str, ...] = ()  # the values of its list= datalist's enabled options
+    #: a button that is its select's button (the first element child of a select whose
+    #: display size is 1): Chromium 156 never takes it for a submit button, whatever its type
+    #: (measured live: tests/test_browser_select.py)
+    select_button: bool = False
 
     def __hash__(self) -> int:
         """Frozen, so hashable; its attributes are a read-only mapping, which has no hash, so
@@ -127,7 +136,7 @@ class Control:
     def is_submit_button(self) -> bool:
         if self.tag == "input":
             return self.type in ("submit", "image")
-        return self.tag == "button" and self.type == "submit"
+        return self.tag == "button" and self.type == "submit" and not self.select_button
 
     @property
     def is_button(self) -> bool:
@@ -279,35 +288,54 @@ def _option_value(option: etree._Element, restore: Restore) -> str:
     return restore(value) if value is not None else collapse_whitespace(_text(option, restore, _NOT_OPTION_TEXT))
 
 
+#: the elements whose subtrees hold none of a select's options or list items (an SVG or
+#: MathML element's name is in Clark notation, no option's)
+_OUTSIDE_OPTIONS = frozenset({"datalist", "select", "template"})
+
+
 def _options(select: etree._Element, restore: Restore) -> tuple[Option, ...]:
-    """#concept-select-option-list: option children, and option children of optgroup children."""
+    """The select's list of options, and each one's place among its list items, as Chromium 156
+    has them now that a select's contents are parsed "in body" (the customizable select): its
+    option descendants, in tree order, but none inside an option, a datalist, a select, a
+    template or an optgroup that is itself in an optgroup; the list items are those options,
+    the optgroups not in an optgroup and the hrs, outside the same subtrees. An option in an
+    optgroup (at any depth) takes its disabled state, and is no placeholder. Measured live
+    (tests/test_browser_select.py); the children-only definition missed an option in a div,
+    and an ``<hr>``, which executeTool counts among the items a multi-select's are chosen by."""
     found: list[Option] = []
-    items = 0  # list items so far: options and optgroups
+    items = 0  # list items so far: options, optgroups and hrs
 
-    def add(option: etree._Element, group_disabled: bool, in_optgroup: bool = False) -> None:
-        nonlocal items
-        found.append(
-            Option(
-                value=_option_value(option, restore),
-                text=_text(option, restore),
-                label=None if option.get("label") is None else restore(option.get("label")),
-                disabled=group_disabled or option.get("disabled") is not None,
-                selected=option.get("selected") is not None,
-                in_optgroup=in_optgroup,
-                list_item=items,
+    # (a walk with a stack of its own: a select's contents nest as deep as the tree does)
+    pending: list[tuple[Iterator[etree._Element], etree._Element | None]] = [(iter(select), None)]
+    while pending:
+        children, group = pending[-1]
+        child = next(children, None)
+        if child is None:
+            pending.pop()
+            continue
+        tag = child.tag
+        if tag == "option":
+            found.append(
+                Option(
+                    value=_option_value(child, restore),
+                    text=_text(child, restore),
+                    label=None if child.get("label") is None else restore(child.get("label")),
+                    disabled=child.get("disabled") is not None
+                    or (group is not None and group.get("disabled") is not None),
+                    selected=child.get("selected") is not None,
+                    in_optgroup=group is not None,
+                    list_item=items,
+                )
             )
-        )
-        items += 1
-
-    for child in select:
-        if child.tag == "option":
-            add(child, False)
-        elif child.tag == "optgroup":
             items += 1
-            disabled = child.get("disabled") is not None
-            for grandchild in child:
-                if grandchild.tag == "option":
-                    add(grandchild, disabled, in_optgroup=True)
+        elif tag == "hr":
+            items += 1
+        elif tag == "optgroup":
+            if group is None:
+                items += 1
+                pending.append((iter(child), child))
+        elif isinstance(tag, str) and tag not in _OUTSIDE_OPTIONS:
+            pending.append((iter(child), group))
     return tuple(found)
 
 
@@ -703,4 +731,16 @@ def _control(
         in_datalist=item.in_datalist,
         inherited_dir=item.inherited_dir,
         suggestions=suggestions,
+        select_button=tag == "button" and _is_select_button(element),
     )
+
+
+def _is_select_button(button: etree._Element) -> bool:
+    """Whether ``button`` is the first element child of a select whose display size is 1 (its
+    ``size``, else 4 with ``multiple`` and 1 without)."""
+    select = button.getparent()
+    if select is None or select.tag != "select":
+        return False
+    first = next((child for child in select if isinstance(child.tag, str)), None)
+    size = non_negative_integer(select.get("size")) or (4 if select.get("multiple") is not None else 1)
+    return first is button and size == 1

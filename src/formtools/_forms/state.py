@@ -13,7 +13,7 @@ from typing import Mapping
 
 from formtools._forms.model import Control, Form
 from formtools._forms.values import sanitize
-from formtools._spec.constants import ASCII_WHITESPACE
+from formtools._spec.microsyntax import non_negative_integer
 
 __all__ = ["ControlState", "FormState", "initial_state", "normalize_newlines", "sanitized_value"]
 
@@ -50,24 +50,12 @@ class FormState:
 # ---- initial state ---------------------------------------------------------------------------
 
 
-def _non_negative_integer(text: str | None) -> int | None:
-    """#rules-for-parsing-non-negative-integers (leading whitespace, then digits)."""
-    if text is None:
-        return None
-    digits = ""
-    for char in text.lstrip(ASCII_WHITESPACE):
-        if not char.isascii() or not char.isdigit():
-            break
-        digits += char
-    return int(digits) if digits else None
-
-
 def _initial_selection(control: Control) -> tuple[bool, ...]:
     """#selectedness-setting-algorithm applied to the parsed options."""
     selected = [option.selected for option in control.options]
     if control.type == "select-multiple":
         return tuple(selected)
-    size = _non_negative_integer(control.attributes.get("size"))
+    size = non_negative_integer(control.attributes.get("size"))
     if any(selected):
         last = max(i for i, flag in enumerate(selected) if flag)
         return tuple(i == last for i in range(len(selected)))

@@ -9,7 +9,8 @@ association, so :class:`_OwnerRecordingTreeBuilder` records it while html5lib bu
 
 html5lib 1.1 predates ``<template>``: inside a template a browser neither sets nor clears the form
 pointer, so the two handlers below restore that behaviour; the controls a template holds are not
-part of the document and are skipped by the next stage.
+part of the document and are skipped by the next stage. It predates the customizable select
+too: Chromium 156 parses a select's contents "in body" (``_customizable_select_in_body``).
 
 This is the exact path, and the reference. :func:`~formtools._parse.parse_html` first tries the
 fast exact path (:mod:`formtools._parse.fast`: lexbor, with the pointer recovered), which gives the same forms wherever it
@@ -40,13 +41,13 @@ from html5lib.constants import (
     hexDigits,
     namespaces,
     replacementCharacters,
-    scopingElements,
     spaceCharacters,
     specialElements,
     tableInsertModeElements,
     tokenTypes,
 )
 from html5lib.treebuilders import getTreeBuilder
+from html5lib.treebuilders.base import listElementsMap
 from lxml import etree
 
 from formtools._parse.document import (
@@ -76,9 +77,10 @@ _HTML_NAMESPACES = (None, _HTML)
 # stack deeper than 513 (``html`` included; a void or self-closing element is never pushed) goes
 # into the current node's parent instead of the current node. Deeper markup becomes siblings.
 MAX_STACK_DEPTH = 513
-# the HTML elements html5lib 1.1's resetInsertionMode stops at (its own list)
+# the HTML elements html5lib 1.1's resetInsertionMode stops at (its own list, less ``select``:
+# the customizable select parser has no "in select" modes, see _customizable_select_in_body)
 _MODES = {
-    "select": "inSelect", "td": "inCell", "th": "inCell", "tr": "inRow", "tbody": "inTableBody",
+    "td": "inCell", "th": "inCell", "tr": "inRow", "tbody": "inTableBody",
     "thead": "inTableBody", "tfoot": "inTableBody", "caption": "inCaption",
     "colgroup": "inColumnGroup", "table": "inTable", "head": "inBody", "body": "inBody",
     "frameset": "inFrameset",
@@ -86,6 +88,12 @@ _MODES = {
 _MODAL = frozenset((_HTML, name) for name in _MODES)
 # the elements html5lib 1.1's generateImpliedEndTags pops (its own list, not the standard's)
 _IMPLIED_END_TAGS = frozenset(("dd", "dt", "li", "option", "optgroup", "p", "rp", "rt"))
+#: the boundaries of "has an element in scope" and of the scopes built on it (button, list item):
+#: html5lib 1.1's, and a select, as the customizable select parser has it (Chromium 156:
+#: ``<p><select><div>`` keeps the div in the select, ``<form><select></form><input>`` keeps the
+#: form open, ``<b><select><i></b>`` ignores the end tag). Table scope is html5lib's own.
+_SELECT_BOUNDARY = frozenset({(_HTML, "select")})
+_SCOPES = {variant: listElementsMap[variant][0] | _SELECT_BOUNDARY for variant in (None, "button", "list")}
 _VOID = frozenset(
     "area base basefont bgsound br col embed frame hr img input keygen link meta param source "
     "track wbr".split()
@@ -579,12 +587,23 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
             stack.pop()
 
     def elementInScope(self, target: Any, variant: Any = None) -> bool:
+        """html5lib's, with a select among the boundaries of every scope but table scope (see
+        :data:`_SCOPES`)."""
         name = target.nameTuple if hasattr(target, "nameTuple") else target
         if isinstance(name, str):
             name = (_HTML, name)
         if not self.openElements.counts[name]:
             return False  # the walk could only end at a scope boundary
-        return bool(super().elementInScope(target, variant))
+        boundaries = _SCOPES.get(variant)
+        if boundaries is None:
+            return bool(super().elementInScope(target, variant))
+        exact = hasattr(target, "nameTuple")
+        for node in reversed(self.openElements):
+            if node is target if exact else node.nameTuple == name:
+                return True
+            if node.nameTuple in boundaries:
+                return False
+        return False
 
     def _split(self, token: dict[str, Any]) -> dict[Any, str] | None:
         """An element's attributes, when they are too many for the tree: libxml2 keeps an
@@ -984,7 +1003,8 @@ class _Parser(html5lib.HTMLParser):  # type: ignore[misc]  # html5lib is untyped
         super().__init__(tree=_OwnerRecordingTreeBuilder, namespaceHTMLElements=False)
         tree = self.tree
         tree.current_line = lambda: self.tokenizer.stream.position()[0]
-        self.phases["inBody"] = _template_aware_in_body(type(self.phases["inBody"]))(self, tree)
+        in_body = _customizable_select_in_body(_template_aware_in_body(type(self.phases["inBody"])))
+        self.phases["inBody"] = in_body(self, tree)
         self.phases["inTable"] = _template_aware_in_table(type(self.phases["inTable"]))(self, tree)
         self.phases["inForeignContent"] = _by_local_names(type(self.phases["inForeignContent"]))(self, tree)
 
@@ -1066,7 +1086,7 @@ def adoption_agency(self: Any, token: dict[str, Any]) -> None:
         at = stack.index(element)
         # 4.5, as html5lib's elementInScope, without its walk from the top in Python lines (the
         # element can be deep in the stack at each of thousands of end tags)
-        if not scopingElements.isdisjoint(map(_NAME_TUPLE, stack[at + 1 :])):
+        if not _SCOPES[None].isdisjoint(map(_NAME_TUPLE, stack[at + 1 :])):
             self.parser.parseError("adoption-agency-4.4", {"name": subject})
             return
         if element is not stack[-1]:  # 4.6
@@ -1191,6 +1211,66 @@ def _template_aware_in_body(in_body: type) -> type:
                 return self.endTagOther(token)
             if token["name"] in _FORMATTING:  # (html5lib's dispatch table holds its own function)
                 return self.endTagFormatting(token)
+            return super().processEndTag(token)
+
+    return InBody
+
+
+def _customizable_select_in_body(in_body: type) -> type:
+    """"in body" as the customizable select parser has it (whatwg/html#10548, Chromium 156):
+    the "in select" and "in select in table" insertion modes are gone, a select's contents are
+    parsed "in body" (a ``<button>``, ``<div>``, ``<datalist>`` or ``</form>`` in one does what
+    it does anywhere), and only these tags read an open select. html5lib 1.1 switched to its
+    select modes, which dropped every other tag: a button in a select was no control, a
+    ``</form>`` in one left the form pointer set, an ``<hr>`` was no item of the list executeTool
+    fills. Every detail was decided by the live binary (tests/test_browser_select.py)."""
+
+    class InBody(in_body):  # type: ignore[misc]
+        __slots__ = ()
+
+        def _close_select(self) -> bool:
+            """Pop up to and with the select in scope, if there is one."""
+            tree = self.tree
+            if not tree.elementInScope("select"):
+                return False
+            self.parser.parseError("unexpected-start-tag-in-select")
+            while not _is_html(tree.openElements.pop(), "select"):
+                pass
+            return True
+
+        def processStartTag(self, token: dict[str, Any]) -> Any:
+            name = token["name"]
+            tree = self.tree
+            if name == "select":
+                # a select in scope is closed and the tag ignored; else one is inserted, and
+                # the insertion mode stays what it is
+                if not self._close_select():
+                    tree.reconstructActiveFormattingElements()
+                    tree.insertElement(token)
+                    self.parser.framesetOK = False
+                return None
+            if name == "textarea":
+                # "switch the insertion mode to text" (#parsing-main-inbody): html5lib 1.1
+                # stays in body, whose character rule reconstructs the active formatting
+                # elements, so ``<select><a></select><textarea>x`` put an ``a`` holding
+                # the text inside the textarea (a default value Chromium does not read as ours)
+                super().processStartTag(token)
+                self.parser.originalPhase = self.parser.phase
+                self.parser.phase = self.parser.phases["text"]
+                return None
+            if name == "input":
+                self._close_select()  # (the one control that does: a textarea or keygen stays in)
+            elif name in ("option", "optgroup", "hr") and tree.elementInScope("select"):
+                # options and separators end the option or optgroup open in the select
+                tree.generateImpliedEndTags(exclude="optgroup" if name == "option" else None)
+            return super().processStartTag(token)
+
+        def processEndTag(self, token: dict[str, Any]) -> Any:
+            if token["name"] == "select":
+                if self.tree.elementInScope("select"):
+                    while not _is_html(self.tree.openElements.pop(), "select"):
+                        pass
+                return None
             return super().processEndTag(token)
 
     return InBody

@@ -17,8 +17,8 @@ gets both from one lexbor parse, and copies from its tree a skeleton holding exa
    holds no quote, whitespace or ``>``, so it changes no tokenization, and U+0001 to U+0003
    cannot come from the page (pages holding them raw go to html5lib).
 2. **The form pointer.** The pointer is set by each ``<form>`` tag that made an element and
-   cleared by the first real ``</form>`` after it that reaches "in body" (html5lib's select mode
-   and templates keep it). Whether a ``</form`` is a real end tag is decided by tokenizing exactly,
+   cleared by the first real ``</form>`` after it that reaches "in body" (a template keeps it;
+   a select no longer does: its contents are parsed "in body"). Whether a ``</form`` is a real end tag is decided by tokenizing exactly,
    in Python, only the stretch since the last marked tag before it, usually a few bytes. A
    control made while the pointer is set belongs to that form, wherever the tree put it, unless
    the adoption agency may have moved it since (then html5lib decides: see ``_LAST_ADOPTION``).
@@ -28,10 +28,11 @@ gets both from one lexbor parse, and copies from its tree a skeleton holding exa
    first legends, datalists, ``dir`` carriers, section headings' parents) are copied, in document
    order, into a small lxml tree, which ``forms_of`` scans. Text is copied only where it is read,
    and elements forms_of ignores are left out.
-4. **Where the parsers part.** html5lib 1.1 predates ``<search>``, ``<dialog>``, the customizable
-   ``<select>`` parser and templates as scope boundaries, and still knows ``<isindex>``. The
-   skeleton checks that each select's and template's contents do nothing the two parsers read
-   differently. Where
+4. **Where the parsers part.** html5lib 1.1 predates ``<search>``, ``<dialog>`` and templates as
+   scope boundaries, and still knows ``<isindex>``; the customizable ``<select>`` parser, which
+   it predates too, the exact path patches in. The skeleton checks that each select holds only
+   what it models (options, optgroups, separators) and that each template's contents do nothing
+   the two parsers read differently. Where
    that fails, and for what this module does not model (a raw NUL or form feed, declarative
    shadow roots, MathML and SVG around what it copies, elements in options),
    :func:`fast_document` returns None and the caller parses with html5lib.
@@ -178,8 +179,9 @@ _KEEP = LISTED | {"form", "label", "legend", "datalist", "option", "optgroup", "
 # Elements whose text forms_of reads: a template in one would be read by html5lib's tree (which
 # keeps template contents as children) but not by lexbor's.
 _TEXT_READ = frozenset({"label", "option", "button", "output", "textarea", "datalist"}) | _HEADINGS
-# What html5lib 1.1's "in select" insertion mode keeps; lexbor follows the customizable select
-# parser, which keeps more. Other elements there would make the two trees differ.
+# What the skeleton models in a select and its optgroups. Both parsers follow the customizable
+# select parser, which parses a select's contents "in body": anything else there (a button, a
+# div around options, a </p> that makes a p) is left to html5lib.
 _IN_SELECT = {"select": frozenset({"option", "optgroup", "hr", "script"}),
               "optgroup": frozenset({"option", "script"})}  # fmt: skip
 # Tags that close an open <p> in "in body" (html5lib 1.1's lists), void elements, formatting
@@ -703,11 +705,17 @@ class _Page(PointerScan):
         tag = root.tag
         self.copied.add(key)
         form = key if tag == "form" else None
+        # a select copied on its own (one the pointer gives a form it is not in) is held to what
+        # the skeleton models as one met inside a copy is: its left-out children (a <p> a
+        # stray </p> made) could decide which button is its select button
+        select_part = "select" if tag == "select" else None
+        if select_part:
+            self._check_select(key)
         try:
-            self._children(root, element, "html", None, form, read or tag in _TEXT_READ, True)
+            self._children(root, element, "html", select_part, form, read or tag in _TEXT_READ, True)
         except _NestedForm:
             element = self._element(root)
-            self._children(root, element, "html", None, form, read or tag in _TEXT_READ, False)
+            self._children(root, element, "html", select_part, form, read or tag in _TEXT_READ, False)
         if tag in _MARKED or tag == "label":
             self._remember(root, element, None)
         return element
@@ -756,7 +764,7 @@ class _Page(PointerScan):
             if select_part is not None and (
                 space != "html" or tag not in _IN_SELECT.get(select_part, ())
             ):
-                raise _Unsure  # html5lib's select mode drops what lexbor keeps here
+                raise _Unsure  # the skeleton models options, optgroups and hrs in a select
             if space != "html":
                 attributes = child.attributes
                 element = etree.SubElement(
@@ -808,9 +816,9 @@ class _Page(PointerScan):
 
     def _check_select(self, key: int) -> None:
         """A select's contents in the source hold only option, optgroup and hr tags (and text
-        and comments) before its end tag: any other tag there, a ``</form>`` or ``</div>``
-        included, acts in lexbor's customizable select parser and is ignored by html5lib's
-        select mode. A comment is a comment in both (template engines write one around each
+        and comments) before its end tag: any other tag there, a ``</form>`` or ``</p>``
+        included, is parsed "in body" (the customizable select parser, on both paths), and
+        what it makes or moves is not modelled here. A comment is a comment in both (template engines write one around each
         option: 4 of the 31 wild pages the fast path left to html5lib), skipped to its end. The
         walk goes tag by tag, each option's attributes read as the tokenizer reads them:
         searched for as text, ``<option label="<!--">`` opened a comment that hid a ``</form>``

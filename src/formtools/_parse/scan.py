@@ -84,7 +84,8 @@ _RAW = frozenset({"script", "style", "textarea", "title", "xmp", "iframe", "noem
 _RAW_ENDS = {name: re.compile(b"</" + name.encode() + rb"[\t\n\f />]") for name in _RAW}
 _SCRIPT_STATES = re.compile(rb"<!--|--+>|<(/?)script[\t\n\f />]")
 # In a select's contents, tag by tag: the first tag that is not option, optgroup or hr must be
-# the select's end tag, or lexbor's customizable select parser and html5lib's select mode part ways.
+# the select's end tag, else the page goes to html5lib (the skeleton models options, optgroups
+# and separators in a select; anything else there is parsed "in body" and can hold controls).
 _MARKUP_START = re.compile(rb"<[a-z/!?]")
 _SELECT_PART_TAG = re.compile(rb"<(?:/?(?:option|optgroup)|hr)[\t\n\f />]")
 _END_SELECT = re.compile(rb"</select[\t\n\f />]")
@@ -192,9 +193,12 @@ class PointerScan:
     def _tokenize(self, position: int, in_select: bool, foreign: bool) -> Generator[bool, int, None]:
         """Tokenize exactly from ``position`` (in the data state), told by ``send`` each
         ``</form`` in turn (in document order) and answering whether a token starts there and no
-        select or template is open there to keep the pointer. A select met on the way made no
-        element lexbor kept (it would be the anchor): it is ignored in select mode or in a
-        template. ``foreign``: SVG or MathML may be open, where raw-text tags are not raw text."""
+        template is open there to keep the pointer. A select's contents are parsed "in body"
+        (the customizable select parser: a ``</form>`` in one clears the pointer, a raw-text tag
+        there is raw text); ``in_select`` only follows whether one is open, because a select
+        start tag met on the way made no element lexbor kept (it would be the anchor): one in a
+        select closes it, one in a template is the template's. ``foreign``: SVG or MathML may
+        be open, where raw-text tags are not raw text."""
         low = self.low
         templates = 0
         just_foreign = False  # right after an <svg> or <math> start tag: in foreign content
@@ -205,7 +209,7 @@ class PointerScan:
                 continue
             at = low.find(b"<", position, target + 1)
             if at == target:
-                target = yield not in_select and templates == 0
+                target = yield templates == 0
             following = low[at + 1 : at + 2]
             if b"a" <= following <= b"z":
                 match = _START_TAG.match(low, at)
@@ -213,14 +217,10 @@ class PointerScan:
                     position = len(low)  # the tag runs to the end of the page
                     continue
                 name, position = match.group(1).decode(), match.end()
-                just_foreign = name in _FOREIGN and not in_select and low[position - 2] != 47  # "/>"
-                if name == "plaintext" and not (in_select or foreign):
+                just_foreign = name in _FOREIGN and low[position - 2] != 47  # "/>"
+                if name == "plaintext" and not foreign:
                     position = len(low)  # the rest of the page is text
                 elif name in _RAW:
-                    if name == "textarea" and not foreign:
-                        in_select = False
-                    if in_select and name != "script" and not templates:
-                        continue  # html5lib's select mode ignores the tag: no raw text
                     end = _raw_end(low, name, position)
                     if foreign and b"<" in low[position:end]:
                         raise _Unsure  # foreign content would tokenize it as markup
@@ -228,14 +228,14 @@ class PointerScan:
                 elif name in _FOREIGN:
                     foreign = True
                 elif name == "template":
-                    if in_select or foreign:
-                        raise _Unsure  # html5lib's select mode drops it; in SVG it is SVG's
+                    if foreign:
+                        raise _Unsure  # in SVG it is SVG's
                     templates += 1
                 elif name == "select":
                     if not (in_select or templates):
                         raise _Unsure
                     in_select = not in_select
-                elif name in ("input", "keygen") and not foreign:
+                elif name == "input" and not foreign:
                     in_select = False
             elif following == b"/":
                 just_foreign = False

@@ -27,6 +27,7 @@ from formtools._spec.matchworker import match_with_deadline
 from formtools.errors import Unsupported
 
 __all__ = [
+    "non_negative_integer",
     "parse_float",
     "parse_decimal",
     "StepRule",
@@ -50,6 +51,18 @@ __all__ = [
 # #valid-floating-point-number, as Chromium's ParseToDoubleForNumberType accepts it: no leading
 # "+" or whitespace, no trailing ".", an optional exponent.
 _FLOAT = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
+
+
+def non_negative_integer(text: str | None) -> int | None:
+    """#rules-for-parsing-non-negative-integers (leading whitespace, then digits)."""
+    if text is None:
+        return None
+    digits = ""
+    for char in text.lstrip(ASCII_WHITESPACE):
+        if not char.isascii() or not char.isdigit():
+            break
+        digits += char
+    return int(digits) if digits else None
 
 
 def parse_float(text: str | None) -> float | None:
