@@ -290,7 +290,7 @@ def _grouped_page(rng: random.Random) -> str:
             for i in range(size)
         )
         parts.append(f"<fieldset><legend>Question {group}</legend>{boxes}</fieldset>")
-    return f'<form toolname=t tooldescription=d action="/apply">{"".join(parts)}<button>Continue</button></form>'
+    return f'<form toolname=t tooldescription=d toolautosubmit action="/apply">{"".join(parts)}<button>Continue</button></form>'
 
 
 def test_a_failing_group_is_one_line_per_field() -> None:
