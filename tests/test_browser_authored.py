@@ -14,7 +14,8 @@ here as a class:
   validation failed", where Chromium 156 fills the form and waits for the person: validation is
   the submission's, and the submission is theirs. formtools now prepares such a call with its
   ``problems`` (``awaiting-user``; a confirmed submit raises them, as the person's submit is
-  stopped). Drawn here over every such tool of the corpus, valid and invalid inputs alike.
+  stopped). Drawn here over every such tool of the corpus, valid and invalid inputs alike, and
+  what those forms would send compared byte for byte with ``toolautosubmit`` inserted.
 
 The run: 40 tools on 40 pages were Chromium's on both parse paths (none unstable); of 586 seeded
 calls (each form as written, and with ``toolautosubmit`` inserted) 575 agreed and 11 were this
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +41,7 @@ from formtools._conformance.browser import ChromiumOracle
 from formtools._spec.jsjson import dumps
 from scripts.record_chromium_calls import outcome_of
 from tests.support.callgen import calls_for
-from tests.support.parity import PARSERS, prepared_as_recorded, tool_differences
+from tests.support.parity import PARSERS, call_differences, prepared_as_recorded, tool_differences
 
 pytestmark = pytest.mark.browser
 
@@ -50,6 +52,8 @@ DATA = json.loads((Path(__file__).parent / "data" / "authored-forms.json").read_
 AUTHORED = (("Content-Security-Policy", "default-src 'self'"),)
 TOOL_PAGES = 12  # a seeded sample of the pages, their tools on both parse paths
 WAITING_CALLS = 24  # calls of tools without toolautosubmit, half of them failing validation
+SENT_CALLS = 10  # calls of the tools with toolautosubmit inserted: the request itself is compared
+_FORM = re.compile(r"<form(?=[\t\n\f\r />])", re.I)
 
 
 def _label(entry: dict[str, Any]) -> str:
@@ -104,4 +108,27 @@ def test_calls_of_forms_that_wait_for_a_person_are_chromiums(chromium: ChromiumO
                 ours = {"error": str(error)}
             if ours != theirs and not (theirs == {"waiting_for_user": True} and "request" in ours):
                 found.append(f"{label} {name} {dumps(value)} ({parser}): Chromium {theirs} formtools {ours}")
+    assert not found, "\n".join(found)
+
+
+def test_authored_forms_send_chromiums_request(chromium: ChromiumOracle) -> None:
+    """What a form without ``toolautosubmit`` would send is never seen while Chromium waits, so
+    the attribute is inserted after ``<form`` (the first of a repeated attribute wins; a form
+    that has it keeps its own) and the request, or the refusal, is compared byte for byte."""
+    rng = random.Random(SEED)
+    cases = []
+    for number, entry in enumerate(DATA["pages"]):
+        page, path = _FORM.sub("<form toolautosubmit", entry["text"]), f"/authored/sent-{number}.html"
+        document = formtools.parse_html(page, url=chromium.site.origin + path)
+        for tool in formtools.extract(document).tools:
+            for value in calls_for(tool.to_dict(), rng, randoms=1):
+                try:
+                    request = formtools.prepare_call(tool, value).request
+                except formtools.FormtoolsError:
+                    request = None  # a refusal: compared too
+                if request is None or request.url.startswith(chromium.site.origin + "/"):
+                    cases.append((_label(entry), page, path, tool.name, value))  # the oracle sees its own site
+    found = []
+    for label, page, path, name, value in rng.sample(cases, SENT_CALLS):
+        found += [f"{label} {name} {dumps(value)} {d}" for d in call_differences(chromium, page, value, path, name, headers=AUTHORED)]
     assert not found, "\n".join(found)
