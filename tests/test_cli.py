@@ -290,7 +290,21 @@ def _grouped_page(rng: random.Random) -> str:
             for i in range(size)
         )
         parts.append(f"<fieldset><legend>Question {group}</legend>{boxes}</fieldset>")
-    return f'<form toolname=t tooldescription=d action="/apply">{"".join(parts)}<button>Continue</button></form>'
+    return f'<form toolname=t tooldescription=d toolautosubmit action="/apply">{"".join(parts)}<button>Continue</button></form>'
+
+
+def test_a_form_without_autosubmit_that_fails_validation_is_filled_and_waits() -> None:
+    """Chromium 156 fills such a form and waits for the person (validation is the submission's):
+    ``--dry-run`` prints the request it would hold and, on standard error, what stops the
+    person's submission (exit 1); ``--yes`` confirms, and the submission is refused, nothing sent."""
+    page = b'<form toolname=t tooldescription=d action="/go"><input name=q required><button>Go</button></form>'
+    dry = run("call", "-", "t", "--input", "{}", "--dry-run", "--base-url", "https://shop.example/", stdin=page)
+    assert dry.returncode == 1
+    assert json.loads(dry.stdout)["url"] == "https://shop.example/go?q="
+    assert dry.stderr.decode().splitlines() == ["formtools: q: Please fill out this field. (valueMissing)"]
+    confirmed = run("call", "-", "t", "--input", "{}", "--yes", "--base-url", "https://shop.example/", stdin=page)
+    assert confirmed.returncode == 1 and confirmed.stdout == b""
+    assert confirmed.stderr.decode().splitlines() == dry.stderr.decode().splitlines()
 
 
 def test_a_failing_group_is_one_line_per_field() -> None:

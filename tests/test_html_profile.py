@@ -276,7 +276,8 @@ def test_a_form_that_can_never_be_valid() -> None:
     """An unnamed required input is no parameter: no call can fill it, so no call can pass
     validation. The html schema accepts nothing and says why, validate names the control, lint
     reports an error (unless the form skips validation), and a call is refused as Chromium
-    refuses it."""
+    refuses it (with toolautosubmit; without, the form waits for a person whose submission
+    validation stops)."""
     page = "<form toolname=t tooldescription=d><input required><label>Q <input name=q></label><button>Go</button></form>"
     tool = formtools.extract(page, profile="html").tool("t")
     assert tool.input_schema["not"] == {}
@@ -287,8 +288,12 @@ def test_a_form_that_can_never_be_valid() -> None:
     assert "never-valid" in codes
     skipping = page.replace("<form ", "<form novalidate ")
     assert "never-valid" not in [d.code for d in formtools.extract(skipping).diagnostics]
+    waiting = formtools.prepare_call(formtools.extract(page, base_url="https://a.example/").tool("t"), {"q": "x"})
     with pytest.raises(formtools.ValidationError, match="Please fill out this field"):
-        formtools.prepare_call(formtools.extract(page, base_url="https://a.example/").tool("t"), {"q": "x"})
+        formtools.submit(waiting, confirm=True)
+    automatic = page.replace("<form ", "<form toolautosubmit ")
+    with pytest.raises(formtools.ValidationError, match="Please fill out this field"):
+        formtools.prepare_call(formtools.extract(automatic, base_url="https://a.example/").tool("t"), {"q": "x"})
     portable = formtools.extract(page, profile="portable").tool("t").input_schema
     assert "not" not in portable and "x-formtools-unsatisfiable" not in portable  # outside the subset
 
@@ -308,12 +313,12 @@ def _submits(tool: formtools.Tool, sample: Any) -> bool | None:
         if c.type == "file" and c.attributes.get("name") and not c.disabled  # a disabled one takes none
     }
     try:
-        formtools.prepare_call(tool, sample, files=files)
+        prepared = formtools.prepare_call(tool, sample, files=files)
     except (formtools.InputError, formtools.ValidationError):
         return False
     except formtools.SubmissionError:  # no submit button: no call is made whatever the input
         return None
-    return True
+    return not prepared.problems  # a form without toolautosubmit: the person's submit is stopped
 
 
 @pytest.mark.spec_step("exec-submit-2")
@@ -412,8 +417,11 @@ def test_a_required_file_input_needs_a_file_to_validate(profile: str) -> None:
     (problem,) = formtools.validate_input(tool, {"q": "a"})
     assert (problem.field, problem.flag, problem.message) == ("f", "valueMissing", "Please select a file.")
     assert formtools.validate_input(tool, {"q": "a"}, files=["f"]) == []
+    waiting = formtools.extract(page.format(""), profile=profile, base_url="https://a.example/").tool("t")
+    assert formtools.prepare_call(waiting, {"q": "a"}).problems  # it waits for a person
+    automatic = formtools.extract(page.format(" toolautosubmit"), profile=profile).tool("t")
     with pytest.raises(formtools.ValidationError):
-        formtools.prepare_call(tool, {"q": "a"})
+        formtools.prepare_call(automatic, {"q": "a"})
     skipping = formtools.extract(page.format(" novalidate"), profile=profile).tool("t")
     assert formtools.validate_input(skipping, {"q": "a"}) == []
 

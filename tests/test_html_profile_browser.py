@@ -167,15 +167,16 @@ def _operations(tool: formtools.Tool, sample: dict[str, Any]) -> list[list[Any]]
 
 
 def submits(tool: formtools.Tool, sample: Any) -> bool | None:
-    """Whether ``call`` would send ``sample`` (it raises on input or validity, before any I/O);
+    """Whether ``call`` would send ``sample`` (it raises on input or validity, before any I/O;
+    a form without ``toolautosubmit`` is prepared with the problems that stop its submission);
     None when the form cannot be submitted by a call whatever the input (no submit button)."""
     try:
-        formtools.prepare_call(tool, sample)
+        prepared = formtools.prepare_call(tool, sample)
     except (formtools.InputError, formtools.ValidationError):
         return False
     except formtools.SubmissionError:
         return None
-    return True
+    return not prepared.problems
 
 
 def _step_tolerance(

@@ -327,6 +327,23 @@ def test_stdio_elicitation_asks_and_submits_only_on_accept(site: TestSite, answe
         assert sent(site) == []
 
 
+def test_a_form_without_autosubmit_that_fails_validation_is_an_error_without_asking(site: TestSite) -> None:
+    """prepare_call keeps such a call (Chromium fills the form and waits for the person, who
+    could correct it); this client cannot let the person correct it, so the agent is told why and
+    nobody is asked to confirm a submission validation would stop."""
+    url = site.put("shop", SHOP.encode())
+    notes = Notes("accept")
+
+    async def main() -> types.CallToolResult:
+        async with stdio_session([url, "--allow-private"], notes) as session:
+            return await session.call_tool("order", {})
+
+    result = run(main)
+    assert result.is_error is True
+    assert result.content[0].text.splitlines() == ["item: Please fill out this field. (valueMissing)"]
+    assert notes.elicitations == [] and sent(site) == []
+
+
 def test_a_sensitive_value_reaches_the_site_and_never_comes_back(site: TestSite) -> None:
     url = site.put("shop", SHOP.encode())
     notes = Notes()

@@ -368,7 +368,7 @@ def test_the_browsers_validation_text_is_kept_byte_for_byte_by_the_credential_sc
     import formtools
 
     pick = random.Random(4040)
-    html = ("<form toolname=t tooldescription=d><input type=email name=e><input name=s pattern='[a-z]+'>"
+    html = ("<form toolname=t tooldescription=d toolautosubmit><input type=email name=e><input name=s pattern='[a-z]+'>"
             "<button>Go</button></form>")
     tool = formtools.extract_tools(html, base_url="https://example.test/")[0]
     pieces = ["a://", "ftp://", "u:p@", "@", "x", "h.", ".", "s3cr3t", ":", "/"]

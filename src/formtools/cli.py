@@ -348,7 +348,9 @@ def call(
 ) -> None:
     """Execute a tool call as Chromium would: validate, fill, submit, print the result.
 
-    Invalid input prints one message per field and exits with 1; nothing is sent. A tool whose
+    Invalid input prints one message per field and exits with 1; nothing is sent (a form without
+    toolautosubmit is filled and waits for a person, as in Chromium: its failures are printed
+    with --dry-run or when the submission is confirmed). A tool whose
     output is sensitive prints a secret reference in its place unless ``--reveal``.
     """
     from formtools._execute.call import prepare_call, submit
@@ -374,6 +376,10 @@ def call(
     shown = prepared.shown  # sensitive values masked
     if dry_run:
         typer.echo(dumps(shown.to_dict() if isinstance(shown, Request) else {"sent": False, "reason": shown.reason}, pretty=True))
+        if prepared.problems:  # a form without toolautosubmit: filled, but a person's submit is stopped
+            for line in ValidationError(prepared.problems).lines():
+                typer.echo(f"formtools: {prepared.secrets.message(line)}", err=True)
+            raise typer.Exit(1)
         return
     if isinstance(shown, Request) and shown.url.startswith("file:"):
         # a saved page's relative action resolves against its file: URL; only http(s) is sent
@@ -382,7 +388,12 @@ def call(
     if not confirmed and sys.stdin is not None and sys.stdin.isatty():
         where = f"{shown.method} {shown.url}" if isinstance(shown, Request) else "this form"
         confirmed = typer.confirm(f"{chosen.name} has no toolautosubmit. Submit {where}?")
-    result = submit(prepared, confirm=confirmed, include_text=text)
+    try:
+        result = submit(prepared, confirm=confirmed, include_text=text)
+    except ValidationError as error:  # confirmed, but the filled form fails constraint validation
+        for line in error.lines():
+            typer.echo(f"formtools: {prepared.secrets.message(line)}", err=True)
+        raise typer.Exit(1) from None
     typer.echo(dumps(result.to_dict(reveal=reveal), pretty=True))
     if result.status == "awaiting-user":
         typer.echo("formtools: not submitted: the form has no toolautosubmit (pass --yes)", err=True)

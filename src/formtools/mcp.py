@@ -701,6 +701,10 @@ class Bridge:
             return _error(error.lines())
         except (NoSubmitButton, SubmissionError) as error:
             return _error(error.lines())
+        if prepared.problems:
+            # a form without toolautosubmit fails constraint validation as filled: Chromium would
+            # show it to the person to correct; this client cannot, so the agent is told why
+            return _error(ValidationError(prepared.problems).lines())
         request = prepared.shown if isinstance(prepared.shown, Request) else None  # secrets masked
         hints = enforced_hints(tool.form)  # the page's hint attributes add caution, never remove it
         confirm = not hints.needs_person

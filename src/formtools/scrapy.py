@@ -32,7 +32,7 @@ from formtools._parse import DEFAULT_TIME_LIMIT, parse_html
 from formtools._parse.prefilter import may_hold_tools
 from formtools._synth.profile import Profile
 from formtools._execute.request import NoRequest, Request
-from formtools.errors import SubmissionError
+from formtools.errors import SubmissionError, ValidationError
 from formtools._execute.send import ToolResult, landing_result, not_sent
 from formtools._net import Response as FetchedResponse
 from formtools._synth.synthesize import Extraction, synthesize
@@ -110,7 +110,8 @@ def request_of(prepared: PreparedCall, *, confirm: bool = False, **options: Any)
 
     A form without ``toolautosubmit`` is submitted only with ``confirm=True``, as with
     :func:`formtools.submit`; a submission that makes no request (``method=dialog``,
-    ``mailto:``) raises :class:`~formtools.SubmissionError`.
+    ``mailto:``) raises :class:`~formtools.SubmissionError`, and a confirmed one of a form that
+    fails constraint validation :class:`~formtools.ValidationError`.
     """
     name = prepared.tool.name
     if isinstance(prepared.outcome, NoRequest):
@@ -120,6 +121,8 @@ def request_of(prepared: PreparedCall, *, confirm: bool = False, **options: Any)
             f"tool {name!r}: the form has no toolautosubmit, so a person must confirm the "
             "submission (pass confirm=True)"
         )
+    if prepared.problems:  # confirmed, but the filled form fails constraint validation
+        raise ValidationError(prepared.problems)
     request: Request = prepared.outcome
     meta = {
         **(options.pop("meta", None) or {}),

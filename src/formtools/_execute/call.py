@@ -4,7 +4,10 @@ fill (every key checked before any is applied) → the submit-button rule → co
 (unless ``novalidate`` / ``formnovalidate``) → entry list → encoding → request, all pure; then,
 only for a form with ``toolautosubmit`` or a call the user confirmed, the send. A form without
 ``toolautosubmit`` is never submitted silently: the result is ``awaiting-user`` and holds the
-prepared request.
+prepared request. Constraint validation is the submission's, as in Chromium 156: a call of a form
+with ``toolautosubmit`` that fails it is refused ("Form validation failed"), while a form without
+it is filled and waits for the person, whose submission validation then stops (the problems are
+kept in :attr:`PreparedCall.problems`, and a confirmed submit raises them).
 
 What comes back is fit to show: the values of sensitive fields (passwords, card numbers, one-time
 codes) are masked in the shown request, the result and the HTTP client's log records
@@ -47,7 +50,7 @@ from formtools._synth.tool import Tool, require_tool
 from formtools._forms.validity import invalid_controls
 from formtools._spec.encoding import form_encoding
 from formtools._spec.microsyntax import pattern_budget
-from formtools.errors import InputError, NoSubmitButton, SendError, SourceError, SubmissionError, UsageProblem, ValidationError
+from formtools.errors import InputError, NoSubmitButton, Problem, SendError, SourceError, SubmissionError, UsageProblem, ValidationError
 
 if TYPE_CHECKING:  # loaded with the first send (see formtools._execute.send)
     import anyio
@@ -84,6 +87,10 @@ class PreparedCall:
     outcome: Request | NoRequest = field(repr=False)
     shown: Request | NoRequest
     secrets: Secrets
+    #: constraint validation's problems with the filled form of a tool without ``toolautosubmit``
+    #: (a form with it is refused instead): Chromium fills such a form and waits for the person,
+    #: so the call is not refused, but the person's submission is stopped until they are fixed
+    problems: tuple[Problem, ...] = ()
 
     @property
     def autosubmit(self) -> bool:
@@ -165,18 +172,18 @@ class _SchemaProblem:
 _INPUT_FLAGS = frozenset({"badInput", "unknownParameter"})
 
 
-def _enforce_schema(tool: Tool, tool_input: dict[str, Any], *, constraints: bool) -> None:
-    """Raise what :func:`validate_input` finds, split as a Chromium call splits it: values of
-    the wrong kind as :class:`InputError`, the rest as :class:`ValidationError` — unless the
-    call skips constraint validation (``constraints`` false: a ``formnovalidate`` submitter)."""
+def _schema_problems(tool: Tool, tool_input: dict[str, Any], *, constraints: bool) -> list[_SchemaProblem]:
+    """What :func:`validate_input` finds, split as a Chromium call splits it: values of the
+    wrong kind raised as :class:`InputError`, the rest (constraint validation's) returned —
+    none when the call skips constraint validation (``constraints`` false: a ``formnovalidate``
+    submitter)."""
     from formtools._execute.validate import validate_input  # jsonschema: only these profiles need it
 
     found = [_SchemaProblem(p.field, p.flag, p.message) for p in validate_input(tool, tool_input)]
     wrong = [p for p in found if p.flag in _INPUT_FLAGS]
     if wrong:
         raise InputError(wrong)
-    if found and constraints:
-        raise ValidationError(found)
+    return found if constraints else []
 
 
 def _submitter(tool: Tool, name: str | None) -> Control | None:
@@ -256,9 +263,11 @@ def prepare_call(
     Chromium's shape; ``state``: a previous call's :attr:`PreparedCall.state` of this form.
 
     Raises :class:`~formtools.InputError` (bad input; nothing filled),
-    :class:`NoSubmitButton`, :class:`~formtools.ValidationError` (the filled form is invalid;
-    nothing sent) or :class:`~formtools.SubmissionError` (also for a ``files`` name no enabled
-    file input has).
+    :class:`NoSubmitButton`, :class:`~formtools.ValidationError` (the filled form of a tool with
+    ``toolautosubmit`` is invalid; nothing sent) or :class:`~formtools.SubmissionError` (also
+    for a ``files`` name no enabled file input has). A form without ``toolautosubmit`` that
+    fails constraint validation is prepared with its :attr:`~PreparedCall.problems`: Chromium
+    validates at the submission, which is the person's.
     """
     require_tool(tool, "prepare_call")
     # Chromium 156's order: an input that is no object, then a missing submit button, then the
@@ -270,28 +279,32 @@ def prepare_call(
     )
     # an inferred tool without a submit button is submitted as Enter submits its form
     implicit = tool.inferred and implicitly_submittable(tool.form)
-    if button is None and "toolautosubmit" not in tool.form.attributes and not implicit:
+    autosubmit = "toolautosubmit" in tool.form.attributes
+    if button is None and not autosubmit and not implicit:
         raise NoSubmitButton()
+    problems: list[Problem] = []
     # validate ⇔ call: the schema's patterns and the form's share one budget and its verdicts
     with pattern_budget():
         if tool.profile.enforces_schema and isinstance(tool_input, dict):
             # the schema holds for the default submitter, novalidate or not (validate ⇔ call); a
             # submitter the caller picked for its formnovalidate ("Save draft") skips constraints
             chosen_without_validation = submitter is not None and button is not None and "formnovalidate" in button.attributes
-            _enforce_schema(tool, tool_input, constraints=not chosen_without_validation)
+            problems += _schema_problems(tool, tool_input, constraints=not chosen_without_validation)
+            if problems and autosubmit:
+                raise ValidationError(problems)
         filled = fill(tool.form, tool_input, state, profile=tool.profile)
         sources = _file_sources(files)
         check_file_names(tool.form, sources)
         chosen = {name: [_file(f) for f in given] for name, given in sources.items()}
-        if not skip_validation:
+        if not skip_validation and not problems:
             # a file input's files are the call's (files=), not the form state's: a required one
             # given a file is not missing
-            problems = [
+            problems += [
                 p for p in invalid_controls(filled)
                 if not (p.control.type == "file" and chosen.get(p.control.attributes.get("name", "")))
             ]
-            if problems:
-                raise ValidationError(problems)
+        if problems and autosubmit:
+            raise ValidationError(problems)
     building = partial(
         build_request,
         filled,
@@ -308,7 +321,7 @@ def prepare_call(
     shown = outcome
     if secrets.names:
         shown = building(masked=dict.fromkeys(secrets.names, MASK))
-    return PreparedCall(tool, filled, button, outcome, printable_request(shown), secrets)
+    return PreparedCall(tool, filled, button, outcome, printable_request(shown), secrets, tuple(problems))
 
 
 def _unsent(prepared: PreparedCall, confirm: bool, sensitive: bool | None) -> ToolResult | None:
@@ -316,29 +329,40 @@ def _unsent(prepared: PreparedCall, confirm: bool, sensitive: bool | None) -> To
     navigates the page to an empty ``about:blank`` document completes, landed where the form's
     target says, exactly as a sent one), or a submission that waits for a person. What is no
     prepared call is refused (a tool given to ``submit``, meant for :func:`call_tool`, raised
-    AttributeError)."""
+    AttributeError). A confirmed submission of a form that fails constraint validation raises
+    it: the person's submit is stopped, nothing is sent."""
     if not isinstance(prepared, PreparedCall):
         raise UsageProblem(
             f"submit takes a PreparedCall (prepare_call's), not a {type(prepared).__name__}: "
             "call_tool(tool, input) prepares and submits"
         )
+    if confirm and prepared.problems:
+        raise ValidationError(prepared.problems)
     if isinstance(prepared.outcome, NoRequest):
         result = not_sent(prepared.outcome, prepared.landing)
         if result.status != "completed":
             return result
         if not (prepared.autosubmit or confirm):
-            return ToolResult(status="awaiting-user", reason=_AWAITING)
+            return ToolResult(status="awaiting-user", reason=_awaiting(prepared))
         return prepared.finishing(sensitive=sensitive).apply(result)
     if not (prepared.autosubmit or confirm):
         return ToolResult(
             status="awaiting-user",
             request=prepared.shown,  # type: ignore[arg-type]
-            reason=_AWAITING,
+            reason=_awaiting(prepared),
         )
     return None
 
 
 _AWAITING = "the form has no toolautosubmit: a person must confirm the submission"
+
+
+def _awaiting(prepared: PreparedCall) -> str:
+    """Why a call waits, and what will stop the person's submission if the form is invalid."""
+    if not prepared.problems:
+        return _AWAITING
+    found = "; ".join(ValidationError(prepared.problems).lines())
+    return prepared.secrets.message(f"{_AWAITING}, and as filled it fails constraint validation: {found}")
 
 
 @contextmanager
