@@ -74,10 +74,9 @@ def _answers(patterns: list[str], profile: str, value: str) -> list[str]:
         except Unsupported as error:
             assert "\n" not in str(error) and len(str(error)) < 300
             validated = "unsupported"
-        try:
-            formtools.prepare_call(tool, {"q": value})
-            called = "valid"
-        except (formtools.InputError, formtools.ValidationError):
+        try:  # (the forms have no toolautosubmit: a failing one is prepared with its problems)
+            called = "invalid" if formtools.prepare_call(tool, {"q": value}).problems else "valid"
+        except formtools.InputError:
             called = "invalid"
         except Unsupported:
             called = "unsupported"
