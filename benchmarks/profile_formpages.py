@@ -4,7 +4,7 @@
     python benchmarks/profile_formpages.py before --passes 30 --rate 1000
 
 ``before-*`` in ``benchmarks/profile/`` is commit 07ee032 (main before issue 16's fixes), profiled
-with ``PYTHONPATH`` pointing at its ``src/``; ``after-*`` is dad5e39.
+with ``PYTHONPATH`` pointing at its ``src/``; ``after-*`` is f375374 (dad5e39's are in git history).
 
 Runs :func:`formtools._crawl.batch.run_batch` with ``jobs=1`` in this process over the
 ``formpages`` corpus of ``bench_formpages.py`` (200 pages, every one with forms; generated into

@@ -231,3 +231,32 @@ def test_lint_says_the_encoding_is_guessed() -> None:
     assert [d.code for d in diagnostics if d.code == "undeclared-encoding"] == ["undeclared-encoding"]
     declared = formtools.extract(formtools.parse_html(b"<meta charset=windows-1251>" + page)).diagnostics
     assert "undeclared-encoding" not in [d.code for d in declared]
+
+
+def test_a_meta_after_anything_in_the_head_is_found_in_any_case() -> None:
+    """The ``<meta>`` scan stops where no ``<meta`` lies ahead, which it looks for in the page's
+    lowercased bytes, again only once the walk has passed the one it found (a case-insensitive
+    regex over the whole page was most of the scan). 2,000 seeded heads of what keeps the scanner
+    in the head, ``<meta`` spelled in every case inside text, comments, scripts, titles and
+    attribute values, then a real ``<meta charset>`` in random case: the scan must reach it."""
+    import random
+
+    from formtools._parse.charset import settle_encoding
+
+    def spelled(rng: random.Random, word: str) -> str:
+        return "".join(c.upper() if rng.random() < 0.5 else c for c in word)
+
+    rng = random.Random(2000)
+    for _ in range(2000):
+        pieces = []
+        for _ in range(rng.randint(0, 8)):
+            meta = spelled(rng, "<meta")
+            pieces.append(rng.choice([
+                f"{meta} name=viewport content=x>", f"<!-- {meta} charset=koi8-r> -->",
+                f"<script>var m = '{meta} charset=koi8-r>';</script>", f"<title>{meta} charset=koi8-r></title>",
+                f"<link rel=x href='{meta}'>", f"{meta} http-equiv=refresh content=0>", "\n", "<style>p{}</style>",
+            ]))  # fmt: skip
+        label = rng.choice(["windows-1251", "shift_jis"])
+        page = "".join(pieces) + f"{spelled(rng, '<meta')} {spelled(rng, 'charset')}={label}>"
+        settled = settle_encoding(page.encode() + FORM, None)
+        assert settled.encoding.name == label, page

@@ -651,3 +651,37 @@ def test_misnested_end_tags_deep_in_the_stack_cost_linear_work(shape: str, parse
 
     small, large = extraction_lines(page(200), parser), extraction_lines(page(400), parser)
     assert large < 2.3 * small, (small, large)
+
+
+def test_the_attribute_count_scan_is_the_tokenizers_count() -> None:
+    """The scan for a tag with too many attributes writes its attributes out one by one (a
+    counted group ran re's repeat machinery at every ``<``); it must find exactly the tags the
+    counted definition finds. 3,000 seeded tags of 62 to 74 attributes, spelled as the tokenizer
+    reads them (unquoted, quoted with ``>`` or the other quote inside, empty, joined to a quoted
+    value, ``=`` as a name's first character, slashes, a quote left open), some cut short."""
+    import random
+
+    from formtools._parse.scan import _MANY_ATTRIBUTES_TAG
+
+    value = rb"(?:\"[^\"]*+\"?|'[^']*+'?|[^\t\n\f\r >]*+)"
+    attribute = rb"(?>[^\t\n\f\r />][^\t\n\f\r />=]*+(?:[\t\n\f\r ]*+=[\t\n\f\r ]*+" + value + rb")?)"
+    counted = re.compile(rb"<[a-z][^\t\n\f\r />]*+(?:[\t\n\f\r /]*+" + attribute + rb"){%d}" % (MANY_ATTRIBUTES + 1))
+    spellings = ["a{i}", "a{i}=x", 'a{i}="x>y"', "a{i}='\"'", 'a{i}=""', "a{i} = 'v'", "={i}", "a{i}=x\"y",
+                 "a{i}/", 'a{i}="1"', "a{i}='<b'"]  # fmt: skip
+    rng = random.Random(3000)
+    found = 0
+    for _ in range(3000):
+        parts = []
+        for i in range(rng.randint(MANY_ATTRIBUTES - 2, MANY_ATTRIBUTES + 10)):
+            spelling = rng.choice(spellings).format(i=i)
+            joined = spelling.endswith(("'", '"')) and rng.random() < 0.5  # a quoted value, then at once
+            parts.append(spelling + ("" if joined else rng.choice([" ", "\t", "/", "\n "])))
+        tag = rng.choice(["<input ", "<a\t", "<x-y/", "<p "]) + "".join(parts)
+        if rng.random() < 0.2:
+            tag = tag[: rng.randint(len(tag) // 2, len(tag))]  # cut short
+        else:
+            tag += rng.choice([">", "", "=>", 'z="x>', "z='x>"])  # (the last two: left open)
+        soup = (rng.choice(["", "<p>", "</a>", "<b x=1>"]) + tag + rng.choice(["", "<i>"])).encode()
+        found += counted.search(soup) is not None
+        assert (_MANY_ATTRIBUTES_TAG.search(soup) is None) == (counted.search(soup) is None), soup
+    assert 500 < found < 2500, found  # (both answers, often)

@@ -38,7 +38,7 @@ import webencodings
 from formtools._spec import decoding as _decoding  # noqa: F401  # installs the standard's decoders
 from formtools._spec.microsyntax import ascii_lowercase
 
-__all__ = ["Settled", "settle_encoding", "transport_charset", "utf16_without_bom"]
+__all__ = ["Settled", "lowered", "settle_encoding", "transport_charset", "utf16_without_bom"]
 
 def transport_charset(content_type: str | None) -> str | None:
     """The encoding label a ``Content-Type`` header's ``charset`` parameter gives, when it names
@@ -189,6 +189,24 @@ def _byte_based(encoding: Any) -> Any:
     return encoding
 
 
+_last_lowered: tuple[bytes, bytes] = (b"", b"")
+
+
+def lowered(data: bytes) -> bytes:
+    """``data.lower()``, kept for the last bytes object asked about: batch extraction prefilters
+    a page (:mod:`.prefilter`), settles its encoding (the ``<meta>`` scan) and then parses it, and
+    the fast parser reads the same bytes lowercased (for a UTF-8 page they are the very same
+    object), so the copy is made once. Thread-safe: the pair is read
+    and replaced whole."""
+    global _last_lowered
+    last = _last_lowered
+    if last[0] is data:
+        return last[1]
+    low = data.lower()
+    _last_lowered = (data, low)
+    return low
+
+
 # --- the <meta> scan: Chromium's HTMLMetaCharsetParser -------------------------------------
 
 #: Tags that keep Chromium's scanner "in the head" (start tags: these, html and head).
@@ -200,7 +218,6 @@ _UNCONDITIONAL = 1024
 _RCDATA = frozenset({"title", "textarea"})
 _RAWTEXT = frozenset({"style", "iframe", "xmp", "noembed", "noframes"})
 
-_META = re.compile(rb"<meta", re.IGNORECASE)
 _TAG_NAME = re.compile(rb"[^\t\n\f\r />]*")
 _ATTRIBUTE_NAME = re.compile(rb"[^\t\n\f\r />][^\t\n\f\r />=]*")
 _BLANKS = re.compile(rb"[\t\n\f\r ]*")
@@ -225,12 +242,13 @@ def _meta_scan(markup: bytes) -> Any:
     :data:`_HEAD_TAGS`; text does not end it. Once out of the head, it stops after the first
     token that ends at or past byte 1,024. A text token ends at the next ``<``; a run of only
     NUL bytes is no token (Chromium's tokenizer skips NULs there). All measured."""
-    last_meta = None
-    for last_meta in _META.finditer(markup):
-        pass
-    if last_meta is None:
+    # the next "<meta" in any letter case, searched for in the ASCII-lowercased bytes (the
+    # prefilter's copy) only when the walk passes the one found (a case-insensitive regex found
+    # the last one by walking every byte of the page in Python's re)
+    low = lowered(markup)
+    ahead = low.find(b"<meta")
+    if ahead < 0:
         return None
-    last = last_meta.start()
     in_head = True
     at, end = 0, len(markup)
     text_from = 0  # where the pending text token started
@@ -240,8 +258,12 @@ def _meta_scan(markup: bytes) -> Any:
 
     while at < end:
         opening = markup.find(b"<", at)
-        if opening < 0 or opening > last:
-            return None  # no <meta> tag ahead
+        if opening < 0:
+            return None
+        if opening > ahead:
+            ahead = low.find(b"<meta", opening)
+            if ahead < 0:
+                return None  # no <meta> tag ahead
         # the pending text, if any, is a token that ends here
         if stops(opening) and opening > text_from and markup[text_from:opening].strip(b"\0"):
             return None

@@ -95,8 +95,7 @@ from formtools._parse.document import (
     referrer_policy_from,
     resolve_base,
 )
-from formtools._parse.charset import Settled, settle_encoding
-from formtools._parse.prefilter import lowered
+from formtools._parse.charset import Settled, lowered, settle_encoding
 
 __all__ = ["fast_document"]
 

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import codecs
 
-from formtools._parse.charset import utf16_without_bom
+from formtools._parse.charset import lowered, utf16_without_bom
 
-__all__ = ["lowered", "may_hold_tools"]
+__all__ = ["may_hold_tools"]
 
 _BOMS = ((codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
 _UTF16 = {"utf-16le": "utf-16-le", "utf-16be": "utf-16-be"}
@@ -50,20 +50,3 @@ def may_hold_tools(
     marker = "<form" if all_forms else "toolname"
     # bytes.lower() runs at memory speed and `in` is a fast substring search
     return marker.encode(_utf16_codec(body, content_type) or "ascii") in lowered(body)
-
-
-_last_lowered: tuple[bytes, bytes] = (b"", b"")
-
-
-def lowered(data: bytes) -> bytes:
-    """``data.lower()``, kept for the last bytes object asked about: batch extraction prefilters
-    a page and then parses it, and the fast parser reads the same bytes lowercased (for a UTF-8
-    page they are the very same object), so the copy is made once. Thread-safe: the pair is read
-    and replaced whole."""
-    global _last_lowered
-    last = _last_lowered
-    if last[0] is data:
-        return last[1]
-    low = data.lower()
-    _last_lowered = (data, low)
-    return low
