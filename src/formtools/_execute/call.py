@@ -460,8 +460,8 @@ def call_tool(
 
     The keywords are :func:`prepare_call`'s (``submitter``, ``state``, ``files``,
     ``boundary``) and :func:`submit`'s (``client``, ``timeout``, ``max_bytes``,
-    ``include_text``, ``sensitive``), each named here (they were ``**options: Any``, so a
-    strict type checker let ``timout=5`` through to a TypeError at run time).
+    ``include_text``, ``sensitive``), each named here so that a type checker catches a
+    misspelt one (``timout=5``) before it runs.
     """
     prepared = prepare_call(tool, tool_input, submitter=submitter, state=state, files=files, boundary=boundary)
     return submit(
