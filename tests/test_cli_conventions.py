@@ -525,3 +525,28 @@ def test_a_profile_a_run_killed_outright_left_is_removed_by_the_next_run() -> No
         left = list(temporary.glob("formtools-*"))
         shutil.rmtree(temporary)  # (and Playwright's artifacts folder the killed run's driver left)
     assert left == []  # the live run then removed its own
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["extract", str(SEARCH)],
+        ["lint", str(SEARCH)],
+        ["validate", str(SEARCH), "site_search", "--input", '{"q": "milk"}'],
+        ["call", str(SEARCH), "site_search", "--input", '{"q": "milk"}', "--base-url", "https://shop.example/", "--dry-run"],
+    ],
+    ids=["extract", "lint", "validate", "call-dry-run"],
+)
+def test_a_command_that_sends_nothing_loads_no_network_stack(command: list[str]) -> None:
+    """httpx (with trio where it is installed) is a third of a dry run's time: a command that
+    sends nothing never imports it (the log filter that hides a call's secrets is put on the
+    HTTP client's loggers by the first send)."""
+    script = (
+        "import sys, runpy; sys.argv = ['formtools', *sys.argv[1:]]\n"
+        "try:\n    runpy.run_module('formtools', run_name='__main__')\n"
+        "except SystemExit as end:\n    code = end.code\n"
+        "print(code, sorted({m.split('.')[0] for m in sys.modules} & {'httpx', 'httpcore', 'trio', 'anyio'}), file=sys.stderr)"
+    )
+    done = subprocess.run([sys.executable, "-c", script, *command], capture_output=True, text=True)
+    assert done.stderr.strip().splitlines()[-1] == "0 []", done.stderr
+    assert done.stdout.strip()

@@ -41,9 +41,8 @@ from formtools._forms.state import FormState
 from formtools._forms.sensitive import is_sensitive
 from formtools._execute.request import NoRequest, Request
 from formtools._execute.send import ToolResult
-from formtools._net import HTTP_LOGGERS
 from formtools.errors import URL_IN_TEXT as _URL_IN_TEXT
-from formtools._net.errors import shown as without_credentials
+from formtools.errors import shown as without_credentials
 
 __all__ = ["MASK", "Secrets", "hide_in_logs", "scrubbed_result", "without_queries"]
 
@@ -249,13 +248,24 @@ class _ScrubbingFilter(logging.Filter):
 
 
 _FILTER = _ScrubbingFilter()
-for _name in HTTP_LOGGERS:  # (each logger itself: a parent's filter never sees a child's records)
-    logging.getLogger(_name).addFilter(_FILTER)
+
+
+@functools.cache
+def _filter_http_logs() -> None:
+    """The filter on each of the HTTP client's loggers (a parent's filter never sees a child's
+    records), put there by the first send: it acts only while one runs, and importing the
+    client (``formtools._net``: httpx, with trio where it is installed) for it cost every
+    ``call --dry-run`` and ``validate`` a third of its time, though they send nothing."""
+    from formtools._net import HTTP_LOGGERS
+
+    for name in HTTP_LOGGERS:
+        logging.getLogger(name).addFilter(_FILTER)  # (added once however often asked)
 
 
 @contextmanager
 def hide_in_logs(secrets: Secrets) -> Iterator[None]:
     """While sending, the HTTP client's log records do not show ``secrets``."""
+    _filter_http_logs()
     token = _ACTIVE.set(secrets)
     try:
         yield
