@@ -41,7 +41,7 @@ from formtools._conformance.browser import ChromiumOracle
 from formtools._spec.jsjson import dumps
 from scripts.record_chromium_calls import outcome_of
 from tests.support.callgen import calls_for
-from tests.support.parity import PARSERS, call_differences, prepared_as_recorded, tool_differences
+from tests.support.parity import PARSERS, call_differences, calls_the_oracle_sees, prepared_as_recorded, tool_differences
 
 pytestmark = pytest.mark.browser
 
@@ -120,14 +120,8 @@ def test_authored_forms_send_chromiums_request(chromium: ChromiumOracle) -> None
     for number, entry in enumerate(DATA["pages"]):
         page, path = _FORM.sub("<form toolautosubmit", entry["text"]), f"/authored/sent-{number}.html"
         document = formtools.parse_html(page, url=chromium.site.origin + path)
-        for tool in formtools.extract(document).tools:
-            for value in calls_for(tool.to_dict(), rng, randoms=1):
-                try:
-                    request = formtools.prepare_call(tool, value).request
-                except formtools.FormtoolsError:
-                    request = None  # a refusal: compared too
-                if request is None or request.url.startswith(chromium.site.origin + "/"):
-                    cases.append((_label(entry), page, path, tool.name, value))  # the oracle sees its own site
+        for name, value in calls_the_oracle_sees(document, rng, chromium.site.origin):
+            cases.append((_label(entry), page, path, name, value))
     found = []
     for label, page, path, name, value in rng.sample(cases, SENT_CALLS):
         found += [f"{label} {name} {dumps(value)} {d}" for d in call_differences(chromium, page, value, path, name, headers=AUTHORED)]

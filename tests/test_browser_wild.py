@@ -44,8 +44,7 @@ import pytest
 import formtools
 from formtools._conformance.browser import ChromiumOracle
 from formtools._parse.fast import fast_document
-from tests.support.callgen import calls_for
-from tests.support.parity import call_differences, tool_differences
+from tests.support.parity import call_differences, calls_the_oracle_sees, tool_differences
 
 pytestmark = pytest.mark.browser
 
@@ -127,15 +126,7 @@ def test_wild_pages_are_chromiums(chromium: ChromiumOracle, entry: dict[str, str
     found = tool_differences(chromium, page, entry["path"], "text/html", SAVED_PAGE)
     path = "/wild/" + entry["path"].rsplit("/", 1)[-1]
     document = formtools.parse_html(page, url=chromium.site.origin + path, content_type="text/html")
-    inputs = []
-    for tool in formtools.extract(document).tools:
-        for tool_input in calls_for(tool.to_dict(), rng, randoms=1):
-            try:
-                request = formtools.prepare_call(tool, tool_input).request
-            except formtools.FormtoolsError:
-                request = None  # a refusal: compared too
-            if request is None or request.url.startswith(chromium.site.origin + "/"):
-                inputs.append((tool.name, tool_input))  # (the oracle sees only its own site)
+    inputs = calls_the_oracle_sees(document, rng, chromium.site.origin)
     assert inputs, entry["path"]
     for name, tool_input in rng.sample(inputs, min(CALLS, len(inputs))):
         found += call_differences(chromium, page, tool_input, path, name, "text/html", SAVED_PAGE)

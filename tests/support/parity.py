@@ -3,6 +3,7 @@ tools on both parse paths, and a call's request (or refusal) in the recorded for
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -12,6 +13,7 @@ from formtools._conformance.diff import unified_diff
 from formtools._conformance.wpt import request_as_recorded
 from formtools.errors import InputError, ValidationError
 from scripts.record_chromium_calls import outcome_of
+from tests.support.callgen import calls_for
 
 PARSERS = ("auto", "html5lib")
 
@@ -32,14 +34,37 @@ def tool_differences(
     ``headers`` too (see :meth:`ChromiumOracle.tools`)."""
     answer = chromium.stable_tools(html, content_type=content_type, headers=headers)
     assert answer.stable, label
+    return answer_differences(answer.tools, html, label, content_type)
+
+
+def answer_differences(
+    tools: list[dict[str, Any]], html: str | bytes, label: str, content_type: str = UTF8
+) -> list[str]:
+    """The unified diffs of ``html``'s tools, on each parse path, against Chromium's ``tools``."""
     differences = []
     for parser in PARSERS:
         document = formtools.parse_html(html, content_type=content_type, parser=parser)  # type: ignore[arg-type]
         ours = [tool.to_dict() for tool in formtools.extract(document).tools]
-        diff = unified_diff(answer.tools, ours, f"{label} ({parser})")
+        diff = unified_diff(tools, ours, f"{label} ({parser})")
         if diff:
             differences.append(diff)
     return differences
+
+
+def calls_the_oracle_sees(document: formtools.Document, rng: random.Random, origin: str) -> list[tuple[str, Any]]:
+    """(tool name, input): seeded inputs of each tool of ``document`` whose request goes to the
+    oracle's own site ``origin``, or which formtools refuses (a refusal is compared too); a
+    submission to another site never reaches the oracle."""
+    found = []
+    for tool in formtools.extract(document).tools:
+        for tool_input in calls_for(tool.to_dict(), rng, randoms=1):
+            try:
+                request = formtools.prepare_call(tool, tool_input).request
+            except formtools.FormtoolsError:
+                request = None
+            if request is None or request.url.startswith(origin + "/"):
+                found.append((tool.name, tool_input))
+    return found
 
 
 def prepared_as_recorded(

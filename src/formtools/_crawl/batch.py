@@ -416,16 +416,14 @@ def _warc(
                 yield from _unless_done(Unreadable("path", path, str(item), damaged=True), done)
                 continue
             url = shown(item.url or "")  # the name the output knows it by
-            if not renders_as_html(item.content_type) or ("url", url) in done:
+            if ("url", url) in done:
                 continue
-            if item.error is not None:
-                yield Unreadable("url", url, f"{url}: {item.error}")
+            page = _archived(item, max_bytes)  # (a body left undecoded is empty here)
+            if not isinstance(page, Page):
+                if page is not None:
+                    yield page
                 continue
             if item.has_body:
-                if len(item.body) > max_bytes:
-                    yield Unreadable("url", url, f"{url}: larger than {max_bytes} bytes")
-                    continue
-                page = Page("url", url, item.body, url, item.content_type)
                 if not may_hold_tools(item.body, item.content_type, all_forms=all_forms):
                     yield _skipped(page, all_forms)
                     continue
@@ -481,9 +479,11 @@ def _warc_here(path: str, done: AbstractSet[tuple[str, str]], max_bytes: int) ->
 
 
 def _gzipped(path: str) -> bool:
+    from formtools._crawl.warc import begins_gzip
+
     try:
         with open(path, "rb") as archive:
-            return archive.read(2) == b"\x1f\x8b"
+            return begins_gzip(archive.read(2))
     except OSError:
         return False  # read as before, which says why it cannot be
 

@@ -35,8 +35,8 @@ from formtools._spec.coding import CodingError, Inflate
 _InflateError: type[Exception] = zlib.error  # type: ignore[assignment]  # (the stub: an instance)
 
 __all__ = [
-    "DAMAGED", "Damage", "Location", "Record", "Span", "SpanAbandoned", "SpanEnd", "Undecodable", "first_record_member",
-    "record_at", "warc_records", "warc_span",
+    "DAMAGED", "Damage", "Location", "Record", "Span", "SpanAbandoned", "SpanEnd", "Undecodable",
+    "begins_gzip", "first_record_member", "record_at", "warc_records", "warc_span",
 ]
 
 #: What every damage report says after the archive's path: the Spark job counts its rows by it.
@@ -93,6 +93,11 @@ class Damage:
 
     def __str__(self) -> str:
         return f"{self.path}{DAMAGED}{self.offset:,} (record {self.record}): {self.reason}"
+
+
+def begins_gzip(head: bytes) -> bool:
+    """Whether data beginning with ``head`` (its first two bytes, or what there is) is gzip."""
+    return bool(head) and _GZIP_MAGIC.startswith(head[:2])
 
 
 class _GzipMembers(io.RawIOBase):
@@ -304,7 +309,7 @@ def _walk(
     head = stream.read(2)
     rest = _Prefixed(head, stream)
     members = None
-    if head and _GZIP_MAGIC.startswith(head):
+    if begins_gzip(head):
         members = _GzipMembers(rest, span.start, span.members_before, span.limit) if span else _GzipMembers(rest)
     iterator = _archive_iterator(io.BufferedReader(members if members is not None else rest))
     held = _HeldRecords()
