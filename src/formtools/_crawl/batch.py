@@ -291,6 +291,8 @@ def extract_span(
                     return SpanResult(tuple(outcomes), first, end=item)
                 if isinstance(item, Damage):
                     return SpanResult(tuple(outcomes), first, damage=item)
+                if _stopped():
+                    break
                 page = _archived(item, max_bytes)
                 if isinstance(page, Page):
                     outcomes.append(_prefiltered(page, profile, all_forms, time_limit))
@@ -327,6 +329,8 @@ def extract_pages(
     the parent read and prefiltered is extracted."""
     found = []
     for item in items:
+        if _stopped():
+            break
         if isinstance(item, str):
             found.append(extract_file(item, profile, all_forms, time_limit))
         elif isinstance(item, ArchiveRecord):
@@ -492,8 +496,8 @@ def _gzipped(path: str) -> bool:
 # worker, so that the archive is inflated once, in parallel: indexing it here first cost this
 # process an inflate of the whole archive, and each worker another of its records (--jobs 2 on a
 # 2-core machine: 1.59x --jobs 1, the directory of the same pages 1.76x). A quarter of a MiB
-# holds about as many pages as a chunk of files (a MiB of pages, inflated): at 1 MiB a run took
-# 5 s to stop on SIGTERM, waiting for the spans under way, and wrote its first line as late.
+# holds about as many pages as a chunk of files (a MiB of pages, inflated), so the first lines come
+# as early (an interrupted run stops after each worker's page in hand whatever the size: _STOP).
 _SPAN_BYTES = 1 << 18
 
 
@@ -675,7 +679,17 @@ def _start_method() -> str:
 _PR_SET_PDEATHSIG = 1
 
 
-def _worker_start(parent: int) -> None:
+#: Set by the parent when its run is interrupted (Ctrl-C, SIGTERM): a worker stops after the page
+#: in hand instead of finishing its chunk or span, whose lines nobody would write. Without it the
+#: parent's exit waited for the work under way: a span of small pages is hundreds of them.
+_STOP: Any = None
+
+
+def _stopped() -> bool:
+    return _STOP is not None and bool(_STOP.is_set())
+
+
+def _worker_start(parent: int, stop: Any = None) -> None:
     """Each worker's initializer: SIGTERM ends the worker as Python's default does (a forked
     worker inherits the command's handler, which turns it into an interrupt to clean up after),
     and the worker ends when the batch process does, however that ends. A forked worker holds both ends of the pool's call queue, so a parent killed (SIGTERM,
@@ -686,6 +700,8 @@ def _worker_start(parent: int) -> None:
     returning). Spawned workers elsewhere see the queue's end when their parent dies."""
     import signal
 
+    global _STOP
+    _STOP = stop
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if sys.platform != "linux":
         return
@@ -705,6 +721,7 @@ class _Workers:
         self._jobs = jobs
         self._profile = profile
         self._pool: Executor | None = None
+        self._stop: Any = None  # the workers' stop event (see _STOP)
 
     def pool(self) -> Executor:
         if self._pool is None:
@@ -718,8 +735,9 @@ class _Workers:
                 if method == "fork":
                     _load_stages(self._profile)
                 context = multiprocessing.get_context(method)
+                self._stop = context.Event()
                 self._pool = ProcessPoolExecutor(
-                    self._jobs, mp_context=context, initializer=_worker_start, initargs=(os.getpid(),)
+                    self._jobs, mp_context=context, initializer=_worker_start, initargs=(os.getpid(), self._stop)
                 )
                 # the first submission forks every worker, before the pool starts its own thread
                 self._pool.submit(int)
@@ -733,9 +751,12 @@ class _Workers:
         """The processes that extracted: 1 (this one) unless workers were started."""
         return self._jobs if self._pool is not None else 1
 
-    def close(self) -> None:
+    def close(self, interrupted: bool = False) -> None:
+        """Wait for the workers; an ``interrupted`` run's drop the work under way."""
         if self._pool is not None:
-            self._pool.shutdown()
+            if interrupted and self._stop is not None:
+                self._stop.set()
+            self._pool.shutdown(cancel_futures=interrupted)
 
 
 def run_batch(
@@ -860,9 +881,12 @@ def run_batch(
                 send_chunk()
             for future in pending:
                 emit(future.result())
-        finally:
+        except BaseException:
             tally.workers = workers.count  # an interrupted run's summary says it too
-            workers.close()
+            workers.close(interrupted=True)
+            raise
+        tally.workers = workers.count
+        workers.close()
     return tally
 
 
