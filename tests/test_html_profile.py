@@ -274,10 +274,10 @@ def test_datalist_values_are_examples() -> None:
 @pytest.mark.spec_step("synth-3.5", "exec-submit-2", "exec-validate-3")
 def test_a_form_that_can_never_be_valid() -> None:
     """An unnamed required input is no parameter: no call can fill it, so no call can pass
-    validation. The html schema accepts nothing and says why, validate names the control, lint
-    reports an error (unless the form skips validation), and a call is refused as Chromium
-    refuses it (with toolautosubmit; without, the form waits for a person whose submission
-    validation stops)."""
+    validation. The html schema accepts nothing and says why, validate names the control, and a
+    call is refused as Chromium refuses it (with toolautosubmit: lint's error ``never-valid``,
+    unless the form skips validation); without, the form waits for the person, who can fill the
+    control before their submission (lint's warning ``needs-person``)."""
     page = "<form toolname=t tooldescription=d><input required><label>Q <input name=q></label><button>Go</button></form>"
     tool = formtools.extract(page, profile="html").tool("t")
     assert tool.input_schema["not"] == {}
@@ -285,13 +285,14 @@ def test_a_form_that_can_never_be_valid() -> None:
     (problem,) = formtools.validate_input(tool, {"q": "x"})
     assert problem.flag == "unsatisfiable" and "unnamed <input type=text>" in problem.message
     codes = [d.code for d in formtools.extract(page).diagnostics]
-    assert "never-valid" in codes
-    skipping = page.replace("<form ", "<form novalidate ")
-    assert "never-valid" not in [d.code for d in formtools.extract(skipping).diagnostics]
+    assert "needs-person" in codes and "never-valid" not in codes  # the person can fill it
+    automatic = page.replace("<form ", "<form toolautosubmit ")
+    assert "never-valid" in [d.code for d in formtools.extract(automatic).diagnostics]
+    skipping = automatic.replace("<form ", "<form novalidate ")
+    assert not {"never-valid", "needs-person"} & {d.code for d in formtools.extract(skipping).diagnostics}
     waiting = formtools.prepare_call(formtools.extract(page, base_url="https://a.example/").tool("t"), {"q": "x"})
     with pytest.raises(formtools.ValidationError, match="Please fill out this field"):
         formtools.submit(waiting, confirm=True)
-    automatic = page.replace("<form ", "<form toolautosubmit ")
     with pytest.raises(formtools.ValidationError, match="Please fill out this field"):
         formtools.prepare_call(formtools.extract(automatic, base_url="https://a.example/").tool("t"), {"q": "x"})
     portable = formtools.extract(page, profile="portable").tool("t").input_schema

@@ -111,6 +111,7 @@ def test_the_generator_writes_ordinary_markup() -> None:
         'class="select-all"',
         " form=\"form",
         "toolautosubmit",
+        '<input type="checkbox" required> I accept the terms',
     ):
         assert construct in corpus, construct
     assert ordinary_page(7) == ordinary_page(7)  # seeded: a page id reproduces its bytes
@@ -402,6 +403,78 @@ def test_never_valid_selects_are_never_valid_in_chromium(chromium: ChromiumOracl
         unsatisfiable = "not" in formtools.extract(page, profile="html").tool("t").input_schema
         if flagged == possible or unsatisfiable != flagged:
             wrong.append(f"{select}: Chromium {'can' if possible else 'never'} pass, lint {flagged}, html schema empty {unsatisfiable}")
+    assert not wrong, "\n".join(wrong)
+
+
+# controls no call can fill, failing constraint validation as the page gives them, and what a
+# person does about each (data-person: the value they type)
+UNREACHABLE = [
+    "<label><input type=checkbox required> I accept the terms</label>",
+    "<input required data-person=Ada>",
+    "<input type=radio required value=a>",
+    "<select required><option value=''>Choose</option><option>a</option></select>",
+    "<input name=go required data-person=x><button name=go>Go</button>",
+    "<input type=hidden name=terms value=0><input type=checkbox name=terms value=1 required>",
+    "<input type=email value='not an address' data-person=a@example.com>",
+    "<input pattern='[0-9]+' value=abc data-person=123>",
+    "<select required></select>",  # nothing to choose, for the person too
+]
+
+# the form as the call leaves it (the parameter filled), then after the person at the keyboard
+# fixed every invalid control: [valid after the call, valid after the person]
+_VALID_AFTER_CALL_AND_PERSON = """
+() => {
+  const form = document.forms[0];
+  form.elements.q.value = "x";
+  const afterCall = form.checkValidity();
+  for (const control of form.elements) {
+    if (!control.willValidate || control.checkValidity()) continue;
+    if (control.type === "checkbox" || control.type === "radio") control.checked = true;
+    else if (control.tagName === "SELECT") control.selectedIndex = [...control.options].findIndex((o) => o.value);
+    else control.value = control.dataset.person;
+  }
+  return [afterCall, form.checkValidity()];
+}
+"""
+
+
+@pytest.mark.browser
+def test_a_form_no_call_can_make_valid_waits_for_the_person_or_never_submits(chromium: ChromiumOracle) -> None:
+    """lint's verdict on a form no call can make valid follows what Chromium does with it:
+    ``needs-person`` (a warning) where a call fills the form and waits, and the person can
+    complete it — an unnamed "I accept" checkbox in a form without toolautosubmit is ordinary;
+    ``never-valid`` (an error) where every call is refused and nothing is sent. formtools'
+    call agrees: problems kept for the person, or a ValidationError. (Before, every such form
+    was ``never-valid``, an error on ordinary markup.)"""
+    wrong = []
+    for number, control in enumerate(UNREACHABLE):
+        for auto in ("", " toolautosubmit"):
+            page = (
+                "<!doctype html><meta charset=utf-8><form toolname=t tooldescription=d action=/done"
+                f"{auto}><input name=q required>{control}<button>Send</button></form>"
+            )
+            path = f"/person/{number}{auto.strip()}.html"
+            answer = chromium.execute(page, "t", {"q": "x"}, path=path, wait_for_user=0.3)
+            chromium.page.goto(chromium.site.put(path, page.encode(), "text/html; charset=utf-8"))
+            valid, completed = chromium.page.evaluate(_VALID_AFTER_CALL_AND_PERSON)
+            codes = {d.code for d in formtools.extract(page).diagnostics} & {"needs-person", "never-valid"}
+            tool = formtools.extract(formtools.parse_html(page, url=chromium.site.origin + path)).tool("t")
+            try:
+                ours = "problems" if formtools.prepare_call(tool, {"q": "x"}).problems else "valid"
+            except formtools.ValidationError:
+                ours = "refused"
+            sent = answer.request is not None
+            if auto and sent != valid or not auto and not answer.waiting_for_user:
+                wrong.append(f"{control}{auto}: Chromium sent {sent}, waits {answer.waiting_for_user}, valid {valid}")
+            if valid:
+                expected = (set(), "valid")
+            elif completed and not auto:
+                expected = ({"needs-person"}, "problems")
+            else:
+                expected = ({"never-valid"}, "refused" if auto else "problems")
+            if (codes, ours) != expected:
+                wrong.append(f"{control}{auto}: Chromium: valid after the call {valid}, after the person {completed}; "
+                             f"lint {codes or '-'}, call {ours}")
     assert not wrong, "\n".join(wrong)
 
 

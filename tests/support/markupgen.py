@@ -13,9 +13,13 @@ controls, a form-associated submit button outside the form, and forms without to
 to the tool forms. Every tool form it writes registers and works as its author means, so lint may
 give warnings (advice: a missing description, an unnamed control) but never an error.
 
+It also writes an unnamed, required "I accept the terms" checkbox in forms without
+``toolautosubmit``: no call can tick it, and none needs to, since such a form waits for the person,
+who ticks it and submits (lint once called every form no call can make valid an error).
+
 What it must not write, because an error would then be true: a named control sharing its name
-with a button or another kind of control, a required control no call can fill, a duplicate or
-invalid ``toolname``, a tool form without a way to submit it.
+with a button or another kind of control, a required control no call can fill in a form with
+``toolautosubmit``, a duplicate or invalid ``toolname``, a tool form without a way to submit it.
 
 Determinism: one :class:`random.Random` per page, seeded with the page number; page ``ord-0042``
 is ``ordinary_page(42)``.
@@ -43,8 +47,11 @@ _IMAGE = "data:image/gif;base64,R0lGODlhAQABAAAAACw="
 class _Page:
     """What one page has used so far: ids, tool names and the current form's control names."""
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, later: random.Random) -> None:
         self.rng = rng
+        # constructs added to the generator later draw from their own stream, so every page
+        # keeps the markup the tests' seeded pages were chosen for
+        self.later = later
         self.serial = 0
         self.names: set[str] = set()
 
@@ -263,6 +270,8 @@ def _tool_form(page: _Page, tool_name: str) -> str:
     parts += [_nested(page, rng.choice(_OTHERS)(page)) for _ in range(rng.randint(0, 4))]
     rng.shuffle(parts)
     autosubmit = rng.random() < 0.2
+    if not autosubmit and page.later.random() < 0.2:  # the person ticks it before submitting
+        parts.append('<label><input type="checkbox" required> I accept the terms</label>')
     outside = None
     if autosubmit and rng.random() < 0.5:
         pass  # toolautosubmit: no button needed
@@ -304,7 +313,7 @@ def _plain_form(page: _Page) -> str:
 def ordinary_page(seed: int) -> str:
     """Page ``ord-NNNN``: a header, one to three tool forms in layout, maybe a plain form, a footer."""
     rng = random.Random(seed)
-    page = _Page(rng)
+    page = _Page(rng, random.Random(-1 - seed))
     body = [
         f'<header><a href="/"><img src="{_IMAGE}" alt="Home"></a> <nav><a href="/a">About</a></nav></header>'
     ]

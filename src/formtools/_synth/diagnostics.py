@@ -24,8 +24,16 @@ CODES: dict[str, tuple[Severity, str]] = {
     "never-valid": (
         Severity.ERROR,
         "no input can make this form valid: a control fails constraint validation whatever a "
-        "call does (one no call can fill, or a required select with nothing to choose), so the "
-        "browser never submits it (the html profile's schema accepts nothing)",
+        "call does (one no call can fill, in a form with toolautosubmit, or a required select "
+        "with nothing to choose), so no call gets it submitted (the html profile's schema "
+        "accepts nothing)",
+    ),
+    "needs-person": (
+        Severity.WARNING,
+        "no call can make this form valid on its own: a control no call can fill fails "
+        "constraint validation as the page gives it, so each call fills the form and waits for "
+        "the person to complete it before they submit it (the html profile's schema accepts "
+        "nothing; with toolautosubmit, every call would fail)",
     ),
     "not-a-tool": (Severity.INFO, "the form has neither toolname nor tooldescription"),
     "missing-tooldescription": (

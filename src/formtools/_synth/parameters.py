@@ -13,7 +13,7 @@ from formtools._forms.validity import invalid_controls, is_candidate
 from formtools._spec.memo import IdentityMemo
 from formtools._synth.profile import Group, Profile, get_profile
 
-__all__ = ["Parameter", "Parameters", "parameters_of", "skips_validation", "unsatisfiable"]
+__all__ = ["Parameter", "Parameters", "Unsatisfiable", "parameters_of", "skips_validation", "unsatisfiable"]
 
 
 @dataclass(frozen=True)
@@ -94,7 +94,26 @@ def _sort_out(form: Form, rules: Profile) -> Parameters:
 _SORTED_OUT = IdentityMemo(_sort_out)
 
 
-def unsatisfiable(form: Form, sorted_out: Parameters) -> str | None:
+@dataclass(frozen=True)
+class Unsatisfiable:
+    """Why no call can make a form pass constraint validation.
+
+    ``person_can_complete`` says whether every failing control is one a person can still fill
+    on the page: a control no call reaches (unnamed, sharing its name with a button, in a
+    dropped group) keeps its initial state for the call, not for the person at the keyboard.
+    That decides what the failure means. A form without ``toolautosubmit`` is filled by a call
+    and submitted by the person, so it waits for them to complete it (an unnamed "I accept the
+    terms" checkbox is the common case, and ordinary). A required select with nothing to choose
+    fails for anyone."""
+
+    reasons: tuple[str, ...]
+    person_can_complete: bool
+
+    def __str__(self) -> str:
+        return "; ".join(self.reasons)
+
+
+def unsatisfiable(form: Form, sorted_out: Parameters) -> Unsatisfiable | None:
     """Why no input can make the form pass constraint validation, or None.
 
     A control no call can change (not a parameter: unnamed, sharing its name with a button, in a
@@ -117,15 +136,17 @@ def unsatisfiable(form: Form, sorted_out: Parameters) -> str | None:
     ]
     # a parameter can be as hopeless: a required select with no option but its placeholder
     # (often one a script fills later) misses a value whatever a call chooses
-    reasons = [
+    hopeless = [
         f"{control.describe}: Please select an item in the list. (valueMissing)"
         for control in form.controls
         if control.index in fillable and _nothing_to_choose(control) and is_candidate(control)
     ]
-    if unfillable:
-        stuck = invalid_controls(initial_state(form), unfillable)
-        reasons += [f"{p.control.describe}: {p.message} ({p.flag})" for p in stuck]
-    return "; ".join(reasons) or None
+    stuck = invalid_controls(initial_state(form), unfillable) if unfillable else []
+    reasons = (*hopeless, *(f"{p.control.describe}: {p.message} ({p.flag})" for p in stuck))
+    if not reasons:
+        return None
+    for_anyone = hopeless or any(_nothing_to_choose(problem.control) for problem in stuck)
+    return Unsatisfiable(reasons, person_can_complete=not for_anyone)
 
 
 def _nothing_to_choose(control: Control) -> bool:

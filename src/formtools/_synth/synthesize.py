@@ -164,10 +164,14 @@ def _input_schema(
     why = unsatisfiable(form, sorted_out)
     if why is not None:
         if not skips_validation(form, sorted_out):  # else a call submits it anyway: no error
-            diagnostics.append(Diagnostic("never-valid", form.describe, line=form.line, detail=why))
+            # a call of a form without toolautosubmit fills it and waits for the person, who
+            # submits it, so what only a call cannot fill is theirs to complete
+            waits = why.person_can_complete and "toolautosubmit" not in form.attributes
+            code = "needs-person" if waits else "never-valid"
+            diagnostics.append(Diagnostic(code, form.describe, line=form.line, detail=str(why)))
         if rules.says_unsatisfiable:
             schema["not"] = {}  # JSON Schema's "accepts nothing"
-            schema["x-formtools-unsatisfiable"] = why
+            schema["x-formtools-unsatisfiable"] = str(why)
     return schema
 
 
