@@ -970,3 +970,51 @@ def test_ids_that_collide_or_differ_in_type_neither_hang_the_end_of_input_nor_lo
     submitted = {line.rsplit("?q=", 1)[1].split()[0] for line in completed}
     answered = {value for value in submitted if f"q={value}" in done.stdout.decode()}
     assert submitted and answered == submitted, (requests, done.stdout)
+
+
+# lines that are no request MCP accepts: (line, the answer's code, the answer's id); code None:
+# a malformed response, which JSON-RPC does not answer
+_UNSERVABLE: list[tuple[str, int | None, Any]] = [
+    ("not json", -32700, None),
+    ('{"jsonrpc":"2.0","id":"cut","method":"tools/li', -32700, None),
+    ("[1, 2]", -32600, None),
+    ("42", -32600, None),
+    ('{"jsonrpc":"2.0","id":null,"method":"tools/list"}', -32600, None),
+    ('{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}', -32600, None),
+    ('{"jsonrpc":"2.0","id":true,"method":"ping"}', -32600, None),
+    ('{"jsonrpc":"2.0","method":"tools/call","params":{"name":"s"}}', -32600, None),
+    ('{"jsonrpc":"2.0","id":{"a":1},"method":"tools/list"}', -32600, None),
+    ('{"jsonrpc":"2.0","id":"bad-params","method":"tools/call","params":"x"}', -32600, "bad-params"),
+    ('{"jsonrpc":"1.0","id":31,"method":"ping"}', -32600, 31),
+    ('{"jsonrpc":"2.0","method":"notifications/progress","params":7}', -32600, None),
+    ('{"jsonrpc":"2.0","id":"r","result":3}', None, None),
+]
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_line_that_is_no_request_gets_json_rpcs_error_and_the_session_goes_on(site: TestSite, seed: int) -> None:
+    """A line that is not JSON, or no request MCP accepts, got no answer at all: the SDK's stdio
+    reader logged it, and read a request whose id is null, a fraction or a boolean as a
+    notification, so a client waited for ever. Now each gets JSON-RPC 2.0's error (-32700 or
+    -32600, the request's id where it can be read, else null) and the session serves the next
+    request; a malformed response gets none. Seeded orders of those lines, each followed by a
+    ping that must be answered."""
+    rng = __import__("random").Random(seed)
+    url = site.put("shop", b"<form toolname=s tooldescription=d action=/submit toolautosubmit><input name=q><button>Go</button></form>")
+    cases = rng.sample(_UNSERVABLE, len(_UNSERVABLE))
+    lines = [_piped().rstrip(b"\n")]
+    for number, (line, _, _) in enumerate(cases):
+        lines += [line.encode(), json.dumps({"jsonrpc": "2.0", "id": f"p{number}", "method": "ping"}).encode()]
+    done = subprocess.run(
+        [*SERVE, url, "--allow-private"], env=ENV, input=b"\n".join(lines) + b"\n", capture_output=True, timeout=30
+    )
+    assert done.returncode == 0, done.stderr
+    answers = [json.loads(line) for line in done.stdout.splitlines()][1:]  # after initialize's
+    expected: list[Any] = []
+    for number, (_, code, ident) in enumerate(cases):
+        if code is not None:
+            expected.append((code, ident))
+        expected.append(("pong", f"p{number}"))
+    got = [("pong", a["id"]) if a.get("result") == {} else (a.get("error", {}).get("code"), a["id"]) for a in answers]
+    assert got == expected, [line for line, _, _ in cases]
+    assert b"Traceback" not in done.stderr

@@ -53,7 +53,7 @@ from datetime import datetime, timezone
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, cast, get_args
 from urllib.parse import urljoin
 
 import anyio
@@ -65,6 +65,7 @@ try:
     from mcp.shared.dispatcher import as_request_id, coerce_request_id
     from mcp.shared.exceptions import MCPError, NoBackChannelError
     from mcp.shared.message import SessionMessage
+    from pydantic import ValidationError as UnreadableMessage
 except ImportError as error:  # pragma: no cover - exercised by the CLI's message
     raise ImportError(
         "the MCP bridge needs the mcp extra: pip install 'formtools[mcp]'"
@@ -906,6 +907,7 @@ class _AnswersBeforeEnd:
 
     def __init__(self, wire: Any, write: Any) -> None:
         self._wire = wire
+        self._write = write
         self._open: dict[Any, int] = {}
         self._settled = anyio.Event()
         self._settled.set()
@@ -917,11 +919,17 @@ class _AnswersBeforeEnd:
         return getattr(self._wire, "last_context", None)
 
     async def receive(self) -> SessionMessage | Exception:
-        try:
-            item: SessionMessage | Exception = await self._wire.receive()
-        except anyio.EndOfStream:
-            await self._settled.wait()
-            raise
+        while True:
+            try:
+                item: SessionMessage | Exception = await self._wire.receive()
+            except anyio.EndOfStream:
+                await self._settled.wait()
+                raise
+            refusals = _refusals_of_unservable(item)
+            if refusals is None:
+                break
+            for refusal in refusals:
+                await self._write.send(SessionMessage(refusal))
         if isinstance(item, SessionMessage):
             message = item.message
             if isinstance(message, types.JSONRPCRequest):
@@ -960,6 +968,47 @@ class _AnswersBeforeEnd:
 
     async def __aexit__(self, *exc_info: object) -> None:
         await self.aclose()
+
+
+#: The methods MCP defines as a client's requests: a message naming one is a request whatever
+#: its ``id`` (the SDK reads one whose id is null, a fraction or a boolean as a notification).
+_REQUEST_METHODS = frozenset(
+    method for request in get_args(types.ClientRequest) for method in get_args(request.model_fields["method"].annotation)
+)
+
+
+def _refusals_of_unservable(item: SessionMessage | Exception) -> tuple[types.JSONRPCError, ...] | None:
+    """What to answer instead of serving a line that is not a message MCP accepts (no answer
+    for a malformed *response*: JSON-RPC answers no answer), or None for one the SDK can serve.
+
+    The SDK's stdio reader hands such a line on as an exception, which its server only logs,
+    and reads a request whose id is null, a fraction or a boolean (MCP ids are strings or
+    integers) as a notification it ignores: either way the client waited for ever. JSON-RPC
+    2.0 (section 5.1) answers a line that is not JSON with -32700 "Parse error" and an invalid
+    request with -32600 "Invalid Request", whose id is the request's where it can be read,
+    else null."""
+    if isinstance(item, SessionMessage):
+        message = item.message
+        if isinstance(message, types.JSONRPCNotification) and message.method in _REQUEST_METHODS:
+            reason = f"{message.method} is a request and needs an id, a string or an integer"
+            return (_rpc_error(None, types.INVALID_REQUEST, f"Invalid Request: {reason}"),)
+        return None
+    if not isinstance(item, UnreadableMessage):
+        return None
+    problems = item.errors()
+    if any(problem["type"] == "json_invalid" for problem in problems):
+        return (_rpc_error(None, types.PARSE_ERROR, "Parse error: the line is not JSON"),)
+    # a field every member of the message union misses reports the whole object as its input
+    whole = next((problem["input"] for problem in problems if isinstance(problem["input"], dict)), None)
+    if whole is not None and "method" not in whole:
+        return ()
+    named = whole.get("id") if whole is not None else None
+    request_id = named if isinstance(named, str) or type(named) is int else None
+    return (_rpc_error(request_id, types.INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 request MCP accepts"),)
+
+
+def _rpc_error(request_id: str | int | None, code: int, message: str) -> types.JSONRPCError:
+    return types.JSONRPCError(jsonrpc="2.0", id=request_id, error=types.ErrorData(code=code, message=message))
 
 
 class _AnswerWriter:
