@@ -36,7 +36,7 @@ exceptions: they are :class:`~formtools.Diagnostic` values, so one odd form neve
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar, Protocol, Sequence
+from typing import Any, ClassVar, Protocol, Sequence, TypeVar
 
 __all__ = [
     "FormtoolsError",
@@ -63,6 +63,7 @@ __all__ = [
     "TooManyRedirects",
     "Unreachable",
     "Problem",
+    "require",
 ]
 
 
@@ -183,6 +184,18 @@ def _unpickled(cls: type[FormtoolsError], args: tuple[Any, ...]) -> FormtoolsErr
 
 class UsageProblem(FormtoolsError, ValueError):
     code = "usage"
+
+
+_Taken = TypeVar("_Taken")
+
+
+def require(value: Any, kind: type[_Taken], taker: str, what: str) -> _Taken:
+    """``value`` if it is a ``kind``, else a one-line :class:`UsageProblem` saying what ``taker``
+    takes: a mistaken argument (a tool's name for the tool, markup for a document) raised
+    AttributeError or TypeError from deep inside."""
+    if not isinstance(value, kind):
+        raise UsageProblem(f"{taker} takes {what}, not a {type(value).__name__}")
+    return value
 
 
 class UnknownProfile(UsageProblem):

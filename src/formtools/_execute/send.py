@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
-from formtools.errors import BadURL, Blocked, FetchError, ParseTimeLimit, Refused, SendError, shown
+from formtools.errors import BadURL, Blocked, FetchError, ParseTimeLimit, Refused, SendError, require, shown
 
 if TYPE_CHECKING:  # the fetch layer (httpx, httpcore) loads with the first send, not before:
     # a dry run or a crawler that only builds requests never pays for it
@@ -358,6 +358,7 @@ def send_request(
     between calls (its cookie jar is used), a ``policy`` for other bounds or a guard."""
     from formtools._net import Fetcher
 
+    require(request, Request, "send_request", "a formtools.Request (a prepared call's request)")
     cookies = client.cookies if client is not None else None
     with Fetcher(_policy(policy, timeout, max_bytes), cookies=cookies) as fetcher:
         try:
@@ -391,6 +392,7 @@ async def asend_request(
     parsing a hostile page takes seconds of CPU that would stall every task on the loop."""
     import anyio  # with the fetch layer, at the first send
 
+    require(request, Request, "asend_request", "a formtools.Request (a prepared call's request)")
     owned = fetcher is None
     if fetcher is None:
         from formtools._net import AsyncFetcher

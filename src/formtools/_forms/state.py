@@ -12,6 +12,7 @@ from types import MappingProxyType
 from typing import Mapping
 
 from formtools._forms.model import Control, Form
+from formtools.errors import require
 from formtools._forms.values import sanitize
 from formtools._spec.microsyntax import non_negative_integer
 
@@ -91,6 +92,7 @@ def _initial_value(control: Control) -> str:
 
 def initial_state(form: Form) -> FormState:
     """The state a freshly loaded page gives the form's controls."""
+    require(form, Form, "initial_state", "a formtools.Form (one of extract's forms)")
     states: dict[int, ControlState] = {}
     last_checked_radio: dict[str, int] = {}
     for control in form.controls:

@@ -32,9 +32,15 @@ __all__ = [
     "navigable_name",
     "referrer_policy_from",
     "referrer_policy_of",
+    "is_tree",
     "require_url",
     "resolve_base",
 ]
+
+def is_tree(value: object) -> bool:
+    """Whether ``value`` is a tree :func:`~formtools.from_tree` reads: lxml's or BeautifulSoup's."""
+    return type(value).__module__.startswith("bs4") or isinstance(value, (etree._ElementTree, etree._Element))
+
 
 def require_url(url: object) -> None:
     """Refuse a page URL that is no string: a ``base_url`` of bytes or a number was kept in the

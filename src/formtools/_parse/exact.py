@@ -61,7 +61,7 @@ from formtools._parse.document import (
     require_url,
 )
 from formtools._parse.charset import settle_encoding
-from formtools.errors import ParseTimeLimit
+from formtools.errors import ParseTimeLimit, UsageProblem
 from formtools._spec.constants import FORM_POINTER_ASSOCIATED
 from formtools._spec.encoding import encoding_name
 
@@ -1362,7 +1362,7 @@ def from_tree(tree: Any, *, url: str | None = None, source: str | None = None) -
             frame_names=frame_names_of(root),
             referrer_policy=referrer_policy_of(root),
         )
-    raise TypeError(f"expected an lxml or BeautifulSoup tree, got {type(tree).__name__}")
+    raise UsageProblem(f"from_tree takes an lxml or BeautifulSoup tree, not a {type(tree).__name__}")
 
 
 def _lxml_from_soup(soup: Any) -> etree._Element:

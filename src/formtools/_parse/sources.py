@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import IO, Any, Union
 
 from formtools._parse import parse_html
-from formtools._parse.document import Document, Parser
+from formtools._parse.document import Document, Parser, is_tree
 from formtools._spec.mime import not_a_page, renders_as_html
 from formtools.errors import NetworkError, SourceError, UsageProblem, shown
 
@@ -127,16 +127,15 @@ def document_of(
         raw = read_page(str(page), timeout=timeout)
     elif callable(getattr(page, "read", None)):
         raw = _read_stream(page, base_url)
-    else:
+    elif is_tree(page):
         from formtools._parse.exact import from_tree
 
-        try:
-            return from_tree(page, url=base_url)
-        except TypeError:
-            raise SourceError(
-                f"cannot read a page from a {type(page).__name__}: give markup, bytes, a path, "
-                "a file, a URL object, a Document or an lxml/BeautifulSoup tree"
-            ) from None
+        return from_tree(page, url=base_url)
+    else:
+        raise SourceError(
+            f"cannot read a page from a {type(page).__name__}: give markup, bytes, a path, "
+            "a file, a URL object, a Document or an lxml/BeautifulSoup tree"
+        )
     return parse_html(
         raw.body,
         url=raw.url,

@@ -15,7 +15,7 @@ from dataclasses import dataclass, fields, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
-from formtools.errors import UnknownProfile
+from formtools.errors import UnknownProfile, require
 if TYPE_CHECKING:  # names for annotations only: looking a profile up loads no stage
     from formtools._forms.model import Control, Form
 
@@ -120,6 +120,7 @@ def get_profile(name: str | Profile) -> Profile:
     """Look a profile up by name; unknown names raise :class:`~formtools.UnknownProfile`."""
     if isinstance(name, Profile):
         return name
+    require(name, str, "a profile argument", "a profile's name or a formtools.Profile")
     if name not in _REGISTRY and name in _BUILT_IN:
         importlib.import_module(_BUILT_IN[name])
     try:

@@ -17,6 +17,7 @@ from formtools._forms.model import Form, forms_of
 from formtools._synth.inferred import Namer
 from formtools._spec.microsyntax import compiles_as_v_flag_regex
 from formtools._parse.document import Document, Parser
+from formtools.errors import require
 from formtools._parse.sources import PageSource, document_of
 from formtools._synth.profile import Group, Profile, get_profile
 from formtools._synth.parameters import Parameter, Parameters, parameters_of, skips_validation, unsatisfiable
@@ -54,6 +55,7 @@ def synthesize(
     and described from the page and flagged ``inferred`` (see :mod:`._inferred`); the forms
     left out get a ``not-inferred`` diagnostic saying why.
     """
+    require(document, Document, "synthesize", "a formtools.Document (parse_html's or load_page's; extract takes markup)")
     rules = get_profile(profile)
     forms = forms_of(document)
     tools: list[Tool] = []

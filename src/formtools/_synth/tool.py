@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from formtools.errors import UnknownFormat, UsageProblem
+from formtools.errors import UnknownFormat, UsageProblem, require
 from formtools._forms.model import Form
 from formtools._synth.profile import Profile
 
@@ -200,14 +200,14 @@ def require_tool(value: Any, taker: str) -> Tool:
     """``value`` if it is a :class:`Tool`: a tool's name or its ``to_dict()`` given to
     ``taker`` raised AttributeError (``'str' object has no attribute 'form'``) from deep
     inside."""
-    if not isinstance(value, Tool):
-        raise UsageProblem(f"{taker} takes a formtools.Tool (one of extract_tools' tools), not a {type(value).__name__}")
-    return value
+    return require(value, Tool, taker, "a formtools.Tool (one of extract_tools' tools)")
 
 
 def listing(tools: Iterable[Tool], format: str = "webmcp") -> Any:
     """Several tools as one JSON document in ``format``: an array of :meth:`Tool.to_dict`
     entries, or for ``evals`` a whole tools file (``{"tools": [...]}``)."""
-    entries = [tool.to_dict(format) for tool in tools]
+    if isinstance(tools, (str, bytes)) or not isinstance(tools, Iterable):
+        raise UsageProblem(f"listing takes formtools.Tools (extract_tools' answer), not a {type(tools).__name__}")
+    entries = [require_tool(tool, "listing").to_dict(format) for tool in tools]
     key = _LISTING_KEYS.get(format)
     return entries if key is None else {key: entries}
