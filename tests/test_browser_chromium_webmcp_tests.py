@@ -21,6 +21,11 @@ none) and compared them live:
 - every lint error on the corpus (``no-submit-button``, ``missing-toolname``,
   ``missing-tooldescription``, ``duplicate-name``, ``mixed-types``) is true of Chromium.
 
+What it found is kept as a class: model_context_test.cc's FlexibleTypes gives a checkbox ``1``
+and ``"false"``; over 430 such values on its form, formtools took a whole number beyond 32 bits
+(``2147483648``, ``1e21``) as ``true``, where Chromium, whose JSON reader makes a double of it,
+refuses it as it refuses ``1.5`` (:func:`test_odd_booleans_are_chromiums`).
+
 Where a test asserts what Chromium 156 does not do, the binary is the authority and the data
 says so (``chromium_156``): a hidden input with only ``toolparamtitle`` is no parameter, file
 inputs are none without the ``WebMCPDeclarativeFileInput`` flag the C++ test turns on, and a
