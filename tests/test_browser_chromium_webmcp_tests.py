@@ -29,10 +29,12 @@ refuses it as it refuses ``1.5`` (:func:`test_odd_booleans_are_chromiums`).
 Where a test asserts what Chromium 156 does not do, the binary is the authority and the data
 says so (``chromium_156``): a hidden input with only ``toolparamtitle`` is no parameter, file
 inputs are none without the ``WebMCPDeclarativeFileInput`` flag the C++ test turns on, and a
-custom element is no parameter without the script that defines it. (The C++ tests' expected
-schemas also write option lists as ``oneOf`` of ``{const, title}`` and give a checkbox group the
-first checkbox's title and description; Chromium 156 writes ``anyOf`` with ``type`` and gives
-neither, as the tools comparison shows.) This module checks a seeded sample of each kind.
+custom element is no parameter without the script that defines it. The C++ tests' expected
+schemas (at fac06947) differ from Chromium 156 too, which the tools comparison shows: 156 knows
+no ``toolparamtitle`` (no ``title`` on a text input, a select, a radio or checkbox group), takes
+no description for a radio or checkbox group from its first member's ``toolparamdescription``,
+and writes option lists as ``anyOf`` of ``{type, const, title}`` where the tests expect
+``oneOf`` of ``{const, title}``. This module checks a seeded sample of each kind.
 """
 
 from __future__ import annotations
