@@ -167,7 +167,8 @@ def _test_calls() -> list[tuple[dict[str, Any], dict[str, Any]]]:
 def test_the_tests_calls_are_chromiums(chromium: ChromiumOracle) -> None:
     """Each input a test gives ``executeTool`` or ``FillFormControls``: Chromium's request or
     refusal, byte for byte, on both parse paths (with ``toolautosubmit`` inserted, so what the
-    form would send is seen); and whether Chromium fills the form is what the test expects,
+    form would send is seen); and whether Chromium fills the form (and then refuses the call,
+    where the test says so) is what the test expects,
     except where the data says Chromium 156 does otherwise (each such call is made, so that the
     note stays true)."""
     noted = [(entry, call) for entry, call in _test_calls() if "chromium_156" in call]
@@ -187,6 +188,8 @@ def test_the_tests_calls_are_chromiums(chromium: ChromiumOracle) -> None:
         filled = not str(theirs.get("error", "")).startswith(_FILL_REFUSALS)
         if (filled == call["fills"]) == ("chromium_156" in call):
             found.append(f"{where}: the test expects fills={call['fills']}, Chromium 156 {theirs}; data: {call.get('chromium_156')}")
+        if call.get("refused") and "error" not in theirs:
+            found.append(f"{where}: the test expects the call refused, Chromium 156 {theirs}")
     assert not found, "\n".join(found)
 
 
