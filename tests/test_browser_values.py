@@ -104,3 +104,18 @@ def test_choice_calls_match_execute_tool(chromium: ChromiumOracle) -> None:
     assert len(cases) >= 50
     differences = _differences(chromium, cases)
     assert not differences, f"{len(differences)} of {2 * len(cases)}:\n" + "\n".join(differences[:20])
+
+
+def test_whole_numbers_print_as_json_stringify_does(chromium: ChromiumOracle) -> None:
+    """``formtools.dumps`` writes a JSON number as ``JSON.stringify(JSON.parse(text))`` does. A
+    whole number beyond the doubles (an agent's ``1`` and 400 zeros is a Python ``int``) raised
+    OverflowError; JavaScript reads it as ±Infinity and writes ``null``. Seeded whole numbers of
+    every length up to 420 digits, both signs, and the edges of the doubles, against Chromium."""
+    rng = random.Random(SEED)
+    numbers = [rng.randrange(10 ** (digits - 1), 10**digits) * rng.choice((1, -1)) for digits in range(1, 421)]
+    numbers += [2**53, 2**53 + 1, 2**1024 - 2**970, 2**1024 - 2**970 - 1, 2**1024, -(2**1024)]
+    texts = [str(number) for number in numbers]
+    theirs = chromium.page.evaluate("texts => texts.map(t => JSON.stringify(JSON.parse(t)))", texts)
+    found = [f"{text[:30]}… ({len(text)} characters): Chromium {expected}" for text, number, expected
+             in zip(texts, numbers, theirs, strict=True) if formtools.dumps(number) != expected]
+    assert not found, "\n".join(found[:10])

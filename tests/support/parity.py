@@ -71,14 +71,17 @@ def prepared_as_recorded(
     html: str | bytes, url: str, tool_input: Any, parser: str, name: str = "t", content_type: str = UTF8
 ) -> dict[str, Any]:
     """``prepare_call``'s request for tool ``name`` of ``html`` served at ``url``, as the
-    recorded calls hold Chromium's (``{"request": …}``), or its refusal (``{"error": …}``)."""
+    recorded calls hold Chromium's (``{"request": …}``), its refusal (``{"error": …}``), or
+    ``{"no_request": True}`` for a submission that sends nothing (``about:blank``, where the
+    oracle sees no request either)."""
     document = formtools.parse_html(html, url=url, content_type=content_type, parser=parser)  # type: ignore[arg-type]
     tool = formtools.extract(document).tool(name)
     try:
         request = formtools.prepare_call(tool, tool_input, boundary="BOUNDARY").request
     except (InputError, ValidationError) as error:
         return {"error": str(error)}
-    assert request is not None
+    if request is None:
+        return {"no_request": True}
     return {"request": request_as_recorded(request)}
 
 

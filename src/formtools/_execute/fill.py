@@ -59,6 +59,13 @@ def js_double(value: int | float) -> float:
         return math.inf if value > 0 else -math.inf
 
 
+def _is_int32(number: float) -> bool:
+    """Whether Chromium holds a JSON number as an integer: the tool input reaches it as JSON
+    text, and its JSON reader makes an integer only of a whole number that fits in 32 bits;
+    any other number is a double."""
+    return number.is_integer() and -(2**31) <= number < 2**31
+
+
 def js_to_string(value: Any) -> str:
     """How Chromium turns a JSON scalar into the string it fills in.
 
@@ -70,7 +77,7 @@ def js_to_string(value: Any) -> str:
     if isinstance(value, str):
         return value
     number = js_double(value)
-    if number.is_integer() and -(2**31) <= number < 2**31:
+    if _is_int32(number):
         return str(int(number))
     return _to_precision6(number)
 
@@ -100,11 +107,12 @@ def _to_precision6(number: float) -> str:
 
 
 def _to_boolean(value: Any) -> bool | None:
-    """Chromium's checkbox conversion: a boolean, an integer, or true/false/1/0 strings."""
+    """Chromium's checkbox conversion: a boolean, an integer (one Chromium holds as an integer:
+    a whole number beyond 32 bits is a double, refused like ``0.5``), or true/false/1/0 strings."""
     if isinstance(value, bool):
         return value
     if isinstance(value, (int, float)):
-        return value != 0 if js_double(value).is_integer() else None
+        return value != 0 if _is_int32(js_double(value)) else None
     if isinstance(value, str):
         lowered = value.lower()
         if lowered in ("true", "1"):

@@ -23,9 +23,12 @@ def js_number(value: float | int) -> str:
     if isinstance(value, bool):
         raise TypeError("booleans are not numbers here")
     if isinstance(value, int):
-        value = float(value) if abs(value) >= 2**53 else value
-        if isinstance(value, int):
+        if abs(value) < 2**53:
             return str(value)
+        try:
+            value = float(value)
+        except OverflowError:  # beyond the doubles: JSON.parse makes ±Infinity of it
+            return "null"
     if math.isnan(value) or math.isinf(value):
         return "null"  # what JSON.stringify writes for NaN and ±Infinity
     if value == 0:
