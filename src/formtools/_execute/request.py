@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from formtools._spec.referrer import Referrer, potentially_trustworthy
-from formtools._spec.url import INVALID_BASE_URL, Url
+from formtools._spec.url import INVALID_BASE_URL, Url, query_from_text
 from formtools._spec.url import parse as parse_url
-from formtools._execute.encode import File, multipart, new_boundary, text_plain, urlencode
-from formtools._spec.encoding import form_encoding
+from formtools._execute.encode import Entry, File, multipart, new_boundary, text_plain, urlencode
+from formtools._spec.encoding import decode_windows_1252, form_encoding
 from formtools._execute.entries import construct_entry_list
 from formtools.errors import UnknownDocumentURL, shown
 from formtools._spec.constants import MASK
@@ -135,6 +135,31 @@ def _enctype(form_attributes: Mapping[str, str], submitter: Control | None) -> s
     return "application/x-www-form-urlencoded"
 
 
+def _serialized_as(form_attributes: Mapping[str, str], enctype: str) -> str:
+    """The enctype a submission's entry list is serialized in when it is not multipart.
+
+    Chromium 156 (``FormSubmission::Create``) chooses it by the form's *own* method, not the
+    submission's: a form whose ``method`` is GET serializes its entries urlencoded, so a
+    submitter's ``formmethod=post`` with text/plain (the form's ``enctype`` or the submitter's
+    ``formenctype``) sends an urlencoded body under ``Content-Type: text/plain``; and a POST (or
+    dialog) form's text/plain entries, submitted with ``formmethod=get``, become the query as
+    they are (:func:`_query`). The HTML Standard has one enctype for both; this is what the
+    browser sends (measured, tests/test_browser_engines_corpus.py)."""
+    if enctype == "text/plain" and submission_method(form_attributes, None) == "get":
+        return "application/x-www-form-urlencoded"
+    return enctype
+
+
+def _query(entries: Sequence[Entry], encoding: str, serialized_as: str) -> str:
+    """A GET submission's query: urlencoded, or for a text/plain entry list (see
+    :func:`_serialized_as`) its bytes read back as windows-1252 and set as the URL's query
+    (``EncodedFormData::FlattenToString``, ``KURL::SetQuery``): ``name=value`` pairs run
+    together, as the query drops the CRLF after each."""
+    if serialized_as == "text/plain":
+        return query_from_text(decode_windows_1252(text_plain(entries, encoding)))
+    return urlencode(entries, encoding)
+
+
 def _action_url(
     form_attributes: Mapping[str, str],
     submitter: Control | None,
@@ -230,19 +255,20 @@ def build_request(
     if masked:
         entries = tuple((name, masked.get(name, value)) for name, value in entries)
     enctype = _enctype(form, submitter)
+    serialized_as = _serialized_as(form, enctype)
     if scheme == "mailto":
         return NoRequest("mailto", url=action)
     if scheme == "about":
         kind = _about(parsed)
         if kind == "blank":  # Chromium replaces the query of a GET, as for any other URL
-            landing = parsed.with_query(urlencode(entries, encoding)).href if method == "get" else action
+            landing = parsed.with_query(_query(entries, encoding, serialized_as)).href if method == "get" else action
             return NoRequest("about", url=landing, action=action)
         if kind == "srcdoc":
             return NoRequest("error-page", url=action, action=action)
         return NoRequest("navigation-blocked", url=BLOCKED_URL, action=action)
     if scheme in ("ws", "wss"):
         # Chromium navigates to the URL (a GET's query replaced) and fails: an error page
-        sent = parsed.with_query(urlencode(entries, encoding)).href if method == "get" else action
+        sent = parsed.with_query(_query(entries, encoding, serialized_as)).href if method == "get" else action
         return NoRequest("error-page", url=sent, action=action)
     if scheme == "file" and document_url is not None and _scheme(document_url) != "file":
         # only a file: page may navigate to a file: URL (Chromium: "Not allowed to load local
@@ -254,14 +280,14 @@ def build_request(
         return NoRequest("mixed-content", url=action)
     if method == "get":
         # the query is replaced, even by an empty one ("/path?"), the fragment kept
-        sent = parsed.with_query(urlencode(entries, encoding)).href
+        sent = parsed.with_query(_query(entries, encoding, serialized_as)).href
         return Request("GET", sent, _headers(referrer, "GET", sent), referrer=referrer, page=document_url)
     if enctype == "multipart/form-data":
         boundary = boundary or new_boundary()
         body = multipart(entries, encoding, boundary)
         content_type = f"multipart/form-data; boundary={boundary}"
     elif enctype == "text/plain":
-        body = text_plain(entries, encoding)
+        body = text_plain(entries, encoding) if serialized_as == enctype else urlencode(entries, encoding).encode("ascii")
         content_type = "text/plain"
     else:
         body = urlencode(entries, encoding).encode("ascii")

@@ -198,6 +198,22 @@ def _decoding_table(name: str) -> str:
     return "".join(table)
 
 
+@functools.cache
+def _windows_1252() -> str:
+    return _decoding_table("windows-1252")
+
+
+def decode_windows_1252(data: bytes) -> str:
+    """``data`` read as windows-1252 (#windows-1252; Blink's ``Latin1Encoding``), a character
+    per byte. Chromium 156 turns a text/plain entry list it sends as a query back into text so
+    (``EncodedFormData::FlattenToString``; see ``formtools._execute.request``).
+
+    >>> decode_windows_1252(b"\\xe9\\x80\\x81")
+    'é€\\x81'
+    """
+    return codecs.charmap_decode(data, "strict", _windows_1252())[0]
+
+
 def _charmap(name: str) -> _Encoder:
     encoding_map = codecs.charmap_build(_decoding_table(name))
     return lambda text: codecs.charmap_encode(text, "xmlcharrefreplace", encoding_map)[0]

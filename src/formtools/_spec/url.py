@@ -371,6 +371,20 @@ def encode_query(query: str, encoding: str) -> str:
     return "".join(out)
 
 
+def query_from_text(text: str) -> str:
+    """The query a URL gets when ``text`` is set as it, as Chromium 156's ``KURL::SetQuery``
+    (and the ``search`` setter) sets it: one leading ``?`` left out, every tab and newline
+    removed, then percent-encoded in UTF-8 with the special-query percent-encode set, a ``#``
+    too (in this text it ends nothing). :func:`encode_query` is the parser's own query state,
+    in the document's encoding, for an action's query.
+
+    >>> query_from_text("?a=1 2\\r\\nb=#é\\r\\n")
+    'a=1%202b=%23%C3%A9'
+    """
+    data = _TAB_OR_NEWLINE.sub("", text.removeprefix("?")).encode("utf-8")
+    return "".join(f"%{byte:02X}" if byte in _SPECIAL_QUERY_SET else chr(byte) for byte in data)
+
+
 def resolve(
     reference: str, base: str | Url | None, *, encoding: str = "UTF-8", standard: bool = False
 ) -> str | None:

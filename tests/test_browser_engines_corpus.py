@@ -1,0 +1,99 @@
+"""Browser engines' own form tests (Blink's web_tests, WebKit's LayoutTests, Gecko's mochitests:
+written by engineers chasing real bugs, and never sent to WPT) as held-out input, against the
+real Chromium 156, live.
+
+Session 13 took a seeded sample of their pages with ``<form`` (form owners around tables and
+``form=``, nested and parser-dropped forms, ``formaction``/``formmethod``/``formenctype``/
+``formtarget``, image buttons, ``dirname``, disabled fieldsets and legends, ``<isindex>``,
+``mailto:`` actions in legacy encodings, radio groups across forms, datalists, selects with
+disabled options and optgroups, Gecko's form-submission table of every control × name × value),
+and the markup their scripts write with ``innerHTML``; each became a WebMCP page (scripts
+removed, served under a CSP, ``toolname``/``tooldescription`` on every ``<form``), once as
+written and once with every control that has an ``id`` but no ``name`` named by it. Tools on
+both parse paths, seeded calls, the ``html`` profile against ``checkValidity()`` and lint were
+compared with the browser. What it found is kept here as a class:
+
+- a submitter's ``formmethod`` with a text/plain entry list: Chromium picks how the entries are
+  serialized by the form's *own* method (``FormSubmission::Create``), so a GET form submitted
+  with ``formmethod=post`` sends an urlencoded body labelled ``text/plain``, and a POST form
+  submitted with ``formmethod=get`` sends its text/plain entries as the query (read back as
+  windows-1252, CRLFs dropped: ``?a=1%202b=x``). formtools followed the standard's one enctype
+  and sent ``a=1 2\\r\\n``. Drawn here over the form's method and enctype × the submitter's
+  kind, ``formmethod`` and ``formenctype`` × ``accept-charset`` × values;
+- the pages themselves (``tests/data/engine-form-pages.json``, each cited by repository, commit
+  and path): their tools byte for byte on both parse paths and seeded calls.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import formtools
+from formtools._conformance.browser import ChromiumOracle
+from tests.support.parity import answer_differences, call_differences, calls_the_oracle_sees
+
+pytestmark = pytest.mark.browser
+
+#: a saved page's inline handlers must not run and its subresources must not reach the network
+CSP = (("Content-Security-Policy", "default-src 'self'"),)
+
+# the dimensions that decide how a submission's entries are serialized (None: no attribute)
+FORM_METHODS = (None, "get", "GET", "post", "PoSt", "dialog", "bogus")
+ENCTYPES = (None, "application/x-www-form-urlencoded", "multipart/form-data", "text/plain", "TEXT/plain", "bogus")
+SUBMITTER_METHODS = (None, "get", "post", "POST")
+SUBMITTERS = ("<button{}>Go</button>", "<input type=submit{}>", "<input type=image src=x{}>")
+CHARSETS = (None, "windows-1252", "shift_jis")
+VALUES = ("a b", "x&y=z", "#?%+", "l1\r\nl2\tz", "é€", "日本", "😀<>\"'`", "?lead", "")
+
+
+def _attribute(name: str, value: str | None) -> str:
+    return "" if value is None else f' {name}="{html.escape(value)}"'
+
+
+def _effective(own: str | None, override: str | None) -> str:
+    lowered = (override if override is not None else own or "").lower()
+    return lowered if lowered in ("post", "dialog") else "get"
+
+
+def _submission_pages(rng: random.Random, count: int) -> list[tuple[str, str, dict[str, str]]]:
+    """(label, page, input): ``count`` forms whose submission is a GET or a POST, at least half
+    of them text/plain submissions whose ``formmethod`` differs from the form's own method."""
+    pages: list[tuple[str, str, dict[str, str]]] = []
+    while len(pages) < count:
+        own, override = rng.choice(FORM_METHODS), rng.choice(SUBMITTER_METHODS)
+        enctype, formenctype = rng.choice(ENCTYPES), rng.choice((None, *ENCTYPES))
+        method = _effective(own, override)
+        effective_enctype = (formenctype if formenctype is not None else enctype or "").lower()
+        crossed = effective_enctype == "text/plain" and method != _effective(own, None)
+        if method == "dialog" or (len(pages) % 2 == 0 and not crossed):
+            continue
+        charset = rng.choice(CHARSETS)
+        submitter = rng.choice(SUBMITTERS).format(
+            _attribute("formmethod", override) + _attribute("formenctype", formenctype)
+            + (' name=s value="s v"' if rng.random() < 0.5 else "")
+        )
+        names = rng.sample(("a", "b c", "?q", "é"), 2)
+        page = (
+            '<!doctype html><meta charset=utf-8><form toolname=t tooldescription=d toolautosubmit action="land?x=1#f"'
+            + _attribute("method", own) + _attribute("enctype", enctype) + _attribute("accept-charset", charset) + ">"
+            + "".join(f'<input name="{html.escape(name)}">' for name in names) + submitter + "</form>"
+        )
+        tool_input = {name: rng.choice(VALUES) for name in names}
+        label = f"method={own} enctype={enctype} formmethod={override} formenctype={formenctype} charset={charset}"
+        pages.append((label, page, tool_input))
+    return pages
+
+
+def test_a_submitters_formmethod_serializes_entries_as_chromium_does(chromium: ChromiumOracle) -> None:
+    found = []
+    for number, (label, page, tool_input) in enumerate(_submission_pages(random.Random("engines-formmethod"), 28)):
+        for difference in call_differences(chromium, page, tool_input, f"/engines/formmethod/{number}.html"):
+            found.append(f"{label} {tool_input!r}: {difference}")
+    assert not found, f"{len(found)} differences:\n" + "\n".join(found[:10])
