@@ -13,7 +13,7 @@ from typing import Mapping
 
 from formtools._forms.model import Control, Form
 from formtools.errors import require
-from formtools._forms.values import sanitize
+from formtools._forms.values import email_to_ascii, sanitize
 from formtools._spec.microsyntax import non_negative_integer
 
 __all__ = ["ControlState", "FormState", "initial_state", "normalize_newlines", "sanitized_value"]
@@ -87,7 +87,10 @@ def _initial_value(control: Control) -> str:
         return normalize_newlines(control.text)
     if control.tag != "input":
         return attributes.get("value", "")
-    return sanitized_value(control, attributes.get("value", ""))
+    value = sanitized_value(control, attributes.get("value", ""))
+    if control.type == "email":  # the default value's domain in ASCII, as Chromium holds it
+        return email_to_ascii(value, multiple="multiple" in attributes)
+    return value
 
 
 def initial_state(form: Form) -> FormState:

@@ -32,7 +32,7 @@ from types import MappingProxyType
 from formtools._spec.microsyntax import parse_float
 from formtools._forms.values.temporal import parse_date, parse_datetime_local, parse_month, parse_time, parse_week
 from formtools._forms.values.steps import RangeProblem, nearest_valid_values, range_overflow, range_problem, range_underflow, step_mismatch, temporal_fields, value_as_number
-from formtools._forms.values.email_url import is_valid_absolute_url, is_valid_email, type_mismatch
+from formtools._forms.values.email_url import email_to_ascii, is_valid_absolute_url, is_valid_email, type_mismatch
 from formtools._forms.values.decimal import _number_decimal, _serialize_number
 from formtools._forms.values.temporal import _PARSERS, _moment, _normalized_datetime
 from formtools._forms.values.steps import _step_range
@@ -47,6 +47,7 @@ __all__ = [
     "parse_datetime_local",
     "value_as_number",
     "is_valid_email",
+    "email_to_ascii",
     "is_valid_absolute_url",
     "type_mismatch",
     "range_underflow",

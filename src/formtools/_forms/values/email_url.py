@@ -152,10 +152,17 @@ def _percent_decode(host: str) -> str | None:
         return None
 
 
-def _idna_to_ascii(host: str) -> str | None:
-    """UTS #46 processing as Chromium asks ICU for it: non-transitional, bidi and CONTEXTJ checked.
+#: UTS #46 transitional processing's deviations from the mapping table (ß, final sigma, ZWNJ, ZWJ)
+_TRANSITIONAL = str.maketrans({"\u00df": "ss", "\u03c2": "\u03c3", "\u200c": None, "\u200d": None})
 
-    Length and hyphen rules are not applied; Chromium accepts ``à-.com``.
+
+def _idna_to_ascii(host: str, *, transitional: bool = False, strict: bool = False) -> str | None:
+    """UTS #46 processing as Chromium asks ICU for it: bidi and CONTEXTJ checked, non-transitional
+    for a URL's host (GURL), transitional for an e-mail address's domain.
+
+    GURL does not apply the length and hyphen rules (it accepts ``à-.com``); ``strict`` applies
+    them, and refuses an empty label but a trailing one, as ICU's ``nameToASCII`` does when its
+    errors are not ignored (``EmailInputType::ConvertEmailAddressToASCII``).
     """
     import idna  # httpx's dependency; only hosts with non-ASCII characters need it
 
@@ -163,10 +170,17 @@ def _idna_to_ascii(host: str) -> str | None:
         mapped = unicodedata.normalize("NFC", idna.uts46_remap(host, std3_rules=False, transitional=False))
     except idna.IDNAError:
         return None
+    if transitional:
+        mapped = unicodedata.normalize("NFC", mapped.translate(_TRANSITIONAL))
     labels = mapped.split(".")
     bidi = any(unicodedata.bidirectional(ch) in ("R", "AL", "AN") for ch in mapped)
     out = []
-    for label in labels:
+    for number, label in enumerate(labels):
+        if strict and (
+            (not label and number < len(labels) - 1)
+            or label[:1] == "-" or label[-1:] == "-" or (label[2:4] == "--" and not label.startswith("xn--"))
+        ):
+            return None
         try:
             if bidi and label:  # in a bidi domain name every label, ASCII too, must pass
                 idna.check_bidi(label, check_ltr=True)
@@ -184,7 +198,37 @@ def _idna_to_ascii(host: str) -> str | None:
         except idna.IDNAError:
             return None
         out.append("xn--" + label.encode("punycode").decode("ascii"))
+    if strict and (any(len(label) > 63 for label in out) or len(".".join(out).rstrip(".")) > 253):
+        return None
     return ".".join(out)
+
+
+def email_to_ascii(value: str, multiple: bool = False) -> str:
+    """A ``type=email`` control's value attribute as its default value holds it in Chromium 156:
+    each address's domain converted to ASCII (``a@é.com`` → ``a@xn--9ca.com``,
+    ``a@straße.de`` → ``a@strasse.de``) when ICU's transitional UTS #46 processing has no error
+    and the result is a valid e-mail address, else the address as written
+    (``EmailInputType::ConvertEmailAddressToASCII``). ``value`` is already sanitized. A value set
+    by script (a call's) is not converted: Chromium validates it as it is (measured,
+    tests/test_browser_engines_corpus.py).
+
+    >>> email_to_ascii("a@é.com,b@é-.com", multiple=True)
+    'a@xn--9ca.com,b@é-.com'
+    """
+    if not multiple:
+        return _address_to_ascii(value)
+    return ",".join(map(_address_to_ascii, value.split(",")))
+
+
+def _address_to_ascii(address: str) -> str:
+    local, at, domain = address.partition("@")
+    if address.isascii() or not at:
+        return address
+    ascii_domain = _idna_to_ascii(domain, transitional=True, strict=True)
+    if ascii_domain is None or len(ascii_domain) >= 255:
+        return address
+    converted = f"{local}@{ascii_domain}"
+    return converted if is_valid_email(converted) else address
 
 
 def _ipv4_number(part: str) -> int | None:
