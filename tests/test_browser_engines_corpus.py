@@ -26,6 +26,8 @@ compared with the browser. What it found is kept here as a class:
   so Gecko's form-submission page, called with no input, was sent by Chromium and refused by
   formtools ("A part following '@' should not contain the symbol 'ó'"). Drawn here over domains
   of every kind × ``multiple``, as the browser's ``.value`` of one page of such controls;
+- the pages themselves (``tests/data/engine-form-pages.json``, each cited by repository, commit
+  and path): their tools byte for byte on both parse paths and seeded calls.
 """
 
 from __future__ import annotations
@@ -141,3 +143,41 @@ def test_an_email_controls_default_value_is_chromiums(chromium: ChromiumOracle) 
     assert len(theirs) == len(ours) == len(values)
     assert not wrong, f"{len(wrong)} of {len(values)}:\n" + "\n".join(wrong[:10])
 
+
+DATA = json.loads((Path(__file__).resolve().parent / "data" / "engine-form-pages.json").read_text("utf-8"))
+CALLED_PAGES = 8  # a seeded sample of the pages gets seeded calls (each call is a page load)
+
+
+def _served(page: str, entry: dict[str, Any]) -> tuple[str | bytes, str]:
+    """The page and its Content-Type: UTF-8 text, or bytes in the page's own encoding."""
+    if "charset" in entry:
+        return page.encode(entry["charset"], "xmlcharrefreplace"), "text/html"
+    return page, "text/html; charset=utf-8"
+
+
+def test_engine_pages_give_chromiums_tools_and_calls(chromium: ChromiumOracle) -> None:
+    """Every page (and its named variant) once, for its tools on both parse paths (two
+    navigations agreed on every page when the corpus was compared); seeded calls on a seeded
+    sample, with refusals, where the request reaches the oracle's site."""
+    rng = random.Random("engine-form-pages")
+    found, calls = [], 0
+    called = set(rng.sample(range(len(DATA["pages"])), CALLED_PAGES))
+    for number, entry in enumerate(DATA["pages"]):
+        source = f"{entry['repo']}@{entry['commit'][:12]}:{entry['path']}"
+        for variant in ("markup", "named"):
+            if variant not in entry:
+                continue
+            page, content_type = _served(entry[variant], entry)
+            theirs = chromium.tools(page, content_type=content_type, headers=CSP)
+            found += answer_differences(theirs, page, f"{source} ({variant})", content_type)
+            if number not in called or variant != "markup":
+                continue
+            path = f"/engines/pages/{number}.html"
+            document = formtools.parse_html(page, url=chromium.site.origin + path, content_type=content_type)
+            inputs = calls_the_oracle_sees(document, rng, chromium.site.origin)
+            for name, tool_input in rng.sample(inputs, min(2, len(inputs))):
+                calls += 1
+                for difference in call_differences(chromium, page, tool_input, path, name, content_type, CSP):
+                    found.append(f"{source} {name} {tool_input!r}: {difference}")
+    assert calls >= 10
+    assert not found, "\n".join(found[:10])

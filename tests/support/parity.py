@@ -54,15 +54,17 @@ def answer_differences(
 def calls_the_oracle_sees(document: formtools.Document, rng: random.Random, origin: str) -> list[tuple[str, Any]]:
     """(tool name, input): seeded inputs of each tool of ``document`` whose request goes to the
     oracle's own site ``origin``, or which formtools refuses (a refusal is compared too); a
-    submission to another site never reaches the oracle."""
+    submission to another site, or one that sends nothing (``mailto:``, ``data:``,
+    ``javascript:``), never reaches the oracle."""
     found = []
     for tool in formtools.extract(document).tools:
         for tool_input in calls_for(tool.to_dict(), rng, randoms=1):
             try:
                 request = formtools.prepare_call(tool, tool_input).request
             except formtools.FormtoolsError:
-                request = None
-            if request is None or request.url.startswith(origin + "/"):
+                found.append((tool.name, tool_input))
+                continue
+            if request is not None and request.url.startswith(origin + "/"):
                 found.append((tool.name, tool_input))
     return found
 
