@@ -11,7 +11,14 @@ and the markup their scripts write with ``innerHTML``; each became a WebMCP page
 removed, served under a CSP, ``toolname``/``tooldescription`` on every ``<form``), once as
 written and once with every control that has an ``id`` but no ``name`` named by it. Tools on
 both parse paths, seeded calls, the ``html`` profile against ``checkValidity()`` and lint were
-compared with the browser. What it found is kept here as a class:
+compared with the browser: 94 pages (72 and 22 named variants), 158 forms, 135 tools, all
+Chromium's on both parse paths (none unstable); 630 seeded calls, 626 as ``executeTool`` sent or
+refused them, the other 4 the documented departure (an unnamed password shares the input key
+``""`` with the control that rejects the value, so the refusal does not quote it); the
+``html`` profile matched ``checkValidity()`` on 3,408 samples; lint's 10 errors (never-valid 3,
+mixed-types 3, duplicate-name 3, shares-name-with-button 1) were true of the markup. What the
+pages found, and what probing the classes those tests chase beyond their own pages found, is
+kept here:
 
 - a submitter's ``formmethod`` with a text/plain entry list: Chromium picks how the entries are
   serialized by the form's *own* method (``FormSubmission::Create``), so a GET form submitted
@@ -35,7 +42,6 @@ from __future__ import annotations
 import html
 import json
 import random
-import re
 from pathlib import Path
 from typing import Any
 
@@ -145,7 +151,7 @@ def test_an_email_controls_default_value_is_chromiums(chromium: ChromiumOracle) 
 
 
 DATA = json.loads((Path(__file__).resolve().parent / "data" / "engine-form-pages.json").read_text("utf-8"))
-CALLED_PAGES = 8  # a seeded sample of the pages gets seeded calls (each call is a page load)
+CALLED_PAGES = 9  # a seeded sample of the pages gets seeded calls (each call is a page load)
 
 
 def _served(page: str, entry: dict[str, Any]) -> tuple[str | bytes, str]:
@@ -156,16 +162,16 @@ def _served(page: str, entry: dict[str, Any]) -> tuple[str | bytes, str]:
 
 
 def test_engine_pages_give_chromiums_tools_and_calls(chromium: ChromiumOracle) -> None:
-    """Every page (and its named variant) once, for its tools on both parse paths (two
-    navigations agreed on every page when the corpus was compared); seeded calls on a seeded
-    sample, with refusals, where the request reaches the oracle's site."""
+    """Every page once, for its tools on both parse paths (two navigations agreed on every page
+    when the corpus was compared); on a seeded sample, the named variant's tools too, and
+    seeded calls, with refusals, where the request reaches the oracle's site."""
     rng = random.Random("engine-form-pages")
     found, calls = [], 0
     called = set(rng.sample(range(len(DATA["pages"])), CALLED_PAGES))
     for number, entry in enumerate(DATA["pages"]):
         source = f"{entry['repo']}@{entry['commit'][:12]}:{entry['path']}"
         for variant in ("markup", "named"):
-            if variant not in entry:
+            if variant not in entry or (variant == "named" and number not in called):
                 continue
             page, content_type = _served(entry[variant], entry)
             theirs = chromium.tools(page, content_type=content_type, headers=CSP)
@@ -179,5 +185,5 @@ def test_engine_pages_give_chromiums_tools_and_calls(chromium: ChromiumOracle) -
                 calls += 1
                 for difference in call_differences(chromium, page, tool_input, path, name, content_type, CSP):
                     found.append(f"{source} {name} {tool_input!r}: {difference}")
-    assert calls >= 10
+    assert calls >= 12
     assert not found, "\n".join(found[:10])
