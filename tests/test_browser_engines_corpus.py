@@ -33,6 +33,11 @@ kept here:
   so Gecko's form-submission page, called with no input, was sent by Chromium and refused by
   formtools ("A part following '@' should not contain the symbol 'ó'"). Drawn here over domains
   of every kind × ``multiple``, as the browser's ``.value`` of one page of such controls;
+- a ``<button>`` in the Auto state (no ``type``, or an invalid one) with a ``command``
+  attribute but no ``commandfor`` (Blink's command-attribute use-counter tests): Chromium, as
+  the HTML Standard, counts it no submit button; formtools looked at ``commandfor`` only, so it
+  submitted with that button (its name and value sent) or found a submit button where Chromium
+  refuses a form without ``toolautosubmit``. Drawn here over ``type`` × the invoker attributes;
 - the pages themselves (``tests/data/engine-form-pages.json``, each cited by repository, commit
   and path): their tools byte for byte on both parse paths and seeded calls.
 """
@@ -148,6 +153,44 @@ def test_an_email_controls_default_value_is_chromiums(chromium: ChromiumOracle) 
     wrong = [f"{value!r}: Chromium {t!r}, formtools {o!r}" for (value, _), t, o in zip(values, theirs, ours) if t != o]
     assert len(theirs) == len(ours) == len(values)
     assert not wrong, f"{len(wrong)} of {len(values)}:\n" + "\n".join(wrong[:10])
+
+
+BUTTON_TYPES = (None, "submit", "SUBMIT", "button", "reset", "bogus", "")
+INVOKER_ATTRIBUTES = ("", " command=show-modal", " command", " command=--custom", " commandfor=d",
+                      ' commandfor=""', " command=close commandfor=d", " popovertarget=d")
+
+
+def test_a_command_button_is_no_submit_button_as_in_chromium(chromium: ChromiumOracle) -> None:
+    """Each ``type`` × invoker attribute: the button first of two in a form with
+    ``toolautosubmit`` (which one submits: its name and value are sent or not), and alone in a
+    form without it on a seeded sample (Chromium refuses the call when there is no submit
+    button, else waits for the person)."""
+    rng = random.Random("engines-command-buttons")
+    found = []
+    cases = [(kind, attributes) for kind in BUTTON_TYPES for attributes in INVOKER_ATTRIBUTES]
+    for number, (kind, attributes) in enumerate(rng.sample(cases, 24)):
+        button = f"<button{_attribute('type', kind)}{attributes} name=b value=1>B</button>"
+        alone = rng.random() < 0.4
+        page = (
+            f'<!doctype html><meta charset=utf-8><form toolname=t tooldescription=d{"" if alone else " toolautosubmit"}'
+            f' action=land><input name=a>{button}{"" if alone else "<button name=c value=2>C</button>"}</form>'
+            "<dialog id=d></dialog>"
+        )
+        path = f"/engines/buttons/{number}.html"
+        if not alone:
+            found += [f"{button}: {d}" for d in call_differences(chromium, page, {"a": "q"}, path)]
+            continue
+        answer = chromium.execute(page, "t", {"a": "q"}, path=path, wait_for_user=0.3)
+        theirs = "refused" if answer.error else "waits"
+        tool = formtools.extract(formtools.parse_html(page, url=chromium.site.origin + path)).tool("t")
+        try:
+            formtools.prepare_call(tool, {"a": "q"})
+            ours = "waits"
+        except formtools.NoSubmitButton:
+            ours = "refused"
+        if ours != theirs:
+            found.append(f"{button} alone: Chromium {theirs}, formtools {ours}")
+    assert not found, "\n".join(found[:10])
 
 
 DATA = json.loads((Path(__file__).resolve().parent / "data" / "engine-form-pages.json").read_text("utf-8"))

@@ -252,8 +252,10 @@ def _control_type(element: etree._Element) -> str:
         kind = ascii_lowercase(element.get("type") or "")
         if kind in BUTTON_TYPES:
             return kind
-        # The Auto state submits unless the button is a command invoker.
-        return "button" if element.get("commandfor") is not None else "submit"
+        # The Auto state submits unless the button has a command or commandfor attribute
+        # (#attr-button-type-auto-state; Chromium 156 reads the attribute's presence, any value)
+        invoker = element.get("commandfor") is not None or element.get("command") is not None
+        return "button" if invoker else "submit"
     if tag == "select":
         return "select-multiple" if element.get("multiple") is not None else "select-one"
     return str(tag)
