@@ -38,6 +38,12 @@ kept here:
   the HTML Standard, counts it no submit button; formtools looked at ``commandfor`` only, so it
   submitted with that button (its name and value sent) or found a submit button where Chromium
   refuses a form without ``toolautosubmit``. Drawn here over ``type`` × the invoker attributes;
+- a ``<select>``'s ``size`` as a non-negative integer (the select tests' ``size=0`` /
+  ``size=1`` pages): Chromium skips a ``+`` sign (`` +02`` is 2, a list box, so nothing is
+  selected by default) and refuses a value above 4294967295 (a drop-down, whose first enabled
+  option is selected); formtools took ``+2`` for no size and ``4294967296`` for a size. Drawn
+  here over whitespace × sign × digits (at the 32-bit edges) × what follows, as what the
+  selects of one form submit with no input;
 - the pages themselves (``tests/data/engine-form-pages.json``, each cited by repository, commit
   and path): their tools byte for byte on both parse paths and seeded calls.
 """
@@ -191,6 +197,28 @@ def test_a_command_button_is_no_submit_button_as_in_chromium(chromium: ChromiumO
         if ours != theirs:
             found.append(f"{button} alone: Chromium {theirs}, formtools {ours}")
     assert not found, "\n".join(found[:10])
+
+
+SIZE_PREFIXES = ("", " ", "\t\n", "\f", "\v", "\u00a0")
+SIZE_SIGNS = ("", "", "+", "-", "++", "+-")
+SIZE_DIGITS = ("", "0", "1", "2", "02", "7", "4294967295", "4294967296", "2147483648", "99999999999999999999")
+SIZE_SUFFIXES = ("", "", "x", ".5", " 3", "e2")
+
+
+def test_a_selects_size_is_parsed_as_chromium_parses_it(chromium: ChromiumOracle) -> None:
+    """One form of 60 selects whose first option is disabled: a drop-down (display size 1)
+    selects its first enabled option by default and submits it, a list box selects none."""
+    rng = random.Random("engines-select-size")
+    sizes = [
+        rng.choice(SIZE_PREFIXES) + rng.choice(SIZE_SIGNS) + rng.choice(SIZE_DIGITS) + rng.choice(SIZE_SUFFIXES)
+        for _ in range(60)
+    ]
+    page = "<!doctype html><meta charset=utf-8><form toolname=t tooldescription=d toolautosubmit action=land>" + "".join(
+        f'<select name=s{n} size="{html.escape(size)}"><option disabled>d</option><option>a</option></select>'
+        for n, size in enumerate(sizes)
+    ) + "<button>Go</button></form>"
+    found = call_differences(chromium, page, {}, "/engines/select-size.html")
+    assert not found, f"sizes {sizes!r}:\n" + "\n".join(found)
 
 
 DATA = json.loads((Path(__file__).resolve().parent / "data" / "engine-form-pages.json").read_text("utf-8"))

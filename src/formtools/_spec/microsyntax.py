@@ -53,16 +53,27 @@ __all__ = [
 _FLOAT = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
 
 
+#: Blink keeps a non-negative integer attribute in an ``unsigned``: a larger value is an error
+_UNSIGNED_MAX = 2**32 - 1
+_DIGITS = re.compile("[0-9]*")
+
+
 def non_negative_integer(text: str | None) -> int | None:
-    """#rules-for-parsing-non-negative-integers (leading whitespace, then digits)."""
+    """#rules-for-parsing-non-negative-integers as Chromium 156 applies them: leading ASCII
+    whitespace, a sign (``+`` is skipped; ``-`` leaves only ``0`` a value), digits, anything
+    after them ignored; a value above 4294967295 is an error, as a missing one is. Measured on
+    ``<select size>`` (``+2`` and `` +02`` are 2; ``4294967296`` is no size)."""
     if text is None:
         return None
-    digits = ""
-    for char in text.lstrip(ASCII_WHITESPACE):
-        if not char.isascii() or not char.isdigit():
-            break
-        digits += char
-    return int(digits) if digits else None
+    rest = text.lstrip(ASCII_WHITESPACE)
+    negative = rest.startswith("-")
+    if rest[:1] in ("+", "-"):
+        rest = rest[1:]
+    digits = _DIGITS.match(rest)
+    if digits is None or not digits.group():
+        return None
+    value = int(digits.group())
+    return None if (negative and value) or value > _UNSIGNED_MAX else value
 
 
 def parse_float(text: str | None) -> float | None:
