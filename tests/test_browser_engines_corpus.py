@@ -41,9 +41,11 @@ kept here:
 - a ``<select>``'s ``size`` as a non-negative integer (the select tests' ``size=0`` /
   ``size=1`` pages): Chromium skips a ``+`` sign (`` +02`` is 2, a list box, so nothing is
   selected by default) and refuses a value above 4294967295 (a drop-down, whose first enabled
-  option is selected); formtools took ``+2`` for no size and ``4294967296`` for a size. Drawn
-  here over whitespace × sign × digits (at the 32-bit edges) × what follows, as what the
-  selects of one form submit with no input;
+  option is selected, and a required one has a placeholder); formtools took ``+2`` for no
+  size and ``4294967296`` for a size, and its placeholder rule (validity, the ``html`` schema,
+  lint) read ``2abc`` as no size where Chromium reads 2. One helper now gives the display
+  size. Drawn here over whitespace × sign × digits (at the 32-bit edges) × what follows, as
+  what the selects of one form submit with no input and which required ones another refuses;
 - the pages themselves (``tests/data/engine-form-pages.json``, each cited by repository, commit
   and path): their tools byte for byte on both parse paths and seeded calls.
 """
@@ -206,18 +208,30 @@ SIZE_SUFFIXES = ("", "", "x", ".5", " 3", "e2")
 
 
 def test_a_selects_size_is_parsed_as_chromium_parses_it(chromium: ChromiumOracle) -> None:
-    """One form of 60 selects whose first option is disabled: a drop-down (display size 1)
-    selects its first enabled option by default and submits it, a list box selects none."""
+    """Two forms of 60 selects each, one per seeded size: in ``t`` the first option is
+    disabled (a drop-down, display size 1, selects its first enabled option by default and
+    submits it, a list box selects none); in ``u`` each is required with its empty first
+    option selected (a drop-down's placeholder: valueMissing, which refuses the call and names
+    every such select)."""
     rng = random.Random("engines-select-size")
     sizes = [
         rng.choice(SIZE_PREFIXES) + rng.choice(SIZE_SIGNS) + rng.choice(SIZE_DIGITS) + rng.choice(SIZE_SUFFIXES)
         for _ in range(60)
     ]
-    page = "<!doctype html><meta charset=utf-8><form toolname=t tooldescription=d toolautosubmit action=land>" + "".join(
-        f'<select name=s{n} size="{html.escape(size)}"><option disabled>d</option><option>a</option></select>'
-        for n, size in enumerate(sizes)
-    ) + "<button>Go</button></form>"
-    found = call_differences(chromium, page, {}, "/engines/select-size.html")
+    options = {"t": "<option disabled>d</option><option>a</option>",
+               "u": '<option value="" selected>pick</option><option>a</option>'}  # fmt: skip
+    page = "<!doctype html><meta charset=utf-8>" + "".join(
+        f"<form toolname={tool} tooldescription=d toolautosubmit action=land>"
+        + "".join(
+            f'<select name=s{n} size="{html.escape(size)}"{" required" if tool == "u" else ""}>{options[tool]}</select>'
+            for n, size in enumerate(sizes)
+        )
+        + "<button>Go</button></form>"
+        for tool in options
+    )
+    found = []
+    for tool in options:
+        found += call_differences(chromium, page, {}, "/engines/select-size.html", tool)
     assert not found, f"sizes {sizes!r}:\n" + "\n".join(found)
 
 

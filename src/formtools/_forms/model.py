@@ -33,7 +33,7 @@ from formtools._spec.microsyntax import (
 )
 from formtools._parse.document import Document
 
-__all__ = ["Attributes", "Container", "Option", "Control", "Form", "first_strong_direction", "forms_of"]
+__all__ = ["Attributes", "Container", "Option", "Control", "Form", "display_size", "first_strong_direction", "forms_of"]
 
 Attributes = Mapping[str, str]
 Restore = Callable[[str], str]
@@ -737,12 +737,18 @@ def _control(
     )
 
 
+def display_size(attributes: Mapping[str, str]) -> int:
+    """A select's display size (#concept-select-size): its ``size`` read as Chromium reads a
+    non-negative integer, when above 0, else 4 with ``multiple`` and 1 without. A size of 1
+    makes it a drop-down: its first enabled option is selected by default, and a required one
+    has a placeholder label option."""
+    return non_negative_integer(attributes.get("size")) or (4 if "multiple" in attributes else 1)
+
+
 def _is_select_button(button: etree._Element) -> bool:
-    """Whether ``button`` is the first element child of a select whose display size is 1 (its
-    ``size``, else 4 with ``multiple`` and 1 without)."""
+    """Whether ``button`` is the first element child of a select whose display size is 1."""
     select = button.getparent()
     if select is None or select.tag != "select":
         return False
     first = next((child for child in select if isinstance(child.tag, str)), None)
-    size = non_negative_integer(select.get("size")) or (4 if select.get("multiple") is not None else 1)
-    return first is button and size == 1
+    return first is button and display_size(select.attrib) == 1

@@ -11,10 +11,9 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Mapping
 
-from formtools._forms.model import Control, Form
+from formtools._forms.model import Control, Form, display_size
 from formtools.errors import require
 from formtools._forms.values import email_to_ascii, sanitize
-from formtools._spec.microsyntax import non_negative_integer
 
 __all__ = ["ControlState", "FormState", "initial_state", "normalize_newlines", "sanitized_value"]
 
@@ -56,11 +55,10 @@ def _initial_selection(control: Control) -> tuple[bool, ...]:
     selected = [option.selected for option in control.options]
     if control.type == "select-multiple":
         return tuple(selected)
-    size = non_negative_integer(control.attributes.get("size"))
     if any(selected):
         last = max(i for i, flag in enumerate(selected) if flag)
         return tuple(i == last for i in range(len(selected)))
-    if size is None or size <= 1:
+    if display_size(control.attributes) == 1:
         for i, option in enumerate(control.options):
             if not option.disabled:
                 return tuple(j == i for j in range(len(selected)))

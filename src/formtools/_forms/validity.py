@@ -26,7 +26,7 @@ from formtools._spec.constants import MASK
 from formtools._spec.ecmaregex import compiles_with_v_flag
 from formtools._spec.microsyntax import CompiledPattern, pattern_budget, regex_matches, v_flag_regex
 from formtools._forms.state import FormState
-from formtools._forms.model import Control
+from formtools._forms.model import Control, display_size
 from formtools._forms.sensitive import is_sensitive
 from formtools._forms.values import (
     RangeProblem,
@@ -223,9 +223,8 @@ def _select_missing(state: FormState, control: Control) -> bool:
         return True
     if control.type == "select-multiple":
         return False
-    size = control.attributes.get("size", "").strip()
     placeholder = (
-        (not size.isdigit() or int(size) <= 1)
+        display_size(control.attributes) == 1
         and bool(control.options)
         and control.options[0].value == ""
         and not control.options[0].in_optgroup

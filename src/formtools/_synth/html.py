@@ -39,7 +39,7 @@ from typing import Any
 
 from formtools._synth.chromium import _NUMBER_STEP, CHROMIUM, _description, _label_text
 from formtools._forms.state import FormState, initial_state
-from formtools._forms.model import Control, Form
+from formtools._forms.model import Control, Form, display_size
 from formtools._synth.hints import INFERRED_KEY, hints_of
 from formtools._forms.sensitive import is_sensitive, secret_by_name_only
 from formtools._spec.microsyntax import (
@@ -290,8 +290,7 @@ def _selected_values(group: Group) -> list[str]:
 
 def _select_one(group: Group) -> dict[str, Any]:
     control = group.first
-    size = control.attributes.get("size", "").strip()
-    placeholder_applies = control.has("required") and (not size.isdigit() or int(size) <= 1)
+    placeholder_applies = control.has("required") and display_size(control.attributes) == 1
     schema = _entries(
         _option_pairs(control, skip_placeholder=placeholder_applies, every_match=False)
     )

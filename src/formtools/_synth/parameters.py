@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from formtools._forms.model import Control, Form
+from formtools._forms.model import Control, Form, display_size
 from formtools._forms.state import initial_state
 from formtools._forms.validity import invalid_controls, is_candidate
 from formtools._spec.memo import IdentityMemo
@@ -156,8 +156,7 @@ def _nothing_to_choose(control: Control) -> bool:
         return False
     if not control.options:
         return True
-    size = control.attributes.get("size", "").strip()
-    drop_down = control.type == "select-one" and (not size.isdigit() or int(size) <= 1)
+    drop_down = control.type == "select-one" and display_size(control.attributes) == 1
     only = control.options[0]
     return drop_down and len(control.options) == 1 and only.value == "" and not only.in_optgroup
 
