@@ -44,7 +44,9 @@ kept here:
   option is selected, and a required one has a placeholder); formtools took ``+2`` for no
   size and ``4294967296`` for a size, and its placeholder rule (validity, the ``html`` schema,
   lint) read ``2abc`` as no size where Chromium reads 2. One helper now gives the display
-  size. Drawn here over whitespace × sign × digits (at the 32-bit edges) × what follows, as
+  size. A ``wrap=hard`` textarea's ``cols`` is the same number (`` 5``, ``+5``, ``5px`` wrap
+  at 5 in Chromium, a value above 2147483647 is the default 20; formtools wrapped the first at
+  20 and the last not at all). Drawn here over whitespace × sign × digits (at the 32-bit edges) × what follows, as
   what the selects of one form submit with no input and which required ones another refuses;
 - the pages themselves (``tests/data/engine-form-pages.json``, each cited by repository, commit
   and path): their tools byte for byte on both parse paths and seeded calls.
@@ -229,8 +231,13 @@ def test_a_selects_size_is_parsed_as_chromium_parses_it(chromium: ChromiumOracle
         + "<button>Go</button></form>"
         for tool in options
     )
+    # the same numbers as a wrap=hard textarea's cols, which decides where its value is broken
+    page += "<form toolname=v tooldescription=d toolautosubmit action=land method=post>" + "".join(
+        f'<textarea name=w{n} wrap=hard cols="{html.escape(size)}">{"abcd " * 12}</textarea>'
+        for n, size in enumerate(sizes[:30])
+    ) + "<button>Go</button></form>"
     found = []
-    for tool in options:
+    for tool in (*options, "v"):
         found += call_differences(chromium, page, {}, "/engines/select-size.html", tool)
     assert not found, f"sizes {sizes!r}:\n" + "\n".join(found)
 

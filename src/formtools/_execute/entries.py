@@ -13,7 +13,7 @@ from typing import Mapping, Sequence
 from formtools._execute.encode import Entry, File
 from formtools._forms.state import FormState
 from formtools._forms.model import Control, first_strong_direction
-from formtools._spec.microsyntax import ascii_lowercase
+from formtools._spec.microsyntax import ascii_lowercase, non_negative_integer
 
 __all__ = ["construct_entry_list", "directionality"]
 
@@ -40,6 +40,7 @@ def directionality(control: Control, value: str) -> str:
     return control.inherited_dir or "ltr"
 
 
+_INT_MAX = 2**31 - 1
 _BREAKABLE = re.compile(r" +|[^ ]+?(?:-(?=[^0-9 ])|(?= )|$)")
 
 
@@ -71,9 +72,10 @@ def _hard_wrapped(text: str, columns: int) -> str:
 def _textarea_value(control: Control, value: str) -> str:
     if control.attributes.get("wrap", "").lower() != "hard":
         return value
-    cols = control.attributes.get("cols", "")
-    columns = int(cols) if cols.isdigit() and int(cols) > 0 else 20
-    return _hard_wrapped(value, columns)
+    # cols is a non-negative integer as Chromium reads one (" 5", "+5", "5px" are 5), kept in
+    # an int: 0, none, or above 2147483647 is the default 20
+    cols = non_negative_integer(control.attributes.get("cols")) or 20
+    return _hard_wrapped(value, cols if cols <= _INT_MAX else 20)
 
 
 def construct_entry_list(
