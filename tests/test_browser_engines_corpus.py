@@ -12,10 +12,10 @@ removed, served under a CSP, ``toolname``/``tooldescription`` on every ``<form``
 written and once with every control that has an ``id`` but no ``name`` named by it. Tools on
 both parse paths, seeded calls, the ``html`` profile against ``checkValidity()`` and lint were
 compared with the browser: 94 pages (72 and 22 named variants), 158 forms, 135 tools, all
-Chromium's on both parse paths (none unstable); 630 seeded calls, 626 as ``executeTool`` sent or
+Chromium's on both parse paths (none unstable); 626 seeded calls, 622 as ``executeTool`` sent or
 refused them, the other 4 the documented departure (an unnamed password shares the input key
 ``""`` with the control that rejects the value, so the refusal does not quote it); the
-``html`` profile matched ``checkValidity()`` on 3,408 samples; lint's 10 errors (never-valid 3,
+``html`` profile matched ``checkValidity()`` on 3,369 samples; lint's 10 errors (never-valid 3,
 mixed-types 3, duplicate-name 3, shares-name-with-button 1) were true of the markup. What the
 pages found, and what probing the classes those tests chase beyond their own pages found, is
 kept here:
@@ -46,8 +46,9 @@ kept here:
   lint) read ``2abc`` as no size where Chromium reads 2. One helper now gives the display
   size. A ``wrap=hard`` textarea's ``cols`` is the same number (`` 5``, ``+5``, ``5px`` wrap
   at 5 in Chromium, a value above 2147483647 is the default 20; formtools wrapped the first at
-  20 and the last not at all). Drawn here over whitespace × sign × digits (at the 32-bit edges) × what follows, as
-  what the selects of one form submit with no input and which required ones another refuses;
+  20 and the last not at all). Drawn here over whitespace × sign × digits (at the 32-bit
+  edges) × what follows, as what the selects of one form submit with no input, which required
+  ones another refuses, and where a third's textareas are broken;
 - the pages themselves (``tests/data/engine-form-pages.json``, each cited by repository, commit
   and path): their tools byte for byte on both parse paths and seeded calls.
 """
