@@ -65,12 +65,20 @@ DEPARTURES = [
     "<template><base><caption></template>", "<template><basefont><col></template>",
     "<template><bgsound><tr></template>", "<template><link><tr></template>",
     "<template><style></style><tr></template>", "<template><meta><td></template>",
+]  # fmt: skip
+#: what the soups found html5lib 1.1 getting wrong "in table": a start tag "in body" hands back
+#: for reprocessing was dropped (a nested button), and an end tag a start tag implies (``</li>``,
+#: ``</option>``) turned foster parenting off before the start tag's element was inserted
+FOSTERED = [
     "<table><object><button name=a value=1><a><button name=b value=1>x</table>",
+    "<select name=s><caption><table></a></td><li><li> </select><input name=after>",
+    "<table><form id=tf><select name=s><caption><table><option selected>p<option value=v>o<input name=z>",
+    "<table><li><li>x", "<table><option><option>x", "<table><dd><dt>x", "<template><table><li><li>x</template>",
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize("shape", DEPARTURES)
-def test_where_chromium_departs_from_the_standard(chromium: ChromiumOracle, shape: str) -> None:
+@pytest.mark.parametrize("shape", DEPARTURES + FOSTERED)
+def test_where_chromium_departs_from_the_standard_or_html5lib(chromium: ChromiumOracle, shape: str) -> None:
     html = "<!doctype html>" + shape
     chromium.tools(html)
     assert exact_tree(html) == chromium_tree(chromium)

@@ -7,10 +7,16 @@ A browser associates some controls with a form that is not their ancestor: the H
 association, so :class:`_OwnerRecordingTreeBuilder` records it while html5lib builds the tree
 (html5lib is the pure-Python parser that builds the browser's tree).
 
-html5lib 1.1 predates ``<template>``: inside a template a browser neither sets nor clears the form
-pointer, so the two handlers below restore that behaviour; the controls a template holds are not
-part of the document and are skipped by the next stage. It predates the customizable select
-too: Chromium 156 parses a select's contents "in body" (``_customizable_select_in_body``).
+html5lib 1.1 predates ``<template>``, so the template rules are patched in as Chromium 156 has
+them: the "in template" insertion mode and the stack of template insertion modes, templates as
+scope boundaries, special, with a marker in the list of active formatting elements, foster-
+parented nodes put into template contents, an unclosed template closed at the end of the page,
+``</template>`` generating implied end tags thoroughly; inside a template a browser neither sets
+nor clears the form pointer. Where Chromium departs from the standard the binary decided
+(``</form>`` in a template, a ``<form>`` in a table in one, the tags that leave "in template"
+for "in body"; tests/test_browser_template.py). The controls a template holds are not part of
+the document and are skipped by the next stage. It predates the customizable select too:
+Chromium 156 parses a select's contents "in body" (``_customizable_select_in_body``).
 
 This is the exact path, and the reference. :func:`~formtools._parse.parse_html` first tries the
 fast exact path (:mod:`formtools._parse.fast`: lexbor, with the pointer recovered), which gives the same forms wherever it
@@ -1441,20 +1447,31 @@ def _template_aware_after_head(after_head: type) -> type:
 
 def _template_aware_in_table(in_table: type) -> type:
     handled = frozenset(getattr(in_table, "startTagHandler"))  # start tags with a rule of their own
+    handled_end = frozenset(getattr(in_table, "endTagHandler"))
 
     class InTable(in_table):  # type: ignore[misc]
         __slots__ = ()
 
         def _foster_parented(self, token: dict[str, Any]) -> Any:
             """"in table", anything else: "in body" with foster parenting, handing back what
-            "in body" gives back to be reprocessed. html5lib 1.1 dropped it, so a ``<button>``
-            with another open in scope (which closes that one and is then inserted) vanished in
-            a table: ``<table><object><button><a><button name=b>`` had no button b."""
-            self.parser.parseError("unexpected-start-tag-implies-table-voodoo", {"name": token["name"]})
-            self.tree.insertFromTable = True
-            again = self.parser.phases["inBody"].processStartTag(token)
-            self.tree.insertFromTable = False
-            return again
+            "in body" gives back to be reprocessed, and leaving foster parenting as it found it.
+            html5lib 1.1 dropped what came back, so a ``<button>`` with another open in scope
+            (which closes that one and is then inserted) vanished in a table: ``<table><object>
+            <button><a><button name=b>`` had no button b. And it turned foster parenting off at
+            the end, also at the end of an end tag "in body" sent back through this mode while
+            handling a start tag (the ``</li>`` a ``<li>`` implies, the ``</option>`` an
+            ``<option>`` does): the start tag's element then went into the table, not before it."""
+            tree = self.tree
+            before = tree.insertFromTable
+            tree.insertFromTable = True
+            try:
+                if token["type"] == tokenTypes["EndTag"]:
+                    self.parser.parseError("unexpected-end-tag-implies-table-voodoo", {"name": token["name"]})
+                    return self.parser.phases["inBody"].processEndTag(token)
+                self.parser.parseError("unexpected-start-tag-implies-table-voodoo", {"name": token["name"]})
+                return self.parser.phases["inBody"].processStartTag(token)
+            finally:
+                tree.insertFromTable = before
 
         def processEOF(self) -> Any:
             return self.parser.phases["inBody"].processEOF()  # ("in table": as "in body")
@@ -1491,6 +1508,8 @@ def _template_aware_in_table(in_table: type) -> type:
         def processEndTag(self, token: dict[str, Any]) -> Any:
             if token["name"] == "template":
                 return self.parser.phases["inHead"].processEndTag(token)
+            if token["name"] not in handled_end:
+                return self._foster_parented(token)
             return super().processEndTag(token)
 
     return InTable
