@@ -310,6 +310,25 @@ def test_template_soups_answer_as_the_exact_path() -> None:
     assert taken > 30, taken  # (many soups hold a template the fast path leaves to html5lib)
 
 
+def test_a_heading_around_a_form_is_its_section_heading_on_both_paths() -> None:
+    """forms_of takes a heading the form is in for its section heading (it starts before the
+    form, and its parent encloses it), text and all; the fast path looked only at the earlier
+    siblings of the form and its ancestors and found none (``<h1><form>x``: the template soups
+    found it). It leaves such a page to the exact path now. Seeded pages: both paths agree."""
+    rng = random.Random(1329)
+    for _ in range(40):
+        page = (
+            rng.choice(["", "<h2>b</h2>", "<p>p</p>"])
+            + rng.choice(["<h1>", "<h2><div>", "<h3><span>", "<div><h4>", "<section><h5>"])
+            + rng.choice(["x", "<script>0</script>", ""])
+            + "<form toolname=t tooldescription=d><input name=q>"
+            + rng.choice(["</form>", ""])
+            + rng.choice(["</h1>", "</div>", ""])
+            + "<h6>s</h6><form toolname=a tooldescription=b><input name=r></form>"
+        )
+        _same_answer(page, profiles=("chromium",))
+
+
 def test_markup_in_an_options_attributes_is_no_comment_in_the_select_check() -> None:
     """The select check searched the source for ``<!--`` as text, so one inside an attribute
     value (``<option label="<!--">``) opened a "comment" up to a later ``-->`` (another

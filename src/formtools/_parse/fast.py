@@ -649,6 +649,11 @@ class _Page(PointerScan):
             if found is not None:
                 return found
             node = node.parent
+            if node is not None and node.tag in _HEADINGS:
+                # a heading around the form is its section heading for forms_of (it starts
+                # before the form, and its parent encloses it), text and all, the form's own
+                # among it: not modelled here (``<h1><form>x``: the fast path found none)
+                raise _Unsure
         return None
 
     def _heading_before(self, node: LexborNode) -> LexborNode | None:
