@@ -33,6 +33,7 @@ from formtools._parse import parse_html
 from formtools._synth.synthesize import synthesize
 from tests.support.formgen import UNMODELLED, generate_pages, generate_parser_pages
 from tests.support.selectgen import select_soup
+from tests.support.templategen import template_soup
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = sorted((ROOT / "fixtures" / "html").glob("*.html"))
@@ -295,6 +296,37 @@ def test_select_soups_answer_as_the_exact_path() -> None:
     # pointer's scan sees it (the soups above draw that about once in 1,500)
     for _ in range(60):
         _same_answer(select_soup(rng, holding="</form>", owner=" form=nowhere"), profiles=("chromium",), all_forms=(False,))
+
+
+def test_template_soups_answer_as_the_exact_path() -> None:
+    """The exact path parses templates as Chromium 156 does now (a template bounds every scope,
+    its contents have their own insertion modes, ``</form>`` in one is "any other end tag"); the
+    fast path still checks each template's contents and leaves to html5lib what the two parsers
+    could read differently. Seeded soups of ``tests/support/templategen.py`` (templates around,
+    in and between forms, tables, selects, unclosed, nested, declarative shadow roots): both
+    paths agree wherever the fast path answers, on every profile."""
+    rng = random.Random(1328)
+    taken = sum(_same_answer(template_soup(rng), all_forms=(False,)) for _ in range(300))
+    assert taken > 30, taken  # (many soups hold a template the fast path leaves to html5lib)
+
+
+def test_a_heading_around_a_form_is_its_section_heading_on_both_paths() -> None:
+    """forms_of takes a heading the form is in for its section heading (it starts before the
+    form, and its parent encloses it), text and all; the fast path looked only at the earlier
+    siblings of the form and its ancestors and found none (``<h1><form>x``: the template soups
+    found it). It leaves such a page to the exact path now. Seeded pages: both paths agree."""
+    rng = random.Random(1329)
+    for _ in range(40):
+        page = (
+            rng.choice(["", "<h2>b</h2>", "<p>p</p>"])
+            + rng.choice(["<h1>", "<h2><div>", "<h3><span>", "<div><h4>", "<section><h5>"])
+            + rng.choice(["x", "<script>0</script>", ""])
+            + "<form toolname=t tooldescription=d><input name=q>"
+            + rng.choice(["</form>", ""])
+            + rng.choice(["</h1>", "</div>", ""])
+            + "<h6>s</h6><form toolname=a tooldescription=b><input name=r></form>"
+        )
+        _same_answer(page, profiles=("chromium",))
 
 
 def test_markup_in_an_options_attributes_is_no_comment_in_the_select_check() -> None:

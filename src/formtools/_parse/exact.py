@@ -7,10 +7,16 @@ A browser associates some controls with a form that is not their ancestor: the H
 association, so :class:`_OwnerRecordingTreeBuilder` records it while html5lib builds the tree
 (html5lib is the pure-Python parser that builds the browser's tree).
 
-html5lib 1.1 predates ``<template>``: inside a template a browser neither sets nor clears the form
-pointer, so the two handlers below restore that behaviour; the controls a template holds are not
-part of the document and are skipped by the next stage. It predates the customizable select
-too: Chromium 156 parses a select's contents "in body" (``_customizable_select_in_body``).
+html5lib 1.1 predates ``<template>``, so the template rules are patched in as Chromium 156 has
+them: the "in template" insertion mode and the stack of template insertion modes, templates as
+scope boundaries, special, with a marker in the list of active formatting elements, foster-
+parented nodes put into template contents, an unclosed template closed at the end of the page,
+``</template>`` generating implied end tags thoroughly; inside a template a browser neither sets
+nor clears the form pointer. Where Chromium departs from the standard the binary decided
+(``</form>`` in a template, a ``<form>`` in a table in one, the tags that leave "in template"
+for "in body"; tests/test_browser_template.py). The controls a template holds are not part of
+the document and are skipped by the next stage. It predates the customizable select too:
+Chromium 156 parses a select's contents "in body" (``_customizable_select_in_body``).
 
 This is the exact path, and the reference. :func:`~formtools._parse.parse_html` first tries the
 fast exact path (:mod:`formtools._parse.fast`: lexbor, with the pointer recovered), which gives the same forms wherever it
@@ -47,7 +53,7 @@ from html5lib.constants import (
     tokenTypes,
 )
 from html5lib.treebuilders import getTreeBuilder
-from html5lib.treebuilders.base import listElementsMap
+from html5lib.treebuilders.base import Marker, listElementsMap
 from lxml import etree
 
 from formtools._parse.document import (
@@ -77,23 +83,45 @@ _HTML_NAMESPACES = (None, _HTML)
 # stack deeper than 513 (``html`` included; a void or self-closing element is never pushed) goes
 # into the current node's parent instead of the current node. Deeper markup becomes siblings.
 MAX_STACK_DEPTH = 513
-# the HTML elements html5lib 1.1's resetInsertionMode stops at (its own list, less ``select``:
-# the customizable select parser has no "in select" modes, see _customizable_select_in_body)
+# the HTML elements "reset the insertion mode appropriately" stops at (#reset-the-insertion-mode-
+# appropriately, less ``select``: the customizable select parser has no "in select" modes, see
+# _customizable_select_in_body). A template's is the current template insertion mode, ``html``'s
+# "before head" or "after head" (the parser's): those two are decided in _Parser.resetInsertionMode.
+# html5lib 1.1 predates templates: it had ``head`` "in body" and stopped at neither.
 _MODES = {
     "td": "inCell", "th": "inCell", "tr": "inRow", "tbody": "inTableBody",
     "thead": "inTableBody", "tfoot": "inTableBody", "caption": "inCaption",
-    "colgroup": "inColumnGroup", "table": "inTable", "head": "inBody", "body": "inBody",
-    "frameset": "inFrameset",
+    "colgroup": "inColumnGroup", "table": "inTable", "head": "inHead", "body": "inBody",
+    "frameset": "inFrameset", "template": "", "html": "",
 }  # fmt: skip
 _MODAL = frozenset((_HTML, name) for name in _MODES)
+_TEMPLATE = (_HTML, "template")
+# what "generate all implied end tags thoroughly" pops (#closing-elements-that-have-implied-end-tags)
+_IMPLIED_END_TAGS_THOROUGHLY = frozenset(
+    "caption colgroup dd dt li optgroup option p rb rp rt rtc tbody td tfoot th thead tr".split()
+)
+# the start tags "in template" hands to "in head" without leaving the mode, as Chromium 156 has it:
+# the standard's list has base, basefont, bgsound, noframes and title too, which Chromium parses
+# "in body" (the same element, but the template's mode is "in body" then: ``<template><title>
+# </title><tr>`` ignores the tr, measured). The other tags make it another mode.
+_TEMPLATE_IN_HEAD = frozenset("link meta script style template".split())
+_TEMPLATE_SWITCHES = {
+    "caption": "inTable", "colgroup": "inTable", "tbody": "inTable", "tfoot": "inTable",
+    "thead": "inTable", "col": "inColumnGroup", "tr": "inTableBody", "td": "inRow", "th": "inRow",
+}  # fmt: skip
 # the elements html5lib 1.1's generateImpliedEndTags pops (its own list, not the standard's)
 _IMPLIED_END_TAGS = frozenset(("dd", "dt", "li", "option", "optgroup", "p", "rp", "rt"))
-#: the boundaries of "has an element in scope" and of the scopes built on it (button, list item):
-#: html5lib 1.1's, and a select, as the customizable select parser has it (Chromium 156:
-#: ``<p><select><div>`` keeps the div in the select, ``<form><select></form><input>`` keeps the
-#: form open, ``<b><select><i></b>`` ignores the end tag). Table scope is html5lib's own.
+#: the boundaries of "has an element in scope" and of the scopes built on it (button, list item,
+#: table): html5lib 1.1's, a template (#has-an-element-in-the-specific-scope: html5lib predates
+#: it, so ``<p><template></p>`` closed the p outside the template), and but in table scope a
+#: select, as the customizable select parser has it (Chromium 156: ``<p><select><div>`` keeps
+#: the div in the select, ``<form><select></form><input>`` keeps the form open, ``<b><select>
+#: <i></b>`` ignores the end tag).
 _SELECT_BOUNDARY = frozenset({(_HTML, "select")})
-_SCOPES = {variant: listElementsMap[variant][0] | _SELECT_BOUNDARY for variant in (None, "button", "list")}
+_SCOPES = {
+    **{variant: listElementsMap[variant][0] | _SELECT_BOUNDARY | {_TEMPLATE} for variant in (None, "button", "list")},
+    "table": listElementsMap["table"][0] | {_TEMPLATE},
+}
 _VOID = frozenset(
     "area base basefont bgsound br col embed frame hr img input keygen link meta param source "
     "track wbr".split()
@@ -212,12 +240,12 @@ class _CountedStack(list):  # type: ignore[type-arg]
 #: how many entries from the top :meth:`_OpenElements.index` looks at itself
 _NEAR_THE_TOP = 16
 _NAME_TUPLE = operator.attrgetter("nameTuple")
-#: the special category (#special), which html5lib 1.1 lists without MathML's mi, mo, mn, ms,
-#: mtext and annotation-xml and SVG's desc and title: "any other end tag" walked past an SVG
+#: the special category (#special), which html5lib 1.1 lists without ``template`` and MathML's
+#: mi, mo, mn, ms, mtext and annotation-xml and SVG's desc and title: "any other end tag" walked past an SVG
 #: title and closed the HTML element around it (``<output><svg><title></output>`` popped the
 #: output where Chromium ignores the end tag), and the adoption agency could pick its furthest
 #: block beyond one
-_SPECIAL = specialElements | {
+_SPECIAL = specialElements | {_TEMPLATE} | {
     *((namespaces["mathml"], name) for name in ("mi", "mo", "mn", "ms", "mtext", "annotation-xml")),
     *((namespaces["svg"], name) for name in ("desc", "title")),
 }
@@ -586,9 +614,29 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
         while stack[-1].name in _IMPLIED_END_TAGS and stack[-1].name != exclude:
             stack.pop()
 
+    def generate_implied_end_tags_thoroughly(self) -> None:
+        """#generate-all-implied-end-tags-thoroughly, which ``</template>`` runs (html5lib 1.1
+        has none: it predates templates)."""
+        stack = self.openElements
+        while stack[-1].name in _IMPLIED_END_TAGS_THOROUGHLY:
+            stack.pop()
+
+    def getTableMisnestedNodePosition(self) -> tuple[Any, Any]:
+        """The foster parent and the node to insert before, as #appropriate-place-for-inserting-
+        a-node has them now: into the last template's contents when it was opened after the
+        last table (or there is none). html5lib 1.1 predates templates: ``<template><table>x``
+        had the text moved out of the template, before it."""
+        stack = self.openElements
+        for node in reversed(stack) if stack.counts[_TEMPLATE] else ():
+            if node.nameTuple == _TEMPLATE:
+                return node, None
+            if node.name == "table":
+                break
+        return super().getTableMisnestedNodePosition()  # type: ignore[no-any-return]
+
     def elementInScope(self, target: Any, variant: Any = None) -> bool:
-        """html5lib's, with a select among the boundaries of every scope but table scope (see
-        :data:`_SCOPES`)."""
+        """html5lib's, with a template among the boundaries of every scope and a select among
+        those of every scope but table scope (see :data:`_SCOPES`)."""
         name = target.nameTuple if hasattr(target, "nameTuple") else target
         if isinstance(name, str):
             name = (_HTML, name)
@@ -997,15 +1045,48 @@ class _Parser(html5lib.HTMLParser):  # type: ignore[misc]  # html5lib is untyped
         lists the HTML elements that decide it; a document's stack always holds its ``<body>``,
         ``<head>`` or ``<frameset>`` (else: "last", in body)."""
         modal = self.tree.openElements.modal
-        self.phase = self.phases[_MODES[modal[-1].name] if modal else "inBody"]
+        name = modal[-1].name if modal else "body"
+        if name == "template":
+            mode = self.template_modes[-1]
+        elif name == "html":
+            mode = "beforeHead" if self.tree.headPointer is None else "afterHead"
+        else:
+            mode = _MODES[name]
+        self.phase = self.phases[mode]
+
+    def reset(self) -> None:
+        super().reset()
+        #: the stack of template insertion modes (#stack-of-template-insertion-modes)
+        self.template_modes: list[str] = []
+
+    @property
+    def innerHTML(self) -> Any:
+        """The fragment's context (html5lib's name), or True while a template is open: html5lib
+        1.1's table modes assert a fragment's parse where the stack has no table, body or row
+        in table scope, which a template's contents reach too (``<template><tr></table>``:
+        an AssertionError), and the standard ignores the token in both."""
+        return self._fragment or self.tree._template_open()
+
+    @innerHTML.setter
+    def innerHTML(self, context: Any) -> None:
+        self._fragment = context
 
     def __init__(self) -> None:
         super().__init__(tree=_OwnerRecordingTreeBuilder, namespaceHTMLElements=False)
         tree = self.tree
         tree.current_line = lambda: self.tokenizer.stream.position()[0]
-        in_body = _customizable_select_in_body(_template_aware_in_body(type(self.phases["inBody"])))
-        self.phases["inBody"] = in_body(self, tree)
-        self.phases["inTable"] = _template_aware_in_table(type(self.phases["inTable"]))(self, tree)
+        phases = self.phases
+        in_body = _customizable_select_in_body(_template_aware_in_body(type(phases["inBody"])))
+        phases["inBody"] = in_body(self, tree)
+        phases["inHead"] = _template_aware_in_head(type(phases["inHead"]))(self, tree)
+        phases["afterHead"] = _template_aware_after_head(type(phases["afterHead"]))(self, tree)
+        phases["inTable"] = _template_aware_in_table(type(phases["inTable"]))(self, tree)
+        phases["inTableBody"] = _template_aware_in_table_body(type(phases["inTableBody"]))(self, tree)
+        phases["inRow"] = _template_aware_in_row(type(phases["inRow"]))(self, tree)
+        phases["inColumnGroup"] = _template_aware_in_column_group(type(phases["inColumnGroup"]))(self, tree)
+        phases["inTemplate"] = _in_template(type(phases["initial"]).__mro__[1])(self, tree)  # (a Phase)
+        for mode in ("inTable", "inCaption", "inColumnGroup", "inTableBody", "inRow", "inCell"):
+            phases[mode] = _html_ignored_in_templates(type(phases[mode]))(self, tree)
         self.phases["inForeignContent"] = _by_local_names(type(self.phases["inForeignContent"]))(self, tree)
 
 
@@ -1131,7 +1212,10 @@ def adoption_agency(self: Any, token: dict[str, Any]) -> None:
             last.parent.removeChild(last)
         if common_ancestor.name in _FOSTER_TARGETS:
             parent, before = tree.getTableMisnestedNodePosition()
-            parent.insertBefore(last, before)
+            if before is None:  # (a template's contents: at their end)
+                parent.appendChild(last)
+            else:
+                parent.insertBefore(last, before)
         else:
             common_ancestor.appendChild(last)
         clone = element.cloneNode()  # 4.15
@@ -1182,31 +1266,62 @@ def _template_aware_in_body(in_body: type) -> type:
                 formatting.remove(matching[0])
             formatting.append(element)
 
+        def processEOF(self) -> Any:
+            """"in body", end of file: "in template"'s if a template is open."""
+            if self.tree._template_open():
+                return self.parser.phases["inTemplate"].processEOF()
+            return super().processEOF()
+
         def processStartTag(self, token: dict[str, Any]) -> Any:
-            if token["name"] == "form" and self.tree._template_open():
+            name = token["name"]
+            tree = self.tree
+            if name == "template":
+                return self.parser.phases["inHead"].processStartTag(token)
+            if name in ("html", "body", "frameset"):
+                # "in body": an <html> or <body> with a template open is ignored, as is a
+                # <body> or <frameset> whose second open element is no body (a template in
+                # the head); html5lib 1.1 merged their attributes, or stopped with an
+                # AssertionError that only a fragment's parse gets there
+                stack = tree.openElements
+                no_body = name != "html" and (len(stack) == 1 or not _is_html(stack[1], "body"))
+                if no_body or (name != "frameset" and tree._template_open()):
+                    self.parser.parseError("unexpected-start-tag", {"name": name})
+                    return None
+            if name in ("li", "dd", "dt"):
+                return self._list_item(token)
+            if name == "form" and tree._template_open():
                 # "in body", <form> with a template open: insert it, leave the pointer alone.
-                if self.tree.elementInScope("p", variant="button"):
+                if tree.elementInScope("p", variant="button"):
                     self.processEndTag({"type": 4, "name": "p", "data": {}, "selfClosing": False})
-                self.tree.insertElement(token)
+                tree.insertElement(token)
                 return None
             return super().processStartTag(token)
 
+        def _list_item(self, token: dict[str, Any]) -> None:
+            """html5lib's startTagListItem, whose walk stops at the special category as the
+            standard has it (:data:`_SPECIAL`, a template among it: html5lib's closed the
+            ``li`` around a template from inside it)."""
+            self.parser.framesetOK = False
+            stop = ("li",) if token["name"] == "li" else ("dd", "dt")
+            for node in reversed(self.tree.openElements):
+                if node.name in stop:
+                    self.parser.phase.processEndTag({"type": 4, "name": node.name, "data": {}, "selfClosing": False})
+                    break
+                if node.nameTuple in _SPECIAL and node.name not in ("address", "div", "p"):
+                    break
+            if self.tree.elementInScope("p", variant="button"):
+                self.parser.phase.processEndTag({"type": 4, "name": "p", "data": {}, "selfClosing": False})
+            self.tree.insertElement(token)
+
         def processEndTag(self, token: dict[str, Any]) -> Any:
-            if token["name"] == "template" and self.tree._template_open():
-                # html5lib treats </template> as an ordinary end tag, which an open form or
-                # fieldset blocks; the standard pops everything up to the template.
-                self.tree.generateImpliedEndTags()
-                while not _is_html(self.tree.openElements.pop(), "template"):
-                    pass  # (an SVG or MathML element named template is not where it ends)
-                self.parser.resetInsertionMode()
-                return None
+            if token["name"] == "template":
+                return self.parser.phases["inHead"].processEndTag(token)
             if token["name"] == "form" and self.tree._template_open():
-                # "in body", </form> with a template open: pop to the form if one is in scope.
-                if self.tree.elementInScope("form"):
-                    self.tree.generateImpliedEndTags()
-                    while not _is_html(self.tree.openElements.pop(), "form"):
-                        pass
-                return None
+                # "in body", </form> with a template open: the standard pops to a form in
+                # scope; Chromium 156 takes it for "any other end tag", which a special element
+                # open in the form stops (measured: ``<template><form><p></form>x`` keeps the
+                # text in the p, ``<template><form><span></form>x`` puts it after the form)
+                return self.endTagOther(token)
             if token["name"] not in handled:
                 return self.endTagOther(token)
             if token["name"] in _FORMATTING:  # (html5lib's dispatch table holds its own function)
@@ -1276,16 +1391,268 @@ def _customizable_select_in_body(in_body: type) -> type:
     return InBody
 
 
-def _template_aware_in_table(in_table: type) -> type:
-    class InTable(in_table):  # type: ignore[misc]
+def _template_aware_in_head(in_head: type) -> type:
+    """"in head" with the template rules html5lib 1.1 lacks: ``<template>`` and ``</template>``
+    (which "in body", "in table", "in column group", "after head" and "in template" hand here)."""
+
+    class InHead(in_head):  # type: ignore[misc]
         __slots__ = ()
 
         def processStartTag(self, token: dict[str, Any]) -> Any:
-            if token["name"] == "form" and self.tree._template_open():
-                return None  # "in table", <form> with a template open is ignored
+            if token["name"] != "template":
+                return super().processStartTag(token)
+            # insert it, push a marker, frameset-ok "not ok", "in template" (current and pushed)
+            parser, tree = self.parser, self.tree
+            tree.insertElement(token)
+            tree.activeFormattingElements.append(Marker)
+            parser.framesetOK = False
+            parser.template_modes.append("inTemplate")
+            parser.phase = parser.phases["inTemplate"]
+            return None
+
+        def processEndTag(self, token: dict[str, Any]) -> Any:
+            if token["name"] != "template":
+                return super().processEndTag(token)
+            parser, tree = self.parser, self.tree
+            if not tree._template_open():
+                parser.parseError("unexpected-end-tag", {"name": "template"})
+                return None
+            tree.generate_implied_end_tags_thoroughly()
+            while tree.openElements.pop().nameTuple != _TEMPLATE:
+                pass  # (an SVG or MathML element named template is not where it ends)
+            tree.clearActiveFormattingElements()
+            parser.template_modes.pop()
+            parser.resetInsertionMode()
+            return None
+
+    return InHead
+
+
+def _template_aware_after_head(after_head: type) -> type:
+    class AfterHead(after_head):  # type: ignore[misc]
+        __slots__ = ()
+
+        def processStartTag(self, token: dict[str, Any]) -> Any:
+            if token["name"] == "template":  # put in the head, as a <meta> there would be
+                return self.startTagFromHead(token)
             return super().processStartTag(token)
 
+        def processEndTag(self, token: dict[str, Any]) -> Any:
+            if token["name"] == "template":
+                return self.parser.phases["inHead"].processEndTag(token)
+            return super().processEndTag(token)
+
+    return AfterHead
+
+
+def _template_aware_in_table(in_table: type) -> type:
+    handled = frozenset(getattr(in_table, "startTagHandler"))  # start tags with a rule of their own
+    handled_end = frozenset(getattr(in_table, "endTagHandler"))
+
+    class InTable(in_table):  # type: ignore[misc]
+        __slots__ = ()
+
+        def _foster_parented(self, token: dict[str, Any]) -> Any:
+            """"in table", anything else: "in body" with foster parenting, handing back what
+            "in body" gives back to be reprocessed, and leaving foster parenting as it found it.
+            html5lib 1.1 dropped what came back, so a ``<button>`` with another open in scope
+            (which closes that one and is then inserted) vanished in a table: ``<table><object>
+            <button><a><button name=b>`` had no button b. And it turned foster parenting off at
+            the end, also at the end of an end tag "in body" sent back through this mode while
+            handling a start tag (the ``</li>`` a ``<li>`` implies, the ``</option>`` an
+            ``<option>`` does): the start tag's element then went into the table, not before it."""
+            tree = self.tree
+            before = tree.insertFromTable
+            tree.insertFromTable = True
+            try:
+                if token["type"] == tokenTypes["EndTag"]:
+                    self.parser.parseError("unexpected-end-tag-implies-table-voodoo", {"name": token["name"]})
+                    return self.parser.phases["inBody"].processEndTag(token)
+                self.parser.parseError("unexpected-start-tag-implies-table-voodoo", {"name": token["name"]})
+                return self.parser.phases["inBody"].processStartTag(token)
+            finally:
+                tree.insertFromTable = before
+
+        def processEOF(self) -> Any:
+            return self.parser.phases["inBody"].processEOF()  # ("in table": as "in body")
+
+        def clearStackToTableContext(self) -> None:
+            _clear_stack_back_to(self.tree, ("table",))
+
+        def startTagTable(self, token: dict[str, Any]) -> Any:
+            """A ``<table>`` in a table: ignored if none is in table scope (a template's
+            contents), else the table closed and the tag reprocessed (html5lib 1.1: dropped
+            in a fragment's parse, which it took a template's for)."""
+            self.parser.parseError("unexpected-start-tag-implies-end-tag", {"startName": "table", "endName": "table"})
+            if not self.tree.elementInScope("table", variant="table"):
+                return None
+            self.processEndTag({"type": 4, "name": "table", "data": {}, "selfClosing": False})
+            return token
+
+        def processStartTag(self, token: dict[str, Any]) -> Any:
+            if token["name"] == "template":  # into the table, not foster-parented
+                return self.parser.phases["inHead"].processStartTag(token)
+            if token["name"] == "table":
+                return self.startTagTable(token)
+            if token["name"] not in handled:
+                return self._foster_parented(token)
+            if token["name"] == "form" and self.tree._template_open():
+                # "in table", <form> with a template open: the standard ignores it; Chromium
+                # 156 inserts it and pops it, leaving the pointer alone (measured:
+                # ``<template><table><form>`` has the form in the table)
+                self.tree.insertElement(token)
+                self.tree.openElements.pop()
+                return None
+            return super().processStartTag(token)
+
+        def processEndTag(self, token: dict[str, Any]) -> Any:
+            if token["name"] == "template":
+                return self.parser.phases["inHead"].processEndTag(token)
+            if token["name"] not in handled_end:
+                return self._foster_parented(token)
+            return super().processEndTag(token)
+
     return InTable
+
+
+def _clear_stack_back_to(tree: Any, names: tuple[str, ...]) -> None:
+    """#clear-the-stack-back-to-a-table-context (and table body, row): pop to one of ``names``,
+    a template or ``html``; html5lib 1.1's went through a template."""
+    stack = tree.openElements
+    while not (stack[-1].name in names or stack[-1].name == "html" or stack[-1].nameTuple == _TEMPLATE):
+        stack.pop()
+
+
+def _template_aware_in_table_body(in_table_body: type) -> type:
+    class InTableBody(in_table_body):  # type: ignore[misc]
+        __slots__ = ()
+
+        def clearStackToTableBodyContext(self) -> None:
+            _clear_stack_back_to(self.tree, ("tbody", "tfoot", "thead"))
+
+    return InTableBody
+
+
+def _template_aware_in_row(in_row: type) -> type:
+    class InRow(in_row):  # type: ignore[misc]
+        __slots__ = ()
+
+        def clearStackToTableRowContext(self) -> None:
+            _clear_stack_back_to(self.tree, ("tr",))
+
+    return InRow
+
+
+def _template_aware_in_column_group(in_column_group: type) -> type:
+    class InColumnGroup(in_column_group):  # type: ignore[misc]
+        __slots__ = ()
+
+        def ignoreEndTagColgroup(self) -> bool:
+            """"If the current node is not a colgroup element", ignore (html5lib 1.1: "is
+            ``html``", the fragment case; a template's column group mode has the template)."""
+            return not _is_html(self.tree.openElements[-1], "colgroup")
+
+        def endTagColgroup(self, token: dict[str, Any]) -> None:
+            if self.ignoreEndTagColgroup():  # (html5lib asserted the fragment case)
+                self.parser.parseError("unexpected-end-tag", {"name": "colgroup"})
+            else:
+                self.tree.openElements.pop()
+                self.parser.phase = self.parser.phases["inTable"]
+
+        def processEOF(self) -> Any:
+            if self.tree._template_open():  # ("in column group": as "in body")
+                return self.parser.phases["inTemplate"].processEOF()
+            return super().processEOF()
+
+        def processStartTag(self, token: dict[str, Any]) -> Any:
+            if token["name"] == "template":
+                return self.parser.phases["inHead"].processStartTag(token)
+            return super().processStartTag(token)
+
+        def processEndTag(self, token: dict[str, Any]) -> Any:
+            if token["name"] == "template":
+                return self.parser.phases["inHead"].processEndTag(token)
+            return super().processEndTag(token)
+
+    return InColumnGroup
+
+
+def _html_ignored_in_templates(phase: type) -> type:
+    """A table mode whose ``<html>`` start tag, merged into the root by html5lib 1.1 (its
+    shared ``Phase.startTagHtml``), is ignored with a template open, as "in body" has it."""
+
+    class IgnoringHtml(phase):  # type: ignore[misc]
+        __slots__ = ()
+
+        def processStartTag(self, token: dict[str, Any]) -> Any:
+            if token["name"] == "html" and self.tree._template_open():
+                self.parser.parseError("unexpected-start-tag", {"name": "html"})
+                return None
+            return super().processStartTag(token)
+
+    return IgnoringHtml
+
+
+def _in_template(phase: type) -> type:
+    """The "in template" insertion mode (#parsing-main-intemplate), which html5lib 1.1 lacks:
+    a template's contents start here, and the first table part or other tag there decides the
+    mode they are parsed in (pushed on the stack of template insertion modes, which ``</template>``
+    and the end of the page pop)."""
+
+    class InTemplate(phase):  # type: ignore[misc]
+        __slots__ = ()
+
+        def processCharacters(self, token: dict[str, Any]) -> Any:
+            return self.parser.phases["inBody"].processCharacters(token)
+
+        def processSpaceCharacters(self, token: dict[str, Any]) -> Any:
+            return self.parser.phases["inBody"].processSpaceCharacters(token)
+
+        def processComment(self, token: dict[str, Any]) -> Any:
+            return self.parser.phases["inBody"].processComment(token)
+
+        def processDoctype(self, token: dict[str, Any]) -> Any:
+            return self.parser.phases["inBody"].processDoctype(token)
+
+        def processStartTag(self, token: dict[str, Any]) -> Any:
+            parser = self.parser
+            name = token["name"]
+            if name in _TEMPLATE_IN_HEAD:
+                return parser.phases["inHead"].processStartTag(token)
+            mode = _TEMPLATE_SWITCHES.get(name, "inBody")
+            parser.template_modes[-1] = mode
+            parser.phase = parser.phases[mode]
+            return token
+
+        def processEndTag(self, token: dict[str, Any]) -> Any:
+            if token["name"] == "template":
+                return self.parser.phases["inHead"].processEndTag(token)
+            self.parser.parseError("unexpected-end-tag", {"name": token["name"]})
+            return None
+
+        def processEOF(self) -> None:
+            """Close every open template (popping to it, clearing the list of active formatting
+            elements to its marker, popping its mode), reset the insertion mode and finish the
+            end of file there. Done here, not handed back: html5lib's main loop refuses a phase
+            it has seen at the end of file (a template in a template comes back here)."""
+            parser, tree = self.parser, self.tree
+            if not tree._template_open():
+                return None
+            parser.parseError("eof-in-template")
+            while tree._template_open():
+                while tree.openElements.pop().nameTuple != _TEMPLATE:
+                    pass
+                tree.clearActiveFormattingElements()
+                parser.template_modes.pop()
+            parser.resetInsertionMode()
+            seen = []
+            while parser.phase not in seen:
+                seen.append(parser.phase)
+                if not parser.phase.processEOF():
+                    break
+            return None
+
+    return InTemplate
 
 
 def parse_exact(
