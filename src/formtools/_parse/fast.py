@@ -346,7 +346,7 @@ class _Page(PointerScan):
             # one attribute dict for forms and controls, which read three of them
             attributes = node.attributes if kind == "listed" or kind == "form" else None
             ident = node.id if attributes is None else attributes.get("id")
-            if ident is not None:
+            if ident:  # an empty id is no ID, as in forms_of
                 if ident in first_with_id:
                     self.repeated_ids.add(ident)
                 else:
