@@ -612,9 +612,14 @@ class _Page(PointerScan):
                 heading = self._section_heading(form)
                 parent = None if heading is None else heading.parent
                 if heading is not None and parent is not None and heading.mem_id not in self.copied:
-                    # right before the form: no heading forms_of could prefer comes between
+                    # right before the root the form was copied in (itself, or a form, label …
+                    # around it: <form><r></form> leaves the next form inside the first): no
+                    # heading forms_of could prefer comes between, the walk would have found it
+                    root = form
+                    while root.mem_id not in self.roots and root.parent is not None:
+                        root = root.parent
                     self.heading_parents.add(parent.mem_id)
-                    self._add_root(heading, order=self.index[form.mem_id] - 0.5)
+                    self._add_root(heading, order=self.order[root.mem_id] - 0.5)
                     headings.append(heading)
         for label in self.labels:
             attributes = label.attributes
@@ -638,13 +643,18 @@ class _Page(PointerScan):
     def _section_heading(self, form: LexborNode) -> LexborNode | None:
         """The last heading before the form whose parent is one of the form's ancestors: the
         nearest heading among the earlier siblings of the form and of its ancestors, from the
-        innermost out (a deeper one comes later in document order)."""
+        innermost out (a deeper one comes later in document order). A heading the form is in
+        comes before the earlier siblings of its own ancestors: forms_of takes it, with its
+        text (the form's own included), which the skeleton cannot copy around the form, so
+        such a page goes to html5lib."""
         node: LexborNode | None = form
         while node is not None and node.is_element_node:
             found = self._heading_before(node)
             if found is not None:
                 return found
             node = node.parent
+            if node is not None and node.tag in _HEADINGS:
+                raise _Unsure
         return None
 
     def _heading_before(self, node: LexborNode) -> LexborNode | None:
