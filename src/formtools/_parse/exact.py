@@ -53,12 +53,14 @@ from lxml import etree
 from formtools._parse.document import (
     _ESCAPE,
     _NEEDS_ESCAPE,
+    PLAIN_NAME,
     Document,
     base_target_of,
     base_url_of,
     frame_names_of,
     referrer_policy_of,
     require_url,
+    xml_safe_name,
 )
 from formtools._parse.charset import settle_encoding
 from formtools.errors import ParseTimeLimit
@@ -704,17 +706,6 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
         return element
 
 
-# Names lxml holds as they are; any other is rewritten before html5lib's own coercion, which
-# misses characters beyond the BMP (lxml then refuses the name). Such names belong to elements
-# and attributes no form rule reads, and the rewriting is the same for a start and an end tag.
-_PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]*")
-
-
-def _xml_safe(name: str) -> str:
-    safe = "".join(c if c.isascii() and (c.isalnum() or c in "_.-") else f"U{ord(c):06X}" for c in name)
-    return safe if safe[:1].isalpha() or safe[:1] == "_" else "x" + safe
-
-
 class _Pieces:
     """A token's text as the pieces html5lib appends to it.
 
@@ -951,8 +942,8 @@ class _EscapingTokenizer(HTMLTokenizer):  # type: ignore[misc]  # html5lib is un
                 if isinstance(token.get(field), _Pieces):
                     token[field] = str(token[field])
             name = token.get("name")
-            if isinstance(name, str) and not _PLAIN_NAME.fullmatch(name):
-                token["name"] = _xml_safe(name)
+            if isinstance(name, str) and not PLAIN_NAME.fullmatch(name):
+                token["name"] = xml_safe_name(name)
             data = token.get("data")
             if isinstance(data, str):
                 # A U+0000 in the data state comes as a token of its own (and nothing else does),
@@ -964,15 +955,19 @@ class _EscapingTokenizer(HTMLTokenizer):  # type: ignore[misc]  # html5lib is un
                     token["data"] = data.translate(_ESCAPE)
                     self.parser.escaped = True
             elif isinstance(data, dict):
-                for name, value in list(data.items()):
+                renamed = False
+                for name, value in data.items():
                     if isinstance(value, _Pieces):
                         data[name] = value = str(value)
                     if _NEEDS_ESCAPE.search(value):
                         data[name] = value = value.translate(_ESCAPE)
                         self.parser.escaped = True
-                    if not _PLAIN_NAME.fullmatch(name):
-                        del data[name]
-                        data.setdefault(_xml_safe(name), value)
+                    renamed = renamed or not PLAIN_NAME.fullmatch(name)
+                if renamed:  # in place, the first of two names made the same winning (as on the fast path)
+                    safe: dict[str, str] = {}
+                    for name, value in data.items():
+                        safe.setdefault(name if PLAIN_NAME.fullmatch(name) else xml_safe_name(name), value)
+                    token["data"] = safe
             yield token
 
 

@@ -89,11 +89,13 @@ from formtools._parse.document import (
     _ESCAPE,
     _INERT,
     _NEEDS_ESCAPE,
+    PLAIN_NAME,
     Document,
     hides_navigables,
     navigable_name,
     referrer_policy_from,
     resolve_base,
+    xml_safe_name,
 )
 from formtools._parse.charset import Settled, lowered, settle_encoding
 
@@ -222,15 +224,20 @@ _NAMES: dict[str, str] = {}
 
 
 def _xml_name(name: str) -> str:
-    """The name html5lib's lxml tree gives an element or attribute (non-XML characters coerced)."""
+    """The name html5lib's lxml tree gives an element or attribute on the exact path: a
+    :data:`~formtools._parse.document.PLAIN_NAME` as html5lib coerces it (a ``:``), any other
+    rewritten by :func:`~formtools._parse.document.xml_safe_name` first, as the exact path's
+    tokenizer does."""
     coerced = _NAMES.get(name)
     if coerced is None:
         if _XML_NAME.fullmatch(name):
             coerced = name
-        else:
+        elif PLAIN_NAME.fullmatch(name):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", DataLossWarning)
                 coerced = _INFOSET.coerceAttribute(name)
+        else:
+            coerced = xml_safe_name(name)
         if len(_NAMES) > 50_000:
             _NAMES.clear()
         _NAMES[name] = coerced
@@ -691,14 +698,14 @@ class _Page(PointerScan):
     def _attributes(self, node: LexborNode) -> dict[str, str]:
         """An HTML element's attributes as html5lib's tree holds them (names coerced)."""
         names, special = _NAMES, _SPECIAL.search
-        attributes = {}
+        attributes: dict[str, str] = {}
         for name, value in node.attributes.items():
             if name not in _MARKS:
                 if value is None:
                     value = ""
                 elif special(value):
                     value = self._text(value)
-                attributes[names.get(name) or _xml_name(name)] = value
+                attributes.setdefault(names.get(name) or _xml_name(name), value)
         direction = attributes.get("dir")
         if direction is not None and ascii_lowercase(direction) == "auto" and b"dirname" in self.low:
             raise _Unsure  # a dirname may need this element's direction, from text left out here
