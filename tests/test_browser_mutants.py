@@ -8,6 +8,9 @@ with Chromium 156: tools on both parse paths and a seeded call of each. What dif
   description, ``form=""`` gave a form with ``id=""`` a control outside it, ``list=""`` read a
   datalist with ``id=""``; Chromium's do none of that (an empty id is no ID: DOM's attribute
   change steps unset it). ``test_an_empty_id_is_no_id`` draws the references and the elements;
+- ``</br><form><frameset>``: the end tag br sets the frameset-ok flag to "not ok" as a br start
+  tag does, so Chromium keeps the body and the form; the exact path threw them away (html5lib
+  1.1 inserts the br only). ``test_what_keeps_a_frameset_out_is_chromiums``;
 - unclosed templates around controls (``<span><template></span><input>``: a ``</span>`` in the
   template's contents is ignored, so the rest of the form is inert), on both parse paths: left
   to the exact path's template handling (its own session), so this sample draws no mutant
@@ -24,6 +27,7 @@ import formtools
 from formtools._conformance.browser import ChromiumOracle
 from tests.support.mutategen import mutants
 from tests.support.parity import call_differences, calls_the_oracle_sees, tool_differences
+from tests.test_mutants import frameset_page
 
 pytestmark = pytest.mark.browser
 
@@ -85,4 +89,17 @@ def test_an_empty_id_is_no_id(chromium: ChromiumOracle) -> None:
     found = []
     for number in range(3):
         found += tool_differences(chromium, _empty_id_page(rng), f"empty-id page {number}")
+    assert not found, "\n".join(found)
+
+
+def test_what_keeps_a_frameset_out_is_chromiums(chromium: ChromiumOracle) -> None:
+    """tests/test_mutants.py's frameset pages: two with an end tag br (which keeps the frameset
+    out, and the form in), two without; tools on both parse paths as Chromium's."""
+    rng = random.Random(SEED)
+    pages = [frameset_page(rng) for _ in range(200)]
+    with_br = [page for page in pages if "</br" in page.lower()]
+    without = [page for page in pages if "</br" not in page.lower()]
+    found = []
+    for page in with_br[:2] + without[:2]:
+        found += tool_differences(chromium, page, repr(page))
     assert not found, "\n".join(found)

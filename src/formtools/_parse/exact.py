@@ -1187,6 +1187,11 @@ def _template_aware_in_body(in_body: type) -> type:
             return super().processStartTag(token)
 
         def processEndTag(self, token: dict[str, Any]) -> Any:
+            if token["name"] == "br":
+                # "act as described in the next entry; i.e. as if this was a br start tag"
+                # (#parsing-main-inbody), which sets the frameset-ok flag to "not ok": html5lib
+                # 1.1 inserts the br only, so </br><frameset> threw away a body Chromium keeps
+                self.parser.framesetOK = False
             if token["name"] == "template" and self.tree._template_open():
                 # html5lib treats </template> as an ordinary end tag, which an open form or
                 # fieldset blocks; the standard pops everything up to the template.
