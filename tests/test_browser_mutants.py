@@ -11,6 +11,10 @@ with Chromium 156: tools on both parse paths and a seeded call of each. What dif
 - ``</br><form><frameset>``: the end tag br sets the frameset-ok flag to "not ok" as a br start
   tag does, so Chromium keeps the body and the form; the exact path threw them away (html5lib
   1.1 inserts the br only). ``test_what_keeps_a_frameset_out_is_chromiums``;
+- ``<isindex>``: html5lib 1.1 expands it into a form with an ``<hr>``, a label and an input
+  (and counts it special); Chromium parses an ordinary element (the standard dropped it):
+  an option took the prompt as its text, a select closed early, a label stayed open.
+  ``test_isindex_is_an_ordinary_element``;
 - unclosed templates around controls (``<span><template></span><input>``: a ``</span>`` in the
   template's contents is ignored, so the rest of the form is inert), on both parse paths: left
   to the exact path's template handling (its own session), so this sample draws no mutant
@@ -102,4 +106,32 @@ def test_what_keeps_a_frameset_out_is_chromiums(chromium: ChromiumOracle) -> Non
     found = []
     for page in with_br[:2] + without[:2]:
         found += tool_differences(chromium, page, repr(page))
+    assert not found, "\n".join(found)
+
+
+# <isindex> where html5lib 1.1 still expanded it (a form, an <hr>, a label with a prompt and an
+# input): in an option, after a </form> in a select, in a label before a control, in a cell
+_ISINDEX = (
+    "<select name=s{n}><option>a<isindex><option>b</select>",
+    "<select name=s{n}><option>a</form><isindex><option>b</select><input name=after{n}>",
+    "<p><label>L<isindex prompt=x>y</label><input name=i{n}>",
+    "<label>L<isindex>y</label><input name=j{n}>",
+    "<table><tr><td><isindex name=x action=/y><input name=c{n}></td></tr></table>",
+    "<b><isindex></b><input name=b{n}>",
+)
+
+
+def test_isindex_is_an_ordinary_element(chromium: ChromiumOracle) -> None:
+    """The mutants' find (``<isindex><frameset>``: html5lib's expansion made a form where
+    Chromium has none): ``<isindex>`` is gone from the HTML Standard and from Chromium's
+    parser, an ordinary element, not special. Two seeded pages of four tool forms, each with
+    one of the places above: tools on both parse paths as Chromium's."""
+    rng = random.Random(SEED)
+    found = []
+    for page_number in range(2):
+        forms = [
+            f'<form toolname="t{n}" tooldescription="d" toolautosubmit>{rng.choice(_ISINDEX).format(n=n)}</form>'
+            for n in range(4)
+        ]
+        found += tool_differences(chromium, "".join(forms), f"isindex page {page_number}")
     assert not found, "\n".join(found)

@@ -218,8 +218,9 @@ _NAME_TUPLE = operator.attrgetter("nameTuple")
 #: mtext and annotation-xml and SVG's desc and title: "any other end tag" walked past an SVG
 #: title and closed the HTML element around it (``<output><svg><title></output>`` popped the
 #: output where Chromium ignores the end tag), and the adoption agency could pick its furthest
-#: block beyond one
-_SPECIAL = specialElements | {
+#: block beyond one; and with isindex, which is no longer an element of its own (see
+#: ``processStartTag``): ``<label><isindex></label>`` kept the label open around what followed
+_SPECIAL = (specialElements - {(namespaces["html"], "isindex")}) | {
     *((namespaces["mathml"], name) for name in ("mi", "mo", "mn", "ms", "mtext", "annotation-xml")),
     *((namespaces["svg"], name) for name in ("desc", "title")),
 }
@@ -1178,6 +1179,11 @@ def _template_aware_in_body(in_body: type) -> type:
             formatting.append(element)
 
         def processStartTag(self, token: dict[str, Any]) -> Any:
+            if token["name"] == "isindex":
+                # gone from the HTML Standard (whatwg/html#1095) and from Chromium's parser: an
+                # ordinary element. html5lib 1.1 still expands it into a form with an <hr>, a
+                # label and an input, which closed an open select and put text in its option
+                return self.startTagOther(token)
             if token["name"] == "form" and self.tree._template_open():
                 # "in body", <form> with a template open: insert it, leave the pointer alone.
                 if self.tree.elementInScope("p", variant="button"):
@@ -1281,6 +1287,11 @@ def _template_aware_in_table(in_table: type) -> type:
         __slots__ = ()
 
         def processStartTag(self, token: dict[str, Any]) -> Any:
+            if token["name"] == "isindex":
+                # gone from the HTML Standard (whatwg/html#1095) and from Chromium's parser: an
+                # ordinary element. html5lib 1.1 still expands it into a form with an <hr>, a
+                # label and an input, which closed an open select and put text in its option
+                return self.startTagOther(token)
             if token["name"] == "form" and self.tree._template_open():
                 return None  # "in table", <form> with a template open is ignored
             return super().processStartTag(token)
