@@ -1184,6 +1184,15 @@ def _template_aware_in_body(in_body: type) -> type:
                 # ordinary element. html5lib 1.1 still expands it into a form with an <hr>, a
                 # label and an input, which closed an open select and put text in its option
                 return self.startTagOther(token)
+            if token["name"] == "button" and self.tree.elementInScope("button"):
+                # pop the open button here (#parsing-main-inbody): html5lib 1.1 does it by
+                # returning the token to be processed again, which "in table" drops (its
+                # foster parenting calls this rule and ignores what it returns), so
+                # <table><button><button> lost the second button Chromium keeps
+                self.parser.parseError("unexpected-start-tag-implies-end-tag", {"startName": "button", "endName": "button"})
+                self.tree.generateImpliedEndTags()
+                while not _is_html(self.tree.openElements.pop(), "button"):
+                    pass
             if token["name"] == "form" and self.tree._template_open():
                 # "in body", <form> with a template open: insert it, leave the pointer alone.
                 if self.tree.elementInScope("p", variant="button"):
@@ -1292,6 +1301,15 @@ def _template_aware_in_table(in_table: type) -> type:
                 # ordinary element. html5lib 1.1 still expands it into a form with an <hr>, a
                 # label and an input, which closed an open select and put text in its option
                 return self.startTagOther(token)
+            if token["name"] == "button" and self.tree.elementInScope("button"):
+                # pop the open button here (#parsing-main-inbody): html5lib 1.1 does it by
+                # returning the token to be processed again, which "in table" drops (its
+                # foster parenting calls this rule and ignores what it returns), so
+                # <table><button><button> lost the second button Chromium keeps
+                self.parser.parseError("unexpected-start-tag-implies-end-tag", {"startName": "button", "endName": "button"})
+                self.tree.generateImpliedEndTags()
+                while not _is_html(self.tree.openElements.pop(), "button"):
+                    pass
             if token["name"] == "form" and self.tree._template_open():
                 return None  # "in table", <form> with a template open is ignored
             return super().processStartTag(token)
