@@ -1,7 +1,7 @@
 """Pages nobody here wrote, damaged, against live Chromium (tests/test_mutants.py holds the fast
 path to the exact path on thousands of them; this holds both to the browser on a sample).
 
-Session 13 compared 1,350 mutants of tests/data's held-out pages (``tests/support/mutategen.py``)
+Session 13 compared 1,500 mutants of tests/data's held-out pages (``tests/support/mutategen.py``)
 with Chromium 156: tools on both parse paths and a seeded call of each. What differed:
 
 - an empty id: ``<label for="">`` gave its text to a control with ``id=""`` as its
