@@ -529,7 +529,7 @@ def _scan_scope(
         if disabling and disabling[-1][1] is not element and disabling[-1][0] is element.getparent():
             disabled_below.append(element)
         ident = element.get("id")
-        if ident is not None and ident not in first_with_id:
+        if ident and ident not in first_with_id:  # an empty id is no ID (DOM: "unset element's ID")
             first_with_id[ident] = element
         if seeking and _labelable(element):
             for label in seeking:

@@ -134,6 +134,20 @@ _ESCAPE = {code: 0xF0000 + i for i, code in enumerate(_PARKED)}
 _RESTORE = {parked: code for code, parked in _ESCAPE.items()}
 _NEEDS_ESCAPE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
+# Names lxml holds as they are (html5lib's own coercion still rewrites a ":"); any other tag or
+# attribute name is rewritten by xml_safe_name, on both parse paths alike, since html5lib's
+# coercion misses characters beyond the BMP (lxml then refuses the name) and the two paths must
+# give an element the same attribute names. Such names belong to attributes no form rule reads.
+PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]*")
+
+
+def xml_safe_name(name: str) -> str:
+    """``name`` (not a :data:`PLAIN_NAME`) as an XML name: each character but ASCII letters,
+    digits, ``_``, ``.`` and ``-`` as ``U`` and its six hex digits, after an ``x`` where the
+    result would not start as a name must."""
+    safe = "".join(c if c.isascii() and (c.isalnum() or c in "_.-") else f"U{ord(c):06X}" for c in name)
+    return safe if safe[:1].isalpha() or safe[:1] == "_" else "x" + safe
+
 
 
 def _bases(root: etree._Element) -> Iterable[etree._Element]:

@@ -59,12 +59,14 @@ from lxml import etree
 from formtools._parse.document import (
     _ESCAPE,
     _NEEDS_ESCAPE,
+    PLAIN_NAME,
     Document,
     base_target_of,
     base_url_of,
     frame_names_of,
     referrer_policy_of,
     require_url,
+    xml_safe_name,
 )
 from formtools._parse.charset import settle_encoding
 from formtools.errors import ParseTimeLimit, UsageProblem
@@ -244,8 +246,12 @@ _NAME_TUPLE = operator.attrgetter("nameTuple")
 #: mi, mo, mn, ms, mtext and annotation-xml and SVG's desc and title: "any other end tag" walked past an SVG
 #: title and closed the HTML element around it (``<output><svg><title></output>`` popped the
 #: output where Chromium ignores the end tag), and the adoption agency could pick its furthest
-#: block beyond one
-_SPECIAL = specialElements | {_TEMPLATE} | {
+#: block beyond one; and with isindex, which is no longer an element of its own (see
+#: ``processStartTag``): ``<label><isindex></label>`` kept the label open around what followed;
+#: and without figcaption, hgroup, main and summary, special since (and in Chromium 156:
+#: ``<label>L<main></label><input>`` leaves the label open around the input, tests/test_browser_mutants.py)
+_SPECIAL = (specialElements - {(namespaces["html"], "isindex")}) | {_TEMPLATE} | {
+    *((namespaces["html"], name) for name in ("figcaption", "hgroup", "main", "summary")),
     *((namespaces["mathml"], name) for name in ("mi", "mo", "mn", "ms", "mtext", "annotation-xml")),
     *((namespaces["svg"], name) for name in ("desc", "title")),
 }
@@ -752,17 +758,6 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
         return element
 
 
-# Names lxml holds as they are; any other is rewritten before html5lib's own coercion, which
-# misses characters beyond the BMP (lxml then refuses the name). Such names belong to elements
-# and attributes no form rule reads, and the rewriting is the same for a start and an end tag.
-_PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]*")
-
-
-def _xml_safe(name: str) -> str:
-    safe = "".join(c if c.isascii() and (c.isalnum() or c in "_.-") else f"U{ord(c):06X}" for c in name)
-    return safe if safe[:1].isalpha() or safe[:1] == "_" else "x" + safe
-
-
 class _Pieces:
     """A token's text as the pieces html5lib appends to it.
 
@@ -999,8 +994,8 @@ class _EscapingTokenizer(HTMLTokenizer):  # type: ignore[misc]  # html5lib is un
                 if isinstance(token.get(field), _Pieces):
                     token[field] = str(token[field])
             name = token.get("name")
-            if isinstance(name, str) and not _PLAIN_NAME.fullmatch(name):
-                token["name"] = _xml_safe(name)
+            if isinstance(name, str) and not PLAIN_NAME.fullmatch(name):
+                token["name"] = xml_safe_name(name)
             data = token.get("data")
             if isinstance(data, str):
                 # A U+0000 in the data state comes as a token of its own (and nothing else does),
@@ -1012,15 +1007,19 @@ class _EscapingTokenizer(HTMLTokenizer):  # type: ignore[misc]  # html5lib is un
                     token["data"] = data.translate(_ESCAPE)
                     self.parser.escaped = True
             elif isinstance(data, dict):
-                for name, value in list(data.items()):
+                renamed = False
+                for name, value in data.items():
                     if isinstance(value, _Pieces):
                         data[name] = value = str(value)
                     if _NEEDS_ESCAPE.search(value):
                         data[name] = value = value.translate(_ESCAPE)
                         self.parser.escaped = True
-                    if not _PLAIN_NAME.fullmatch(name):
-                        del data[name]
-                        data.setdefault(_xml_safe(name), value)
+                    renamed = renamed or not PLAIN_NAME.fullmatch(name)
+                if renamed:  # in place, the first of two names made the same winning (as on the fast path)
+                    safe: dict[str, str] = {}
+                    for name, value in data.items():
+                        safe.setdefault(name if PLAIN_NAME.fullmatch(name) else xml_safe_name(name), value)
+                    token["data"] = safe
             yield token
 
 
@@ -1275,6 +1274,11 @@ def _template_aware_in_body(in_body: type) -> type:
         def processStartTag(self, token: dict[str, Any]) -> Any:
             name = token["name"]
             tree = self.tree
+            if name == "isindex":
+                # gone from the HTML Standard (whatwg/html#1095) and from Chromium's parser: an
+                # ordinary element. html5lib 1.1 still expands it into a form with an <hr>, a
+                # label and an input, which closed an open select and put text in its option
+                return self.startTagOther(token)
             if name == "template":
                 return self.parser.phases["inHead"].processStartTag(token)
             if name in ("html", "body", "frameset"):
@@ -1314,6 +1318,11 @@ def _template_aware_in_body(in_body: type) -> type:
             self.tree.insertElement(token)
 
         def processEndTag(self, token: dict[str, Any]) -> Any:
+            if token["name"] == "br":
+                # "act as described in the next entry; i.e. as if this was a br start tag"
+                # (#parsing-main-inbody), which sets the frameset-ok flag to "not ok": html5lib
+                # 1.1 inserts the br only, so </br><frameset> threw away a body Chromium keeps
+                self.parser.framesetOK = False
             if token["name"] == "template":
                 return self.parser.phases["inHead"].processEndTag(token)
             if token["name"] == "form" and self.tree._template_open():

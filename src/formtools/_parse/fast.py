@@ -90,11 +90,13 @@ from formtools._parse.document import (
     _ESCAPE,
     _INERT,
     _NEEDS_ESCAPE,
+    PLAIN_NAME,
     Document,
     hides_navigables,
     navigable_name,
     referrer_policy_from,
     resolve_base,
+    xml_safe_name,
 )
 from formtools._parse.charset import Settled, lowered, settle_encoding
 
@@ -223,15 +225,20 @@ _NAMES: dict[str, str] = {}
 
 
 def _xml_name(name: str) -> str:
-    """The name html5lib's lxml tree gives an element or attribute (non-XML characters coerced)."""
+    """The name html5lib's lxml tree gives an element or attribute on the exact path: a
+    :data:`~formtools._parse.document.PLAIN_NAME` as html5lib coerces it (a ``:``), any other
+    rewritten by :func:`~formtools._parse.document.xml_safe_name` first, as the exact path's
+    tokenizer does."""
     coerced = _NAMES.get(name)
     if coerced is None:
         if _XML_NAME.fullmatch(name):
             coerced = name
-        else:
+        elif PLAIN_NAME.fullmatch(name):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", DataLossWarning)
                 coerced = _INFOSET.coerceAttribute(name)
+        else:
+            coerced = xml_safe_name(name)
         if len(_NAMES) > 50_000:
             _NAMES.clear()
         _NAMES[name] = coerced
@@ -347,7 +354,7 @@ class _Page(PointerScan):
             # one attribute dict for forms and controls, which read three of them
             attributes = node.attributes if kind == "listed" or kind == "form" else None
             ident = node.id if attributes is None else attributes.get("id")
-            if ident is not None:
+            if ident:  # an empty id is no ID, as in forms_of
                 if ident in first_with_id:
                     self.repeated_ids.add(ident)
                 else:
@@ -616,9 +623,14 @@ class _Page(PointerScan):
                 heading = self._section_heading(form)
                 parent = None if heading is None else heading.parent
                 if heading is not None and parent is not None and heading.mem_id not in self.copied:
-                    # right before the form: no heading forms_of could prefer comes between
+                    # right before the root the form was copied in (itself, or a form, label …
+                    # around it: <form><r></form> leaves the next form inside the first): no
+                    # heading forms_of could prefer comes between, the walk would have found it
+                    root = form
+                    while root.mem_id not in self.roots and root.parent is not None:
+                        root = root.parent
                     self.heading_parents.add(parent.mem_id)
-                    self._add_root(heading, order=self.index[form.mem_id] - 0.5)
+                    self._add_root(heading, order=self.order[root.mem_id] - 0.5)
                     headings.append(heading)
         for label in self.labels:
             attributes = label.attributes
@@ -642,7 +654,10 @@ class _Page(PointerScan):
     def _section_heading(self, form: LexborNode) -> LexborNode | None:
         """The last heading before the form whose parent is one of the form's ancestors: the
         nearest heading among the earlier siblings of the form and of its ancestors, from the
-        innermost out (a deeper one comes later in document order)."""
+        innermost out (a deeper one comes later in document order). A heading the form is in
+        comes before the earlier siblings of its own ancestors: forms_of takes it, with its
+        text (the form's own included), which the skeleton cannot copy around the form, so
+        such a page goes to html5lib."""
         node: LexborNode | None = form
         while node is not None and node.is_element_node:
             found = self._heading_before(node)
@@ -690,14 +705,14 @@ class _Page(PointerScan):
     def _attributes(self, node: LexborNode) -> dict[str, str]:
         """An HTML element's attributes as html5lib's tree holds them (names coerced)."""
         names, special = _NAMES, _SPECIAL.search
-        attributes = {}
+        attributes: dict[str, str] = {}
         for name, value in node.attributes.items():
             if name not in _MARKS:
                 if value is None:
                     value = ""
                 elif special(value):
                     value = self._text(value)
-                attributes[names.get(name) or _xml_name(name)] = value
+                attributes.setdefault(names.get(name) or _xml_name(name), value)
         direction = attributes.get("dir")
         if direction is not None and ascii_lowercase(direction) == "auto" and b"dirname" in self.low:
             raise _Unsure  # a dirname may need this element's direction, from text left out here
