@@ -63,7 +63,9 @@ def test_mutated_held_out_pages_answer_as_the_exact_path(chunk: int) -> None:
         except AssertionError as error:
             wrong.append(f"{label} ({profile}, all_forms={all_forms}): {page!r}\n{str(error)[:300]}")
     assert not wrong, "\n".join(wrong[:5]) + f"\n({len(wrong)} of {PER_CHUNK})"
-    assert taken > 0.6 * PER_CHUNK, taken
+    # (about 57 %: a third of the html5lib-tests seeds are template.dat's shapes, whose
+    # templates the fast path leaves to the exact path by design; 76 % before they were added)
+    assert taken > 0.5 * PER_CHUNK, taken
 
 
 # a form, what may leave it open around the next (an unclosed <r>, label or div), and headings
