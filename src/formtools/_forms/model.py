@@ -266,21 +266,24 @@ def _label_raw_text(label: etree._Element, known: dict[Any, str]) -> str:
     (not restored, ends kept). ``known``: the same for labels inside it, taken as they are, so
     that nested labels cost their elements once, not once per label around them."""
     parts: list[str] = [label.text or ""]
-
-    def walk(node: etree._Element) -> None:
-        for child in node:
-            if isinstance(child.tag, str):
-                if child.tag not in LABELABLE and child.tag not in _NOT_TEXT:
-                    inner = known.get(child) if child.tag == "label" else None
-                    if inner is not None:
-                        parts.append(inner)
-                    else:
-                        parts.append(child.text or "")
-                        walk(child)
-            parts.append(child.tail or "")
-
-    walk(label)
+    _label_parts(label, known, parts)
     return "".join(parts)
+
+
+def _label_parts(node: etree._Element, known: dict[Any, str], parts: list[str]) -> None:
+    """:func:`_label_raw_text`'s walk, appending to ``parts``. Not a closure: one that calls
+    itself is a reference cycle (it holds its own cell), which held ``known``'s elements, and
+    so the page's whole tree, until the garbage collector found it, for every label."""
+    for child in node:
+        if isinstance(child.tag, str):
+            if child.tag not in LABELABLE and child.tag not in _NOT_TEXT:
+                inner = known.get(child) if child.tag == "label" else None
+                if inner is not None:
+                    parts.append(inner)
+                else:
+                    parts.append(child.text or "")
+                    _label_parts(child, known, parts)
+        parts.append(child.tail or "")
 
 
 def _option_value(option: etree._Element, restore: Restore) -> str:
