@@ -11,6 +11,7 @@ generator, so every kind of control and value is exercised, not a hand-picked fe
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import copy
 import dataclasses
 import inspect
@@ -283,6 +284,13 @@ _WRONG: tuple[Any, ...] = (
 )
 
 
+def _awaited(coroutine: Any) -> Any:
+    """The coroutine's answer, run on an event loop of its own thread: in a worker that holds the
+    suite's Chromium, Playwright's sync API keeps its loop running in this one."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 def _entry_points(tool: formtools.Tool, other: formtools.Tool) -> list[tuple[str, Any]]:
     """Each public entry point with one argument left open, as ``(name, call)``."""
     import lxml.html
@@ -316,10 +324,10 @@ def _entry_points(tool: formtools.Tool, other: formtools.Tool) -> list[tuple[str
         ("listing([tool])", lambda v: formtools.listing([tool, v])),
         ("listing(format)", lambda v: formtools.listing([tool], v)),
         ("send_request(request)", lambda v: formtools.send_request(v)),
-        ("asend_request(request)", lambda v: asyncio.run(formtools.asend_request(v))),
+        ("asend_request(request)", lambda v: _awaited(formtools.asend_request(v))),
         ("call_tool(tool)", lambda v: formtools.call_tool(v, {})),
-        ("acall_tool(tool)", lambda v: asyncio.run(formtools.acall_tool(v, {}))),
-        ("asubmit(prepared)", lambda v: asyncio.run(formtools.asubmit(v))),
+        ("acall_tool(tool)", lambda v: _awaited(formtools.acall_tool(v, {}))),
+        ("asubmit(prepared)", lambda v: _awaited(formtools.asubmit(v))),
     ]
 
 

@@ -31,7 +31,7 @@ from formtools._conformance.browser import ChromiumOracle
 from formtools._spec.jsjson import dumps
 from tests.support.valuegen import choice_pages, value_pages
 from tests.test_browser_heldout_calls import _differences
-from tests.test_html_profile_browser import _FILL_AND_CHECK, _operations, _step_tolerance, _typed, submits
+from tests.test_html_profile_browser import _FILL_AND_CHECK, _operations, _typed, submits, validity_differences
 
 pytestmark = pytest.mark.browser
 
@@ -69,12 +69,8 @@ def _html_disagreements(chromium: ChromiumOracle, counts: Counter[str]) -> list[
             portable_schema = jsonschema.Draft202012Validator(portable[tool.name].to_dict()["inputSchema"])
             for sample, browser_valid in zip(samples, answers, strict=True):
                 counts["samples"] += 1
-                problems = formtools.validate_input(tool, sample)
-                sent = submits(tool, sample)
-                if sent is not None and sent != (not problems):
-                    found.append(f"{where}{dumps(sample)}: validate {not problems}, call {sent}")
-                if (not problems) != browser_valid and not (browser_valid and _step_tolerance(tool, sample, problems)):
-                    found.append(f"{where}{dumps(sample)}: browser {browser_valid}, formtools {[str(p) for p in problems]}")
+                problems, differences = validity_differences(f"{where}{dumps(sample)}", tool, sample, browser_valid)
+                found += differences
                 if not problems:
                     counts["valid"] += 1
                     if not portable_schema.is_valid(sample):

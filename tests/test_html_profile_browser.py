@@ -179,6 +179,21 @@ def submits(tool: formtools.Tool, sample: Any) -> bool | None:
     return not prepared.problems
 
 
+def validity_differences(
+    where: str, tool: formtools.Tool, sample: Any, browser_valid: bool
+) -> tuple[list[formtools.Problem], list[str]]:
+    """One sample's ``validate_input`` problems, and where they disagree with ``call`` or with the
+    browser's ``checkValidity()`` (Chromium's step tolerance excused), each said at ``where``."""
+    problems = formtools.validate_input(tool, sample)
+    sent = submits(tool, sample)
+    found = []
+    if sent is not None and sent != (not problems):
+        found.append(f"{where}: validate {not problems}, call {sent}")
+    if (not problems) != browser_valid and not (browser_valid and _step_tolerance(tool, sample, problems)):
+        found.append(f"{where}: browser {browser_valid}, formtools {[str(p) for p in problems]}")
+    return problems, found
+
+
 def _step_tolerance(
     tool: formtools.Tool, sample: dict[str, Any], problems: list[formtools.Problem]
 ) -> bool:
