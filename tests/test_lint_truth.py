@@ -420,6 +420,25 @@ UNREACHABLE = [
     "<select required></select>",  # nothing to choose, for the person too
 ]
 
+
+def _selects_with_disabled_choices(count: int, seed: int) -> list[str]:
+    """Unnamed required selects (drop-down, list box or multiple; a placeholder or not) whose
+    options are disabled, in a disabled optgroup or enabled, at least one not enabled: a call
+    can select a disabled option, a person cannot, so whether the person can complete the form
+    turns on which choices are left them."""
+    rng = random.Random(seed)
+    kinds = ["disabled", "optgroup", "enabled"]
+    made = []
+    for _ in range(count):
+        kind = rng.choice(["", " size=3", " multiple"])
+        options = ["<option value=''>Choose</option>"] if rng.random() < 0.6 else []
+        states = [rng.choice(kinds[:2])] + [rng.choice(kinds) for _ in range(rng.randint(0, 2))]
+        for letter, state in zip("abc", rng.sample(states, len(states))):
+            option = f"<option{' disabled' if state == 'disabled' else ''}>{letter}</option>"
+            options.append(f"<optgroup disabled>{option}</optgroup>" if state == "optgroup" else option)
+        made.append(f"<select required{kind}>{''.join(options)}</select>")
+    return made
+
 # the form as the call leaves it (the parameter filled), then after the person at the keyboard
 # fixed every invalid control: [valid after the call, valid after the person]
 _VALID_AFTER_CALL_AND_PERSON = """
@@ -430,7 +449,14 @@ _VALID_AFTER_CALL_AND_PERSON = """
   for (const control of form.elements) {
     if (!control.willValidate || control.checkValidity()) continue;
     if (control.type === "checkbox" || control.type === "radio") control.checked = true;
-    else if (control.tagName === "SELECT") control.selectedIndex = [...control.options].findIndex((o) => o.value);
+    // a person picks only an enabled option (script, as a call, could pick a disabled one)
+    else if (control.tagName === "SELECT") {
+      for (const option of control.options) {
+        if (option.matches(":disabled")) continue;
+        control.selectedIndex = option.index;
+        if (control.checkValidity()) break;
+      }
+    }
     else control.value = control.dataset.person;
   }
   return [afterCall, form.checkValidity()];
@@ -447,7 +473,7 @@ def test_a_form_no_call_can_make_valid_waits_for_the_person_or_never_submits(chr
     call agrees: problems kept for the person, or a ValidationError. (Before, every such form
     was ``never-valid``, an error on ordinary markup.)"""
     wrong = []
-    for number, control in enumerate(UNREACHABLE):
+    for number, control in enumerate([*UNREACHABLE, *_selects_with_disabled_choices(6, seed=13)]):
         for auto in ("", " toolautosubmit"):
             page = (
                 "<!doctype html><meta charset=utf-8><form toolname=t tooldescription=d action=/done"
