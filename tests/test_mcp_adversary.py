@@ -1018,3 +1018,56 @@ def test_a_line_that_is_no_request_gets_json_rpcs_error_and_the_session_goes_on(
     got = [("pong", a["id"]) if a.get("result") == {} else (a.get("error", {}).get("code"), a["id"]) for a in answers]
     assert got == expected, [line for line, _, _ in cases]
     assert b"Traceback" not in done.stderr
+
+
+def _unservable_object(rng: Any) -> tuple[dict[str, Any], int | None, Any]:
+    """A JSON object no member of MCP's message union accepts, and JSON-RPC 2.0's answer to it:
+    one with a method member is an invalid request (-32600, its id if a string or an integer,
+    else null); one with a result or an error member a malformed response (no answer); one with
+    neither is no response and so an invalid request too. The method, result and error are
+    never valid ones (an object, a list or a number; a result that is no object, an error
+    without its message), so the SDK serves none of them."""
+    line: dict[str, Any] = {"jsonrpc": "2.0"}
+    ident = rng.choice([None, 7, "s", {"a": 1}, [7], 1.5, "absent"])
+    if ident != "absent":
+        line["id"] = ident
+    member = rng.choice(["method", "result", "error", "params", None])
+    if member == "method":
+        line["method"] = rng.choice([{"a": 1}, {"method": "ping"}, [1], 3])
+    elif member == "result":
+        line["result"] = rng.choice([3, "x", [1]])
+    elif member == "error":
+        line["error"] = rng.choice([{"code": 1}, {"id": 2}, 5])
+    elif member == "params":
+        line["params"] = {"name": "s"}
+    if member == "result" or member == "error":
+        return line, None, None
+    named = ident if isinstance(ident, str) and ident != "absent" or type(ident) is int else None
+    return line, -32600, named
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_an_object_that_is_no_response_gets_invalid_request(site: TestSite, seed: int) -> None:
+    """An object with neither a method nor a result or error member ({}, {"id": 7}) was taken for
+    a malformed response and got no answer, and so was a request whose method or id is an
+    object ({"id": 6, "method": {}}): the refusal read the first object among the validation
+    problems' inputs as the line, which was the method's value. Seeded objects over id x
+    member x invalid value, each followed by a ping, against JSON-RPC 2.0's rule."""
+    rng = __import__("random").Random(seed)
+    url = site.put("shop", b"<form toolname=s tooldescription=d action=/submit toolautosubmit><input name=q><button>Go</button></form>")
+    cases = [_unservable_object(rng) for _ in range(24)]
+    lines = [_piped().rstrip(b"\n")]
+    for number, (line, _, _) in enumerate(cases):
+        lines += [json.dumps(line).encode(), json.dumps({"jsonrpc": "2.0", "id": f"p{number}", "method": "ping"}).encode()]
+    done = subprocess.run(
+        [*SERVE, url, "--allow-private"], env=ENV, input=b"\n".join(lines) + b"\n", capture_output=True, timeout=30
+    )
+    assert done.returncode == 0, done.stderr
+    answers = [json.loads(line) for line in done.stdout.splitlines()][1:]
+    expected: list[Any] = []
+    for number, (_, code, ident) in enumerate(cases):
+        if code is not None:
+            expected.append((code, ident))
+        expected.append(("pong", f"p{number}"))
+    got = [("pong", a["id"]) if a.get("result") == {} else (a.get("error", {}).get("code"), a["id"]) for a in answers]
+    assert got == expected, [line for line, _, _ in cases]

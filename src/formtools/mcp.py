@@ -998,13 +998,28 @@ def _refusals_of_unservable(item: SessionMessage | Exception) -> tuple[types.JSO
     problems = item.errors()
     if any(problem["type"] == "json_invalid" for problem in problems):
         return (_rpc_error(None, types.PARSE_ERROR, "Parse error: the line is not JSON"),)
-    # a field every member of the message union misses reports the whole object as its input
-    whole = next((problem["input"] for problem in problems if isinstance(problem["input"], dict)), None)
-    if whole is not None and "method" not in whole:
-        return ()
+    whole = _whole_message(problems)
+    if whole is not None and "method" not in whole and ("result" in whole or "error" in whole):
+        return ()  # a response (JSON-RPC 2.0 section 5: it has a result or an error member)
     named = whole.get("id") if whole is not None else None
     request_id = named if isinstance(named, str) or type(named) is int else None
     return (_rpc_error(request_id, types.INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 request MCP accepts"),)
+
+
+def _whole_message(problems: Sequence[Any]) -> dict[str, Any] | None:
+    """The line's object, as the message union's problems show it, or None if none does.
+
+    Only a problem about the line itself (its location the union member alone) or about a
+    member field the object lacks (``missing`` at the top level) has the whole object as its
+    input; any other problem's input is a field's value, an object too for ``"method": {}``
+    or ``"id": {}``, which is no message and has no id to answer with."""
+    for problem in problems:
+        location = problem["loc"]
+        if isinstance(problem["input"], dict) and (
+            len(location) == 1 or (len(location) == 2 and problem["type"] == "missing")
+        ):
+            return problem["input"]
+    return None
 
 
 def _rpc_error(request_id: str | int | None, code: int, message: str) -> types.JSONRPCError:

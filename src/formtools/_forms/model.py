@@ -586,9 +586,14 @@ def _scan_scope(
     labels_of = _labels_by_control(labels, labelled, first_with_id, restore)
     owned: dict[Any, list[Control]] = {form: [] for _, form in forms}
     suggested: dict[Any, tuple[str, ...]] = {}
+    # Blink lists a form's elements from the whole document once ``form=`` named it (its
+    # HTMLFormElement::Associate), else those the parser left outside it are unlisted
+    named = {first_with_id.get(item.element.get("form", "")) for item in listed} if document.parser_unlisted else set()
     for item in listed:
         owner = _form_owner(item.element, scope, document, first_with_id)
         if owner is None or owner not in owned:
+            continue
+        if item.element in document.parser_unlisted and owner not in named:
             continue
         suggestions = _suggestions(item.element, first_with_id, restore, suggested)
         owned[owner].append(_control(item, labels_of.get(item.element, ()), suggestions, document, restore))

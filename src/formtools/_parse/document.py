@@ -74,6 +74,10 @@ class Document:
     encoding_guessed: bool = False
     source: str = "<string>"
     parser_owners: Mapping[Any, Any] = field(default_factory=lambda: MappingProxyType({}))
+    #: elements of ``parser_owners`` whose form lists them only if ``form=`` names it too
+    #: (:func:`formtools._parse.exact.parser_unlisted`); empty after the fast path, which leaves
+    #: pages that deep to html5lib
+    parser_unlisted: frozenset[Any] = frozenset()
     escaped: bool = False
     #: every attribute of the elements with too many for the tree, which holds only the ones
     #: read by name (:data:`formtools._parse.exact.TREE_ATTRIBUTES`): element → its attributes

@@ -31,7 +31,7 @@ import re
 import time
 import warnings
 from collections import Counter
-from collections.abc import MutableMapping
+from collections.abc import Mapping, MutableMapping
 from types import MappingProxyType
 from typing import Any, Iterator
 
@@ -560,6 +560,10 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
         super().reset()
         self.openElements = _CountedStack()
         self.parser_owners: dict[Any, Any] = {}
+        #: elements the pointer gave a form still open (see parser_unlisted), and the forms
+        #: the pointer gave an element after they were closed
+        self.owned_while_open: list[Any] = []
+        self.listing_by_parser: set[Any] = set()
         self.many_attributes: dict[Any, dict[str, str]] = {}
         self.lines: dict[Any, int] = {}  # (Document.lines)
         self._splitting: set[int] = set()  # tokens whose attributes are set aside meanwhile
@@ -747,6 +751,10 @@ class _OwnerRecordingTreeBuilder(_LxmlTreeBuilder):  # type: ignore[misc, valid-
             pointer = self.formPointer
             if pointer is not None and "form" not in token["data"] and not self._template_open():
                 self.parser_owners[lxml_element] = pointer._element
+                if pointer in self.openElements:
+                    self.owned_while_open.append(lxml_element)
+                else:  # Blink's HTMLFormElement::DidAssociateByParser, after its children
+                    self.listing_by_parser.add(pointer._element)
         elif name == "form":
             self.lines[element._element] = self.current_line()
         return element
@@ -1664,6 +1672,26 @@ def _in_template(phase: type) -> type:
     return InTemplate
 
 
+def parser_unlisted(owned_while_open: list[Any], owners: Mapping[Any, Any], listing: set[Any]) -> frozenset[Any]:
+    """The elements the pointer gave a form that does not list them: Blink lists a form's
+    elements from its own subtree only, unless an element was given it after its children were
+    parsed (HTMLFormElement::DidAssociateByParser) or by ``form=``; so an element given it while
+    it was still open, and put outside it (deeper than Blink nests, :data:`MAX_STACK_DEPTH`,
+    the parser puts it beside the current node), has the form as its owner and is in no form's
+    elements, nor in a tool (``<div>``×511 ``<form><input>``: Chromium's tool has no input)."""
+    within: dict[Any, set[Any]] = {}  # each such form's subtree, walked once (not each element's ancestors)
+    unlisted = []
+    for element in owned_while_open:
+        form = owners.get(element)
+        if form is None or form in listing:
+            continue
+        if form not in within:
+            within[form] = set(form.iter())
+        if element not in within[form]:
+            unlisted.append(element)
+    return frozenset(unlisted)
+
+
 def parse_exact(
     markup: str | bytes,
     url: str | None,
@@ -1688,6 +1716,7 @@ def parse_exact(
     root = lxml_tree.getroot()
     encoding = "UTF-8" if settled is None else encoding_name(parser.documentEncoding)
     owners = MappingProxyType(dict(parser.tree.parser_owners))
+    unlisted = parser_unlisted(parser.tree.owned_while_open, owners, parser.tree.listing_by_parser)
     many = MappingProxyType(parser.tree.many_attributes)
     return Document(
         forms_root=root,
@@ -1697,6 +1726,7 @@ def parse_exact(
         encoding_guessed=settled is not None and settled.guessed,
         source=source or (url or "<string>"),
         parser_owners=owners,
+        parser_unlisted=unlisted,
         many_attributes=many,
         lines=MappingProxyType(parser.tree.lines),
         escaped=parser.escaped,

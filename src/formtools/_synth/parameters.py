@@ -104,7 +104,8 @@ class Unsatisfiable:
     That decides what the failure means. A form without ``toolautosubmit`` is filled by a call
     and submitted by the person, so it waits for them to complete it (an unnamed "I accept the
     terms" checkbox is the common case, and ordinary). A required select with nothing to choose
-    fails for anyone."""
+    fails for anyone, and one the call cannot reach whose every choice is disabled fails for the
+    person, who can pick no disabled option."""
 
     reasons: tuple[str, ...]
     person_can_complete: bool
@@ -145,20 +146,26 @@ def unsatisfiable(form: Form, sorted_out: Parameters) -> Unsatisfiable | None:
     reasons = (*hopeless, *(f"{p.control.describe}: {p.message} ({p.flag})" for p in stuck))
     if not reasons:
         return None
-    for_anyone = hopeless or any(_nothing_to_choose(problem.control) for problem in stuck)
+    for_anyone = hopeless or any(_nothing_to_choose(problem.control, by_person=True) for problem in stuck)
     return Unsatisfiable(reasons, person_can_complete=not for_anyone)
 
 
-def _nothing_to_choose(control: Control) -> bool:
-    """A required select that is missing its value in every state: no options, or a drop-down
-    whose only option is its placeholder (first, empty value, not in an optgroup)."""
+def _nothing_to_choose(control: Control, *, by_person: bool = False) -> bool:
+    """A required select that is missing its value in every state its chooser can give it: no
+    options, or a drop-down whose only option is its placeholder (first, empty value, not in
+    an optgroup). A call selects any option, a disabled one too (Chromium 156's executeTool
+    does, as script can); a person ``by_person`` only an enabled one (not disabled, not in a
+    disabled optgroup), so a required select whose every choice is disabled stops the person
+    as surely as an empty one stops everyone."""
     if control.tag != "select" or "required" not in control.attributes:
         return False
-    if not control.options:
-        return True
     drop_down = control.type == "select-one" and display_size(control.attributes) == 1
-    only = control.options[0]
-    return drop_down and len(control.options) == 1 and only.value == "" and not only.in_optgroup
+    first = control.options[0] if control.options else None
+    placeholder = drop_down and first is not None and first.value == "" and not first.in_optgroup
+    return not any(
+        not (placeholder and position == 0) and not (by_person and option.disabled)
+        for position, option in enumerate(control.options)
+    )
 
 
 def skips_validation(form: Form, sorted_out: Parameters) -> bool:

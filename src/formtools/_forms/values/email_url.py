@@ -187,20 +187,46 @@ def _idna_to_ascii(host: str, *, transitional: bool = False, strict: bool = Fals
         except idna.IDNAError:
             return None
         if label.isascii():
+            if label.startswith("xn--") and not _valid_a_label(label, transitional=transitional):
+                return None
             out.append(label)
             continue
         if unicodedata.category(label[0]).startswith("M"):
             return None
-        try:
-            for pos, ch in enumerate(label):
-                if ch in "\u200c\u200d" and not idna.valid_contextj(label, pos):
-                    return None
-        except idna.IDNAError:
+        if not _contextj_ok(label):
             return None
         out.append("xn--" + label.encode("punycode").decode("ascii"))
     if strict and (any(len(label) > 63 for label in out) or len(".".join(out).rstrip(".")) > 253):
         return None
     return ".".join(out)
+
+
+def _valid_a_label(label: str, *, transitional: bool) -> bool:
+    """Whether an ``xn--`` label passes UTS #46 (section 4, step 4) as ICU checks it for
+    Chromium 156: its Punycode decodes, to a label that is not all ASCII, is NFC, that the
+    (nontransitional) mapping leaves as it is and, for a URL's host, that passes CONTEXTJ (an
+    e-mail domain's ``xn--1ug``, a lone ZWJ, is accepted: measured). Else ICU reports an error,
+    and Chromium keeps an e-mail address as written or calls a URL's host invalid
+    (``é.xn--zz.com``, ``é.xn--a-ecp.ru``, whose ⒈ maps to "1.", ``é.xn--ss-.com``)."""
+    import idna  # (as _idna_to_ascii: loaded only for hosts with non-ASCII characters)
+
+    try:
+        decoded = label[4:].encode("ascii").decode("punycode")
+        remapped = idna.uts46_remap(decoded, std3_rules=False, transitional=False)
+    except (UnicodeError, idna.IDNAError):
+        return False
+    valid = not decoded.isascii() and remapped == decoded == unicodedata.normalize("NFC", decoded)
+    return valid and (transitional or _contextj_ok(decoded))
+
+
+def _contextj_ok(label: str) -> bool:
+    """Whether each ZWNJ and ZWJ of a label stands where IDNA's CONTEXTJ rules allow it."""
+    import idna
+
+    try:
+        return all(idna.valid_contextj(label, pos) for pos, ch in enumerate(label) if ch in "\u200c\u200d")
+    except idna.IDNAError:
+        return False
 
 
 def email_to_ascii(value: str, multiple: bool = False) -> str:
