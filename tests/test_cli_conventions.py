@@ -366,6 +366,41 @@ def test_sigterm_during_a_chromium_command_closes_the_browser_and_removes_its_pr
     assert list(temporary.iterdir()) == []
 
 
+def test_a_chromium_command_writes_nothing_beside_its_profile() -> None:
+    """Playwright made a folder of its own (``playwright-artifacts-…``) beside the profile in the
+    temporary directory, which a run stopped while the browser started left behind (the
+    SIGTERM test above, now and then on a busy machine). It now lives in the profile, which
+    the run removes: while ``formtools diff`` runs, its temporary directory holds nothing of
+    Playwright's beside the profile, and nothing after."""
+    import time
+
+    from formtools._conformance.browser import CHROMIUM, PROFILE_PREFIX
+
+    if not os.access(CHROMIUM, os.X_OK):
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI must run the browser tests: no Chromium")
+        pytest.skip("no Chromium")
+    # short: Chromium's singleton socket goes in it, and a socket's path holds 107 bytes
+    temporary = Path(tempfile.mkdtemp(prefix="ft"))
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "formtools", "diff", str(SEARCH)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            env={**os.environ, "TMPDIR": str(temporary)},
+        )
+        seen: set[str] = set()
+        while process.poll() is None:
+            seen.update(path.name for path in temporary.iterdir())
+            time.sleep(0.01)
+        assert process.returncode == 0, (process.stderr.read() if process.stderr else b"").decode()[-3000:]
+        # (and Chromium's folder for its singleton socket, which Chromium removes as it exits)
+        assert seen and all(name.startswith((PROFILE_PREFIX, "org.chromium.Chromium.")) for name in seen), seen
+        assert list(temporary.iterdir()) == []
+    finally:
+        shutil.rmtree(temporary, ignore_errors=True)
+
+
 # every command that writes to standard output, as a user pipes it into `head`: {page} is a page
 # of one tool (and a form that is not one), {many} a directory of many such pages
 _PIPED_COMMANDS = {

@@ -348,6 +348,9 @@ class ChromiumOracle:
             try:
                 context = playwright.chromium.launch_persistent_context(
                     profile,
+                    # Playwright's own temporary folder, in the profile: it made one beside it,
+                    # which a run stopped while the browser started left behind
+                    artifacts_dir=profile / "playwright-artifacts",
                     executable_path=self.executable,
                     args=[*CHROMIUM_ARGS, *self.extra_args, "--remote-debugging-port=0"],
                     headless=True,
