@@ -508,6 +508,14 @@ with ChromiumOracle():
 """
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
 def test_a_profile_a_run_killed_outright_left_is_removed_by_the_next_run() -> None:
     """``kill -9`` (or the OOM killer) on a command running Chromium: no handler runs, Playwright's
     driver closes Chromium, and its profile stayed in the temporary directory for ever (168 such
@@ -542,8 +550,11 @@ def test_a_profile_a_run_killed_outright_left_is_removed_by_the_next_run() -> No
         (killed, running), (killed_profile, running_profile) = holders, profiles
         killed.kill()
         killed.wait(10)
-        deadline = time.monotonic() + 30  # Playwright's driver closes the killed run's Chromium
-        while (killed_profile / "SingletonLock").is_symlink():
+        # Playwright's driver closes the killed run's Chromium, whose process ends after it
+        # removed its lock (and wrote the profile again after a next run had removed it)
+        browser = int(os.readlink(killed_profile / "formtools-browser").rpartition("-")[2])
+        deadline = time.monotonic() + 30
+        while _alive(browser):
             assert time.monotonic() < deadline, "the killed run's Chromium lives on"
             time.sleep(0.05)
         assert killed_profile.exists()  # what a run killed outright leaves

@@ -249,13 +249,24 @@ async ([name, input, maxTurns, waitMs]) => {
 #: the name every oracle's Chromium profile directory starts with, in the temporary directory
 PROFILE_PREFIX = "formtools-"
 #: the symbolic links in a profile naming ``<host>-<pid>`` of the processes that use it: the
-#: oracle's own (written before Chromium starts) and Chromium's browser process's
-_OWNERS = ("formtools-owner", "SingletonLock")
+#: oracle's own (written before Chromium starts), Chromium's browser process's while it runs,
+#: and the oracle's copy of that one, which outlives it: Chromium removes its lock before its
+#: process ends, and wrote its profile again after the next run had removed it
+_OWNERS = ("formtools-owner", "SingletonLock", "formtools-browser")
 
 
 def _claim_profile(profile: Path) -> None:
     """Name this process as ``profile``'s owner, as Chromium names itself in ``SingletonLock``."""
     os.symlink(f"{socket.gethostname()}-{os.getpid()}", profile / _OWNERS[0])
+
+
+def _name_browser(profile: Path) -> None:
+    """Keep the name of the Chromium that uses ``profile`` (its ``SingletonLock``) where Chromium
+    does not remove it."""
+    try:
+        os.symlink(os.readlink(profile / _OWNERS[1]), profile / _OWNERS[2])
+    except OSError:
+        pass  # no lock (another Chromium build): the oracle and the lock still name the users
 
 
 def remove_stale_profiles(directory: Path) -> None:
@@ -264,8 +275,9 @@ def remove_stale_profiles(directory: Path) -> None:
     leaves its profile behind (a few MB each, for ever).
 
     A profile is stale when every process it names is gone: the oracle that made it
-    (``formtools-owner``) and Chromium, while it runs (``SingletonLock``), each a symbolic link to
-    ``<host>-<pid>``. A profile naming another host or a live process (a run in progress, or a
+    (``formtools-owner``) and Chromium (``SingletonLock`` while it runs, and the oracle's copy
+    ``formtools-browser``, which Chromium does not remove before its process ends), each a
+    symbolic link to ``<host>-<pid>``. A profile naming another host or a live process (a run in progress, or a
     reused pid: kept, as a live one must be), or naming no one (not an oracle's), is left alone."""
     host = socket.gethostname()
     for candidate in directory.glob(PROFILE_PREFIX + "*"):
@@ -358,6 +370,7 @@ class ChromiumOracle:
             except PlaywrightError as error:
                 raise BrowserUnavailable(f"could not launch {self.executable}: {error}") from error
             stack.callback(context.close)
+            _name_browser(profile)
             self._context = context
             port, path = _devtools_endpoint(profile)
             self._devtools = DevTools(port, path)
