@@ -401,6 +401,30 @@ def test_a_chromium_command_writes_nothing_beside_its_profile() -> None:
         shutil.rmtree(temporary, ignore_errors=True)
 
 
+def test_a_browser_that_cannot_start_says_why_in_one_short_line() -> None:
+    """Chromium aborts when its singleton socket's path would pass 107 bytes (a deep temporary
+    directory): ``formtools diff`` printed Playwright's whole launch error as its one line,
+    6 KB holding every switch of the command line. It now gives Chromium's own reason."""
+    from formtools._conformance.browser import CHROMIUM
+
+    if not os.access(CHROMIUM, os.X_OK):
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI must run the browser tests: no Chromium")
+        pytest.skip("no Chromium")
+    top = Path(tempfile.mkdtemp(prefix="ft"))
+    deep = top / ("d" * 60) / ("e" * 60)
+    deep.mkdir(parents=True)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "formtools", "diff", str(SEARCH)],
+            capture_output=True, env={**os.environ, "TMPDIR": str(deep)}, timeout=120,
+        )
+    finally:
+        shutil.rmtree(top, ignore_errors=True)
+    (line,) = done.stderr.decode().splitlines()
+    assert done.returncode == 2 and "Socket path too long" in line and len(line) < 400, line[:600]
+
+
 # every command that writes to standard output, as a user pipes it into `head`: {page} is a page
 # of one tool (and a form that is not one), {many} a directory of many such pages
 _PIPED_COMMANDS = {

@@ -40,6 +40,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import re
 import shutil
 import socket
 import tempfile
@@ -260,6 +261,16 @@ def _claim_profile(profile: Path) -> None:
     os.symlink(f"{socket.gethostname()}-{os.getpid()}", profile / _OWNERS[0])
 
 
+def _why_not_launched(error: Exception) -> str:
+    """What Playwright's launch error says went wrong: Chromium's own fatal message where its log
+    has one (``Socket path too long: …``, a temporary directory deeper than its singleton
+    socket's 107 bytes allow), else the error's first line. The error held the whole browser
+    log, every switch of the command line included, which the one-line message carried."""
+    text = str(error)
+    fatal = re.search(r"FATAL:[^\]\n]*\] ([^\n]+)", text)
+    return fatal.group(1).strip() if fatal else text.strip().partition("\n")[0]
+
+
 def _name_browser(profile: Path) -> None:
     """Keep the name of the Chromium that uses ``profile`` (its ``SingletonLock``) where Chromium
     does not remove it."""
@@ -368,7 +379,7 @@ class ChromiumOracle:
                     headless=True,
                 )
             except PlaywrightError as error:
-                raise BrowserUnavailable(f"could not launch {self.executable}: {error}") from error
+                raise BrowserUnavailable(f"could not launch {self.executable}: {_why_not_launched(error)}") from error
             stack.callback(context.close)
             _name_browser(profile)
             self._context = context
