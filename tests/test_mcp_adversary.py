@@ -972,6 +972,27 @@ def test_ids_that_collide_or_differ_in_type_neither_hang_the_end_of_input_nor_lo
     assert submitted and answered == submitted, (requests, done.stdout)
 
 
+def _assert_each_answered_then_pinged(url: str, cases: list[tuple[bytes, int | None, Any]]) -> None:
+    """Serve ``url`` over stdio with each line of ``cases`` followed by a ping: the answers are
+    each line's error ``(code, id)`` (none where the code is None) and every pong, in order."""
+    lines = [_piped().rstrip(b"\n")]
+    for number, (line, _, _) in enumerate(cases):
+        lines += [line, json.dumps({"jsonrpc": "2.0", "id": f"p{number}", "method": "ping"}).encode()]
+    done = subprocess.run(
+        [*SERVE, url, "--allow-private"], env=ENV, input=b"\n".join(lines) + b"\n", capture_output=True, timeout=30
+    )
+    assert done.returncode == 0, done.stderr
+    answers = [json.loads(line) for line in done.stdout.splitlines()][1:]  # after initialize's
+    expected: list[Any] = []
+    for number, (_, code, ident) in enumerate(cases):
+        if code is not None:
+            expected.append((code, ident))
+        expected.append(("pong", f"p{number}"))
+    got = [("pong", a["id"]) if a.get("result") == {} else (a.get("error", {}).get("code"), a["id"]) for a in answers]
+    assert got == expected, [line for line, _, _ in cases]
+    assert b"Traceback" not in done.stderr
+
+
 # lines that are no request MCP accepts: (line, the answer's code, the answer's id); code None:
 # a malformed response, which JSON-RPC does not answer
 _UNSERVABLE: list[tuple[str, int | None, Any]] = [
@@ -1002,22 +1023,7 @@ def test_a_line_that_is_no_request_gets_json_rpcs_error_and_the_session_goes_on(
     rng = __import__("random").Random(seed)
     url = site.put("shop", b"<form toolname=s tooldescription=d action=/submit toolautosubmit><input name=q><button>Go</button></form>")
     cases = rng.sample(_UNSERVABLE, len(_UNSERVABLE))
-    lines = [_piped().rstrip(b"\n")]
-    for number, (line, _, _) in enumerate(cases):
-        lines += [line.encode(), json.dumps({"jsonrpc": "2.0", "id": f"p{number}", "method": "ping"}).encode()]
-    done = subprocess.run(
-        [*SERVE, url, "--allow-private"], env=ENV, input=b"\n".join(lines) + b"\n", capture_output=True, timeout=30
-    )
-    assert done.returncode == 0, done.stderr
-    answers = [json.loads(line) for line in done.stdout.splitlines()][1:]  # after initialize's
-    expected: list[Any] = []
-    for number, (_, code, ident) in enumerate(cases):
-        if code is not None:
-            expected.append((code, ident))
-        expected.append(("pong", f"p{number}"))
-    got = [("pong", a["id"]) if a.get("result") == {} else (a.get("error", {}).get("code"), a["id"]) for a in answers]
-    assert got == expected, [line for line, _, _ in cases]
-    assert b"Traceback" not in done.stderr
+    _assert_each_answered_then_pinged(url, [(line.encode(), code, ident) for line, code, ident in cases])
 
 
 def _unservable_object(rng: Any) -> tuple[dict[str, Any], int | None, Any]:
@@ -1056,18 +1062,4 @@ def test_an_object_that_is_no_response_gets_invalid_request(site: TestSite, seed
     rng = __import__("random").Random(seed)
     url = site.put("shop", b"<form toolname=s tooldescription=d action=/submit toolautosubmit><input name=q><button>Go</button></form>")
     cases = [_unservable_object(rng) for _ in range(24)]
-    lines = [_piped().rstrip(b"\n")]
-    for number, (line, _, _) in enumerate(cases):
-        lines += [json.dumps(line).encode(), json.dumps({"jsonrpc": "2.0", "id": f"p{number}", "method": "ping"}).encode()]
-    done = subprocess.run(
-        [*SERVE, url, "--allow-private"], env=ENV, input=b"\n".join(lines) + b"\n", capture_output=True, timeout=30
-    )
-    assert done.returncode == 0, done.stderr
-    answers = [json.loads(line) for line in done.stdout.splitlines()][1:]
-    expected: list[Any] = []
-    for number, (_, code, ident) in enumerate(cases):
-        if code is not None:
-            expected.append((code, ident))
-        expected.append(("pong", f"p{number}"))
-    got = [("pong", a["id"]) if a.get("result") == {} else (a.get("error", {}).get("code"), a["id"]) for a in answers]
-    assert got == expected, [line for line, _, _ in cases]
+    _assert_each_answered_then_pinged(url, [(json.dumps(line).encode(), code, ident) for line, code, ident in cases])
