@@ -30,22 +30,26 @@ import os
 import stat
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
+from queue import SimpleQueue
+from typing import TYPE_CHECKING, Any, BinaryIO, TextIO, TypeVar
 
+from formtools._crawl.interrupts import held, holdable
 from formtools._crawl.pages import FetchOptions, Page, Unreadable, media_type, renders_as_html
 from formtools._spec.jsjson import dumps
 from formtools._synth.profile import get_profile, profile_names
 from formtools.errors import SourceError, UsageProblem, shown, shown_in_text
 
 if TYPE_CHECKING:
-    from concurrent.futures import Executor, Future
+    from concurrent.futures import Future, ProcessPoolExecutor
 
     from formtools._crawl.warc import Damage, Location, Record, SpanEnd
+
+_T = TypeVar("_T")
 
 __all__ = ["BatchOptions", "FetchOptions", "Outcome", "Page", "Tally", "cores", "run_batch"]
 
@@ -502,7 +506,7 @@ _SPAN_BYTES = 1 << 18
 
 
 def _spanned(
-    archive: str, size: int, submit: Callable[[ArchiveSpan], Future[SpanResult]], in_flight: int
+    archive: str, size: int, workers: _Workers, limits: tuple[Any, ...], in_flight: int
 ) -> Iterator[Outcome]:
     """The lines of a WARC.gz read in spans by the workers, in file order: exactly those of one
     reading from its start. Each span reads the records beginning a gzip member in its bytes,
@@ -512,7 +516,8 @@ def _spanned(
     there; otherwise, and when its records end in damage, whose report numbers the records
     before it, the span is read again from where the one before ended, knowing the counts.
     A span that the records before it reach past is dropped. ``size``: the archive's, when it
-    was found (a file gone since is the workers' to report, as one reading reports it)."""
+    was found (a file gone since is the workers' to report, as one reading reports it); ``limits``:
+    :func:`extract_span`'s after the span."""
     from collections import deque
 
     bounds = iter(range(0, size, _SPAN_BYTES))
@@ -520,24 +525,25 @@ def _spanned(
 
     def fill() -> None:
         while len(queue) < in_flight and (start := next(bounds, None)) is not None:
-            queue.append((start, submit(ArchiveSpan(archive, start, min(start + _SPAN_BYTES, size), known=start == 0))))
+            span = ArchiveSpan(archive, start, min(start + _SPAN_BYTES, size), known=start == 0)
+            queue.append((start, workers.submit(extract_span, span, *limits)))
 
     expected = records = members = 0  # where the next record begins, and what came before it
     fill()
     while queue:
         start, future = queue.popleft()
-        result = future.result()
+        result = workers.result(future)
         end = min(start + _SPAN_BYTES, size)
         if expected < end:
             if result.first != expected or (result.damage is not None and (records, members) != (0, 0)):
                 again = ArchiveSpan(archive, expected, end, known=True, records_before=records, members_before=members)
-                result = submit(again).result()
+                result = workers.result(workers.submit(extract_span, again, *limits))
             yield from result.outcomes
             if result.end is None:  # the archive ends in this span
                 if result.damage is not None:
                     yield _failed("path", archive, str(result.damage), damaged=True)
                 for _, left in queue:
-                    left.cancel()
+                    workers.cancel(left)
                 return
             expected = result.end.offset
             records += result.end.records
@@ -562,7 +568,7 @@ def _pages(
     all_forms: bool,
     here: bool,
     before_threads: Callable[[], None],
-) -> Iterator[_Item]:
+) -> Generator[_Item, None, None]:
     """Every input's items; ``here``: archives are read in this process (no workers);
     ``before_threads`` runs before the URL fetcher starts its thread."""
     for name in inputs:
@@ -644,19 +650,6 @@ def _finished(out: Path) -> set[tuple[str, str]]:
     return done
 
 
-def _in_process() -> Executor:
-    """``--jobs 1``: each chunk extracted on submission, in this process."""
-    from concurrent.futures import Executor, Future
-
-    class InProcess(Executor):
-        def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
-            future: Future[Any] = Future()
-            future.set_result(fn(*args, **kwargs))
-            return future
-
-    return InProcess()
-
-
 def _load_stages(profile: str) -> None:
     """Import the stages and extract a small page once, so that forked workers start with
     everything loaded (lexbor, the profile's tables, compiled patterns) instead of each
@@ -691,9 +684,14 @@ def _stopped() -> bool:
 
 def _worker_start(parent: int, stop: Any = None) -> None:
     """Each worker's initializer: SIGTERM ends the worker as Python's default does (a forked
-    worker inherits the command's handler, which turns it into an interrupt to clean up after),
-    and the worker ends when the batch process does, however that ends. A forked worker holds both ends of the pool's call queue, so a parent killed (SIGTERM,
-    kill -9, the OOM killer) sends it no end of file: it waited for work for ever, an orphan
+    worker inherits the command's handler, which turns it into an interrupt to clean up after);
+    Ctrl-C, which a terminal sends to every process of the batch, is the parent's to act on (it
+    stops the workers through ``stop``): a worker it interrupted could die holding the lock of
+    the pool's result queue, or take it again in its own error path, and the other workers and
+    the parent's shutdown then waited for that lock for ever (one Ctrl-C in about 30 hung so, or
+    printed a worker's traceback). The worker also ends when the batch process does, however
+    that ends. A forked worker holds both ends of the pool's call queue, so a parent killed
+    (SIGTERM, kill -9, the OOM killer) sends it no end of file: it waited for work for ever, an orphan
     holding the parent's standard error open, so that whoever read that pipe waited too. On
     Linux, where workers are forked, the kernel kills it with its parent (the signal follows the
     thread that started the pool, which outlives it: :func:`run_batch` shuts the pool down before
@@ -703,6 +701,7 @@ def _worker_start(parent: int, stop: Any = None) -> None:
     global _STOP
     _STOP = stop
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform != "linux":
         return
     import ctypes
@@ -715,36 +714,74 @@ def _worker_start(parent: int, stop: Any = None) -> None:
 class _Workers:
     """The worker processes, made when the first chunk is ready (an empty input makes none) or
     before the URL fetcher starts its thread, whichever comes first, so that the command forks
-    them (see :func:`_start_method`)."""
+    them (see :func:`_start_method`); with ``--jobs 1``, this process.
+
+    Every call into the pool and on a future runs with interrupts held (:mod:`.interrupts` says
+    why), and the waits for the workers are in SimpleQueue.get, one call of C that an interrupt
+    leaves as it found it: where the run spends its time, waiting, an interrupt stops it at once."""
 
     def __init__(self, jobs: int, profile: str) -> None:
         self._jobs = jobs
         self._profile = profile
-        self._pool: Executor | None = None
+        self._pool: ProcessPoolExecutor | None = None
         self._stop: Any = None  # the workers' stop event (see _STOP)
 
-    def pool(self) -> Executor:
-        if self._pool is None:
-            if self._jobs == 1:
-                self._pool = _in_process()
-            else:
-                import multiprocessing
-                from concurrent.futures import ProcessPoolExecutor
-
-                method = _start_method()
-                if method == "fork":
-                    _load_stages(self._profile)
-                context = multiprocessing.get_context(method)
-                self._stop = context.Event()
-                self._pool = ProcessPoolExecutor(
-                    self._jobs, mp_context=context, initializer=_worker_start, initargs=(os.getpid(), self._stop)
-                )
-                # the first submission forks every worker, before the pool starts its own thread
-                self._pool.submit(int)
-        return self._pool
-
     def start(self) -> None:
-        self.pool()
+        """Fork the workers, if they are not running yet (``--jobs 1``: there are none)."""
+        if self._pool is not None or self._jobs == 1:
+            return
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        with held():
+            method = _start_method()
+            if method == "fork":
+                _load_stages(self._profile)
+            context = multiprocessing.get_context(method)
+            self._stop = context.Event()
+            self._pool = ProcessPoolExecutor(
+                self._jobs, mp_context=context, initializer=_worker_start, initargs=(os.getpid(), self._stop)
+            )
+            # the first submission forks every worker, before the pool starts its own thread
+            self._pool.submit(int)
+
+    def submit(
+        self, fn: Callable[..., _T], /, *args: Any, finished: SimpleQueue[Future[_T]] | None = None
+    ) -> Future[_T]:
+        """``fn(*args)`` in a worker (``--jobs 1``: here and now, where an interrupt stops it at
+        once); the future is also put in ``finished`` once it is done."""
+        from concurrent.futures import Future
+
+        if self._jobs == 1:
+            value = fn(*args)
+            with held():
+                future: Future[_T] = Future()
+                future.set_result(value)
+        else:
+            self.start()
+            assert self._pool is not None
+            with held():
+                future = self._pool.submit(fn, *args)
+        if finished is not None:
+            with held():
+                future.add_done_callback(finished.put)  # called at once if it is already done
+        return future
+
+    def result(self, future: Future[_T]) -> _T:
+        """``future``'s result, once it has one."""
+        with held():
+            done = future.done()
+            if not done:
+                finished: SimpleQueue[Future[_T]] = SimpleQueue()
+                future.add_done_callback(finished.put)
+        if not done:
+            finished.get()
+        with held():
+            return future.result()
+
+    def cancel(self, future: Future[Any]) -> None:
+        with held():
+            future.cancel()
 
     @property
     def count(self) -> int:
@@ -753,7 +790,9 @@ class _Workers:
 
     def close(self, interrupted: bool = False) -> None:
         """Wait for the workers; an ``interrupted`` run's drop the work under way."""
-        if self._pool is not None:
+        if self._pool is None:
+            return
+        with held():
             if interrupted and self._stop is not None:
                 self._stop.set()
             self._pool.shutdown(cancel_futures=interrupted)
@@ -793,16 +832,17 @@ def run_batch(
     done = _finished(out) if isinstance(out, Path) and options.resume and out.exists() else set()
     jobs = options.jobs or cores()
     tally = Tally(resumed=len(done))
-    workers = _Workers(jobs, options.profile)
     max_bytes = options.fetch.max_bytes
 
     with (
+        holdable(),
         (
             out.open("a" if options.resume else "w", encoding="utf-8")
             if isinstance(out, Path)
             else nullcontext(out)
-        ) as sink
+        ) as sink,
     ):
+        workers = _Workers(jobs, options.profile)
 
         def emit(outcomes: Iterable[Outcome]) -> None:
             for outcome in outcomes:
@@ -810,45 +850,46 @@ def run_batch(
                 tally.add(outcome)
                 on_page(tally)
 
-        pending: set[Future[list[Outcome]]] = set()
+        finished: SimpleQueue[Future[list[Outcome]]] = SimpleQueue()  # chunks, as they are done
+        in_flight = 0
         chunk: list[_Work] = []
         chunk_bytes = 0
         sent = 0  # chunks
         work: _Work
 
         def send_chunk() -> None:
-            nonlocal pending, chunk_bytes, sent
-            from concurrent.futures import FIRST_COMPLETED, wait
-
+            nonlocal chunk_bytes, sent, in_flight
             work = (tuple(chunk), options.profile, options.all_forms, max_bytes, options.page_time_limit)
-            pending.add(workers.pool().submit(extract_pages, *work))
+            workers.submit(extract_pages, *work, finished=finished)
+            in_flight += 1
             chunk.clear()
             chunk_bytes = 0
             sent += 1
-            if len(pending) >= 2 * jobs:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                emit(outcome for future in finished for outcome in future.result())
+            if in_flight >= 2 * jobs:
+                emit_next()
+
+        def emit_next() -> None:
+            nonlocal in_flight
+            outcomes = workers.result(finished.get())  # waits for a worker: an interrupt stops it here
+            in_flight -= 1
+            emit(outcomes)
+
+        def emit_in_flight() -> None:
+            while in_flight:
+                emit_next()
 
         def read_in_spans(archive: _Spans) -> None:
             """The chunks before it first (the spans' lines come in order, each span waits for
             the one before it), then the archive's spans, at most two per worker in flight."""
-            nonlocal pending
             if chunk:
                 send_chunk()
-            for future in pending:
-                emit(future.result())
-            pending = set()
+            emit_in_flight()
 
-            def submit(span: ArchiveSpan) -> Future[SpanResult]:
-                limits = (options.profile, options.all_forms, max_bytes, options.page_time_limit)
-                return workers.pool().submit(extract_span, span, *limits)
+            limits = (options.profile, options.all_forms, max_bytes, options.page_time_limit)
+            emit(_spanned(archive.archive, archive.size, workers, limits, 2 * jobs))
 
-            emit(_spanned(archive.archive, archive.size, submit, 2 * jobs))
-
+        items = _pages(inputs, urls, done, options.fetch, options.all_forms, jobs == 1, workers.start)
         try:
-            items = _pages(
-                inputs, urls, done, options.fetch, options.all_forms, jobs == 1, workers.start
-            )
             for item in items:
                 if isinstance(item, _Spans):
                     read_in_spans(item)
@@ -879,11 +920,11 @@ def run_batch(
                     send_chunk()
             if chunk:
                 send_chunk()
-            for future in pending:
-                emit(future.result())
+            emit_in_flight()
         except BaseException:
             tally.workers = workers.count  # an interrupted run's summary says it too
             workers.close(interrupted=True)
+            items.close()  # the URL fetcher stops
             raise
         tally.workers = workers.count
         workers.close()

@@ -6,16 +6,18 @@ Its own module so that a batch over files and archives never imports the HTTP cl
 from __future__ import annotations
 
 import asyncio
-import queue
 import threading
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import suppress
 from pathlib import Path
+from queue import SimpleQueue
 from typing import Any
 from urllib.parse import urlsplit
 
 from formtools._net import AsyncFetcher, FetchError, FetchPolicy, TooLarge
 
+from formtools._crawl.interrupts import held
 from formtools._crawl.pages import FetchOptions, Page, Unreadable
 from formtools._parse.sources import is_url
 from formtools.errors import shown
@@ -30,28 +32,78 @@ def fetched(
 ) -> Iterator[Page | Unreadable]:
     """The pages of a URL list, fetched by an asyncio loop in a thread, in completion order.
 
-    The hand-over queue is bounded, so fetching runs at most a few pages ahead of extraction.
+    The fetching runs at most ``options.concurrency`` pages ahead of extraction: each page holds
+    a slot of the loop's until it is taken here. The pages come over a SimpleQueue, whose get
+    is one call of C that an interrupt (Ctrl-C, SIGTERM) leaves as it found it (see
+    :mod:`.interrupts`). When the iteration stops, however it stops, the fetching is cancelled
+    and its thread waited for: it went on fetching after the batch had stopped, and its loop,
+    cut off by the interpreter's exit, printed a traceback (one Ctrl-C of ``batch --urls`` in
+    about ten).
     """
-    handover: queue.Queue[Any] = queue.Queue(maxsize=options.concurrency)
+    handover: SimpleQueue[Any] = SimpleQueue()
+    slots = asyncio.Semaphore(options.concurrency)
+    # the loop is made here, so that it can be cancelled before it runs (the factory: not made
+    # this thread's current loop, which would be left closed)
+    runner = asyncio.Runner(loop_factory=asyncio.new_event_loop)
+    loop = runner.get_loop()
 
     def fetch_all() -> None:
         try:
-            asyncio.run(_fetch_all(listing, done, options, handover))
+            with runner:
+                runner.run(_fetch_all(listing, done, options, handover, slots))
+        except asyncio.CancelledError:  # the iteration stopped
+            _collect_cancelled_connects()
         except BaseException as error:  # raised again in the consuming thread
             handover.put(error)
         handover.put(_END)
 
-    threading.Thread(target=fetch_all, name="formtools-fetch", daemon=True).start()
-    while (item := handover.get()) is not _END:
-        if isinstance(item, BaseException):
-            raise item
-        yield item
+    thread = threading.Thread(target=fetch_all, name="formtools-fetch", daemon=True)
+    try:
+        with held():  # Thread.start waits on a Condition
+            thread.start()
+        while (item := handover.get()) is not _END:
+            if isinstance(item, BaseException):
+                raise item
+            _in_loop(loop, slots.release)
+            yield item
+    finally:
+        _in_loop(loop, _cancel_all, loop)  # first: a thread whose start was interrupted ends too
+        if thread.is_alive():
+            thread.join()  # interruptible (a second Ctrl-C): what it leaves, the exit ends
+
+
+def _in_loop(loop: asyncio.AbstractEventLoop, call: Callable[..., object], *args: Any) -> None:
+    """``call(*args)`` in the fetching loop, unless it has ended (it then has no use for it)."""
+    with held(), suppress(RuntimeError):  # the loop is closed
+        loop.call_soon_threadsafe(call, *args)
+
+
+def _collect_cancelled_connects() -> None:
+    """anyio's connect_tcp makes a coroutine per address before its task group starts it; a
+    task group cancelled in between leaves it unstarted, and Python's exit then warned of it
+    ("coroutine 'connect_tcp.<locals>.try_connect' was never awaited", one Ctrl-C of
+    ``batch --urls`` in about forty). It is collected here, that warning alone silenced."""
+    import gc
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="coroutine '.*' was never awaited", category=RuntimeWarning)
+        gc.collect()
+
+
+def _cancel_all(loop: asyncio.AbstractEventLoop) -> None:
+    for task in asyncio.all_tasks(loop):
+        task.cancel()
 
 
 async def _fetch_all(
-    listing: Path, done: set[tuple[str, str]], options: FetchOptions, handover: queue.Queue[Any]
+    listing: Path,
+    done: set[tuple[str, str]],
+    options: FetchOptions,
+    handover: SimpleQueue[Any],
+    slots: asyncio.Semaphore,
 ) -> None:
-    slots = asyncio.Semaphore(options.concurrency)
+    """Fetch the listed URLs, each page (or why there is none) handed over holding a slot."""
     hosts: defaultdict[str, asyncio.Semaphore] = defaultdict(
         lambda: asyncio.Semaphore(options.per_host)
     )
@@ -59,12 +111,8 @@ async def _fetch_all(
     async with AsyncFetcher(policy, max_connections=options.concurrency) as client:
 
         async def one(url: str, host: str) -> None:
-            try:
-                async with hosts[host]:
-                    item = await _fetch(client, url, options.max_bytes)
-                await asyncio.to_thread(handover.put, item)
-            finally:
-                slots.release()
+            async with hosts[host]:
+                handover.put(await _fetch(client, url, options.max_bytes))
 
         tasks: set[asyncio.Task[None]] = set()
         with listing.open("rb") as lines:
@@ -77,10 +125,10 @@ async def _fetch_all(
                         host = urlsplit(url).netloc.lower()
                     except ValueError as error:  # an unbalanced bracket in the host, a bad port
                         problem = f"{url}: not a valid URL ({error})"
-                if problem is not None:
-                    await asyncio.to_thread(handover.put, Unreadable("url", url, problem))
-                    continue
                 await slots.acquire()
+                if problem is not None:
+                    handover.put(Unreadable("url", url, problem))
+                    continue
                 task = asyncio.create_task(one(url, host))
                 tasks.add(task)
                 task.add_done_callback(tasks.discard)

@@ -1,0 +1,154 @@
+"""A batch interrupted at any line its process runs: Ctrl-C and SIGTERM raise KeyboardInterrupt in
+the batch's main thread wherever it is, in the standard library's pool and locks as in formtools,
+and a real signal lands on a few of those places by chance only (the hang this catches came once
+in some hundred CI runs). Here a trace function sends the signal at a chosen occurrence of a chosen
+line, so that every line can be tried, each in a run of its own.
+
+Run as ``python -m tests.support.interruptions lines|interrupt SITE ARCHIVE URLS OUT`` in a process of
+its own (the batch forks its workers only from a process with no other thread, and a hang must
+not take pytest's worker with it): ``lines`` runs the batch whole and prints the lines it ran,
+with how often; ``interrupt`` reads ``[file, line, occurrence, signal]`` points as JSON from standard
+input and prints one JSON object per point (see :func:`_interrupted`). Both first run the batch
+once untraced and print its output (``{"reference": …}``), so that the points are lines of a
+run that imports nothing. A run that does not end
+within :data:`_WATCHDOG` seconds prints every thread's stack and exits 3.
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import json
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+#: The code an interrupt is raised in: the pool, its locks and queues, and formtools' batch.
+WATCHED = ("/concurrent/futures/", "/threading.py", "/queue.py", "/multiprocessing/", "/formtools/_crawl/")
+
+#: Seconds a run (and what it leaves to end) may take before the driver calls it a hang.
+_WATCHDOG = 20
+
+_Tracer = Any
+
+#: Where a run is interrupted: a line of a file, its occurrence, and the signal (SIGINT, SIGTERM).
+Point = tuple[str, int, int, str]
+
+
+def _batch(site: str, archive: str, urls: str, out: Path) -> None:
+    from formtools._crawl import batch
+
+    batch._SPAN_BYTES = 4096  # an archive of many spans, so the spans' waits come often
+    batch.run_batch([site, archive], out, urls=Path(urls), options=batch.BatchOptions(jobs=2))
+
+
+def _counting(parent: int, seen: dict[tuple[str, int], int]) -> _Tracer:
+    def tracer(frame: FrameType, event: str, arg: object) -> _Tracer:
+        if os.getpid() != parent:  # a forked worker inherits the trace
+            return None
+        filename = frame.f_code.co_filename
+        if event == "line" and any(part in filename for part in WATCHED):
+            key = (filename, frame.f_lineno)
+            seen[key] = seen.get(key, 0) + 1
+        return tracer
+
+    return tracer
+
+
+def _signalling(parent: int, point: Point, sent: list[bool]) -> _Tracer:
+    """A trace that sends this process the point's signal as its line begins for the
+    occurrence-th time, and stops tracing: the handler then runs where a signal that came at
+    that moment would run it."""
+    filename, line, occurrence, name = point
+    count = 0
+
+    def tracer(frame: FrameType, event: str, arg: object) -> _Tracer:
+        nonlocal count
+        if os.getpid() != parent:
+            return None
+        if event == "line" and frame.f_lineno == line and frame.f_code.co_filename == filename:
+            count += 1
+            if count == occurrence:
+                sys.settrace(None)
+                sent.append(True)
+                signal.raise_signal(getattr(signal, name))
+                return None
+        return tracer
+
+    return tracer
+
+
+def _ended(seconds: float) -> bool:
+    """Whether the run's workers and the pool's threads end within ``seconds`` (what Python's
+    exit waits for after an interrupt)."""
+    deadline = time.monotonic() + seconds
+    while multiprocessing.active_children() or threading.active_count() > 1:
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def _interrupted(site: str, archive: str, urls: str, out: Path, point: Point) -> dict[str, Any]:
+    """One run interrupted at ``point``: whether the signal was sent (a run may not reach an
+    occurrence another reached), whether its interrupt came out of the batch (one raised in a
+    finalizer is lost, as it is in any Python program), whether everything the run started
+    ended, and the output."""
+    sent: list[bool] = []
+    _current[:] = [point]
+    out.unlink(missing_ok=True)
+    signal.alarm(_WATCHDOG)
+    sys.settrace(_signalling(os.getpid(), point, sent))
+    try:
+        _batch(site, archive, urls, out)
+        escaped = False
+    except KeyboardInterrupt:
+        escaped = True
+    finally:
+        sys.settrace(None)
+    ended = _ended(10.0)
+    signal.alarm(0)
+    left = [thread.name for thread in threading.enumerate()][1:] + [str(child) for child in multiprocessing.active_children()]
+    return {"point": point, "sent": bool(sent), "escaped": escaped, "ended": ended, "left": left, "output": out.read_text("utf-8") if out.exists() else ""}
+
+
+#: The point of the run under way, for :func:`_hung` to name.
+_current: list[Point] = []
+
+
+def _hung(signum: int, frame: object) -> None:
+    print(f"hung: {_current}", file=sys.stderr, flush=True)
+    faulthandler.dump_traceback(all_threads=True)
+    os._exit(3)
+
+
+def main() -> None:
+    from formtools.cli import _terminate
+
+    mode, site, archive, urls, out = sys.argv[1:6]
+    signal.signal(signal.SIGALRM, _hung)
+    signal.signal(signal.SIGTERM, _terminate)  # as the command line has it
+    signal.alarm(_WATCHDOG)
+    _batch(site, archive, urls, Path(out))  # whatever is imported or made once is, before any trace
+    print(json.dumps({"reference": Path(out).read_text("utf-8")}))
+    if mode == "lines":
+        seen: dict[tuple[str, int], int] = {}
+        signal.alarm(_WATCHDOG)
+        sys.settrace(_counting(os.getpid(), seen))
+        try:
+            _batch(site, archive, urls, Path(out))
+        finally:
+            sys.settrace(None)
+        print(json.dumps([[filename, line, count] for (filename, line), count in sorted(seen.items())]))
+        return
+    for point in json.load(sys.stdin):
+        print(json.dumps(_interrupted(site, archive, urls, Path(out), tuple(point))), flush=True)
+
+
+if __name__ == "__main__":
+    main()
