@@ -56,14 +56,20 @@ def server() -> Iterator[str]:
     httpd.shutdown()
 
 
+def _site(root: Path, pages: int, rng: random.Random) -> Path:
+    """A directory of small pages, four in five with a tool."""
+    site = root / "site"
+    site.mkdir()
+    for index in range(pages):
+        body = f"<form toolname=t{index} tooldescription=d><input name=q{rng.randrange(99)}></form>"
+        (site / f"p{index:04d}.html").write_text(body if rng.random() < 0.8 else "<p>no tool</p>")
+    return site
+
+
 def _write_corpus(root: Path, rng: random.Random, server: str) -> tuple[Path, Path, Path]:
     """A directory of small pages (many chunks), a WARC.gz of pages that do not compress (many
     spans) and a list of URLs: the three ways pages reach the workers, with their waits."""
-    site = root / "site"
-    site.mkdir()
-    for index in range(150):
-        body = f"<form toolname=t{index} tooldescription=d><input name=q{rng.randrange(99)}></form>"
-        (site / f"p{index:03d}.html").write_text(body if rng.random() < 0.8 else "<p>no tool</p>")
+    site = _site(root, 150, rng)
     archive = root / "pages.warc.gz"
     with archive.open("wb") as stream:
         writer = WARCWriter(stream, gzip=True)
@@ -131,24 +137,18 @@ def test_a_signal_at_any_line_the_batch_runs_stops_it_and_its_workers(
     assert sum(result["sent"] for result in results) >= 0.9 * len(points)  # the points are reached
 
 
-def _site(root: Path, pages: int) -> Path:
-    site = root / "site"
-    site.mkdir()
-    for index in range(pages):
-        (site / f"p{index:04d}.html").write_text(f"<form toolname=t{index} tooldescription=d><input name=q></form>")
-    return site
-
-
-def _started(site: Path, out: Path) -> subprocess.Popen[bytes]:
-    """``formtools batch SITE --jobs 2`` in a session of its own, once it has written a line."""
+def _started(site: Path, out: Path, *more: str) -> subprocess.Popen[bytes]:
+    """``formtools batch SITE --jobs 2`` in a session of its own, once it has written a line
+    (``--resume``: a line more)."""
+    start = out.stat().st_size if "--resume" in more else 0
     process = subprocess.Popen(
-        [sys.executable, "-m", "formtools", "batch", str(site), "--out", str(out), "--jobs", "2"],
+        [sys.executable, "-m", "formtools", "batch", str(site), "--out", str(out), "--jobs", "2", *more],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         start_new_session=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
-    while not out.exists() or not out.stat().st_size:
+    while not out.exists() or out.stat().st_size <= start:
         assert process.poll() is None, process.stderr.read() if process.stderr else ""
         time.sleep(0.002)
     return process
@@ -163,7 +163,7 @@ def test_ctrl_c_reaching_only_the_workers_is_left_to_the_batch(tmp_path: Path) -
     which stops them. Interrupted, a worker died with a traceback, or holding the lock of the
     pool's result queue, and the batch then hung (one Ctrl-C in about 30). Here the workers alone
     get it, and the batch goes on to the end as if nothing had come."""
-    site = _site(tmp_path, 3000)
+    site = _site(tmp_path, 3000, random.Random(3))
     out = tmp_path / "tools.jsonl"
     process = _started(site, out)
     workers = _children(process.pid)
@@ -173,7 +173,8 @@ def test_ctrl_c_reaching_only_the_workers_is_left_to_the_batch(tmp_path: Path) -
     _, err = process.communicate(timeout=120)
     assert process.returncode == 0, err.decode()
     assert b"Traceback" not in err and err.decode().count("\n") == 1, err.decode()
-    assert len(out.read_text("utf-8").splitlines()) == 3000
+    assert len(out.read_text("utf-8").splitlines()) == 3000  # every page's line, none twice
+    assert len({json.loads(line)["path"] for line in out.read_text("utf-8").splitlines()}) == 3000
 
 
 @pytest.mark.parametrize("name", ["SIGINT", "SIGTERM"])
@@ -181,8 +182,8 @@ def test_a_signal_to_every_process_of_the_batch_stops_it_cleanly(tmp_path: Path,
     """Ctrl-C in a terminal, or ``timeout``/a process manager's SIGTERM to the process group, at
     seeded moments: the summary and ``formtools: interrupted`` (``terminated``), exit 130 (143),
     no traceback, whole lines, and no process left."""
-    site = _site(tmp_path, 1500)
     rng = random.Random(name)
+    site = _site(tmp_path, 1500, rng)
     for trial in range(6):
         out = tmp_path / f"tools{trial}.jsonl"
         process = _started(site, out)
@@ -200,3 +201,33 @@ def test_a_signal_to_every_process_of_the_batch_stops_it_cleanly(tmp_path: Path,
         assert text.endswith("\n")
         for line in text.splitlines():
             json.loads(line)
+
+
+def test_a_worker_killed_outright_ends_the_batch_with_one_line_and_resume_completes_it(tmp_path: Path) -> None:
+    """A worker that something outside ends (``kill -9``, the out-of-memory killer) at seeded
+    moments: the batch ends at once with one line saying so (it printed the pool's
+    BrokenProcessPool traceback), exit 2, whole lines, no process left; ``--resume`` then
+    completes the output, each page once."""
+    rng = random.Random(9)
+    site = _site(tmp_path, 1500, rng)
+    out = tmp_path / "tools.jsonl"
+    for trial in range(3):
+        process = _started(site, out, *(["--resume"] if trial else []))
+        time.sleep(rng.uniform(0, 0.1))
+        os.kill(rng.choice(_children(process.pid)), signal.SIGKILL)
+        _, err = process.communicate(timeout=60)
+        assert left_after(process.pid, 5.0) == []
+        if process.returncode == 0:  # it had finished
+            break
+        assert process.returncode == 2, err.decode()
+        assert err.decode().splitlines() == [
+            "formtools: error: a worker process ended abruptly (killed, or out of memory): "
+            "the lines written so far stand, and --resume goes on from them"
+        ]
+        assert out.read_text("utf-8").endswith("\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "formtools", "batch", str(site), "--out", str(out), "--resume"], capture_output=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    paths = [json.loads(line)["path"] for line in out.read_text("utf-8").splitlines()]
+    assert sorted(paths) == sorted(str(page) for page in site.iterdir())

@@ -42,7 +42,7 @@ from formtools._crawl.interrupts import held, holdable
 from formtools._crawl.pages import FetchOptions, Page, Unreadable, media_type, renders_as_html
 from formtools._spec.jsjson import dumps
 from formtools._synth.profile import get_profile, profile_names
-from formtools.errors import SourceError, UsageProblem, shown, shown_in_text
+from formtools.errors import SourceError, UsageProblem, WorkerLost, shown, shown_in_text
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -711,6 +711,20 @@ def _worker_start(parent: int, stop: Any = None) -> None:
         os._exit(1)
 
 
+@contextmanager
+def _lost_workers() -> Iterator[None]:
+    """The pool's BrokenProcessPool, a traceback at the command line, as a one-line error."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    try:
+        yield
+    except BrokenProcessPool:
+        raise WorkerLost(
+            "a worker process ended abruptly (killed, or out of memory): "
+            "the lines written so far stand, and --resume goes on from them"
+        ) from None
+
+
 class _Workers:
     """The worker processes, made when the first chunk is ready (an empty input makes none) or
     before the URL fetcher starts its thread, whichever comes first, so that the command forks
@@ -760,7 +774,7 @@ class _Workers:
         else:
             self.start()
             assert self._pool is not None
-            with held():
+            with held(), _lost_workers():
                 future = self._pool.submit(fn, *args)
         if finished is not None:
             with held():
@@ -776,7 +790,7 @@ class _Workers:
                 future.add_done_callback(finished.put)
         if not done:
             finished.get()
-        with held():
+        with held(), _lost_workers():
             return future.result()
 
     def cancel(self, future: Future[Any]) -> None:
