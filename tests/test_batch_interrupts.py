@@ -139,16 +139,17 @@ def _site(root: Path, pages: int) -> Path:
     return site
 
 
-def _started(site: Path, out: Path) -> subprocess.Popen[bytes]:
-    """``formtools batch SITE --jobs 2`` in a session of its own, once it has written a line."""
+def _started(site: Path, out: Path, *options: str, written: bool = True) -> subprocess.Popen[bytes]:
+    """``formtools batch SITE --jobs 2`` in a session of its own, once it has written a line
+    (not ``written``: once its workers run)."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "formtools", "batch", str(site), "--out", str(out), "--jobs", "2"],
+        [sys.executable, "-m", "formtools", "batch", str(site), "--out", str(out), "--jobs", "2", *options],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         start_new_session=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
-    while not out.exists() or not out.stat().st_size:
+    while (not out.exists() or not out.stat().st_size) if written else len(_children(process.pid)) < 2:
         assert process.poll() is None, process.stderr.read() if process.stderr else ""
         time.sleep(0.002)
     return process
@@ -200,3 +201,31 @@ def test_a_signal_to_every_process_of_the_batch_stops_it_cleanly(tmp_path: Path,
         assert text.endswith("\n")
         for line in text.splitlines():
             json.loads(line)
+
+
+@pytest.mark.parametrize("to", ["group", "batch"])
+def test_ctrl_c_stops_a_worker_in_a_costly_page_at_once(tmp_path: Path, to: str) -> None:
+    """Ctrl-C while the workers parse costly pages (a terminal's, to every process, or to the
+    batch alone), at seeded moments: the batch ends within seconds, not when the pages' parses
+    reach --page-time-limit. Since workers ignore Ctrl-C and were stopped after the page in
+    hand, the batch waited for those pages, a minute by default, and a second Ctrl-C was held
+    as long (0.3 s before that, 58 s then)."""
+    from tests.test_exact_parser import COSTLY
+
+    site = _site(tmp_path, 4)
+    for index in range(2):
+        (site / f"slow{index}.html").write_text(COSTLY["nested misnested formatting"])
+    rng = random.Random(to)
+    for trial in range(2):
+        out = tmp_path / f"tools{trial}.jsonl"
+        process = _started(site, out, "--page-time-limit", "30", written=False)
+        time.sleep(rng.uniform(0.5, 1.5))  # the costly pages are in hand
+        started = time.monotonic()
+        if to == "group":
+            os.killpg(process.pid, signal.SIGINT)
+        else:
+            os.kill(process.pid, signal.SIGINT)
+        _, err = process.communicate(timeout=90)
+        assert time.monotonic() - started < 5, err.decode()
+        assert process.returncode == 130 and b"Traceback" not in err, err.decode()
+        assert left_after(process.pid, 5.0) == []
