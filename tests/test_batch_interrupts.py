@@ -229,3 +229,66 @@ def test_ctrl_c_stops_a_worker_in_a_costly_page_at_once(tmp_path: Path, to: str)
         assert time.monotonic() - started < 5, err.decode()
         assert process.returncode == 130 and b"Traceback" not in err, err.decode()
         assert left_after(process.pid, 5.0) == []
+
+
+def test_a_url_fetcher_stopped_as_it_connects_leaves_no_coroutine_unawaited(
+    server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The URL fetcher stopped (Ctrl-C, the end of the batch's iteration) just as anyio's
+    connect_tcp has made a connection attempt's task that has not run yet, at seeded pages:
+    stopping cancelled every task of the loop, that one too, whose coroutine then never ran
+    ("coroutine 'connect_tcp.<locals>.try_connect' was never awaited" at exit; a gc.collect
+    under a warnings filter, in the fetcher's thread, silenced most, not all: 1 in 150 stops
+    in a loop of them). Here the fetcher's loop is held as an attempt is made until the stop
+    is asked for, and every attempt's coroutine must have run (13 never did before)."""
+    import gc
+    import inspect
+    import warnings
+
+    from anyio._backends._asyncio import TaskGroup
+
+    from formtools._crawl.pages import FetchOptions
+    from formtools._crawl.urls import fetched
+
+    spawn = TaskGroup.start_soon
+    armed = threading.Event()
+    held_back: list[bool] = []
+
+    attempts: list[Any] = []  # every attempt's coroutine, kept to see whether it ever ran
+
+    def start_soon(self: TaskGroup, func: Any, *args: Any, **kwargs: Any) -> None:
+        if getattr(func, "__name__", "") == "try_connect":
+            if armed.is_set():
+                armed.clear()
+                held_back.append(True)
+                time.sleep(0.1)  # the stop's cancelling is queued in the loop, before the attempt runs
+            attempt = func
+
+            def func(*args: Any) -> Any:
+                attempts.append(attempt(*args))
+                return attempts[-1]
+
+        spawn(self, func, *args, **kwargs)
+
+    monkeypatch.setattr(TaskGroup, "start_soon", start_soon)
+    listing = tmp_path / "urls.txt"
+    rng = random.Random(17)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for trial in range(6):
+            # the server closes each connection: every page is a new connection's
+            listing.write_text("".join(f"{server}/{index}\n" for index in range(40)))
+            pages = fetched(listing, set(), FetchOptions(concurrency=rng.randint(1, 8)))
+            for _ in range(rng.randint(1, 4)):
+                next(pages)
+            armed.set()
+            while armed.is_set():  # the fetcher's next attempt
+                time.sleep(0.001)
+            pages.close()
+            gc.collect()
+            assert len(held_back) == trial + 1
+    never_ran = [attempt for attempt in attempts if inspect.getcoroutinestate(attempt) == inspect.CORO_CREATED]
+    for attempt in never_ran:
+        attempt.close()
+    assert (len(never_ran), [str(warning.message) for warning in caught if "never awaited" in str(warning.message)]) == (0, [])
+
