@@ -292,3 +292,53 @@ def test_a_url_fetcher_stopped_as_it_connects_leaves_no_coroutine_unawaited(
         attempt.close()
     assert (len(never_ran), [str(warning.message) for warning in caught if "never awaited" in str(warning.message)]) == (0, [])
 
+
+_HELD_ELSEWHERE = """
+import json, random, signal, sys, threading, time
+from formtools._crawl.interrupts import held, holdable
+from formtools.cli import _terminate
+
+signal.signal(signal.SIGTERM, _terminate)  # as the command line has it
+rng = random.Random(int(sys.argv[1]))
+seen = []
+for trial in range(4):
+    name = rng.choice(["SIGINT", "SIGTERM"])
+    other = []
+    inside = threading.Event()
+
+    def elsewhere():
+        try:
+            with held():
+                inside.set()
+                time.sleep(rng.uniform(0.2, 0.4))
+            other.append("went on")
+        except KeyboardInterrupt:
+            other.append("interrupted")
+
+    with holdable():
+        thread = threading.Thread(target=elsewhere)
+        thread.start()
+        inside.wait()
+        started = time.monotonic()
+        try:
+            signal.raise_signal(getattr(signal, name))
+            time.sleep(1)
+            main = None
+        except KeyboardInterrupt:
+            main = round(time.monotonic() - started, 2)
+        thread.join()
+    seen.append([name, main, other])
+print(json.dumps(seen))
+"""
+
+
+def test_a_batch_in_another_thread_neither_holds_nor_takes_the_main_threads_interrupt() -> None:
+    """``run_batch`` run in another thread while the main thread runs one: the other's
+    held blocks (its pool's and futures' calls) held the main thread's Ctrl-C or SIGTERM and
+    then raised it in the other thread, so that the main thread's batch went on and the other
+    one stopped. Seeded signals while another thread is in a held block: the main thread is
+    interrupted at once, the other goes on."""
+    done = subprocess.run([sys.executable, "-c", _HELD_ELSEWHERE, "14"], capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr.decode()
+    for name, main, other in json.loads(done.stdout):
+        assert main is not None and main < 0.1 and other == ["went on"], (name, main, other)
