@@ -342,3 +342,46 @@ def test_a_batch_in_another_thread_neither_holds_nor_takes_the_main_threads_inte
     assert done.returncode == 0, done.stderr.decode()
     for name, main, other in json.loads(done.stdout):
         assert main is not None and main < 0.1 and other == ["went on"], (name, main, other)
+
+
+_SECOND_DURING_SHUTDOWN = """
+import json, signal, sys, threading, time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from formtools._crawl import batch
+
+shutdown = ProcessPoolExecutor.shutdown
+
+def second(self, *args, **kwargs):
+    signal.raise_signal(signal.SIGINT)  # the second Ctrl-C, as the workers are stopped
+    shutdown(self, *args, **kwargs)
+
+ProcessPoolExecutor.shutdown = second
+urls, out, first = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
+
+def on_page(tally):
+    if tally.pages == first:
+        signal.raise_signal(signal.SIGINT)
+
+try:
+    batch.run_batch([], out, urls=urls, options=batch.BatchOptions(jobs=2), on_page=on_page)
+except KeyboardInterrupt as error:
+    kept = error  # as the command line's handling keeps it (its frames, the batch's generators)
+time.sleep(0.3)
+print(json.dumps([thread.name for thread in threading.enumerate()][1:]))
+"""
+
+
+def test_a_second_ctrl_c_while_the_workers_stop_still_stops_the_url_fetcher(server: str, tmp_path: Path) -> None:
+    """Ctrl-C after a seeded number of pages of ``--urls``, then another while the batch stops
+    its workers: that one, held in the pool's shutdown, came out as the shutdown ended and the
+    batch never stopped its URL fetcher, which fetched on (and could print a traceback at exit).
+    The fetcher's thread must be gone when run_batch has raised."""
+    listing = tmp_path / "urls.txt"
+    listing.write_text("".join(f"{server}/{index}\n" for index in range(400)))
+    rng = random.Random(22)
+    for trial in range(2):
+        args = [str(listing), str(tmp_path / f"tools{trial}.jsonl"), str(rng.randint(1, 60))]
+        done = subprocess.run([sys.executable, "-c", _SECOND_DURING_SHUTDOWN, *args], capture_output=True, timeout=60)
+        assert done.returncode == 0, done.stderr.decode()
+        assert "formtools-fetch" not in json.loads(done.stdout), args

@@ -953,8 +953,10 @@ def run_batch(
             emit_in_flight()
         except BaseException:
             tally.workers = workers.count  # an interrupted run's summary says it too
-            workers.close(interrupted=True)
-            items.close()  # the URL fetcher stops
+            try:
+                workers.close(interrupted=True)
+            finally:  # also when a second interrupt, held in the pool's shutdown, ends it
+                items.close()  # the URL fetcher stops
             raise
         tally.workers = workers.count
         workers.close()
