@@ -385,3 +385,33 @@ def test_a_second_ctrl_c_while_the_workers_stop_still_stops_the_url_fetcher(serv
         done = subprocess.run([sys.executable, "-c", _SECOND_DURING_SHUTDOWN, *args], capture_output=True, timeout=60)
         assert done.returncode == 0, done.stderr.decode()
         assert "formtools-fetch" not in json.loads(done.stdout), args
+
+
+def test_a_url_fetcher_whose_thread_never_starts_leaves_no_coroutine_unawaited(
+    server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fetcher's thread not started (an interrupt before it, or "can't start new thread"):
+    nothing of the fetching may have been made to run in it, or Python warns that its coroutine
+    was never awaited."""
+    import gc
+    import warnings
+
+    from formtools._crawl.pages import FetchOptions
+    from formtools._crawl.urls import fetched
+
+    start = threading.Thread.start
+
+    def failing(self: threading.Thread) -> None:
+        if self.name == "formtools-fetch":
+            raise RuntimeError("can't start new thread")
+        start(self)
+
+    monkeypatch.setattr(threading.Thread, "start", failing)
+    listing = tmp_path / "urls.txt"
+    listing.write_text(f"{server}/1\n")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(RuntimeError):
+            next(fetched(listing, set(), FetchOptions()))
+        gc.collect()
+    assert [str(warning.message) for warning in caught if "never awaited" in str(warning.message)] == []

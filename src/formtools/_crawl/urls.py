@@ -46,12 +46,15 @@ def fetched(
     # this thread's current loop, which would be left closed)
     runner = asyncio.Runner(loop_factory=asyncio.new_event_loop)
     loop = runner.get_loop()
-    fetching = _fetch_all(listing, done, options, handover, slots)
+    # the fetching's coroutine, made in its thread: one made here and never run, its thread not
+    # started when an interrupt came, would be warned of as never awaited
+    fetching: list[Coroutine[Any, Any, None]] = []
 
     def fetch_all() -> None:
+        fetching.append(_fetch_all(listing, done, options, handover, slots))
         try:
             with runner:
-                runner.run(fetching)
+                runner.run(fetching[0])
         except asyncio.CancelledError:  # the iteration stopped
             pass
         except BaseException as error:  # raised again in the consuming thread
@@ -79,7 +82,7 @@ def _in_loop(loop: asyncio.AbstractEventLoop, call: Callable[..., object], *args
         loop.call_soon_threadsafe(call, *args)
 
 
-def _cancel(loop: asyncio.AbstractEventLoop, fetching: Coroutine[Any, Any, None]) -> None:
+def _cancel(loop: asyncio.AbstractEventLoop, fetching: list[Coroutine[Any, Any, None]]) -> None:
     """Cancel the fetching's own task (made before this runs, even when the loop has not yet
     run), which cancels its pages' tasks and waits for them, each cancelling its connections
     through anyio. Not every task of the loop: anyio's connect_tcp starts a task per address,
@@ -87,7 +90,7 @@ def _cancel(loop: asyncio.AbstractEventLoop, fetching: Coroutine[Any, Any, None]
     coroutine inside, so that Python warned "coroutine 'connect_tcp.<locals>.try_connect' was
     never awaited" (anyio's own cancellation skips tasks not yet started)."""
     for task in asyncio.all_tasks(loop):
-        if task.get_coro() is fetching:
+        if task.get_coro() in fetching:
             task.cancel()
 
 
