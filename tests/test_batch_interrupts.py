@@ -415,3 +415,57 @@ def test_a_url_fetcher_whose_thread_never_starts_leaves_no_coroutine_unawaited(
             next(fetched(listing, set(), FetchOptions()))
         gc.collect()
     assert [str(warning.message) for warning in caught if "never awaited" in str(warning.message)] == []
+
+
+_FETCHER_STARTS = """
+import gc, json, signal, sys
+from pathlib import Path
+from formtools._crawl.interrupts import holdable
+from formtools._crawl.pages import FetchOptions
+from formtools._crawl.urls import fetched
+
+listing = Path(sys.argv[1])
+broken = []
+sys.unraisablehook = lambda unraisable: broken.append(repr(unraisable.exc_value))
+occurrence, reached = 0, True
+while reached:  # a Ctrl-C at each line asyncio runs in this thread as the fetcher starts, in turn
+    occurrence += 1
+    reached, count = False, 0
+
+    def tracer(frame, event, arg):
+        global reached, count
+        if event == "line" and "/asyncio/" in frame.f_code.co_filename:
+            count += 1
+            if count == occurrence:
+                reached = True
+                sys.settrace(None)
+                signal.raise_signal(signal.SIGINT)
+        return tracer
+
+    with holdable():  # as run_batch runs it
+        pages = fetched(listing, set(), FetchOptions())
+        sys.settrace(tracer)
+        try:
+            next(pages)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            sys.settrace(None)
+        pages.close()
+    del pages
+    gc.collect()
+print(json.dumps([occurrence, broken]))
+"""
+
+
+def test_ctrl_c_as_the_url_fetcher_starts_leaves_nothing_broken(server: str, tmp_path: Path) -> None:
+    """Ctrl-C at each line asyncio runs in the batch's thread as the URL fetcher starts (its
+    loop is made there): one that came while the loop was being made left it half made, and
+    Python printed "Exception ignored in: BaseEventLoop.__del__ … AttributeError: … no attribute
+    '_ssock'" at exit (1 Ctrl-C of ``batch --urls`` in 150)."""
+    listing = tmp_path / "urls.txt"
+    listing.write_text(f"{server}/1\n")
+    done = subprocess.run([sys.executable, "-c", _FETCHER_STARTS, str(listing)], capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    occurrences, broken = json.loads(done.stdout)
+    assert occurrences > 20 and broken == [], (occurrences, broken)

@@ -43,9 +43,11 @@ def fetched(
     handover: SimpleQueue[Any] = SimpleQueue()
     slots = asyncio.Semaphore(options.concurrency)
     # the loop is made here, so that it can be cancelled before it runs (the factory: not made
-    # this thread's current loop, which would be left closed)
-    runner = asyncio.Runner(loop_factory=asyncio.new_event_loop)
-    loop = runner.get_loop()
+    # this thread's current loop, which would be left closed), whole: a loop an interrupt left
+    # half made failed in its __del__ ("Exception ignored … no attribute '_ssock'")
+    with held():
+        runner = asyncio.Runner(loop_factory=asyncio.new_event_loop)
+        loop = runner.get_loop()
     # the fetching's coroutine, made in its thread: one made here and never run, its thread not
     # started when an interrupt came, would be warned of as never awaited
     fetching: list[Coroutine[Any, Any, None]] = []
