@@ -137,18 +137,18 @@ def test_a_signal_at_any_line_the_batch_runs_stops_it_and_its_workers(
     assert sum(result["sent"] for result in results) >= 0.9 * len(points)  # the points are reached
 
 
-def _started(site: Path, out: Path, *more: str) -> subprocess.Popen[bytes]:
+def _started(site: Path, out: Path, *options: str, written: bool = True) -> subprocess.Popen[bytes]:
     """``formtools batch SITE --jobs 2`` in a session of its own, once it has written a line
-    (``--resume``: a line more)."""
-    start = out.stat().st_size if "--resume" in more else 0
+    (``--resume``: a line more; not ``written``: once its workers run)."""
+    start = out.stat().st_size if "--resume" in options and out.exists() else 0
     process = subprocess.Popen(
-        [sys.executable, "-m", "formtools", "batch", str(site), "--out", str(out), "--jobs", "2", *more],
+        [sys.executable, "-m", "formtools", "batch", str(site), "--out", str(out), "--jobs", "2", *options],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         start_new_session=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
-    while not out.exists() or out.stat().st_size <= start:
+    while (not out.exists() or out.stat().st_size <= start) if written else len(_children(process.pid)) < 2:
         assert process.poll() is None, process.stderr.read() if process.stderr else ""
         time.sleep(0.002)
     return process
@@ -214,7 +214,9 @@ def test_a_worker_killed_outright_ends_the_batch_with_one_line_and_resume_comple
     for trial in range(3):
         process = _started(site, out, *(["--resume"] if trial else []))
         time.sleep(rng.uniform(0, 0.1))
-        os.kill(rng.choice(_children(process.pid)), signal.SIGKILL)
+        workers = _children(process.pid)
+        if workers:  # none: the batch is finishing
+            os.kill(rng.choice(workers), signal.SIGKILL)
         _, err = process.communicate(timeout=60)
         assert left_after(process.pid, 5.0) == []
         if process.returncode == 0:  # it had finished
@@ -231,3 +233,271 @@ def test_a_worker_killed_outright_ends_the_batch_with_one_line_and_resume_comple
     assert done.returncode == 0, done.stderr.decode()
     paths = [json.loads(line)["path"] for line in out.read_text("utf-8").splitlines()]
     assert sorted(paths) == sorted(str(page) for page in site.iterdir())
+
+
+@pytest.mark.parametrize("to", ["group", "batch"])
+def test_ctrl_c_stops_a_worker_in_a_costly_page_at_once(tmp_path: Path, to: str) -> None:
+    """Ctrl-C while the workers parse costly pages (a terminal's, to every process, or to the
+    batch alone), at seeded moments: the batch ends within seconds, not when the pages' parses
+    reach --page-time-limit. Since workers ignore Ctrl-C and were stopped after the page in
+    hand, the batch waited for those pages, a minute by default, and a second Ctrl-C was held
+    as long (0.3 s before that, 58 s then)."""
+    from tests.test_exact_parser import COSTLY
+
+    site = _site(tmp_path, 4, random.Random(4))
+    for index in range(2):
+        (site / f"slow{index}.html").write_text(COSTLY["nested misnested formatting"])
+    rng = random.Random(to)
+    for trial in range(2):
+        out = tmp_path / f"tools{trial}.jsonl"
+        process = _started(site, out, "--page-time-limit", "30", written=False)
+        time.sleep(rng.uniform(0.5, 1.5))  # the costly pages are in hand
+        started = time.monotonic()
+        if to == "group":
+            os.killpg(process.pid, signal.SIGINT)
+        else:
+            os.kill(process.pid, signal.SIGINT)
+        _, err = process.communicate(timeout=90)
+        assert time.monotonic() - started < 5, err.decode()
+        assert process.returncode == 130 and b"Traceback" not in err, err.decode()
+        assert left_after(process.pid, 5.0) == []
+
+
+def test_a_url_fetcher_stopped_as_it_connects_leaves_no_coroutine_unawaited(
+    server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The URL fetcher stopped (Ctrl-C, the end of the batch's iteration) just as anyio's
+    connect_tcp has made a connection attempt's task that has not run yet, at seeded pages:
+    stopping cancelled every task of the loop, that one too, whose coroutine then never ran
+    ("coroutine 'connect_tcp.<locals>.try_connect' was never awaited" at exit; a gc.collect
+    under a warnings filter, in the fetcher's thread, silenced most, not all: 1 in 150 stops
+    in a loop of them). Here the fetcher's loop is held as an attempt is made until the stop
+    is asked for, and every attempt's coroutine must have run (13 never did before)."""
+    import gc
+    import inspect
+    import warnings
+
+    from anyio._backends._asyncio import TaskGroup
+
+    from formtools._crawl.pages import FetchOptions
+    from formtools._crawl.urls import fetched
+
+    spawn = TaskGroup.start_soon
+    armed = threading.Event()
+    held_back: list[bool] = []
+
+    attempts: list[Any] = []  # every attempt's coroutine, kept to see whether it ever ran
+
+    def start_soon(self: TaskGroup, func: Any, *args: Any, **kwargs: Any) -> None:
+        if getattr(func, "__name__", "") == "try_connect":
+            if armed.is_set():
+                armed.clear()
+                held_back.append(True)
+                time.sleep(0.1)  # the stop's cancelling is queued in the loop, before the attempt runs
+            attempt = func
+
+            def func(*args: Any) -> Any:
+                attempts.append(attempt(*args))
+                return attempts[-1]
+
+        spawn(self, func, *args, **kwargs)
+
+    monkeypatch.setattr(TaskGroup, "start_soon", start_soon)
+    listing = tmp_path / "urls.txt"
+    rng = random.Random(17)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for trial in range(6):
+            # the server closes each connection: every page is a new connection's
+            listing.write_text("".join(f"{server}/{index}\n" for index in range(40)))
+            pages = fetched(listing, set(), FetchOptions(concurrency=rng.randint(1, 8)))
+            for _ in range(rng.randint(1, 4)):
+                next(pages)
+            armed.set()
+            while armed.is_set():  # the fetcher's next attempt
+                time.sleep(0.001)
+            pages.close()
+            gc.collect()
+            assert len(held_back) == trial + 1
+    never_ran = [attempt for attempt in attempts if inspect.getcoroutinestate(attempt) == inspect.CORO_CREATED]
+    for attempt in never_ran:
+        attempt.close()
+    assert (len(never_ran), [str(warning.message) for warning in caught if "never awaited" in str(warning.message)]) == (0, [])
+
+
+_HELD_ELSEWHERE = """
+import json, random, signal, sys, threading, time
+from formtools._crawl.interrupts import held, holdable
+from formtools.cli import _terminate
+
+signal.signal(signal.SIGTERM, _terminate)  # as the command line has it
+rng = random.Random(int(sys.argv[1]))
+seen = []
+for trial in range(4):
+    name = rng.choice(["SIGINT", "SIGTERM"])
+    other = []
+    inside = threading.Event()
+
+    def elsewhere():
+        try:
+            with held():
+                inside.set()
+                time.sleep(rng.uniform(0.2, 0.4))
+            other.append("went on")
+        except KeyboardInterrupt:
+            other.append("interrupted")
+
+    with holdable():
+        thread = threading.Thread(target=elsewhere)
+        thread.start()
+        inside.wait()
+        started = time.monotonic()
+        try:
+            signal.raise_signal(getattr(signal, name))
+            time.sleep(1)
+            main = None
+        except KeyboardInterrupt:
+            main = round(time.monotonic() - started, 2)
+        thread.join()
+    seen.append([name, main, other])
+print(json.dumps(seen))
+"""
+
+
+def test_a_batch_in_another_thread_neither_holds_nor_takes_the_main_threads_interrupt() -> None:
+    """``run_batch`` run in another thread while the main thread runs one: the other's
+    held blocks (its pool's and futures' calls) held the main thread's Ctrl-C or SIGTERM and
+    then raised it in the other thread, so that the main thread's batch went on and the other
+    one stopped. Seeded signals while another thread is in a held block: the main thread is
+    interrupted at once, the other goes on."""
+    done = subprocess.run([sys.executable, "-c", _HELD_ELSEWHERE, "14"], capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr.decode()
+    for name, main, other in json.loads(done.stdout):
+        assert main is not None and main < 0.1 and other == ["went on"], (name, main, other)
+
+
+_SECOND_DURING_SHUTDOWN = """
+import json, signal, sys, threading, time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from formtools._crawl import batch
+
+shutdown = ProcessPoolExecutor.shutdown
+
+def second(self, *args, **kwargs):
+    signal.raise_signal(signal.SIGINT)  # the second Ctrl-C, as the workers are stopped
+    shutdown(self, *args, **kwargs)
+
+ProcessPoolExecutor.shutdown = second
+urls, out, first = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
+
+def on_page(tally):
+    if tally.pages == first:
+        signal.raise_signal(signal.SIGINT)
+
+try:
+    batch.run_batch([], out, urls=urls, options=batch.BatchOptions(jobs=2), on_page=on_page)
+except KeyboardInterrupt as error:
+    kept = error  # as the command line's handling keeps it (its frames, the batch's generators)
+time.sleep(0.3)
+print(json.dumps([thread.name for thread in threading.enumerate()][1:]))
+"""
+
+
+def test_a_second_ctrl_c_while_the_workers_stop_still_stops_the_url_fetcher(server: str, tmp_path: Path) -> None:
+    """Ctrl-C after a seeded number of pages of ``--urls``, then another while the batch stops
+    its workers: that one, held in the pool's shutdown, came out as the shutdown ended and the
+    batch never stopped its URL fetcher, which fetched on (and could print a traceback at exit).
+    The fetcher's thread must be gone when run_batch has raised."""
+    listing = tmp_path / "urls.txt"
+    listing.write_text("".join(f"{server}/{index}\n" for index in range(400)))
+    rng = random.Random(22)
+    for trial in range(2):
+        args = [str(listing), str(tmp_path / f"tools{trial}.jsonl"), str(rng.randint(1, 60))]
+        done = subprocess.run([sys.executable, "-c", _SECOND_DURING_SHUTDOWN, *args], capture_output=True, timeout=60)
+        assert done.returncode == 0, done.stderr.decode()
+        assert "formtools-fetch" not in json.loads(done.stdout), args
+
+
+def test_a_url_fetcher_whose_thread_never_starts_leaves_no_coroutine_unawaited(
+    server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fetcher's thread not started (an interrupt before it, or "can't start new thread"):
+    nothing of the fetching may have been made to run in it, or Python warns that its coroutine
+    was never awaited."""
+    import gc
+    import warnings
+
+    from formtools._crawl.pages import FetchOptions
+    from formtools._crawl.urls import fetched
+
+    start = threading.Thread.start
+
+    def failing(self: threading.Thread) -> None:
+        if self.name == "formtools-fetch":
+            raise RuntimeError("can't start new thread")
+        start(self)
+
+    monkeypatch.setattr(threading.Thread, "start", failing)
+    listing = tmp_path / "urls.txt"
+    listing.write_text(f"{server}/1\n")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(RuntimeError):
+            next(fetched(listing, set(), FetchOptions()))
+        gc.collect()
+    assert [str(warning.message) for warning in caught if "never awaited" in str(warning.message)] == []
+
+
+_FETCHER_STARTS = """
+import gc, json, signal, sys
+from pathlib import Path
+from formtools._crawl.interrupts import holdable
+from formtools._crawl.pages import FetchOptions
+from formtools._crawl.urls import fetched
+
+listing = Path(sys.argv[1])
+broken = []
+sys.unraisablehook = lambda unraisable: broken.append(repr(unraisable.exc_value))
+occurrence, reached = 0, True
+while reached:  # a Ctrl-C at each line asyncio runs in this thread as the fetcher starts, in turn
+    occurrence += 1
+    reached, count = False, 0
+
+    def tracer(frame, event, arg):
+        global reached, count
+        if event == "line" and "/asyncio/" in frame.f_code.co_filename:
+            count += 1
+            if count == occurrence:
+                reached = True
+                sys.settrace(None)
+                signal.raise_signal(signal.SIGINT)
+        return tracer
+
+    with holdable():  # as run_batch runs it
+        pages = fetched(listing, set(), FetchOptions())
+        sys.settrace(tracer)
+        try:
+            next(pages)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            sys.settrace(None)
+        pages.close()
+    del pages
+    gc.collect()
+print(json.dumps([occurrence, broken]))
+"""
+
+
+def test_ctrl_c_as_the_url_fetcher_starts_leaves_nothing_broken(server: str, tmp_path: Path) -> None:
+    """Ctrl-C at each line asyncio runs in the batch's thread as the URL fetcher starts (its
+    loop is made there): one that came while the loop was being made left it half made, and
+    Python printed "Exception ignored in: BaseEventLoop.__del__ … AttributeError: … no attribute
+    '_ssock'" at exit (1 Ctrl-C of ``batch --urls`` in 150)."""
+    listing = tmp_path / "urls.txt"
+    listing.write_text(f"{server}/1\n")
+    done = subprocess.run([sys.executable, "-c", _FETCHER_STARTS, str(listing)], capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    occurrences, broken = json.loads(done.stdout)
+    assert occurrences > 20 and broken == [], (occurrences, broken)

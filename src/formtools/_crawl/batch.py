@@ -27,15 +27,17 @@ already names.
 from __future__ import annotations
 
 import os
+import signal
 import stat
 import sys
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager, nullcontext, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from queue import SimpleQueue
+from types import FrameType
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO, TypeVar
 
 from formtools._crawl.interrupts import held, holdable
@@ -154,13 +156,19 @@ def extract_page(
     from formtools._synth.diagnostics import Severity
     from formtools._synth.synthesize import synthesize
 
+    global _IN_PAGE
     try:
+        _IN_PAGE = True
+        if _STOP_ASKED:  # asked before the page began: the signal found no page to cut short
+            raise _Stopped
         document = parse_html(
             page.body, url=page.url, content_type=page.content_type, source=page.name, time_limit=time_limit
         )
         result = synthesize(document, profile, all_forms=all_forms)
     except Exception as error:  # one bad page never stops the batch
         return _failed(page.key, page.name, f"{type(error).__name__}: {error}", len(page.body))
+    finally:
+        _IN_PAGE = False
     severities = [d.severity for d in result.diagnostics]
     line = _line(
         page.key,
@@ -295,7 +303,7 @@ def extract_span(
                     return SpanResult(tuple(outcomes), first, end=item)
                 if isinstance(item, Damage):
                     return SpanResult(tuple(outcomes), first, damage=item)
-                if _stopped():
+                if _STOP_ASKED:
                     break
                 page = _archived(item, max_bytes)
                 if isinstance(page, Page):
@@ -306,6 +314,8 @@ def extract_span(
         outcomes.append(
             _failed("path", span.archive, f"{span.archive}: cannot read the archive: {type(error).__name__}: {error}")
         )
+    except _Stopped:  # the run was interrupted: nobody reads these lines
+        pass
     return SpanResult(tuple(outcomes), first)
 
 
@@ -332,15 +342,18 @@ def extract_pages(
     archive record is read where it lies, then prefiltered and extracted; a :class:`Page`
     the parent read and prefiltered is extracted."""
     found = []
-    for item in items:
-        if _stopped():
-            break
-        if isinstance(item, str):
-            found.append(extract_file(item, profile, all_forms, time_limit))
-        elif isinstance(item, ArchiveRecord):
-            found.append(extract_record(item, profile, all_forms, max_bytes, time_limit))
-        else:
-            found.append(extract_page(item, profile, all_forms, time_limit))
+    try:
+        for item in items:
+            if _STOP_ASKED:
+                break
+            if isinstance(item, str):
+                found.append(extract_file(item, profile, all_forms, time_limit))
+            elif isinstance(item, ArchiveRecord):
+                found.append(extract_record(item, profile, all_forms, max_bytes, time_limit))
+            else:
+                found.append(extract_page(item, profile, all_forms, time_limit))
+    except _Stopped:  # the run was interrupted: nobody reads these lines
+        pass
     return found
 
 
@@ -501,7 +514,7 @@ def _gzipped(path: str) -> bool:
 # process an inflate of the whole archive, and each worker another of its records (--jobs 2 on a
 # 2-core machine: 1.59x --jobs 1, the directory of the same pages 1.76x). A quarter of a MiB
 # holds about as many pages as a chunk of files (a MiB of pages, inflated), so the first lines come
-# as early (an interrupted run stops after each worker's page in hand whatever the size: _STOP).
+# as early (an interrupted run stops each worker at once, whatever the size: _stop_asked).
 _SPAN_BYTES = 1 << 18
 
 
@@ -672,21 +685,38 @@ def _start_method() -> str:
 _PR_SET_PDEATHSIG = 1
 
 
-#: Set by the parent when its run is interrupted (Ctrl-C, SIGTERM): a worker stops after the page
-#: in hand instead of finishing its chunk or span, whose lines nobody would write. Without it the
-#: parent's exit waited for the work under way: a span of small pages is hundreds of them.
-_STOP: Any = None
+#: The signal a parent whose run is interrupted (Ctrl-C, SIGTERM) sends its workers: each stops
+#: at once instead of finishing its chunk or span, whose lines nobody would write. Without it the
+#: parent's exit waited for the work under way: a span of small pages is hundreds of them, and
+#: the page in hand alone could be a costly one, parsed until --page-time-limit (a minute).
+#: Windows has no SIGUSR1: there, any signal os.kill sends ends the worker outright, as the pool
+#: takes a worker's death (it stops the others).
+_STOP_SIGNAL: int = getattr(signal, "SIGUSR1", signal.SIGTERM)
+
+#: In a worker: whether the parent asked it to stop, and whether it is parsing or synthesizing a
+#: page, which the ask cuts short (:class:`_Stopped`). Plain flags, not the pool's queues or a
+#: multiprocessing Event, whose locks a handler that raises could leave taken.
+_STOP_ASKED = False
+_IN_PAGE = False
 
 
-def _stopped() -> bool:
-    return _STOP is not None and bool(_STOP.is_set())
+class _Stopped(BaseException):
+    """Raised in a worker's page in hand when its parent stops the workers: a BaseException, so
+    that the page's ``except Exception`` does not make it an error line."""
 
 
-def _worker_start(parent: int, stop: Any = None) -> None:
+def _stop_asked(signum: int, frame: FrameType | None) -> None:
+    global _STOP_ASKED
+    _STOP_ASKED = True
+    if _IN_PAGE:
+        raise _Stopped
+
+
+def _worker_start(parent: int) -> None:
     """Each worker's initializer: SIGTERM ends the worker as Python's default does (a forked
     worker inherits the command's handler, which turns it into an interrupt to clean up after);
     Ctrl-C, which a terminal sends to every process of the batch, is the parent's to act on (it
-    stops the workers through ``stop``): a worker it interrupted could die holding the lock of
+    stops the workers with :data:`_STOP_SIGNAL`): a worker it interrupted could die holding the lock of
     the pool's result queue, or take it again in its own error path, and the other workers and
     the parent's shutdown then waited for that lock for ever (one Ctrl-C in about 30 hung so, or
     printed a worker's traceback). The worker also ends when the batch process does, however
@@ -696,12 +726,10 @@ def _worker_start(parent: int, stop: Any = None) -> None:
     Linux, where workers are forked, the kernel kills it with its parent (the signal follows the
     thread that started the pool, which outlives it: :func:`run_batch` shuts the pool down before
     returning). Spawned workers elsewhere see the queue's end when their parent dies."""
-    import signal
-
-    global _STOP
-    _STOP = stop
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if _STOP_SIGNAL != signal.SIGTERM:
+        signal.signal(_STOP_SIGNAL, _stop_asked)
     if sys.platform != "linux":
         return
     import ctypes
@@ -738,7 +766,6 @@ class _Workers:
         self._jobs = jobs
         self._profile = profile
         self._pool: ProcessPoolExecutor | None = None
-        self._stop: Any = None  # the workers' stop event (see _STOP)
 
     def start(self) -> None:
         """Fork the workers, if they are not running yet (``--jobs 1``: there are none)."""
@@ -752,9 +779,8 @@ class _Workers:
             if method == "fork":
                 _load_stages(self._profile)
             context = multiprocessing.get_context(method)
-            self._stop = context.Event()
             self._pool = ProcessPoolExecutor(
-                self._jobs, mp_context=context, initializer=_worker_start, initargs=(os.getpid(), self._stop)
+                self._jobs, mp_context=context, initializer=_worker_start, initargs=(os.getpid(),)
             )
             # the first submission forks every worker, before the pool starts its own thread
             self._pool.submit(int)
@@ -803,12 +829,16 @@ class _Workers:
         return self._jobs if self._pool is not None else 1
 
     def close(self, interrupted: bool = False) -> None:
-        """Wait for the workers; an ``interrupted`` run's drop the work under way."""
+        """Wait for the workers; an ``interrupted`` run's stop at once, the work under way dropped
+        (a worker that has not yet set :func:`_stop_asked` as its handler ends by the signal's
+        default action, which the pool takes for a broken worker and stops the others)."""
         if self._pool is None:
             return
         with held():
-            if interrupted and self._stop is not None:
-                self._stop.set()
+            if interrupted:
+                for pid in self._pool._processes:
+                    with suppress(ProcessLookupError):
+                        os.kill(pid, _STOP_SIGNAL)
             self._pool.shutdown(cancel_futures=interrupted)
 
 
@@ -937,8 +967,10 @@ def run_batch(
             emit_in_flight()
         except BaseException:
             tally.workers = workers.count  # an interrupted run's summary says it too
-            workers.close(interrupted=True)
-            items.close()  # the URL fetcher stops
+            try:
+                workers.close(interrupted=True)
+            finally:  # also when a second interrupt, held in the pool's shutdown, ends it
+                items.close()  # the URL fetcher stops
             raise
         tally.workers = workers.count
         workers.close()

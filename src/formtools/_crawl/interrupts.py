@@ -68,8 +68,14 @@ def _arrived(number: int, frame: FrameType | None) -> None:
 
 @contextmanager
 def held() -> Iterator[None]:
-    """Within: an interrupt is raised as the block ends, not where it came."""
+    """Within: an interrupt is raised as the block ends, not where it came. Only in the main
+    thread, which alone runs signal handlers: a block of another thread (a batch run there
+    while the main thread runs one) held the main thread's interrupt, then raised it in the
+    other thread as its block ended, and the main thread's batch went on."""
     global _depth, _pending
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
     _depth += 1
     try:
         yield

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from contextlib import suppress
 from pathlib import Path
 from queue import SimpleQueue
@@ -43,16 +43,22 @@ def fetched(
     handover: SimpleQueue[Any] = SimpleQueue()
     slots = asyncio.Semaphore(options.concurrency)
     # the loop is made here, so that it can be cancelled before it runs (the factory: not made
-    # this thread's current loop, which would be left closed)
-    runner = asyncio.Runner(loop_factory=asyncio.new_event_loop)
-    loop = runner.get_loop()
+    # this thread's current loop, which would be left closed), whole: a loop an interrupt left
+    # half made failed in its __del__ ("Exception ignored … no attribute '_ssock'")
+    with held():
+        runner = asyncio.Runner(loop_factory=asyncio.new_event_loop)
+        loop = runner.get_loop()
+    # the fetching's coroutine, made in its thread: one made here and never run, its thread not
+    # started when an interrupt came, would be warned of as never awaited
+    fetching: list[Coroutine[Any, Any, None]] = []
 
     def fetch_all() -> None:
+        fetching.append(_fetch_all(listing, done, options, handover, slots))
         try:
             with runner:
-                runner.run(_fetch_all(listing, done, options, handover, slots))
+                runner.run(fetching[0])
         except asyncio.CancelledError:  # the iteration stopped
-            _collect_cancelled_connects()
+            pass
         except BaseException as error:  # raised again in the consuming thread
             handover.put(error)
         handover.put(_END)
@@ -67,7 +73,7 @@ def fetched(
             _in_loop(loop, slots.release)
             yield item
     finally:
-        _in_loop(loop, _cancel_all, loop)  # first: a thread whose start was interrupted ends too
+        _in_loop(loop, _cancel, loop, fetching)  # first: a thread whose start was interrupted ends too
         if thread.is_alive():
             thread.join()  # interruptible (a second Ctrl-C): what it leaves, the exit ends
 
@@ -78,22 +84,16 @@ def _in_loop(loop: asyncio.AbstractEventLoop, call: Callable[..., object], *args
         loop.call_soon_threadsafe(call, *args)
 
 
-def _collect_cancelled_connects() -> None:
-    """anyio's connect_tcp makes a coroutine per address before its task group starts it; a
-    task group cancelled in between leaves it unstarted, and Python's exit then warned of it
-    ("coroutine 'connect_tcp.<locals>.try_connect' was never awaited", one Ctrl-C of
-    ``batch --urls`` in about forty). It is collected here, that warning alone silenced."""
-    import gc
-    import warnings
-
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="coroutine '.*' was never awaited", category=RuntimeWarning)
-        gc.collect()
-
-
-def _cancel_all(loop: asyncio.AbstractEventLoop) -> None:
+def _cancel(loop: asyncio.AbstractEventLoop, fetching: list[Coroutine[Any, Any, None]]) -> None:
+    """Cancel the fetching's own task (made before this runs, even when the loop has not yet
+    run), which cancels its pages' tasks and waits for them, each cancelling its connections
+    through anyio. Not every task of the loop: anyio's connect_tcp starts a task per address,
+    and a task cancelled before it first ran never runs anyio's wrapper, which alone awaits the
+    coroutine inside, so that Python warned "coroutine 'connect_tcp.<locals>.try_connect' was
+    never awaited" (anyio's own cancellation skips tasks not yet started)."""
     for task in asyncio.all_tasks(loop):
-        task.cancel()
+        if task.get_coro() in fetching:
+            task.cancel()
 
 
 async def _fetch_all(
@@ -114,25 +114,22 @@ async def _fetch_all(
             async with hosts[host]:
                 handover.put(await _fetch(client, url, options.max_bytes))
 
-        tasks: set[asyncio.Task[None]] = set()
-        with listing.open("rb") as lines:
-            for number, line in enumerate(lines, 1):
-                url, problem = _listed_url(line, number)
-                if not url or url.startswith("#") or ("url", shown(url)) in done:
-                    continue
-                if problem is None:
-                    try:
-                        host = urlsplit(url).netloc.lower()
-                    except ValueError as error:  # an unbalanced bracket in the host, a bad port
-                        problem = f"{url}: not a valid URL ({error})"
-                await slots.acquire()
-                if problem is not None:
-                    handover.put(Unreadable("url", url, problem))
-                    continue
-                task = asyncio.create_task(one(url, host))
-                tasks.add(task)
-                task.add_done_callback(tasks.discard)
-        await asyncio.gather(*tasks)
+        async with asyncio.TaskGroup() as pages:  # cancelled, it cancels its pages' tasks and waits
+            with listing.open("rb") as lines:
+                for number, line in enumerate(lines, 1):
+                    url, problem = _listed_url(line, number)
+                    if not url or url.startswith("#") or ("url", shown(url)) in done:
+                        continue
+                    if problem is None:
+                        try:
+                            host = urlsplit(url).netloc.lower()
+                        except ValueError as error:  # an unbalanced bracket in the host, a bad port
+                            problem = f"{url}: not a valid URL ({error})"
+                    await slots.acquire()
+                    if problem is not None:
+                        handover.put(Unreadable("url", url, problem))
+                        continue
+                    pages.create_task(one(url, host))
 
 
 def _listed_url(line: bytes, number: int) -> tuple[str, str | None]:
