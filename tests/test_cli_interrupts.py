@@ -60,7 +60,7 @@ def test_a_signal_at_a_line_of_call_stops_it_with_one_line(site: str, tool: str,
     sending = [entry for entry in ran if "/formtools/_net/" in entry[0] or "/httpcore/" in entry[0]]
     rng = random.Random(tool)
     record = tmp_path / "sent"
-    for filename, line, count in rng.sample(own, 8) + rng.sample(sending, min(3, len(sending))):
+    for filename, line, count in rng.sample(own, 6) + rng.sample(sending, min(2, len(sending))):
         record.unlink(missing_ok=True)
         point = [filename, line, rng.randint(1, count), rng.choice(["SIGINT", "SIGTERM"])]
         code, err, left = _run(argv, "interrupt", record, point)

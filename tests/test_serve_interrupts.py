@@ -38,7 +38,7 @@ from tests.support.site import TestSite
 from tests.test_mcp_bridge import ENV, ROOT, free_port, http_session
 
 _PARTS = 2
-_PER_PART = 4
+_PER_PART = 3
 _PAGE = b"<form toolname=s tooldescription=d toolautosubmit action=/submit><input name=q><button>Go</button></form>"
 #: The code that runs in the event loop's tasks during a session.
 _IN_TASKS = ("/mcp/", "/anyio/", "/httpcore/", "/httpx/", "/formtools/mcp.py", "/formtools/_net/", "/formtools/_execute/")
