@@ -1,0 +1,70 @@
+"""``formtools call`` stopped by Ctrl-C or SIGTERM at a seeded line of the command line's own code
+and of the send to a real 127.0.0.1 site, on a call that succeeds and one whose error is being
+reported (:mod:`tests.support.command_interruptions`): one last line, ``formtools:
+interrupted`` (130) or ``terminated`` (143), no traceback, nothing left running.
+
+The lines of :func:`formtools.cli.main` itself are not tried: a signal there comes as the
+process is leaving (its exit, or its report of an interrupt), where any Python program prints
+the interrupt's traceback."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from formtools import cli
+from tests.support.processes import left_after
+from tests.support.site import TestSite
+from tests.test_mcp_bridge import ENV, ROOT
+
+_PAGE = b"<form toolname=s tooldescription=d toolautosubmit action=/submit><input name=q><button>Go</button></form>"
+_MAIN = inspect.getsourcelines(cli.main)
+_MAIN_LINES = range(_MAIN[1], _MAIN[1] + len(_MAIN[0]))
+
+
+def _run(argv: list[str], mode: str, record: Path, point: list[Any] | None = None) -> tuple[int, str, list[str]]:
+    env = {**ENV, "PYTHONPATH": f"{ENV['PYTHONPATH']}{os.pathsep}{ROOT}", "FORMTOOLS_POINT": json.dumps(point)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tests.support.command_interruptions", mode, str(record), "--", *argv],
+        env=env, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+    )
+    _, err = process.communicate(timeout=60)
+    return process.returncode, err.decode(), left_after(process.pid, 3.0)
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[str]:
+    with TestSite() as running:
+        yield running.put("shop", _PAGE)
+
+
+@pytest.mark.parametrize("tool", ["s", "no_such_tool"])
+def test_a_signal_at_a_line_of_call_stops_it_with_one_line(site: str, tool: str, tmp_path: Path) -> None:
+    """Before, a signal while the command line set up its streams or reported an error (outside
+    the ``try`` that caught interrupts around the command alone) printed a traceback and exited
+    2, or -15 for a SIGTERM before its handler was set (5 in 20 seeded lines of cli.py)."""
+    argv = ["call", site, tool, "--input", '{"q": "x"}', "--yes"]
+    code, err, _ = _run(argv, "lines", tmp_path / "lines.json")
+    assert code in (0, 2), err
+    ran = json.loads((tmp_path / "lines.json").read_text())
+    own = [entry for entry in ran if entry[0] == cli.__file__ and entry[1] not in _MAIN_LINES]
+    sending = [entry for entry in ran if "/formtools/_net/" in entry[0] or "/httpcore/" in entry[0]]
+    rng = random.Random(tool)
+    record = tmp_path / "sent"
+    for filename, line, count in rng.sample(own, 6) + rng.sample(sending, min(2, len(sending))):
+        record.unlink(missing_ok=True)
+        point = [filename, line, rng.randint(1, count), rng.choice(["SIGINT", "SIGTERM"])]
+        code, err, left = _run(argv, "interrupt", record, point)
+        assert "Traceback" not in err and left == [], (point, err[-3000:], left)
+        if record.exists():
+            assert code in (130, 143), (point, code, err)
+            assert err.splitlines()[-1] == ("formtools: interrupted" if code == 130 else "formtools: terminated"), (point, err)
