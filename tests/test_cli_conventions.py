@@ -394,8 +394,10 @@ def test_a_chromium_command_writes_nothing_beside_its_profile() -> None:
             seen.update(path.name for path in temporary.iterdir())
             time.sleep(0.01)
         assert process.returncode == 0, (process.stderr.read() if process.stderr else b"").decode()[-3000:]
-        # (and Chromium's folder for its singleton socket, which Chromium removes as it exits)
-        assert seen and all(name.startswith((PROFILE_PREFIX, "org.chromium.Chromium.")) for name in seen), seen
+        # (and Chromium's own: the folder of its singleton socket, and the hidden files it
+        # writes and renames, which it removes as it exits; the end is checked below)
+        chromiums = ("org.chromium.Chromium.", ".org.chromium.Chromium.")
+        assert seen and all(name.startswith((PROFILE_PREFIX, *chromiums)) for name in seen), seen
         assert list(temporary.iterdir()) == []
     finally:
         shutil.rmtree(temporary, ignore_errors=True)
