@@ -23,7 +23,6 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,12 +33,11 @@ if os.environ.get("CI") != "true":
     pytest.importorskip("mcp")
 
 from tests.support.processes import left_after
-from tests.support.site import TestSite
+from tests.test_cli_interrupts import site  # noqa: F401 (the fixture: the page both call)
 from tests.test_mcp_bridge import ENV, ROOT, free_port, http_session
 
 _PARTS = 2
 _PER_PART = 3
-_PAGE = b"<form toolname=s tooldescription=d toolautosubmit action=/submit><input name=q><button>Go</button></form>"
 #: The code that runs in the event loop's tasks during a session.
 _IN_TASKS = ("/mcp/", "/anyio/", "/httpcore/", "/httpx/", "/formtools/mcp.py", "/formtools/_net/", "/formtools/_execute/")
 _HELLO = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
@@ -111,12 +109,6 @@ def _http_session(url: str, mode: str, record: Path, point: list[Any] | None = N
         break
     _, err = process.communicate(timeout=60)
     return process.returncode, err.decode(), left_after(process.pid, 3.0)
-
-
-@pytest.fixture(scope="module")
-def site() -> Iterator[str]:
-    with TestSite() as running:
-        yield running.put("shop", _PAGE)
 
 
 _SESSIONS = {"stdio": _session, "http": _http_session}
