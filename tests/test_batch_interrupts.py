@@ -340,9 +340,9 @@ def test_a_url_fetcher_stopped_as_it_connects_leaves_no_coroutine_unawaited(
 _HELD_ELSEWHERE = """
 import json, random, signal, sys, threading, time
 from formtools._crawl.interrupts import held, holdable
-from formtools.cli import _terminate
+from tests.support.interruptions import _terminate
 
-signal.signal(signal.SIGTERM, _terminate)  # as the command line has it
+signal.signal(signal.SIGTERM, _terminate)  # an interrupt, as the command line's first signal
 rng = random.Random(int(sys.argv[1]))
 seen = []
 for trial in range(4):
