@@ -714,12 +714,20 @@ _TERMINATED = 143  # 128 + SIGTERM
 _terminated: list[bool] = []  # set by SIGTERM's handler: the interrupt was a termination
 
 
-def _terminate(signum: int, frame: object) -> None:
-    """SIGTERM (``timeout``, a CI job cancelled, ``kill``) stops a command as Ctrl-C does, so
-    that what it holds is released: Python's default ended the process on the spot, leaving
-    ``diff``'s and ``report``'s Chromium profile directory in the temporary directory and
-    ``batch``'s last buffered lines unwritten, with no summary."""
-    _terminated.append(True)
+def _interrupt(signum: int, frame: object) -> None:
+    """Ctrl-C and SIGTERM (``timeout``, a CI job cancelled, ``kill``) stop a command alike, so
+    that what it holds is released: Python's default ended the process on SIGTERM on the spot,
+    leaving ``diff``'s and ``report``'s Chromium profile directory in the temporary directory
+    and ``batch``'s last buffered lines unwritten, with no summary. The first signal is the one
+    acted on: from it on, further ones are ignored, so that the clean-up it starts runs to its
+    end. Ignored only once :func:`main` caught the interrupt, a second SIGTERM during ``diff``'s
+    clean-up interrupted Playwright's close of Chromium, whose profile was then removed while
+    it still wrote there: left in the temporary directory (3 in 14 double SIGTERMs), or
+    reported as ``cannot write the output: Directory not empty`` (exit 1)."""
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, signal.SIG_IGN)
+    if signum == signal.SIGTERM:
+        _terminated.append(True)
     raise KeyboardInterrupt
 
 
@@ -730,11 +738,12 @@ def main() -> None:
     included: caught only around the command, Ctrl-C or SIGTERM while the streams were set up
     or while an error was being reported (8 in 10 seeded lines of this module) printed a
     traceback and exited 2 (-15 for SIGTERM before its handler was set)."""
-    signal.signal(signal.SIGTERM, _terminate)  # `serve` sets its own while it serves
+    for number in (signal.SIGINT, signal.SIGTERM):  # `serve` sets its own while it serves
+        signal.signal(number, _interrupt)
     try:
         _main()
     except KeyboardInterrupt:
-        for number in (signal.SIGINT, signal.SIGTERM):  # the first is the one acted on
+        for number in (signal.SIGINT, signal.SIGTERM):  # one raised elsewhere (serve, Typer)
             signal.signal(number, signal.SIG_IGN)
         typer.echo(f"formtools: {'terminated' if _terminated else 'interrupted'}", err=True)
         sys.exit(_TERMINATED if _terminated else _INTERRUPTED)

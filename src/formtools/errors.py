@@ -8,7 +8,7 @@
     │   ├── NetworkError        network         3   a page that cannot be fetched (HTTP error, timeout, refused)
     │   └── ParseTimeLimit      parse-time-limit 3  a page's parse outlived the time limit given for it
     ├── BrowserError            browser         2   ``formtools diff`` could not drive the installed Chromium
-    ├── WorkerLost              worker-lost     2   a batch's worker process ended abruptly (killed, out of memory)
+    ├── WorkerLost              worker-lost     2   a batch's worker process ended or was stopped from outside (killed, out of memory)
     ├── InputError              invalid-input   1   a tool call's arguments were rejected; nothing was filled
     ├── ValidationError         invalid-form    1   the filled form fails constraint validation; nothing was sent
     ├── SubmissionError         not-submittable 1   the form cannot be submitted as asked
@@ -233,7 +233,8 @@ class BrowserError(FormtoolsError, RuntimeError):
 
 class WorkerLost(FormtoolsError, RuntimeError):
     """Something outside formtools ended a worker process (``kill -9``, the kernel's
-    out-of-memory killer): its pages' lines are lost, the others written stand."""
+    out-of-memory killer) or sent it the stop signal (SIGUSR1) that an interrupted batch sends
+    its workers: its pages' lines are lost, the others written stand."""
 
     code = "worker-lost"
 

@@ -127,12 +127,16 @@ def _hung(signum: int, frame: object) -> None:
     os._exit(3)
 
 
-def main() -> None:
-    from formtools.cli import _terminate
+def _terminate(signum: int, frame: object) -> None:
+    """SIGTERM as the command line's first signal: an interrupt (its handler then ignores the
+    signals after it, which the many interrupted runs of one process here must not)."""
+    raise KeyboardInterrupt
 
+
+def main() -> None:
     mode, site, archive, urls, out = sys.argv[1:6]
     signal.signal(signal.SIGALRM, _hung)
-    signal.signal(signal.SIGTERM, _terminate)  # as the command line has it
+    signal.signal(signal.SIGTERM, _terminate)
     signal.alarm(_WATCHDOG)
     _batch(site, archive, urls, Path(out))  # whatever is imported or made once is, before any trace
     print(json.dumps({"reference": Path(out).read_text("utf-8")}))
