@@ -513,3 +513,29 @@ def test_ctrl_c_as_the_url_fetcher_starts_leaves_nothing_broken(server: str, tmp
     assert done.returncode == 0, done.stderr.decode()[-2000:]
     occurrences, broken = json.loads(done.stdout)
     assert occurrences > 20 and broken == [], (occurrences, broken)
+
+
+def test_a_handler_that_ignores_the_signals_after_it_stays_so_after_the_batch() -> None:
+    """The command line's handler ignores every signal after the first, so that the clean-up it
+    starts runs to its end; the batch, putting back the handlers it stood in front of, undid that
+    (a second Ctrl-C after the batch's own clean-up cut the rest short: the summary line). The
+    handler's own choice now stands; one nobody changed is put back as before."""
+    from formtools._crawl.interrupts import held, holdable
+
+    assert threading.current_thread() is threading.main_thread()  # where signals are handled
+
+    def first_only(number: int, frame: object) -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, first_only)
+    try:
+        with pytest.raises(KeyboardInterrupt), holdable(), held():
+            signal.raise_signal(signal.SIGINT)
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+        signal.signal(signal.SIGINT, first_only)
+        with holdable():
+            pass
+        assert signal.getsignal(signal.SIGINT) is first_only
+    finally:
+        signal.signal(signal.SIGINT, previous)

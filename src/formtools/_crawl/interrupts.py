@@ -53,7 +53,8 @@ def holdable() -> Iterator[None]:
         yield
     finally:
         for replaced, original in _replaced.items():
-            signal.signal(replaced, original)
+            if signal.getsignal(replaced) is _arrived:  # unless the handler set its own (ignored)
+                signal.signal(replaced, original)
         _replaced.clear()
 
 
