@@ -113,8 +113,26 @@ def _interrupted(site: str, archive: str, urls: str, out: Path, point: Point) ->
         sys.settrace(None)
     ended = _ended(10.0)
     signal.alarm(0)
+    changed = _as_before()
     left = [thread.name for thread in threading.enumerate()][1:] + [str(child) for child in multiprocessing.active_children()]
-    return {"point": point, "sent": bool(sent), "escaped": escaped, "ended": ended, "left": left, "output": out.read_text("utf-8") if out.exists() else ""}
+    return {"point": point, "sent": bool(sent), "escaped": escaped, "ended": ended, "changed": changed, "left": left, "output": out.read_text("utf-8") if out.exists() else ""}
+
+
+def _as_before() -> list[str]:
+    """What the run left changed in the process's interrupt handling, which the next run (or a
+    library caller's next batch) would inherit: the handlers, and the holding's own state."""
+    from formtools._crawl import interrupts
+
+    changed = []
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        changed.append(f"SIGINT: {signal.getsignal(signal.SIGINT)}")
+    if signal.getsignal(signal.SIGTERM) is not _terminate:
+        changed.append(f"SIGTERM: {signal.getsignal(signal.SIGTERM)}")
+    clean = {"_replaced": {}, "_depth": 0, "_pending": None, "_holding": False}
+    state = {name: vars(interrupts).get(name, value) for name, value in clean.items()}
+    if state != clean:
+        changed.append(f"interrupts: {state}")
+    return changed
 
 
 #: The point of the run under way, for :func:`_hung` to name.

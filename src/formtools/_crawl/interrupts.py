@@ -31,6 +31,7 @@ _SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 # Signals are the process's and reach its main thread alone, so the state is the module's.
 _replaced: dict[int, _Handler] = {}  # the handlers :func:`holdable` stands in front of
+_holding = False  # a holdable block is running
 _depth = 0  # :func:`held` blocks entered and not left
 _pending: tuple[_Handler, int, FrameType | None] | None = None  # the interrupt held back
 
@@ -40,31 +41,87 @@ def holdable() -> Iterator[None]:
     """Within: interrupts can be :func:`held`. Only the main thread runs signal handlers, so
     elsewhere (and within another ``holdable`` block) this does nothing; nor for a signal whose
     handler is none of Python's (ignored, or the system's default, which ends the process on
-    the spot)."""
-    if threading.current_thread() is not threading.main_thread() or _replaced:
+    the spot).
+
+    An interrupt can come while the handlers are being swapped too, and what it left half-done
+    was the next run's: a batch interrupted as it swapped them left a handler recorded, every
+    later ``holdable`` of that process took itself for nested and did nothing, and the next
+    interrupt in the pool's start hung that run (a library caller's loop of batches; in CI,
+    the test that interrupts one batch at every line). So an interrupt that comes while our
+    handler is in place and the handlers are being swapped is held until they are, one whose
+    handler is back is raised once all are (:func:`_put_back`), and a block starts from a
+    clean state."""
+    global _holding, _depth, _pending
+    if threading.current_thread() is not threading.main_thread() or _holding:
         yield
         return
-    for number in _SIGNALS:
-        handler = signal.getsignal(number)
-        if callable(handler):
-            _replaced[number] = handler
-            signal.signal(number, _arrived)
     try:
+        _holding = True
+        _depth, _pending = 0, None  # nothing is held outside a holdable block
+        for number in _SIGNALS:
+            handler = signal.getsignal(number)
+            if handler is _arrived:  # left by an end cut short by a second signal: recorded
+                continue
+            _replaced.pop(number, None)
+            if callable(handler):
+                _replaced[number] = handler  # recorded before it is replaced: see _arrived
+                signal.signal(number, _arrived)
+        _raise_pending()  # one that came meanwhile
         yield
     finally:
-        for replaced, original in _replaced.items():
-            if signal.getsignal(replaced) is _arrived:  # unless the handler set its own (ignored)
-                signal.signal(replaced, original)
-        _replaced.clear()
+        _holding = False
+        _put_back()
+
+
+def _put_back() -> None:
+    """Every handler :func:`holdable` stood in front of, put back, unless it set its own (the
+    command line's ignores the signals after the first, for its clean-up's sake). A handler
+    that is back runs as its signal comes, and may raise, at any instruction: the loop starts
+    over until none is left, and then the interrupt comes out."""
+    interrupt: BaseException | None = None
+    while True:
+        try:
+            while _replaced:
+                number, original = next(iter(_replaced.items()))
+                if signal.getsignal(number) is _arrived:
+                    signal.signal(number, original)
+                del _replaced[number]
+            break
+        except BaseException as error:  # a handler put back ran, and raised
+            interrupt = interrupt or error
+    if interrupt is not None:
+        raise interrupt
+    _raise_pending()
 
 
 def _arrived(number: int, frame: FrameType | None) -> None:
     global _pending
     handler = _replaced[number]
-    if not _depth:
+    if not _depth and not _swapping(frame):
         handler(number, frame)
     elif _pending is None:  # the first is the one acted on, as without holding
         _pending = (handler, number, frame)
+
+
+def _swapping(frame: FrameType | None) -> bool:
+    """Whether the handlers are being swapped: :func:`holdable`'s start or end is on the stack
+    (its frame is off the stack while its block runs)."""
+    while frame is not None:
+        if frame.f_code in _SWAPPING:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _raise_pending() -> None:
+    global _pending
+    if not _depth and _pending is not None:
+        handler, number, frame = _pending
+        _pending = None
+        handler(number, frame)
+
+
+_SWAPPING = frozenset({holdable.__wrapped__.__code__, _put_back.__code__})  # type: ignore[attr-defined]
 
 
 @contextmanager
@@ -73,7 +130,7 @@ def held() -> Iterator[None]:
     thread, which alone runs signal handlers: a block of another thread (a batch run there
     while the main thread runs one) held the main thread's interrupt, then raised it in the
     other thread as its block ended, and the main thread's batch went on."""
-    global _depth, _pending
+    global _depth
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -82,7 +139,4 @@ def held() -> Iterator[None]:
         yield
     finally:
         _depth -= 1
-        if not _depth and _pending is not None:
-            handler, number, frame = _pending
-            _pending = None
-            handler(number, frame)
+        _raise_pending()
