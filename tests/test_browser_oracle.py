@@ -59,7 +59,10 @@ def test_a_declarative_tools_only_annotation_is_autosubmit_and_only_devtools_sho
 @pytest.mark.spec_step("synth-1.2.5", "synth-1.3", "synth-3.3", "synth-6.1")
 @pytest.mark.browser
 def test_two_forms_sorted_by_name_with_autosubmit(chromium: ChromiumOracle) -> None:
-    tools = chromium.tools(TWO_FORMS)
+    # reevaluated: Chromium registers a form in a posted task that can run while the parser is
+    # inside its select, before the option's text, and keeps that schema (const "", once in a
+    # full suite run); the answer for the complete document is the one this test is about
+    tools = chromium.tools(TWO_FORMS, reevaluate=True)
     assert tools == [
         {
             "name": "alpha",
