@@ -31,7 +31,7 @@ from formtools._spec.jsjson import dumps
 from formtools._parse.document import Document
 from formtools._parse import parse_html
 from formtools._synth.synthesize import synthesize
-from tests.support.formgen import UNMODELLED, generate_pages, generate_parser_pages
+from tests.support.formgen import UNMODELLED, generate_pages, generate_parser_pages, unseen_control_page
 from tests.support.selectgen import select_soup
 from tests.support.templategen import template_soup
 
@@ -327,6 +327,27 @@ def test_a_heading_around_a_form_is_its_section_heading_on_both_paths() -> None:
             + "<h6>s</h6><form toolname=a tooldescription=b><input name=r></form>"
         )
         _same_answer(page, profiles=("chromium",))
+
+
+def test_a_hidden_attribute_anywhere_around_a_control_reaches_its_model_on_both_paths() -> None:
+    """Control.unseen (``hidden`` on the control or an HTML ancestor) needs the elements that
+    carry the attribute, which the fast path's skeleton left out (a plain ``<div>``) or never
+    walked up to (one around the form, or ``<html hidden>``): seeded pages of the lint's
+    hiding places, wrapped in more, agree on both paths, and those without SVG (which the fast
+    path leaves to html5lib when a control is in it) take the fast one."""
+    rng = random.Random(1530)
+    wrappers = ["{p}", "<div hidden>{p}</div>", "<html hidden>{p}", "<main><div hidden=until-found><p>{p}</p></div></main>",
+                "<div hidden></div>{p}", "<fieldset hidden><legend>x</legend>{p}</fieldset>",
+                "<div hidden><input name=o form=f1 required></div><form id=f1 toolname=o tooldescription=d>"
+                "<input required><button>b</button></form>{p}"]
+    unseen = 0
+    for seed in range(60):
+        page = rng.choice(wrappers).format(p=unseen_control_page(seed).removeprefix("<!doctype html>"))
+        taken = _same_answer("<!doctype html>" + page, profiles=("chromium", "html"))
+        assert taken or "<svg" in page, page
+        document = parse_html("<!doctype html>" + page)
+        unseen += any(control.unseen for form in formtools.extract(document).forms for control in form.controls)
+    assert 15 < unseen < 55  # seen and unseen controls both
 
 
 def test_markup_in_an_options_attributes_is_no_comment_in_the_select_check() -> None:

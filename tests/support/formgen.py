@@ -1247,3 +1247,40 @@ def generate_parser_pages(count: int, seed: int = 0) -> Iterator[tuple[str, str]
     """Yield ``(page_id, html)``; ``parser-0042`` is ``generate_parser_page(42)``."""
     for page_seed in range(seed, seed + count):
         yield f"parser-{page_seed:04d}", generate_parser_page(page_seed)
+
+
+#: unnamed required controls (no call reaches them), ``{h}`` where a ``hidden`` attribute may go
+_UNREACHED = (
+    "<input required{h}>",
+    "<input type=checkbox required{h}>",
+    "<textarea required{h}></textarea>",
+    '<select required{h}><option value="">-</option><option>a</option></select>',
+)
+#: where a hidden attribute ``{h}`` is around the control ``{c}``: on it, on an ancestor in the
+#: form, on an element closed before it, on an SVG element (whose hidden is no HTML attribute)
+_HIDING_PLACES = (
+    "{c}",
+    "<div{h}><p>{c}</p></div>",
+    "<fieldset{h}><legend>L</legend>{c}</fieldset>",
+    "<label{h}>L {c}</label>",
+    "<div{h}></div>{c}",
+    "<svg{h}><foreignObject>{c}</foreignObject></svg>",
+    "<span><div{h}><b>x</b></div>{c}</span>",
+)
+_HIDDEN_VALUES = (" hidden", ' hidden=""', " hidden=until-found", " HIDDEN=x", " hidden=HIDDEN")
+
+
+def unseen_control_page(seed: int) -> str:
+    """A tool form (no toolautosubmit) with a named input a call fills, an unnamed required
+    control no call can, a ``hidden`` attribute somewhere around it or none, and a submit
+    button: whether the person at the keyboard can complete the form is Chromium's to say."""
+    rng = random.Random(seed)
+    control = rng.choice(_UNREACHED)
+    place = rng.choice(_HIDING_PLACES)
+    hidden = rng.choice(_HIDDEN_VALUES) if rng.random() < 0.85 else ""
+    on_control = place == "{c}"
+    body = place.format(c=control.format(h=hidden if on_control else ""), h="" if on_control else hidden)
+    return (
+        "<!doctype html><meta charset=utf-8><form toolname=t tooldescription=d action=/done>"
+        f"<input name=q required value=x>{body}<button>Send</button></form>"
+    )

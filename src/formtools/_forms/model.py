@@ -106,6 +106,12 @@ class Control:
     #: display size is 1): Chromium 156 never takes it for a submit button, whatever its type
     #: (measured live: tests/test_browser_select.py)
     select_button: bool = False
+    #: a ``hidden`` attribute on it or an ancestor (either state: display: none, or until-found,
+    #: which a person's find-in-page reveals only for text, and a control has none to find): the
+    #: person at the keyboard cannot see it, and Chromium 156's interactive validation does not
+    #: reveal it ("An invalid form control is not focusable"), so they can never complete it
+    #: (measured live: tests/test_lint_truth.py). What scripts or style sheets hide is unknown here
+    unseen: bool = False
 
     def __hash__(self) -> int:
         """Frozen, so hashable; its attributes are a read-only mapping, which has no hash, so
@@ -409,6 +415,7 @@ class _Listed:
     disabled_by_fieldset: bool
     in_datalist: bool
     inherited_dir: str | None
+    unseen: bool
 
 
 def _walk(root: etree._Element) -> Iterator[tuple[str, etree._Element]]:
@@ -475,8 +482,10 @@ def _scan_scope(
     counter: Iterator[int],
     shadow_hosts: set[Any],
     found: list[_Found],
+    unseen: bool = False,
 ) -> None:
-    """One tree (the document, or a shadow root): IDs, labels and owners never cross trees."""
+    """One tree (the document, or a shadow root): IDs, labels and owners never cross trees.
+    ``unseen``: the shadow host, or an element around it, has ``hidden``."""
     restore = _restore_of(document)
     first_with_id: dict[str, etree._Element] = {}
     labels: list[etree._Element] = []
@@ -490,6 +499,9 @@ def _scan_scope(
     directions: list[tuple[etree._Element, str]] = []
     if scope.tag == "html" and _defined_direction(scope.get("dir")):
         directions.append((scope, scope.get("dir") or ""))
+    # the open HTML elements with a hidden attribute (see Control.unseen; SVG's and MathML's
+    # hidden is no HTML attribute, and the UA style sheet's [hidden] matches HTML elements only)
+    hiding: list[etree._Element] = [scope] if unseen or scope.tag == "html" and scope.get("hidden") is not None else []
     resolved: dict[Any, str] = {}  # dir=auto carriers → the direction their text gives
     # fieldsets that disable their descendants: (fieldset element, its first legend or None)
     disabling: list[tuple[etree._Element, etree._Element | None]] = []
@@ -517,6 +529,8 @@ def _scan_scope(
                 datalists -= 1
             if directions and directions[-1][0] is element:
                 directions.pop()
+            if hiding and hiding[-1] is element:
+                hiding.pop()
             if tag in ("form", "fieldset"):
                 containers.pop()
                 if tag == "fieldset" and disabling and disabling[-1][0] is element:
@@ -557,8 +571,10 @@ def _scan_scope(
             if form is not None and form not in inner_heading:
                 inner_heading.add(form)
                 headings[form] = element
-        elif tag == "template" and _attaches_shadow_root(element, shadow_hosts):
-            _scan_scope(element, document, counter, shadow_hosts, found)
+        if element.get("hidden") is not None and not tag.startswith("{"):
+            hiding.append(element)
+        if tag == "template" and _attaches_shadow_root(element, shadow_hosts):
+            _scan_scope(element, document, counter, shadow_hosts, found, bool(hiding))
         if tag in LISTED:
             listed.append(
                 _Listed(
@@ -570,6 +586,7 @@ def _scan_scope(
                     _inherited_direction(directions[-1], resolved, restore)
                     if directions and element.get("dirname") is not None
                     else None,
+                    bool(hiding),
                 )
             )
         if tag == "datalist":
@@ -742,6 +759,7 @@ def _control(
         inherited_dir=item.inherited_dir,
         suggestions=suggestions,
         select_button=tag == "button" and _is_select_button(element),
+        unseen=item.unseen,
     )
 
 

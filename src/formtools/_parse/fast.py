@@ -807,7 +807,8 @@ class _Page(PointerScan):
                 and select_part is None
                 and parent_tag != "fieldset"  # a legend in it could become its first legend
                 and child.id is None
-                and "dir" not in child.attrs
+                and "dir" not in (attrs := child.attrs)
+                and "hidden" not in attrs  # hides the controls in it from the person (Control.unseen)
             ):
                 if child.first_child is not None:
                     self._children(child, parent, "html", None, form, False, True)
@@ -906,12 +907,14 @@ class _Page(PointerScan):
 
     def _assemble(self) -> etree._Element:
         """The skeleton: the copies in document order, each under stubs of the ancestors forms_of
-        looks at (fieldsets, their legends, datalists, ``dir`` carriers, section headings'
-        parents: :meth:`_looked_at`), all of them HTML elements outside selects and templates.
+        looks at (fieldsets, their legends, datalists, ``dir`` and ``hidden`` carriers, section
+        headings' parents: :meth:`_looked_at`), all of them HTML elements outside selects and templates.
         Each copy walks up only to the first such ancestor already stubbed."""
-        html = self.tree.root  # its dir is dirname's last resort
+        html = self.tree.root
+        kept = ("dir", "hidden")  # dirname's last resort; what hides the whole page
         skeleton = etree.Element(
-            "html", {"dir": self._attributes(html)["dir"]} if html is not None and "dir" in html.attrs else {}
+            "html",
+            {name: value for name, value in self._attributes(html).items() if name in kept} if html is not None else {},
         )
         stubs: dict[int, etree._Element] = {}
         for key in sorted(self.roots, key=self.order.__getitem__):
@@ -948,7 +951,8 @@ class _Page(PointerScan):
         return tag != "html" and (
             tag in ("fieldset", "datalist")
             or (tag == "legend" and getattr(element.parent, "tag", None) == "fieldset")
-            or "dir" in element.attrs
+            or "dir" in (attrs := element.attrs)
+            or "hidden" in attrs
             or element.mem_id in self.heading_parents
         )
 

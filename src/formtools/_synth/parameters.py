@@ -105,7 +105,8 @@ class Unsatisfiable:
     and submitted by the person, so it waits for them to complete it (an unnamed "I accept the
     terms" checkbox is the common case, and ordinary). A required select with nothing to choose
     fails for anyone, and one the call cannot reach whose every choice is disabled fails for the
-    person, who can pick no disabled option."""
+    person, who can pick no disabled option; so does a control the person cannot see
+    (:attr:`Control.unseen`: ``hidden`` on it or an ancestor)."""
 
     reasons: tuple[str, ...]
     person_can_complete: bool
@@ -146,7 +147,9 @@ def unsatisfiable(form: Form, sorted_out: Parameters) -> Unsatisfiable | None:
     reasons = (*hopeless, *(f"{p.control.describe}: {p.message} ({p.flag})" for p in stuck))
     if not reasons:
         return None
-    for_anyone = hopeless or any(_nothing_to_choose(problem.control, by_person=True) for problem in stuck)
+    for_anyone = hopeless or any(
+        problem.control.unseen or _nothing_to_choose(problem.control, by_person=True) for problem in stuck
+    )
     return Unsatisfiable(reasons, person_can_complete=not for_anyone)
 
 
