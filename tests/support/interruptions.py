@@ -16,6 +16,7 @@ within :data:`_WATCHDOG` seconds prints every thread's stack and exits 3.
 
 from __future__ import annotations
 
+import dis
 import faulthandler
 import json
 import multiprocessing
@@ -60,24 +61,34 @@ def _counting(parent: int, seen: dict[tuple[str, int], int]) -> _Tracer:
     return tracer
 
 
+#: A line that begins with it (3.11's ``try:``) gets its signal as the next line begins: Python
+#: runs no handler at a NOP, and an exception a trace raises there is outside the exception
+#: table of the ``with`` around it, whose ``__exit__`` is then never called, which no signal can do.
+_NOP = dis.opmap["NOP"]
+
+
 def _signalling(parent: int, point: Point, sent: list[bool]) -> _Tracer:
     """A trace that sends this process the point's signal as its line begins for the
     occurrence-th time, and stops tracing: the handler then runs where a signal that came at
     that moment would run it."""
     filename, line, occurrence, name = point
     count = 0
+    due = False  # the occurrence came at a line whose first instruction is a NOP
 
     def tracer(frame: FrameType, event: str, arg: object) -> _Tracer:
-        nonlocal count
+        nonlocal count, due
         if os.getpid() != parent:
             return None
-        if event == "line" and frame.f_lineno == line and frame.f_code.co_filename == filename:
+        if event != "line":
+            return tracer
+        if frame.f_lineno == line and frame.f_code.co_filename == filename:
             count += 1
-            if count == occurrence:
-                sys.settrace(None)
-                sent.append(True)
-                signal.raise_signal(getattr(signal, name))
-                return None
+            due = due or count == occurrence
+        if due and frame.f_code.co_code[frame.f_lasti] != _NOP:
+            sys.settrace(None)
+            sent.append(True)
+            signal.raise_signal(getattr(signal, name))
+            return None
         return tracer
 
     return tracer
