@@ -675,3 +675,62 @@ def test_a_signal_wherever_the_handlers_are_swapped_comes_out_once_at_once_and_l
     trials, failures = json.loads(done.stdout)
     assert trials > 300 and failures == [], (trials, failures[:6])
 
+
+_FROM_ANOTHER_THREAD = """
+import _thread, json, random, signal, sys, threading, time
+from pathlib import Path
+from formtools._crawl.batch import BatchOptions, run_batch
+
+def main():
+    site, out = sys.argv[1], Path(sys.argv[2])
+    rng = random.Random(int(sys.argv[3]))
+    seen = []
+    for how in ("pthread_kill", "interrupt_main", "raise_signal"):
+        sent = []
+
+        def interrupt():
+            time.sleep(rng.uniform(0.3, 0.6))  # the workers are in the costly pages
+            sent.append(time.monotonic())
+            if how == "pthread_kill":  # to a thread of the batch's, not the main one
+                other = next(t for t in threading.enumerate() if t.name not in ("MainThread", "interrupter"))
+                signal.pthread_kill(other.ident, signal.SIGINT)
+            elif how == "interrupt_main":
+                _thread.interrupt_main()
+            else:  # from this thread: delivered to it
+                signal.raise_signal(signal.SIGINT)
+
+        threading.Thread(target=interrupt, name="interrupter", daemon=True).start()
+        try:
+            run_batch([site], out, options=BatchOptions(jobs=2, page_time_limit=20))
+            seen.append([how, None])
+        except KeyboardInterrupt:
+            seen.append([how, round(time.monotonic() - sent[0], 2)])
+    print(json.dumps(seen))
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_ctrl_c_taken_by_another_thread_stops_the_batch_waiting_for_a_worker_at_once(tmp_path: Path) -> None:
+    """SIGINT that another thread of the batch's process takes (``signal.pthread_kill`` to one
+    of the pool's threads, ``_thread.interrupt_main`` or ``signal.raise_signal`` from a caller's
+    thread) while the batch waits for workers in costly pages, at seeded moments: Python runs
+    the handler in the main thread, which slept on in the queue's lock until a worker's result
+    came (40.3, 40.1 and 40.9 s here before: the two pages' time limit); it must stop within a
+    second."""
+    from tests.test_exact_parser import COSTLY
+
+    site = tmp_path / "site"
+    site.mkdir()
+    for index in range(2):
+        (site / f"slow{index}.html").write_text(COSTLY["nested misnested formatting"])
+    script = tmp_path / "interrupted.py"  # a file: the batch's workers may import the main module
+    script.write_text(_FROM_ANOTHER_THREAD)
+    done = subprocess.run(
+        [sys.executable, str(script), str(site), str(tmp_path / "tools.jsonl"), "23"], capture_output=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr.decode()[-3000:]
+    for how, after in json.loads(done.stdout):
+        assert after is not None and after < 1.0, (how, after)
+

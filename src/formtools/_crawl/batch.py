@@ -40,7 +40,7 @@ from queue import SimpleQueue
 from types import FrameType
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO, TypeVar
 
-from formtools._crawl.interrupts import held, holdable
+from formtools._crawl.interrupts import held, holdable, waited
 from formtools._crawl.pages import FetchOptions, Page, Unreadable, media_type, renders_as_html
 from formtools._spec.jsjson import dumps
 from formtools._synth.profile import get_profile, profile_names
@@ -763,8 +763,10 @@ class _Workers:
     them (see :func:`_start_method`); with ``--jobs 1``, this process.
 
     Every call into the pool and on a future runs with interrupts held (:mod:`.interrupts` says
-    why), and the waits for the workers are in SimpleQueue.get, one call of C that an interrupt
-    leaves as it found it: where the run spends its time, waiting, an interrupt stops it at once."""
+    why), and the waits for the workers are in SimpleQueue.get, calls of C that an interrupt
+    leaves as it found it, woken to run a handler whichever thread took the signal
+    (:func:`.interrupts.waited`): where the run spends its time, waiting, an interrupt stops it
+    at once."""
 
     def __init__(self, jobs: int, profile: str) -> None:
         self._jobs = jobs
@@ -819,7 +821,7 @@ class _Workers:
                 finished: SimpleQueue[Future[_T]] = SimpleQueue()
                 future.add_done_callback(finished.put)
         if not done:
-            finished.get()
+            waited(finished)
         with held(), _lost_workers():
             return future.result()
 
@@ -918,7 +920,7 @@ def run_batch(
 
         def emit_next() -> None:
             nonlocal in_flight
-            outcomes = workers.result(finished.get())  # waits for a worker: an interrupt stops it here
+            outcomes = workers.result(waited(finished))  # waits for a worker: an interrupt stops it here
             in_flight -= 1
             emit(outcomes)
 

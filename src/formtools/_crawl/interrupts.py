@@ -18,12 +18,18 @@ import signal
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from queue import Empty, SimpleQueue
 from types import FrameType
-from typing import Any
+from typing import Any, TypeVar
 
-__all__ = ["held", "holdable"]
+__all__ = ["held", "holdable", "waited"]
+
+_T = TypeVar("_T")
 
 _Handler = Callable[[int, FrameType | None], Any]
+
+#: Seconds between a wait's checks for a signal another thread took (see :func:`waited`).
+_WAKE = 0.05
 
 #: The signals that interrupt a run: the terminal's Ctrl-C, and SIGTERM, which the command line
 #: turns into the same interrupt (see formtools.cli).
@@ -163,3 +169,16 @@ def held() -> Iterator[None]:
         _depth -= 1
         _raise_pending()
 
+
+def waited(queue: SimpleQueue[_T]) -> _T:
+    """``queue.get()`` that a signal stops at once wherever it was delivered. Python runs the
+    handlers in the main thread, but the signal may be taken by another (``signal.pthread_kill``,
+    ``_thread.interrupt_main`` or ``signal.raise_signal`` from a caller's thread; the kernel's
+    choice for one sent to the process, when the main thread has one pending), and a main thread
+    asleep in a lock's wait is not woken by it: Ctrl-C waited for the next worker's result, 40 s
+    for two costly pages. So the wait wakes every :data:`_WAKE` seconds, where the handler runs."""
+    while True:
+        try:
+            return queue.get(timeout=_WAKE)
+        except Empty:
+            continue
