@@ -734,3 +734,44 @@ def test_ctrl_c_taken_by_another_thread_stops_the_batch_waiting_for_a_worker_at_
     for how, after in json.loads(done.stdout):
         assert after is not None and after < 1.0, (how, after)
 
+
+_CALLERS_LOOP = """
+import asyncio, json, random, signal, sys
+from pathlib import Path
+from formtools._crawl.batch import BatchOptions, run_batch
+
+async def amain():
+    loop = asyncio.get_running_loop()
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # asyncio.run's cancels the task instead
+    seen = []
+    loop.add_signal_handler(signal.SIGUSR1, lambda: seen.append("SIGUSR1"))
+    rng = random.Random(int(sys.argv[3]))
+    interrupted = 0
+    for trial in range(2):
+        first = rng.randint(20, 120)
+        try:
+            run_batch([sys.argv[1]], Path(sys.argv[2]), options=BatchOptions(jobs=2),
+                      on_page=lambda tally: tally.pages == first and signal.raise_signal(signal.SIGINT))
+        except KeyboardInterrupt:
+            interrupted += 1
+        await asyncio.sleep(0.2)  # the loop reads its wakeup fd
+    print(json.dumps([interrupted, seen]))
+
+if __name__ == "__main__":
+    asyncio.run(amain())
+"""
+
+
+def test_an_interrupted_batch_in_a_callers_asyncio_program_sends_its_loop_no_signal(tmp_path: Path) -> None:
+    """``run_batch`` in a program whose asyncio loop handles SIGUSR1 (``add_signal_handler``:
+    the loop's wakeup fd), interrupted at seeded pages: the forked workers inherited that fd, and
+    the signal the batch stops them with (SIGUSR1) was written to it, so the caller's handler
+    ran once per worker of each interrupted batch (4 times in 2 batches before); it must not."""
+    site = _site(tmp_path, 400, random.Random(24))
+    script = tmp_path / "caller.py"  # a file: the batch's workers may import the main module
+    script.write_text(_CALLERS_LOOP)
+    done = subprocess.run(
+        [sys.executable, str(script), str(site), str(tmp_path / "tools.jsonl"), "24"], capture_output=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr.decode()[-3000:]
+    assert json.loads(done.stdout) == [2, []]

@@ -724,7 +724,13 @@ def _worker_start(parent: int) -> None:
     holding the parent's standard error open, so that whoever read that pipe waited too. On
     Linux, where workers are forked, the kernel kills it with its parent (the signal follows the
     thread that started the pool, which outlives it: :func:`run_batch` shuts the pool down before
-    returning). Spawned workers elsewhere see the queue's end when their parent dies."""
+    returning). Spawned workers elsewhere see the queue's end when their parent dies.
+
+    A forked worker also inherits the parent's wakeup fd (``signal.set_wakeup_fd``: asyncio's
+    ``add_signal_handler``, trio, Qt), where Python writes each signal its handlers take: the
+    stop signal of an interrupted batch's workers reached the caller's loop as its own, and a
+    handler the caller had for SIGUSR1 ran once per worker. The worker's signals are its own."""
+    signal.set_wakeup_fd(-1)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if _STOP_SIGNAL != signal.SIGTERM:
