@@ -148,6 +148,27 @@ def test_a_signal_while_the_batch_swaps_the_handlers_leaves_them_as_they_were(
     _assert_stopped_cleanly(_driven("interrupt", paths, tmp_path / "tools.jsonl", points)[1:], points, reference)
 
 
+def test_a_second_signal_wherever_the_first_ones_stop_is_leaves_the_batch_stopped_cleanly(
+    corpus: tuple[tuple[Path, ...], list[Any], str], tmp_path: Path
+) -> None:
+    """Two signals back to back, as a second Ctrl-C or a process manager's SIGTERM after a
+    Ctrl-C: the first at a seeded line of the batch, the second at a seeded one of the next 160
+    places where Python runs a handler (the interrupt's way out: the pool's stop, the fetcher's,
+    the handlers put back). Each run must end with everything it started, leave the handlers and
+    the holding as it found them, and write whole lines."""
+    paths, ran, reference = corpus
+    rng = random.Random(15)
+    batch_lines = [(filename, line, count) for filename, line, count in ran if filename.endswith("/_crawl/batch.py")]
+    points = [
+        [filename, line, rng.randint(1, count), rng.choice(["SIGINT", "SIGTERM"]), k, rng.choice(["SIGINT", "SIGTERM"])]
+        for filename, line, count in rng.sample(batch_lines, 6)
+        for k in sorted(rng.sample(range(1, 160), 4))
+    ]
+    results = _driven("interrupt", paths, tmp_path / "tools.jsonl", points)[1:]
+    _assert_stopped_cleanly(results, points, reference)
+    assert sum(result["second"] for result in results) >= 0.6 * len(points)  # the seconds are sent
+
+
 def _assert_stopped_cleanly(results: list[dict[str, Any]], points: list[Any], reference: str) -> None:
     """Each run ended with everything it started, left the process's interrupt handling as it
     found it, wrote whole lines of an uninterrupted run's, all of them unless the interrupt came

@@ -25,6 +25,7 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -37,8 +38,10 @@ _WATCHDOG = 20
 
 _Tracer = Any
 
-#: Where a run is interrupted: a line of a file, its occurrence, and the signal (SIGINT, SIGTERM).
-Point = tuple[str, int, int, str]
+#: Where a run is interrupted: a line of a file, its occurrence, and the signal (SIGINT, SIGTERM);
+#: optionally a second signal, sent at the k-th place after the first where Python runs a
+#: handler (see :func:`_then`): ``(file, line, occurrence, signal, k, second signal)``.
+Point = tuple[Any, ...]
 
 
 def _batch(site: str, archive: str, urls: str, out: Path) -> None:
@@ -94,6 +97,31 @@ def _signalling(parent: int, point: Point, sent: list[bool]) -> _Tracer:
     return tracer
 
 
+def _then(parent: int, point: Point, sent: list[bool], second: list[bool]) -> Callable[..., None] | None:
+    """A profile that sends the point's second signal at the k-th place, after the first signal
+    was sent, where Python runs a handler: a function's start, or the return from a call of C
+    (a profile, not the trace: the first signal's interrupt, raised in the trace, ends tracing).
+    None for a point of one signal."""
+    if len(point) < 6:
+        return None
+    k, name = point[4], point[5]
+    count = 0
+
+    def profile(frame: FrameType, event: str, arg: object) -> None:
+        nonlocal count
+        if os.getpid() != parent:  # a forked worker inherits the profile
+            sys.setprofile(None)
+            return
+        if sent and event in ("call", "c_return"):
+            count += 1
+            if count == k:
+                sys.setprofile(None)
+                second.append(True)
+                signal.raise_signal(getattr(signal, name))
+
+    return profile
+
+
 def _ended(seconds: float) -> bool:
     """Whether the run's workers and the pool's threads end within ``seconds`` (what Python's
     exit waits for after an interrupt)."""
@@ -109,12 +137,14 @@ def _interrupted(site: str, archive: str, urls: str, out: Path, point: Point) ->
     """One run interrupted at ``point``: whether the signal was sent (a run may not reach an
     occurrence another reached), whether its interrupt came out of the batch (one raised in a
     finalizer is lost, as it is in any Python program), whether everything the run started
-    ended, and the output."""
+    ended, and the output; for a point of two signals, whether the second was sent too."""
     sent: list[bool] = []
+    second: list[bool] = []
     _current[:] = [point]
     out.unlink(missing_ok=True)
     signal.alarm(_WATCHDOG)
-    sys.settrace(_signalling(os.getpid(), point, sent))
+    sys.setprofile(_then(os.getpid(), point, sent, second))
+    sys.settrace(_signalling(os.getpid(), point[:4], sent))
     try:
         _batch(site, archive, urls, out)
         escaped = False
@@ -122,11 +152,12 @@ def _interrupted(site: str, archive: str, urls: str, out: Path, point: Point) ->
         escaped = True
     finally:
         sys.settrace(None)
+        sys.setprofile(None)
     ended = _ended(10.0)
     signal.alarm(0)
     changed = _as_before()
     left = [thread.name for thread in threading.enumerate()][1:] + [str(child) for child in multiprocessing.active_children()]
-    return {"point": point, "sent": bool(sent), "escaped": escaped, "ended": ended, "changed": changed, "left": left, "output": out.read_text("utf-8") if out.exists() else ""}
+    return {"point": point, "sent": bool(sent), "second": bool(second), "escaped": escaped, "ended": ended, "changed": changed, "left": left, "output": out.read_text("utf-8") if out.exists() else ""}
 
 
 def _as_before() -> list[str]:
