@@ -223,6 +223,45 @@ def test_command_line_mistakes_are_one_line_and_exit_2(args: tuple[str, ...], me
     assert message in err and "Traceback" not in err and done.stdout == b""
 
 
+#: Each command with a number among its options, with arguments that make it run.
+_RUNS = {
+    "serve": [str(FIXTURES / "realistic-search.html"), "--base-url", "https://shop.example/"],
+    "batch": [str(PAGE), "--out", "-"],
+}
+
+
+def _number_options() -> list[tuple[str, str, str]]:
+    """``(command, option, value)``: every int and float option of every command, with nan and
+    -1 (``--timeout`` with 0 too: a deadline of none), read from the command line's definition
+    so that a new one is tried as it comes."""
+    import typer.main
+
+    from formtools.cli import app
+
+    found = []
+    for name, command in typer.main.get_command(app).commands.items():  # type: ignore[attr-defined]
+        for param in command.params:  # click's types by name: typer may bring its own click
+            if param.param_type_name == "option" and param.type.name.split()[0] in ("integer", "int", "float"):
+                found += [(name, param.opts[0], value) for value in ("nan", "-1", *(["0"] if param.opts[0] == "--timeout" else []))]
+    return found
+
+
+@pytest.mark.parametrize(("command", "option", "value"), _number_options())
+def test_a_number_option_out_of_its_range_is_one_line_and_exit_2(command: str, option: str, value: str) -> None:
+    """``serve --timeout 0`` (or -1, or nan) started a server whose every tool call failed, the
+    server printing a traceback ("ValueError: timeout must be positive"); ``--max-bytes -1``
+    started one that said it answered "up to -1 bytes"; ``--port -1`` was taken (and ignored over
+    stdio); ``batch --page-time-limit nan`` ran with no limit (click's range lets NaN through):
+    6 of these 11 before. Each must be one line naming the option, exit 2, before anything runs."""
+    done = subprocess.run(
+        [sys.executable, "-m", "formtools", command, *_RUNS[command], option, value],
+        capture_output=True, stdin=subprocess.DEVNULL, timeout=120,
+    )
+    err = done.stderr.decode()
+    assert done.returncode == 2 and err.startswith("formtools: error: ") and err.count("\n") == 1, err
+    assert option in err and "Traceback" not in err
+
+
 def test_formtools_alone_shows_its_help() -> None:
     done = run()
     assert done.returncode == 2 and b"Usage: python -m formtools" in done.stdout

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import re
 import shlex
@@ -149,6 +150,27 @@ def test_every_python_example_runs(example: Example, monkeypatch: pytest.MonkeyP
     port = re.compile(r"127\.0\.0\.1:\d+")
     shown = port.sub("127.0.0.1:PORT", example.output)
     assert _matches(shown, port.sub("127.0.0.1:PORT", printed.getvalue())), printed.getvalue()
+
+
+def test_the_readmes_python_tour_prepares_the_request_its_console_tour_shows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """README's two tours make the same call. The Python one read the page from its file without
+    the address it came from, and printed ``GET file:///submit?q=milk&dept=all`` (the form's
+    relative action joined with the file's own URL) where the console one's ``call … --dry-run``
+    shows ``https://shop.example/submit?…``; the ``call_tool`` its comment says sends it refused
+    that ``file:`` URL (``Refused``). What the Python tour prints must be the console tour's
+    request."""
+    readme = [example for example in EXAMPLES if example.where.startswith("README.md#")]
+    tour = next(example for example in readme if example.kind == "python")
+    command = next(c[1] for c in COMMANDS if c[0].startswith("README.md#") and " call " in c[1] and "--dry-run" in c[1])
+    done = subprocess.run(
+        [sys.executable, "-m", "formtools", *shlex.split(command)[1:]], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    request = json.loads(done.stdout)
+    monkeypatch.chdir(ROOT)
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(tour.code, "<README tour>", "exec"), {"__name__": "docs_example"})
+    assert printed.getvalue() == f"{request['method']} {request['url']}\n"
 
 
 # what a text example that is Python takes as given

@@ -59,6 +59,23 @@ def _absolute_url(value: str | None) -> str | None:
     return value
 
 
+def _a_number(param: typer.CallbackParam, value: float) -> float:
+    """A float option is a number: click's range check lets NaN through (a comparison with it is
+    false whatever the bound), and ``--page-time-limit nan`` meant no limit while ``serve
+    --timeout nan`` started a server whose every call failed with a traceback."""
+    if value != value:
+        raise UsageProblem(f"{param.opts[0]}: nan is not a number of seconds")
+    return value
+
+
+def _positive_seconds(value: float) -> float:
+    """``serve --timeout`` is more than 0 seconds: 0, a negative number or nan started a server
+    whose every call failed, with a traceback on standard error."""
+    if not value > 0:
+        raise UsageProblem(f"--timeout: {value:g} is not a positive number of seconds")
+    return value
+
+
 BaseUrl = Annotated[
     Optional[str],
     typer.Option(
@@ -498,7 +515,9 @@ def serve(
     ],
     transport: Annotated[str, typer.Option("--transport", help="stdio or http (streamable HTTP at /mcp).")] = "stdio",
     host: Annotated[str, typer.Option("--host", help="The address the http transport listens on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", help="The port the http transport listens on.")] = 8000,
+    port: Annotated[
+        int, typer.Option("--port", min=0, max=65535, help="The port the http transport listens on (0: any free one).")
+    ] = 8000,
     base_url: Annotated[
         Optional[str],
         typer.Option(
@@ -512,9 +531,12 @@ def serve(
     allow_cross_origin: Annotated[
         bool, typer.Option("--allow-cross-origin", help="Allow forms that submit to another origin than their page's.")
     ] = False,
-    timeout: Annotated[float, typer.Option("--timeout", help="Seconds allowed for each submission.")] = 30.0,
+    timeout: Annotated[
+        float,
+        typer.Option("--timeout", callback=_positive_seconds, help="Seconds allowed for each submission."),
+    ] = 30.0,
     max_bytes: Annotated[
-        int, typer.Option("--max-bytes", help="The largest answer read from a submission.")
+        int, typer.Option("--max-bytes", min=0, help="The largest answer read from a submission.")
     ] = 10 * 1024 * 1024,
     all_forms: AllForms = False,
     log_format: Annotated[
@@ -593,6 +615,7 @@ def batch(
         typer.Option(
             "--page-time-limit",
             min=0,
+            callback=_a_number,
             help="Seconds one page's parse may take before its line is an error (0: no limit).",
         ),
     ] = 60.0,

@@ -16,6 +16,7 @@ within :data:`_WATCHDOG` seconds prints every thread's stack and exits 3.
 
 from __future__ import annotations
 
+import dis
 import faulthandler
 import json
 import multiprocessing
@@ -24,6 +25,7 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -36,8 +38,10 @@ _WATCHDOG = 20
 
 _Tracer = Any
 
-#: Where a run is interrupted: a line of a file, its occurrence, and the signal (SIGINT, SIGTERM).
-Point = tuple[str, int, int, str]
+#: Where a run is interrupted: a line of a file, its occurrence, and the signal (SIGINT, SIGTERM);
+#: optionally a second signal, sent at the k-th place after the first where Python runs a
+#: handler (see :func:`_then`): ``(file, line, occurrence, signal, k, second signal)``.
+Point = tuple[Any, ...]
 
 
 def _batch(site: str, archive: str, urls: str, out: Path) -> None:
@@ -60,27 +64,62 @@ def _counting(parent: int, seen: dict[tuple[str, int], int]) -> _Tracer:
     return tracer
 
 
+#: A line that begins with it (3.11's ``try:``) gets its signal as the next line begins: Python
+#: runs no handler at a NOP, and an exception a trace raises there is outside the exception
+#: table of the ``with`` around it, whose ``__exit__`` is then never called, which no signal can do.
+_NOP = dis.opmap["NOP"]
+
+
 def _signalling(parent: int, point: Point, sent: list[bool]) -> _Tracer:
     """A trace that sends this process the point's signal as its line begins for the
     occurrence-th time, and stops tracing: the handler then runs where a signal that came at
     that moment would run it."""
     filename, line, occurrence, name = point
     count = 0
+    due = False  # the occurrence came at a line whose first instruction is a NOP
 
     def tracer(frame: FrameType, event: str, arg: object) -> _Tracer:
-        nonlocal count
+        nonlocal count, due
         if os.getpid() != parent:
             return None
-        if event == "line" and frame.f_lineno == line and frame.f_code.co_filename == filename:
+        if event != "line":
+            return tracer
+        if frame.f_lineno == line and frame.f_code.co_filename == filename:
             count += 1
-            if count == occurrence:
-                sys.settrace(None)
-                sent.append(True)
-                signal.raise_signal(getattr(signal, name))
-                return None
+            due = due or count == occurrence
+        if due and frame.f_code.co_code[frame.f_lasti] != _NOP:
+            sys.settrace(None)
+            sent.append(True)
+            signal.raise_signal(getattr(signal, name))
+            return None
         return tracer
 
     return tracer
+
+
+def _then(parent: int, point: Point, sent: list[bool], second: list[bool]) -> Callable[..., None] | None:
+    """A profile that sends the point's second signal at the k-th place, after the first signal
+    was sent, where Python runs a handler: a function's start, or the return from a call of C
+    (a profile, not the trace: the first signal's interrupt, raised in the trace, ends tracing).
+    None for a point of one signal."""
+    if len(point) < 6:
+        return None
+    k, name = point[4], point[5]
+    count = 0
+
+    def profile(frame: FrameType, event: str, arg: object) -> None:
+        nonlocal count
+        if os.getpid() != parent:  # a forked worker inherits the profile
+            sys.setprofile(None)
+            return
+        if sent and event in ("call", "c_return"):
+            count += 1
+            if count == k:
+                sys.setprofile(None)
+                second.append(True)
+                signal.raise_signal(getattr(signal, name))
+
+    return profile
 
 
 def _ended(seconds: float) -> bool:
@@ -98,12 +137,14 @@ def _interrupted(site: str, archive: str, urls: str, out: Path, point: Point) ->
     """One run interrupted at ``point``: whether the signal was sent (a run may not reach an
     occurrence another reached), whether its interrupt came out of the batch (one raised in a
     finalizer is lost, as it is in any Python program), whether everything the run started
-    ended, and the output."""
+    ended, and the output; for a point of two signals, whether the second was sent too."""
     sent: list[bool] = []
+    second: list[bool] = []
     _current[:] = [point]
     out.unlink(missing_ok=True)
     signal.alarm(_WATCHDOG)
-    sys.settrace(_signalling(os.getpid(), point, sent))
+    sys.setprofile(_then(os.getpid(), point, sent, second))
+    sys.settrace(_signalling(os.getpid(), point[:4], sent))
     try:
         _batch(site, archive, urls, out)
         escaped = False
@@ -111,11 +152,12 @@ def _interrupted(site: str, archive: str, urls: str, out: Path, point: Point) ->
         escaped = True
     finally:
         sys.settrace(None)
+        sys.setprofile(None)
     ended = _ended(10.0)
     signal.alarm(0)
     changed = _as_before()
     left = [thread.name for thread in threading.enumerate()][1:] + [str(child) for child in multiprocessing.active_children()]
-    return {"point": point, "sent": bool(sent), "escaped": escaped, "ended": ended, "changed": changed, "left": left, "output": out.read_text("utf-8") if out.exists() else ""}
+    return {"point": point, "sent": bool(sent), "second": bool(second), "escaped": escaped, "ended": ended, "changed": changed, "left": left, "output": out.read_text("utf-8") if out.exists() else ""}
 
 
 def _as_before() -> list[str]:

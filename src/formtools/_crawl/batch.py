@@ -40,7 +40,7 @@ from queue import SimpleQueue
 from types import FrameType
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO, TypeVar
 
-from formtools._crawl.interrupts import held, holdable
+from formtools._crawl.interrupts import held, holdable, waited
 from formtools._crawl.pages import FetchOptions, Page, Unreadable, media_type, renders_as_html
 from formtools._spec.jsjson import dumps
 from formtools._synth.profile import get_profile, profile_names
@@ -724,7 +724,13 @@ def _worker_start(parent: int) -> None:
     holding the parent's standard error open, so that whoever read that pipe waited too. On
     Linux, where workers are forked, the kernel kills it with its parent (the signal follows the
     thread that started the pool, which outlives it: :func:`run_batch` shuts the pool down before
-    returning). Spawned workers elsewhere see the queue's end when their parent dies."""
+    returning). Spawned workers elsewhere see the queue's end when their parent dies.
+
+    A forked worker also inherits the parent's wakeup fd (``signal.set_wakeup_fd``: asyncio's
+    ``add_signal_handler``, trio, Qt), where Python writes each signal its handlers take: the
+    stop signal of an interrupted batch's workers reached the caller's loop as its own, and a
+    handler the caller had for SIGUSR1 ran once per worker. The worker's signals are its own."""
+    signal.set_wakeup_fd(-1)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if _STOP_SIGNAL != signal.SIGTERM:
@@ -763,8 +769,10 @@ class _Workers:
     them (see :func:`_start_method`); with ``--jobs 1``, this process.
 
     Every call into the pool and on a future runs with interrupts held (:mod:`.interrupts` says
-    why), and the waits for the workers are in SimpleQueue.get, one call of C that an interrupt
-    leaves as it found it: where the run spends its time, waiting, an interrupt stops it at once."""
+    why), and the waits for the workers are in SimpleQueue.get, calls of C that an interrupt
+    leaves as it found it, woken to run a handler whichever thread took the signal
+    (:func:`.interrupts.waited`): where the run spends its time, waiting, an interrupt stops it
+    at once."""
 
     def __init__(self, jobs: int, profile: str) -> None:
         self._jobs = jobs
@@ -819,7 +827,7 @@ class _Workers:
                 finished: SimpleQueue[Future[_T]] = SimpleQueue()
                 future.add_done_callback(finished.put)
         if not done:
-            finished.get()
+            waited(finished)
         with held(), _lost_workers():
             return future.result()
 
@@ -918,7 +926,7 @@ def run_batch(
 
         def emit_next() -> None:
             nonlocal in_flight
-            outcomes = workers.result(finished.get())  # waits for a worker: an interrupt stops it here
+            outcomes = workers.result(waited(finished))  # waits for a worker: an interrupt stops it here
             in_flight -= 1
             emit(outcomes)
 

@@ -18,26 +18,31 @@ import signal
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from queue import Empty, SimpleQueue
 from types import FrameType
-from typing import Any
+from typing import Any, TypeVar
 
-__all__ = ["held", "holdable"]
+__all__ = ["held", "holdable", "waited"]
+
+_T = TypeVar("_T")
 
 _Handler = Callable[[int, FrameType | None], Any]
+
+#: Seconds between a wait's checks for a signal another thread took (see :func:`waited`).
+_WAKE = 0.05
 
 #: The signals that interrupt a run: the terminal's Ctrl-C, and SIGTERM, which the command line
 #: turns into the same interrupt (see formtools.cli).
 _SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 # Signals are the process's and reach its main thread alone, so the state is the module's.
-_replaced: dict[int, _Handler] = {}  # the handlers :func:`holdable` stands in front of
+_replaced: dict[int, _Handler] = {}  # the handlers :class:`holdable` stands in front of
 _holding = False  # a holdable block is running
 _depth = 0  # :func:`held` blocks entered and not left
 _pending: tuple[_Handler, int, FrameType | None] | None = None  # the interrupt held back
 
 
-@contextmanager
-def holdable() -> Iterator[None]:
+class holdable:
     """Within: interrupts can be :func:`held`. Only the main thread runs signal handlers, so
     elsewhere (and within another ``holdable`` block) this does nothing; nor for a signal whose
     handler is none of Python's (ignored, or the system's default, which ends the process on
@@ -50,31 +55,54 @@ def holdable() -> Iterator[None]:
     the test that interrupts one batch at every line). So an interrupt that comes while our
     handler is in place and the handlers are being swapped is held until they are, one whose
     handler is back is raised once all are (:func:`_put_back`), and a block starts from a
-    clean state."""
-    global _holding, _depth, _pending
-    if threading.current_thread() is not threading.main_thread() or _holding:
-        yield
-        return
-    try:
-        _holding = True
+    clean state.
+
+    A class, not a generator under ``contextlib.contextmanager``: that one's ``__enter__`` and
+    ``__exit__`` are frames of contextlib between the ``with`` and the generator, where Python
+    runs a handler (``__exit__``'s start; ``__enter__`` back from the generator, whose ``with``
+    then never calls ``__exit__``) with neither the swapping's code on the stack nor a held block.
+    An interrupt there left the handlers swapped and the holding on, so that every later batch of
+    the process held nothing, for as long as the interrupt (its frames, the suspended generator)
+    was kept, as the command line keeps it. Here ``__enter__`` and ``__exit__`` are the
+    swapping's own frames, and each raises what came while it ran before it returns."""
+
+    _swapped = False  # this block swapped the handlers: it puts them back
+
+    def __enter__(self) -> None:
+        global _holding, _depth, _pending
+        if threading.current_thread() is not threading.main_thread():
+            return
+        if _holding:  # within another: one that came as this ran (its frame was on the stack)
+            _raise_pending()
+            return
         _depth, _pending = 0, None  # nothing is held outside a holdable block
-        for number in _SIGNALS:
-            handler = signal.getsignal(number)
-            if handler is _arrived:  # left by an end cut short by a second signal: recorded
-                continue
-            _replaced.pop(number, None)
-            if callable(handler):
-                _replaced[number] = handler  # recorded before it is replaced: see _arrived
-                signal.signal(number, _arrived)
-        _raise_pending()  # one that came meanwhile
-        yield
-    finally:
-        _holding = False
+        try:
+            _holding = self._swapped = True
+            for number in _SIGNALS:
+                handler = signal.getsignal(number)
+                if handler is _arrived:  # left by an end cut short by a second signal: recorded
+                    continue
+                _replaced.pop(number, None)
+                if callable(handler):
+                    _replaced[number] = handler  # recorded before it is replaced: see _arrived
+                    signal.signal(number, _arrived)
+            _raise_pending()  # one that came meanwhile
+        except BaseException:  # an interrupt: no block runs, and no __exit__ puts them back
+            self.__exit__()
+            raise
+
+    def __exit__(self, *exc_info: object) -> None:
+        global _holding
+        if not self._swapped:
+            if threading.current_thread() is threading.main_thread():
+                _raise_pending()  # within another: one that came as this ran
+            return
+        _holding = self._swapped = False
         _put_back()
 
 
 def _put_back() -> None:
-    """Every handler :func:`holdable` stood in front of, put back, unless it set its own (the
+    """Every handler :class:`holdable` stood in front of, put back, unless it set its own (the
     command line's ignores the signals after the first, for its clean-up's sake). A handler
     that is back runs as its signal comes, and may raise, at any instruction: the loop starts
     over until none is left, and then the interrupt comes out."""
@@ -104,8 +132,8 @@ def _arrived(number: int, frame: FrameType | None) -> None:
 
 
 def _swapping(frame: FrameType | None) -> bool:
-    """Whether the handlers are being swapped: :func:`holdable`'s start or end is on the stack
-    (its frame is off the stack while its block runs)."""
+    """Whether the handlers are being swapped: :class:`holdable`'s start or end is on the stack
+    (neither is while its block runs)."""
     while frame is not None:
         if frame.f_code in _SWAPPING:
             return True
@@ -121,7 +149,7 @@ def _raise_pending() -> None:
         handler(number, frame)
 
 
-_SWAPPING = frozenset({holdable.__wrapped__.__code__, _put_back.__code__})  # type: ignore[attr-defined]
+_SWAPPING = frozenset({holdable.__enter__.__code__, holdable.__exit__.__code__, _put_back.__code__})
 
 
 @contextmanager
@@ -140,3 +168,17 @@ def held() -> Iterator[None]:
     finally:
         _depth -= 1
         _raise_pending()
+
+
+def waited(queue: SimpleQueue[_T]) -> _T:
+    """``queue.get()`` that a signal stops at once wherever it was delivered. Python runs the
+    handlers in the main thread, but the signal may be taken by another (``signal.pthread_kill``,
+    ``_thread.interrupt_main`` or ``signal.raise_signal`` from a caller's thread; the kernel's
+    choice for one sent to the process, when the main thread has one pending), and a main thread
+    asleep in a lock's wait is not woken by it: Ctrl-C waited for the next worker's result, 40 s
+    for two costly pages. So the wait wakes every :data:`_WAKE` seconds, where the handler runs."""
+    while True:
+        try:
+            return queue.get(timeout=_WAKE)
+        except Empty:
+            continue
