@@ -747,6 +747,25 @@ def main() -> None:
             signal.signal(number, signal.SIG_IGN)
         typer.echo(f"formtools: {'terminated' if _terminated else 'interrupted'}", err=True)
         sys.exit(_TERMINATED if _terminated else _INTERRUPTED)
+    finally:
+        _forget_handled_interrupt()
+
+
+def _forget_handled_interrupt() -> None:
+    """Clear CPython's mark of an interrupt nobody handled, set wrongly for one we did.
+
+    CPython marks the run as ended by an unhandled Ctrl-C whenever a KeyboardInterrupt leaves
+    code that ``exec`` or ``eval`` ran from a string, even one caught further up, as every
+    interrupt is here; ``python -m`` then ends the process by SIGINT once Python has exited,
+    whatever exit status it was given (``formtools: terminated`` and then death by SIGINT, -2:
+    130 for a shell, not 143; and for ``serve``, whose interrupt exits 0). Such code is
+    everywhere: dataclasses and namedtuple make their methods so, and a signal that came while
+    one was made, in a module a command imports late (httpx for ``batch --urls``, Playwright for
+    ``diff``), set the mark (2 in 150 Ctrl-Cs of ``batch --urls``). CPython clears the mark as
+    it starts running any string: an empty one clears it, here where every exit passes, after
+    the interrupt was handled. A run whose interrupt does leave :func:`main` is marked again as
+    it leaves."""
+    exec("")
 
 
 def _main() -> None:

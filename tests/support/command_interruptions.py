@@ -34,11 +34,12 @@ from types import FrameType
 from typing import Any
 
 #: The code an interrupt is raised in: formtools, the event loop and its threads, the MCP SDK, the
-#: HTTP server and client, the browser's driver.
+#: HTTP server and client, the browser's driver, and code made from a string (``<string>``: the
+#: methods dataclasses and namedtuple make with ``exec``).
 WATCHED = (
     "/formtools/", "/anyio/", "/asyncio/", "/threading.py", "/queue.py", "/concurrent/", "/mcp/",
     "/uvicorn/", "/starlette/", "/httpx/", "/httpcore/", "/playwright/", "/subprocess.py", "/tempfile.py",
-    "/shutil.py",
+    "/shutil.py", "<string>",
 )
 
 WATCHDOG = 25
