@@ -177,6 +177,61 @@ def test_a_second_signal_during_the_clean_up_the_first_started_does_not_cut_it_s
         assert not [name for name in left if name.startswith(browser.PROFILE_PREFIX)], left
 
 
+_SIGNAL_IN_CLOSE = """
+import signal, sys
+import playwright.sync_api._generated as generated
+from formtools import cli
+
+first, steps = signal.Signals[sys.argv[1]], int(sys.argv[2])
+real_close = generated.BrowserContext.close
+
+def close(self, *args, **kwargs):
+    def step(left):  # one callback a turn of the event loop, as it works on the close
+        if left:
+            self._loop.call_soon(step, left - 1)
+        else:
+            signal.raise_signal(first)
+    if steps:
+        self._loop.call_soon(step, steps - 1)
+    else:
+        signal.raise_signal(first)  # as the close begins
+    real_close(self, *args, **kwargs)
+    print("closed", file=sys.stderr)
+
+generated.BrowserContext.close = close
+sys.argv = ["formtools", "diff", sys.argv[3]]
+cli.main()
+"""
+
+
+def test_a_first_signal_as_the_browser_closes_lets_the_close_finish(tmp_path: Path) -> None:
+    """The first Ctrl-C or SIGTERM as ``diff`` closes the browser at the end of its run, at a
+    seeded turn of the event loop working on the close (a close takes 25 turns or more): the
+    close finishes, then one line, exit 130 or 143, nothing left in the temporary directory.
+    Before, the interrupt cut Playwright's close short and the driver ended Chromium, which left
+    its profile or its singleton socket's folder behind (in the seeded runs: the close never
+    ended)."""
+    page = tmp_path / "page.html"
+    page.write_text(_PAGE)
+    rng = random.Random(15)
+    for steps in [0, *rng.sample(range(1, 21), 2)]:
+        first = rng.choice(["SIGINT", "SIGTERM"])
+        temporary = Path(tempfile.mkdtemp(prefix="ft-", dir="/tmp"))  # short: Chromium's socket path
+        try:
+            process = subprocess.Popen(
+                [sys.executable, "-c", _SIGNAL_IN_CLOSE, first, str(steps), str(page)],
+                env={**ENV, "TMPDIR": str(temporary)}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+            )
+            _, err = process.communicate(timeout=60)
+            left = left_after(process.pid, 5.0)
+            files = os.listdir(temporary)
+        finally:
+            subprocess.run(["rm", "-rf", str(temporary)], check=False)
+        said = ["closed", f"formtools: {'terminated' if first == 'SIGTERM' else 'interrupted'}"]
+        expected = (143 if first == "SIGTERM" else 130, said, [], [])
+        assert (process.returncode, err.decode().splitlines(), left, files) == expected, (steps, err.decode()[-3000:])
+
+
 def test_the_local_site_says_nothing_when_the_browser_goes_away_mid_answer(capfd: pytest.CaptureFixture[str]) -> None:
     """A browser closed by a signal as a page loaded goes away before the local site has
     written its answer: socketserver printed the BrokenPipeError's traceback on standard error,
