@@ -764,16 +764,19 @@ def _loop_at_work(frame: FrameType | None) -> asyncio.AbstractEventLoop | None:
     runs the loop in a greenlet, and its event handlers in greenlets of their own); None when
     there is none, or when the loop waits for I/O in its selector."""
     events = sys.modules.get("asyncio.base_events")
-    if events is None:  # no event loop was ever made
+    # none before asyncio is imported, nor while it is (a signal then, in batch --urls' import
+    # of it, raised AttributeError from here: a traceback and exit 1, 14 in 60 Ctrl-Cs)
+    loops = getattr(events, "BaseEventLoop", None)
+    if loops is None:
         return None
-    step, selectors = events.BaseEventLoop._run_once.__code__, sys.modules["selectors"].__file__
+    step, selectors = loops._run_once.__code__, getattr(sys.modules.get("selectors"), "__file__", None)
     waiting = False
     for caller in _callers(frame):
         waiting = waiting or caller.f_code.co_filename == selectors
         if caller.f_code is step:
             loop = caller.f_locals.get("self")
             # not running: an interrupt held until the loop had ended (see formtools._interrupts)
-            running = isinstance(loop, events.BaseEventLoop) and loop.is_running()
+            running = isinstance(loop, loops) and loop.is_running()
             return cast("asyncio.AbstractEventLoop", loop) if running and not waiting else None
     return None
 

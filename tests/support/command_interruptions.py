@@ -28,7 +28,6 @@ import os
 import signal
 import sys
 import threading
-from asyncio import _get_running_loop
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -48,8 +47,14 @@ _Tracer = Any
 
 
 def _counted() -> bool:
-    """Whether a line running now is counted (see ``FORMTOOLS_IN_LOOP``)."""
-    return os.environ.get("FORMTOOLS_IN_LOOP") != "1" or _get_running_loop() is not None
+    """Whether a line running now is counted (see ``FORMTOOLS_IN_LOOP``). asyncio is imported
+    only then: imported here for every run, it was never imported by the command itself, whose
+    import of it (``batch --urls``) could then not be signalled."""
+    if os.environ.get("FORMTOOLS_IN_LOOP") != "1":
+        return True
+    from asyncio import _get_running_loop
+
+    return _get_running_loop() is not None
 
 
 def _hung(signum: int, frame: object) -> None:
