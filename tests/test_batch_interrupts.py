@@ -140,7 +140,7 @@ def test_a_signal_while_the_batch_swaps_the_handlers_leaves_them_as_they_were(
     points = [
         [filename, line, occurrence, name]
         for filename, line, count in ran
-        if filename.endswith("/_crawl/interrupts.py")
+        if filename.endswith("/formtools/_interrupts.py")
         for occurrence in sorted({1, min(2, count)})
         for name in ("SIGINT", "SIGTERM")
     ]
@@ -388,7 +388,7 @@ def test_a_url_fetcher_stopped_as_it_connects_leaves_no_coroutine_unawaited(
 
 _HELD_ELSEWHERE = """
 import json, random, signal, sys, threading, time
-from formtools._crawl.interrupts import held, holdable
+from formtools._interrupts import held, holdable
 from tests.support.interruptions import _terminate
 
 signal.signal(signal.SIGTERM, _terminate)  # an interrupt, as the command line's first signal
@@ -513,7 +513,7 @@ def test_a_url_fetcher_whose_thread_never_starts_leaves_no_coroutine_unawaited(
 _FETCHER_STARTS = """
 import gc, json, signal, sys
 from pathlib import Path
-from formtools._crawl.interrupts import holdable
+from formtools._interrupts import holdable
 from formtools._crawl.pages import FetchOptions
 from formtools._crawl.urls import fetched
 
@@ -569,7 +569,7 @@ def test_a_handler_that_ignores_the_signals_after_it_stays_so_after_the_batch() 
     starts runs to its end; the batch, putting back the handlers it stood in front of, undid that
     (a second Ctrl-C after the batch's own clean-up cut the rest short: the summary line). The
     handler's own choice now stands; one nobody changed is put back as before."""
-    from formtools._crawl.interrupts import held, holdable
+    from formtools._interrupts import held, holdable
 
     assert threading.current_thread() is threading.main_thread()  # where signals are handled
 
@@ -593,7 +593,7 @@ def test_a_handler_that_ignores_the_signals_after_it_stays_so_after_the_batch() 
 _SWAP_WINDOWS = """
 import gc, json, signal, sys
 from formtools._crawl import interrupts
-from formtools._crawl.interrupts import holdable
+from formtools._interrupts import holdable
 
 class Other(Exception):
     pass

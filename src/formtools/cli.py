@@ -18,7 +18,9 @@ import os
 import re
 import signal
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING, Annotated, Optional, TextIO, cast
 
 import typer
@@ -27,6 +29,8 @@ from formtools.errors import BrowserError, FormtoolsError, SourceError, UnknownF
 from formtools.errors import shown as without_credentials
 
 if TYPE_CHECKING:
+    import asyncio
+
     from formtools._synth.synthesize import Extraction
     from formtools._synth.tool import Tool
 
@@ -737,7 +741,7 @@ _TERMINATED = 143  # 128 + SIGTERM
 _terminated: list[bool] = []  # set by SIGTERM's handler: the interrupt was a termination
 
 
-def _interrupt(signum: int, frame: object) -> None:
+def _interrupt(signum: int, frame: FrameType | None) -> None:
     """Ctrl-C and SIGTERM (``timeout``, a CI job cancelled, ``kill``) stop a command alike, so
     that what it holds is released: Python's default ended the process on SIGTERM on the spot,
     leaving ``diff``'s and ``report``'s Chromium profile directory in the temporary directory
@@ -746,12 +750,70 @@ def _interrupt(signum: int, frame: object) -> None:
     end. Ignored only once :func:`main` caught the interrupt, a second SIGTERM during ``diff``'s
     clean-up interrupted Playwright's close of Chromium, whose profile was then removed while
     it still wrote there: left in the temporary directory (3 in 14 double SIGTERMs), or
-    reported as ``cannot write the output: Directory not empty`` (exit 1)."""
+    reported as ``cannot write the output: Directory not empty`` (exit 1).
+
+    A signal that finds an event loop of this thread at work (Playwright's, which the browser's
+    commands drive from the main thread) is raised from a callback of its own, between the
+    loop's callbacks, as :mod:`formtools.mcp` does for ``serve``: raised in the middle of one,
+    it became the exception of the task it was in, the one reading Playwright's driver among
+    them, which ended the connection, so that the browser could not be closed (``Target page,
+    context or browser has been closed``, exit 1, the profile left; or ``cannot write the
+    output: Directory not empty``); raised as the loop took a callback from its queue, it lost
+    that callback, and the close waited for ever (8 in 60 seeded lines of Playwright's and
+    asyncio's code in ``diff``). While the loop waits for its driver the signal is raised at
+    once, as elsewhere."""
     for number in (signal.SIGINT, signal.SIGTERM):
         signal.signal(number, signal.SIG_IGN)
     if signum == signal.SIGTERM:
         _terminated.append(True)
+    loop = _loop_at_work(frame)
+    if loop is None:
+        raise KeyboardInterrupt
+    _deferred.append(True)
+    loop.call_soon(_raise_deferred)
+
+
+_deferred: list[bool] = []  # an interrupt left to an event loop to raise, not raised yet
+
+
+def _raise_deferred() -> None:
+    _deferred.clear()
     raise KeyboardInterrupt
+
+
+def _loop_at_work(frame: FrameType | None) -> asyncio.AbstractEventLoop | None:
+    """The event loop whose step (a callback, a task's step, or its own taking of them from its
+    queue) ``frame`` is in, in this greenlet or the greenlets it runs for (Playwright's sync API
+    runs the loop in a greenlet, and its event handlers in greenlets of their own); None when
+    there is none, or when the loop waits for I/O in its selector."""
+    events = sys.modules.get("asyncio.base_events")
+    # none before asyncio is imported, nor while it is (a signal then, in batch --urls' import
+    # of it, raised AttributeError from here: a traceback and exit 1, 14 in 60 Ctrl-Cs)
+    loops = getattr(events, "BaseEventLoop", None)
+    if loops is None:
+        return None
+    step, selectors = loops._run_once.__code__, getattr(sys.modules.get("selectors"), "__file__", None)
+    waiting = False
+    for caller in _callers(frame):
+        waiting = waiting or caller.f_code.co_filename == selectors
+        if caller.f_code is step:
+            loop = caller.f_locals.get("self")
+            # not running: an interrupt held until the loop had ended (see formtools._interrupts)
+            running = isinstance(loop, loops) and loop.is_running()
+            return cast("asyncio.AbstractEventLoop", loop) if running and not waiting else None
+    return None
+
+
+def _callers(frame: FrameType | None) -> Iterator[FrameType]:
+    """Each frame from ``frame`` outwards: its greenlet's, and then those of the greenlets it
+    runs for (greenlet's parents)."""
+    greenlet = sys.modules.get("greenlet")
+    parent = greenlet.getcurrent().parent if greenlet is not None else None
+    while frame is not None:
+        yield frame
+        frame = frame.f_back
+        if frame is None and parent is not None:
+            frame, parent = parent.gr_frame, parent.parent
 
 
 def main() -> None:
@@ -764,12 +826,35 @@ def main() -> None:
     for number in (signal.SIGINT, signal.SIGTERM):  # `serve` sets its own while it serves
         signal.signal(number, _interrupt)
     try:
-        _main()
+        try:
+            _main()
+        finally:
+            if _deferred:  # left to a loop that ended before it ran it: the command ended too
+                raise KeyboardInterrupt
     except KeyboardInterrupt:
         for number in (signal.SIGINT, signal.SIGTERM):  # one raised elsewhere (serve, Typer)
             signal.signal(number, signal.SIG_IGN)
         typer.echo(f"formtools: {'terminated' if _terminated else 'interrupted'}", err=True)
         sys.exit(_TERMINATED if _terminated else _INTERRUPTED)
+    finally:
+        _forget_handled_interrupt()
+
+
+def _forget_handled_interrupt() -> None:
+    """Clear CPython's mark of an interrupt nobody handled, set wrongly for one we did.
+
+    CPython marks the run as ended by an unhandled Ctrl-C whenever a KeyboardInterrupt leaves
+    code that ``exec`` or ``eval`` ran from a string, even one caught further up, as every
+    interrupt is here; ``python -m`` then ends the process by SIGINT once Python has exited,
+    whatever exit status it was given (``formtools: terminated`` and then death by SIGINT, -2:
+    130 for a shell, not 143; and for ``serve``, whose interrupt exits 0). Such code is
+    everywhere: dataclasses and namedtuple make their methods so, and a signal that came while
+    one was made, in a module a command imports late (httpx for ``batch --urls``, Playwright for
+    ``diff``), set the mark (2 in 150 Ctrl-Cs of ``batch --urls``). CPython clears the mark as
+    it starts running any string: an empty one clears it, here where every exit passes, after
+    the interrupt was handled. A run whose interrupt does leave :func:`main` is marked again as
+    it leaves."""
+    exec("")
 
 
 def _main() -> None:

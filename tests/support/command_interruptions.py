@@ -28,17 +28,17 @@ import os
 import signal
 import sys
 import threading
-from asyncio import _get_running_loop
 from pathlib import Path
 from types import FrameType
 from typing import Any
 
 #: The code an interrupt is raised in: formtools, the event loop and its threads, the MCP SDK, the
-#: HTTP server and client, the browser's driver.
+#: HTTP server and client, the browser's driver, and code made from a string (``<string>``: the
+#: methods dataclasses and namedtuple make with ``exec``).
 WATCHED = (
     "/formtools/", "/anyio/", "/asyncio/", "/threading.py", "/queue.py", "/concurrent/", "/mcp/",
     "/uvicorn/", "/starlette/", "/httpx/", "/httpcore/", "/playwright/", "/subprocess.py", "/tempfile.py",
-    "/shutil.py",
+    "/shutil.py", "<string>",
 )
 
 WATCHDOG = 25
@@ -47,8 +47,14 @@ _Tracer = Any
 
 
 def _counted() -> bool:
-    """Whether a line running now is counted (see ``FORMTOOLS_IN_LOOP``)."""
-    return os.environ.get("FORMTOOLS_IN_LOOP") != "1" or _get_running_loop() is not None
+    """Whether a line running now is counted (see ``FORMTOOLS_IN_LOOP``). asyncio is imported
+    only then: imported here for every run, it was never imported by the command itself, whose
+    import of it (``batch --urls``) could then not be signalled."""
+    if os.environ.get("FORMTOOLS_IN_LOOP") != "1":
+        return True
+    from asyncio import _get_running_loop
+
+    return _get_running_loop() is not None
 
 
 def _hung(signum: int, frame: object) -> None:

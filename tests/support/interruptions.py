@@ -31,7 +31,7 @@ from types import FrameType
 from typing import Any
 
 #: The code an interrupt is raised in: the pool, its locks and queues, and formtools' batch.
-WATCHED = ("/concurrent/futures/", "/threading.py", "/queue.py", "/multiprocessing/", "/formtools/_crawl/")
+WATCHED = ("/concurrent/futures/", "/threading.py", "/queue.py", "/multiprocessing/", "/formtools/_crawl/", "/formtools/_interrupts.py")
 
 #: Seconds a run (and what it leaves to end) may take before the driver calls it a hang.
 _WATCHDOG = 20
@@ -163,7 +163,7 @@ def _interrupted(site: str, archive: str, urls: str, out: Path, point: Point) ->
 def _as_before() -> list[str]:
     """What the run left changed in the process's interrupt handling, which the next run (or a
     library caller's next batch) would inherit: the handlers, and the holding's own state."""
-    from formtools._crawl import interrupts
+    from formtools import _interrupts as interrupts
 
     changed = []
     if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:

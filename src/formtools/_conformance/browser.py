@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING, Any
 
 from formtools._conformance.devtools import DevTools, DevToolsError
 from formtools._conformance.site import LocalSite, RecordedRequest
+from formtools._interrupts import held, holdable
 from formtools._spec.jsjson import dumps
 
 if TYPE_CHECKING:
@@ -448,7 +449,14 @@ class ChromiumOracle:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        self._stack.close()
+        """Close Chromium and remove its profile, with interrupts held until they are done: a
+        first Ctrl-C or SIGTERM as the browser closed (at the end of a run) cut Playwright's
+        close short, and Chromium, ended by its driver instead, left its profile or its
+        singleton socket's folder (``org.chromium.Chromium.*``) in the temporary directory, or
+        wrote the profile as it was removed (``cannot write the output: Directory not
+        empty``). The signals after the first are ignored by the command line anyway."""
+        with holdable(), held():
+            self._stack.close()
         self._site = self._context = self._page = self._devtools = None
 
     @property

@@ -40,7 +40,7 @@ from queue import SimpleQueue
 from types import FrameType
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO, TypeVar
 
-from formtools._crawl.interrupts import held, holdable, waited
+from formtools._interrupts import held, holdable, waited
 from formtools._crawl.pages import FetchOptions, Page, Unreadable, media_type, renders_as_html
 from formtools._spec.jsjson import dumps
 from formtools._synth.profile import get_profile, profile_names
@@ -768,11 +768,11 @@ class _Workers:
     before the URL fetcher starts its thread, whichever comes first, so that the command forks
     them (see :func:`_start_method`); with ``--jobs 1``, this process.
 
-    Every call into the pool and on a future runs with interrupts held (:mod:`.interrupts` says
-    why), and the waits for the workers are in SimpleQueue.get, calls of C that an interrupt
-    leaves as it found it, woken to run a handler whichever thread took the signal
-    (:func:`.interrupts.waited`): where the run spends its time, waiting, an interrupt stops it
-    at once."""
+    Every call into the pool and on a future runs with interrupts held
+    (:mod:`formtools._interrupts` says why), and the waits for the workers are in
+    SimpleQueue.get, calls of C that an interrupt leaves as it found it, woken to run a handler
+    whichever thread took the signal (:func:`formtools._interrupts.waited`): where the run
+    spends its time, waiting, an interrupt stops it at once."""
 
     def __init__(self, jobs: int, profile: str) -> None:
         self._jobs = jobs

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 from formtools._net import AsyncFetcher, FetchError, FetchPolicy, TooLarge
 
-from formtools._crawl.interrupts import held, waited
+from formtools._interrupts import held, waited
 from formtools._crawl.pages import FetchOptions, Page, Unreadable
 from formtools._parse.sources import is_url
 from formtools.errors import shown
@@ -35,10 +35,10 @@ def fetched(
     The fetching runs at most ``options.concurrency`` pages ahead of extraction: each page holds
     a slot of the loop's until it is taken here. The pages come over a SimpleQueue, whose get
     is a call of C that an interrupt (Ctrl-C, SIGTERM) leaves as it found it, woken to run a
-    handler whichever thread took the signal (see :mod:`.interrupts`). When the iteration stops, however it stops, the fetching is cancelled
-    and its thread waited for: it went on fetching after the batch had stopped, and its loop,
-    cut off by the interpreter's exit, printed a traceback (one Ctrl-C of ``batch --urls`` in
-    about ten).
+    handler whichever thread took the signal (see :mod:`formtools._interrupts`). When the
+    iteration stops, however it stops, the fetching is cancelled and its thread waited for: it
+    went on fetching after the batch had stopped, and its loop, cut off by the interpreter's
+    exit, printed a traceback (one Ctrl-C of ``batch --urls`` in about ten).
     """
     handover: SimpleQueue[Any] = SimpleQueue()
     slots = asyncio.Semaphore(options.concurrency)

@@ -1,4 +1,5 @@
-"""Ctrl-C and SIGTERM held back while the standard library's pool, futures and threads run.
+"""Ctrl-C and SIGTERM held back while code that must not be left half-way runs: the standard
+library's pool, futures and threads (the batch), and the close of a browser (the oracle).
 
 Their handlers raise KeyboardInterrupt in the main thread at whatever line it is running, and
 the standard library's process pool, futures and threads are not written to be left half-way.
@@ -10,6 +11,8 @@ give it back; Event.wait can leave it given back twice. A pool interrupted while
 workers never starts the thread that would stop them, and Python's exit waits for them for
 ever. So an interrupt that comes while such code runs is held and raised as that code returns;
 everywhere else, and above all while the batch waits for its workers, it is raised at once.
+Chromium's close, cut short, leaves its profile or its singleton socket's folder in the
+temporary directory (see formtools._conformance.browser).
 """
 
 from __future__ import annotations
