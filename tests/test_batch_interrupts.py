@@ -592,7 +592,7 @@ def test_a_handler_that_ignores_the_signals_after_it_stays_so_after_the_batch() 
 
 _SWAP_WINDOWS = """
 import gc, json, signal, sys
-from formtools._crawl import interrupts
+from formtools import _interrupts as interrupts
 from formtools._interrupts import holdable
 
 class Other(Exception):
