@@ -59,7 +59,7 @@ from tests.support.parity import (
     calls_the_oracle_sees,
     prepared_as_recorded,
 )
-from tests.test_html_profile_browser import _FILL_AND_CHECK, _operations, _samples, validity_differences
+from tests.test_html_profile_browser import _samples, fill_and_check, validity_differences
 
 pytestmark = pytest.mark.browser
 
@@ -267,10 +267,7 @@ def test_html_profile_is_check_validity(chromium: ChromiumOracle) -> None:
         chromium.page.goto(chromium.site.put(f"/chromium-tests/html-{number}", entry["text"].encode(), "text/html", SERVED))
         for tool in extraction.tools:
             cases = _samples(tool, chromium_tools[tool.name], random.Random(f"{_label(entry)}/{tool.name}"))
-            ordinal = [f for f in extraction.forms if f.attributes.get("toolname") == tool.name].index(tool.form)
-            answers = chromium.page.evaluate(
-                _FILL_AND_CHECK, [tool.name, ordinal, len(tool.form.controls), [_operations(tool, s) for s in cases]]
-            )
+            answers = fill_and_check(chromium, extraction, tool, cases)
             assert answers is not None, _label(entry)
             for sample, valid in zip(cases, answers, strict=True):
                 samples += 1

@@ -31,7 +31,7 @@ from formtools._conformance.browser import ChromiumOracle
 from formtools._spec.jsjson import dumps
 from tests.support.valuegen import choice_pages, value_pages
 from tests.test_browser_heldout_calls import _differences
-from tests.test_html_profile_browser import _FILL_AND_CHECK, _operations, _typed, submits, validity_differences
+from tests.test_html_profile_browser import _typed, fill_and_check, submits, validity_differences
 
 pytestmark = pytest.mark.browser
 
@@ -60,11 +60,7 @@ def _html_disagreements(chromium: ChromiumOracle, counts: Counter[str]) -> list[
                     samples.append(case)
                 elif not formtools.validate_input(tool, case) or submits(tool, case):
                     found.append(f"{where}{dumps(case)}: of the wrong kind, accepted")
-            ordinal = [f for f in extraction.forms if f.attributes.get("toolname") == tool.name].index(tool.form)
-            answers = chromium.page.evaluate(
-                _FILL_AND_CHECK,
-                [tool.name, ordinal, len(tool.form.controls), [_operations(tool, s) for s in samples]],
-            )
+            answers = fill_and_check(chromium, extraction, tool, samples)
             assert answers is not None, where
             portable_schema = jsonschema.Draft202012Validator(portable[tool.name].to_dict()["inputSchema"])
             for sample, browser_valid in zip(samples, answers, strict=True):
