@@ -44,12 +44,14 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
         ordered = False
 
         def _assign_work_unit(self, node: object) -> None:
-            # the first assignment follows the building of the work queue (one unit per file)
-            if not self.ordered:
-                units = sorted(self.workqueue.items(), key=lambda unit: -seconds.get(unit[0], 0.0))
-                self.workqueue.clear()
-                self.workqueue.update(units)
-                self.ordered = True
+            # the first assignment follows the building of the work queue (one unit per file);
+            # xdist's own internals, so an xdist that keeps them otherwise keeps its own order
+            queue = getattr(self, "workqueue", None)
+            if not self.ordered and isinstance(queue, dict):
+                units = sorted(queue.items(), key=lambda unit: -seconds.get(unit[0], 0.0))
+                queue.clear()
+                queue.update(units)
+            self.ordered = True
             super()._assign_work_unit(node)
 
     return LongestFileFirst(config, log)
