@@ -392,6 +392,10 @@ class _Page(PointerScan):
         self._check_templates(templates, bool(bases))
         base_url = self._base_url(bases, url)
         base_target = self._base_target(bases)
+        if any(self._inside(frame, _FOREIGN) for frame in frames):
+            # lexbor's names say no namespace: an <iframe name> in SVG is SVG's, no navigable
+            # (the fast path named one), unless an integration point let it out; html5lib knows
+            raise _Unsure
         frame_names = frozenset(
             name
             for frame in frames
