@@ -160,6 +160,44 @@ def test_parser_pages() -> None:
     assert fallbacks < 0.3 * len(pages)
 
 
+# What the fast path reads outside the forms, by element name: bases, referrer metas, named
+# child navigables, templates, and the elements html5lib 1.1 parses otherwise; each with or
+# without an id a label or form= points at, in and out of SVG, templates and noscript.
+_ELSEWHERE = [
+    "<base href=/b{i}/>", "<base target=t{i}>", "<base href='/c{i}/' target=_top id=e{i}>",
+    "<meta name=referrer content={policy}>", "<meta name=Referrer content={policy} id=e{i}>",
+    "<meta content={policy}>", "<meta name=description content=x id=e{i}>",
+    "<iframe name=n{i}></iframe>", "<iframe id=e{i}></iframe>", "<frame name=n{i}>",
+    "<embed name=n{i}>", "<embed id=e{i}>", "<object name=n{i}></object>", "<object id=e{i} form=f></object>",
+    "<template><base href=/t{i}/><iframe name=t{i}></iframe></template>", "<template id=e{i}></template>",
+    "<svg><iframe name=s{i}></iframe><meta name=referrer content={policy}></svg>",
+    "<noscript><meta name=referrer content={policy}><iframe name=x{i}></iframe></noscript>",
+    "<label for=e{i}>L{i}</label>", "<p id=e{i}>text</p>", "<dialog></dialog>", "<search></search>",
+]  # fmt: skip
+
+
+def test_pages_of_what_the_query_leaves_to_element_names() -> None:
+    """Seeded pages of bases, metas, frames, templates and ids around a tool form that submits
+    to a named target: the same base URL and target, child navigables, referrer policy and
+    tools on both paths. (It found the fast path naming a child navigable after an
+    ``<iframe name>`` in SVG, which is SVG's element: now html5lib's answer.)"""
+    rng = random.Random(1515)
+    taken = 0
+    for _ in range(120):
+        pieces = [
+            rng.choice(_ELSEWHERE).format(i=rng.randrange(4), policy=rng.choice(["origin", "no-referrer", "bogus"]))
+            for _ in range(rng.randint(1, 8))
+        ]
+        at = rng.randint(0, len(pieces))
+        form = (
+            f"<form id=f toolname=t tooldescription=d target=n{rng.randrange(4)} action=x>"
+            f"<input name=q id=e{rng.randrange(4)}><button>Go</button></form>"
+        )
+        page = "<head>" + "".join(pieces[:at]) + "</head><body>" + form + "".join(pieces[at:])
+        taken += _same_answer(page, url="https://shop.example/p/", profiles=("chromium",), all_forms=(False,))
+    assert taken > 50, taken  # (SVG, dialog and search pieces send a page to html5lib)
+
+
 def test_parser_pages_other_profiles() -> None:
     for _, page in generate_parser_pages(60, seed=9000):
         _same_answer(page, profiles=("html", "portable"), all_forms=(False,))

@@ -212,12 +212,19 @@ _BUTTON_SCOPE = frozenset({"applet", "caption", "html", "marquee", "object", "ta
                            "button"})  # fmt: skip
 # Elements html5lib 1.1 parses otherwise than the Standard now does.
 _UNMODELLED = frozenset({"isindex", "search", "dialog"})
-_QUERY = ("[\\1 ], label[for], [id], template, isindex, search, dialog, base, iframe[name], frame[name],"
-          " object[name], embed[name]")
+#: What the skeleton needs in document order among each other: forms and controls (marked),
+#: labels with ``for``, elements with an id, named objects (listed elements and navigables).
+_QUERY = "[\\1 ], label[for], [id], object[name]"
+#: What it needs of other elements, in document order among their own name, one walk of the
+#: tree per name: lexbor matched every selector of one list against every element, and the ten
+#: type selectors were two thirds of the query on the benchmark's form pages (about 180 M
+#: instructions a pass; the nine walks cost about 65 M).
+_BY_NAME = ("template", "isindex", "search", "dialog", "base", "iframe", "frame", "embed", "meta")
 _KINDS = {tag: "listed" for tag in LISTED} | {tag: "unmodelled" for tag in _UNMODELLED} | {
     "form": "form", "label": "label", "template": "template", "meta": "meta", "base": "base",
     "iframe": "frame", "frame": "frame", "embed": "frame",
 }
+_BY_KIND = frozenset(_KINDS[name] for name in _BY_NAME)
 _UNSKELETAL = _FOREIGN | _SELECT_PARTS | {"template"}  # what no element a skeleton holds is in
 _XML_NAME = re.compile(r"[a-z_][a-z0-9_.-]*")
 _INFOSET = InfosetFilter(preventDoubleDashComments=True)
@@ -330,9 +337,6 @@ class _Page(PointerScan):
         source: str | None,
         encoding_guessed: bool,
     ) -> Document:
-        # <base>, <iframe name> and <frame name> are looked for in the same walk of the tree: a
-        # byte search for them cost more than the selectors (a page without them has none)
-        query = _QUERY + ", meta[name]"  # a <meta name=referrer> policy (its name may be a reference)
         forms: list[LexborNode] = []
         self.marked: list[tuple[int, LexborNode]] = []
         self.labels: list[LexborNode] = []
@@ -344,13 +348,15 @@ class _Page(PointerScan):
         index, positions, first_with_id = self.index, self.positions, self.first_with_id
         self.repeated_ids: set[str] = set()
         previous = -1
-        for node in self.tree.css(query):
+        for node in self.tree.css(_QUERY):
             key = node.mem_id
             if key == previous:  # matched by two selectors
                 continue
             previous = key
             index[key] = len(index)
             kind = _KINDS.get(node.tag or "")
+            if kind in _BY_KIND:
+                kind = None  # (an element with an id: its kind's list comes from its name)
             # one attribute dict for forms and controls, which read three of them
             attributes = node.attributes if kind == "listed" or kind == "form" else None
             ident = node.id if attributes is None else attributes.get("id")
@@ -374,16 +380,21 @@ class _Page(PointerScan):
                     frames.append(node)
             elif kind == "label":
                 self.labels.append(node)
-            elif kind == "template":
-                templates.append(node)
-            elif kind == "meta":
-                metas.append(node)
-            elif kind == "base":
-                bases.append(node)
-            elif kind == "frame":
-                frames.append(node)
-            elif kind == "unmodelled":
+        for name in _BY_NAME:
+            nodes = self.tree.tags(name)
+            if not nodes:
+                continue
+            kind = _KINDS[name]
+            if kind == "unmodelled":
                 raise _Unsure
+            if kind == "template":
+                templates = nodes
+            elif kind == "base":
+                bases = nodes
+            elif kind == "meta":  # a <meta name=referrer> policy (its name may be a reference)
+                metas = [meta for meta in nodes if "name" in meta.attributes]
+            else:  # iframe, frame, embed: a named one names a child navigable
+                frames += (frame for frame in nodes if "name" in frame.attributes)
         known: dict[int, int] = {}
         if any(out_of_reach(n, known) for n in (*forms, *self.labels, *(n for _, n in self.marked))):
             raise _Unsure  # too deep (Blink would have moved it up) or in SVG/MathML: html5lib knows
@@ -392,6 +403,10 @@ class _Page(PointerScan):
         self._check_templates(templates, bool(bases))
         base_url = self._base_url(bases, url)
         base_target = self._base_target(bases)
+        if any(self._inside(frame, _FOREIGN) for frame in frames):
+            # lexbor's names say no namespace: an <iframe name> in SVG is SVG's, no navigable
+            # (the fast path named one), unless an integration point let it out; html5lib knows
+            raise _Unsure
         frame_names = frozenset(
             name
             for frame in frames
