@@ -759,7 +759,17 @@ def test_ctrl_c_taken_by_another_thread_stops_the_batch_waiting_for_a_worker_at_
 _CALLERS_LOOP = """
 import asyncio, json, random, signal, sys
 from pathlib import Path
+from formtools._crawl import batch
 from formtools._crawl.batch import BatchOptions, run_batch
+
+if sys.argv[4] == "start":  # a Ctrl-C held while the pool forked, raised as the start returns
+    start = batch._Workers.start
+    def start_then_interrupt(self):
+        fresh = self._pool is None
+        start(self)
+        if fresh and self._pool is not None:
+            signal.raise_signal(signal.SIGINT)
+    batch._Workers.start = start_then_interrupt
 
 async def amain():
     loop = asyncio.get_running_loop()
@@ -768,7 +778,7 @@ async def amain():
     loop.add_signal_handler(signal.SIGUSR1, lambda: seen.append("SIGUSR1"))
     rng = random.Random(int(sys.argv[3]))
     interrupted = 0
-    for trial in range(2):
+    for trial in range(int(sys.argv[5])):
         first = rng.randint(20, 120)
         try:
             run_batch([sys.argv[1]], Path(sys.argv[2]), options=BatchOptions(jobs=2),
@@ -783,16 +793,23 @@ if __name__ == "__main__":
 """
 
 
-def test_an_interrupted_batch_in_a_callers_asyncio_program_sends_its_loop_no_signal(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("when", "trials"), [("page", 2), ("start", 8)])
+def test_an_interrupted_batch_in_a_callers_asyncio_program_sends_its_loop_no_signal(
+    tmp_path: Path, when: str, trials: int
+) -> None:
     """``run_batch`` in a program whose asyncio loop handles SIGUSR1 (``add_signal_handler``:
     the loop's wakeup fd), interrupted at seeded pages: the forked workers inherited that fd, and
     the signal the batch stops them with (SIGUSR1) was written to it, so the caller's handler
-    ran once per worker of each interrupted batch (4 times in 2 batches before); it must not."""
+    ran once per worker of each interrupted batch (4 times in 2 batches before); it must not.
+    ``start``: interrupted as the pool's start returns, which stops workers just forked, before
+    their initializer dropped the fd (the caller's handler ran in 3–6 of 10 batches before)."""
     site = _site(tmp_path, 400, random.Random(24))
     script = tmp_path / "caller.py"  # a file: the batch's workers may import the main module
     script.write_text(_CALLERS_LOOP)
     done = subprocess.run(
-        [sys.executable, str(script), str(site), str(tmp_path / "tools.jsonl"), "24"], capture_output=True, timeout=120
+        [sys.executable, str(script), str(site), str(tmp_path / "tools.jsonl"), "24", when, str(trials)],
+        capture_output=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr.decode()[-3000:]
-    assert json.loads(done.stdout) == [2, []]
+    assert json.loads(done.stdout) == [trials, []]

@@ -520,7 +520,7 @@ def serve(
     transport: Annotated[str, typer.Option("--transport", help="stdio or http (streamable HTTP at /mcp).")] = "stdio",
     host: Annotated[str, typer.Option("--host", help="The address the http transport listens on.")] = "127.0.0.1",
     port: Annotated[
-        int, typer.Option("--port", min=0, max=65535, help="The port the http transport listens on (0: any free one).")
+        int, typer.Option("--port", min=1, max=65535, help="The port the http transport listens on.")
     ] = 8000,
     base_url: Annotated[
         Optional[str],

@@ -1270,10 +1270,32 @@ _HIDING_PLACES = (
 _HIDDEN_VALUES = (" hidden", ' hidden=""', " hidden=until-found", " HIDDEN=x", " hidden=HIDDEN")
 
 
+#: the rarer combinations, each once: until-found on a checkbox itself (its box shows; an unnamed
+#: radio button is in no group, and valid unchecked) or on a text
+#: field (its editor does not), and hidden on a declarative shadow root's template (which hides
+#: nothing: the root is its parent's)
+UNSEEN_PINNED = (
+    "<input type=checkbox required hidden=until-found>",
+    "<input TYPE=CHECKBOX required HIDDEN=UNTIL-FOUND>",
+    "<input required hidden=until-found>",
+    "<div><template shadowrootmode=open hidden><form toolname=s tooldescription=d action=/done>"
+    "<input name=q required value=x><input required><button>Send</button></form></template></div>",
+)
+
+
 def unseen_control_page(seed: int) -> str:
     """A tool form (no toolautosubmit) with a named input a call fills, an unnamed required
     control no call can, a ``hidden`` attribute somewhere around it or none, and a submit
-    button: whether the person at the keyboard can complete the form is Chromium's to say."""
+    button: whether the person at the keyboard can complete the form is Chromium's to say. A
+    negative seed gives one of :data:`UNSEEN_PINNED` instead."""
+    if seed < 0:  # -1, -2 …: the pinned ones
+        pinned = UNSEEN_PINNED[-seed - 1]
+        if pinned.startswith("<div>"):
+            return f"<!doctype html><meta charset=utf-8>{pinned}"
+        return (
+            "<!doctype html><meta charset=utf-8><form toolname=t tooldescription=d action=/done>"
+            f"<input name=q required value=x>{pinned}<button>Send</button></form>"
+        )
     rng = random.Random(seed)
     control = rng.choice(_UNREACHED)
     place = rng.choice(_HIDING_PLACES)

@@ -215,7 +215,9 @@ RULES: tuple[Rule, ...] = (
         ("inputSchema.not", "inputSchema.x-formtools-unsatisfiable"),
         "A control fails constraint validation whatever a call does (one no call can fill, or a "
         "required select with nothing to choose but its placeholder, as when a script fills it "
-        "later), so the browser never submits the form. Chromium's schema still accepts inputs; "
+        "later), so the browser never submits the form (a form without toolautosubmit waits for "
+        "the person, who can complete what they can see and choose: not a hidden control, nor a "
+        "select whose every choice is disabled). Chromium's schema still accepts inputs; "
         "the html profile's accepts none (`not: {}`) and says why in "
         "`x-formtools-unsatisfiable`.",
         changes="added",

@@ -729,12 +729,16 @@ def _worker_start(parent: int) -> None:
     A forked worker also inherits the parent's wakeup fd (``signal.set_wakeup_fd``: asyncio's
     ``add_signal_handler``, trio, Qt), where Python writes each signal its handlers take: the
     stop signal of an interrupted batch's workers reached the caller's loop as its own, and a
-    handler the caller had for SIGUSR1 ran once per worker. The worker's signals are its own."""
+    handler the caller had for SIGUSR1 ran once per worker. The worker's signals are its own;
+    the stop signal, blocked as the parent forked it (:meth:`_Workers.start`), is taken from here
+    on: one sent between the fork and this (a Ctrl-C held in the start, raised as it returns,
+    stops the workers just forked) went to the caller's loop through the inherited fd."""
     signal.set_wakeup_fd(-1)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if _STOP_SIGNAL != signal.SIGTERM:
         signal.signal(_STOP_SIGNAL, _stop_asked)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {_STOP_SIGNAL})
     if sys.platform != "linux":
         return
     import ctypes
@@ -794,8 +798,13 @@ class _Workers:
             self._pool = ProcessPoolExecutor(
                 self._jobs, mp_context=context, initializer=_worker_start, initargs=(os.getpid(),)
             )
-            # the first submission forks every worker, before the pool starts its own thread
-            self._pool.submit(int)
+            # the first submission forks every worker, before the pool starts its own thread;
+            # a worker takes the stop signal once its initializer has set its handlers
+            blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {_STOP_SIGNAL})
+            try:
+                self._pool.submit(int)
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
 
     def submit(
         self, fn: Callable[..., _T], /, *args: Any, finished: SimpleQueue[Future[_T]] | None = None

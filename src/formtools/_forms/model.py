@@ -106,11 +106,13 @@ class Control:
     #: display size is 1): Chromium 156 never takes it for a submit button, whatever its type
     #: (measured live: tests/test_browser_select.py)
     select_button: bool = False
-    #: a ``hidden`` attribute on it or an ancestor (either state: display: none, or until-found,
-    #: which a person's find-in-page reveals only for text, and a control has none to find): the
-    #: person at the keyboard cannot see it, and Chromium 156's interactive validation does not
-    #: reveal it ("An invalid form control is not focusable"), so they can never complete it
-    #: (measured live: tests/test_lint_truth.py). What scripts or style sheets hide is unknown here
+    #: a ``hidden`` attribute on it or an HTML ancestor (either state: display: none, or
+    #: until-found, whose content-visibility hides the contents, a text field's editor among
+    #: them, and which find-in-page reveals only for text, which a control has none of; not
+    #: until-found on a checkbox or radio button itself, whose box shows): the person at the
+    #: keyboard cannot see it, and Chromium 156's interactive validation does not reveal it ("An
+    #: invalid form control is not focusable"), so they can never complete it (measured live:
+    #: tests/test_lint_truth.py). What scripts or style sheets hide is unknown here
     unseen: bool = False
 
     def __hash__(self) -> int:
@@ -418,6 +420,18 @@ class _Listed:
     unseen: bool
 
 
+def _shows_its_box(element: etree._Element) -> bool:
+    """``hidden=until-found`` on a checkbox or radio button itself: content-visibility: hidden
+    hides an element's contents, and these have none, so the person sees the box, clicks it,
+    and interactive validation focuses it (Chromium 156; a text field's contents are its
+    editor, which it does hide)."""
+    return (
+        element.tag == "input"
+        and ascii_lowercase(element.get("hidden") or "") == "until-found"
+        and ascii_lowercase(element.get("type") or "") in ("checkbox", "radio")
+    )
+
+
 def _walk(root: etree._Element) -> Iterator[tuple[str, etree._Element]]:
     """Start/end events in tree order below ``root``, leaving out template contents (which are
     not in the tree: an inert fragment, or a shadow tree scanned as a scope of its own)."""
@@ -571,10 +585,11 @@ def _scan_scope(
             if form is not None and form not in inner_heading:
                 inner_heading.add(form)
                 headings[form] = element
-        if element.get("hidden") is not None and not tag.startswith("{"):
-            hiding.append(element)
         if tag == "template" and _attaches_shadow_root(element, shadow_hosts):
+            # (its host is the template's parent: the template's own hidden hides nothing)
             _scan_scope(element, document, counter, shadow_hosts, found, bool(hiding))
+        elif element.get("hidden") is not None and not tag.startswith("{") and not _shows_its_box(element):
+            hiding.append(element)
         if tag in LISTED:
             listed.append(
                 _Listed(

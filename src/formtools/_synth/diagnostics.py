@@ -24,9 +24,10 @@ CODES: dict[str, tuple[Severity, str]] = {
     "never-valid": (
         Severity.ERROR,
         "no input can make this form valid: a control fails constraint validation whatever a "
-        "call does (one no call can fill, in a form with toolautosubmit, or a required select "
-        "with nothing to choose), so no call gets it submitted (the html profile's schema "
-        "accepts nothing)",
+        "call does (one no call can fill, in a form with toolautosubmit; one no call can fill "
+        "that the person cannot complete either: hidden, or a required select whose every "
+        "choice is disabled; or a required select with nothing to choose), so no call gets it "
+        "submitted (the html profile's schema accepts nothing)",
     ),
     "needs-person": (
         Severity.WARNING,
