@@ -313,6 +313,11 @@ def _running(pid: int) -> bool:
     return True
 
 
+#: Seconds a child navigable's request waits for a top-level one before it is taken for the
+#: submission (see ChromiumOracle._submission)
+_CHILD_GRACE = 0.3
+
+
 class ChromiumOracle:
     """Headless Chromium with WebMCP, launched once and reused for every page.
 
@@ -695,13 +700,24 @@ class ChromiumOracle:
         """The first navigation request the site received since request number ``first``: a
         top-level document's (this window's, or a new one's), else (unless ``top_level``) a
         child navigable's (a form whose target is an iframe). A top-level one comes first
-        whatever the order of arrival: a child a submit handler adds can load before it."""
+        whatever the order of arrival: a child a submit handler adds can load before it, so a
+        child's is taken only once no top-level one came for :data:`_CHILD_GRACE` seconds after
+        it (taken at once, a child's request that arrived a few milliseconds before the
+        window's, on a loaded machine, was reported as the submission)."""
         deadline = time.monotonic() + 5.0
+        child_since: float | None = None
         while True:
             received = self.site.requests[first:]
             found = next((request for request in received if request.is_document), None)
             if found is None and not top_level:
-                found = next((request for request in received if request.is_navigation), None)
+                child = next((request for request in received if request.is_navigation), None)
+                if child is not None:
+                    child_since = child_since or time.monotonic()
+                    if time.monotonic() - child_since >= _CHILD_GRACE:
+                        found = child
+                    else:
+                        time.sleep(0.002)
+                        continue
             if found is not None:
                 return _submitted(found)
             if not required or time.monotonic() > deadline:
