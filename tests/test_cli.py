@@ -232,8 +232,9 @@ _RUNS = {
 
 def _number_options() -> list[tuple[str, str, str]]:
     """``(command, option, value)``: every int and float option of every command, with nan and
-    -1 (``--timeout`` with 0 too: a deadline of none), read from the command line's definition
-    so that a new one is tried as it comes."""
+    -1 (``--timeout`` with 0 too: a deadline of none; ``--port`` too: the server announced port 0
+    while it listened on another), read from the command line's definition so that a new one is
+    tried as it comes."""
     import typer.main
 
     from formtools.cli import app
@@ -242,7 +243,7 @@ def _number_options() -> list[tuple[str, str, str]]:
     for name, command in typer.main.get_command(app).commands.items():  # type: ignore[attr-defined]
         for param in command.params:  # click's types by name: typer may bring its own click
             if param.param_type_name == "option" and param.type.name.split()[0] in ("integer", "int", "float"):
-                found += [(name, param.opts[0], value) for value in ("nan", "-1", *(["0"] if param.opts[0] == "--timeout" else []))]
+                found += [(name, param.opts[0], value) for value in ("nan", "-1", *(["0"] if param.opts[0] in ("--timeout", "--port") else []))]
     return found
 
 
