@@ -72,11 +72,11 @@ def _a_number(param: typer.CallbackParam, value: float) -> float:
     return value
 
 
-def _positive_seconds(value: float) -> float:
+def _positive_seconds(param: typer.CallbackParam, value: float) -> float:
     """``serve --timeout`` is more than 0 seconds: 0, a negative number or nan started a server
     whose every call failed, with a traceback on standard error."""
     if not value > 0:
-        raise UsageProblem(f"--timeout: {value:g} is not a positive number of seconds")
+        raise UsageProblem(f"{param.opts[0]}: {value:g} is not a positive number of seconds")
     return value
 
 

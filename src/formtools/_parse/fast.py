@@ -927,10 +927,10 @@ class _Page(PointerScan):
         Each copy walks up only to the first such ancestor already stubbed."""
         html = self.tree.root
         kept = ("dir", "hidden")  # dirname's last resort; what hides the whole page
-        skeleton = etree.Element(
-            "html",
-            {name: value for name, value in self._attributes(html).items() if name in kept} if html is not None else {},
-        )
+        attributes = {}
+        if html is not None and any(name in html.attrs for name in kept):
+            attributes = {name: value for name, value in self._attributes(html).items() if name in kept}
+        skeleton = etree.Element("html", attributes)
         stubs: dict[int, etree._Element] = {}
         for key in sorted(self.roots, key=self.order.__getitem__):
             root = self.roots[key]
