@@ -179,6 +179,49 @@ def _spark(found: dict[str, Any]) -> list[list[str]]:
     ]]
 
 
+def _goals(results: dict[str, dict[str, Any]]) -> list[list[str]]:
+    """Issue 16's goals against the figures of this run, so that where they stand is generated
+    with them instead of written beside them by hand (and going stale at the next run)."""
+
+    def judged(met: bool, figure: str) -> list[str]:
+        return [figure, "met" if met else "not met"]
+
+    rows: list[list[str]] = []
+    corpora = results.get("formpages", {}).get("corpora", {})
+    for name, label, goal in (("formpages", "form pages", 0.50), ("mixed", "crawl mix", 0.60)):
+        if name in corpora:
+            ratio = corpora[name]["ratio"]
+            rows.append([f"`batch --jobs 1` ≥ {goal:.2f} × fastest parse, {label}",
+                         *judged(ratio >= goal, f"{ratio:.2f}")])
+    if "scaling" in results:
+        found = results["scaling"]
+        top = max(found["jobs"])
+        goal = 0.9 * top
+        largest = max((r for r in found["rows"] if r["version"] == "now"), key=lambda r: r["pages"])
+        for kind in ("directory", "WARC.gz"):
+            row = next(r for r in found["rows"] if r["version"] == "now" and r["jobs"] == top
+                       and (r["input"], r["kind"]) == (largest["input"], kind))
+            free = row["clean_speedups"]
+            shown = statistics.median(free) if free else row["speedup"]
+            where = (f"median of {len(free)} free rounds" if free else
+                     f"median, no round free; the machine's ceiling {found['ceiling']['median']:.2f}×")
+            rows.append([f"`--jobs {top}` ÷ `--jobs 1` ≥ {goal:.1f}×, {largest['input']}, {kind}",
+                         *judged(shown >= goal, f"{shown:.2f}× ({where})")])
+        wall = found["startup"]["now"]["wall_s"]
+        rows.append(["start-up ≤ 0.15 s", *judged(wall <= 0.15, f"{wall:.3f} s")])
+    if "memory" in results:
+        for kind in ("directory", "WARC.gz"):
+            run = results["memory"].get(kind)
+            if not run:
+                continue
+            peak = max(v for k, v in run["peak_mib"].items() if k != "parent")
+            growth = max((g or 0.0) for k, g in run["growth_after_1000_mib"].items() if k != "parent")
+            flat = growth <= 0.1 * peak and peak * 1.048576 < 200
+            rows.append([f"peak RSS per worker < 200 MB, flat after 1,000 pages (growth ≤ 10 %), {kind}",
+                         *judged(flat, f"{peak:.0f} MiB, +{growth:.1f} MiB")])
+    return rows
+
+
 RENDER: dict[str, Callable[[dict[str, Any]], list[list[str]]]] = {
     "formpages": _formpages,
     "memory": _memory,
@@ -210,6 +253,10 @@ def section(results: dict[str, dict[str, Any]], found: dict[str, object]) -> str
         "|---|---|",
         *(f"| {what} | {figure} |" for what, figure in rows),
     ]
+    goals = _goals(results)
+    if goals:
+        parts += ["", "Issue 16's goals against these figures:", "", "| goal | measured | |",
+                  "|---|---|---|", *(f"| {goal} | {figure} | {verdict} |" for goal, figure, verdict in goals)]
     if curve:
         parts += ["", "Scaling, whole command (start-up included), pages/s of the best round:",
                   "", curve]

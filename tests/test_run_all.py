@@ -6,6 +6,7 @@ block between the README's markers; its figures are not asserted, their presence
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -31,6 +32,10 @@ def test_the_section_is_regenerated_between_the_markers_and_nothing_else_moves(t
     assert "cores (" in block and "Python 3." in block and "commit " in block  # machine, versions
     assert "`batch --jobs 2` ÷ `--jobs 1`" in block and "The machine's ceiling in those rounds" in block
     assert "batch start-up, empty input" in block
+    # issue 16's goals judged from the same run's figures, not written beside them by hand
+    goals = block.split("Issue 16's goals against these figures:", 1)[1].split("Scaling, whole command", 1)[0]
+    assert re.search(r"\| start-up ≤ 0\.15 s \| \d\.\d{3} s \| (met|not met) \|", goals)
+    assert re.search(r"\| `--jobs 2` ÷ `--jobs 1` ≥ 1\.8×, .*, WARC\.gz \| \d\.\d\d× \(.*\) \| (met|not met) \|", goals)
     assert "| form pages, directory (200 pages, 16 MB) |" in block
     assert block in done.stdout  # printed as written
 
