@@ -327,6 +327,31 @@ def non_json_value(tool_input: Mapping[Any, Any]) -> InputProblem | None:
     return None
 
 
+def _beyond_json(value: Any) -> bool:
+    """Whether ``value`` is a number JSON has no spelling for: NaN, ±Infinity, or a whole
+    number beyond the doubles (which ``JSON.parse`` reads as ±Infinity)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return not math.isfinite(js_double(value))
+
+
+def _as_json_gives(value: Any) -> Any:
+    return None if _beyond_json(value) else value
+
+
+def as_json_round_trip_gives(tool_input: dict[str, Any]) -> dict[str, Any]:
+    """``tool_input`` as Chromium's fill reads it. ``executeTool`` serializes the input with
+    ``JSON.stringify`` and parses it again, so NaN, ±Infinity and whole numbers beyond the
+    doubles (a Python caller's floats; ``json.loads`` of an agent's ``1e400``) arrive as null,
+    refused as null is ("Invalid value for parameter f"): formtools filled a text field with
+    "Infinity" and a range with its default and sent them. A value or an array item is all a
+    fill reads (an array inside an array, or an object, is refused whatever it holds)."""
+    return {
+        key: [_as_json_gives(item) for item in value] if isinstance(value, list) else _as_json_gives(value)
+        for key, value in tool_input.items()
+    }
+
+
 def refuse_lone_surrogates(tool_input: Any) -> None:
     """Raise :class:`InputError` as a Chromium call does if ``tool_input`` holds a lone
     surrogate (:func:`holds_lone_surrogate`)."""
@@ -358,7 +383,7 @@ def fill(
     Keys not given keep the control's current state (``state``, else the page's initial one).
     Raises :class:`InputError` with every rejected key and changes nothing when any is bad.
     """
-    tool_input = require_object(tool_input)
+    tool_input = as_json_round_trip_gives(require_object(tool_input))
     refuse_lone_surrogates(tool_input)
     current = initial_state(form) if state is None else _state_of(form, state)
     chosen_profile = get_profile(profile)
