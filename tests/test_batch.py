@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -92,17 +93,18 @@ def write_pages(root: Path) -> dict[str, bytes]:
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])  # 2: the worker processes read the files
-def test_directory_recursion_explicit_files_and_a_missing_file(tmp_path: Path, jobs: str) -> None:
+def test_directory_recursion_explicit_files_and_an_unreadable_file(tmp_path: Path, jobs: str) -> None:
     site = tmp_path / "site"
     write_pages(site)
     out = tmp_path / "tools.jsonl"
-    missing = str(tmp_path / "gone.html")
-    done = run(str(site), missing, str(site / "tool.html"), "--out", str(out), "--jobs", jobs)
+    unreadable = str(tmp_path / "loop.html")  # there, but unreadable (a link to itself): its error line
+    os.symlink(unreadable, unreadable)
+    done = run(str(site), unreadable, str(site / "tool.html"), "--out", str(out), "--jobs", jobs)
     assert done.returncode == 0, done.stderr
     text = out.read_text("utf-8").splitlines()
     assert len(text) == 6  # tool.html twice: once in the directory, once by name
     found = {json.loads(line).get("path"): json.loads(line) for line in text}
-    assert found[missing] == {"path": missing, "error": f"{missing}: no such file"}
+    assert "error" in found[unreadable]
     assert [t["name"] for t in found[str(site / "utf16.html")]["tools"]] == ["wide"]
     assert found[str(site / "deep/er/latin.htm")]["tools"][0]["description"] == "Café crème"
     assert found[str(site / "deep/none.HTML")] == {
@@ -711,6 +713,33 @@ def test_usage_mistakes_exit_2(tmp_path: Path, args: tuple[str, ...], message: s
     done = run(*args, "--out", str(tmp_path / "o.jsonl"))
     assert done.returncode == 2
     assert message in done.stderr.decode()
+
+
+def test_a_missing_input_is_a_usage_mistake_that_writes_nothing(tmp_path: Path) -> None:
+    """An input named on the command line that does not exist (a mistyped path: an HTML file, a
+    WARC, a directory, a path under a file) exits 2 with one line naming it, creates no output
+    and leaves an existing one as it was, with or without ``--resume``. It used to be an
+    ``error`` line and exit 0. Seeded: the missing path's kind and place among real inputs."""
+    import random
+
+    rng = random.Random(1605)
+    site = tmp_path / "site"
+    write_pages(site)
+    kept = tmp_path / "kept.jsonl"
+    kept.write_text('{"path":"earlier.html","tools":[]}\n')
+    before = kept.read_bytes()
+    for case in range(8):
+        missing = str(tmp_path / rng.choice(["gone.html", "gone.warc.gz", "gone.warc", "gone/", "kept.jsonl/x.html"]))
+        inputs = [str(site), str(site / "tool.html")]
+        inputs.insert(rng.randrange(len(inputs) + 1), missing)
+        fresh = tmp_path / f"fresh{case}.jsonl"
+        for out, extra in ((fresh, ()), (kept, ("--resume",)), (kept, ())):
+            done = run(*inputs, *extra, "--out", str(out), "--jobs", rng.choice(["1", "2"]))
+            error = done.stderr.decode()
+            assert done.returncode == 2, (inputs, extra, error)
+            assert error == f"formtools: error: {missing}: no such file or directory\n"
+        assert not fresh.exists()
+        assert kept.read_bytes() == before
 
 
 def test_an_output_that_is_an_input_is_refused_before_anything_is_written(

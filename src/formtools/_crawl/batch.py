@@ -608,6 +608,20 @@ def _pages(
 # --- the run --------------------------------------------------------------------------------
 
 
+def _refuse_missing_inputs(inputs: Sequence[str]) -> None:
+    """Refuse an input named on the command line that does not exist: a mistyped path is the
+    user's mistake, said in one line before the output is opened (it used to become an ``error``
+    line in a fresh output and exit 0, or be appended under ``--resume``). A file that exists
+    but cannot be read, or one that goes away during the run, stays its page's ``error`` line."""
+    for name in inputs:
+        try:
+            os.stat(name)
+        except (FileNotFoundError, NotADirectoryError):
+            raise SourceError(f"{name}: no such file or directory") from None
+        except OSError:  # there, but not readable (permissions, a loop of links): the page's line says why
+            pass
+
+
 def _refuse_output_among_inputs(out: Path, inputs: Sequence[str]) -> None:
     """Refuse an output that is one of the inputs (the output is truncated before the inputs
     are read: an archive named twice was emptied, and the run reported 0 pages) or an HTML file
@@ -882,6 +896,7 @@ def run_batch(
             raise UsageProblem(
                 f"{name}: batch reads files, directories and WARC files; put URLs in a file for --urls"
             )
+    _refuse_missing_inputs(inputs)
     if urls is not None and urls.is_dir():
         raise UsageProblem(f"--urls: {urls} is a directory, not a file")
     if urls is not None and not urls.is_file():
