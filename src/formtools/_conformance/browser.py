@@ -325,11 +325,11 @@ def _close_browser(context: BrowserContext, profile: Path) -> None:
         context.close()
     finally:
         try:
-            socket_path = Path(os.readlink(profile / "SingletonSocket"))
+            socket_path = os.readlink(profile / "SingletonSocket")
         except OSError:  # removed by Chromium's own close
-            socket_path = None
-        if socket_path is not None and socket_path.name == "SingletonSocket":
-            shutil.rmtree(socket_path.parent, ignore_errors=True)
+            socket_path = ""
+        if os.path.basename(socket_path) == "SingletonSocket":
+            shutil.rmtree(os.path.dirname(socket_path), ignore_errors=True)
 
 
 def _kill_browser(browser: int) -> None:
