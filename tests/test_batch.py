@@ -6,8 +6,11 @@ HTTP server on 127.0.0.1, and holds every line to what ``formtools extract`` say
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
+import os
+import random
 import subprocess
 import sys
 import threading
@@ -92,21 +95,23 @@ def write_pages(root: Path) -> dict[str, bytes]:
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])  # 2: the worker processes read the files
-def test_directory_recursion_explicit_files_and_a_missing_file(tmp_path: Path, jobs: str) -> None:
+def test_directory_recursion_explicit_files_and_an_unreadable_file(tmp_path: Path, jobs: str) -> None:
     site = tmp_path / "site"
     write_pages(site)
     out = tmp_path / "tools.jsonl"
-    missing = str(tmp_path / "gone.html")
-    done = run(str(site), missing, str(site / "tool.html"), "--out", str(out), "--jobs", jobs)
+    unreadable = str(tmp_path / "loop.html")  # there, but unreadable (a link to itself): its error line
+    os.symlink(unreadable, unreadable)
+    done = run(str(site), unreadable, str(site / "tool.html"), "--out", str(out), "--jobs", jobs)
     assert done.returncode == 0, done.stderr
     text = out.read_text("utf-8").splitlines()
     assert len(text) == 6  # tool.html twice: once in the directory, once by name
     found = {json.loads(line).get("path"): json.loads(line) for line in text}
-    assert found[missing] == {"path": missing, "error": f"{missing}: no such file"}
+    assert "error" in found[unreadable]
     assert [t["name"] for t in found[str(site / "utf16.html")]["tools"]] == ["wide"]
     assert found[str(site / "deep/er/latin.htm")]["tools"][0]["description"] == "Café crème"
     assert found[str(site / "deep/none.HTML")] == {
         "path": str(site / "deep/none.HTML"),
+        "input": 0,  # the first input: the directory
         "tools": [],
         "diagnostics": {"errors": 0, "warnings": 0},
         "skipped": "no toolname attribute",
@@ -135,7 +140,7 @@ def test_a_fifo_in_a_directory_is_skipped_with_a_reason(tmp_path: Path, jobs: st
     assert done.returncode == 0, done.stderr
     found = lines(out)
     fifo = str(site / "b.html")
-    assert found[fifo] == {"path": fifo, "error": f"{fifo}: not a regular file, skipped"}
+    assert found[fifo] == {"path": fifo, "input": 0, "error": f"{fifo}: not a regular file, skipped"}
     assert found[str(site / "a.html")]["tools"]
 
 
@@ -157,7 +162,7 @@ def test_a_page_that_outlives_its_time_limit_is_an_error_line(tmp_path: Path, jo
     )
     found = lines(out)
     slow = str(site / "b.html")
-    assert found[slow] == {"path": slow, "error": "ParseTimeLimit: the page took longer than 0.5 s to parse (its time limit)"}
+    assert found[slow] == {"path": slow, "input": 0, "error": "ParseTimeLimit: the page took longer than 0.5 s to parse (its time limit)"}
     assert found[str(site / "a.html")]["tools"]
     assert b"Traceback" not in done.stderr
 
@@ -221,12 +226,13 @@ def test_broken_archives_are_error_lines(tmp_path: Path) -> None:
     with truncated.open("wb") as stream:
         warc_records(WARCWriter(stream, gzip=False))
     truncated.write_bytes(truncated.read_bytes() + b"WARC/1.0\r\nWARC-Type: response\r\nbroken")
+    os.symlink(tmp_path / "loop.warc", tmp_path / "loop.warc")  # there, but unreadable
     out = tmp_path / "tools.jsonl"
     page = str(FIXTURES / "tool-multiple-forms.html")
     done = run(
         str(garbage),
         str(truncated),
-        str(tmp_path / "absent.warc"),
+        str(tmp_path / "loop.warc"),
         page,
         "--out",
         str(out),
@@ -241,7 +247,7 @@ def test_broken_archives_are_error_lines(tmp_path: Path) -> None:
     )
     assert found[str(truncated)]["error"].startswith(f"{truncated}: damaged archive at byte ")
     assert found["https://b.example/menu"]["tools"]  # the records before the damage are kept
-    assert "No such file" in found[str(tmp_path / "absent.warc")]["error"]
+    assert "Too many levels of symbolic links" in found[str(tmp_path / "loop.warc")]["error"]
     assert found[page]["tools"]
 
 
@@ -310,7 +316,7 @@ def test_a_url_list_is_fetched_and_failures_are_error_lines(tmp_path: Path, site
     assert [t["name"] for t in found[f"{site}/moved"]["tools"]] == ["search"]
     assert found[f"{site}/latin"]["tools"][0]["description"] == "Café crème"
     assert found[f"{site}/none"]["tools"] == []
-    assert found[f"{site}/gone"] == {"url": f"{site}/gone", "error": f"{site}/gone: HTTP 404"}
+    assert found[f"{site}/gone"] == {"url": f"{site}/gone", "line": 7, "error": f"{site}/gone: HTTP 404"}
     assert found[unreachable]["error"] == f"Could not fetch {unreachable}: All connection attempts failed."
     assert found["ftp://x.example/"]["error"] == "ftp://x.example/: not an http(s) URL"
 
@@ -334,6 +340,7 @@ def test_a_url_list_line_that_is_no_url_is_an_error_line_and_the_batch_goes_on(
     assert found["http://a]/"]["error"].startswith("http://a]/: not a valid URL (")
     assert found["http://x.example/caf\\xe9"] == {
         "url": "http://x.example/caf\\xe9",
+        "line": 3,
         "error": "http://x.example/caf\\xe9: line 3 of the URL list is not UTF-8",
     }
     again = run("--urls", str(listing), "--out", str(out), "--resume")
@@ -611,7 +618,8 @@ def test_resume_writes_an_archive_error_line_once(tmp_path: Path, jobs: str) -> 
     cut = tmp_path / "cut.warc.gz"
     cut.write_bytes(whole.read_bytes()[:-40])
     out = tmp_path / "tools.jsonl"
-    args = (str(cut), str(tmp_path / "missing.warc"), "--out", str(out), "-j", jobs, "--resume")
+    os.symlink(tmp_path / "loop.warc", tmp_path / "loop.warc")  # there, but unreadable
+    args = (str(cut), str(tmp_path / "loop.warc"), "--out", str(out), "-j", jobs, "--resume")
     assert run(*args).returncode == 2
     first = out.read_text("utf-8")
     assert first.count('"path"') == 2
@@ -713,6 +721,33 @@ def test_usage_mistakes_exit_2(tmp_path: Path, args: tuple[str, ...], message: s
     assert message in done.stderr.decode()
 
 
+def test_a_missing_input_is_a_usage_mistake_that_writes_nothing(tmp_path: Path) -> None:
+    """An input named on the command line that does not exist (a mistyped path: an HTML file, a
+    WARC, a directory, a path under a file) exits 2 with one line naming it, creates no output
+    and leaves an existing one as it was, with or without ``--resume``. It used to be an
+    ``error`` line and exit 0. Seeded: the missing path's kind and place among real inputs."""
+    import random
+
+    rng = random.Random(1605)
+    site = tmp_path / "site"
+    write_pages(site)
+    kept = tmp_path / "kept.jsonl"
+    kept.write_text('{"path":"earlier.html","tools":[]}\n')
+    before = kept.read_bytes()
+    for case in range(8):
+        missing = str(tmp_path / rng.choice(["gone.html", "gone.warc.gz", "gone.warc", "gone/", "kept.jsonl/x.html"]))
+        inputs = [str(site), str(site / "tool.html")]
+        inputs.insert(rng.randrange(len(inputs) + 1), missing)
+        fresh = tmp_path / f"fresh{case}.jsonl"
+        for out, extra in ((fresh, ()), (kept, ("--resume",)), (kept, ())):
+            done = run(*inputs, *extra, "--out", str(out), "--jobs", rng.choice(["1", "2"]))
+            error = done.stderr.decode()
+            assert done.returncode == 2, (inputs, extra, error)
+            assert error == f"formtools: error: {missing}: no such file or directory\n"
+        assert not fresh.exists()
+        assert kept.read_bytes() == before
+
+
 def test_an_output_that_is_an_input_is_refused_before_anything_is_written(
     tmp_path: Path,
 ) -> None:
@@ -810,9 +845,7 @@ def test_workers_read_warc_records_where_they_are_and_write_the_same_lines(
     found = [json.loads(line) for line in outputs[1]]
     by_url = {f["url"]: f for f in found if "url" in f}
     assert [t["name"] for t in by_url["https://d.example/chunked"]["tools"]] == ["search"]
-    assert by_url["https://d.example/big"] == {
-        "url": "https://d.example/big", "error": "https://d.example/big: larger than 4000 bytes"
-    }
+    assert by_url["https://d.example/big"]["error"] == "https://d.example/big: larger than 4000 bytes"
     assert by_url["https://e.example/0"]["skipped"] == "no toolname attribute"
     assert [t["name"] for t in by_url["https://e.example/38"]["tools"]] == ["search38"]
     damage = [f for f in found if "path" in f]
@@ -831,6 +864,79 @@ def test_a_resumed_archive_skips_its_records_already_written(tmp_path: Path) -> 
     tally = run_batch([str(archive)], out, options=BatchOptions(jobs=2, resume=True))
     assert tally.resumed == 10 and tally.pages == len(whole) - 10
     assert sorted(out.read_text("utf-8").splitlines()) == whole
+
+
+def _inputs_that_repeat_pages(root: Path, site: str, rng: random.Random) -> tuple[list[str], Path]:
+    """Inputs naming pages more than once, seeded: a directory named twice and one of its files
+    by name; a WARC.gz that is an archive concatenated with itself (the same URLs, the same
+    record ids), a plain WARC likewise, the same records gzipped whole (one member); a URL list
+    with URLs listed again. The command-line inputs and the URL list."""
+    pages = root / "site"
+    for number in range(rng.randrange(3, 7)):
+        (pages / f"d{number % 2}").mkdir(parents=True, exist_ok=True)
+        (pages / f"d{number % 2}" / f"p{number}.html").write_bytes(rng.choice([TOOL, NO_TOOL, LATIN]))
+    archive = io.BytesIO()
+    writer = WARCWriter(archive, gzip=False)
+    warc_records(writer)
+    for number in range(rng.randrange(2, 6)):  # URLs again within the archive too
+        headers = StatusAndHeaders("200 OK", [("Content-Type", "text/html")], protocol="HTTP/1.1")
+        body = rng.choice([TOOL, NO_TOOL])
+        record = writer.create_warc_record(f"https://r.example/{number % 2}", "response", payload=io.BytesIO(body), http_headers=headers)
+        writer.write_record(record)
+    plain = archive.getvalue()
+    gzipped = io.BytesIO()
+    warc_records(WARCWriter(gzipped, gzip=True))
+    (root / "twice.warc.gz").write_bytes(gzipped.getvalue() * rng.randrange(2, 4))
+    (root / "twice.warc").write_bytes(plain * 2)
+    (root / "whole.warc.gz").write_bytes(gzip.compress(plain * 2))
+    listing = root / "urls.txt"
+    listing.write_text("\n".join(rng.choice([f"{site}/tool", f"{site}/none", f"{site}/gone"]) for _ in range(rng.randrange(4, 9))))
+    inputs = [str(pages), str(root / "twice.warc.gz"), str(pages / "d0" / "p0.html"), str(root / "twice.warc"), str(root / "whole.warc.gz"), str(pages / "d1")]
+    rng.shuffle(inputs)
+    return inputs, listing
+
+
+def test_resume_after_an_interruption_gives_the_lines_of_an_uninterrupted_run(tmp_path: Path, site: str) -> None:
+    """A page named twice in the input (a URL listed twice, a record in an archive concatenated
+    with itself, a directory named twice) is two lines, and a run interrupted at a seeded byte of
+    its output (a torn last line included) then resumed writes exactly the lines of an
+    uninterrupted run. Resume skipped every page whose name it had seen: a repeated page written
+    once before the interruption lost its other lines."""
+    rng = random.Random(1616)
+    inputs, listing = _inputs_that_repeat_pages(tmp_path, site, rng)
+    out = tmp_path / "tools.jsonl"
+    run_batch(inputs, out, urls=listing, options=BatchOptions(jobs=2))
+    whole = out.read_bytes()
+    expected = sorted(whole.decode().splitlines())
+    for cut in sorted(rng.sample(range(len(whole)), 6)):
+        out.write_bytes(whole[:cut])
+        jobs = rng.choice([1, 2])
+        run_batch(inputs, out, urls=listing, options=BatchOptions(jobs=jobs, resume=True))
+        assert sorted(out.read_text("utf-8").splitlines()) == expected, (cut, jobs)
+    names = [json.loads(line).get("path", json.loads(line).get("url")) for line in expected]
+    assert len(set(names)) < len(names) and len(set(expected)) == len(expected)  # names repeat; lines do not
+
+
+def test_resume_of_an_output_without_origins_skips_by_name(tmp_path: Path, site: str) -> None:
+    """An output written before lines carried their origin (``input``, ``offset``, ``skip``,
+    ``line``: those lines without them) resumes as it did then: every page of a name written is
+    skipped, the others are done."""
+    rng = random.Random(1617)
+    inputs, listing = _inputs_that_repeat_pages(tmp_path, site, rng)
+    out = tmp_path / "tools.jsonl"
+    run_batch(inputs, out, urls=listing, options=BatchOptions(jobs=2))
+    origins = ("input", "offset", "skip", "line")
+    records = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
+    kept = records[: len(records) // 2]
+    old = [json.dumps({key: value for key, value in record.items() if key not in origins}) for record in kept]
+    out.write_text("".join(line + "\n" for line in old), encoding="utf-8")
+    tally = run_batch(inputs, out, urls=listing, options=BatchOptions(jobs=1, resume=True))
+    written = {(key, record[key]) for record in kept for key in ("path", "url") if key in record}
+    added = [json.loads(line) for line in out.read_text("utf-8").splitlines()[len(old) :]]
+    assert tally.resumed == len(written)
+    assert not [record for record in added if ("path", record.get("path")) in written or ("url", record.get("url")) in written]
+    left = [record for record in records if not any((key, record.get(key)) in written for key in ("path", "url"))]
+    assert sorted(map(json.dumps, left)) == sorted(map(json.dumps, added))
 
 
 def test_jobs_0_starts_a_worker_per_core_this_process_may_use(tmp_path: Path) -> None:

@@ -340,7 +340,7 @@ def test_a_url_fetcher_stopped_as_it_connects_leaves_no_coroutine_unawaited(
 
     from anyio._backends._asyncio import TaskGroup
 
-    from formtools._crawl.pages import FetchOptions
+    from formtools._crawl.pages import FetchOptions, Resumed
     from formtools._crawl.urls import fetched
 
     spawn = TaskGroup.start_soon
@@ -371,7 +371,7 @@ def test_a_url_fetcher_stopped_as_it_connects_leaves_no_coroutine_unawaited(
         for trial in range(6):
             # the server closes each connection: every page is a new connection's
             listing.write_text("".join(f"{server}/{index}\n" for index in range(40)))
-            pages = fetched(listing, set(), FetchOptions(concurrency=rng.randint(1, 8)))
+            pages = fetched(listing, Resumed(), FetchOptions(concurrency=rng.randint(1, 8)))
             for _ in range(rng.randint(1, 4)):
                 next(pages)
             armed.set()
@@ -489,7 +489,7 @@ def test_a_url_fetcher_whose_thread_never_starts_leaves_no_coroutine_unawaited(
     import gc
     import warnings
 
-    from formtools._crawl.pages import FetchOptions
+    from formtools._crawl.pages import FetchOptions, Resumed
     from formtools._crawl.urls import fetched
 
     start = threading.Thread.start
@@ -505,7 +505,7 @@ def test_a_url_fetcher_whose_thread_never_starts_leaves_no_coroutine_unawaited(
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         with pytest.raises(RuntimeError):
-            next(fetched(listing, set(), FetchOptions()))
+            next(fetched(listing, Resumed(), FetchOptions()))
         gc.collect()
     assert [str(warning.message) for warning in caught if "never awaited" in str(warning.message)] == []
 
@@ -514,7 +514,7 @@ _FETCHER_STARTS = """
 import gc, json, signal, sys
 from pathlib import Path
 from formtools._interrupts import holdable
-from formtools._crawl.pages import FetchOptions
+from formtools._crawl.pages import FetchOptions, Resumed
 from formtools._crawl.urls import fetched
 
 listing = Path(sys.argv[1])
@@ -536,7 +536,7 @@ while reached:  # a Ctrl-C at each line asyncio runs in this thread as the fetch
         return tracer
 
     with holdable():  # as run_batch runs it
-        pages = fetched(listing, set(), FetchOptions())
+        pages = fetched(listing, Resumed(), FetchOptions())
         sys.settrace(tracer)
         try:
             next(pages)

@@ -9,10 +9,12 @@ formtools._conformance. Each run costs a Chromium, so the lines are shared betwe
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import json
 import os
 import random
+import signal
 import socket
 import struct
 import subprocess
@@ -249,3 +251,86 @@ def test_the_local_site_says_nothing_when_the_browser_goes_away_mid_answer(capfd
             client.close()
         time.sleep(0.3)  # the server's threads have met the reset
     assert "Traceback" not in capfd.readouterr().err
+
+
+_HANG_IN_CLOSE = """
+import os, signal, sys, threading, time
+from formtools._conformance.browser import ChromiumOracle
+
+limit, stop_children, page = float(sys.argv[1]), sys.argv[2] == "1", sys.argv[3]
+oracle = ChromiumOracle().__enter__()
+oracle.close_time_limit = limit
+oracle.tools(page)
+parents = {}  # from /proc, not from the oracle: Playwright starts Chromium in a session of its own
+for entry in filter(str.isdigit, os.listdir("/proc")):
+    try:
+        stat = open(f"/proc/{entry}/stat").read()
+    except OSError:
+        continue
+    parents[int(entry)] = int(stat.rpartition(")")[2].split()[1])
+def mine(pid):
+    while pid > 1:
+        pid = parents.get(pid, 0)
+        if pid == os.getpid():
+            return True
+    return False
+chromium = []
+for pid in parents:
+    try:
+        if mine(pid) and os.readlink(f"/proc/{pid}/exe").endswith("/chromium"):
+            chromium.append((pid, b"--type=" in open(f"/proc/{pid}/cmdline", "rb").read()))
+    except OSError:
+        pass
+for pid, child in chromium:
+    if stop_children or not child:
+        os.kill(pid, signal.SIGSTOP)
+# a close that never ends would hang the test: the stopped processes go on after a while
+thaw = threading.Timer(limit + 30, lambda: [os.kill(pid, signal.SIGCONT) for pid, _ in chromium])
+thaw.daemon = True
+thaw.start()
+began = time.monotonic()
+oracle.__exit__(None, None, None)
+print(f"{time.monotonic() - began:.2f}", *[pid for pid, _ in chromium])
+"""
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, reaped by whoever adopted it, runs nothing)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"
+
+
+def test_a_browser_that_hangs_in_its_close_is_killed_after_the_close_time_limit(tmp_path: Path) -> None:
+    """Chromium stopped for real (SIGSTOP: the browser process alone, or with every child
+    process, seeded) before the oracle closes it: the close returns within its time limit (and
+    a few seconds for the kill and the driver's exit), with none of Chromium's processes left
+    and its profile removed. Playwright's close has no time limit: it waited for ever (here
+    until the test's own SIGCONT after the limit and 30 s)."""
+    rng = random.Random(16)
+    limit = 3.0
+    for stop_children in rng.sample(["0", "1"], 2):
+        chromium: list[str] = []
+        temporary = Path(tempfile.mkdtemp(prefix="ft-", dir="/tmp"))  # short: Chromium's socket path
+        try:
+            process = subprocess.Popen(
+                [sys.executable, "-c", _HANG_IN_CLOSE, str(limit), stop_children, _PAGE],
+                env={**ENV, "TMPDIR": str(temporary)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+            )
+            out, err = process.communicate(timeout=120)
+            assert process.returncode == 0, err.decode()[-3000:]
+            took, *chromium = out.decode().split()
+            deadline = time.monotonic() + 5
+            while (left := [pid for pid in chromium if _running(int(pid))]) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            files = os.listdir(temporary)
+        finally:
+            subprocess.run(["rm", "-rf", str(temporary)], check=False)
+            for pid in chromium:
+                with contextlib.suppress(OSError):
+                    os.kill(int(pid), signal.SIGKILL)  # a failing run leaves nothing behind either
+        assert len(chromium) >= 2  # the browser and its children were there to stop
+        assert limit <= float(took) < limit + 5, (stop_children, took)
+        assert (left, files) == ([], []), stop_children

@@ -20,6 +20,7 @@ import os
 import random
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from warcio.statusandheaders import StatusAndHeaders
@@ -315,14 +316,22 @@ def test_archives_that_are_no_regular_file_are_read_as_one_reading_reads_them(tm
             writer.join(5)
         assert found[2] == found[1] and found[1][1][0] > 0, suffix
     gone = tmp_path / "gone.warc.gz"
-    gone.write_bytes(_archive(rng))
+    data = _archive(rng)
+    gone.write_bytes(data)
+    opened = batch._open_archive
 
     def vanished(name: str) -> bool:
         os.unlink(name)  # (as another process could, once the batch found the file)
         return True
 
-    monkeypatch.setattr(batch, "_gzipped", vanished)
+    def vanishing(name: str, input: int) -> Any:
+        os.unlink(name)
+        return opened(name, input)
+
+    monkeypatch.setattr(batch, "_gzipped", vanished)  # with workers, as the spans are planned
     spans = _lines([str(gone)], tmp_path / "gone2.jsonl", 2)
+    gone.write_bytes(data)
+    monkeypatch.setattr(batch, "_open_archive", vanishing)  # --jobs 1, as the archive is opened
     one = _lines([str(gone)], tmp_path / "gone1.jsonl", 1)
     assert spans == one and one[1][1] == 1 and "cannot read the archive: FileNotFoundError" in one[0][0]
 
@@ -416,7 +425,7 @@ def test_a_worker_leaves_nothing_for_the_garbage_collector(tmp_path: Path) -> No
     size, span = archive.stat().st_size, 1 << 14
     with archive.open("rb") as index:
         where = [r.location for r in warc.warc_records(index, str(archive), 1 << 20, bodies=False) if isinstance(r, warc.Record)]
-    paths = tuple(sorted(str(path) for path in files.iterdir()))
+    paths = tuple(batch.HtmlFile(str(path), 0) for path in sorted(files.iterdir()))
 
     def extract(profile: str) -> int:
         lines = len(batch.extract_pages(paths, profile, True, 1 << 20, None))

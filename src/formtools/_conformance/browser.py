@@ -42,8 +42,10 @@ import json
 import os
 import re
 import shutil
+import signal
 import socket
 import tempfile
+import threading
 import time
 from collections.abc import Sequence
 from contextlib import ExitStack
@@ -272,13 +274,76 @@ def _why_not_launched(error: Exception) -> str:
     return fatal.group(1).strip() if fatal else text.strip().partition("\n")[0]
 
 
-def _name_browser(profile: Path) -> None:
+def _name_browser(profile: Path) -> int | None:
     """Keep the name of the Chromium that uses ``profile`` (its ``SingletonLock``) where Chromium
-    does not remove it."""
+    does not remove it; the browser process's pid, which a close that hangs kills (None: no lock)."""
     try:
-        os.symlink(os.readlink(profile / _OWNERS[1]), profile / _OWNERS[2])
+        owner = os.readlink(profile / _OWNERS[1])
+        os.symlink(owner, profile / _OWNERS[2])
     except OSError:
-        pass  # no lock (another Chromium build): the oracle and the lock still name the users
+        return None  # no lock (another Chromium build): the oracle and the lock still name the users
+    pid = owner.rpartition("-")[2]
+    return int(pid) if pid.isdigit() else None
+
+
+#: Seconds the oracle's close (Playwright's close of Chromium, the driver's exit) may take before
+#: the browser process and its children are killed: Playwright's close has no time limit, so a
+#: Chromium that hung in its close (stopped, or deadlocked in its shutdown) held the command, its
+#: interrupts held as it closes, until someone found it and sent kill -9
+CLOSE_TIME_LIMIT = 10.0
+
+
+def _descendants(root: int) -> list[int]:
+    """``root`` and every process below it, from ``/proc`` (Linux); elsewhere ``root`` alone."""
+    children: dict[int, list[int]] = {}
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return [root]
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as stat:
+                fields = stat.read().rpartition(b")")[2].split()
+        except OSError:  # ended meanwhile
+            continue
+        children.setdefault(int(fields[1]), []).append(int(name))
+    found, waiting = [], [root]
+    while waiting:
+        pid = waiting.pop()
+        found.append(pid)
+        waiting.extend(children.get(pid, ()))
+    return found
+
+
+def _close_browser(context: BrowserContext, profile: Path) -> None:
+    """Close Chromium, and remove its singleton socket's folder (``org.chromium.Chromium.*`` in
+    the temporary directory, named by the profile's ``SingletonSocket`` link) if it is still
+    there: Chromium removes it in its close, which a browser killed in a hung close never ends."""
+    try:
+        context.close()
+    finally:
+        try:
+            socket_path = os.readlink(profile / "SingletonSocket")
+        except OSError:  # removed by Chromium's own close
+            socket_path = ""
+        if os.path.basename(socket_path) == "SingletonSocket":
+            shutil.rmtree(os.path.dirname(socket_path), ignore_errors=True)
+
+
+def _kill_browser(browser: int) -> None:
+    """Kill the browser process and every process below it, all found before any is killed (a
+    child of a killed browser is handed to init and could no longer be told apart), and only
+    if it is this process's own descendant (its pid could have been reused since)."""
+    mine = _descendants(os.getpid())
+    if browser not in mine and os.path.isdir("/proc"):
+        return
+    for pid in _descendants(browser):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:  # ended meanwhile
+            pass
 
 
 def remove_stale_profiles(directory: Path) -> None:
@@ -338,6 +403,7 @@ class ChromiumOracle:
         max_turns: int = 1000,
         renew_every: int = 150,
         extra_args: Sequence[str] = (),
+        close_time_limit: float = CLOSE_TIME_LIMIT,
     ) -> None:
         self.executable = executable
         #: more command-line switches (a host resolver rule, a test certificate's acceptance)
@@ -346,6 +412,9 @@ class ChromiumOracle:
         self.max_turns = max_turns
         #: pages loaded in one tab before it is replaced by a fresh one (see :meth:`renew_page`)
         self.renew_every = renew_every
+        #: seconds the close may take before Chromium's processes are killed (see __exit__)
+        self.close_time_limit = close_time_limit
+        self._browser: int | None = None  # the browser process's pid, once it runs
         self._stack = ExitStack()
         self._site: LocalSite | None = None
         self._context: BrowserContext | None = None
@@ -393,8 +462,8 @@ class ChromiumOracle:
                 )
             except PlaywrightError as error:
                 raise BrowserUnavailable(f"could not launch {self.executable}: {_why_not_launched(error)}") from error
-            stack.callback(context.close)
-            _name_browser(profile)
+            stack.callback(_close_browser, context, profile)
+            self._browser = _name_browser(profile)
             self._context = context
             port, path = _devtools_endpoint(profile)
             self._devtools = DevTools(port, path)
@@ -459,10 +528,26 @@ class ChromiumOracle:
         close short, and Chromium, ended by its driver instead, left its profile or its
         singleton socket's folder (``org.chromium.Chromium.*``) in the temporary directory, or
         wrote the profile as it was removed (``cannot write the output: Directory not
-        empty``). The signals after the first are ignored by the command line anyway."""
+        empty``). The signals after the first are ignored by the command line anyway.
+
+        The close has a total time limit, :attr:`close_time_limit`: past it the browser process
+        and its children are killed, which ends Playwright's wait for them (a Chromium that hung
+        in its close, with interrupts held, could only be ended by kill -9 from outside)."""
+        browser = self._browser
+        watchdog = None
+        if browser is not None:
+            watchdog = threading.Timer(self.close_time_limit, _kill_browser, (browser,))
+            watchdog.daemon = True
         with holdable(), held():
-            self._stack.close()
+            if watchdog is not None:
+                watchdog.start()
+            try:
+                self._stack.close()
+            finally:
+                if watchdog is not None:
+                    watchdog.cancel()
         self._site = self._context = self._page = self._devtools = None
+        self._browser = None
 
     @property
     def site(self) -> LocalSite:

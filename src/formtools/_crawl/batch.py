@@ -20,8 +20,10 @@ allows it (Linux) after the parent has loaded the stages once, so a worker is re
 milliseconds instead of starting an interpreter and importing everything again: that start-up,
 paid per worker, was what made ``--jobs 2`` slower than ``--jobs 1`` on a small crawl. No pool is
 made for an empty input. A page that cannot be read or parsed becomes an ``error`` line; the
-batch goes on. The output is also the resume log: a rerun with ``resume`` skips every page it
-already names.
+batch goes on. The output is also the resume log: each line names its page and where it was
+found (:class:`~formtools._crawl.pages.Origin`), and a rerun with ``resume`` skips exactly the
+pages it holds, a page named twice in the input (a URL listed twice, a record archived twice)
+once for each line.
 """
 
 from __future__ import annotations
@@ -32,7 +34,6 @@ import stat
 import sys
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from collections.abc import Set as AbstractSet
 from contextlib import contextmanager, nullcontext, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,7 +42,7 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO, TypeVar
 
 from formtools._interrupts import held, holdable, waited
-from formtools._crawl.pages import FetchOptions, Page, Unreadable, media_type, renders_as_html
+from formtools._crawl.pages import FetchOptions, Origin, Page, Resumed, Unreadable, media_type, renders_as_html
 from formtools._spec.jsjson import dumps
 from formtools._synth.profile import get_profile, profile_names
 from formtools.errors import SourceError, UsageProblem, WorkerLost, shown, shown_in_text
@@ -132,15 +133,16 @@ class Tally:
         )
 
 
-def _line(key: str, name: str, **fields: Any) -> str:
-    """One output line. Every line is written through here, so here a page named by its URL
-    loses the URL's user name and password (:class:`Page` names it so already; an archive
-    record's or a worker's error line comes this way too)."""
+def _line(key: str, name: str, origin: Origin, **fields: Any) -> str:
+    """One output line: the page's name, where it was found (see :class:`Origin`), what was
+    found. Every line is written through here, so here a page named by its URL loses the URL's
+    user name and password (:class:`Page` names it so already; an archive record's or a
+    worker's error line comes this way too)."""
     if key == "url":
         name = shown(name)
     if isinstance(fields.get("error"), str):
         fields["error"] = shown_in_text(fields["error"])
-    return dumps({key: name, **fields})
+    return dumps({key: name, **origin.fields(), **fields})
 
 
 # --- in a worker ----------------------------------------------------------------------------
@@ -166,13 +168,14 @@ def extract_page(
         )
         result = synthesize(document, profile, all_forms=all_forms)
     except Exception as error:  # one bad page never stops the batch
-        return _failed(page.key, page.name, f"{type(error).__name__}: {error}", len(page.body))
+        return _failed(page.key, page.name, f"{type(error).__name__}: {error}", len(page.body), origin=page.origin)
     finally:
         _IN_PAGE = False
     severities = [d.severity for d in result.diagnostics]
     line = _line(
         page.key,
         page.name,
+        page.origin,
         tools=[tool.to_dict() for tool in result.tools],
         diagnostics={
             "errors": severities.count(Severity.ERROR),
@@ -187,7 +190,7 @@ def _skipped(page: Page, all_forms: bool, reason: str | None = None) -> Outcome:
     if reason is None:
         reason = "no <form" if all_forms else "no toolname attribute"
     line = _line(
-        page.key, page.name, tools=[], diagnostics={"errors": 0, "warnings": 0}, skipped=reason
+        page.key, page.name, page.origin, tools=[], diagnostics={"errors": 0, "warnings": 0}, skipped=reason
     )
     return Outcome(line, len(page.body))
 
@@ -201,18 +204,27 @@ def _prefiltered(page: Page, profile: str, all_forms: bool, time_limit: float | 
     return extract_page(page, profile, all_forms, time_limit)
 
 
+@dataclass(frozen=True)
+class HtmlFile:
+    """An HTML file for a worker to read: its path and the command-line input it came from."""
+
+    name: str
+    input: int
+
+
 def extract_file(
-    name: str, profile: str, all_forms: bool = False, time_limit: float | None = BatchOptions.page_time_limit
+    file: HtmlFile, profile: str, all_forms: bool = False, time_limit: float | None = BatchOptions.page_time_limit
 ) -> Outcome:
-    """Read the HTML file ``name``, run the byte prefilter on it and extract it if it passes
+    """Read the HTML file ``file``, run the byte prefilter on it and extract it if it passes
     (runs in a worker process)."""
     from formtools._parse.sources import read_page
 
+    origin = Origin(file.input)
     try:
-        raw = read_page(name)
+        raw = read_page(file.name)
     except SourceError as error:
-        return _failed("path", name, str(error))
-    return _prefiltered(Page("path", name, raw.body, raw.url, None), profile, all_forms, time_limit)
+        return _failed("path", file.name, str(error), origin=origin)
+    return _prefiltered(Page("path", file.name, raw.body, raw.url, None, origin), profile, all_forms, time_limit)
 
 
 @dataclass(frozen=True)
@@ -224,6 +236,11 @@ class ArchiveRecord:
     url: str
     content_type: str | None
     location: Location
+    input: int
+
+    @property
+    def origin(self) -> Origin:
+        return _record_origin(self.input, self.location)
 
 
 def extract_record(
@@ -233,18 +250,18 @@ def extract_record(
     worker process): the same line as for the record's bytes read in the parent."""
     from formtools._crawl.warc import Undecodable, record_at
 
-    url = record.url
+    url, origin = record.url, record.origin
     try:
         with open(record.archive, "rb") as archive:
             body = record_at(archive, record.location, max_bytes)
     except Undecodable as error:  # the line of --jobs 1, which reads it in the index
-        return _failed("url", url, f"{url}: {error}")
+        return _failed("url", url, f"{url}: {error}", origin=origin)
     except (OSError, ValueError) as error:
         where = f"{record.archive} at byte {record.location.offset:,}"
-        return _failed("url", url, f"{url}: cannot read the record ({where}): {error}")
+        return _failed("url", url, f"{url}: cannot read the record ({where}): {error}", origin=origin)
     if len(body) > max_bytes:
-        return _failed("url", url, f"{url}: larger than {max_bytes} bytes")
-    return _prefiltered(Page("url", url, body, url, record.content_type), profile, all_forms, time_limit)
+        return _failed("url", url, f"{url}: larger than {max_bytes} bytes", origin=origin)
+    return _prefiltered(Page("url", url, body, url, record.content_type, origin), profile, all_forms, time_limit)
 
 
 @dataclass(frozen=True)
@@ -252,7 +269,8 @@ class ArchiveSpan:
     """Part of a WARC.gz for a worker to read whole: the records that begin a gzip member from
     byte ``start`` up to ``end`` (see :func:`_spanned`). ``known``: a record begins at ``start``,
     after ``records_before`` records in ``members_before`` members; else the worker looks for
-    the first record from ``start`` and counts from there."""
+    the first record from ``start`` and counts from there. ``input``: the archive's place among
+    the command-line inputs."""
 
     archive: str
     start: int
@@ -260,6 +278,7 @@ class ArchiveSpan:
     known: bool = False
     records_before: int = 0
     members_before: int = 0
+    input: int = 0
 
 
 @dataclass(frozen=True)
@@ -305,20 +324,21 @@ def extract_span(
                     return SpanResult(tuple(outcomes), first, damage=item)
                 if _STOP_ASKED:
                     raise _Stopped
-                page = _archived(item, max_bytes)
+                page = _archived(item, max_bytes, span.input)
                 if isinstance(page, Page):
                     outcomes.append(_prefiltered(page, profile, all_forms, time_limit))
                 elif page is not None:
-                    outcomes.append(_failed(page.key, page.name, page.error))
+                    outcomes.append(_failed(page.key, page.name, page.error, origin=page.origin))
     except OSError as error:
-        outcomes.append(
-            _failed("path", span.archive, f"{span.archive}: cannot read the archive: {type(error).__name__}: {error}")
-        )
+        why = f"{span.archive}: cannot read the archive: {type(error).__name__}: {error}"
+        outcomes.append(_failed("path", span.archive, why, origin=Origin(span.input)))
     return SpanResult(tuple(outcomes), first)
 
 
-def _failed(key: str, name: str, error: str, size: int = 0, damaged: bool = False) -> Outcome:
-    return Outcome(_line(key, name, error=error), size, failed=True, damaged=damaged)
+def _failed(
+    key: str, name: str, error: str, size: int = 0, damaged: bool = False, origin: Origin = Origin()
+) -> Outcome:
+    return Outcome(_line(key, name, origin, error=error), size, failed=True, damaged=damaged)
 
 
 # Work travels to a worker in chunks: with the fast parser a page takes a few milliseconds,
@@ -330,7 +350,7 @@ _CHUNK_PAGES = 32
 _CHUNK_BYTES = 2**20
 _FIRST_CHUNK_PAGES = 4
 
-_Work = Page | ArchiveRecord | str
+_Work = Page | ArchiveRecord | HtmlFile
 
 
 def extract_pages(
@@ -343,7 +363,7 @@ def extract_pages(
     for item in items:
         if _STOP_ASKED:
             raise _Stopped
-        if isinstance(item, str):
+        if isinstance(item, HtmlFile):
             found.append(extract_file(item, profile, all_forms, time_limit))
         elif isinstance(item, ArchiveRecord):
             found.append(extract_record(item, profile, all_forms, max_bytes, time_limit))
@@ -357,10 +377,12 @@ def extract_pages(
 
 @dataclass(frozen=True)
 class _Spans:
-    """A WARC.gz for the workers to read in spans (:func:`_spanned`), of ``size`` bytes."""
+    """A WARC.gz for the workers to read in spans (:func:`_spanned`), of ``size`` bytes, the
+    command-line input number ``input``."""
 
     archive: str
     size: int
+    input: int
 
 
 # A source yields work for the workers (paths of files, records of archives: each with the bytes
@@ -369,9 +391,9 @@ class _Spans:
 _Item = tuple[_Work, int] | Page | Outcome | Unreadable | _Spans
 
 
-def _file(name: str, size: int, done: AbstractSet[tuple[str, str]]) -> Iterator[_Item]:
-    if ("path", name) not in done:
-        yield name, size
+def _file(name: str, size: int, input: int, done: Resumed) -> Iterator[_Item]:
+    if not done.has("path", name, Origin(input)):
+        yield HtmlFile(name, input), size
 
 
 def _size(name: str) -> int:
@@ -381,7 +403,7 @@ def _size(name: str) -> int:
         return 0  # the worker reads it and reports why not
 
 
-def _directory(root: Path, done: AbstractSet[tuple[str, str]]) -> Iterator[_Item]:
+def _directory(root: Path, input: int, done: Resumed) -> Iterator[_Item]:
     """The HTML files under ``root``. Only regular files are read: opening a FIFO named
     ``*.html`` blocks until something writes to it, which hung the batch (a pipe named on the
     command line is read: ``<(…)`` gives one)."""
@@ -395,24 +417,21 @@ def _directory(root: Path, done: AbstractSet[tuple[str, str]]) -> Iterator[_Item
                 except OSError:
                     found = None  # the worker reads it and reports why not
                 if found is not None and not stat.S_ISREG(found.st_mode):
-                    if ("path", name) not in done:
-                        yield Unreadable("path", name, f"{name}: not a regular file, skipped")
+                    if not done.has("path", name, Origin(input)):
+                        yield Unreadable("path", name, f"{name}: not a regular file, skipped", origin=Origin(input))
                     continue
-                yield from _file(name, found.st_size if found else 0, done)
+                yield from _file(name, found.st_size if found else 0, input, done)
 
 
-def _open_archive(path: str) -> BinaryIO | Unreadable:
+def _open_archive(path: str, input: int) -> BinaryIO | Unreadable:
     try:
         return open(path, "rb")
     except OSError as error:
-        return Unreadable(
-            "path", path, f"{path}: cannot read the archive: {type(error).__name__}: {error}"
-        )
+        why = f"{path}: cannot read the archive: {type(error).__name__}: {error}"
+        return Unreadable("path", path, why, origin=Origin(input))
 
 
-def _warc(
-    path: str, done: AbstractSet[tuple[str, str]], max_bytes: int, all_forms: bool
-) -> Iterator[_Item]:
+def _warc(path: str, input: int, done: Resumed, max_bytes: int, all_forms: bool) -> Iterator[_Item]:
     """The HTML response records of a WARC or WARC.gz file, in file order, for the workers:
     where each is, to read it themselves. A plain body (no transfer or content coding) passes
     through the index anyway, so it is prefiltered here and only a candidate goes to a worker:
@@ -422,19 +441,19 @@ def _warc(
     from formtools._crawl.warc import Damage, warc_records
     from formtools._parse.prefilter import may_hold_tools
 
-    stream = _open_archive(path)
+    stream = _open_archive(path, input)
     if isinstance(stream, Unreadable):
         yield from _unless_done(stream, done)
         return
     with stream:
         for item in warc_records(stream, path, max_bytes, bodies=False):
             if isinstance(item, Damage):
-                yield from _unless_done(Unreadable("path", path, str(item), damaged=True), done)
+                yield from _unless_done(Unreadable("path", path, str(item), damaged=True, origin=Origin(input)), done)
                 continue
             url = shown(item.url or "")  # the name the output knows it by
-            if ("url", url) in done:
+            if done.has("url", url, _record_origin(input, item.location)):
                 continue
-            page = _archived(item, max_bytes)  # (a body left undecoded is empty here)
+            page = _archived(item, max_bytes, input)  # (a body left undecoded is empty here)
             if not isinstance(page, Page):
                 if page is not None:
                     yield page
@@ -447,51 +466,59 @@ def _warc(
                     yield page, len(item.body)
                     continue
             where = item.location
-            yield ArchiveRecord(path, url, item.content_type, where), where.length or 0
+            yield ArchiveRecord(path, url, item.content_type, where, input), where.length or 0
 
 
 def warc_pages(
     stream: BinaryIO,
     path: str,
-    done: AbstractSet[tuple[str, str]] = frozenset(),
+    done: Resumed = Resumed(),
     max_bytes: int = FetchOptions.max_bytes,
+    input: int | None = None,
 ) -> Iterator[Page | Unreadable]:
-    """The HTML response records of the WARC or WARC.gz archive ``stream`` (named ``path``), in
-    file order, then an :class:`Unreadable` marked ``damaged`` if the archive is cut short or
-    corrupt (see :mod:`.warc`). Any binary stream will do, so the Spark job reads archives the
-    same way from HDFS or S3 bytes; ``formtools batch --jobs 1`` reads local archives so too."""
+    """The HTML response records of the WARC or WARC.gz archive ``stream`` (named ``path``, the
+    command-line input number ``input`` if it is one), in file order, then an
+    :class:`Unreadable` marked ``damaged`` if the archive is cut short or corrupt (see
+    :mod:`.warc`). Any binary stream will do, so the Spark job reads archives the same way from
+    HDFS or S3 bytes; ``formtools batch --jobs 1`` reads local archives so too."""
     from formtools._crawl.warc import Damage, warc_records
 
     for item in warc_records(stream, path, max_bytes):
         if isinstance(item, Damage):
-            yield from _unless_done(Unreadable("path", path, str(item), damaged=True), done)
+            yield from _unless_done(Unreadable("path", path, str(item), damaged=True, origin=Origin(input)), done)
             continue
-        if ("url", shown(item.url or "")) not in done:
-            page = _archived(item, max_bytes)
+        if not done.has("url", shown(item.url or ""), _record_origin(input, item.location)):
+            page = _archived(item, max_bytes, input)
             if page is not None:
                 yield page
 
 
-def _archived(record: Record, max_bytes: int) -> Page | Unreadable | None:
+def _record_origin(input: int | None, location: Location) -> Origin:
+    """An archived record's origin: its archive's input, where it begins in the archive."""
+    return Origin(input, location.offset, location.skip)
+
+
+def _archived(record: Record, max_bytes: int, input: int | None) -> Page | Unreadable | None:
     """A response record as a page, why it cannot be read, or None when it is no HTML page."""
     url = shown(record.url or "")  # the name the output knows it by
+    origin = _record_origin(input, record.location)
     if not renders_as_html(record.content_type):
         return None
     if record.error is not None:
-        return Unreadable("url", url, f"{url}: {record.error}")
+        return Unreadable("url", url, f"{url}: {record.error}", origin=origin)
     if len(record.body) > max_bytes:
-        return Unreadable("url", url, f"{url}: larger than {max_bytes} bytes")
-    return Page("url", url, record.body, url, record.content_type)
+        return Unreadable("url", url, f"{url}: larger than {max_bytes} bytes", origin=origin)
+    return Page("url", url, record.body, url, record.content_type, origin)
 
 
-def _warc_here(path: str, done: AbstractSet[tuple[str, str]], max_bytes: int) -> Iterator[_Item]:
+def _warc_here(path: str, input: int, done: Resumed, max_bytes: int) -> Iterator[_Item]:
     """``--jobs 1``: the archive's pages read in this process, in one pass."""
-    stream = _open_archive(path)
+    stream = _open_archive(path, input)
     if isinstance(stream, Unreadable):
         yield from _unless_done(stream, done)
         return
     with stream:
-        yield from warc_pages(stream, path, done, max_bytes)
+        yield from warc_pages(stream, path, done, max_bytes, input)
 
 
 def _gzipped(path: str) -> bool:
@@ -513,9 +540,7 @@ def _gzipped(path: str) -> bool:
 _SPAN_BYTES = 1 << 18
 
 
-def _spanned(
-    archive: str, size: int, workers: _Workers, limits: tuple[Any, ...], in_flight: int
-) -> Iterator[Outcome]:
+def _spanned(archive: _Spans, workers: _Workers, limits: tuple[Any, ...], in_flight: int) -> Iterator[Outcome]:
     """The lines of a WARC.gz read in spans by the workers, in file order: exactly those of one
     reading from its start. Each span reads the records beginning a gzip member in its bytes,
     from the first it finds, up to the first record beginning a member at or past its end, and
@@ -528,12 +553,14 @@ def _spanned(
     :func:`extract_span`'s after the span."""
     from collections import deque
 
+    size, input = archive.size, archive.input
+
     bounds = iter(range(0, size, _SPAN_BYTES))
     queue: deque[tuple[int, Future[SpanResult]]] = deque()
 
     def fill() -> None:
         while len(queue) < in_flight and (start := next(bounds, None)) is not None:
-            span = ArchiveSpan(archive, start, min(start + _SPAN_BYTES, size), known=start == 0)
+            span = ArchiveSpan(archive.archive, start, min(start + _SPAN_BYTES, size), known=start == 0, input=input)
             queue.append((start, workers.submit(extract_span, span, *limits)))
 
     expected = records = members = 0  # where the next record begins, and what came before it
@@ -544,12 +571,14 @@ def _spanned(
         end = min(start + _SPAN_BYTES, size)
         if expected < end:
             if result.first != expected or (result.damage is not None and (records, members) != (0, 0)):
-                again = ArchiveSpan(archive, expected, end, known=True, records_before=records, members_before=members)
+                again = ArchiveSpan(
+                    archive.archive, expected, end, True, records_before=records, members_before=members, input=input
+                )
                 result = workers.result(workers.submit(extract_span, again, *limits))
             yield from result.outcomes
             if result.end is None:  # the archive ends in this span
                 if result.damage is not None:
-                    yield _failed("path", archive, str(result.damage), damaged=True)
+                    yield _failed("path", archive.archive, str(result.damage), damaged=True, origin=Origin(input))
                 for _, left in queue:
                     workers.cancel(left)
                 return
@@ -559,19 +588,17 @@ def _spanned(
         fill()
 
 
-def _unless_done(
-    archive_error: Unreadable, done: AbstractSet[tuple[str, str]]
-) -> Iterator[Unreadable]:
+def _unless_done(archive_error: Unreadable, done: Resumed) -> Iterator[Unreadable]:
     """An archive's error line, unless a resumed output has it. The archive is read again all
     the same: with workers its error line can be written before its records' lines."""
-    if ("path", archive_error.name) not in done:
+    if not done.has("path", archive_error.name, archive_error.origin):
         yield archive_error
 
 
 def _pages(
     inputs: Sequence[str],
     urls: Path | None,
-    done: set[tuple[str, str]],
+    done: Resumed,
     fetch: FetchOptions,
     all_forms: bool,
     here: bool,
@@ -579,9 +606,9 @@ def _pages(
 ) -> Generator[_Item, None, None]:
     """Every input's items; ``here``: archives are read in this process (no workers);
     ``before_threads`` runs before the URL fetcher starts its thread."""
-    for name in inputs:
+    for input, name in enumerate(inputs):
         if os.path.isdir(name):
-            yield from _directory(Path(name), done)
+            yield from _directory(Path(name), input, done)
         elif name.lower().endswith(_WARC_SUFFIXES):
             try:
                 found: os.stat_result | None = os.stat(name)
@@ -591,13 +618,13 @@ def _pages(
                 # a pipe (or a device) is read once, as it comes: its first bytes, looked at, are
                 # gone, and neither workers nor spans can open it again where a record is (spans
                 # of a pipe, its size 0, gave no line at all; the index hung on it)
-                yield from _warc_here(name, done, fetch.max_bytes)
+                yield from _warc_here(name, input, done, fetch.max_bytes)
             elif found is not None and not done and _gzipped(name):
-                yield _Spans(name, found.st_size)
+                yield _Spans(name, found.st_size, input)
             else:
-                yield from _warc(name, done, fetch.max_bytes, all_forms)
+                yield from _warc(name, input, done, fetch.max_bytes, all_forms)
         else:
-            yield from _file(name, _size(name), done)
+            yield from _file(name, _size(name), input, done)
     if urls is not None:
         from formtools._crawl.urls import fetched  # httpx and asyncio only for URL lists
 
@@ -606,6 +633,20 @@ def _pages(
 
 
 # --- the run --------------------------------------------------------------------------------
+
+
+def _refuse_missing_inputs(inputs: Sequence[str]) -> None:
+    """Refuse an input named on the command line that does not exist: a mistyped path is the
+    user's mistake, said in one line before the output is opened (it used to become an ``error``
+    line in a fresh output and exit 0, or be appended under ``--resume``). A file that exists
+    but cannot be read, or one that goes away during the run, stays its page's ``error`` line."""
+    for name in inputs:
+        try:
+            os.stat(name)
+        except (FileNotFoundError, NotADirectoryError):
+            raise SourceError(f"{name}: no such file or directory") from None
+        except OSError:  # there, but not readable (permissions, a loop of links): the page's line says why
+            pass
 
 
 def _refuse_output_among_inputs(out: Path, inputs: Sequence[str]) -> None:
@@ -630,13 +671,15 @@ def _refuse_output_among_inputs(out: Path, inputs: Sequence[str]) -> None:
             )
 
 
-def _finished(out: Path) -> set[tuple[str, str]]:
-    """The pages ``out`` already has a line for. A torn last line (an interrupted run) is cut
-    off, so that page is done again; a line that is no JSON object naming a page by a string
-    is passed over."""
+def _finished(out: Path) -> Resumed:
+    """The pages ``out`` already has a line for, by name and :class:`Origin`; by name alone for
+    a line without origin (written by a formtools before origins were). A torn last line (an interrupted
+    run) is cut off, so that page is done again; a line that is no JSON object naming a page by
+    a string, with whole numbers for its origin, is passed over."""
     import json
 
-    done: set[tuple[str, str]] = set()
+    exact: set[tuple[str, str, Origin]] = set()
+    named: set[tuple[str, str]] = set()
     whole = 0
     with out.open("rb") as lines:
         for line in lines:
@@ -649,13 +692,26 @@ def _finished(out: Path) -> set[tuple[str, str]]:
                 continue
             if not isinstance(record, dict):  # a line of some other tool: no page of ours
                 continue
+            origin = _origin_of(record)
             for key in ("path", "url"):
                 name = record.get(key)
-                if isinstance(name, str):
-                    done.add((key, name))
+                if not isinstance(name, str) or origin is None:
+                    continue
+                if origin.input is None and origin.line is None:
+                    named.add((key, name))
+                else:
+                    exact.add((key, name, origin))
     if whole < out.stat().st_size:
         os.truncate(out, whole)
-    return done
+    return Resumed(frozenset(exact), frozenset(named))
+
+
+def _origin_of(record: dict[str, Any]) -> Origin | None:
+    """A line's :class:`Origin` (None: a field of it that is no whole number)."""
+    fields = {name: record.get(name) for name in ("input", "offset", "skip", "line")}
+    if not all(value is None or (type(value) is int and value >= 0) for value in fields.values()):
+        return None
+    return Origin(fields["input"], fields["offset"], fields["skip"] or 0, fields["line"])
 
 
 def _load_stages(profile: str) -> None:
@@ -882,6 +938,7 @@ def run_batch(
             raise UsageProblem(
                 f"{name}: batch reads files, directories and WARC files; put URLs in a file for --urls"
             )
+    _refuse_missing_inputs(inputs)
     if urls is not None and urls.is_dir():
         raise UsageProblem(f"--urls: {urls} is a directory, not a file")
     if urls is not None and not urls.is_file():
@@ -894,7 +951,7 @@ def run_batch(
         raise UsageProblem("--resume needs an output file, not standard output")
     if isinstance(out, Path):
         _refuse_output_among_inputs(out, [*inputs, *([str(urls)] if urls is not None else [])])
-    done = _finished(out) if isinstance(out, Path) and options.resume and out.exists() else set()
+    done = _finished(out) if isinstance(out, Path) and options.resume and out.exists() else Resumed()
     jobs = options.jobs or cores()
     tally = Tally(resumed=len(done))
     max_bytes = options.fetch.max_bytes
@@ -951,7 +1008,7 @@ def run_batch(
             emit_in_flight()
 
             limits = (options.profile, options.all_forms, max_bytes, options.page_time_limit)
-            emit(_spanned(archive.archive, archive.size, workers, limits, 2 * jobs))
+            emit(_spanned(archive, workers, limits, 2 * jobs))
 
         items = _pages(inputs, urls, done, options.fetch, options.all_forms, jobs == 1, workers.start)
         try:
@@ -963,7 +1020,7 @@ def run_batch(
                     emit([item])
                     continue
                 if isinstance(item, Unreadable):
-                    emit([_failed(item.key, item.name, item.error, damaged=item.damaged)])
+                    emit([_failed(item.key, item.name, item.error, damaged=item.damaged, origin=item.origin)])
                     continue
                 if isinstance(item, Page):  # fetched: the parent holds these bytes anyway
                     from formtools._parse.prefilter import may_hold_tools

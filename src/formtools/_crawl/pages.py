@@ -3,12 +3,12 @@ URL lists are fetched. Shared by batch (files, archives) and the URL fetcher."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from formtools._spec.mime import media_type, renders_as_html
 from formtools.errors import shown, shown_in_text
 
-__all__ = ["FetchOptions", "Page", "Unreadable", "media_type", "renders_as_html"]
+__all__ = ["FetchOptions", "Origin", "Page", "Resumed", "Unreadable", "media_type", "renders_as_html"]
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,42 @@ class FetchOptions:
 
 
 @dataclass(frozen=True)
+class Origin:
+    """Where a batch found a page in its input, which tells apart pages of the same name (a URL
+    listed twice, a record archived twice, a directory named twice): ``input``, the position of
+    the command-line input it came from (0 for the first); ``offset``, where its record begins in
+    an archive (its gzip member in a WARC.gz) and ``skip``, the member's decompressed bytes before
+    it (0 unless the member holds records before it); ``line``, its line in the URL list. Written
+    on its output line, so that ``--resume`` skips exactly the pages written."""
+
+    input: int | None = None
+    offset: int | None = None
+    skip: int = 0
+    line: int | None = None
+
+    def fields(self) -> dict[str, int]:
+        """The output line's fields: those known, ``skip`` only when it is not 0."""
+        known = {"input": self.input, "offset": self.offset, "skip": self.skip or None, "line": self.line}
+        return {name: value for name, value in known.items() if value is not None}
+
+
+@dataclass(frozen=True)
+class Resumed:
+    """The pages an output file already has lines for (``--resume``): by name and origin
+    (``exact``), and by name alone (``named``) for the lines of a formtools that wrote no origin,
+    whose every page of that name counts as written, as it did for that version."""
+
+    exact: frozenset[tuple[str, str, Origin]] = field(default_factory=frozenset)
+    named: frozenset[tuple[str, str]] = field(default_factory=frozenset)
+
+    def has(self, key: str, name: str, origin: Origin) -> bool:
+        return (key, name, origin) in self.exact or (key, name) in self.named
+
+    def __len__(self) -> int:
+        return len(self.exact) + len(self.named)
+
+
+@dataclass(frozen=True)
 class Page:
     """A page read, not yet parsed. ``key`` is the output field that names it (``path`` or
     ``url``), ``url`` its document URL, ``content_type`` its HTTP header if it had one."""
@@ -33,6 +69,7 @@ class Page:
     body: bytes
     url: str | None
     content_type: str | None
+    origin: Origin = Origin()
 
     def __post_init__(self) -> None:
         """A page named by its URL goes by it without user name and password: the name is what
@@ -53,6 +90,7 @@ class Unreadable:
     name: str
     error: str
     damaged: bool = False
+    origin: Origin = Origin()
 
     def __post_init__(self) -> None:
         """Named as :class:`Page` names it, and the message quoting its URL likewise."""

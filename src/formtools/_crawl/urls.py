@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 from formtools._net import AsyncFetcher, FetchError, FetchPolicy, TooLarge
 
 from formtools._interrupts import held, waited
-from formtools._crawl.pages import FetchOptions, Page, Unreadable
+from formtools._crawl.pages import FetchOptions, Origin, Page, Resumed, Unreadable
 from formtools._parse.sources import is_url
 from formtools.errors import shown
 
@@ -28,7 +28,7 @@ _END = object()
 
 
 def fetched(
-    listing: Path, done: set[tuple[str, str]], options: FetchOptions
+    listing: Path, done: Resumed, options: FetchOptions
 ) -> Iterator[Page | Unreadable]:
     """The pages of a URL list, fetched by an asyncio loop in a thread, in completion order.
 
@@ -98,27 +98,29 @@ def _cancel(loop: asyncio.AbstractEventLoop, fetching: list[Coroutine[Any, Any, 
 
 async def _fetch_all(
     listing: Path,
-    done: set[tuple[str, str]],
+    done: Resumed,
     options: FetchOptions,
     handover: SimpleQueue[Any],
     slots: asyncio.Semaphore,
 ) -> None:
-    """Fetch the listed URLs, each page (or why there is none) handed over holding a slot."""
+    """Fetch the listed URLs, each page (or why there is none) handed over holding a slot, its
+    origin its line in the list (a URL listed twice is two pages)."""
     hosts: defaultdict[str, asyncio.Semaphore] = defaultdict(
         lambda: asyncio.Semaphore(options.per_host)
     )
     policy = FetchPolicy(timeout=options.timeout, max_bytes=options.max_bytes)
     async with AsyncFetcher(policy, max_connections=options.concurrency) as client:
 
-        async def one(url: str, host: str) -> None:
+        async def one(url: str, host: str, origin: Origin) -> None:
             async with hosts[host]:
-                handover.put(await _fetch(client, url, options.max_bytes))
+                handover.put(await _fetch(client, url, options.max_bytes, origin))
 
         async with asyncio.TaskGroup() as pages:  # cancelled, it cancels its pages' tasks and waits
             with listing.open("rb") as lines:
                 for number, line in enumerate(lines, 1):
                     url, problem = _listed_url(line, number)
-                    if not url or url.startswith("#") or ("url", shown(url)) in done:
+                    origin = Origin(line=number)
+                    if not url or url.startswith("#") or done.has("url", shown(url), origin):
                         continue
                     if problem is None:
                         try:
@@ -127,9 +129,9 @@ async def _fetch_all(
                             problem = f"{url}: not a valid URL ({error})"
                     await slots.acquire()
                     if problem is not None:
-                        handover.put(Unreadable("url", url, problem))
+                        handover.put(Unreadable("url", url, problem, origin=origin))
                         continue
-                    pages.create_task(one(url, host))
+                    pages.create_task(one(url, host, origin))
 
 
 def _listed_url(line: bytes, number: int) -> tuple[str, str | None]:
@@ -143,18 +145,18 @@ def _listed_url(line: bytes, number: int) -> tuple[str, str | None]:
         return url, f"{url}: line {number} of the URL list is not UTF-8"
 
 
-async def _fetch(client: AsyncFetcher, url: str, max_bytes: int) -> Page | Unreadable:
+async def _fetch(client: AsyncFetcher, url: str, max_bytes: int, origin: Origin) -> Page | Unreadable:
     """One page through the guarded, bounded fetch (``timeout`` is the whole fetch's)."""
     if not is_url(url):
-        return Unreadable("url", url, f"{url}: not an http(s) URL")
+        return Unreadable("url", url, f"{url}: not an http(s) URL", origin=origin)
     try:
         response = await client.fetch("GET", url, headers={"Accept": "text/html,*/*;q=0.8"})
     except TooLarge:
-        return Unreadable("url", url, f"{url}: larger than {max_bytes} bytes")
+        return Unreadable("url", url, f"{url}: larger than {max_bytes} bytes", origin=origin)
     except FetchError as error:
-        return Unreadable("url", url, str(error))
+        return Unreadable("url", url, str(error), origin=origin)
     except Exception as error:  # a URL the client cannot even send: one page, not the batch
-        return Unreadable("url", url, f"{url}: cannot fetch: {type(error).__name__}: {error}")
+        return Unreadable("url", url, f"{url}: cannot fetch: {type(error).__name__}: {error}", origin=origin)
     if response.status >= 400:
-        return Unreadable("url", url, f"{url}: HTTP {response.status}")
-    return Page("url", url, response.body, response.url, response.content_type)
+        return Unreadable("url", url, f"{url}: HTTP {response.status}", origin=origin)
+    return Page("url", url, response.body, response.url, response.content_type, origin)
