@@ -54,6 +54,7 @@ CALLS = {
     "search": {"input": {"q": "café & crème", "page": 2}},
     "subscribe": {"input": {"email": "ada@example.com"}, "confirm": True},
     "upload": {"input": {"title": "Hi", "note": "line one\nline two — é"}},
+    "quiet": {"input": {"q": "x"}},
 }
 
 
@@ -174,6 +175,29 @@ def test_a_crawl_extracts_tools_and_submits_calls_as_the_browser_would(
     assert sent.body.decode("utf-8") == upload["request"]["body"]
     assert 'name="note"\r\n\r\nline one\r\nline two — é\r\n' in upload["request"]["body"]
     assert upload["result"]["result"][0]["body"] == sent.body.decode("latin-1")
+
+
+@pytest.mark.parametrize("policy", ["no-referrer", "same-origin"])
+def test_scrapy_adds_no_referer_the_page_policy_withholds(tmp_path: Path, policy: str) -> None:
+    """A page whose referrer policy withholds ``Referer`` (``no-referrer``; ``same-origin`` to
+    another origin) submits without one, in Scrapy as in the engine: Scrapy's RefererMiddleware
+    added the page's whole URL under its own default policy."""
+    with TestSite() as origin, TestSite() as other:
+        other.put("results", RESULTS.encode())
+        page = (
+            f"<!doctype html><meta name=referrer content={policy}>"
+            f"<form toolname=quiet tooldescription=Quiet action='{other.origin}/page/results' "
+            "toolautosubmit><input name=q></form>"
+        )
+        origin.put("quiet", page.encode())
+        items = crawl(f"{origin.origin}/page/quiet", tmp_path / "items.jsonl")
+        engine = formtools.prepare_call(
+            formtools.extract(page, base_url=f"{origin.origin}/page/quiet").tool("quiet"), CALLS["quiet"]["input"]
+        ).request
+        received = [r for r in other.received if r.path == "/page/results"]
+    assert [item["tool"] for item in items if "tool" in item] == ["quiet"]
+    assert engine is not None and engine.header("Referer") is None
+    assert len(received) == 1 and received[0].headers.get("Referer") == engine.header("Referer")
 
 
 def shop_response() -> HtmlResponse:

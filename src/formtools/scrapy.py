@@ -104,6 +104,14 @@ def tools_of(
     return list(extraction_of(response, profile=profile, all_forms=all_forms).tools)
 
 
+def _scrapy_referrer_policy(request: Request) -> str:
+    """The policy Scrapy's ``RefererMiddleware`` is to follow for ``request``: the page's own, so
+    that it adds no ``Referer`` where the browser sends none (under ``no-referrer`` its default
+    policy added the page's whole URL) and redirect hops keep the page's policy; ``no-referrer``
+    for a page that is no http(s) document, which sends none at all."""
+    return request.referrer.policy if request.referrer is not None else "no-referrer"
+
+
 def request_of(prepared: PreparedCall, *, confirm: bool = False, **options: Any) -> scrapy.Request:
     """The Scrapy request for a prepared call. ``options`` are ``scrapy.Request`` keywords
     (``callback``, ``errback``, ``meta``, ``cb_kwargs``, ``dont_filter``, ``priority`` …).
@@ -127,6 +135,7 @@ def request_of(prepared: PreparedCall, *, confirm: bool = False, **options: Any)
     meta = {
         **(options.pop("meta", None) or {}),
         "verbatim_url": True,
+        "referrer_policy": _scrapy_referrer_policy(request),
         REQUEST_KEY: request,
         FINISHING_KEY: prepared.finishing(),
     }
