@@ -215,7 +215,11 @@ def test_the_scrapy_request_is_the_engine_request() -> None:
     assert (request.method, request.url, request.body) == ("GET", prepared.request.url, b"")
     assert request.url == "https://shop.example/page/results%7Call%5E?q=a+b&page=1"
     assert request.meta == {
-        "depth": 3, "verbatim_url": True, REQUEST_KEY: prepared.request, FINISHING_KEY: prepared.finishing()
+        "depth": 3,
+        "verbatim_url": True,
+        "referrer_policy": prepared.request.referrer.policy,  # the page's, for Scrapy's RefererMiddleware
+        REQUEST_KEY: prepared.request,
+        FINISHING_KEY: prepared.finishing(),
     }
     assert request.dont_filter
     assert request.headers.to_unicode_dict() == dict(prepared.request.headers)
