@@ -179,8 +179,8 @@ _ELSEWHERE = [
 def test_pages_of_what_the_query_leaves_to_element_names() -> None:
     """Seeded pages of bases, metas, frames, templates and ids around a tool form that submits
     to a named target: the same base URL and target, child navigables, referrer policy and
-    tools on both paths. (It found the fast path naming a child navigable after an
-    ``<iframe name>`` in SVG, which is SVG's element: now html5lib's answer.)"""
+    tools on both paths, tags in any letter case. (It found the fast path naming a child
+    navigable after an ``<iframe name>`` in SVG, which is SVG's element: now html5lib's answer.)"""
     rng = random.Random(1515)
     taken = 0
     for _ in range(120):
@@ -188,6 +188,8 @@ def test_pages_of_what_the_query_leaves_to_element_names() -> None:
             rng.choice(_ELSEWHERE).format(i=rng.randrange(4), policy=rng.choice(["origin", "no-referrer", "bogus"]))
             for _ in range(rng.randint(1, 8))
         ]
+        # a quarter in upper case: a tag name is read in any letter case, on both paths
+        pieces = [piece.upper() if rng.random() < 0.25 else piece for piece in pieces]
         at = rng.randint(0, len(pieces))
         form = (
             f"<form id=f toolname=t tooldescription=d target=n{rng.randrange(4)} action=x>"
