@@ -1,7 +1,9 @@
 from __future__ import annotations
 
+import fcntl
 import os
-from collections.abc import Iterator
+import shutil
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -27,6 +29,30 @@ def chromium() -> Iterator["ChromiumOracle"]:  # noqa: F821
         yield running
     finally:
         manager.__exit__(None, None, None)
+
+
+def made_once_per_run(factory: pytest.TempPathFactory, name: str, make: Callable[[Path], None]) -> Path:
+    """A folder ``make`` fills, made once for the whole run and read by every xdist worker.
+
+    Workers steal tests from each other (``--dist worksteal``), so a module's tests can run on
+    both workers and a costly module fixture would be made twice; the folder goes in the run's
+    temporary folder that all workers share, made by the first worker to ask, under a lock.
+    Without xdist the folder is this process's own.
+    """
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:
+        folder = factory.mktemp(name)
+        make(folder)
+        return folder
+    shared = factory.getbasetemp().parent
+    folder = shared / name
+    with open(shared / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (shared / f"{name}.done").exists():
+            shutil.rmtree(folder, ignore_errors=True)  # what a worker that failed left
+            folder.mkdir()
+            make(folder)
+            (shared / f"{name}.done").touch()
+    return folder
 
 
 def run_async(main, *args):
