@@ -1,7 +1,9 @@
 from __future__ import annotations
 
+import fcntl
 import os
-from collections.abc import Iterator
+import shutil
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -27,6 +29,51 @@ def chromium() -> Iterator["ChromiumOracle"]:  # noqa: F821
         yield running
     finally:
         manager.__exit__(None, None, None)
+
+
+def _run_folder(factory: pytest.TempPathFactory) -> Path | None:
+    """The temporary folder of the whole run that every xdist worker shares (each worker's
+    basetemp is in it); None without xdist, where this process is the whole run."""
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:
+        return None
+    return factory.getbasetemp().parent
+
+
+def made_once_per_run(factory: pytest.TempPathFactory, name: str, make: Callable[[Path], None]) -> Path:
+    """A folder ``make`` fills, made once for the whole run and read by every xdist worker.
+
+    Workers steal tests from each other (``--dist worksteal``), so a module's tests can run on
+    both workers and a costly module fixture would be made twice; the folder goes in the run's
+    temporary folder that all workers share, made by the first worker to ask, under a lock.
+    """
+    shared = _run_folder(factory)
+    if shared is None:
+        folder = factory.mktemp(name)
+        make(folder)
+        return folder
+    folder = shared / name
+    with open(shared / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (shared / f"{name}.done").exists():
+            shutil.rmtree(folder, ignore_errors=True)  # what a worker that failed left
+            folder.mkdir()
+            make(folder)
+            (shared / f"{name}.done").touch()
+    return folder
+
+
+@pytest.fixture(scope="session")
+def mypy_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """mypy's cache for this run, shared by its workers: the gate (``mypy --strict`` over the
+    package) and the docs' examples (which import the package) check formtools once between
+    them, not twice (18 s of CPU each). A cache new with the run holds nothing stale; mypy writes
+    its entries atomically, so two workers may use it at once."""
+    shared = _run_folder(tmp_path_factory)
+    if shared is None:
+        return tmp_path_factory.mktemp("mypy-cache")
+    folder = shared / "mypy-cache"
+    folder.mkdir(exist_ok=True)
+    return folder
 
 
 def run_async(main, *args):

@@ -56,10 +56,10 @@ def test_layers_hold() -> None:
     assert "1 kept, 0 broken" in done.stdout
 
 
-def test_mypy_strict_is_clean() -> None:
+def test_mypy_strict_is_clean(mypy_cache: Path) -> None:
     """The code is typed: ``mypy --strict`` (configured in pyproject.toml) finds nothing."""
     done = subprocess.run(
-        [sys.executable, "-m", "mypy", "--no-incremental"], cwd=ROOT, capture_output=True, text=True
+        [sys.executable, "-m", "mypy", "--cache-dir", str(mypy_cache)], cwd=ROOT, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stdout[-5000:] + done.stderr[-2000:]
 
