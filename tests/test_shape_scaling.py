@@ -1,0 +1,70 @@
+"""The scaling search: generated page shapes cost work linear in their size, counted, not timed.
+
+``tests/support/shapes.py`` builds shapes from ~100 fragments of form markup (every listed
+control, labels, fieldsets, selects, datalists, radio groups, ``form=`` owners, tables, misnested
+formatting elements, templates, SVG, MathML, long and many attributes, shared ids…) under five
+combinators (side by side, nested, interleaved, misnested, closed in order). Each entry point
+(extraction on both parse paths, lint, every profile, ``validate_input`` and ``prepare_call``
+with inputs growing with n, the batch's JSON line) is counted (``sys.settrace``) at n, 2n and
+4n: the work added by the second doubling may be at most 2.5 times the work added by the first
+(linear work: 2, quadratic: 4, whatever a call's constant cost). A nested shape may cost at most
+4 times the same fragments side by side. ``FORMTOOLS_SCALING_SHAPES`` (default 6) and
+``FORMTOOLS_SCALING_SEED`` vary the search; a deep run is ``FORMTOOLS_SCALING_SHAPES=2500``.
+
+Work done in C (lexbor, libxml2, ``re``, ``bytes`` searches) is invisible to a line count: the
+shapes the search found slow only in C are pinned here by counting what the C calls are given.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+import pytest
+from support.cost import lines
+from support.shapes import ENTRY_POINTS, Shape, shapes
+
+from formtools._parse import fast
+
+SHAPE_COUNT = int(os.environ.get("FORMTOOLS_SCALING_SHAPES", "6"))
+SEED = int(os.environ.get("FORMTOOLS_SCALING_SEED", "16"))
+SIZE = 8  # n: each shape is counted at 8, 16 and 32 repeats (nesting stays below Blink's cap)
+
+
+def _counted(run: Callable[[str, int], object], page: str, n: int) -> int:
+    run(page, n)  # warm-up: lazy imports and compiled regexes are not the shape's cost
+    return lines(lambda: run(page, n))
+
+
+@pytest.mark.parametrize("shape", shapes(SHAPE_COUNT, SEED), ids=lambda shape: shape.name)
+def test_generated_shapes_cost_linear_work(shape: Shape) -> None:
+    for entry, run in ENTRY_POINTS.items():
+        small, middle, large = (_counted(run, shape.page(n), n) for n in (SIZE, 2 * SIZE, 4 * SIZE))
+        assert large - middle <= 2.5 * max(middle - small, 1), (entry, small, middle, large)
+        if shape.combinator != "side by side" and entry in ("extract html5lib", "validate html"):
+            side_by_side = _counted(run, shape.side_by_side(4 * SIZE), 4 * SIZE)
+            assert large <= 4 * side_by_side, (entry, large, side_by_side)
+
+
+class _ScannedBytes(bytes):
+    """The lowered page, counting the bytes each ``part in page`` may read (in C)."""
+
+    scanned = 0
+
+    def __contains__(self, part: object) -> bool:
+        _ScannedBytes.scanned += len(self)
+        return bytes.__contains__(self, part)  # type: ignore[operator]
+
+
+def test_dir_auto_elements_do_not_each_search_the_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each ``dir=auto`` element the fast path copied searched the whole page for ``dirname``:
+    2,400 ``<div dir=auto>`` took 0.47 s in lexbor's path (n² bytes read in C, linear in lines).
+    The bytes the page's searches read must double with n."""
+    lowered = fast.lowered
+    monkeypatch.setattr(fast, "lowered", lambda data: _ScannedBytes(lowered(data)))
+    counts = []
+    for n in (1_000, 2_000):
+        _ScannedBytes.scanned = 0
+        assert fast.fast_document(Shape("side by side", ("dir auto",)).page(n).encode()) is not None
+        counts.append(_ScannedBytes.scanned)
+    assert counts[1] < 2.3 * counts[0], counts
