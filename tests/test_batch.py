@@ -111,7 +111,7 @@ def test_directory_recursion_explicit_files_and_an_unreadable_file(tmp_path: Pat
     assert found[str(site / "deep/er/latin.htm")]["tools"][0]["description"] == "Café crème"
     assert found[str(site / "deep/none.HTML")] == {
         "path": str(site / "deep/none.HTML"),
-        "input": 0,  # the first input: the directory
+        "input": str(site),  # the input it came from: the directory, as given
         "tools": [],
         "diagnostics": {"errors": 0, "warnings": 0},
         "skipped": "no toolname attribute",
@@ -140,7 +140,7 @@ def test_a_fifo_in_a_directory_is_skipped_with_a_reason(tmp_path: Path, jobs: st
     assert done.returncode == 0, done.stderr
     found = lines(out)
     fifo = str(site / "b.html")
-    assert found[fifo] == {"path": fifo, "input": 0, "error": f"{fifo}: not a regular file, skipped"}
+    assert found[fifo] == {"path": fifo, "input": str(site), "error": f"{fifo}: not a regular file, skipped"}
     assert found[str(site / "a.html")]["tools"]
 
 
@@ -162,7 +162,7 @@ def test_a_page_that_outlives_its_time_limit_is_an_error_line(tmp_path: Path, jo
     )
     found = lines(out)
     slow = str(site / "b.html")
-    assert found[slow] == {"path": slow, "input": 0, "error": "ParseTimeLimit: the page took longer than 0.5 s to parse (its time limit)"}
+    assert found[slow] == {"path": slow, "input": str(site), "error": "ParseTimeLimit: the page took longer than 0.5 s to parse (its time limit)"}
     assert found[str(site / "a.html")]["tools"]
     assert b"Traceback" not in done.stderr
 
@@ -892,6 +892,8 @@ def _inputs_that_repeat_pages(root: Path, site: str, rng: random.Random) -> tupl
     listing = root / "urls.txt"
     listing.write_text("\n".join(rng.choice([f"{site}/tool", f"{site}/none", f"{site}/gone"]) for _ in range(rng.randrange(4, 9))))
     inputs = [str(pages), str(root / "twice.warc.gz"), str(pages / "d0" / "p0.html"), str(root / "twice.warc"), str(root / "whole.warc.gz"), str(pages / "d1")]
+    inputs.append(rng.choice(inputs))  # one input given twice
+    inputs.append(rng.choice(inputs).replace(str(root), f"{root}/./", 1))  # one again, spelled otherwise
     rng.shuffle(inputs)
     return inputs, listing
 
@@ -917,15 +919,37 @@ def test_resume_after_an_interruption_gives_the_lines_of_an_uninterrupted_run(tm
     assert len(set(names)) < len(names) and len(set(expected)) == len(expected)  # names repeat; lines do not
 
 
+def test_resume_with_the_inputs_in_another_order_and_one_more_writes_each_page_once(tmp_path: Path, site: str) -> None:
+    """A resumed run may take its inputs in another order, with an input that joined them (a
+    glob such as ``crawls/*.warc.gz`` after a new archive arrived that sorts first): it writes
+    exactly the lines a fresh run of its inputs writes. The origin counted inputs by position,
+    so every page of an input that moved was written a second time, with no word said."""
+    rng = random.Random(1618)
+    inputs, listing = _inputs_that_repeat_pages(tmp_path, site, rng)
+    joined = tmp_path / "joined.warc.gz"
+    joined.write_bytes((tmp_path / "twice.warc.gz").read_bytes())
+    fresh = tmp_path / "fresh.jsonl"
+    later = [str(joined), *reversed(inputs)]
+    run_batch(later, fresh, urls=listing, options=BatchOptions(jobs=1))
+    expected = sorted(fresh.read_text("utf-8").splitlines())
+    for jobs in (1, 2):
+        out = tmp_path / f"tools{jobs}.jsonl"
+        run_batch(inputs, out, urls=listing, options=BatchOptions(jobs=jobs))
+        whole = out.read_bytes()
+        out.write_bytes(whole[: rng.randrange(len(whole))])
+        run_batch(later, out, urls=listing, options=BatchOptions(jobs=jobs, resume=True))
+        assert sorted(out.read_text("utf-8").splitlines()) == expected, jobs
+
+
 def test_resume_of_an_output_without_origins_skips_by_name(tmp_path: Path, site: str) -> None:
-    """An output written before lines carried their origin (``input``, ``offset``, ``skip``,
-    ``line``: those lines without them) resumes as it did then: every page of a name written is
+    """An output written before lines carried their origin (``input``, ``copy``, ``offset``,
+    ``skip``, ``line``: those lines without them) resumes as it did then: every page of a name written is
     skipped, the others are done."""
     rng = random.Random(1617)
     inputs, listing = _inputs_that_repeat_pages(tmp_path, site, rng)
     out = tmp_path / "tools.jsonl"
     run_batch(inputs, out, urls=listing, options=BatchOptions(jobs=2))
-    origins = ("input", "offset", "skip", "line")
+    origins = ("input", "copy", "offset", "skip", "line")
     records = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
     kept = records[: len(records) // 2]
     old = [json.dumps({key: value for key, value in record.items() if key not in origins}) for record in kept]

@@ -113,7 +113,7 @@ def test_batch_reports_a_truncated_download_and_fails_unless_allowed(tmp_path: P
     assert [f for f in found if "path" in f] == [
         {
             "path": str(cut),
-            "input": 0,
+            "input": str(cut),
             "error": f"{cut}: damaged archive at byte {ends[3]:,} (record 4): "
             "the file ends inside a gzip member",
         }

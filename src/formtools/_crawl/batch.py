@@ -42,7 +42,7 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO, TypeVar
 
 from formtools._interrupts import held, holdable, waited
-from formtools._crawl.pages import FetchOptions, Origin, Page, Resumed, Unreadable, media_type, renders_as_html
+from formtools._crawl.pages import FetchOptions, Input, Origin, Page, Resumed, Unreadable, media_type, renders_as_html
 from formtools._spec.jsjson import dumps
 from formtools._synth.profile import get_profile, profile_names
 from formtools.errors import SourceError, UsageProblem, WorkerLost, shown, shown_in_text
@@ -209,7 +209,7 @@ class HtmlFile:
     """An HTML file for a worker to read: its path and the command-line input it came from."""
 
     name: str
-    input: int
+    input: Input
 
 
 def extract_file(
@@ -236,7 +236,7 @@ class ArchiveRecord:
     url: str
     content_type: str | None
     location: Location
-    input: int
+    input: Input
 
     @property
     def origin(self) -> Origin:
@@ -269,8 +269,7 @@ class ArchiveSpan:
     """Part of a WARC.gz for a worker to read whole: the records that begin a gzip member from
     byte ``start`` up to ``end`` (see :func:`_spanned`). ``known``: a record begins at ``start``,
     after ``records_before`` records in ``members_before`` members; else the worker looks for
-    the first record from ``start`` and counts from there. ``input``: the archive's place among
-    the command-line inputs."""
+    the first record from ``start`` and counts from there. ``input``: the command-line input it is."""
 
     archive: str
     start: int
@@ -278,7 +277,7 @@ class ArchiveSpan:
     known: bool = False
     records_before: int = 0
     members_before: int = 0
-    input: int = 0
+    input: Input | None = None
 
 
 @dataclass(frozen=True)
@@ -378,11 +377,11 @@ def extract_pages(
 @dataclass(frozen=True)
 class _Spans:
     """A WARC.gz for the workers to read in spans (:func:`_spanned`), of ``size`` bytes, the
-    command-line input number ``input``."""
+    command-line input ``input``."""
 
     archive: str
     size: int
-    input: int
+    input: Input
 
 
 # A source yields work for the workers (paths of files, records of archives: each with the bytes
@@ -391,7 +390,7 @@ class _Spans:
 _Item = tuple[_Work, int] | Page | Outcome | Unreadable | _Spans
 
 
-def _file(name: str, size: int, input: int, done: Resumed) -> Iterator[_Item]:
+def _file(name: str, size: int, input: Input, done: Resumed) -> Iterator[_Item]:
     if not done.has("path", name, Origin(input)):
         yield HtmlFile(name, input), size
 
@@ -403,7 +402,7 @@ def _size(name: str) -> int:
         return 0  # the worker reads it and reports why not
 
 
-def _directory(root: Path, input: int, done: Resumed) -> Iterator[_Item]:
+def _directory(root: Path, input: Input, done: Resumed) -> Iterator[_Item]:
     """The HTML files under ``root``. Only regular files are read: opening a FIFO named
     ``*.html`` blocks until something writes to it, which hung the batch (a pipe named on the
     command line is read: ``<(…)`` gives one)."""
@@ -423,7 +422,7 @@ def _directory(root: Path, input: int, done: Resumed) -> Iterator[_Item]:
                 yield from _file(name, found.st_size if found else 0, input, done)
 
 
-def _open_archive(path: str, input: int) -> BinaryIO | Unreadable:
+def _open_archive(path: str, input: Input) -> BinaryIO | Unreadable:
     try:
         return open(path, "rb")
     except OSError as error:
@@ -431,7 +430,7 @@ def _open_archive(path: str, input: int) -> BinaryIO | Unreadable:
         return Unreadable("path", path, why, origin=Origin(input))
 
 
-def _warc(path: str, input: int, done: Resumed, max_bytes: int, all_forms: bool) -> Iterator[_Item]:
+def _warc(path: str, input: Input, done: Resumed, max_bytes: int, all_forms: bool) -> Iterator[_Item]:
     """The HTML response records of a WARC or WARC.gz file, in file order, for the workers:
     where each is, to read it themselves. A plain body (no transfer or content coding) passes
     through the index anyway, so it is prefiltered here and only a candidate goes to a worker:
@@ -474,10 +473,10 @@ def warc_pages(
     path: str,
     done: Resumed = Resumed(),
     max_bytes: int = FetchOptions.max_bytes,
-    input: int | None = None,
+    input: Input | None = None,
 ) -> Iterator[Page | Unreadable]:
     """The HTML response records of the WARC or WARC.gz archive ``stream`` (named ``path``, the
-    command-line input number ``input`` if it is one), in file order, then an
+    command-line input ``input`` if it is one), in file order, then an
     :class:`Unreadable` marked ``damaged`` if the archive is cut short or corrupt (see
     :mod:`.warc`). Any binary stream will do, so the Spark job reads archives the same way from
     HDFS or S3 bytes; ``formtools batch --jobs 1`` reads local archives so too."""
@@ -493,12 +492,12 @@ def warc_pages(
                 yield page
 
 
-def _record_origin(input: int | None, location: Location) -> Origin:
+def _record_origin(input: Input | None, location: Location) -> Origin:
     """An archived record's origin: its archive's input, where it begins in the archive."""
     return Origin(input, location.offset, location.skip)
 
 
-def _archived(record: Record, max_bytes: int, input: int | None) -> Page | Unreadable | None:
+def _archived(record: Record, max_bytes: int, input: Input | None) -> Page | Unreadable | None:
     """A response record as a page, why it cannot be read, or None when it is no HTML page."""
     url = shown(record.url or "")  # the name the output knows it by
     origin = _record_origin(input, record.location)
@@ -511,7 +510,7 @@ def _archived(record: Record, max_bytes: int, input: int | None) -> Page | Unrea
     return Page("url", url, record.body, url, record.content_type, origin)
 
 
-def _warc_here(path: str, input: int, done: Resumed, max_bytes: int) -> Iterator[_Item]:
+def _warc_here(path: str, input: Input, done: Resumed, max_bytes: int) -> Iterator[_Item]:
     """``--jobs 1``: the archive's pages read in this process, in one pass."""
     stream = _open_archive(path, input)
     if isinstance(stream, Unreadable):
@@ -595,6 +594,16 @@ def _unless_done(archive_error: Unreadable, done: Resumed) -> Iterator[Unreadabl
         yield archive_error
 
 
+def _named(inputs: Sequence[str]) -> list[Input]:
+    """Each input as its pages' lines name it (:class:`Input`): by name, the same name counted."""
+    seen: dict[str, int] = {}
+    named = []
+    for name in inputs:
+        named.append(Input(name, seen.get(name, 0)))
+        seen[name] = seen.get(name, 0) + 1
+    return named
+
+
 def _pages(
     inputs: Sequence[str],
     urls: Path | None,
@@ -606,7 +615,7 @@ def _pages(
 ) -> Generator[_Item, None, None]:
     """Every input's items; ``here``: archives are read in this process (no workers);
     ``before_threads`` runs before the URL fetcher starts its thread."""
-    for input, name in enumerate(inputs):
+    for input, name in zip(_named(inputs), inputs):
         if os.path.isdir(name):
             yield from _directory(Path(name), input, done)
         elif name.lower().endswith(_WARC_SUFFIXES):
@@ -707,11 +716,15 @@ def _finished(out: Path) -> Resumed:
 
 
 def _origin_of(record: dict[str, Any]) -> Origin | None:
-    """A line's :class:`Origin` (None: a field of it that is no whole number)."""
-    fields = {name: record.get(name) for name in ("input", "offset", "skip", "line")}
+    """A line's :class:`Origin` (None: a field of it of the wrong kind: an input that is no string, a number that is no whole one)."""
+    fields = {name: record.get(name) for name in ("copy", "offset", "skip", "line")}
     if not all(value is None or (type(value) is int and value >= 0) for value in fields.values()):
         return None
-    return Origin(fields["input"], fields["offset"], fields["skip"] or 0, fields["line"])
+    name = record.get("input")
+    if name is not None and not isinstance(name, str):
+        return None
+    given = Input(name, fields["copy"] or 0) if name is not None else None
+    return Origin(given, fields["offset"], fields["skip"] or 0, fields["line"])
 
 
 def _load_stages(profile: str) -> None:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from formtools._spec.mime import media_type, renders_as_html
 from formtools.errors import shown, shown_in_text
 
-__all__ = ["FetchOptions", "Origin", "Page", "Resumed", "Unreadable", "media_type", "renders_as_html"]
+__all__ = ["FetchOptions", "Input", "Origin", "Page", "Resumed", "Unreadable", "media_type", "renders_as_html"]
 
 
 @dataclass(frozen=True)
@@ -24,22 +24,41 @@ class FetchOptions:
 
 
 @dataclass(frozen=True)
+class Input:
+    """A command-line input as a page's line names it: its ``name`` as given (as a file's
+    page is named by the path as given) and, for a name given more than once, which time this
+    is (``copy``, 0 the first). Names, not positions, so that a resumed run may take its inputs
+    in another order (a glob that a new archive joined) and still skip exactly the pages
+    written."""
+
+    name: str
+    copy: int = 0
+
+
+@dataclass(frozen=True)
 class Origin:
     """Where a batch found a page in its input, which tells apart pages of the same name (a URL
-    listed twice, a record archived twice, a directory named twice): ``input``, the position of
-    the command-line input it came from (0 for the first); ``offset``, where its record begins in
-    an archive (its gzip member in a WARC.gz) and ``skip``, the member's decompressed bytes before
-    it (0 unless the member holds records before it); ``line``, its line in the URL list. Written
-    on its output line, so that ``--resume`` skips exactly the pages written."""
+    listed twice, a record archived twice, a directory named twice): ``input``, the command-line
+    :class:`Input` it came from; ``offset``, where its record begins in an archive (its gzip
+    member in a WARC.gz) and ``skip``, the member's decompressed bytes before it (0 unless the
+    member holds records before it); ``line``, its line in the URL list. Written on its output
+    line, so that ``--resume`` skips exactly the pages written."""
 
-    input: int | None = None
+    input: Input | None = None
     offset: int | None = None
     skip: int = 0
     line: int | None = None
 
-    def fields(self) -> dict[str, int]:
-        """The output line's fields: those known, ``skip`` only when it is not 0."""
-        known = {"input": self.input, "offset": self.offset, "skip": self.skip or None, "line": self.line}
+    def fields(self) -> dict[str, str | int]:
+        """The output line's fields: those known, ``copy`` and ``skip`` only when not 0."""
+        given = self.input
+        known = {
+            "input": given.name if given else None,
+            "copy": given.copy or None if given else None,
+            "offset": self.offset,
+            "skip": self.skip or None,
+            "line": self.line,
+        }
         return {name: value for name, value in known.items() if value is not None}
 
 
