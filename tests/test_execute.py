@@ -312,3 +312,27 @@ def test_python_values_json_cannot_hold_are_input_errors() -> None:
     assert checked > 3000 and not wrong, f"{len(wrong)} of {checked}: {wrong[:5]}"
     with pytest.raises(InputError, match="a Python int key"):
         prepare_call(formtools.extract_tools((FIXTURES / "realistic-search.html").read_bytes())[0], {1: "x"})
+
+
+@pytest.mark.parametrize("profile", ["chromium", "html", "portable"])
+def test_validate_says_a_number_json_cannot_spell_reaches_chromium_as_null(profile: str) -> None:
+    """NaN, ±Infinity and whole numbers beyond the doubles reach Chromium's fill as null (its
+    JSON round trip), which a call refuses: validation says so, for every control kind, in a
+    value or an array's item, where it described the number as text Chromium fills ("Chromium
+    fills NaN as "NaN"", "the browser would change "-Infinity" to "50"") or as a step mismatch."""
+    from formtools._execute.fill import BEYOND_JSON
+
+    page = (
+        "<form toolname=t tooldescription=d toolautosubmit><input name=n type=number>"
+        "<input name=r type=range><input name=s><input type=checkbox name=c value=a>"
+        "<select name=m multiple><option>a</option></select></form>"
+    )
+    tool = formtools.extract(page, profile=profile).tool("t")
+    assert tool is not None
+    for number in (float("nan"), float("inf"), -float("inf"), 10**400, -(10**400)):
+        given = {"n": number, "r": number, "s": number, "c": number, "m": ["a", number]}
+        problems = formtools.validate_input(tool, given)
+        assert [(p.field, p.flag, p.message) for p in problems] == [(key, "badInput", BEYOND_JSON) for key in given]
+        for key, value in given.items():
+            with pytest.raises(InputError):
+                prepare_call(tool, {key: value})

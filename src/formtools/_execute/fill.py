@@ -327,7 +327,7 @@ def non_json_value(tool_input: Mapping[Any, Any]) -> InputProblem | None:
     return None
 
 
-def _beyond_json(value: Any) -> bool:
+def beyond_json(value: Any) -> bool:
     """Whether ``value`` is a number JSON has no spelling for: NaN, ±Infinity, or a whole
     number beyond the doubles (which ``JSON.parse`` reads as ±Infinity)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -335,8 +335,12 @@ def _beyond_json(value: Any) -> bool:
     return not math.isfinite(js_double(value))
 
 
+#: what validation says of a value :func:`beyond_json` (a call refuses it as it refuses null)
+BEYOND_JSON = "a number JSON has no spelling for (NaN, ±Infinity, or beyond the doubles): Chromium receives null"
+
+
 def _as_json_gives(value: Any) -> Any:
-    return None if _beyond_json(value) else value
+    return None if beyond_json(value) else value
 
 
 def as_json_round_trip_gives(tool_input: dict[str, Any]) -> dict[str, Any]:

@@ -27,7 +27,15 @@ from formtools._spec.constants import MASK
 from formtools._spec.memo import IdentityMemo
 from formtools._forms.state import normalize_newlines
 from formtools._spec.microsyntax import compiled_pattern, pattern_budget, regex_matches
-from formtools._execute.fill import NOT_JSON, check_file_names, holds_lone_surrogate, js_double, js_to_string, non_json_value
+from formtools._execute.fill import (
+    BEYOND_JSON,
+    NOT_JSON,
+    beyond_json,
+    check_file_names,
+    holds_lone_surrogate,
+    js_to_string,
+    non_json_value,
+)
 from formtools._forms.sensitive import sensitive_keys
 from formtools._synth.tool import Tool, require_tool, thaw
 from formtools._forms.state import initial_state
@@ -431,12 +439,6 @@ def nests_deeper_than_taken(value: Any) -> bool:
     return False
 
 
-def _beyond_doubles(value: Any) -> bool:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return math.isinf(js_double(value))
-    return isinstance(value, list) and any(_beyond_doubles(item) for item in value)
-
-
 def validate_input(tool: Tool, tool_input: Any, *, files: Iterable[str] = ()) -> list[Problem]:
     """Every problem of ``tool_input`` under ``tool``'s input schema, in field order; then a
     required file input the call attaches no file to (``files``: the names of the file inputs
@@ -470,11 +472,14 @@ def _problems(tool: Tool, tool_input: Any, attached: frozenset[str]) -> list[Pro
         for key in deep:
             problems[(key, "badInput")] = Problem(key, "badInput", too_deep)
         tool_input = {key: value for key, value in tool_input.items() if key not in deep}
-        # JSON.parse turns an integer beyond the doubles into Infinity, which no control keeps;
-        # Python keeps it exact, and arithmetic on it (multipleOf) would overflow
-        huge = [key for key, value in tool_input.items() if _beyond_doubles(value)]
+        # executeTool's JSON round trip makes these null, as fill reads them (a call refuses
+        # them so); Python keeps a huge integer exact, and arithmetic on it (multipleOf) would overflow
+        huge = [
+            key for key, value in tool_input.items()
+            if beyond_json(value) or (isinstance(value, list) and any(map(beyond_json, value)))
+        ]
         for key in huge:
-            problems[(key, "badInput")] = Problem(key, "badInput", "a number beyond what JavaScript holds (Infinity)")
+            problems[(key, "badInput")] = Problem(key, "badInput", BEYOND_JSON)
         tool_input = {key: value for key, value in tool_input.items() if key not in huge}
     for error in _leaves(validator.iter_errors(tool_input)):
         flag = _flag(error)
