@@ -128,18 +128,23 @@ def _scaling(found: dict[str, Any]) -> tuple[list[list[str]], str]:
     return lines, "\n".join(curve)
 
 
+def _workers(run: dict[str, Any]) -> tuple[float, float | None]:
+    """The largest worker's peak (MiB) and the most a worker grew after its first 1,000 pages
+    (None: no worker was measured that far)."""
+    peak = max(v for k, v in run["peak_mib"].items() if k != "parent")
+    grown = [g for k, g in run["growth_after_1000_mib"].items() if k != "parent" and g is not None]
+    return peak, max(grown) if grown else None
+
+
 def _memory(found: dict[str, Any]) -> list[list[str]]:
     cells = []
     for kind in ("directory", "WARC.gz"):
         run = found.get(kind)
         if not run:
             continue
-        workers = {k: v for k, v in run["peak_mib"].items() if k != "parent"}
-        growth = max((g or 0.0) for k, g in run["growth_after_1000_mib"].items() if k != "parent")
-        cells.append(
-            f"{kind}: {max(workers.values()):.0f} MiB (+{growth:.1f} MiB after the first 1,000; "
-            f"parent {run['peak_mib']['parent']:.0f} MiB)"
-        )
+        peak, growth = _workers(run)
+        after = "not measured after the first 1,000" if growth is None else f"+{growth:.1f} MiB after the first 1,000"
+        cells.append(f"{kind}: {peak:.0f} MiB ({after}; parent {run['peak_mib']['parent']:.0f} MiB)")
     return [[f"peak RSS per worker, {found['pages']:,} pages, `--jobs {found['jobs']}`",
              "; ".join(cells)]]
 
@@ -214,11 +219,13 @@ def _goals(results: dict[str, dict[str, Any]]) -> list[list[str]]:
             run = results["memory"].get(kind)
             if not run:
                 continue
-            peak = max(v for k, v in run["peak_mib"].items() if k != "parent")
-            growth = max((g or 0.0) for k, g in run["growth_after_1000_mib"].items() if k != "parent")
+            peak, growth = _workers(run)
+            memory = f"peak RSS per worker < 200 MB, flat after 1,000 pages (growth ≤ 10 %), {kind}"
+            if growth is None:
+                rows.append([memory, f"{peak:.0f} MiB, growth not measured", "not shown"])
+                continue
             flat = growth <= 0.1 * peak and peak * 1.048576 < 200
-            rows.append([f"peak RSS per worker < 200 MB, flat after 1,000 pages (growth ≤ 10 %), {kind}",
-                         *judged(flat, f"{peak:.0f} MiB, +{growth:.1f} MiB")])
+            rows.append([memory, *judged(flat, f"{peak:.0f} MiB, +{growth:.1f} MiB")])
     return rows
 
 

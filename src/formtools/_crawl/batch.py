@@ -955,7 +955,7 @@ def run_batch(
     if urls is not None and urls.is_dir():
         raise UsageProblem(f"--urls: {urls} is a directory, not a file")
     if urls is not None and not urls.is_file():
-        raise SourceError(f"{urls}: no such file")
+        raise SourceError(f"{urls}: no such file or directory")
     if isinstance(out, Path) and not out.parent.is_dir():
         raise UsageProblem(f"--out: {out.parent}: no such directory")
     if isinstance(out, Path) and out.is_dir():
