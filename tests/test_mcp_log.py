@@ -172,3 +172,94 @@ def test_a_newline_from_the_page_or_the_client_never_forges_a_log_line(site: Tes
     assert len(lines) == 5 and all(line.startswith("formtools serve: ") for line in lines)
     assert lines[0].startswith("formtools serve: skipped tool evil of ")
     assert all("\\n" + forged in line for line in lines[3:])
+
+
+CANCELLED = """<!doctype html><title>Shop</title>
+<form toolname=search tooldescription="Search" toolautosubmit action=/submit>
+  <input name=q><button>Search</button></form>
+<form toolname=pin_lookup tooldescription="Look up by PIN" toolautosubmit action=/submit>
+  <input name=pin type=password><button>Look up</button></form>
+<form toolname=sign_in tooldescription="Sign in" toolautosubmit method=post action=/submit>
+  <input name=user><input type=password name=password><button>Go</button></form>
+"""
+
+
+def test_a_cancelled_call_has_its_line_naming_what_it_was_sending(site: TestSite, tmp_path: Path) -> None:
+    """A client that cancels a call (``notifications/cancelled``) while the site is slow to
+    answer: the submission has reached the site, and the operator's log must say so. Each call
+    was logged once it had an answer, so a cancelled one left no line at all (before: only the
+    calls after it had lines). Seeded: which calls are cancelled, in which order; a secret the
+    request carries in its URL stays masked in the line."""
+    import random
+
+    import anyio
+
+    url = site.put("shop", CANCELLED.encode())
+    calls = {
+        "search": ({"q": "milk"}, f"GET {site.origin}/submit?q=milk"),
+        "pin_lookup": ({"pin": PASSWORD}, f"GET {site.origin}/submit?pin=%5Bredacted%5D"),
+        "sign_in": ({"user": "ann", "password": PASSWORD}, f"POST {site.origin}/submit"),
+        "formtools_refresh": ({}, None),  # the served page fetched again: nothing submitted
+    }
+    order = random.Random(int(os.environ.get("FORMTOOLS_CANCEL_SEED", "0"))).sample(sorted(calls), k=len(calls))
+    log = tmp_path / "stderr.txt"
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "formtools", "serve", url, "--allow-private"], env=ENV
+    )
+
+    async def main() -> None:
+        with log.open("w") as errlog:
+            async with stdio_client(params, errlog=errlog) as (read, write):
+                async with ClientSession(read, write, read_timeout_seconds=20) as session:
+                    await session.initialize()
+                    site.delays.update({"/submit": 2.0, "/page/shop": 2.0})
+                    for name in order:
+                        with anyio.move_on_after(0.5):
+                            await session.call_tool(name, calls[name][0])
+                            raise AssertionError(f"{name} was answered before the site answered")
+                    site.delays.clear()
+                    await session.call_tool("search", {"q": "tea"})  # its line comes after theirs
+
+    run_async(main)
+    lines = [re.sub(r"\(\d+ ms\)", "(N ms)", line) for line in log.read_text().splitlines()]
+    expected = [
+        f"formtools serve: call {name} cancelled" + (f" while sending {calls[name][1]}" if calls[name][1] else "") + " (N ms)"
+        for name in order
+    ]
+    assert lines[1:] == [*expected, f"formtools serve: call search completed HTTP 200 {site.origin}/submit?q=tea (N ms)"]
+    sent = [r.path for r in site.received if r.path == "/submit"]
+    assert len(sent) == sum(calls[name][1] is not None for name in order) + 1  # each did reach the site
+    assert PASSWORD not in log.read_text()
+
+
+def test_a_call_under_way_when_the_bridge_is_terminated_has_its_line(site: TestSite) -> None:
+    """SIGTERM while a submission waits for the site: the JSON log has the call (``cancelled``,
+    its method and URL) before ``stop``; before, only ``start`` and ``stop``."""
+    import time
+
+    url = site.put("shop", CANCELLED.encode())
+    site.delays["/submit"] = 2.0
+    process = subprocess.Popen(
+        [sys.executable, "-m", "formtools", "serve", url, "--allow-private", "--log-format", "json"],
+        env=ENV, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    messages = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "sign_in", "arguments": {"user": "ann", "password": PASSWORD}}},
+    ]
+    process.stdin.write("".join(json.dumps(m) + "\n" for m in messages).encode())
+    process.stdin.flush()
+    assert json.loads(process.stdout.readline())["id"] == 1
+    deadline = time.monotonic() + 20
+    while not any(r.path == "/submit" for r in site.received) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=20)
+    records = [json.loads(line) for line in err.decode().splitlines()]
+    assert process.returncode == 0 and [r["event"] for r in records] == ["start", "call", "stop"], err.decode()
+    call = records[1]
+    assert (call["tool"], call["outcome"], call["method"], call["url"]) == ("sign_in", "cancelled", "POST", f"{site.origin}/submit")
+    assert PASSWORD not in err.decode()

@@ -593,6 +593,27 @@ def _call_fields(name: str, result: types.CallToolResult, started: float) -> dic
     return fields
 
 
+class _CallUnderWay:
+    """How far one call has got, for its log line should it be cancelled: from the moment its
+    submission starts, ``sending`` is the request (secrets masked), which may reach the site
+    however soon the call is cancelled. The one mutable record of a call, owned by its handler."""
+
+    def __init__(self) -> None:
+        self.sending: Request | None = None
+
+
+def _cancelled_fields(name: str, under_way: _CallUnderWay, started: float) -> dict[str, Any]:
+    """The log's fields for a call cancelled before it had an answer: ``url`` is where its
+    submission was being sent, absent when nothing was (input checks, a refresh, the wait for
+    the person's confirmation)."""
+    fields: dict[str, Any] = {"tool": name, "outcome": "cancelled"}
+    if under_way.sending is not None:
+        fields["method"] = under_way.sending.method
+        fields["url"] = shown(under_way.sending.url)
+    fields["ms"] = round((time.monotonic() - started) * 1000)
+    return fields
+
+
 class _TextFormat(logging.Formatter):
     """``formtools serve: call search completed HTTP 200 https://… (12 ms)``, one line a record."""
 
@@ -601,6 +622,8 @@ class _TextFormat(logging.Formatter):
         if record.msg != "call":
             return one_line(f"formtools serve: {getattr(record, 'text', record.getMessage())}")
         words = [f"formtools serve: call {fields['tool']} {fields['outcome']}"]
+        if "method" in fields:
+            words.append(f"while sending {fields['method']}")
         if fields.get("status_code") is not None:
             words.append(f"HTTP {fields['status_code']}")
         if "url" in fields:
@@ -680,11 +703,21 @@ class Bridge:
 
     async def call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         started = time.monotonic()
-        result = await self._call_tool(ctx, params)
+        under_way = _CallUnderWay()
+        try:
+            result = await self._call_tool(ctx, params, under_way)
+        except anyio.get_cancelled_exc_class():
+            # the client's notifications/cancelled, its going away, or the bridge stopping: the
+            # submission may have reached the site all the same, and a call with no line would
+            # hide from the operator what was sent
+            _LOG.info("call", extra={"fields": _cancelled_fields(params.name, under_way, started)})
+            raise
         _LOG.info("call", extra={"fields": _call_fields(params.name, result, started)})
         return result
 
-    async def _call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def _call_tool(
+        self, ctx: Any, params: types.CallToolRequestParams, under_way: _CallUnderWay
+    ) -> types.CallToolResult:
         session = self._session(ctx)
         name = params.name
         if name == REFRESH_TOOL:
@@ -736,6 +769,8 @@ class Bridge:
         # --timeout is the whole call's from here (the person's time to confirm is theirs): the
         # submission, its redirects and the page's refresh share one deadline
         with deadline(self.options.timeout):
+            if request is not None:
+                under_way.sending = request
             try:
                 result = await asubmit(
                     prepared, confirm=confirm, fetcher=session.submit_fetcher, sensitive=sensitive, parsers=self._parsing
