@@ -25,7 +25,6 @@ import argparse
 import fnmatch
 import json
 import sys
-import time
 from typing import Any
 
 from _recording import ROOT, stamped, write_json
@@ -244,52 +243,6 @@ CASES.update(
 )
 
 
-def _answer(oracle: ChromiumOracle, url: str, landed: list[str]) -> dict[str, Any]:
-    """Invoke the page's tool through DevTools and wait for ``toolResponded``; ``landed`` is
-    given the main frame's URL at that moment."""
-    oracle.page.goto(url)
-    oracle.page.wait_for_function(
-        "async () => (await document.modelContext.getTools()).some(tool => tool.name === 't')"
-    )
-    devtools, session = oracle._devtools_connection
-    tree, _ = devtools.command("Page.getFrameTree", session_id=session)
-    frame = tree["frameTree"]["frame"]["id"]
-    devtools.command("WebMCP.enable", session_id=session)
-    try:
-        _, events = devtools.command(
-            "WebMCP.invokeTool",
-            {"frameId": frame, "toolName": "t", "input": {"q": "x"}},
-            session_id=session,
-        )
-        deadline = time.monotonic() + PENDING_AFTER
-        while True:
-            for event in events:
-                if event.get("method") == "WebMCP.toolResponded":
-                    params = event["params"]
-                    answer = {"status": params["status"]}
-                    for key in ("output", "errorText"):
-                        if key in params:
-                            answer[key] = params[key]
-                    landed.append(_frame_url(oracle))
-                    return answer
-            if time.monotonic() > deadline:
-                landed.append(_frame_url(oracle))
-                return {"status": "pending"}
-            time.sleep(0.05)
-            _, events = devtools.command("Runtime.evaluate", {"expression": "0"}, session_id=session)
-    finally:
-        devtools.command("WebMCP.disable", session_id=session)
-        oracle.renew_page()
-
-
-def _frame_url(oracle: ChromiumOracle) -> str:
-    """The main frame's committed URL, as DevTools gives it (the page's own ``url`` can lag)."""
-    devtools, session = oracle._devtools_connection
-    tree, _ = devtools.command("Page.getFrameTree", session_id=session)
-    frame = tree["frameTree"]["frame"]
-    return str(frame["url"]) + str(frame.get("urlFragment", ""))
-
-
 def _placed(text: str, origin: str) -> str:
     """A page's text with the site's placeholders filled in."""
     alt = origin.replace("127.0.0.1", "localhost")
@@ -304,7 +257,8 @@ def _placeholders(url: str, origin: str) -> str:
 
 
 def _observed(oracle: ChromiumOracle, url: str) -> dict[str, Any]:
-    """:func:`_answer` with where the tab landed and the navigations the call started."""
+    """The agent's answer (:meth:`ChromiumOracle.agent_answer`) with where the tab landed and
+    the navigations the call started."""
     context = oracle._context
     assert context is not None
     navigations: list[list[str]] = []
@@ -320,15 +274,14 @@ def _observed(oracle: ChromiumOracle, url: str) -> dict[str, Any]:
     context.on("request", on_request)
     page = oracle.page
     page.once("load", on_load)
-    landed: list[str] = []
     try:
-        answer = _answer(oracle, url, landed)
+        answer, landed = oracle.agent_answer(url, "t", {"q": "x"}, pending_after=PENDING_AFTER)
     finally:
         context.remove_listener("request", on_request)
     origin = oracle.site.origin
     return {
         "answer": answer,
-        "landed": _placeholders(landed[0], origin) if landed else None,
+        "landed": _placeholders(landed, origin),
         "navigations": [[method, _placeholders(target, origin)] for method, target in navigations],
     }
 

@@ -889,6 +889,57 @@ class ChromiumOracle:
             )
         return merged
 
+    def agent_answer(
+        self, url: str, tool_name: str, tool_input: Any, *, pending_after: float = 6.0
+    ) -> tuple[dict[str, Any], str]:
+        """What an *agent* is handed for a call of tool ``tool_name`` of the page at ``url``,
+        and the main frame's URL at that moment (where the tab landed).
+
+        The page API (:meth:`execute`) resolves ``null`` as soon as the form submits; an agent's
+        answer is the DevTools ``WebMCP.toolResponded`` event of ``WebMCP.invokeTool``:
+        ``{"status": "Completed", "output": …}`` (the landing document's JSON-LD blocks; DevTools
+        gives an output nested deep as its JSON text), ``{"status": "Error", "errorText": …}``,
+        or ``{"status": "pending"}`` when nothing came within ``pending_after`` seconds (a new
+        window, a ``javascript:`` action…). The tab is replaced afterwards."""
+        page = self.page
+        page.goto(url)
+        page.wait_for_function(
+            "async (name) => (await document.modelContext.getTools()).some(tool => tool.name === name)",
+            arg=tool_name,
+        )
+        devtools, session = self._devtools_connection
+        tree, _ = devtools.command("Page.getFrameTree", session_id=session)
+        frame = tree["frameTree"]["frame"]["id"]
+        devtools.command("WebMCP.enable", session_id=session)
+        try:
+            _, events = devtools.command(
+                "WebMCP.invokeTool",
+                {"frameId": frame, "toolName": tool_name, "input": tool_input},
+                session_id=session,
+            )
+            deadline = time.monotonic() + pending_after
+            while True:
+                for event in events:
+                    if event.get("method") == "WebMCP.toolResponded":
+                        params = event["params"]
+                        answer = {"status": params["status"]}
+                        answer.update({key: params[key] for key in ("output", "errorText") if key in params})
+                        return answer, self._frame_url()
+                if time.monotonic() > deadline:
+                    return {"status": "pending"}, self._frame_url()
+                time.sleep(0.05)
+                _, events = devtools.command("Runtime.evaluate", {"expression": "0"}, session_id=session)
+        finally:
+            devtools.command("WebMCP.disable", session_id=session)
+            self.renew_page()
+
+    def _frame_url(self) -> str:
+        """The main frame's committed URL, as DevTools gives it (the page's own ``url`` can lag)."""
+        devtools, session = self._devtools_connection
+        tree, _ = devtools.command("Page.getFrameTree", session_id=session)
+        frame = tree["frameTree"]["frame"]
+        return str(frame["url"]) + str(frame.get("urlFragment", ""))
+
     @property
     def stamp(self) -> dict[str, Any]:
         """What a recording was made with: the browser's product string (``Chrome/156.0…``) and

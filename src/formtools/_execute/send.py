@@ -11,6 +11,7 @@ Sending is the only I/O of execution; :func:`send_request` and :func:`asend_requ
 from __future__ import annotations
 
 import json
+import math
 import re
 import secrets
 import sys
@@ -32,6 +33,7 @@ if TYPE_CHECKING:  # the fetch layer (httpx, httpcore) loads with the first send
 from formtools._parse.document import Document
 from formtools._parse import DEFAULT_TIME_LIMIT, parse_html
 from formtools._spec.jsjson import copy_json, nests_deeper
+from formtools._spec.mime import renders_as_html
 from formtools._spec.url import same_origin_urls
 from formtools._execute.request import NoRequest, Request
 
@@ -163,7 +165,9 @@ class ToolResult:
 
 
 def _strip_comments(text: str) -> str:
-    """JSON with ``//`` and ``/* */`` comments (as Chromium's reader allows) → plain JSON."""
+    """JSON as Chromium's reader takes it → plain JSON: ``//`` and ``/* */`` comments dropped,
+    and the escape ``\\v`` in a string written ``\\u000b`` (Chromium 156 reads it as a vertical
+    tab, where JSON and Python's parser refuse the block; ``\\x41`` it refuses too)."""
     out: list[str] = []
     i, n = 0, len(text)
     while i < n:
@@ -172,7 +176,7 @@ def _strip_comments(text: str) -> str:
             end = i + 1
             while end < n and text[end] != '"':
                 end += 2 if text[end] == "\\" else 1
-            out.append(text[i : end + 1])
+            out.append(_ESCAPE.sub(_vertical_tab, text[i : end + 1]))
             i = end + 1
         elif text.startswith("//", i):
             newline = text.find("\n", i)
@@ -189,22 +193,41 @@ def _strip_comments(text: str) -> str:
     return "".join(out)
 
 
+_ESCAPE = re.compile(r"\\.", re.DOTALL)
+
+
+def _vertical_tab(escape: re.Match[str]) -> str:
+    return "\\u000b" if escape.group() == "\\v" else escape.group()
+
+
 # Chromium keeps a JSON-LD block nested up to 1,000 levels deep and skips a deeper one, as it
 # skips any block it cannot parse. A level is a value: a member is one level deeper than its
 # container, and the innermost value counts too, a scalar as an empty array or object (measured:
 # 1,000 nested empty arrays kept; 999 arrays around a number kept, 1,000 around one skipped;
 # see scripts/record_chromium_results.py). Python's parser recurses once per level.
 MAX_JSON_DEPTH = 1000
-def _depth(value: Any) -> int:
-    """How many levels ``value`` nests, as Chromium counts them (see ``MAX_JSON_DEPTH``)."""
-    deepest = 0
+def _kept(value: Any) -> bool:
+    """Whether Chromium keeps a parsed block: nested no deeper than ``MAX_JSON_DEPTH`` (levels
+    counted as Chromium counts them), and no string or key holding a lone surrogate (``"\\udc00"``,
+    a pair written low first), which its reader refuses where Python's keeps it."""
     stack = [(value, 1)]
     while stack:
         item, level = stack.pop()
-        deepest = max(deepest, level)
-        members = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
-        stack.extend((member, level + 1) for member in members)
-    return deepest
+        if level > MAX_JSON_DEPTH:
+            return False
+        if isinstance(item, dict):
+            if any(_LONE_SURROGATE.search(key) for key in item):
+                return False
+            stack.extend((member, level + 1) for member in item.values())
+        elif isinstance(item, list):
+            stack.extend((member, level + 1) for member in item)
+        elif isinstance(item, str) and _LONE_SURROGATE.search(item):
+            return False
+    return True
+
+
+# Python's parser joins an escaped pair into one character: a surrogate left is a lone one
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _parsed(text: str) -> Any:
@@ -218,12 +241,12 @@ def _parsed(text: str) -> Any:
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, MAX_JSON_DEPTH * 2 + 200))  # a block as deep as Chromium keeps
     try:
-        value = json.loads(plain, parse_constant=_not_json, parse_int=_js_integer)
+        value = json.loads(plain, parse_constant=_not_json, parse_int=_js_integer, parse_float=_js_float)
     except ValueError:
         return _SKIPPED
     finally:
         sys.setrecursionlimit(limit)
-    return _SKIPPED if _depth(value) > MAX_JSON_DEPTH else value
+    return value if _kept(value) else _SKIPPED
 
 
 _SKIPPED = object()
@@ -235,18 +258,38 @@ def _not_json(constant: str) -> Any:
     raise ValueError(f"{constant} is not JSON")
 
 
+def _js_float(text: str) -> float:
+    """A number with a fraction or exponent as Chromium's reader takes it: a double, and one
+    beyond the doubles (``1e309``, ``-1e400``) skips the block, where Python reads ±Infinity
+    (``1e-400`` is 0)."""
+    number = float(text)
+    if math.isinf(number):
+        raise ValueError(f"{text} is beyond the doubles")
+    return number
+
+
 def _js_integer(digits: str) -> int | float:
-    """An integer as JavaScript reads it: a number whatever its length (a 5,000-digit one is
-    Infinity, which the result writes as ``null``), where Python's ``int`` refuses more than
-    its digit limit and the block would be skipped."""
-    return int(digits) if len(digits) <= 4000 else float(digits)
+    """An integer as Chromium's reader takes it: a double, so one beyond 2**53 is rounded as
+    JavaScript rounds it (``12345678901234567890`` is ``12345678901234567000``), and one beyond
+    the doubles (400 digits) skips the block. Python's exact ``int`` is kept where the double is
+    the same number, so that ``5`` stays ``5``."""
+    number = _js_float(digits)
+    exact = int(digits)  # at most 309 digits once the double is finite
+    return exact if exact == number else number
 
 
 def json_ld_of(document: Document) -> tuple[Any, ...]:
     """Every parsable ``application/ld+json`` block of a page, in document order."""
     found = []
-    for script in document.root.iter("script"):
-        if (script.get("type") or "").strip().lower() != "application/ld+json":
+    # as Chromium finds them: the type exactly as written (no other case, no white space around,
+    # no parameters), and never inside a template (nor a declarative shadow root, one too),
+    # whose contents are no part of the document
+    walker = etree.iterwalk(document.root, events=("start",), tag=("script", "template"))
+    for _, script in walker:
+        if script.tag == "template":
+            walker.skip_subtree()
+            continue
+        if script.get("type") != "application/ld+json":
             continue
         text = document.restore("".join(script.itertext()))
         if not text.strip():
@@ -278,7 +321,7 @@ def page_text(document: Document) -> str:
 # What a browser shows rather than downloads (formtools' approximation of Chromium's MIME
 # handling: an attachment, or a type outside these, is a download and gives the agent no result).
 _SHOWN_TYPES = re.compile(
-    r"text/.*|image/.*|audio/.*|video/.*|application/(json|xml|xhtml\+xml|pdf|.*\+json|.*\+xml)"
+    r"text/.*|image/.*|audio/.*|video/.*|application/(json|xml|xhtml\+xml|pdf|.*\+json|.*\+xml)|multipart/x-mixed-replace"
 )
 
 
@@ -318,7 +361,10 @@ def landing_result(request: Request | None, response: Response, include_text: bo
         document = parse_html(
             response.body, url=response.url, content_type=response.content_type, time_limit=DEFAULT_TIME_LIMIT
         )
-        json_ld, text = json_ld_of(document), page_text(document) if include_text else None
+        # a landing answer that is no HTML (text, JSON, XML, an image, a PDF) is shown as what
+        # it is, and its bytes hold no script elements, whatever they spell (Chromium 156: [])
+        json_ld = json_ld_of(document) if renders_as_html(response.content_type) else ()
+        text = page_text(document) if include_text else None
     except ParseTimeLimit as error:  # the form was submitted: its result is what cannot be read
         return completed(withheld=True, reason=f"the landing page could not be read: {error}")
     return completed(json_ld=json_ld, text=text)
