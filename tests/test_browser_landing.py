@@ -105,3 +105,56 @@ def test_an_answer_that_is_no_html_has_no_json_ld(chromium: ChromiumOracle) -> N
         if ours != theirs:
             differences.append(f"{kind or '(no type)'}: Chromium {theirs}, formtools {ours}")
     assert not differences, f"seed {SEED}:\n" + "\n".join(differences)
+
+
+#: answers that end a submission without a document of the page's origin to read: name →
+#: (status, Location or None, more headers). Chromium gives the agent nothing (the call stays
+#: pending, or errs as after a cross-origin navigation), or the landing page's JSON-LD
+ENDINGS: dict[str, tuple[int, str | None, list[tuple[str, str]]]] = {
+    "204 no content": (204, "/elsewhere", []),
+    "205 reset content": (205, "/elsewhere", []),
+    "redirect to javascript:": (302, "javascript:1", []),
+    "redirect to data:": (302, "data:text/html,<script type=application/ld+json>1</script>", []),
+    "redirect to mailto:": (303, "mailto:a@example.com", []),
+    "redirect to an unparseable URL": (307, "http://[::1", []),
+    "CSP sandbox": (200, None, [("Content-Security-Policy", "sandbox")]),
+    "CSP SANDBOX allow-scripts": (200, None, [("Content-Security-Policy", "SANDBOX allow-scripts")]),
+    "CSP sandbox in a second policy": (200, None, [("Content-Security-Policy", "default-src *, sandbox")]),
+    "CSP sandbox after a directive": (200, None, [("Content-Security-Policy", "default-src *; sandbox;")]),
+    "CSP sandbox Allow-Same-Origin": (200, None, [("Content-Security-Policy", "sandbox Allow-Same-Origin")]),
+    "CSP report-only sandbox": (200, None, [("Content-Security-Policy-Report-Only", "sandbox")]),
+    "CSP of empty directives": (200, None, [("Content-Security-Policy", ";;")]),
+}
+ENDINGS_DRAWN = int(os.environ.get("FORMTOOLS_LANDING_ENDINGS", "5"))
+
+
+@pytest.mark.spec_step("exec-result-2", "exec-result-4")
+def test_a_submission_that_lands_on_no_document_of_the_page_gives_no_result(chromium: ChromiumOracle) -> None:
+    """Where Chromium hands the agent no result (a 204 or 205 leaves the page; a redirect to
+    ``javascript:``, ``data:``, ``mailto:`` or no URL goes nowhere; a CSP ``sandbox`` without
+    ``allow-same-origin`` makes the landing page's origin opaque), formtools' call completes
+    with no result and a reason, never an error: the form was submitted. Before, formtools gave
+    ``[]`` (204), the sandboxed page's JSON-LD, or raised ``Refused`` for a request it had sent."""
+    site = chromium.site
+    body = _script(EXACT, '{"landed": "x"}').encode()
+    differences = []
+    for name in random.Random(SEED).sample(sorted(ENDINGS), k=min(ENDINGS_DRAWN, len(ENDINGS))):
+        status, location, headers = ENDINGS[name]
+        path = f"/ending/{sorted(ENDINGS).index(name)}"
+        if location is None:
+            site.put(path, body, "text/html; charset=utf-8", headers)
+        else:
+            site.redirect(path, location, status)
+        page = FORM.format(action=path)
+        url = site.put(f"/ending-form/{sorted(ENDINGS).index(name)}", page.encode())
+        answer, _ = chromium.agent_answer(url, "t", {"q": "x"}, pending_after=2.0)
+        (tool,) = formtools.extract_tools(page, base_url=url)
+        try:
+            result = formtools.call_tool(tool, {"q": "x"}, confirm=True)
+        except formtools.FormtoolsError as error:
+            differences.append(f"{name}: Chromium {answer}, formtools raised {error!r}")
+            continue
+        expected = answer.get("output") if answer["status"] == "Completed" else None
+        if result.status != "completed" or result.result != expected or (expected is None and not result.reason):
+            differences.append(f"{name}: Chromium {answer}, formtools {result.status} {result.result} ({result.reason})")
+    assert not differences, f"seed {SEED}:\n" + "\n".join(differences)

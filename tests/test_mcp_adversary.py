@@ -558,10 +558,12 @@ def test_a_secret_sent_in_the_forms_own_encoding_is_masked_when_echoed(site: Tes
     assert result.structured_content["result"][0]["body"] == "user=ann&password=[redacted]"  # … the agent not
 
 
-def test_a_redirect_to_an_unsplittable_url_is_a_one_line_error_not_a_crash(site: TestSite) -> None:
+def test_a_redirect_to_an_unsplittable_url_completes_without_a_result_not_a_crash(site: TestSite) -> None:
     """``Location: http://[oops`` is a bad URL to the fetch, and the message naming it is masked
     for secrets as text, where urllib's split raised: no JSON-RPC internal error, no traceback,
-    through the bridge as through ``formtools call``."""
+    through the bridge as through ``formtools call``. The form was submitted (Chromium's call
+    then gives no result): the call completes without one and says why in one line, where it
+    was an error an agent might answer by submitting again."""
     site.redirects = {"/r": "http://[oops"}
     url = site.put(
         "bad",
@@ -574,15 +576,17 @@ def test_a_redirect_to_an_unsplittable_url_is_a_one_line_error_not_a_crash(site:
             return await session.call_tool("login", {"u": "ann", "pw": "hunter22"})
 
     result = run(main)
-    assert result.is_error
+    assert not result.is_error and result.structured_content["result"] is None
     (line,) = result.content[0].text.splitlines()
     assert line.endswith("redirects to 'http://[oops', which is not a valid URL.") and "hunter22" not in line
     done = subprocess.run(
         [*SERVE[:-1], "call", url, "login", "--input", '{"u": "ann", "pw": "hunter22"}'],
         env=ENV, capture_output=True, text=True, timeout=60,
     )
-    assert done.returncode == 3 and "Traceback" not in done.stderr and "hunter22" not in done.stderr
-    assert done.stderr.startswith("formtools: error: ") and "which is not a valid URL" in done.stderr
+    assert done.returncode == 0 and "Traceback" not in done.stderr and "hunter22" not in done.stdout + done.stderr
+    called = json.loads(done.stdout)
+    assert (called["status"], called["result"]) == ("completed", None)
+    assert called["reason"].endswith("which is not a valid URL.")
 
 
 def test_the_operators_url_credentials_are_sent_and_never_shown(site: TestSite, tmp_path: Any) -> None:
@@ -672,9 +676,10 @@ def test_a_tool_whose_parameter_name_speaks_to_the_agent_is_not_served(site: Tes
     assert called.is_error and "unknown tool" in called.content[0].text
 
 
-def test_json_ld_with_nan_is_skipped_and_a_huge_integer_is_kept_as_chromium_reads_them(site: TestSite) -> None:
+def test_json_ld_with_nan_or_a_huge_integer_is_skipped_as_chromium_reads_them(site: TestSite) -> None:
     """``NaN``/``Infinity`` are no JSON (Chromium's reader skips the block); a 5,000-digit integer
-    is, and JavaScript reads it as Infinity, which the result writes as null."""
+    is beyond the doubles, and Chromium 156 skips its block too (measured live in
+    ``tests/test_browser_landing.py``: this test's own expectation, null, was never the browser's)."""
     site.put(
         "land",
         b'<script type="application/ld+json">{"a": NaN, "b": Infinity}</script>'
@@ -688,7 +693,7 @@ def test_json_ld_with_nan_is_skipped_and_a_huge_integer_is_kept_as_chromium_read
             return await session.call_tool("go", {"q": "x"})
 
     result = run(main)
-    assert result.structured_content["result"] == [{"big": None}, {"ok": 1}]
+    assert result.structured_content["result"] == [{"ok": 1}]
 
 
 def test_listing_every_tool_costs_work_linear_in_the_tools() -> None:

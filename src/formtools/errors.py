@@ -19,6 +19,7 @@
     │   └── Refused             refused         3   a destination the caller's policy does not allow
     └── FetchError              fetch           3   the guarded fetch (formtools._net) gave no response
         ├── BadURL              bad-url         3   not a WHATWG URL, or a scheme other than http(s)
+        │   └── UnfollowedRedirect bad-url      3   a redirect to one (a submission's call completes without a result)
         ├── Blocked             blocked         3   the host is, or resolves to, a non-public address
         ├── FetchTimeout        timeout         3   the whole fetch outlived its deadline
         ├── TooLarge            too-large       3   a body is bigger than the byte cap
@@ -63,6 +64,7 @@ __all__ = [
     "FetchTimeout",
     "TooLarge",
     "TooManyRedirects",
+    "UnfollowedRedirect",
     "Unreachable",
     "Problem",
     "require",
@@ -346,6 +348,12 @@ class BadURL(FetchError):
     """Not a URL the WHATWG parser accepts, or a scheme other than http and https."""
 
     code = "bad-url"
+
+
+class UnfollowedRedirect(BadURL):
+    """A redirect to what is no http(s) URL (``javascript:``, ``data:``, a ``Location`` that does
+    not parse): the request before it was sent and answered, and nothing follows it. A form's
+    submission that ends so was made all the same (Chromium gives the agent no result)."""
 
 
 class Blocked(FetchError):

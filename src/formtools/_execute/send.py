@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
-from formtools.errors import BadURL, Blocked, FetchError, ParseTimeLimit, Refused, SendError, require, shown
+from formtools.errors import BadURL, Blocked, FetchError, ParseTimeLimit, Refused, SendError, UnfollowedRedirect, require, shown
 
 if TYPE_CHECKING:  # the fetch layer (httpx, httpcore) loads with the first send, not before:
     # a dry run or a crawler that only builds requests never pays for it
@@ -333,6 +333,20 @@ def _download(response: Response) -> bool:
     return bool(mime) and not _SHOWN_TYPES.fullmatch(mime)
 
 
+def _sandboxed(response: Response) -> bool:
+    """Whether a ``Content-Security-Policy`` header (any of its policies: header lines and
+    comma-separated lists) holds a ``sandbox`` directive without ``allow-same-origin``: the
+    document's origin is then opaque, another than the form's page's. (A ``<meta>`` policy
+    cannot sandbox, and a report-only one enforces nothing.)"""
+    for header in response.headers.get_list("content-security-policy"):
+        for policy in header.split(","):
+            for directive in policy.split(";"):
+                words = [word.lower() for word in directive.split()]
+                if words[:1] == ["sandbox"] and "allow-same-origin" not in words:
+                    return True
+    return False
+
+
 def landing_result(request: Request | None, response: Response, include_text: bool = False) -> ToolResult:
     """The tool result of the answer a submission landed on, as Chromium gives it: none for a
     download; else the page's JSON-LD (and, with ``include_text``, its words), parsed within
@@ -347,6 +361,30 @@ def landing_result(request: Request | None, response: Response, include_text: bo
             redirects=response.redirects,
             withheld=True,
             reason="the answer is a download: Chromium returns no result for it",
+        )
+    if response.status in (204, 205):
+        # no content: the navigation is not committed, the page stays, and the call never
+        # completes (Chromium 156: no toolResponded)
+        return ToolResult(
+            status="completed",
+            request=request,
+            status_code=response.status,
+            url=response.url,
+            redirects=response.redirects,
+            withheld=True,
+            reason=f"the answer is HTTP {response.status}, no content: the page stays where it was and Chromium returns no result",
+        )
+    if _sandboxed(response):
+        return ToolResult(
+            status="completed",
+            request=request,
+            status_code=response.status,
+            url=response.url,
+            redirects=response.redirects,
+            withheld=True,
+            reason="the form was submitted and landed on a page its Content-Security-Policy sandboxes into an "
+            "opaque origin, whose page no result comes from (Chromium answers such a call with the error "
+            "'Cannot return tool results after a cross-origin navigation')",
         )
     completed = partial(
         ToolResult,
@@ -379,6 +417,15 @@ def _policy(policy: FetchPolicy | None, timeout: float, max_bytes: int) -> Fetch
 def _refused_or_failed(error: FetchError) -> SendError:
     """A destination the policy refuses is :class:`Refused`; anything else a :class:`SendError`."""
     return Refused(str(error)) if isinstance(error, (Blocked, BadURL)) else SendError(str(error))
+
+
+def _unfollowed(request: Request, error: UnfollowedRedirect) -> ToolResult:
+    """A submission whose answer redirects to no http(s) URL (``javascript:``, ``data:``, one
+    that does not parse): it was sent and answered, and Chromium goes no further (the page
+    stays, or shows an error page) and gives the agent no result. Not an error: an agent told
+    the call failed may submit it again."""
+    why = f"the form was submitted; its answer redirects where Chromium does not go, so no result comes: {error}"
+    return ToolResult(status="completed", request=request, url=error.url, withheld=True, reason=why)
 
 
 def _initiator(request: Request) -> Initiator | None:
@@ -416,6 +463,8 @@ def send_request(
                 referrer=request.referrer,
                 initiator=_initiator(request),
             )
+        except UnfollowedRedirect as error:
+            return _unfollowed(request, error)
         except FetchError as error:
             raise _refused_or_failed(error) from None
     return landing_result(request, response, include_text)
@@ -454,6 +503,8 @@ async def asend_request(
             referrer=request.referrer,
             initiator=_initiator(request),
         )
+    except UnfollowedRedirect as error:
+        return _unfollowed(request, error)
     except FetchError as error:
         raise _refused_or_failed(error) from None
     finally:

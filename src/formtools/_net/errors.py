@@ -6,6 +6,7 @@ shows its user name and password: a message may reach a log or an agent.
 
     FetchError           fetch                 the base: ``url`` is the hop that failed
     ├── BadURL           bad-url               not a valid URL, or not http/https
+    │   └── UnfollowedRedirect                 a redirect to one: the request before it was answered
     ├── Blocked          blocked               the host is, or resolves to, a non-public address
     ├── FetchTimeout     timeout               the whole fetch outlived its deadline
     ├── TooLarge         too-large             a body is bigger than the byte cap
@@ -22,6 +23,7 @@ __all__ = [
     "FetchTimeout",
     "TooLarge",
     "TooManyRedirects",
+    "UnfollowedRedirect",
     "Unreachable",
     "shown",
 ]
@@ -34,6 +36,7 @@ from formtools.errors import (  # noqa: E402
     FetchTimeout,
     TooLarge,
     TooManyRedirects,
+    UnfollowedRedirect,
     Unreachable,
     shown,
 )

@@ -57,7 +57,7 @@ from formtools.errors import UsageProblem
 from formtools._spec.coding import Inflate
 from formtools._net.errors import (
     shown,
-    BadURL,
+    UnfollowedRedirect,
     Blocked,
     FetchError,
     FetchTimeout,
@@ -646,13 +646,13 @@ def _next(hop: _Hop, status: int, headers: httpx.Headers, followed: int, policy:
     try:
         target = ada_url.URL(location, hop.url.href)
     except ValueError:
-        raise BadURL(
+        raise UnfollowedRedirect(
             f"Could not fetch {quoted(first)}: {quoted(hop.url.href)} redirects to "
             f"{location[:200]!r}, which is not a valid URL.",
             url=shown(hop.url.href),
         ) from None
     if target.protocol[:-1] not in ALLOWED_SCHEMES:
-        raise BadURL(
+        raise UnfollowedRedirect(
             f"Refused to fetch {quoted(first)}: {quoted(hop.url.href)} redirects to "
             f"{quoted(target.href)}, and only http and https URLs are fetched.",
             url=shown(hop.url.href),
