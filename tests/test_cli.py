@@ -371,3 +371,29 @@ def test_a_failing_group_is_one_line_per_field() -> None:
     done = run("call", "-", "t", "--dry-run", "--base-url", "https://shop.example/", stdin=page.encode())
     assert done.returncode == 1
     assert done.stderr.decode().splitlines() == [f"formtools: {line}" for line in failed.value.lines()]
+
+
+def test_an_unknown_or_disabled_submitter_is_a_usage_mistake_naming_the_buttons(tmp_path: Path) -> None:
+    """``--submitter`` is the caller's word, as ``--file`` is: a name no enabled submit button
+    has (by name or id) is one line, exit 2, naming the buttons it could be, and nothing is
+    prepared. Before, it exited 1, the code of an input the tool rejects, with no buttons named.
+    Seeded: the buttons (named, id only, unnamed, disabled) and the name asked for."""
+    rng = random.Random(7)
+    buttons = [
+        ("<button name=save>Save</button>", "save"),
+        ("<input type=submit id=publish value=Publish>", "publish"),
+        ("<button>Go</button>", None),
+        ("<button name=old disabled>Old</button>", None),
+        ("<input type=image name=map alt=Map src=m.png>", "map"),
+    ]
+    for case in range(3):
+        chosen = rng.sample(buttons, k=rng.randint(1, len(buttons)))
+        page = tmp_path / f"p{case}.html"
+        page.write_text("<form toolname=t tooldescription=d action=/a><input name=q>" + "".join(b for b, _ in chosen) + "</form>")
+        asked = rng.choice(["nope", "old", "Save"])
+        done = run("call", str(page), "t", "--input", '{"q": "x"}', "--submitter", asked, "--base-url", "https://shop.example/", "--dry-run")
+        known = ", ".join(repr(name) for _, name in chosen if name) or "none"
+        why = f"the submit button {asked!r} is disabled" if asked == "old" and any("old" in b for b, _ in chosen) else (
+            f"the form has no submit button named {asked!r} (submit buttons with a name or id: {known})"
+        )
+        assert (done.returncode, done.stdout, done.stderr.decode()) == (2, b"", f"formtools: error: --submitter: {why}\n"), chosen

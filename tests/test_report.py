@@ -481,7 +481,7 @@ def test_cli_writes_linked_files_into_a_directory_and_json_to_a_file(
         (("report", "no-such-page.html"), "formtools: error: no-such-page.html: no such file"),
         (
             ("report", "fixtures/html/input-color.html", "--format", "pdf"),
-            "unknown report format 'pdf'",
+            "unknown report format 'pdf' (known: md, html, json, wpt)",  # wpt was left out
         ),
         (
             ("report", "fixtures/html/input-color.html", "--out", "/nonexistent/dir/r.md"),

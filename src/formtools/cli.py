@@ -283,6 +283,17 @@ def _files(options: list[str], tool: Tool) -> dict[str, list[str]]:
     return chosen
 
 
+def _check_submitter(tool: Tool, name: str) -> None:
+    """``--submitter NAME``: one of ``tool``'s enabled submit buttons, by name or id."""
+    from formtools._execute.call import check_submitter
+    from formtools.errors import SubmissionError
+
+    try:
+        check_submitter(tool, name)
+    except SubmissionError as error:
+        raise UsageProblem(f"--submitter: {error}") from None
+
+
 #: the fix for a call whose form submits relative to a page read from a file or standard input
 _GIVE_BASE_URL = "pass --base-url, the http(s) address the page came from (e.g. --base-url https://shop.example/)"
 
@@ -380,6 +391,8 @@ def call(
 
     arguments = _tool_input(input)
     chosen = _chosen_tool(_extraction(page, profile, base_url, all_forms), page, tool)
+    if submitter is not None:
+        _check_submitter(chosen, submitter)
     try:
         prepared = prepare_call(chosen, arguments, submitter=submitter, files=_files(file or [], chosen))
     except (InputError, ValidationError) as error:

@@ -195,7 +195,17 @@ def _submitter(tool: Tool, name: str | None) -> Control | None:
             if control.disabled:
                 raise SubmissionError(f"the submit button {name!r} is disabled")
             return control
-    raise SubmissionError(f"the form has no submit button named {name!r}")
+    buttons = [c for c in tool.form.controls if c.is_submit_button and not c.disabled]
+    known = ", ".join(repr(c.attributes.get("name") or c.attributes.get("id")) for c in buttons
+                      if c.attributes.get("name") or c.attributes.get("id")) or "none"
+    raise SubmissionError(f"the form has no submit button named {name!r} (submit buttons with a name or id: {known})")
+
+
+def check_submitter(tool: Tool, name: str) -> None:
+    """Refuse a submitter name (the CLI's ``--submitter``) that no enabled submit button of the
+    tool's form has, by name or id, before anything else is done: a caller's typo, which the
+    CLI reports as the usage mistake it is (exit 2), as it reports an unknown ``--file`` name."""
+    _submitter(tool, name)
 
 
 def _file_sources(files: Any) -> dict[str, Sequence[FileSource]]:
