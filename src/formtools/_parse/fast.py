@@ -226,6 +226,8 @@ _KINDS = {tag: "listed" for tag in LISTED} | {tag: "unmodelled" for tag in _UNMO
 }
 _BY_KIND = frozenset(_KINDS[name] for name in _BY_NAME)
 _UNSKELETAL = _FOREIGN | _SELECT_PARTS | {"template"}  # what no element a skeleton holds is in
+#: a numeric character reference to U+0001 to U+0003, the marks' characters (lowercased source)
+_MARK_REFERENCE = re.compile(rb"&#(?:x0*[1-3](?![0-9a-f])|0*[1-3](?![0-9]))")
 _XML_NAME = re.compile(r"[a-z_][a-z0-9_.-]*")
 _INFOSET = InfosetFilter(preventDoubleDashComments=True)
 _NAMES: dict[str, str] = {}
@@ -714,7 +716,12 @@ class _Page(PointerScan):
         """A string as html5lib's tree holds it: without the marks tag-like strings in it got,
         and with the characters lxml cannot hold parked (see _parse)."""
         if _SPECIAL.search(text):
-            text = _MARK_TEXT.sub("", text)
+            unmarked = _MARK_TEXT.sub("", text)
+            if unmarked != text and _MARK_REFERENCE.search(self.low):
+                # a character reference made a mark's character on this page: a mark cannot be
+                # told from the page's own text (``title="/&#1;=5"`` lost it)
+                raise _Unsure
+            text = unmarked
             if _NEEDS_ESCAPE.search(text):
                 self.escaped = True
                 text = text.translate(_ESCAPE)
