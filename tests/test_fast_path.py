@@ -173,6 +173,14 @@ _ELSEWHERE = [
     "<svg><iframe name=s{i}></iframe><meta name=referrer content={policy}></svg>",
     "<noscript><meta name=referrer content={policy}><iframe name=x{i}></iframe></noscript>",
     "<label for=e{i}>L{i}</label>", "<p id=e{i}>text</p>", "<dialog></dialog>", "<search></search>",
+    # tags split over lines or closed by "/", names another name begins with, and tag-like
+    # text that makes no element (a fast path that found them by marks in the source failed on
+    # "<iframe/name=n1>": a mark with a value takes in the "/" after it, and the name with it)
+    "<meta\nname=referrer content={policy}>", "<base\ttarget=t{i}>", "<frame/name=n{i}>",
+    "<iframe/name=n{i}></iframe>", "<metadata name=referrer content={policy}></metadata>",
+    "<labelled for=e{i}>M</labelled>", "<frameset name=n{i}></frameset>", "<label id=e{i}>N{i}</label>",
+    "<script>document.write('<base href=/w{i}/><meta name=referrer content={policy}>')</script>",
+    "<!--<iframe name=c{i}>--><p title='<base target=t{i}>'>x</p>", "<object name=n{i} data=/o></object>",
 ]  # fmt: skip
 
 
