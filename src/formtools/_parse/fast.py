@@ -275,6 +275,7 @@ class _Page(PointerScan):
         # <div dir=auto> took 0.47 s in C, where no count of Python lines sees it)
         self.names_dirname = b"dirname" in low
         self.escaped = False
+        self.makes_marks: bool | None = None  # (see _makes_marks)
         self.tree = LexborHTMLParser(
             self._marked(), scripting=True, options=LexborDocumentOptions.WO_EVENTS
         )
@@ -717,7 +718,7 @@ class _Page(PointerScan):
         and with the characters lxml cannot hold parked (see _parse)."""
         if _SPECIAL.search(text):
             unmarked = _MARK_TEXT.sub("", text)
-            if unmarked != text and _MARK_REFERENCE.search(self.low):
+            if unmarked != text and self._makes_marks():
                 # a character reference made a mark's character on this page: a mark cannot be
                 # told from the page's own text (``title="/&#1;=5"`` lost it)
                 raise _Unsure
@@ -726,6 +727,13 @@ class _Page(PointerScan):
                 self.escaped = True
                 text = text.translate(_ESCAPE)
         return text
+
+    def _makes_marks(self) -> bool:
+        """Whether a numeric character reference on the page makes a mark's character: asked
+        once a page (asked per string that held a mark, it searched the page each time)."""
+        if self.makes_marks is None:
+            self.makes_marks = _MARK_REFERENCE.search(self.low) is not None
+        return self.makes_marks
 
     def _attributes(self, node: LexborNode) -> dict[str, str]:
         """An HTML element's attributes as html5lib's tree holds them (names coerced)."""
