@@ -15,7 +15,8 @@ gets both from one lexbor parse, and copies from its tree a skeleton holding exa
    was: creation order and html5lib's line number. A tag-like string in a script, comment or
    attribute value just gets those characters, which the skeleton strips again: the insertion
    holds no quote, whitespace or ``>``, so it changes no tokenization, and U+0001 to U+0003
-   cannot come from the page (pages holding them raw go to html5lib).
+   cannot come from the page (pages holding them raw go to html5lib, and so do pages making one
+   with a character reference where a string read holds a mark: ``_makes_marks``).
 2. **The form pointer.** The pointer is set by each ``<form>`` tag that made an element and
    cleared by the first real ``</form>`` after it that reaches "in body" (a template keeps it;
    a select no longer does: its contents are parsed "in body"). Whether a ``</form`` is a real end tag is decided by tokenizing exactly,
