@@ -46,6 +46,28 @@ def test_generated_shapes_cost_linear_work(shape: Shape) -> None:
             assert large <= 4 * side_by_side, (entry, large, side_by_side)
 
 
+def test_strings_holding_marks_do_not_each_search_the_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whether a character reference on the page makes a mark's character is asked where a
+    string the skeleton reads held a mark (tag-like text in an attribute value): the page was
+    searched once per such string. The bytes those searches read must double with n."""
+    searched = []
+
+    class _CountedPattern:
+        def search(self, page: bytes) -> object:
+            searched.append(len(page))
+            return pattern.search(page)
+
+    pattern = fast._MARK_REFERENCE
+    monkeypatch.setattr(fast, "_MARK_REFERENCE", _CountedPattern())
+    counts = []
+    for n in (500, 1_000):
+        searched.clear()
+        controls = "".join(f"<input name=q{i} title='<input x'>" for i in range(n))
+        assert fast.fast_document(f"<form toolname=t tooldescription=d>{controls}</form>") is not None
+        counts.append(sum(searched))
+    assert counts[1] < 2.3 * counts[0], counts
+
+
 class _ScannedBytes(bytes):
     """The lowered page, counting the bytes each ``part in page`` may read (in C)."""
 

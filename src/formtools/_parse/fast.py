@@ -15,7 +15,8 @@ gets both from one lexbor parse, and copies from its tree a skeleton holding exa
    was: creation order and html5lib's line number. A tag-like string in a script, comment or
    attribute value just gets those characters, which the skeleton strips again: the insertion
    holds no quote, whitespace or ``>``, so it changes no tokenization, and U+0001 to U+0003
-   cannot come from the page (pages holding them raw go to html5lib).
+   cannot come from the page (pages holding them raw go to html5lib, and so do pages making one
+   with a character reference where a string read holds a mark: ``_makes_marks``).
 2. **The form pointer.** The pointer is set by each ``<form>`` tag that made an element and
    cleared by the first real ``</form>`` after it that reaches "in body" (a template keeps it;
    a select no longer does: its contents are parsed "in body"). Whether a ``</form`` is a real end tag is decided by tokenizing exactly,
@@ -226,6 +227,8 @@ _KINDS = {tag: "listed" for tag in LISTED} | {tag: "unmodelled" for tag in _UNMO
 }
 _BY_KIND = frozenset(_KINDS[name] for name in _BY_NAME)
 _UNSKELETAL = _FOREIGN | _SELECT_PARTS | {"template"}  # what no element a skeleton holds is in
+#: a numeric character reference to U+0001 to U+0003, the marks' characters (lowercased source)
+_MARK_REFERENCE = re.compile(rb"&#(?:x0*[1-3](?![0-9a-f])|0*[1-3](?![0-9]))")
 _XML_NAME = re.compile(r"[a-z_][a-z0-9_.-]*")
 _INFOSET = InfosetFilter(preventDoubleDashComments=True)
 _NAMES: dict[str, str] = {}
@@ -273,6 +276,7 @@ class _Page(PointerScan):
         # <div dir=auto> took 0.47 s in C, where no count of Python lines sees it)
         self.names_dirname = b"dirname" in low
         self.escaped = False
+        self.makes_marks: bool | None = None  # (see _makes_marks)
         self.tree = LexborHTMLParser(
             self._marked(), scripting=True, options=LexborDocumentOptions.WO_EVENTS
         )
@@ -714,11 +718,23 @@ class _Page(PointerScan):
         """A string as html5lib's tree holds it: without the marks tag-like strings in it got,
         and with the characters lxml cannot hold parked (see _parse)."""
         if _SPECIAL.search(text):
-            text = _MARK_TEXT.sub("", text)
+            unmarked = _MARK_TEXT.sub("", text)
+            if unmarked != text and self._makes_marks():
+                # a character reference made a mark's character on this page: a mark cannot be
+                # told from the page's own text (``title="/&#1;=5"`` lost it)
+                raise _Unsure
+            text = unmarked
             if _NEEDS_ESCAPE.search(text):
                 self.escaped = True
                 text = text.translate(_ESCAPE)
         return text
+
+    def _makes_marks(self) -> bool:
+        """Whether a numeric character reference on the page makes a mark's character: asked
+        once a page (asked per string that held a mark, it searched the page each time)."""
+        if self.makes_marks is None:
+            self.makes_marks = _MARK_REFERENCE.search(self.low) is not None
+        return self.makes_marks
 
     def _attributes(self, node: LexborNode) -> dict[str, str]:
         """An HTML element's attributes as html5lib's tree holds them (names coerced)."""
