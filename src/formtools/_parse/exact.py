@@ -169,12 +169,15 @@ class _CountedStack(list):  # type: ignore[type-arg]
     def __init__(self) -> None:
         super().__init__()
         self.counts: Counter[tuple[str, str]] = Counter()
+        #: by local name alone, whatever the namespace: "any other end tag" compares only that
+        self.local_names: Counter[str] = Counter()
         self._members: Counter[int] = Counter()  # node identities: "is this node open" at once
         #: the open elements that decide the insertion mode when it is reset, in stack order
         self.modal: list[Any] = []
 
     def append(self, node: Any) -> None:
         self.counts[node.nameTuple] += 1
+        self.local_names[node.name] += 1
         self._members[id(node)] += 1
         super().append(node)
         if node.nameTuple in _MODAL:
@@ -182,6 +185,7 @@ class _CountedStack(list):  # type: ignore[type-arg]
 
     def insert(self, index: Any, node: Any) -> None:
         self.counts[node.nameTuple] += 1
+        self.local_names[node.name] += 1
         self._members[id(node)] += 1
         super().insert(index, node)
         self._moved(node)
@@ -189,6 +193,7 @@ class _CountedStack(list):  # type: ignore[type-arg]
     def pop(self, index: Any = -1) -> Any:
         node = super().pop(index)
         self.counts[node.nameTuple] -= 1
+        self.local_names[node.name] -= 1
         self._members[id(node)] -= 1
         if self.modal and self.modal[-1] is node:
             self.modal.pop()
@@ -199,6 +204,7 @@ class _CountedStack(list):  # type: ignore[type-arg]
     def remove(self, node: Any) -> None:
         super().remove(node)
         self.counts[node.nameTuple] -= 1
+        self.local_names[node.name] -= 1
         self._members[id(node)] -= 1
         self._moved(node)
 
@@ -215,8 +221,10 @@ class _CountedStack(list):  # type: ignore[type-arg]
         old = self[index]
         super().__setitem__(index, node)
         self.counts[old.nameTuple] -= 1
+        self.local_names[old.name] -= 1
         self._members[id(old)] -= 1
         self.counts[node.nameTuple] += 1
+        self.local_names[node.name] += 1
         self._members[id(node)] += 1
         self._moved(old)
         self._moved(node)
@@ -1245,9 +1253,14 @@ def _template_aware_in_body(in_body: type) -> type:
 
         def endTagOther(self, token: dict[str, Any]) -> None:
             """"Any other end tag", as html5lib's endTagOther, walking the stack of open
-            elements without copying it first (its copy made each end tag cost the depth)."""
+            elements without copying it first (its copy made each end tag cost the depth), and
+            not at all for a name no open element has: the walk could only end at a special
+            element (16,000 ``<span>`` then 16,000 ``</x>`` walked them all, each)."""
             stack = self.tree.openElements
             name = token["name"]
+            if not stack.local_names[name]:
+                self.parser.parseError("unexpected-end-tag", {"name": name})
+                return
             for node in reversed(stack):
                 if node.name == name:
                     self.tree.generateImpliedEndTags(exclude=name)
