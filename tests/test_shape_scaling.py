@@ -21,8 +21,8 @@ import os
 from collections.abc import Callable
 
 import pytest
-from support.cost import lines
-from support.shapes import ENTRY_POINTS, Shape, shapes
+from support.cost import extraction_lines, lines
+from support.shapes import ENTRY_POINTS, Shape, deep_stack_page, deep_stacks, shapes
 
 from formtools._parse import fast
 
@@ -68,3 +68,18 @@ def test_dir_auto_elements_do_not_each_search_the_page(monkeypatch: pytest.Monke
         assert fast.fast_document(Shape("side by side", ("dir auto",)).page(n).encode()) is not None
         counts.append(_ScannedBytes.scanned)
     assert counts[1] < 2.3 * counts[0], counts
+
+
+EXACT_DEEP_STACKS = deep_stacks(3, SEED + 1)
+
+
+@pytest.mark.parametrize(
+    "deepener, walker", EXACT_DEEP_STACKS, ids=[" then ".join(pair) for pair in EXACT_DEEP_STACKS]
+)
+def test_the_exact_path_takes_linear_work_on_deep_stacks(deepener: str, walker: str) -> None:
+    """The exact path, where a page whose deep stack lexbor would walk goes, answers "in
+    scope?" from its counted stack, and an end tag no open element has at once, in HTML or in
+    SVG and MathML: ``<svg><g>`` x 600 then ``</b>`` x 600 walked every ``<g>`` per end tag
+    (2,114,932 -> 7,830,832 lines at 300 -> 600)."""
+    small, large = (extraction_lines(deep_stack_page(deepener, walker, n), parser="html5lib") for n in (300, 600))
+    assert large < 2.3 * small, (small, large)

@@ -169,32 +169,35 @@ class _CountedStack(list):  # type: ignore[type-arg]
     def __init__(self) -> None:
         super().__init__()
         self.counts: Counter[tuple[str, str]] = Counter()
-        #: by local name alone, whatever the namespace: "any other end tag" compares only that
-        self.local_names: Counter[str] = Counter()
+        #: by the name html5lib's rules for HTML read, whatever the namespace: "any other end
+        #: tag" compares only that
+        self.names: Counter[str] = Counter()
+        #: by the element's own local name, lowercased: what an end tag in foreign content matches
+        self.lowered_local_names: Counter[str] = Counter()
         self._members: Counter[int] = Counter()  # node identities: "is this node open" at once
         #: the open elements that decide the insertion mode when it is reset, in stack order
         self.modal: list[Any] = []
 
+    def _count(self, node: Any, step: int) -> None:
+        self.counts[node.nameTuple] += step
+        self.names[node.name] += step
+        self.lowered_local_names[node.local_name.translate(asciiUpper2Lower)] += step
+        self._members[id(node)] += step
+
     def append(self, node: Any) -> None:
-        self.counts[node.nameTuple] += 1
-        self.local_names[node.name] += 1
-        self._members[id(node)] += 1
+        self._count(node, 1)
         super().append(node)
         if node.nameTuple in _MODAL:
             self.modal.append(node)
 
     def insert(self, index: Any, node: Any) -> None:
-        self.counts[node.nameTuple] += 1
-        self.local_names[node.name] += 1
-        self._members[id(node)] += 1
+        self._count(node, 1)
         super().insert(index, node)
         self._moved(node)
 
     def pop(self, index: Any = -1) -> Any:
         node = super().pop(index)
-        self.counts[node.nameTuple] -= 1
-        self.local_names[node.name] -= 1
-        self._members[id(node)] -= 1
+        self._count(node, -1)
         if self.modal and self.modal[-1] is node:
             self.modal.pop()
         else:
@@ -203,9 +206,7 @@ class _CountedStack(list):  # type: ignore[type-arg]
 
     def remove(self, node: Any) -> None:
         super().remove(node)
-        self.counts[node.nameTuple] -= 1
-        self.local_names[node.name] -= 1
-        self._members[id(node)] -= 1
+        self._count(node, -1)
         self._moved(node)
 
     def _moved(self, node: Any) -> None:
@@ -220,12 +221,8 @@ class _CountedStack(list):  # type: ignore[type-arg]
         the node stayed open; once its id was reused, another node seemed open)."""
         old = self[index]
         super().__setitem__(index, node)
-        self.counts[old.nameTuple] -= 1
-        self.local_names[old.name] -= 1
-        self._members[id(old)] -= 1
-        self.counts[node.nameTuple] += 1
-        self.local_names[node.name] += 1
-        self._members[id(node)] += 1
+        self._count(old, -1)
+        self._count(node, 1)
         self._moved(old)
         self._moved(node)
 
@@ -1132,6 +1129,10 @@ def _by_local_names(in_foreign_content: type) -> type:
             node = stack[-1]
             if node.local_name.translate(asciiUpper2Lower) != token["name"]:
                 self.parser.parseError("unexpected-end-tag", {"name": token["name"]})
+            if not stack.lowered_local_names[token["name"]]:
+                # the walk would end at the first HTML element, having passed every foreign one
+                # (``<svg>``, 16,000 ``<g>``, 16,000 ``</b>``: each walked them all)
+                return self.parser.phase.processEndTag(token)
             while True:
                 if node.local_name.translate(asciiUpper2Lower) == token["name"]:
                     if self.parser.phase == self.parser.phases["inTableText"]:  # (as html5lib)
@@ -1258,7 +1259,7 @@ def _template_aware_in_body(in_body: type) -> type:
             element (16,000 ``<span>`` then 16,000 ``</x>`` walked them all, each)."""
             stack = self.tree.openElements
             name = token["name"]
-            if not stack.local_names[name]:
+            if not stack.names[name]:
                 self.parser.parseError("unexpected-end-tag", {"name": name})
                 return
             for node in reversed(stack):
