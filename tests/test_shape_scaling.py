@@ -24,7 +24,7 @@ import pytest
 from support.cost import extraction_lines, lines
 from support.shapes import ENTRY_POINTS, Shape, deep_stack_page, deep_stacks, shapes
 
-from formtools._parse import fast
+from formtools._parse import fast, scan
 
 SHAPE_COUNT = int(os.environ.get("FORMTOOLS_SCALING_SHAPES", "6"))
 SEED = int(os.environ.get("FORMTOOLS_SCALING_SEED", "16"))
@@ -68,6 +68,41 @@ def test_dir_auto_elements_do_not_each_search_the_page(monkeypatch: pytest.Monke
         assert fast.fast_document(Shape("side by side", ("dir auto",)).page(n).encode()) is not None
         counts.append(_ScannedBytes.scanned)
     assert counts[1] < 2.3 * counts[0], counts
+
+
+def _lexbor_parses(page: str, monkeypatch: pytest.MonkeyPatch) -> int:
+    """How many times the fast path had lexbor parse ``page``."""
+    parses = 0
+    parser = fast.LexborHTMLParser
+
+    def counted(*args: object, **options: object) -> object:
+        nonlocal parses
+        parses += 1
+        return parser(*args, **options)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(fast, "LexborHTMLParser", counted)
+        fast.fast_document(page.encode())
+    return parses
+
+
+DEEP_STACKS = deep_stacks(6, SEED)
+
+
+@pytest.mark.parametrize("deepener, walker", DEEP_STACKS, ids=[" then ".join(pair) for pair in DEEP_STACKS])
+def test_pages_lexbor_would_walk_quadratically_do_not_reach_it(
+    deepener: str, walker: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """lexbor walks the stack of open elements for most tags (an element in scope? a template on
+    the stack?): 16,000 ``<span>`` then 16,000 ``<input>`` took 1.1 s in lexbor alone, 32,000
+    4.3 s, ``<table><form><tr><td>`` x 16,000 2.2 s. Such a page goes to the exact path before
+    lexbor sees it (the screen reads its tags once, its counted lines at most a fixed number a
+    tag); the same shape a sixteenth as deep still takes lexbor (1,000 deep costs it little)."""
+    page = deep_stack_page(deepener, walker, 16_000)
+    assert _lexbor_parses(page, monkeypatch) == 0
+    low = page.encode().lower()
+    assert lines(lambda: scan.lexbor_walks_too_far(low)) < 30 * low.count(b"<")
+    assert _lexbor_parses(deep_stack_page(deepener, walker, 1_000), monkeypatch) == 1
 
 
 EXACT_DEEP_STACKS = deep_stacks(3, SEED + 1)
