@@ -94,8 +94,8 @@ def test_pages_lexbor_would_walk_quadratically_do_not_reach_it(
     deepener: str, walker: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """lexbor walks the stack of open elements for most tags (an element in scope? a template on
-    the stack?): 16,000 ``<span>`` then 16,000 ``<input>`` took 1.1 s in lexbor alone, 32,000
-    4.3 s, ``<table><form><tr><td>`` x 16,000 2.2 s. Such a page goes to the exact path before
+    the stack?): 16,000 ``<span>`` then 16,000 ``<input>`` took 1.0 s in lexbor alone, 32,000
+    6.0 s, ``<table><form><tr><td>`` x 16,000 2.0 s. Such a page goes to the exact path before
     lexbor sees it (the screen reads its tags once, its counted lines at most a fixed number a
     tag); the same shape a sixteenth as deep still takes lexbor (1,000 deep costs it little)."""
     page = deep_stack_page(deepener, walker, 16_000)

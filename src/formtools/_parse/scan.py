@@ -299,7 +299,7 @@ DEEP = 500  # a form, control or label this deep (elements above it) leaves the 
 # (down to the first special element), the <li>/<dd> loops, "is there a template on the stack"
 # (<form>, </form>, <body>, <html>) and the adoption agency. Each walk can cost the whole depth,
 # so a page whose stack is deep while many tags come is quadratic in lexbor: 16,000 <span> then
-# 16,000 <input> take 1.1 s, 32,000 4.3 s (docs/guide/internals.md lists the shapes measured).
+# 16,000 <input> take 1.0 s, 32,000 6.0 s (docs/guide/internals.md lists the shapes measured).
 # The exact path answers those questions without walking (its counted stack), so a page whose
 # walks would cost lexbor more than the exact path's parse takes that path instead.
 #: The walks (elements passed, as stack_walks counts them) any page may cost lexbor, and how many
