@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
 
 from selectolax.lexbor import LexborNode
 
@@ -311,6 +311,7 @@ DEEP = 500  # a form, control or label this deep (elements above it) leaves the 
 WALK_ALLOWANCE = 8_000_000
 WALKS_PER_BYTE = 1024
 _STRETCHES = 32  # the page's parts counted apart: the bound is about half what one count gives
+_TAGS_AT_ONCE = 1 << 20  # bytes
 _TAG = re.compile(rb"<(/?)([a-z][^\t\n\f />]*)")
 _VOID_NAMES = frozenset(
     b"area base basefont bgsound br col embed frame hr img input keygen link meta param source "
@@ -394,6 +395,18 @@ def lexbor_walks_too_far(low: bytes) -> bool:
     return bound > budget and stack_walks(low, budget) > budget
 
 
+def _tags(low: bytes) -> Iterator[tuple[bytes, bytes]]:
+    """The page's tags as (``/`` or nothing, name), found a megabyte at a time (the list of a
+    whole page's tags would take several times the page's size). A stretch ends at a ``<``: a
+    tag name holding one is read as two tags there, which changes the estimate by one."""
+    start = 0
+    while start < len(low):
+        end = low.find(b"<", start + _TAGS_AT_ONCE)
+        end = len(low) if end < 0 else end
+        yield from _TAG.findall(low, start, end)
+        start = end
+
+
 def stack_walks(low: bytes, budget: int) -> int:
     """An upper estimate of the elements lexbor's tree construction passes in its walks of the
     stack of open elements and of the list of active formatting elements, stopped once above
@@ -440,7 +453,7 @@ def stack_walks(low: bytes, budget: int) -> int:
         for kind in _CLASSES.get(name, ()):
             tops[kind].append(place)
 
-    for closing, name in _TAG.findall(low):
+    for closing, name in _tags(low):
         walked += len(names) + listed
         if walked > budget:
             break
