@@ -148,7 +148,7 @@ _STAGES = (
     ("read_page", "read the file"),
     ("may_hold_tools", "prefilter"),
     ("_decoded", "decode as html5lib does (charset prescan, UTF-8)"),
-    ("deeply_nested", "fast path: depth screen"),
+    ("lexbor_walks_too_far", "fast path: depth screen"),
     ("_Page._marked", "fast path: mark tags in the source"),
     ("_Page._set_lines", "fast path: line numbers"),
     ("_Page._pointer_owners", "fast path: form pointer"),

@@ -711,3 +711,31 @@ def test_the_attribute_count_scan_is_the_tokenizers_count() -> None:
         found += counted.search(soup) is not None
         assert (_MANY_ATTRIBUTES_TAG.search(soup) is None) == (counted.search(soup) is None), soup
     assert 500 < found < 2500, found  # (both answers, often)
+
+
+#: End tags that reach no element, after a deep stack of elements that are not special (the walk
+#: of "any other end tag" passes them all, to the special element below): (before the stack, one
+#: element of the stack, the end tag).
+END_TAGS_REACHING_NOTHING: dict[str, tuple[str, str, str]] = {
+    "unknown name": ("", "<span>", "</x>"),
+    "formatting name (the adoption agency hands it on)": ("", "<span>", "</b>"),
+    "name of an element closed before": ("<u></u>", "<i>", "</u>"),
+    "name open below a special element": ("<x><div>", "<span>", "</x>"),
+    "the same, a special element opened and closed between": ("<x><div>", "<span>", "<p></p></x>"),
+}
+
+
+@pytest.mark.parametrize("shape", list(END_TAGS_REACHING_NOTHING))
+def test_end_tags_that_reach_no_element_cost_linear_work(shape: str) -> None:
+    """8,000 ``<span>`` then 8,000 ``</x>`` took 54 s on the exact path (where a form this deep
+    goes): each end tag walked every span. The counted stack now says at once whether the walk
+    would reach an element: the names above the topmost special element are counted."""
+    before, opening, end_tag = END_TAGS_REACHING_NOTHING[shape]
+
+    def page(n: int) -> str:
+        return FORM.format(before + opening * n + end_tag * n + "<input name=q>")
+
+    small, large = (extraction_lines(page(n), parser="html5lib") for n in (500, 1_000))
+    assert large < 2.3 * small, (small, large)
+    fast, exact = (formtools.extract_tools(page(20), parser=parser) for parser in ("auto", "html5lib"))
+    assert [tool.to_dict() for tool in fast] == [tool.to_dict() for tool in exact]

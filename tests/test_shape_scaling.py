@@ -21,10 +21,10 @@ import os
 from collections.abc import Callable
 
 import pytest
-from support.cost import lines
-from support.shapes import ENTRY_POINTS, Shape, shapes
+from support.cost import extraction_lines, lines
+from support.shapes import ENTRY_POINTS, FORM, Shape, deep_stack_page, deep_stacks, shapes
 
-from formtools._parse import fast
+from formtools._parse import fast, scan
 
 SHAPE_COUNT = int(os.environ.get("FORMTOOLS_SCALING_SHAPES", "6"))
 SEED = int(os.environ.get("FORMTOOLS_SCALING_SEED", "16"))
@@ -90,3 +90,75 @@ def test_dir_auto_elements_do_not_each_search_the_page(monkeypatch: pytest.Monke
         assert fast.fast_document(Shape("side by side", ("dir auto",)).page(n).encode()) is not None
         counts.append(_ScannedBytes.scanned)
     assert counts[1] < 2.3 * counts[0], counts
+
+
+def _lexbor_parses(page: str, monkeypatch: pytest.MonkeyPatch) -> int:
+    """How many times the fast path had lexbor parse ``page``."""
+    parses = 0
+    parser = fast.LexborHTMLParser
+
+    def counted(*args: object, **options: object) -> object:
+        nonlocal parses
+        parses += 1
+        return parser(*args, **options)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(fast, "LexborHTMLParser", counted)
+        fast.fast_document(page.encode())
+    return parses
+
+
+DEEP_STACKS = deep_stacks(6, SEED)
+
+
+@pytest.mark.parametrize("deepener, walker", DEEP_STACKS, ids=[" then ".join(pair) for pair in DEEP_STACKS])
+def test_pages_lexbor_would_walk_quadratically_do_not_reach_it(
+    deepener: str, walker: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """lexbor walks the stack of open elements for most tags (an element in scope? a template on
+    the stack?): 16,000 ``<span>`` then 16,000 ``<input>`` took 1.0 s in lexbor alone, 32,000
+    6.0 s, ``<table><form><tr><td>`` x 16,000 2.0 s. Such a page goes to the exact path before
+    lexbor sees it (the screen reads its tags once, its counted lines at most a fixed number a
+    tag); the same shape a sixteenth as deep still takes lexbor (1,000 deep costs it little)."""
+    page = deep_stack_page(deepener, walker, 16_000)
+    assert _lexbor_parses(page, monkeypatch) == 0
+    low = page.encode().lower()
+    assert lines(lambda: scan.lexbor_walks_too_far(low)) < 30 * low.count(b"<")
+    assert _lexbor_parses(deep_stack_page(deepener, walker, 1_000), monkeypatch) == 1
+
+
+#: Deep stacks an estimate that pops an element for each end tag of its name, or counts only
+#: start tags, would not see: (page at n).
+HIDDEN_DEPTH: dict[str, Callable[[int], str]] = {
+    "end tags the parser ignores (a special element above)": lambda n: (
+        ("<span>" * 50 + "<div>" + "</span>" * 50) * (n // 50) + "<input name=w>" * n
+    ),
+    "formatting elements the parser reopens": lambda n: (
+        "<div>" + "".join(f"<b id=b{i}>" for i in range(n)) + "</div>x" + "<input name=w>" * n
+    ),
+    "misnested formatting (the adoption agency keeps the depth)": lambda n: "<b><div></b>" * n + "<input>" * n,
+}
+
+
+@pytest.mark.parametrize("shape", list(HIDDEN_DEPTH))
+def test_a_deep_stack_the_end_tags_seem_to_close_does_not_reach_lexbor(
+    shape: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """lexbor alone at 16,000: 1.1 s, 3.9 s, 1.4 s. The screen's estimate pops only where the
+    standard's walk reaches an element and counts the formatting elements that may be reopened."""
+    assert _lexbor_parses(FORM.format(HIDDEN_DEPTH[shape](16_000)), monkeypatch) == 0
+
+
+EXACT_DEEP_STACKS = deep_stacks(3, SEED + 1)
+
+
+@pytest.mark.parametrize(
+    "deepener, walker", EXACT_DEEP_STACKS, ids=[" then ".join(pair) for pair in EXACT_DEEP_STACKS]
+)
+def test_the_exact_path_takes_linear_work_on_deep_stacks(deepener: str, walker: str) -> None:
+    """The exact path, where a page whose deep stack lexbor would walk goes, answers "in
+    scope?" from its counted stack, and an end tag no open element has at once, in HTML or in
+    SVG and MathML: ``<svg><g>`` x 600 then ``</b>`` x 600 walked every ``<g>`` per end tag
+    (2,114,932 -> 7,830,832 lines at 300 -> 600)."""
+    small, large = (extraction_lines(deep_stack_page(deepener, walker, n), parser="html5lib") for n in (300, 600))
+    assert large < 2.3 * small, (small, large)

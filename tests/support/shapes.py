@@ -186,6 +186,47 @@ def shapes(count: int, seed: int) -> list[Shape]:
     return every[:count]
 
 
+#: What makes a deep stack of open elements, repeated n times (none of them a scope boundary or,
+#: but for the divs, special: the standard's walks pass them all).
+DEEPENERS = {
+    "span": "<span>",
+    "unknown element": "<x-y>",
+    "font": "<font>",
+    "div": "<div>",
+    "list": "<ul>",
+    "table form row cell": "<table><form><tr><td>",  # (deep through the form's walks)
+    "svg group": "<svg><g>",
+    "template contents": "<template><span>",
+}
+#: Tags the standard walks the stack for (lexbor in C, for each one), repeated n times after them.
+WALKERS = {
+    "input": "<input name=w>",  # a select in scope?
+    "hr": "<hr>",
+    "option": "<option>",
+    "list item": "<li>",  # the li loop, then a p in button scope
+    "description": "<dd>",
+    "paragraph end": "</p>",
+    "form": "<form>",  # a template on the stack?
+    "button": "<button></button>",
+    "nobr": "<nobr></nobr>",
+    "end tag of nothing open": "</x>",
+    "formatting end tag": "</b>",
+    "block": "<div></div>",
+}
+
+
+def deep_stacks(count: int, seed: int) -> list[tuple[str, str]]:
+    """``count`` seeded (deepener, walker) pairs of :data:`DEEPENERS` and :data:`WALKERS`."""
+    chooser = random.Random(seed)
+    pairs = [(deepener, walker) for deepener in sorted(DEEPENERS) for walker in sorted(WALKERS)]
+    return chooser.sample(pairs, count)
+
+
+def deep_stack_page(deepener: str, walker: str, n: int) -> str:
+    """A tool form holding n of the deepener, then n of the walker."""
+    return FORM.format(DEEPENERS[deepener] * n + WALKERS[walker] * n)
+
+
 def growing_input(schema: Any, n: int) -> dict[str, Any]:
     """A tool input of size linear in n from a tool's input schema: every property given a
     value of its kind (an array every option, the first property a string of n words or an

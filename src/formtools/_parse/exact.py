@@ -169,27 +169,45 @@ class _CountedStack(list):  # type: ignore[type-arg]
     def __init__(self) -> None:
         super().__init__()
         self.counts: Counter[tuple[str, str]] = Counter()
+        #: by the element's own local name, lowercased: what an end tag in foreign content matches
+        self.lowered_local_names: Counter[str] = Counter()
         self._members: Counter[int] = Counter()  # node identities: "is this node open" at once
         #: the open elements that decide the insertion mode when it is reset, in stack order
         self.modal: list[Any] = []
+        #: the stack cut at each special element: (that element, or None below the first; the
+        #: names of the elements above it up to the next), rebuilt after a change not at the top
+        self._runs: list[tuple[Any, Counter[str]]] = [(None, Counter())]
+        self._runs_valid = True
+
+    def _count(self, node: Any, step: int) -> None:
+        self.counts[node.nameTuple] += step
+        self.lowered_local_names[node.local_name.translate(asciiUpper2Lower)] += step
+        self._members[id(node)] += step
 
     def append(self, node: Any) -> None:
-        self.counts[node.nameTuple] += 1
-        self._members[id(node)] += 1
+        self._count(node, 1)
         super().append(node)
+        if self._runs_valid:
+            self._run_pushed(node)
         if node.nameTuple in _MODAL:
             self.modal.append(node)
 
     def insert(self, index: Any, node: Any) -> None:
-        self.counts[node.nameTuple] += 1
-        self._members[id(node)] += 1
+        self._count(node, 1)
         super().insert(index, node)
+        self._runs_valid = False
         self._moved(node)
 
     def pop(self, index: Any = -1) -> Any:
+        from_the_top = index in (-1, len(self) - 1)
         node = super().pop(index)
-        self.counts[node.nameTuple] -= 1
-        self._members[id(node)] -= 1
+        self._count(node, -1)
+        if not (from_the_top and self._runs_valid):
+            self._runs_valid = False
+        elif node.nameTuple in _SPECIAL:
+            self._runs.pop()
+        else:
+            self._runs[-1][1][node.name] -= 1
         if self.modal and self.modal[-1] is node:
             self.modal.pop()
         else:
@@ -198,9 +216,29 @@ class _CountedStack(list):  # type: ignore[type-arg]
 
     def remove(self, node: Any) -> None:
         super().remove(node)
-        self.counts[node.nameTuple] -= 1
-        self._members[id(node)] -= 1
+        self._count(node, -1)
+        self._runs_valid = False
         self._moved(node)
+
+    def _run_pushed(self, node: Any) -> None:
+        if node.nameTuple in _SPECIAL:
+            self._runs.append((node, Counter()))
+        else:
+            self._runs[-1][1][node.name] += 1
+
+    def reached_by_end_tag(self, name: str) -> bool:
+        """Whether "any other end tag" ``name`` reaches an element (its walk down the stack
+        meets one of that name before, or as, the first special element), asked without the
+        walk: the names above the topmost special element are counted (``<x><div>``, 16,000
+        ``<span>``, 16,000 ``</x>``: each end tag walked every span). After the adoption agency
+        or a ``</form>`` changed the stack below its top, the count is taken again once."""
+        if not self._runs_valid:
+            self._runs = [(None, Counter())]
+            for node in self:
+                self._run_pushed(node)
+            self._runs_valid = True
+        special, names = self._runs[-1]
+        return names[name] > 0 or (special is not None and special.name == name)
 
     def _moved(self, node: Any) -> None:
         """A node put in or taken out elsewhere than the top (the adoption agency's, which never
@@ -214,10 +252,9 @@ class _CountedStack(list):  # type: ignore[type-arg]
         the node stayed open; once its id was reused, another node seemed open)."""
         old = self[index]
         super().__setitem__(index, node)
-        self.counts[old.nameTuple] -= 1
-        self._members[id(old)] -= 1
-        self.counts[node.nameTuple] += 1
-        self._members[id(node)] += 1
+        self._count(old, -1)
+        self._count(node, 1)
+        self._runs_valid = False
         self._moved(old)
         self._moved(node)
 
@@ -1124,6 +1161,10 @@ def _by_local_names(in_foreign_content: type) -> type:
             node = stack[-1]
             if node.local_name.translate(asciiUpper2Lower) != token["name"]:
                 self.parser.parseError("unexpected-end-tag", {"name": token["name"]})
+            if not stack.lowered_local_names[token["name"]]:
+                # the walk would end at the first HTML element, having passed every foreign one
+                # (``<svg>``, 16,000 ``<g>``, 16,000 ``</b>``: each walked them all)
+                return self.parser.phase.processEndTag(token)
             while True:
                 if node.local_name.translate(asciiUpper2Lower) == token["name"]:
                     if self.parser.phase == self.parser.phases["inTableText"]:  # (as html5lib)
@@ -1245,9 +1286,14 @@ def _template_aware_in_body(in_body: type) -> type:
 
         def endTagOther(self, token: dict[str, Any]) -> None:
             """"Any other end tag", as html5lib's endTagOther, walking the stack of open
-            elements without copying it first (its copy made each end tag cost the depth)."""
+            elements without copying it first (its copy made each end tag cost the depth), and
+            only once the counted stack says it reaches an element: else it could only end at a
+            special element (16,000 ``<span>`` then 16,000 ``</x>`` walked them all, each)."""
             stack = self.tree.openElements
             name = token["name"]
+            if not stack.reached_by_end_tag(name):
+                self.parser.parseError("unexpected-end-tag", {"name": name})
+                return
             for node in reversed(stack):
                 if node.name == name:
                     self.tree.generateImpliedEndTags(exclude=name)

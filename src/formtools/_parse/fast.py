@@ -78,8 +78,8 @@ from formtools._parse.scan import (
     _TEMPLATE_TAG,
     _Unsure,
     PointerScan,
-    deeply_nested,
     element_parent,
+    lexbor_walks_too_far,
     many_attributes,
     out_of_reach,
     tree_facts,
@@ -260,8 +260,8 @@ class _Page(PointerScan):
 
     def __init__(self, data: bytes, encoding: str) -> None:
         low = lowered(data)  # (the prefilter's copy, when it lowered these very bytes)
-        if deeply_nested(low):
-            raise _Unsure  # deeper than Blink nests: the exact path caps it as Blink does
+        if lexbor_walks_too_far(low):
+            raise _Unsure  # lexbor's walks of a deep stack would cost more than the exact path
         if many_attributes(low):
             raise _Unsure  # lexbor's cost is quadratic in a tag's attributes; the exact path's is not
         if b"\r" in data:  # html5lib's input stream normalizes newlines

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
 
 from selectolax.lexbor import LexborNode
 
@@ -20,7 +20,7 @@ from formtools._spec.constants import LISTED
 
 MANY_ATTRIBUTES = 64  # (formtools._parse.exact.MANY_ATTRIBUTES: a tag with more takes that path)
 
-__all__ = ["DEEP", "PointerScan", "deeply_nested", "out_of_reach"]
+__all__ = ["DEEP", "PointerScan", "lexbor_walks_too_far", "out_of_reach", "stack_walks"]
 
 
 class _Unsure(Exception):
@@ -290,49 +290,228 @@ class PointerScan:
 # --- deep nesting ---------------------------------------------------------------------------
 
 # Blink nests the DOM no deeper than the stack depth 513 (see formtools._parse.exact): lexbor does
-# not, so a page whose forms sit that deep takes the exact path. lexbor is also quadratic on
-# nested blocks that close a paragraph (each <div> walks the whole stack for a <p> in button
-# scope: 40,000 nested divs take 1.9 s), so a page with many of them is screened first.
+# not, so a page whose forms sit that deep takes the exact path (out_of_reach, on lexbor's tree).
 DEEP = 500  # a form, control or label this deep (elements above it) leaves the fast path
-_MANY_BLOCKS = 20_000
-_BLOCK_START = re.compile(
-    rb"<(?:div|section|article|aside|nav|header|footer|main|ul|ol|dl|p|blockquote|figure|"
-    rb"fieldset|details|summary|center|dir|menu|address|hgroup|search|figcaption)[\t\n\f />]"
-)
+
+# lexbor follows the standard's tree construction, which walks the stack of open elements for
+# most tags: "has an element in scope" (a block start tag looks for a <p> in button scope, <input>,
+# <hr>, <select>, <option> for a select in scope, an end tag for its element), "any other end tag"
+# (down to the first special element), the <li>/<dd> loops, "is there a template on the stack"
+# (<form>, </form>, <body>, <html>) and the adoption agency. Each walk can cost the whole depth,
+# so a page whose stack is deep while many tags come is quadratic in lexbor: 16,000 <span> then
+# 16,000 <input> take 1.0 s, 32,000 6.0 s (docs/guide/internals.md lists the shapes measured).
+# The exact path answers those questions without walking (its counted stack), so a page whose
+# walks would cost lexbor more than the exact path's parse takes that path instead.
+#: The walks (elements passed, as stack_walks counts them) any page may cost lexbor, and how many
+#: more each byte of it buys: lexbor passes an element in about 4 ns (8,000,000: about 30 ms),
+#: the exact path parses a byte in about 1 µs, so past about 250 a byte lexbor is the slower. The
+#: rate is four times that so that byte counts alone clear ordinary pages of up to a megabyte or
+#: so (see lexbor_walks_too_far): a lower one would have the screen read the tags of every large
+#: page, for walks real pages never come near (0.3 a byte at most in both benchmark corpora).
+WALK_ALLOWANCE = 8_000_000
+WALKS_PER_BYTE = 1024
+_STRETCHES = 32  # the page's parts counted apart: the bound is about half what one count gives
+_TAGS_AT_ONCE = 1 << 20  # bytes
 _TAG = re.compile(rb"<(/?)([a-z][^\t\n\f />]*)")
 _VOID_NAMES = frozenset(
     b"area base basefont bgsound br col embed frame hr img input keygen link meta param source "
     b"track wbr".split()
 )
+_UNPUSHED = _VOID_NAMES | {b"html", b"head", b"body"}  # (each one element, at the bottom)
+_FORMATTING_NAMES = frozenset(b"a b big code em font i nobr s small strike strong tt u".split())
+_HEADINGS = frozenset(b"h1 h2 h3 h4 h5 h6".split())
+_CLOSES_P = _HEADINGS | frozenset(
+    b"address article aside blockquote center details dialog dir div dl fieldset figcaption figure "
+    b"footer header hgroup main menu nav ol p search section summary ul pre listing form li dd dt "
+    b"plaintext hr xmp".split()
+)
+# the special category (#special), with the foreign elements in it (their names as lowered)
+_SPECIAL_NAMES = frozenset(
+    b"address applet area article aside base basefont bgsound blockquote body br button caption "
+    b"center col colgroup dd details dir div dl dt embed fieldset figcaption figure footer form frame "
+    b"frameset h1 h2 h3 h4 h5 h6 head header hgroup hr html iframe img input keygen li link listing "
+    b"main marquee menu meta nav noembed noframes noscript object ol p param plaintext pre script "
+    b"search section select source style summary table tbody td template textarea tfoot th thead "
+    b"title tr track ul wbr xmp mi mo mn ms mtext annotation-xml foreignobject desc".split()
+)
+# the boundaries of "in scope" (a select too: Chromium 156's customizable select, see exact.py)
+_SCOPE_NAMES = frozenset(
+    b"applet caption html table td th marquee object template select mi mo mn ms mtext "
+    b"annotation-xml foreignobject desc title".split()
+)
+_TABLE_SCOPE_NAMES = frozenset(b"html table template".split())
+_TABLE_PARTS = frozenset(b"table caption colgroup tbody thead tfoot tr td th".split())
+_SECTIONS = (b"tbody", b"thead", b"tfoot")
+_CELLS = (b"td", b"th")
+# End tags the standard closes "in scope" (the others are "any other end tag": special stops it).
+_CLOSED_IN_SCOPE = frozenset(
+    b"address article aside blockquote button center details dialog dir div dl fieldset "
+    b"figcaption figure footer header hgroup listing main menu nav ol pre search section summary "
+    b"ul applet marquee object dd dt select".split()
+)
+# The classes of elements the estimate asks "which is the topmost open one": each tag's walk in
+# the standard stops at one of them.
+_STOPS_ANY_END, _SCOPE, _BUTTON_SCOPE, _LIST_SCOPE, _TABLE_SCOPE, _LIST_ITEM_STOP = range(6)
+_CLASSES: dict[bytes, tuple[int, ...]] = {}
+for _name in _SPECIAL_NAMES | _SCOPE_NAMES | {b"button", b"ol", b"ul"}:
+    _CLASSES[_name] = tuple(
+        kind
+        for kind, member in (
+            (_STOPS_ANY_END, _name in _SPECIAL_NAMES),
+            (_SCOPE, _name in _SCOPE_NAMES),
+            (_BUTTON_SCOPE, _name in _SCOPE_NAMES or _name == b"button"),
+            (_LIST_SCOPE, _name in _SCOPE_NAMES or _name in (b"ol", b"ul")),
+            (_TABLE_SCOPE, _name in _TABLE_SCOPE_NAMES),
+            (_LIST_ITEM_STOP, _name in _SPECIAL_NAMES and _name not in (b"address", b"div", b"p")),
+        )
+        if member
+    )
+_SCOPE_OF_END_TAG = {b"p": _BUTTON_SCOPE, b"li": _LIST_SCOPE} | {
+    name: _TABLE_SCOPE for name in _TABLE_PARTS
+} | {name: _SCOPE for name in _CLOSED_IN_SCOPE | _HEADINGS}
 
 
-def deeply_nested(low: bytes) -> bool:
-    """Whether the page may nest deeper than the fast path takes (only checked on pages with
-    many blocks: a few thousand cost lexbor little).
+def lexbor_walks_too_far(low: bytes) -> bool:
+    """Whether lexbor's walks of the stack of open elements may cost the page more than
+    :data:`WALK_ALLOWANCE` + :data:`WALKS_PER_BYTE` a byte (:func:`stack_walks`).
 
-    A linear estimate of the stack's depth: a start tag pushes, an end tag pops an element of its
-    name if one is open. It ignores the parser's implied end tags (it overestimates, and a page it
-    overestimates only takes the exact path) and an end tag the parser ignores costs it one level
-    per start tag it cancels, so it is never below half the real depth: half the limit is the
-    threshold."""
-    # every block start is a "<" and at least three bytes: most pages are too small to count them
-    if len(low) < 3 * _MANY_BLOCKS or low.count(b"<") < _MANY_BLOCKS:
+    Pages are decided by byte counts but for a few: :func:`stack_walks` charges a tag at most two
+    elements a start tag before it, so twice the square of the page's ``<`` count bounds it
+    (most pages, of a few thousand tags, stop there), and more closely the ``<`` of each stretch
+    of the page times twice the start tags (``<`` not followed by ``/``) up to its end; only a
+    page whose bound exceeds the budget has its tags read."""
+    budget = WALK_ALLOWANCE + WALKS_PER_BYTE * len(low)
+    if 2 * (len(low) // 3) ** 2 <= budget:  # a tag is at least three bytes
         return False
-    if len(_BLOCK_START.findall(low)) < _MANY_BLOCKS:
+    if 2 * low.count(b"<") ** 2 <= budget:  # (no more start tags than tags)
         return False
-    open_names: dict[bytes, int] = {}
-    depth = 0
-    for closing, name in _TAG.findall(low):
+    bound = starts = 0
+    stretch = len(low) // _STRETCHES + 1
+    for start in range(0, len(low), stretch):
+        tags = low.count(b"<", start, start + stretch)
+        # (a "</" across two stretches is in neither: the bound counts it as a start tag)
+        starts += tags - low.count(b"</", start, start + stretch)
+        bound += 2 * tags * starts
+    return bound > budget and stack_walks(low, budget) > budget
+
+
+def _tags(low: bytes) -> Iterator[tuple[bytes, bytes]]:
+    """The page's tags as (``/`` or nothing, name), found a megabyte at a time (the list of a
+    whole page's tags would take several times the page's size). A stretch ends at a ``<``: a
+    tag name holding one is read as two tags there, which changes the estimate by one."""
+    start = 0
+    while start < len(low):
+        end = low.find(b"<", start + _TAGS_AT_ONCE)
+        end = len(low) if end < 0 else end
+        yield from _TAG.findall(low, start, end)
+        start = end
+
+
+def stack_walks(low: bytes, budget: int) -> int:
+    """An upper estimate of the elements lexbor's tree construction passes in its walks of the
+    stack of open elements and of the list of active formatting elements, stopped once above
+    ``budget``: for each tag, the elements open there (an estimate of the stack) and the
+    formatting elements the list may hold (the standard's reconstruction may reopen each).
+
+    The stack is estimated in one pass over the tags (on ASCII-lowercased bytes): a start tag
+    pushes an element (not a void one, nor html, head, body), an end tag pops to its element only
+    where the standard's walk would reach it (an end tag closed "in scope" only if no boundary of
+    its scope is above it, any other only if no special element is), and the start tags that
+    close elements the common way do so here too (a block closing a <p> in button scope, <li>,
+    <dd>, <dt>, table rows and cells, <option>, <a>, <button>, headings). Where the standard
+    closes more (the adoption agency, foster parenting, other implied end tags) the estimate stays
+    deeper; a tag in a script or comment counts as a tag. It leaves out the sections and rows a
+    cell or row without them implies (at most two a start tag: the real depth is at most three
+    times the estimate's there). A tag is charged at most one element and one formatting entry a
+    start tag before it: the two of :func:`lexbor_walks_too_far`."""
+    names: list[bytes] = []  # the estimated stack of open elements
+    where: dict[bytes, list[int]] = {}  # name → its open elements' places, lowest first
+    tops: tuple[list[int], ...] = tuple([] for _ in range(6))  # class → its members' places
+    formatting: dict[bytes, int] = {}  # formatting start tags not yet matched by an end tag
+    listed = 0  # their sum
+    walked = 0
+
+    def top(kind: int) -> int:
+        members = tops[kind]
+        return members[-1] if members else -1
+
+    def topmost(*candidates: bytes) -> int:
+        return max((where[name][-1] for name in candidates if where.get(name)), default=-1)
+
+    def pop_to(place: int) -> None:
+        """Pop the element at ``place`` and every element above it."""
+        while len(names) > place:
+            name = names.pop()
+            where[name].pop()
+            for kind in _CLASSES.get(name, ()):
+                tops[kind].pop()
+
+    def push(name: bytes) -> None:
+        place = len(names)
+        names.append(name)
+        where.setdefault(name, []).append(place)
+        for kind in _CLASSES.get(name, ()):
+            tops[kind].append(place)
+
+    for closing, name in _tags(low):
+        walked += len(names) + listed
+        if walked > budget:
+            break
         if closing:
-            if open_names.get(name):
-                open_names[name] -= 1
-                depth -= 1
-        elif name not in _VOID_NAMES:
-            open_names[name] = open_names.get(name, 0) + 1
-            depth += 1
-            if depth > DEEP // 2:
-                return True
-    return False
+            if name in _FORMATTING_NAMES and formatting.get(name):
+                formatting[name] -= 1
+                listed -= 1
+            opened = where.get(name)
+            if not opened or name in _UNPUSHED:
+                continue
+            kind = _SCOPE_OF_END_TAG.get(name, _STOPS_ANY_END)
+            if name == b"form":  # (the standard removes the form alone)
+                if opened[-1] == len(names) - 1 and opened[-1] >= top(_SCOPE):
+                    pop_to(opened[-1])
+            elif opened[-1] >= top(kind):
+                pop_to(opened[-1])
+            continue
+        if name in _UNPUSHED:
+            continue
+        if name in _CLOSES_P:
+            paragraph = topmost(b"p")
+            if paragraph >= 0 and paragraph >= top(_BUTTON_SCOPE):
+                pop_to(paragraph)
+        if name in _TABLE_PARTS and name != b"table":
+            cell = topmost(*_CELLS)
+            if cell >= 0 and cell >= top(_TABLE_SCOPE):
+                pop_to(cell)  # the cell is closed
+            # and the table context is cleared back to a row (for a cell), a section (for a
+            # row) or the table (for a section, caption or column group)
+            if name in _CELLS:
+                context = topmost(b"tr")
+            else:
+                context = topmost(*_SECTIONS) if name == b"tr" else topmost(b"table")
+            if context >= 0 and context >= top(_TABLE_SCOPE):
+                pop_to(context + 1)
+        elif name in (b"li", b"dd", b"dt"):
+            item = topmost(b"li") if name == b"li" else topmost(b"dd", b"dt")
+            if item >= 0 and item >= top(_LIST_ITEM_STOP):
+                pop_to(item)
+        elif name in (b"option", b"optgroup"):
+            if names and names[-1] == b"option":
+                pop_to(len(names) - 1)
+        elif name in _HEADINGS:
+            if names and names[-1] in _HEADINGS:
+                pop_to(len(names) - 1)
+        elif name == b"button":
+            button = topmost(b"button")
+            if button >= 0 and button >= top(_SCOPE):
+                pop_to(button)
+        elif name == b"a":
+            anchor = topmost(b"a")
+            if anchor >= 0 and anchor >= top(_STOPS_ANY_END):
+                pop_to(anchor)
+        if name in _FORMATTING_NAMES:
+            formatting[name] = formatting.get(name, 0) + 1
+            listed += 1
+        push(name)
+    return walked
 
 
 def out_of_reach(node: LexborNode, known: dict[int, int] | None = None) -> bool:
