@@ -68,12 +68,14 @@ def _site(root: Path, pages: int, rng: random.Random) -> Path:
 
 def _write_corpus(root: Path, rng: random.Random, server: str) -> tuple[Path, Path, Path]:
     """A directory of small pages (many chunks), a WARC.gz of pages that do not compress (many
-    spans) and a list of URLs: the three ways pages reach the workers, with their waits."""
-    site = _site(root, 150, rng)
+    spans) and a list of URLs: the three ways pages reach the workers, with their waits. As few
+    as the driver's chunks of 4 pages (the first two of 1) and spans of 1 KiB need to take every
+    path (tests.support.interruptions._batch): 9 pages and 7 URLs each leave a part chunk."""
+    site = _site(root, 9, rng)
     archive = root / "pages.warc.gz"
     with archive.open("wb") as stream:
         writer = WARCWriter(stream, gzip=True)
-        for index in range(60):
+        for index in range(8):
             noise = rng.randbytes(300).hex()
             body = f"<form toolname=w{index} tooldescription=d><input name=q></form><!-- {noise} -->".encode()
             headers = StatusAndHeaders("200 OK", [("Content-Type", "text/html")], protocol="HTTP/1.1")
@@ -82,7 +84,7 @@ def _write_corpus(root: Path, rng: random.Random, server: str) -> tuple[Path, Pa
             )
             writer.write_record(record)
     urls = root / "urls.txt"
-    urls.write_text("".join(f"{server}/{index}\n" for index in range(40)))
+    urls.write_text("".join(f"{server}/{index}\n" for index in range(7)))
     return site, archive, urls
 
 
