@@ -31,6 +31,14 @@ def chromium() -> Iterator["ChromiumOracle"]:  # noqa: F821
         manager.__exit__(None, None, None)
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked ``one_worker`` go first, in their order. ``--dist worksteal`` hands the
+    first worker the first half of the tests and lets the other steal only from the end of a
+    queue, so tests at the front all run on the first worker, and a module fixture they share
+    (a Spark session: a JVM, some 20 s of CPU) is set up once, not on both workers."""
+    items.sort(key=lambda item: item.get_closest_marker("one_worker") is None)  # (a stable sort)
+
+
 def _run_folder(factory: pytest.TempPathFactory) -> Path | None:
     """The temporary folder of the whole run that every xdist worker shares (each worker's
     basetemp is in it); None without xdist, where this process is the whole run."""

@@ -41,6 +41,9 @@ LATIN = "<form toolname=cafe tooldescription='Caf\xe9 cr\xe8me'><input name=q></
 NO_TOOL = b"<form action=/login><input name=user></form>"
 HUGE = b"<form toolname=huge tooldescription=h></form>" + b" " * (10 * 2**20)
 
+# one Spark JVM per run: the module's session fixture is set up on one worker only (conftest.py)
+pytestmark = pytest.mark.one_worker
+
 # Subprocesses import formtools from this checkout and bind Spark to the loopback interface.
 ENV = {
     **os.environ,
