@@ -347,34 +347,31 @@ def _sandboxed(response: Response) -> bool:
     return False
 
 
-def landing_result(request: Request | None, response: Response, include_text: bool = False) -> ToolResult:
-    """The tool result of the answer a submission landed on, as Chromium gives it: none for a
-    download; else the page's JSON-LD (and, with ``include_text``, its words), parsed within
-    :data:`~formtools._parse.DEFAULT_TIME_LIMIT`. Whoever sent the request (formtools, or a
-    Scrapy spider: :func:`formtools.scrapy.result_of`) reads the answer here."""
+def _why_no_result(response: Response) -> str | None:
+    """Why Chromium gives the agent no result for an answer (the call still completed), or None
+    when the answer is a page of the form's origin whose JSON-LD is the result."""
     if _download(response):
-        return ToolResult(
-            status="completed",
-            request=request,
-            status_code=response.status,
-            url=response.url,
-            redirects=response.redirects,
-            withheld=True,
-            reason="the answer is a download: Chromium returns no result for it",
-        )
+        return "the answer is a download: Chromium returns no result for it"
     if response.status in (204, 205):
         # no content: the navigation is not committed, the page stays, and the call never
         # completes (Chromium 156: no toolResponded)
-        return ToolResult(
-            status="completed",
-            request=request,
-            status_code=response.status,
-            url=response.url,
-            redirects=response.redirects,
-            withheld=True,
-            reason=f"the answer is HTTP {response.status}, no content: the page stays where it was and Chromium returns no result",
-        )
+        return f"the answer is HTTP {response.status}, no content: the page stays where it was and Chromium returns no result"
     if _sandboxed(response):
+        return (
+            "the form was submitted and landed on a page its Content-Security-Policy sandboxes into an "
+            "opaque origin, whose page no result comes from (Chromium answers such a call with the error "
+            "'Cannot return tool results after a cross-origin navigation')"
+        )
+    return None
+
+
+def landing_result(request: Request | None, response: Response, include_text: bool = False) -> ToolResult:
+    """The tool result of the answer a submission landed on, as Chromium gives it: none where
+    it gives none (:func:`_why_no_result`); else the page's JSON-LD (and, with ``include_text``, its words), parsed within
+    :data:`~formtools._parse.DEFAULT_TIME_LIMIT`. Whoever sent the request (formtools, or a
+    Scrapy spider: :func:`formtools.scrapy.result_of`) reads the answer here."""
+    no_result = _why_no_result(response)
+    if no_result is not None:
         return ToolResult(
             status="completed",
             request=request,
@@ -382,9 +379,7 @@ def landing_result(request: Request | None, response: Response, include_text: bo
             url=response.url,
             redirects=response.redirects,
             withheld=True,
-            reason="the form was submitted and landed on a page its Content-Security-Policy sandboxes into an "
-            "opaque origin, whose page no result comes from (Chromium answers such a call with the error "
-            "'Cannot return tool results after a cross-origin navigation')",
+            reason=no_result,
         )
     completed = partial(
         ToolResult,
