@@ -449,7 +449,10 @@ def stack_walks(low: bytes, budget: int) -> int:
     where the standard's walk would reach it (an end tag closed "in scope" only if no boundary of
     its scope is above it, any other only if no special element is), and the start tags that
     close elements the common way do so here too (a block closing a <p> in button scope, <li>,
-    <dd>, <dt>, table rows and cells, <option>, <a>, <button>, headings). Where the standard
+    <dd>, <dt>, table rows and cells, <option>, <a>, <button>, headings), but not in SVG or
+    MathML content, where no start tag closes anything (a breakout tag pops the foreign elements
+    first). A table part outside a table or template is ignored, as the parser ignores it, and an
+    end tag of a heading pops to the topmost heading of any level. Where the standard
     closes more (the adoption agency, foster parenting, other implied end tags) the estimate stays
     deeper; a tag in a script or comment counts as a tag. It leaves out the sections and rows a
     cell or row without them implies (at most two a start tag: the real depth is at most three
