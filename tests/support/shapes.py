@@ -227,6 +227,50 @@ def deep_stack_page(deepener: str, walker: str, n: int) -> str:
     return FORM.format(DEEPENERS[deepener] * n + WALKERS[walker] * n)
 
 
+#: Elements the parser keeps open under a deepener but an estimate of the stack may close:
+#: (what comes before the deepener, what comes between it and the walker, whether the deepener
+#: and walker are then in SVG or MathML content). A table part outside a table is ignored, an
+#: end tag of a heading closes the topmost heading of any level, and in foreign content no
+#: start tag closes an element.
+FALSE_CLOSINGS = {
+    "a cell outside a table, then its end tag": ("<td>", "</td>", False),
+    "a section outside a table, then a row": ("<tbody>", "<tr>", False),
+    "a caption outside a table, then its end tag": ("<caption>", "</caption>", False),
+    "a heading, then another level's end tag": ("<h1>", "<h2></h1>", False),
+    "an SVG anchor, then another": ("<svg><a>", "<a>", True),
+    "a MathML button, then another": ("<math><button>", "<button>", True),
+    "an SVG cell, then another": ("<svg><td>", "<td>", True),
+}
+#: Deepeners in HTML content no false closing above removes (a formatting element would be
+#: counted as a reopenable entry anyway), and walkers that open nothing (nested <form> tags do).
+HTML_DEEPENERS = ("span", "unknown element", "div", "list")
+HTML_WALKERS = tuple(walker for walker in WALKERS if walker != "form")
+#: Deepeners and walkers in foreign content (a <span> or </p> there would leave it). Each tag at
+#: least five bytes: the estimate charges the deepening too (n²/2), and so screens 16,000 <g>.
+FOREIGN_DEEPENERS = {"text span": "<tspan>", "unknown element": "<x-y>"}
+FOREIGN_WALKERS = {"end tag of nothing open": "</x>", "formatting end tag": "</b>"}
+
+
+def false_closings(seed: int) -> list[tuple[str, str, str]]:
+    """A (false closing, deepener, walker) triple for each of :data:`FALSE_CLOSINGS`, the
+    deepener and walker seeded."""
+    chooser = random.Random(seed)
+    triples = []
+    for closing, (_, _, foreign) in sorted(FALSE_CLOSINGS.items()):
+        deepeners = sorted(FOREIGN_DEEPENERS) if foreign else HTML_DEEPENERS
+        walkers = sorted(FOREIGN_WALKERS) if foreign else HTML_WALKERS
+        triples.append((closing, chooser.choice(deepeners), chooser.choice(walkers)))
+    return triples
+
+
+def false_closing_page(closing: str, deepener: str, walker: str, n: int) -> str:
+    """A tool form holding the false closing's opener, n of the deepener, its closer, then n of
+    the walker."""
+    opener, closer, foreign = FALSE_CLOSINGS[closing]
+    deepeners, walkers = (FOREIGN_DEEPENERS, FOREIGN_WALKERS) if foreign else (DEEPENERS, WALKERS)
+    return FORM.format(opener + deepeners[deepener] * n + closer + walkers[walker] * n)
+
+
 def growing_input(schema: Any, n: int) -> dict[str, Any]:
     """A tool input of size linear in n from a tool's input schema: every property given a
     value of its kind (an array every option, the first property a string of n words or an

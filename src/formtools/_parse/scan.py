@@ -343,6 +343,20 @@ _TABLE_SCOPE_NAMES = frozenset(b"html table template".split())
 _TABLE_PARTS = frozenset(b"table caption colgroup tbody thead tfoot tr td th".split())
 _SECTIONS = (b"tbody", b"thead", b"tfoot")
 _CELLS = (b"td", b"th")
+# What an open element's content is parsed as (#tree-construction-dispatcher): HTML, SVG or
+# MathML content, a MathML text integration point's (HTML, but for <mglyph> and <malignmark>), or
+# not known (an <annotation-xml> is an HTML integration point only with an encoding attribute, a
+# <font> in foreign content breaks out only with a color, face or size one: the estimate sees no
+# attributes, so it neither closes nor breaks out anything in such content, its deepest reading).
+_HTML_CONTENT, _SVG_CONTENT, _MATH_CONTENT, _MATH_TEXT_CONTENT, _UNKNOWN_CONTENT = range(5)
+_FOREIGN_CONTENT = frozenset({_SVG_CONTENT, _MATH_CONTENT})
+_SVG_HTML_POINTS = frozenset(b"foreignobject desc title".split())
+_MATH_TEXT_POINTS = frozenset(b"mi mo mn ms mtext".split())
+# start tags that leave foreign content: the open foreign elements are popped first (#parsing-main-inforeign)
+_BREAKOUT_NAMES = _HEADINGS | frozenset(
+    b"b big blockquote body br center code dd div dl dt em embed head hr i img li listing menu "
+    b"meta nobr ol p pre ruby s small span strong strike sub sup table tt u ul var".split()
+)
 # End tags the standard closes "in scope" (the others are "any other end tag": special stops it).
 _CLOSED_IN_SCOPE = frozenset(
     b"address article aside blockquote button center details dialog dir div dl fieldset "
@@ -395,6 +409,23 @@ def lexbor_walks_too_far(low: bytes) -> bool:
     return bound > budget and stack_walks(low, budget) > budget
 
 
+def _content_of(name: bytes, context: int) -> int:
+    """What the content of an element ``name`` opened in ``context`` content is parsed as."""
+    if context in _FOREIGN_CONTENT and name == b"font":
+        return _UNKNOWN_CONTENT
+    if context == _SVG_CONTENT:
+        return _HTML_CONTENT if name in _SVG_HTML_POINTS else _SVG_CONTENT
+    if context == _MATH_CONTENT:
+        if name in _MATH_TEXT_POINTS:
+            return _MATH_TEXT_CONTENT
+        return _UNKNOWN_CONTENT if name == b"annotation-xml" else _MATH_CONTENT
+    if context == _UNKNOWN_CONTENT:
+        return _UNKNOWN_CONTENT
+    if context == _MATH_TEXT_CONTENT and name in (b"mglyph", b"malignmark"):
+        return _MATH_CONTENT
+    return _SVG_CONTENT if name == b"svg" else _MATH_CONTENT if name == b"math" else _HTML_CONTENT
+
+
 def _tags(low: bytes) -> Iterator[tuple[bytes, bytes]]:
     """The page's tags as (``/`` or nothing, name), found a megabyte at a time (the list of a
     whole page's tags would take several times the page's size). A stretch ends at a ``<``: a
@@ -418,13 +449,17 @@ def stack_walks(low: bytes, budget: int) -> int:
     where the standard's walk would reach it (an end tag closed "in scope" only if no boundary of
     its scope is above it, any other only if no special element is), and the start tags that
     close elements the common way do so here too (a block closing a <p> in button scope, <li>,
-    <dd>, <dt>, table rows and cells, <option>, <a>, <button>, headings). Where the standard
+    <dd>, <dt>, table rows and cells, <option>, <a>, <button>, headings), but not in SVG or
+    MathML content, where no start tag closes anything (a breakout tag pops the foreign elements
+    first). A table part outside a table or template is ignored, as the parser ignores it, and an
+    end tag of a heading pops to the topmost heading of any level. Where the standard
     closes more (the adoption agency, foster parenting, other implied end tags) the estimate stays
     deeper; a tag in a script or comment counts as a tag. It leaves out the sections and rows a
     cell or row without them implies (at most two a start tag: the real depth is at most three
     times the estimate's there). A tag is charged at most one element and one formatting entry a
     start tag before it: the two of :func:`lexbor_walks_too_far`."""
     names: list[bytes] = []  # the estimated stack of open elements
+    contents: list[int] = []  # what each one's content is parsed as (_HTML_CONTENT…)
     where: dict[bytes, list[int]] = {}  # name → its open elements' places, lowest first
     tops: tuple[list[int], ...] = tuple([] for _ in range(6))  # class → its members' places
     formatting: dict[bytes, int] = {}  # formatting start tags not yet matched by an end tag
@@ -445,10 +480,12 @@ def stack_walks(low: bytes, budget: int) -> int:
             where[name].pop()
             for kind in _CLASSES.get(name, ()):
                 tops[kind].pop()
+        del contents[place:]
 
-    def push(name: bytes) -> None:
+    def push(name: bytes, content: int) -> None:
         place = len(names)
         names.append(name)
+        contents.append(content)
         where.setdefault(name, []).append(place)
         for kind in _CLASSES.get(name, ()):
             tops[kind].append(place)
@@ -461,6 +498,11 @@ def stack_walks(low: bytes, budget: int) -> int:
             if name in _FORMATTING_NAMES and formatting.get(name):
                 formatting[name] -= 1
                 listed -= 1
+            if name in _HEADINGS:  # (closes the topmost heading of any level)
+                heading = topmost(*_HEADINGS)
+                if heading >= 0 and heading >= top(_SCOPE):
+                    pop_to(heading)
+                continue
             opened = where.get(name)
             if not opened or name in _UNPUSHED:
                 continue
@@ -471,6 +513,21 @@ def stack_walks(low: bytes, budget: int) -> int:
             elif opened[-1] >= top(kind):
                 pop_to(opened[-1])
             continue
+        context = contents[-1] if contents else _HTML_CONTENT
+        if context in _FOREIGN_CONTENT and name in _BREAKOUT_NAMES:
+            html_place = len(contents)  # (the foreign elements are popped, then it is HTML's)
+            while html_place and contents[html_place - 1] in _FOREIGN_CONTENT:
+                html_place -= 1
+            pop_to(html_place)
+            context = contents[-1] if contents else _HTML_CONTENT
+        if name in _FORMATTING_NAMES:  # (in foreign content too: a <font> may break out)
+            formatting[name] = formatting.get(name, 0) + 1
+            listed += 1
+        if context in _FOREIGN_CONTENT or context == _UNKNOWN_CONTENT or (
+            context == _MATH_TEXT_CONTENT and name in (b"mglyph", b"malignmark")
+        ):  # a foreign element: no end tag implied, and a void name is no void element there
+            push(name, _content_of(name, context))
+            continue
         if name in _UNPUSHED:
             continue
         if name in _CLOSES_P:
@@ -478,17 +535,19 @@ def stack_walks(low: bytes, budget: int) -> int:
             if paragraph >= 0 and paragraph >= top(_BUTTON_SCOPE):
                 pop_to(paragraph)
         if name in _TABLE_PARTS and name != b"table":
+            if top(_TABLE_SCOPE) < 0:
+                continue  # (outside a table or template, the parser ignores a table part)
             cell = topmost(*_CELLS)
             if cell >= 0 and cell >= top(_TABLE_SCOPE):
                 pop_to(cell)  # the cell is closed
             # and the table context is cleared back to a row (for a cell), a section (for a
             # row) or the table (for a section, caption or column group)
             if name in _CELLS:
-                context = topmost(b"tr")
+                table_context = topmost(b"tr")
             else:
-                context = topmost(*_SECTIONS) if name == b"tr" else topmost(b"table")
-            if context >= 0 and context >= top(_TABLE_SCOPE):
-                pop_to(context + 1)
+                table_context = topmost(*_SECTIONS) if name == b"tr" else topmost(b"table")
+            if table_context >= 0 and table_context >= top(_TABLE_SCOPE):
+                pop_to(table_context + 1)
         elif name in (b"li", b"dd", b"dt"):
             item = topmost(b"li") if name == b"li" else topmost(b"dd", b"dt")
             if item >= 0 and item >= top(_LIST_ITEM_STOP):
@@ -507,10 +566,7 @@ def stack_walks(low: bytes, budget: int) -> int:
             anchor = topmost(b"a")
             if anchor >= 0 and anchor >= top(_STOPS_ANY_END):
                 pop_to(anchor)
-        if name in _FORMATTING_NAMES:
-            formatting[name] = formatting.get(name, 0) + 1
-            listed += 1
-        push(name)
+        push(name, _content_of(name, context))
     return walked
 
 
