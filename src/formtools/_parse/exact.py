@@ -160,6 +160,39 @@ _FORMATTING = frozenset(name for namespace, name in formattingElements)
 _DIGEST = "formtools-attributes"  # not an HTML attribute name a page's could be mistaken for
 
 
+class _Run:
+    """One special element (or the bottom of the stack) and the open elements above it up to the
+    next special element: how far "any other end tag" walks. ``names`` counts those elements
+    by the name html5lib's rules read. A special element that leaves the stack from below its top
+    (``</form>``, the head "after head" puts back) hands its elements to the run below:
+    ``merged_into`` then names that run, so that its elements need not be found one by one."""
+
+    __slots__ = ("special", "names", "merged_into")
+
+    def __init__(self, special: Any) -> None:
+        self.special = special
+        self.names: Counter[str] = Counter()
+        self.merged_into: _Run | None = None
+
+    def root(self) -> _Run:
+        """The run this one's elements belong to now, shortening the chain of merges on the way."""
+        root = self
+        while root.merged_into is not None:
+            root = root.merged_into
+        run: _Run | None = self
+        while run is not None and run is not root:
+            run.merged_into, run = root, run.merged_into
+        return root
+
+    def absorb(self, upper: _Run) -> None:
+        """Take the elements of ``upper``, whose special element left the stack: the smaller
+        count goes into the larger, so that an element is counted again at most log n times."""
+        if len(upper.names) > len(self.names):
+            self.names, upper.names = upper.names, self.names
+        self.names.update(upper.names)
+        upper.merged_into = self
+
+
 class _CountedStack(list):  # type: ignore[type-arg]
     """The stack of open elements, counting its elements by (namespace, name), so that "is an
     element with this name in scope" is answered at once when there is none: html5lib walks
@@ -174,10 +207,10 @@ class _CountedStack(list):  # type: ignore[type-arg]
         self._members: Counter[int] = Counter()  # node identities: "is this node open" at once
         #: the open elements that decide the insertion mode when it is reset, in stack order
         self.modal: list[Any] = []
-        #: the stack cut at each special element: (that element, or None below the first; the
-        #: names of the elements above it up to the next), rebuilt after a change not at the top
-        self._runs: list[tuple[Any, Counter[str]]] = [(None, Counter())]
-        self._runs_valid = True
+        #: the stack cut at each special element: each open node's run, by identity (a special
+        #: element's is its own), kept up to date at every change wherever it is in the stack
+        self._bottom_run = _Run(None)
+        self._run_of: dict[int, _Run] = {}
 
     def _count(self, node: Any, step: int) -> None:
         self.counts[node.nameTuple] += step
@@ -187,27 +220,21 @@ class _CountedStack(list):  # type: ignore[type-arg]
     def append(self, node: Any) -> None:
         self._count(node, 1)
         super().append(node)
-        if self._runs_valid:
-            self._run_pushed(node)
+        self._join(node, len(self) - 1)
         if node.nameTuple in _MODAL:
             self.modal.append(node)
 
     def insert(self, index: Any, node: Any) -> None:
         self._count(node, 1)
         super().insert(index, node)
-        self._runs_valid = False
+        self._join(node, self.index(node))
         self._moved(node)
 
     def pop(self, index: Any = -1) -> Any:
-        from_the_top = index in (-1, len(self) - 1)
-        node = super().pop(index)
+        position = range(len(self))[index]
+        node = super().pop(position)
         self._count(node, -1)
-        if not (from_the_top and self._runs_valid):
-            self._runs_valid = False
-        elif node.nameTuple in _SPECIAL:
-            self._runs.pop()
-        else:
-            self._runs[-1][1][node.name] -= 1
+        self._leave(node, position)
         if self.modal and self.modal[-1] is node:
             self.modal.pop()
         else:
@@ -215,30 +242,40 @@ class _CountedStack(list):  # type: ignore[type-arg]
         return node
 
     def remove(self, node: Any) -> None:
-        super().remove(node)
-        self._count(node, -1)
-        self._runs_valid = False
-        self._moved(node)
+        self.pop(self.index(node))
 
-    def _run_pushed(self, node: Any) -> None:
+    def _run_at(self, position: int) -> _Run:
+        """The run of the element at ``position``; below the first element, the bottom run."""
+        return self._run_of[id(self[position])].root() if position >= 0 else self._bottom_run
+
+    def _join(self, node: Any, position: int) -> None:
+        """Count ``node``, now at ``position``, in its run. Elements go in below the top only
+        as the adoption agency's clones of formatting elements, never special: a special
+        element starts a run of its own, empty."""
         if node.nameTuple in _SPECIAL:
-            self._runs.append((node, Counter()))
+            self._run_of[id(node)] = _Run(node)
         else:
-            self._runs[-1][1][node.name] += 1
+            run = self._run_of[id(node)] = self._run_at(position - 1)
+            run.names[node.name] += 1
+
+    def _leave(self, node: Any, position: int) -> None:
+        """Uncount ``node``, just taken from ``position``: a special element's run goes to the
+        run below it when elements were above it (taken from below the top)."""
+        run = self._run_of.pop(id(node)).root()
+        if node.nameTuple not in _SPECIAL:
+            run.names[node.name] -= 1
+        elif position < len(self):
+            self._run_at(position - 1).absorb(run)
 
     def reached_by_end_tag(self, name: str) -> bool:
         """Whether "any other end tag" ``name`` reaches an element (its walk down the stack
         meets one of that name before, or as, the first special element), asked without the
         walk: the names above the topmost special element are counted (``<x><div>``, 16,000
-        ``<span>``, 16,000 ``</x>``: each end tag walked every span). After the adoption agency
-        or a ``</form>`` changed the stack below its top, the count is taken again once."""
-        if not self._runs_valid:
-            self._runs = [(None, Counter())]
-            for node in self:
-                self._run_pushed(node)
-            self._runs_valid = True
-        special, names = self._runs[-1]
-        return names[name] > 0 or (special is not None and special.name == name)
+        ``<span>``, 16,000 ``</x>``: each end tag walked every span). The runs are kept at each
+        change below the top too (the adoption agency, ``</form>``): counting them again after
+        one made ``<b><div></b></x>`` repeated over 1,000 spans quadratic."""
+        run = self._run_at(len(self) - 1)
+        return run.names[name] > 0 or (run.special is not None and run.special.name == name)
 
     def _moved(self, node: Any) -> None:
         """A node put in or taken out elsewhere than the top (the adoption agency's, which never
@@ -250,11 +287,13 @@ class _CountedStack(list):  # type: ignore[type-arg]
         """The adoption agency puts a clone in a node's place (``stack[stack.index(node)] =
         clone``): the clone is open, the node no longer (uncounted, the clone was not open and
         the node stayed open; once its id was reused, another node seemed open)."""
-        old = self[index]
-        super().__setitem__(index, node)
+        position = range(len(self))[index]
+        old = self[position]
+        super().__setitem__(position, node)
         self._count(old, -1)
         self._count(node, 1)
-        self._runs_valid = False
+        self._leave(old, position)
+        self._join(node, position)
         self._moved(old)
         self._moved(node)
 
