@@ -730,12 +730,17 @@ def test_end_tags_that_reach_no_element_cost_linear_work(shape: str) -> None:
     """8,000 ``<span>`` then 8,000 ``</x>`` took 54 s on the exact path (where a form this deep
     goes): each end tag walked every span. The counted stack now says at once whether the walk
     would reach an element: the names above the topmost special element are counted."""
-    before, opening, end_tag = END_TAGS_REACHING_NOTHING[shape]
+    _assert_linear_after_a_deep_stack(*END_TAGS_REACHING_NOTHING[shape], n=500)
 
-    def page(n: int) -> str:
-        return FORM.format(before + opening * n + end_tag * n + "<input name=q>")
 
-    small, large = (extraction_lines(page(n), parser="html5lib") for n in (500, 1_000))
+def _assert_linear_after_a_deep_stack(before: str, opening: str, repeated: str, n: int) -> None:
+    """``opening`` n times then ``repeated`` n times costs the exact path linear work (n and 2n),
+    and both paths give the same tools."""
+
+    def page(count: int) -> str:
+        return FORM.format(before + opening * count + repeated * count + "<input name=q>")
+
+    small, large = (extraction_lines(page(count), parser="html5lib") for count in (n, 2 * n))
     assert large < 2.3 * small, (small, large)
     fast, exact = (formtools.extract_tools(page(20), parser=parser) for parser in ("auto", "html5lib"))
     assert [tool.to_dict() for tool in fast] == [tool.to_dict() for tool in exact]
@@ -756,12 +761,4 @@ def test_end_tags_after_changes_below_the_top_cost_linear_work(shape: str) -> No
     first end tag after the adoption agency or a ``</form>`` changed the stack below its top:
     1,000 ``<span>`` then 1,000 ``<b><div></b></x>`` took 4.5 s. Each change now updates the
     count of the run it falls in. (n = 200: the old cost was already 3.3 times at 2n.)"""
-    before, opening, changes = END_TAGS_AFTER_CHANGES_BELOW_THE_TOP[shape]
-
-    def page(n: int) -> str:
-        return FORM.format(before + opening * n + changes * n + "<input name=q>")
-
-    small, large = (extraction_lines(page(n), parser="html5lib") for n in (200, 400))
-    assert large < 2.3 * small, (small, large)
-    fast, exact = (formtools.extract_tools(page(20), parser=parser) for parser in ("auto", "html5lib"))
-    assert [tool.to_dict() for tool in fast] == [tool.to_dict() for tool in exact]
+    _assert_linear_after_a_deep_stack(*END_TAGS_AFTER_CHANGES_BELOW_THE_TOP[shape], n=200)
