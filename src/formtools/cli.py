@@ -8,9 +8,13 @@ input error, 3 the network, 141 standard output's reader gone (``… | head``). 
 rendered in one place (:func:`main`): one line, never a traceback for a user's mistake. Stages
 are imported by the command that needs them, so ``formtools --version`` and ``formtools
 extract`` start fast.
-"""
 
-from __future__ import annotations
+No ``from __future__ import annotations`` here, unlike the rest of the package: typer reads
+every command's parameters from its annotations each time the command line is parsed, and as
+strings they were compiled and evaluated again at every start (a sixth of ``formtools batch``'s
+own start-up: 51 M of 297 M instructions, callgrind). Evaluated once, as the module is run,
+they cost nothing more; names imported only for type checking are quoted.
+"""
 
 import errno
 import io
@@ -141,7 +145,7 @@ def _refuse_unfetchable(page: str) -> None:
 
 def _extraction(
     page: str, profile: str, base_url: str | None, all_forms: bool = False, infer: bool = True
-) -> Extraction:
+) -> "Extraction":
     from formtools._parse.sources import load_page
     from formtools._synth.hints import without_guesses
     from formtools._synth.profile import get_profile
@@ -265,7 +269,7 @@ def _tool_input(text: str) -> object:
         raise UsageProblem(f"{source} is not JSON: {error}") from None
 
 
-def _files(options: list[str], tool: Tool) -> dict[str, list[str]]:
+def _files(options: list[str], tool: "Tool") -> dict[str, list[str]]:
     """``--file NAME=PATH`` options by name, each NAME one of ``tool``'s enabled file inputs."""
     from formtools._execute.fill import check_file_names
     from formtools.errors import SubmissionError
@@ -283,7 +287,7 @@ def _files(options: list[str], tool: Tool) -> dict[str, list[str]]:
     return chosen
 
 
-def _check_submitter(tool: Tool, name: str) -> None:
+def _check_submitter(tool: "Tool", name: str) -> None:
     """``--submitter NAME``: one of ``tool``'s enabled submit buttons, by name or id."""
     from formtools._execute.call import check_submitter
     from formtools.errors import SubmissionError
@@ -298,7 +302,7 @@ def _check_submitter(tool: Tool, name: str) -> None:
 _GIVE_BASE_URL = "pass --base-url, the http(s) address the page came from (e.g. --base-url https://shop.example/)"
 
 
-def _chosen_tool(result: Extraction, page: str, tool: str) -> Tool:
+def _chosen_tool(result: "Extraction", page: str, tool: str) -> "Tool":
     chosen = result.tool(tool)
     if chosen is None:
         names = ", ".join(t.name for t in result.tools) or "none"
@@ -794,7 +798,7 @@ def _raise_deferred() -> None:
     raise KeyboardInterrupt
 
 
-def _loop_at_work(frame: FrameType | None) -> asyncio.AbstractEventLoop | None:
+def _loop_at_work(frame: FrameType | None) -> "asyncio.AbstractEventLoop | None":
     """The event loop whose step (a callback, a task's step, or its own taking of them from its
     queue) ``frame`` is in, in this greenlet or the greenlets it runs for (Playwright's sync API
     runs the loop in a greenlet, and its event handlers in greenlets of their own); None when
