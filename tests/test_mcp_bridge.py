@@ -552,6 +552,30 @@ def test_a_directory_without_base_url_is_a_one_line_error(tmp_path: Any) -> None
     assert (forked.returncode, forked.stdout, forked.stderr) == (plain.returncode, plain.stdout, plain.stderr)
 
 
+def test_a_forked_server_ends_with_its_launcher(site: TestSite) -> None:
+    """The forked path's own promise (tests/support/forkserve.py): the SDK's client SIGKILLs a
+    server that outlives its grace period, which on that path is the launcher, and the server
+    forked for it must end too, or it would serve on unseen. Its standard output, which only
+    that server holds open, ends once the launcher is killed (while its input stays open)."""
+    import select
+
+    url = site.put("shop", SHOP.encode())
+    process = subprocess.Popen(
+        [*forked_serve(), url, "--allow-private"],
+        env=ENV, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    assert process.stdin is not None and process.stdout is not None and process.stderr is not None
+    try:
+        assert process.stderr.readline().startswith(b"formtools serve: stdio; ")
+        process.kill()
+        assert process.wait(10) == -9
+        ended, _, _ = select.select([process.stdout], [], [], 10)
+        assert ended and process.stdout.read() == b"", "the forked server outlived its launcher"
+    finally:
+        for stream in (process.stdin, process.stdout, process.stderr):
+            stream.close()
+
+
 def test_a_page_a_browser_does_not_render_as_html_is_not_served(tmp_path: Any) -> None:
     """A JSON response echoing form markup is no page with tools (the crawlers' rule, which
     the bridge's page loads now follow too)."""
