@@ -243,12 +243,12 @@ def _launch(path: str, argv: list[str]) -> None:
     request = json.dumps({"argv": argv[1:], "env": dict(os.environ), "cwd": os.getcwd(), "ignored": ignored})
     connection.sendmsg([request.encode()], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [0, 1, 2]))])
     nothing = os.open(os.devnull, os.O_RDWR)
-    for number in (0, 1, 2):  # the server's now: the client sees their end when the server closes them
-        os.dup2(nothing, number)
+    for standard in (0, 1, 2):  # the server's now: the client sees their end when the server closes them
+        os.dup2(nothing, standard)
     os.close(nothing)
     handed_over = True
-    for number in pending:
-        connection.send(b"signal %d" % number)
+    for came in pending:
+        connection.send(b"signal %d" % came)
     answer = connection.recv(64)  # (a signal's handler runs meanwhile, and the wait goes on)
     if not answer.startswith(b"exit "):
         os._exit(1)  # the fork server is gone
