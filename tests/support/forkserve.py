@@ -197,17 +197,22 @@ def _become_server(request: bytes, fds: list[int], sockets: list[socket.socket],
         handler = signal.SIG_IGN if number in started["ignored"] else signal.SIG_DFL
         signal.signal(number, signal.default_int_handler if number == signal.SIGINT and handler == signal.SIG_DFL else handler)
     for name, number, mode in (("stdin", 0, "r"), ("stdout", 1, "w"), ("stderr", 2, "w")):
+        # as CPython makes them (create_stdio): unbuffered output under -u or PYTHONUNBUFFERED,
+        # which the fork server's own streams show, else line-buffered for a terminal and stderr
         old = getattr(sys, name)
-        binary = io.open(number, mode + "b", closefd=False)
-        interactive = binary.raw.isatty() if hasattr(binary, "raw") else False
+        unbuffered = isinstance(old.buffer, io.FileIO)
+        binary = io.open(number, mode + "b", buffering=0 if unbuffered else -1, closefd=False)
+        terminal = os.isatty(number)
         stream = io.TextIOWrapper(
-            binary, encoding=old.encoding, errors=old.errors, newline="\n", line_buffering=interactive or number == 2
+            binary, encoding=old.encoding, errors=old.errors, newline="\n",
+            line_buffering=not old.write_through and (terminal or number == 2), write_through=old.write_through,
         )
         stream.mode = mode  # type: ignore[misc]  # (CPython names its standard streams' modes)
         setattr(sys, name, stream)
         setattr(sys, f"__{name}__", stream)
     sys.path[0] = os.getcwd()
     main = types.ModuleType("__main__")
+    main.__annotations__ = {}
     sys.modules["__main__"] = main
     module, *args = started["argv"]
     sys.argv = ["-m", *args]
@@ -231,10 +236,13 @@ def _launch(path: str, argv: list[str]) -> None:
     handed_over = False
 
     def forward(number: int, frame: object) -> None:
-        if handed_over:
-            connection.send(b"signal %d" % number)
-        else:
+        if not handed_over:
             pending.append(number)
+            return
+        try:
+            connection.send(b"signal %d" % number)
+        except OSError:  # the server has just ended, and its exit status is on its way
+            pass
 
     for number in FORWARDED:
         if number not in ignored:
