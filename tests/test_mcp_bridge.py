@@ -552,6 +552,26 @@ def test_a_directory_without_base_url_is_a_one_line_error(tmp_path: Any) -> None
     assert (forked.returncode, forked.stdout, forked.stderr) == (plain.returncode, plain.stdout, plain.stderr)
 
 
+def test_a_forked_start_is_a_plain_start() -> None:
+    """What a process started through the fork server finds (tests/support/startprobe.py: its
+    argv, sys.path, ``__main__``, standard streams and their buffering, signal handlers, session,
+    open descriptors, environment, standard input) is what ``python -m`` gives a plain one, and
+    its exit code reaches the client; each run from another directory than the fork server's."""
+    import json
+
+    forked = forked_serve()[:-3]  # the launcher, without "-m formtools serve"
+    runs = [
+        subprocess.run(
+            [*command, "-m", "support.startprobe", "a", "b c"], env=ENV, cwd=ROOT / "tests",
+            input=b"line\n", capture_output=True, start_new_session=True, timeout=30, check=False,
+        )
+        for command in ([sys.executable], forked)
+    ]
+    plain, through_fork = ((run.returncode, json.loads(run.stdout), run.stderr) for run in runs)
+    assert plain[0] == 3 and plain[1]["argv"][1:] == ["a", "b c"] and plain[1]["stdin"] == "line\n"
+    assert through_fork == plain
+
+
 def test_a_forked_server_ends_with_its_launcher(site: TestSite) -> None:
     """The forked path's own promise (tests/support/forkserve.py): the SDK's client SIGKILLs a
     server that outlives its grace period, which on that path is the launcher, and the server

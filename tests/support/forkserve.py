@@ -189,6 +189,10 @@ def _become_server(request: bytes, fds: list[int], sockets: list[socket.socket],
         os.dup2(received, number)
         os.close(received)
     started = json.loads(request)
+    differ = sorted(name for name in {*started["env"], *os.environ} if name.startswith("PYTHON") and started["env"].get(name) != os.environ.get(name))
+    if differ:  # read as this interpreter started: a fork cannot honour them
+        os.write(2, f"forkserve: {', '.join(differ)} differ from the fork server's: give serve_command the same environment\n".encode())
+        os._exit(2)
     os.setsid()
     os.chdir(started["cwd"])
     os.environ.clear()
