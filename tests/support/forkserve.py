@@ -79,17 +79,20 @@ def _fork_server(env: dict[str, str]) -> str:
         if said != b"ready\n":
             process.kill()
             raise RuntimeError(f"the fork server did not start: {(said + process.stdout.read()).decode(errors='replace')}")
-        atexit.register(_stop, process)
+        atexit.register(_stop, process, path)
         _running[key] = path
     return _running[key]
 
 
-def _stop(process: subprocess.Popen[bytes]) -> None:
+def _stop(process: subprocess.Popen[bytes], path: str) -> None:
     """End a fork server (and the servers it forked) and reap it: its CPU, and theirs, is then
-    counted in this process's children's, as a plain server's is."""
+    counted in this process's children's, as a plain server's is. Its socket goes too."""
+    import shutil
+
     assert process.stdin is not None
     process.stdin.close()
     process.wait(30)
+    shutil.rmtree(os.path.dirname(path), ignore_errors=True)
 
 
 # --- the fork server ------------------------------------------------------------------------
