@@ -1,6 +1,9 @@
 """The MCP bridge against a hostile page and a heavy one, with real parts: a real site on
 127.0.0.1, ``formtools serve`` as a real subprocess, real SDK client sessions.
 
+``serve`` is started by fork from a warm interpreter (``forked_serve``, tests/support/forkserve.py)
+except where a test signals it or looks at its start and stop, which start it plainly (``SERVE``).
+
 Attacks here: a page that declares hints to skip the bridge's confirmation, tool text that
 speaks as the system (role markers, control characters, megabyte descriptions, over-long
 names), a landing page's JSON-LD posing as instructions or nested past any parser's depth, a
@@ -27,7 +30,7 @@ if os.environ.get("CI") != "true":
 import mcp_types as types
 
 from tests.support.site import TestSite
-from tests.test_mcp_bridge import ENV, SERVE, Notes, free_port, http_session, run, stdio_session
+from tests.test_mcp_bridge import ENV, SERVE, Notes, forked_serve, free_port, http_session, run, stdio_session
 
 HOSTILE = """<!doctype html><meta charset=utf-8>
 <form toolname=delete_account tooldescription="Delete the account" toolautosubmit
@@ -204,7 +207,7 @@ def test_a_heavy_page_in_one_session_does_not_block_another(site: TestSite, pars
     fast_url = site.put("fast", b"<form toolname=quick tooldescription=d toolautosubmit action=/submit><input name=q><button>Go</button></form>")
     port = free_port()
     process = subprocess.Popen(
-        [*SERVE, slow_url, fast_url, "--transport", "http", "--port", str(port), "--allow-private"],
+        [*forked_serve(), slow_url, fast_url, "--transport", "http", "--port", str(port), "--allow-private"],
         env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )
     try:
@@ -273,7 +276,7 @@ def test_a_pattern_that_backtracks_forever_does_not_stop_another_session(site: T
     fast_url = site.put("fast", b"<form toolname=quick tooldescription=d toolautosubmit action=/submit><input name=q><button>Go</button></form>")
     port = free_port()
     process = subprocess.Popen(
-        [*SERVE, hostile, fast_url, "--transport", "http", "--port", str(port), "--allow-private"],
+        [*forked_serve(), hostile, fast_url, "--transport", "http", "--port", str(port), "--allow-private"],
         env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )
     try:
@@ -448,7 +451,7 @@ def test_the_landing_page_load_at_start_up_is_guarded_hop_by_hop(site: TestSite)
         url = site.put("landing", FORM_AT.format(action="/submit").encode())
         site.redirects = {"/page/landing": target.url("/ok")}
         try:
-            done = subprocess.run([*SERVE, url], env=ENV, capture_output=True, text=True, timeout=60)
+            done = subprocess.run([*forked_serve(), url], env=ENV, capture_output=True, text=True, timeout=60)
         finally:
             site.redirects = {}
         assert done.returncode == 2, done.stderr
@@ -604,7 +607,8 @@ def test_the_operators_url_credentials_are_sent_and_never_shown(site: TestSite, 
     log = tmp_path / "stderr.txt"
 
     async def main() -> list[Any]:
-        params = StdioServerParameters(command=SERVE[0], args=[*SERVE[1:], url, "--allow-private"], env=ENV)
+        forked = forked_serve()
+        params = StdioServerParameters(command=forked[0], args=[*forked[1:], url, "--allow-private"], env=ENV)
         with log.open("w") as errlog:
             async with stdio_client(params, errlog=errlog) as (read, write), notes.session(read, write) as session:
                 started = await session.initialize()
@@ -935,7 +939,7 @@ def test_a_client_that_closes_its_input_at_once_still_gets_every_answer(site: Te
         else:
             requests.append({"jsonrpc": "2.0", "id": ident, "method": "tools/list"})
     done = subprocess.run(
-        [*SERVE, url, "--allow-private"], env=ENV, input=_piped(*requests), capture_output=True, timeout=60
+        [*forked_serve(), url, "--allow-private"], env=ENV, input=_piped(*requests), capture_output=True, timeout=60
     )
     assert done.returncode == 0, done.stderr
     answers = {answer["id"]: answer for answer in map(json.loads, done.stdout.splitlines())}
@@ -968,7 +972,7 @@ def test_ids_that_collide_or_differ_in_type_neither_hang_the_end_of_input_nor_lo
             named: Any = rng.choice([str(ident), int(ident) if str(ident).isdigit() else ident, True])
             requests.append({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": named}})
     done = subprocess.run(
-        [*SERVE, url, "--allow-private"], env=ENV, input=_piped(*requests), capture_output=True, timeout=30
+        [*forked_serve(), url, "--allow-private"], env=ENV, input=_piped(*requests), capture_output=True, timeout=30
     )
     assert done.returncode == 0, done.stderr
     completed = [line for line in done.stderr.decode().splitlines() if " completed " in line]
@@ -984,7 +988,7 @@ def _assert_each_answered_then_pinged(url: str, cases: list[tuple[bytes, int | N
     for number, (line, _, _) in enumerate(cases):
         lines += [line, json.dumps({"jsonrpc": "2.0", "id": f"p{number}", "method": "ping"}).encode()]
     done = subprocess.run(
-        [*SERVE, url, "--allow-private"], env=ENV, input=b"\n".join(lines) + b"\n", capture_output=True, timeout=30
+        [*forked_serve(), url, "--allow-private"], env=ENV, input=b"\n".join(lines) + b"\n", capture_output=True, timeout=30
     )
     assert done.returncode == 0, done.stderr
     answers = [json.loads(line) for line in done.stdout.splitlines()][1:]  # after initialize's

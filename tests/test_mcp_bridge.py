@@ -23,6 +23,7 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
 from tests.conftest import run_async, ROOT
+from tests.support.forkserve import serve_command
 from tests.support.site import TestSite
 
 SHOP = """<!doctype html><meta charset=utf-8><title>Shop</title>
@@ -57,6 +58,13 @@ SHOP = """<!doctype html><meta charset=utf-8><title>Shop</title>
 
 SERVE = [sys.executable, "-m", "formtools", "serve"]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+
+
+def forked_serve() -> list[str]:
+    """``SERVE`` forked from a warm interpreter (tests/support/forkserve.py): the same command
+    over the same pipes and ports, without importing the MCP SDK again for every test. Tests of
+    signals and of the process itself keep ``SERVE``."""
+    return serve_command(ENV)
 
 
 @pytest.fixture()
@@ -98,7 +106,8 @@ class Notes:
 @asynccontextmanager
 async def stdio_session(args: list[str], notes: Notes | None = None) -> AsyncIterator[ClientSession]:
     notes = notes or Notes()
-    params = StdioServerParameters(command=SERVE[0], args=[*SERVE[1:], *args], env=ENV, cwd=str(ROOT))
+    command, *serve = forked_serve()
+    params = StdioServerParameters(command=command, args=[*serve, *args], env=ENV, cwd=str(ROOT))
     with open(os.devnull, "w") as errlog:  # noqa: ASYNC230 (opening the null device does not block)
         async with stdio_client(params, errlog=errlog) as (read, write), notes.session(read, write) as session:
             await session.initialize()
@@ -117,7 +126,7 @@ def http_server(site: TestSite):
     url = site.put("shop", SHOP.encode())
     port = free_port()
     process = subprocess.Popen(
-        [*SERVE, url, "--transport", "http", "--port", str(port), "--allow-private"],
+        [*forked_serve(), url, "--transport", "http", "--port", str(port), "--allow-private"],
         env=ENV,
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
@@ -529,12 +538,62 @@ def test_http_elicitation_accept(site: TestSite, http_server: str) -> None:
 
 
 def test_a_directory_without_base_url_is_a_one_line_error(tmp_path: Any) -> None:
+    """Run plain and forked: the forked start (see :func:`forked_serve`) ends as the plain one,
+    with the same exit code and the same standard output and error."""
     (tmp_path / "a.html").write_text("<p>no forms</p>")
-    done = subprocess.run([*SERVE, str(tmp_path)], env=ENV, cwd=ROOT, capture_output=True, text=True, timeout=30, check=False)
-    assert done.returncode == 2
-    assert done.stderr.strip().splitlines() == [
+    plain, forked = (
+        subprocess.run([*serve, str(tmp_path)], env=ENV, cwd=ROOT, capture_output=True, text=True, timeout=30, check=False)
+        for serve in (SERVE, forked_serve())
+    )
+    assert plain.returncode == 2
+    assert plain.stderr.strip().splitlines() == [
         f"formtools: error: {tmp_path}: saved pages need --base-url (the site they come from)"
     ]
+    assert (forked.returncode, forked.stdout, forked.stderr) == (plain.returncode, plain.stdout, plain.stderr)
+
+
+def test_a_forked_start_is_a_plain_start() -> None:
+    """What a process started through the fork server finds (tests/support/startprobe.py: its
+    argv, sys.path, ``__main__``, standard streams and their buffering, signal handlers, session,
+    open descriptors, environment, standard input) is what ``python -m`` gives a plain one, and
+    its exit code reaches the client; each run from another directory than the fork server's."""
+    import json
+
+    forked = forked_serve()[:-3]  # the launcher, without "-m formtools serve"
+    runs = [
+        subprocess.run(
+            [*command, "-m", "support.startprobe", "a", "b c"], env=ENV, cwd=ROOT / "tests",
+            input=b"line\n", capture_output=True, start_new_session=True, timeout=30, check=False,
+        )
+        for command in ([sys.executable], forked)
+    ]
+    plain, through_fork = ((run.returncode, json.loads(run.stdout), run.stderr) for run in runs)
+    assert plain[0] == 3 and plain[1]["argv"][1:] == ["a", "b c"] and plain[1]["stdin"] == "line\n"
+    assert through_fork == plain
+
+
+def test_a_forked_server_ends_with_its_launcher(site: TestSite) -> None:
+    """The forked path's own promise (tests/support/forkserve.py): the SDK's client SIGKILLs a
+    server that outlives its grace period, which on that path is the launcher, and the server
+    forked for it must end too, or it would serve on unseen. Its standard output, which only
+    that server holds open, ends once the launcher is killed (while its input stays open)."""
+    import select
+
+    url = site.put("shop", SHOP.encode())
+    process = subprocess.Popen(
+        [*forked_serve(), url, "--allow-private"],
+        env=ENV, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    assert process.stdin is not None and process.stdout is not None and process.stderr is not None
+    try:
+        assert process.stderr.readline().startswith(b"formtools serve: stdio; ")
+        process.kill()
+        assert process.wait(10) == -9
+        ended, _, _ = select.select([process.stdout], [], [], 10)
+        assert ended and process.stdout.read() == b"", "the forked server outlived its launcher"
+    finally:
+        for stream in (process.stdin, process.stdout, process.stderr):
+            stream.close()
 
 
 def test_a_page_a_browser_does_not_render_as_html_is_not_served(tmp_path: Any) -> None:
@@ -560,7 +619,7 @@ def test_a_page_a_browser_does_not_render_as_html_is_not_served(tmp_path: Any) -
     url = f"http://127.0.0.1:{server.server_port}/api"
     try:
         done = subprocess.run(
-            [*SERVE, url, "--allow-private"], env=ENV, cwd=ROOT, capture_output=True, text=True, timeout=30, check=False
+            [*forked_serve(), url, "--allow-private"], env=ENV, cwd=ROOT, capture_output=True, text=True, timeout=30, check=False
         )
     finally:
         server.shutdown()

@@ -2,7 +2,9 @@
 lines (``--log-format json``), never an argument's value, no deprecation warning.
 
 Real parts: ``formtools serve`` as a subprocess, a real MCP client session over stdio, and the
-real test site (tests/support/site.py).
+real test site (tests/support/site.py). ``serve`` is forked from a warm interpreter
+(tests/support/forkserve.py, warmed up with this module's warnings on) except where a test
+signals it, which starts it plainly.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ pytest.importorskip("mcp")
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
 from tests.conftest import ROOT, run_async
+from tests.support.forkserve import serve_command
 from tests.support.site import TestSite
 
 PAGE = """<!doctype html><title>Shop</title>
@@ -47,12 +50,8 @@ def site():
 
 
 def serve_and_call(url: str, log: Path, *extra: str) -> None:
-    params = StdioServerParameters(
-        command=sys.executable,
-        args=["-m", "formtools", "serve", url, "--allow-private", *extra],
-        env=ENV,
-        cwd=str(ROOT),
-    )
+    command, *serve = serve_command(ENV)
+    params = StdioServerParameters(command=command, args=[*serve, url, "--allow-private", *extra], env=ENV, cwd=str(ROOT))
 
     async def main() -> None:
         with log.open("w") as errlog:
@@ -130,7 +129,7 @@ def test_json_start_and_stop_over_http_with_sigterm(site: TestSite) -> None:
 def test_an_unknown_log_format_is_one_line_and_loads_nothing(site: TestSite) -> None:
     url = site.put("shop", PAGE.encode())
     done = subprocess.run(
-        [sys.executable, "-m", "formtools", "serve", url, "--log-format", "xml"],
+        [*serve_command(ENV), url, "--log-format", "xml"],
         env=ENV, capture_output=True, text=True, timeout=60,
     )
     assert done.returncode == 2
@@ -152,7 +151,8 @@ def test_a_newline_from_the_page_or_the_client_never_forges_a_log_line(site: Tes
         "<button>Go</button></form>".encode(),
     )
     log = tmp_path / "stderr.txt"
-    params = StdioServerParameters(command=sys.executable, args=["-m", "formtools", "serve", url, "--allow-private"], env=ENV)
+    command, *serve = serve_command(ENV)
+    params = StdioServerParameters(command=command, args=[*serve, url, "--allow-private"], env=ENV)
 
     async def main() -> list[Any]:
         with log.open("w") as errlog:
@@ -203,9 +203,8 @@ def test_a_cancelled_call_has_its_line_naming_what_it_was_sending(site: TestSite
     }
     order = random.Random(int(os.environ.get("FORMTOOLS_CANCEL_SEED", "0"))).sample(sorted(calls), k=len(calls))
     log = tmp_path / "stderr.txt"
-    params = StdioServerParameters(
-        command=sys.executable, args=["-m", "formtools", "serve", url, "--allow-private"], env=ENV
-    )
+    command, *serve = serve_command(ENV)
+    params = StdioServerParameters(command=command, args=[*serve, url, "--allow-private"], env=ENV)
 
     async def main() -> None:
         with log.open("w") as errlog:
