@@ -178,6 +178,26 @@ def test_executed_tool_submits_to_the_site(chromium: ChromiumOracle) -> None:
     assert sent.body == b"q=a+b%26c"
 
 
+@pytest.mark.browser
+def test_a_call_in_the_loaded_page_loads_it_no_second_time(chromium: ChromiumOracle) -> None:
+    """``execute_at(…, loaded=True)`` calls the tool in the document the caller loaded and read:
+    the site serves the page once, and the submission is the one a fresh load's call sends."""
+    site = chromium.site
+    url = site.put(
+        "/loaded", b"<!doctype html><form toolname=t tooldescription=d toolautosubmit method=post"
+        b' action="/loaded-sent"><input name=q></form>',
+    )
+    fresh = chromium.execute_at(url, "t", {"q": "a b"})
+    first = len(site.requests)
+    chromium.page.goto(url)
+    assert chromium.page.evaluate("document.forms[0].getAttribute('toolname')") == "t"
+    answer = chromium.execute_at(url, "t", {"q": "a b"}, loaded=True)
+    assert [request.method for request in site.requests[first:] if request.path == "/loaded"] == ["GET"]
+    assert answer == fresh and answer.request is not None and answer.request.body == b"q=a+b"
+    with pytest.raises(ValueError, match="the tab shows"):
+        chromium.execute_at(url, "t", {"q": "a b"}, loaded=True)  # the tab is on /loaded-sent
+
+
 def test_local_site_records_requests() -> None:
     with LocalSite() as site:
         url = site.put("/page", b"<p>hi")

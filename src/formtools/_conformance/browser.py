@@ -679,15 +679,32 @@ class ChromiumOracle:
         return self.execute_at(url, tool_name, tool_input, wait_for_user=wait_for_user, timeout=timeout)
 
     def execute_at(
-        self, url: str, tool_name: str, tool_input: Any, *, wait_for_user: float = 1.0, timeout: float = 10.0
+        self,
+        url: str,
+        tool_name: str,
+        tool_input: Any,
+        *,
+        wait_for_user: float = 1.0,
+        timeout: float = 10.0,
+        loaded: bool = False,
     ) -> ExecuteAnswer:
         """:meth:`execute` on a page served elsewhere (over TLS, say): the submission must still
-        go to :attr:`site`, which records it."""
+        go to :attr:`site`, which records it.
+
+        ``loaded``: the tab shows ``url`` already, loaded by the caller (``page.goto``) and only
+        read since, so the call is made in that document rather than in a second load of the
+        same page (a load is about 0.1 s of Chromium's CPU; a test that reads the page and then
+        calls its tool paid it twice). The page is loaded afresh only to try again after a
+        crash. :class:`ValueError` if the tab shows another URL."""
         from playwright.sync_api import Error as PlaywrightError
 
+        if loaded and self.page.url != url:
+            raise ValueError(f"the tab shows {self.page.url}, not {url}")
         for attempt in (1, 2):
             try:
-                return self._execute(url, tool_name, tool_input, wait_for_user, timeout)
+                if not loaded or attempt == 2:
+                    self._load(url, timeout)
+                return self._execute(tool_name, tool_input, wait_for_user, timeout)
             except PlaywrightError as error:
                 crashed = self._crashed
                 self._recover()
@@ -697,10 +714,8 @@ class ChromiumOracle:
                     ) from error
         raise AssertionError("unreachable")
 
-    def _execute(
-        self, url: str, tool_name: str, tool_input: Any, wait_for_user: float, timeout: float
-    ) -> ExecuteAnswer:
-        self._load(url, timeout)
+    def _execute(self, tool_name: str, tool_input: Any, wait_for_user: float, timeout: float) -> ExecuteAnswer:
+        """Call the tool in the document the tab shows."""
         page = self.page
         first_request = len(self.site.requests)
         navigations = self._navigations
