@@ -194,8 +194,29 @@ def test_a_call_in_the_loaded_page_loads_it_no_second_time(chromium: ChromiumOra
     answer = chromium.execute_at(url, "t", {"q": "a b"}, loaded=True)
     assert [request.method for request in site.requests[first:] if request.path == "/loaded"] == ["GET"]
     assert answer == fresh and answer.request is not None and answer.request.body == b"q=a+b"
+    chromium.page.goto(site.put("/elsewhere", b"<p>elsewhere"))
     with pytest.raises(ValueError, match="the tab shows"):
-        chromium.execute_at(url, "t", {"q": "a b"}, loaded=True)  # the tab is on /loaded-sent
+        chromium.execute_at(url, "t", {"q": "a b"}, loaded=True)
+
+
+@pytest.mark.browser
+def test_a_submission_lands_only_on_a_page_the_site_serves(chromium: ChromiumOracle) -> None:
+    """``execute`` answers a submission to a path the site has no page for with 204 No Content
+    (the tab stays, no landing document is loaded), after its redirects; one to a page the site
+    serves commits and loads it, as before."""
+    site = chromium.site
+    site.redirect("/hop", site.origin + "/nowhere", 307)
+    form = "<form toolname=t tooldescription=d toolautosubmit method=post action={}><input name=q></form>"
+    before = site.no_content_answers
+    answer = chromium.execute(form.format("/hop"), "t", {"q": "1"}, path="/form-page")
+    assert answer.request is not None and answer.request.url == "/hop" and answer.navigated_to == "/hop"
+    assert [r.path for r in site.requests[-2:]] == ["/hop", "/nowhere"] and site.requests[-1].method == "POST"
+    assert site.no_content_answers == before + 1 and chromium.page.url == site.origin + "/form-page"
+    landing = site.put("/landing", b"<title>landed</title>")
+    answer = chromium.execute(form.format("/landing"), "t", {"q": "1"}, path="/form-page")
+    assert answer.request is not None and answer.request.url == "/landing"
+    assert site.no_content_answers == before + 1 and chromium.page.url == landing
+    assert chromium.page.title() == "landed"
 
 
 def test_local_site_records_requests() -> None:
