@@ -178,6 +178,47 @@ def test_executed_tool_submits_to_the_site(chromium: ChromiumOracle) -> None:
     assert sent.body == b"q=a+b%26c"
 
 
+@pytest.mark.browser
+def test_a_call_in_the_loaded_page_loads_it_no_second_time(chromium: ChromiumOracle) -> None:
+    """``execute_at(…, loaded=True)`` calls the tool in the document the caller loaded and read:
+    the site serves the page once, and the submission is the one a fresh load's call sends."""
+    site = chromium.site
+    url = site.put(
+        "/loaded", b"<!doctype html><form toolname=t tooldescription=d toolautosubmit method=post"
+        b' action="/loaded-sent"><input name=q></form>',
+    )
+    fresh = chromium.execute_at(url, "t", {"q": "a b"})
+    first = len(site.requests)
+    chromium.page.goto(url)
+    assert chromium.page.evaluate("document.forms[0].getAttribute('toolname')") == "t"
+    answer = chromium.execute_at(url, "t", {"q": "a b"}, loaded=True)
+    assert [request.method for request in site.requests[first:] if request.path == "/loaded"] == ["GET"]
+    assert answer == fresh and answer.request is not None and answer.request.body == b"q=a+b"
+    chromium.page.goto(site.put("/elsewhere", b"<p>elsewhere"))
+    with pytest.raises(ValueError, match="the tab shows"):
+        chromium.execute_at(url, "t", {"q": "a b"}, loaded=True)
+
+
+@pytest.mark.browser
+def test_a_submission_lands_only_on_a_page_the_site_serves(chromium: ChromiumOracle) -> None:
+    """``execute`` answers a submission to a path the site has no page for with 204 No Content
+    (the tab stays, no landing document is loaded), after its redirects; one to a page the site
+    serves commits and loads it, as before."""
+    site = chromium.site
+    site.redirect("/hop", site.origin + "/nowhere", 307)
+    form = "<form toolname=t tooldescription=d toolautosubmit method=post action={}><input name=q></form>"
+    before = site.no_content_answers
+    answer = chromium.execute(form.format("/hop"), "t", {"q": "1"}, path="/form-page")
+    assert answer.request is not None and answer.request.url == "/hop" and answer.navigated_to == "/hop"
+    assert [r.path for r in site.requests[-2:]] == ["/hop", "/nowhere"] and site.requests[-1].method == "POST"
+    assert site.no_content_answers == before + 1 and chromium.page.url == site.origin + "/form-page"
+    landing = site.put("/landing", b"<title>landed</title>")
+    answer = chromium.execute(form.format("/landing"), "t", {"q": "1"}, path="/form-page")
+    assert answer.request is not None and answer.request.url == "/landing"
+    assert site.no_content_answers == before + 1 and chromium.page.url == landing
+    assert chromium.page.title() == "landed"
+
+
 def test_local_site_records_requests() -> None:
     with LocalSite() as site:
         url = site.put("/page", b"<p>hi")

@@ -631,10 +631,10 @@ def test_a_boolean_attribute_written_false_is_on_in_chromium_and_an_error(chromi
     for number, (name, markup, on) in enumerate(_BOOLEANS):
         for value in ("false", "FALSE", "true", ""):
             page = "<!doctype html><meta charset=utf-8>" + markup.format(a=f'{name}="{value}"')
-            chromium.page.goto(chromium.site.put(f"/false-boolean/{number}-{value}.html", page.encode(), "text/html; charset=utf-8"))
-            if on is None:
+            if on is None:  # (the oracle loads the page itself)
                 is_on = chromium.tools(page)[0]["annotations"]["autosubmit"]
             else:
+                chromium.page.goto(chromium.site.put(f"/false-boolean/{number}-{value}.html", page.encode(), "text/html; charset=utf-8"))
                 is_on = chromium.page.evaluate(on)
             flagged = "false-boolean" in [d.code for d in formtools.extract(page).errors]
             if not is_on or flagged != (value.lower() == "false"):

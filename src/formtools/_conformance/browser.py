@@ -666,7 +666,10 @@ class ChromiumOracle:
         If the form is submitted, the answer's ``request`` is the submission that arrived at
         :attr:`site`: the navigation request made after the call started, the top-level one or
         that of the iframe the form targets (the favicon and other subresources are not
-        navigations), and the call returns once the landing page committed and loaded. Actions
+        navigations), and the call returns once it arrived and its navigation ended: a landing
+        page the site serves (:meth:`LocalSite.put`) committed and loaded; to any other path of
+        the site the submission is answered ``204 No Content``, and the tab stays on the form's
+        page (nothing of a landing document is asked, and loading one cost a page load). Actions
         must therefore point at the site; relative URLs do. A call still pending after
         ``wait_for_user`` seconds (a form without ``toolautosubmit`` waits for a click) is
         aborted and answered with ``waiting_for_user``.
@@ -679,15 +682,32 @@ class ChromiumOracle:
         return self.execute_at(url, tool_name, tool_input, wait_for_user=wait_for_user, timeout=timeout)
 
     def execute_at(
-        self, url: str, tool_name: str, tool_input: Any, *, wait_for_user: float = 1.0, timeout: float = 10.0
+        self,
+        url: str,
+        tool_name: str,
+        tool_input: Any,
+        *,
+        wait_for_user: float = 1.0,
+        timeout: float = 10.0,
+        loaded: bool = False,
     ) -> ExecuteAnswer:
         """:meth:`execute` on a page served elsewhere (over TLS, say): the submission must still
-        go to :attr:`site`, which records it."""
+        go to :attr:`site`, which records it.
+
+        ``loaded``: the tab shows ``url`` already, loaded by the caller (``page.goto``) and only
+        read since, so the call is made in that document rather than in a second load of the
+        same page (a load is about 0.1 s of Chromium's CPU; a test that reads the page and then
+        calls its tool paid it twice). The page is loaded afresh only to try again after a
+        crash. :class:`ValueError` if the tab shows another URL."""
         from playwright.sync_api import Error as PlaywrightError
 
+        if loaded and self.page.url != url:
+            raise ValueError(f"the tab shows {self.page.url}, not {url}")
         for attempt in (1, 2):
             try:
-                return self._execute(url, tool_name, tool_input, wait_for_user, timeout)
+                if not loaded or attempt == 2:
+                    self._load(url, timeout)
+                return self._execute(tool_name, tool_input, wait_for_user, timeout)
             except PlaywrightError as error:
                 crashed = self._crashed
                 self._recover()
@@ -697,13 +717,18 @@ class ChromiumOracle:
                     ) from error
         raise AssertionError("unreachable")
 
-    def _execute(
-        self, url: str, tool_name: str, tool_input: Any, wait_for_user: float, timeout: float
-    ) -> ExecuteAnswer:
-        self._load(url, timeout)
+    def _execute(self, tool_name: str, tool_input: Any, wait_for_user: float, timeout: float) -> ExecuteAnswer:
+        """Call the tool in the document the tab shows. A submission to a path the site has no
+        page for gets no landing document (:meth:`LocalSite.without_landing`), redirects and
+        all: nothing of it is asked, and loading it cost a page load."""
+        with self.site.without_landing():
+            return self._call(tool_name, tool_input, wait_for_user, timeout)
+
+    def _call(self, tool_name: str, tool_input: Any, wait_for_user: float, timeout: float) -> ExecuteAnswer:
         page = self.page
         first_request = len(self.site.requests)
         navigations = self._navigations
+        unanswered = self.site.no_content_answers
         # The promise can settle after the submission's response arrived; were that response
         # answered at once, the new document could replace the page before evaluate() returns.
         with self.site.holding_navigations(timeout):
@@ -722,7 +747,7 @@ class ChromiumOracle:
         if navigated is not None:
             navigated_to = self._site_relative(navigated["url"])
             if not navigated["sameDocument"]:
-                self._wait_for_commit(navigations, timeout)
+                self._wait_for_landing(navigations, unanswered, timeout)
                 # the window itself navigated: the submission is its top-level document request,
                 # not a child navigable's load (an iframe the submit event's handler added)
                 request = self._submission(first_request, navigated["url"], top_level=True)
@@ -767,17 +792,38 @@ class ChromiumOracle:
         if frame.parent_frame is None:
             self._navigations += 1
 
-    def _wait_for_commit(self, navigations: int, timeout: float) -> None:
-        """Wait until the main frame committed a navigation after the ``navigations``-th, and
-        loaded it, so that the next ``goto`` cannot be interrupted by it."""
+    def _wait_for_landing(self, navigations: int, unanswered: int, timeout: float) -> None:
+        """Wait until the main frame's navigation ended: it committed a document after the
+        ``navigations``-th, which is then loaded, so that the next ``goto`` cannot be
+        interrupted by it; or the site answered it ``204 No Content`` (its ``unanswered``-th
+        such answer was the last before), after every redirect it made."""
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
         page = self.page
-        if self._navigations == navigations:
-            page.wait_for_event(
-                "framenavigated",
-                predicate=lambda frame: frame.parent_frame is None,
-                timeout=timeout * 1000,
-            )
-        page.wait_for_load_state("load", timeout=timeout * 1000)
+        deadline = time.monotonic() + timeout
+
+        def answered() -> bool:
+            return self.site.no_content_answers > unanswered
+
+        # Released, the site answers a held navigation within milliseconds: watched here first
+        # without a round trip to the browser (a commit's event would wait for the next one).
+        glance = time.monotonic() + 0.03
+        while not answered() and time.monotonic() < glance:
+            time.sleep(0.002)
+        while not answered() and self._navigations == navigations:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise OracleError(f"the call's navigation neither committed nor ended in {timeout} s")
+            try:
+                page.wait_for_event(
+                    "framenavigated",
+                    predicate=lambda frame: frame.parent_frame is None,
+                    timeout=min(remaining, 0.05) * 1000,
+                )
+            except PlaywrightTimeout:
+                pass  # look at the site's answers again
+        if self._navigations > navigations:
+            page.wait_for_load_state("load", timeout=timeout * 1000)
 
     def _submission(
         self, first: int, url: str | None, *, required: bool = True, top_level: bool = False

@@ -76,7 +76,8 @@ class LocalSite:
 
     Inside ``holding_navigations()`` a navigation request (:attr:`RecordedRequest.is_document`) is
     recorded at once but answered only when the block ends, so that a navigation cannot commit
-    while the browser is still answering a script call in the page it replaces.
+    while the browser is still answering a script call in the page it replaces. Inside
+    ``without_landing()`` one to a path with no page is answered ``204 No Content``.
     """
 
     def __init__(self) -> None:
@@ -158,15 +159,45 @@ class LocalSite:
 
     _gate_timeout = 30.0
 
+    @contextmanager
+    def without_landing(self) -> Iterator[None]:
+        """Answer a navigation request that arrives in the block for a path the site has neither
+        a page nor a redirect for ``204 No Content`` (a top-level one is counted in
+        :attr:`no_content_answers`): its navigable stays on its document, and no landing
+        document is loaded, which cost the browser as much as a page load (across sites, a
+        renderer process started for it and another for the next page)."""
+        self._no_content = True
+        try:
+            yield
+        finally:
+            self._no_content = False
+
+    _no_content = False
+
+    @property
+    def no_content_answers(self) -> int:
+        """How many top-level documents' navigations were answered ``204 No Content`` (see
+        :meth:`holding_navigations`)."""
+        with self._lock:
+            return self._no_content_answered
+
+    _no_content_answered = 0
+
     def _answer(self, request: RecordedRequest) -> tuple[int, bytes, list[tuple[str, str]]]:
         with self._lock:
             self._requests.append(request)
             page = self._pages.get(request.path)
             moved = self._redirects.get(request.path)
+            no_content = self._no_content and page is None and moved is None and request.is_navigation
         if moved is not None:
             return moved[0], b"", [*moved[1], ("Content-Type", "text/plain")]
         if request.is_document:
             self._gate.wait(self._gate_timeout)
+        if no_content:
+            if request.is_document:
+                with self._lock:
+                    self._no_content_answered += 1
+            return 204, b"", []
         if page is not None:
             return 200, page[0], page[1]
         if request.method == "POST":
