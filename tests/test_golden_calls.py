@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 
 import pytest
@@ -25,11 +26,18 @@ def _cases():
             yield pytest.param(path.stem, case, id=f"{path.stem}-{i}")
 
 
+@functools.cache
+def extraction_of(stem: str) -> formtools.Extraction:
+    """The page's tools, extracted once for all its recorded calls (some 24 a page: extracting
+    the page again for each took most of this file's CPU). A tool is immutable, so each call
+    starts from the same tool a fresh extraction gives."""
+    page = (FIXTURES / f"{stem}.html").read_bytes()
+    return formtools.extract(formtools.parse_html(page, url=PAGE_URL.format(stem)))
+
+
 def outcome_of(stem: str, tool_name: str, tool_input) -> dict:
     """formtools' answer in the recording's shape."""
-    page = (FIXTURES / f"{stem}.html").read_bytes()
-    document = formtools.parse_html(page, url=PAGE_URL.format(stem))
-    tool = formtools.extract(document).tool(tool_name)
+    tool = extraction_of(stem).tool(tool_name)
     try:
         prepared = formtools.prepare_call(tool, tool_input, boundary="BOUNDARY")
     except (InputError, ValidationError, formtools.NoSubmitButton) as error:

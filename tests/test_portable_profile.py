@@ -9,6 +9,7 @@ are never stricter than the ``html`` schemas they come from — every sampled in
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from collections.abc import Iterator
@@ -38,16 +39,17 @@ def _pages() -> list[tuple[str, bytes]]:
     return pages
 
 
-def _tool_pairs() -> Iterator[tuple[str, formtools.Tool, formtools.Tool]]:
-    """(page, html tool, portable tool) for every tool of every page."""
+@functools.cache
+def _tool_pairs() -> list[tuple[str, formtools.Tool, formtools.Tool]]:
+    """(page, html tool, portable tool) for every tool of every page: made when a test first
+    asks, not at import (every xdist worker imports every module to collect it, and making
+    them there cost each worker 2.5 s of CPU)."""
+    pairs = []
     for name, body in _pages():
         document = formtools.parse_html(body)
         portable = {t.name: t for t in formtools.synthesize(document, "portable").tools}
-        for tool in formtools.synthesize(document, "html").tools:
-            yield name, tool, portable[tool.name]
-
-
-PAIRS = list(_tool_pairs())
+        pairs += [(name, tool, portable[tool.name]) for tool in formtools.synthesize(document, "html").tools]
+    return pairs
 
 
 def _keywords(schema: Any, path: str = "") -> Iterator[tuple[str, str]]:
@@ -63,23 +65,21 @@ def _keywords(schema: Any, path: str = "") -> Iterator[tuple[str, str]]:
 
 
 def test_pages_have_tools() -> None:
-    assert len(PAIRS) > 100
+    assert len(_tool_pairs()) > 100
 
 
-@pytest.mark.parametrize(
-    ("page", "tool"), [(p, t) for p, _, t in PAIRS], ids=lambda x: getattr(x, "name", x)
-)
-def test_only_portable_keywords(page: str, tool: formtools.Tool) -> None:
-    schema = tool.to_dict()["inputSchema"]
-    jsonschema.Draft202012Validator.check_schema(schema)
-    for path, keyword in _keywords(schema):
-        assert keyword in ALLOWED_KEYWORDS, f"{page} {tool.name}{path}: {keyword}"
-        assert keyword != "additionalProperties" or path == "", f"{page} {tool.name}{path}"
-    assert schema["additionalProperties"] is False
-    assert not subset_violations(schema), f"{page} {tool.name}: {subset_violations(schema)}"
-    for name, prop in schema["properties"].items():
-        enum = prop.get("enum") or prop.get("items", {}).get("enum")
-        assert enum is None or len(enum) == len(set(map(json.dumps, enum))), name
+def test_only_portable_keywords() -> None:
+    for page, _, tool in _tool_pairs():
+        schema = tool.to_dict()["inputSchema"]
+        jsonschema.Draft202012Validator.check_schema(schema)
+        for path, keyword in _keywords(schema):
+            assert keyword in ALLOWED_KEYWORDS, f"{page} {tool.name}{path}: {keyword}"
+            assert keyword != "additionalProperties" or path == "", f"{page} {tool.name}{path}"
+        assert schema["additionalProperties"] is False, f"{page} {tool.name}"
+        assert not subset_violations(schema), f"{page} {tool.name}: {subset_violations(schema)}"
+        for name, prop in schema["properties"].items():
+            enum = prop.get("enum") or prop.get("items", {}).get("enum")
+            assert enum is None or len(enum) == len(set(map(json.dumps, enum))), f"{page} {tool.name} {name}"
 
 
 def test_the_keywords_are_a_part_of_289s_allowlist() -> None:
@@ -102,7 +102,7 @@ def test_a_large_generated_sample_passes_289s_meta_validation() -> None:
 
 
 def test_same_tools_and_required_as_html() -> None:
-    for page, html, portable in PAIRS:
+    for page, html, portable in _tool_pairs():
         html_schema, schema = html.to_dict()["inputSchema"], portable.to_dict()["inputSchema"]
         assert list(schema["properties"]) == list(html_schema["properties"]), page
         assert schema.get("required") == html_schema.get("required"), page
@@ -116,7 +116,7 @@ def test_portable_accepts_every_input_html_accepts() -> None:
     x- keywords."""
     html_valid = portable_only = 0
     stricter: list[str] = []
-    for page, html, portable in PAIRS:
+    for page, html, portable in _tool_pairs():
         rng = random.Random(f"{page}/{html.name}")
         samples: dict[str, Any] = {}
         for source in (html, portable):

@@ -38,9 +38,6 @@ from scripts.make_report import (
     EXPECTED_DIRS,
     REPORT_DIR,
     fixture_report,
-    out_of_date,
-    outputs,
-    stale,
 )
 from tests.conftest import EXPECTED, FIXTURES, ROOT
 
@@ -99,16 +96,6 @@ def _explained(comparison) -> set[tuple[str | None, str, str, str | None]]:
 
 
 # ---- the shipped files ---------------------------------------------------------------------------
-
-
-def test_generated_files_are_up_to_date(report: Report) -> None:
-    files = outputs(report)
-    differing = [path.relative_to(ROOT).as_posix() for path in out_of_date(files)]
-    left_over = [path.relative_to(ROOT).as_posix() for path in stale(files)]
-    assert not differing and not left_over, (
-        f"run `python scripts/make_report.py`: out of date {differing}, "
-        f"no longer generated {left_over}"
-    )
 
 
 def test_every_page_has_one_file_per_profile_in_the_chromium_shape() -> None:
@@ -228,12 +215,15 @@ def test_the_report_states_the_289_counts_an_independent_count_gives() -> None:
     assert "300 generated pages" in detail and "| `portable` profile, 300 generated pages" in detail
 
 
-def test_make_report_check_passes() -> None:
+def test_generated_files_are_up_to_date() -> None:
+    """The shipped files are what the code generates now, as the script a maintainer runs checks
+    them: each one out of date or no longer generated is a line of its output. (An in-process
+    copy of this check computed every file a second time: 4 s of CPU.)"""
     done = subprocess.run(
         [sys.executable, "scripts/make_report.py", "--check"],
         cwd=ROOT, capture_output=True, text=True, timeout=300,
     )
-    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.returncode == 0, "run `python scripts/make_report.py`:\n" + done.stdout + done.stderr
 
 
 def test_the_fixture_report_uses_every_recording(report: Report) -> None:
