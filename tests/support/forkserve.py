@@ -26,7 +26,8 @@ line-buffered error), signal dispositions as a fresh interpreter has them, its o
 
 A fork server refuses to start if warming up wrote anything (a warning at import would otherwise
 be printed where no client sees it) or left a thread running (forking a threaded process is
-unsafe). Use :func:`serve_command`.
+unsafe), and refuses a start (one line, exit 2) whose ``PYTHON*`` variables are not its own: the
+interpreter read them as it started. Use :func:`serve_command`.
 """
 
 from __future__ import annotations
