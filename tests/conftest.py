@@ -3,6 +3,7 @@ from __future__ import annotations
 import compileall
 import fcntl
 import os
+import py_compile
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -35,15 +36,16 @@ def chromium() -> Iterator["ChromiumOracle"]:  # noqa: F821
 def pytest_configure(config: pytest.Config) -> None:
     """Compile the package and the tests' support modules to bytecode once, before xdist's
     workers start. The suite starts hundreds of Python subprocesses (``python -m formtools``,
-    ``serve``, the interrupt drivers), and where ``PYTHONDONTWRITEBYTECODE`` is set, as on this
-    project's machines and CI, no import ever writes ``__pycache__``: each subprocess compiled
-    formtools from source again (0.5 s of CPU a ``serve`` start, 13 % of the CLI and bridge
-    files' CPU). ``compileall`` writes regardless, and skips what is up to date; Python checks a
-    ``.pyc`` against its source's modification time and size, so an edited file is compiled
-    again, not run stale."""
+    the interrupt drivers, the fork servers), and where ``PYTHONDONTWRITEBYTECODE`` is set, as
+    on this project's machines and CI, no import ever writes ``__pycache__``: each subprocess
+    compiled formtools from source again (13 % of the CLI and bridge files' CPU). ``compileall``
+    writes regardless. The ``.pyc`` files are checked against their source's hash at every
+    import, not its modification time and size: an edit within the same second that keeps the
+    size (a one-character mutant) would otherwise run the old bytecode. Compiling everything
+    afresh costs about 0.5 s of CPU a run."""
     if os.environ.get("PYTEST_XDIST_WORKER") is None:  # the controller, or a run without xdist
         for folder in (ROOT / "src", ROOT / "tests" / "support"):
-            compileall.compile_dir(folder, quiet=1)
+            compileall.compile_dir(folder, quiet=1, invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

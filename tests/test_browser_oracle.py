@@ -6,12 +6,13 @@
 from __future__ import annotations
 
 import json
+import socket
 import urllib.error
 import urllib.request
 
 import pytest
 
-from formtools._conformance.browser import ChromiumOracle, LocalSite
+from formtools._conformance.browser import ChromiumOracle, LocalSite, OracleError
 
 TWO_FORMS = """<!doctype html>
 <form toolname="zeta" tooldescription="Search" tooltitle="Find" toolautosubmit>
@@ -217,6 +218,24 @@ def test_a_submission_lands_only_on_a_page_the_site_serves(chromium: ChromiumOra
     assert answer.request is not None and answer.request.url == "/landing"
     assert site.no_content_answers == before + 1 and chromium.page.url == landing
     assert chromium.page.title() == "landed"
+
+
+def test_a_call_whose_landing_never_comes_fails_and_leaves_the_tab_as_any_failed_call(
+    chromium: ChromiumOracle,
+) -> None:
+    """A submission to a server that never answers: ``execute`` fails within its timeout with
+    :class:`OracleError` and leaves the tab on ``about:blank``, as after any failed call, so that
+    nothing of that navigation can interrupt the next load; the next call works."""
+    with socket.socket() as silent:  # accepts connections (the backlog) and never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        action = f"http://127.0.0.1:{silent.getsockname()[1]}/never"
+        form = "<form toolname=t tooldescription=d toolautosubmit action={}><input name=q></form>"
+        with pytest.raises(OracleError, match="neither committed nor ended in 1.0 s"):
+            chromium.execute(form.format(action), "t", {"q": "1"}, timeout=1.0)
+        assert chromium.page.url == "about:blank"
+    answer = chromium.execute(form.format("/nowhere"), "t", {"q": "2"})
+    assert answer.request is not None and answer.request.url == "/nowhere?q=2"
 
 
 def test_local_site_records_requests() -> None:

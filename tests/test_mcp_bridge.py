@@ -572,6 +572,21 @@ def test_a_forked_start_is_a_plain_start() -> None:
     assert through_fork == plain
 
 
+def test_a_forked_start_in_another_interpreter_environment_is_refused(tmp_path: Any) -> None:
+    """A fork inherits what its fork server's interpreter read as it started (``PYTHON*``;
+    ``LANG`` and ``LC_*``: UTF-8 mode, the locale, the streams' encoding), so a start whose
+    values differ is refused in one line naming them, not their values, with exit code 2."""
+    (tmp_path / "a.html").write_text("<p>no forms</p>")
+    done = subprocess.run(
+        [*forked_serve(), str(tmp_path)], env={**ENV, "LC_ALL": "C", "PYTHONHASHSEED": "7"},
+        cwd=ROOT, capture_output=True, text=True, timeout=30, check=False,
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.splitlines() == [
+        "forkserve: LC_ALL, PYTHONHASHSEED differ from the fork server's: give serve_command the same environment"
+    ]
+
+
 def test_a_forked_server_ends_with_its_launcher(site: TestSite) -> None:
     """The forked path's own promise (tests/support/forkserve.py): the SDK's client SIGKILLs a
     server that outlives its grace period, which on that path is the launcher, and the server

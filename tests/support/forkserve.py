@@ -21,13 +21,14 @@ is not the launcher's, it shares the fork server's hash seed, and the modules we
 the command line was read. Tests that send signals, time the start, or look at the process tree
 therefore start ``serve`` as a plain subprocess. Each forked server is made as ``python -m`` makes
 one: a fresh ``__main__`` module, ``sys.argv``, ``sys.path[0]`` the working directory, standard
-streams built anew over the client's descriptors (block-buffered output unless a terminal,
-line-buffered error), signal dispositions as a fresh interpreter has them, its own session.
+streams built anew over the client's descriptors (as CPython builds them: unbuffered under
+``PYTHONUNBUFFERED``, else block-buffered output unless a terminal, line-buffered error), signal dispositions as a fresh interpreter has them, its own session.
 
 A fork server refuses to start if warming up wrote anything (a warning at import would otherwise
 be printed where no client sees it) or left a thread running (forking a threaded process is
-unsafe), and refuses a start (one line, exit 2) whose ``PYTHON*`` variables are not its own: the
-interpreter read them as it started. Use :func:`serve_command`.
+unsafe), and refuses a start (one line, exit 2) whose ``PYTHON*``, ``LANG`` or ``LC_*`` variables
+are not its own: the interpreter read them as it started (UTF-8 mode, the locale, the standard
+streams' encoding). Use :func:`serve_command`.
 """
 
 from __future__ import annotations
@@ -45,7 +46,11 @@ if TYPE_CHECKING:
 FORWARDED = (signal.SIGTERM, signal.SIGINT)
 #: what warming a fork server up imports: everything ``serve`` needs before it reads a page
 WARM_UP = ("formtools.cli", "formtools.mcp")
+#: variables an interpreter reads as it starts (PYTHON*; LANG and LC_* set UTF-8 mode, the
+#: locale and the standard streams' encoding): a fork cannot honour other values
+_READ_AT_START = ("PYTHON", "LANG", "LC_")
 _MAX_REQUEST = 1 << 20  # argv, environment and working directory of one start, as JSON
+_START_TIME_LIMIT = 120  # seconds a fork server may take to warm up
 
 
 def serve_command(env: dict[str, str]) -> list[str]:
@@ -64,6 +69,7 @@ def _fork_server(env: dict[str, str]) -> str:
     Its standard input is a pipe this process holds: it ends when this process does, and so
     does the fork server with every server it forked."""
     import atexit
+    import select
     import subprocess
     import tempfile
 
@@ -76,7 +82,9 @@ def _fork_server(env: dict[str, str]) -> str:
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
         )
         assert process.stdout is not None
-        said = process.stdout.readline()
+        # a warm-up that hangs must not hang the test before its own time limits apply
+        started, _, _ = select.select([process.stdout], [], [], _START_TIME_LIMIT)
+        said = process.stdout.readline() if started else b"(no answer in %d s) " % _START_TIME_LIMIT
         if said != b"ready\n":
             process.kill()
             raise RuntimeError(f"the fork server did not start: {(said + process.stdout.read()).decode(errors='replace')}")
@@ -193,7 +201,10 @@ def _become_server(request: bytes, fds: list[int], sockets: list[socket.socket],
         os.dup2(received, number)
         os.close(received)
     started = json.loads(request)
-    differ = sorted(name for name in {*started["env"], *os.environ} if name.startswith("PYTHON") and started["env"].get(name) != os.environ.get(name))
+    differ = sorted(
+        name for name in {*started["env"], *os.environ}
+        if name.startswith(_READ_AT_START) and started["env"].get(name) != os.environ.get(name)
+    )
     if differ:  # read as this interpreter started: a fork cannot honour them
         os.write(2, f"forkserve: {', '.join(differ)} differ from the fork server's: give serve_command the same environment\n".encode())
         os._exit(2)

@@ -728,7 +728,7 @@ class ChromiumOracle:
         page = self.page
         first_request = len(self.site.requests)
         navigations = self._navigations
-        unanswered = self.site.no_content_answers
+        answered_before = self.site.no_content_answers
         # The promise can settle after the submission's response arrived; were that response
         # answered at once, the new document could replace the page before evaluate() returns.
         with self.site.holding_navigations(timeout):
@@ -747,7 +747,7 @@ class ChromiumOracle:
         if navigated is not None:
             navigated_to = self._site_relative(navigated["url"])
             if not navigated["sameDocument"]:
-                self._wait_for_landing(navigations, unanswered, timeout)
+                self._wait_for_landing(navigations, answered_before, timeout)
                 # the window itself navigated: the submission is its top-level document request,
                 # not a child navigable's load (an iframe the submit event's handler added)
                 request = self._submission(first_request, navigated["url"], top_level=True)
@@ -792,18 +792,20 @@ class ChromiumOracle:
         if frame.parent_frame is None:
             self._navigations += 1
 
-    def _wait_for_landing(self, navigations: int, unanswered: int, timeout: float) -> None:
+    def _wait_for_landing(self, navigations: int, answered_before: int, timeout: float) -> None:
         """Wait until the main frame's navigation ended: it committed a document after the
         ``navigations``-th, which is then loaded, so that the next ``goto`` cannot be
-        interrupted by it; or the site answered it ``204 No Content`` (its ``unanswered``-th
-        such answer was the last before), after every redirect it made."""
+        interrupted by it; or the site answered it ``204 No Content`` (after the
+        ``answered_before`` such answers it had given), after every redirect it made. Past
+        ``timeout`` it raises Playwright's own timeout, so that :meth:`execute_at` leaves the tab
+        as after any failed call (:meth:`_recover`)."""
         from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
         page = self.page
         deadline = time.monotonic() + timeout
 
         def answered() -> bool:
-            return self.site.no_content_answers > unanswered
+            return self.site.no_content_answers > answered_before
 
         # Released, the site answers a held navigation within milliseconds: watched here first
         # without a round trip to the browser (a commit's event would wait for the next one).
@@ -813,7 +815,7 @@ class ChromiumOracle:
         while not answered() and self._navigations == navigations:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                raise OracleError(f"the call's navigation neither committed nor ended in {timeout} s")
+                raise PlaywrightTimeout(f"the call's navigation neither committed nor ended in {timeout} s")
             try:
                 page.wait_for_event(
                     "framenavigated",

@@ -177,7 +177,7 @@ class LocalSite:
     @property
     def no_content_answers(self) -> int:
         """How many top-level documents' navigations were answered ``204 No Content`` (see
-        :meth:`holding_navigations`)."""
+        :meth:`without_landing`)."""
         with self._lock:
             return self._no_content_answered
 
