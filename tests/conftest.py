@@ -45,7 +45,13 @@ def pytest_configure(config: pytest.Config) -> None:
     afresh costs about 0.5 s of CPU a run."""
     if os.environ.get("PYTEST_XDIST_WORKER") is None:  # the controller, or a run without xdist
         for folder in (ROOT / "src", ROOT / "tests" / "support"):
-            compileall.compile_dir(folder, quiet=1, invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
+            compile_for_subprocesses(folder)
+
+
+def compile_for_subprocesses(folder: Path) -> None:
+    """Write the bytecode of every module under ``folder``, checked by source hash (see
+    :func:`pytest_configure`)."""
+    compileall.compile_dir(folder, quiet=1, invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
