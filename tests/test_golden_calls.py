@@ -53,7 +53,7 @@ def layout_dependent(stem: str, tool_name: str, tool_input) -> bool:
     only knows the widths of Latin text in the default monospace font."""
     if not isinstance(tool_input, dict):
         return False
-    tool = formtools.extract((FIXTURES / f"{stem}.html").read_bytes()).tool(tool_name)
+    tool = extraction_of(stem).tool(tool_name)
     hard = {
         c.key for c in tool.form.controls
         if c.tag == "textarea" and c.attributes.get("wrap", "").lower() == "hard"
