@@ -707,7 +707,9 @@ class ChromiumOracle:
             try:
                 if not loaded or attempt == 2:
                     self._load(url, timeout)
-                return self._execute(tool_name, tool_input, wait_for_user, timeout)
+                # a submission to a path the site has no page for gets no landing document
+                with self.site.without_landing():
+                    return self._execute(tool_name, tool_input, wait_for_user, timeout)
             except PlaywrightError as error:
                 crashed = self._crashed
                 self._recover()
@@ -718,13 +720,10 @@ class ChromiumOracle:
         raise AssertionError("unreachable")
 
     def _execute(self, tool_name: str, tool_input: Any, wait_for_user: float, timeout: float) -> ExecuteAnswer:
-        """Call the tool in the document the tab shows. A submission to a path the site has no
-        page for gets no landing document (:meth:`LocalSite.without_landing`), redirects and
-        all: nothing of it is asked, and loading it cost a page load."""
-        with self.site.without_landing():
-            return self._call(tool_name, tool_input, wait_for_user, timeout)
-
-    def _call(self, tool_name: str, tool_input: Any, wait_for_user: float, timeout: float) -> ExecuteAnswer:
+        """Call the tool in the document the tab shows. Inside
+        :meth:`LocalSite.without_landing` (see :meth:`execute_at`), a submission to a path the
+        site has no page for gets no landing document, redirects and all: nothing of it is
+        asked, and loading it cost a page load."""
         page = self.page
         first_request = len(self.site.requests)
         navigations = self._navigations
