@@ -220,6 +220,25 @@ def test_a_submission_lands_only_on_a_page_the_site_serves(chromium: ChromiumOra
     assert chromium.page.title() == "landed"
 
 
+@pytest.mark.browser
+@pytest.mark.parametrize("method, action", [("get", ""), ("post", ""), ("get", "?x=1#f")])
+def test_a_call_that_reads_no_landing_answers_the_same_without_loading_its_own_page(
+    chromium: ChromiumOracle, method: str, action: str
+) -> None:
+    """A form submitting to the page it is on: ``execute(…, landing=False)`` answers it ``204
+    No Content`` (the tab stays on the form's page; before, the page loaded a second time,
+    which nothing read), and its answer is the one the landing call gives."""
+    site = chromium.site
+    html = f"<form toolname=t tooldescription=d toolautosubmit method={method} action='{action}'><input name=q></form>"
+    landed = chromium.execute(html, "t", {"q": "1"}, path="/own-page")
+    assert chromium.page.url.startswith(site.origin + "/own-page") and landed.request is not None
+    before = site.no_content_answers
+    answer = chromium.execute(html, "t", {"q": "1"}, path="/own-page", query="?first", landing=False)
+    assert site.no_content_answers == before + 1 and chromium.page.url == site.origin + "/own-page?first"
+    stayed = chromium.execute(html, "t", {"q": "1"}, path="/own-page", landing=False)
+    assert stayed == landed and answer.request is not None and answer.request.method == method.upper()
+
+
 def test_a_call_whose_landing_never_comes_fails_and_leaves_the_tab_as_any_failed_call(
     chromium: ChromiumOracle,
 ) -> None:

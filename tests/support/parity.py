@@ -97,8 +97,11 @@ def call_differences(
     headers: Sequence[tuple[str, str]] = (),
 ) -> list[str]:
     """``executeTool`` on tool ``name`` of ``html`` served at ``path``, against ``prepare_call``
-    on each parse path: one line per path whose request or refusal differs."""
-    answer = chromium.execute(html, name, tool_input, path=path, content_type=content_type, headers=headers)
+    on each parse path: one line per path whose request or refusal differs. Nothing of where
+    the call lands is read, so a form submitting to its own page does not load it again."""
+    answer = chromium.execute(
+        html, name, tool_input, path=path, content_type=content_type, headers=headers, landing=False
+    )
     theirs = outcome_of(answer)
     theirs.pop("result", None)
     found = []

@@ -648,6 +648,7 @@ class ChromiumOracle:
         wait_for_user: float = 1.0,
         timeout: float = 10.0,
         headers: Sequence[tuple[str, str]] = (),
+        landing: bool = True,
     ) -> ExecuteAnswer:
         """Load ``html`` and call ``executeTool`` on its tool ``tool_name`` with ``tool_input``.
 
@@ -670,16 +671,22 @@ class ChromiumOracle:
         page the site serves (:meth:`LocalSite.put`) committed and loaded; to any other path of
         the site the submission is answered ``204 No Content``, and the tab stays on the form's
         page (nothing of a landing document is asked, and loading one cost a page load). Actions
-        must therefore point at the site; relative URLs do. A call still pending after
-        ``wait_for_user`` seconds (a form without ``toolautosubmit`` waits for a click) is
-        aborted and answered with ``waiting_for_user``.
+        must therefore point at the site; relative URLs do. With ``landing=False`` the caller
+        reads nothing of where the call lands, and a submission to a page the site serves is
+        answered ``204 No Content`` too: the answer is the same (it is made of the call's
+        promise, its ``navigate`` event and the request as it arrived, before any answer), and
+        a form submitting to its own page (``action=""``) no longer loads it a second time. A
+        call still pending after ``wait_for_user`` seconds (a form without ``toolautosubmit``
+        waits for a click) is aborted and answered with ``waiting_for_user``.
 
         Raises :class:`OracleError` if the page registers no such tool, or if a navigation the
         call started never arrived.
         """
         body = html.encode("utf-8") if isinstance(html, str) else html
         url = self.site.put(path or f"/oracle/{next(self._numbers)}", body, content_type, headers) + query
-        return self.execute_at(url, tool_name, tool_input, wait_for_user=wait_for_user, timeout=timeout)
+        return self.execute_at(
+            url, tool_name, tool_input, wait_for_user=wait_for_user, timeout=timeout, landing=landing
+        )
 
     def execute_at(
         self,
@@ -690,9 +697,10 @@ class ChromiumOracle:
         wait_for_user: float = 1.0,
         timeout: float = 10.0,
         loaded: bool = False,
+        landing: bool = True,
     ) -> ExecuteAnswer:
         """:meth:`execute` on a page served elsewhere (over TLS, say): the submission must still
-        go to :attr:`site`, which records it.
+        go to :attr:`site`, which records it. ``landing`` as for :meth:`execute`.
 
         ``loaded``: the tab shows ``url`` already, loaded by the caller (``page.goto``) and only
         read since, so the call is made in that document rather than in a second load of the
@@ -708,7 +716,7 @@ class ChromiumOracle:
                 if not loaded or attempt == 2:
                     self._load(url, timeout)
                 # a submission to a path the site has no page for gets no landing document
-                with self.site.without_landing():
+                with self.site.without_landing(pages_too=not landing):
                     return self._execute(tool_name, tool_input, wait_for_user, timeout)
             except PlaywrightError as error:
                 crashed = self._crashed

@@ -160,19 +160,22 @@ class LocalSite:
     _gate_timeout = 30.0
 
     @contextmanager
-    def without_landing(self) -> Iterator[None]:
+    def without_landing(self, *, pages_too: bool = False) -> Iterator[None]:
         """Answer a navigation request that arrives in the block for a path the site has neither
         a page nor a redirect for ``204 No Content`` (a top-level one is counted in
         :attr:`no_content_answers`): its navigable stays on its document, and no landing
         document is loaded, which cost the browser as much as a page load (across sites, a
-        renderer process started for it and another for the next page)."""
-        self._no_content = True
+        renderer process started for it and another for the next page). With ``pages_too``, a
+        path the site has a page for is answered so as well (a redirect is still followed):
+        for a caller that reads nothing of where a submission lands, a form submitting to its
+        own page (``action=""``, ``?``, ``#x?``) loaded that page a second time."""
+        self._no_content, self._no_content_on_pages = True, pages_too
         try:
             yield
         finally:
-            self._no_content = False
+            self._no_content = self._no_content_on_pages = False
 
-    _no_content = False
+    _no_content = _no_content_on_pages = False
 
     @property
     def no_content_answers(self) -> int:
@@ -188,7 +191,12 @@ class LocalSite:
             self._requests.append(request)
             page = self._pages.get(request.path)
             moved = self._redirects.get(request.path)
-            no_content = self._no_content and page is None and moved is None and request.is_navigation
+            no_content = (
+                self._no_content
+                and (page is None or self._no_content_on_pages)
+                and moved is None
+                and request.is_navigation
+            )
         if moved is not None:
             return moved[0], b"", [*moved[1], ("Content-Type", "text/plain")]
         if request.is_document:
