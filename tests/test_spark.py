@@ -54,8 +54,8 @@ ENV = {
 
 #: The driver JVM's options: the client compiler only (no C2) and one garbage-collector thread.
 #: A test's JVM lives a minute and runs little Java of its own (the job is Python), so C2's
-#: compiling and G1's threads were most of its CPU: 73 s of CPU for this file before, 43 s
-#: with these, for the same jobs and rows.
+#: compiling and G1's threads were most of its CPU: 73-94 s of CPU for this file before,
+#: 43-50 s with these, for the same jobs and rows.
 JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
 
 
