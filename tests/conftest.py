@@ -13,6 +13,9 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures" / "html"
 EXPECTED = ROOT / "fixtures" / "expected"
+#: The environment of the formtools commands tests start: this checkout's formtools, whatever is
+#: installed; one dict for every module, so that they share a fork server (tests/support/forkserve.py).
+ENV = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
 
 
 @pytest.fixture(scope="session")

@@ -28,7 +28,8 @@ from formtools._crawl import batch as _batch
 from formtools._crawl.batch import BatchOptions, FetchOptions, run_batch
 from formtools._parse.prefilter import may_hold_tools
 from formtools.cli import app
-from tests.conftest import FIXTURES
+from tests.conftest import ENV, FIXTURES
+from tests.support.forkserve import formtools_command
 
 TOOL = b"<form toolname=search tooldescription='Search the site'><input name=q></form>"
 LATIN = "<form toolname=cafe tooldescription='Caf\xe9 cr\xe8me'><input name=q></form>".encode(
@@ -39,9 +40,10 @@ UNNAMED = b"<form tooldescription='forgot its name'><input name=q></form>"
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "formtools", "batch", *args], capture_output=True, timeout=120
-    )
+    """``formtools batch ARGS``, forked from a warm interpreter (tests/support/forkserve.py): its
+    exit code, output and files as from ``python -m formtools``, without importing formtools
+    again for each of the file's runs. Tests of signals and of the process keep a plain start."""
+    return subprocess.run([*formtools_command(ENV), "batch", *args], capture_output=True, env=ENV, timeout=120)
 
 
 def lines(out: Path) -> dict[str, dict]:

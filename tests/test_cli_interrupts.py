@@ -15,7 +15,7 @@ import os
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -47,15 +47,42 @@ def site() -> Iterator[str]:
         yield running.put("shop", _PAGE)
 
 
+@pytest.fixture(scope="module")
+def urls_argv(site: str, tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """``batch --urls`` of a list of the site's page, into a file of the module's."""
+    folder = tmp_path_factory.mktemp("urls")
+    listing = folder / "urls.txt"
+    listing.write_text(f"{site}\n")
+    return ["batch", "--urls", str(listing), "--out", str(folder / "out.jsonl"), "--jobs", "2"]
+
+
+@pytest.fixture(scope="module")
+def lines_of(tmp_path_factory: pytest.TempPathFactory) -> Callable[[list[str]], tuple[int, str, list[Any]]]:
+    """The exit code, standard error and lines ran (file, line, how often) of an uninterrupted
+    run of a command line, run once for the module: the tests that interrupt the same command
+    (``call`` of the tool ``s``, ``batch --urls``) share it rather than trace it again."""
+    runs: dict[tuple[str, ...], tuple[int, str, list[Any]]] = {}
+
+    def lines(argv: list[str]) -> tuple[int, str, list[Any]]:
+        if tuple(argv) not in runs:
+            record = tmp_path_factory.mktemp("lines") / "lines.json"
+            code, err, _ = _run(argv, "lines", record)
+            runs[tuple(argv)] = (code, err, json.loads(record.read_text()) if record.exists() else [])
+        return runs[tuple(argv)]
+
+    return lines
+
+
 @pytest.mark.parametrize("tool", ["s", "no_such_tool"])
-def test_a_signal_at_a_line_of_call_stops_it_with_one_line(site: str, tool: str, tmp_path: Path) -> None:
+def test_a_signal_at_a_line_of_call_stops_it_with_one_line(
+    site: str, tool: str, lines_of: Callable[[list[str]], tuple[int, str, list[Any]]], tmp_path: Path
+) -> None:
     """Before, a signal while the command line set up its streams or reported an error (outside
     the ``try`` that caught interrupts around the command alone) printed a traceback and exited
     2, or -15 for a SIGTERM before its handler was set (5 in 20 seeded lines of cli.py)."""
     argv = ["call", site, tool, "--input", '{"q": "x"}', "--yes"]
-    code, err, _ = _run(argv, "lines", tmp_path / "lines.json")
+    code, err, ran = lines_of(argv)
     assert code in (0, 2), err
-    ran = json.loads((tmp_path / "lines.json").read_text())
     own = [entry for entry in ran if entry[0] == cli.__file__ and entry[1] not in _MAIN_LINES]
     sending = [entry for entry in ran if "/formtools/_net/" in entry[0] or "/httpcore/" in entry[0]]
     rng = random.Random(tool)
@@ -72,7 +99,7 @@ def test_a_signal_at_a_line_of_call_stops_it_with_one_line(site: str, tool: str,
 
 @pytest.mark.parametrize("command", ["call", "batch"])
 def test_a_signal_in_code_made_from_a_string_ends_with_the_commands_own_status(
-    site: str, command: str, tmp_path: Path
+    site: str, command: str, urls_argv: list[str], lines_of: Callable[[list[str]], tuple[int, str, list[Any]]], tmp_path: Path
 ) -> None:
     """dataclasses and namedtuple make their methods by ``exec`` of a string, in every module a
     command imports late (httpx for ``call`` and ``batch --urls``, Playwright for ``diff``), and
@@ -80,15 +107,10 @@ def test_a_signal_in_code_made_from_a_string_ends_with_the_commands_own_status(
     formtools`` said ``formtools: terminated`` and then died by SIGINT (-2; 2 in 150 Ctrl-Cs of
     ``batch --urls``). A signal at seeded runs of the first line of such code: the command's
     own exit, 130 or 143. Before, the runs whose line was the code's making died by SIGINT."""
-    if command == "call":
-        argv = ["call", site, "s", "--input", '{"q": "x"}', "--yes"]
-    else:
-        listing = tmp_path / "urls.txt"
-        listing.write_text(f"{site}\n")
-        argv = ["batch", "--urls", str(listing), "--out", str(tmp_path / "out.jsonl"), "--jobs", "2"]
-    code, err, _ = _run(argv, "lines", tmp_path / "lines.json")
+    argv = ["call", site, "s", "--input", '{"q": "x"}', "--yes"] if command == "call" else urls_argv
+    code, err, ran = lines_of(argv)
     assert code in (0, 2), err
-    ((_, _, count),) = [entry for entry in json.loads((tmp_path / "lines.json").read_text()) if entry[:2] == ["<string>", 1]]
+    ((_, _, count),) = [entry for entry in ran if entry[:2] == ["<string>", 1]]
     rng = random.Random(command)
     record = tmp_path / "sent"
     for occurrence in sorted(rng.sample(range(1, count + 1), 3)):
@@ -100,20 +122,19 @@ def test_a_signal_in_code_made_from_a_string_ends_with_the_commands_own_status(
         assert (code, err.splitlines()[-1:], left) == (130 if point[3] == "SIGINT" else 143, [said], []), (point, err[-3000:])
 
 
-def test_a_signal_as_asyncio_is_imported_ends_the_command_cleanly(site: str, tmp_path: Path) -> None:
+def test_a_signal_as_asyncio_is_imported_ends_the_command_cleanly(
+    urls_argv: list[str], lines_of: Callable[[list[str]], tuple[int, str, list[Any]]], tmp_path: Path
+) -> None:
     """``batch --urls`` imports asyncio as it starts fetching, and the command line's handler
     looks for a running event loop in it: a signal while asyncio's base_events was half
     imported (seeded lines of it that run once) raised AttributeError from the handler, a
     traceback and exit 1 (14 in 60 Ctrl-Cs of ``batch --urls`` before)."""
-    listing = tmp_path / "urls.txt"
-    listing.write_text(f"{site}\n")
-    argv = ["batch", "--urls", str(listing), "--out", str(tmp_path / "out.jsonl"), "--jobs", "2"]
-    code, err, _ = _run(argv, "lines", tmp_path / "lines.json")
+    argv = urls_argv
+    code, err, ran = lines_of(argv)
     assert code == 0, err
     from asyncio import base_events
 
     first_class = inspect.getsourcelines(base_events.BaseEventLoop)[1]  # before it, half imported
-    ran = json.loads((tmp_path / "lines.json").read_text())
     importing = [entry for entry in ran if entry[0] == base_events.__file__ and entry[1] < first_class]
     rng = random.Random(15)
     record = tmp_path / "sent"

@@ -22,7 +22,7 @@ import mcp_types as types
 from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
-from tests.conftest import run_async, ROOT
+from tests.conftest import ENV, ROOT, run_async
 from tests.support.forkserve import serve_command
 from tests.support.site import TestSite
 
@@ -57,7 +57,6 @@ SHOP = """<!doctype html><meta charset=utf-8><title>Shop</title>
 """
 
 SERVE = [sys.executable, "-m", "formtools", "serve"]
-ENV = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
 
 
 def forked_serve() -> list[str]:
@@ -583,7 +582,7 @@ def test_a_forked_start_in_another_interpreter_environment_is_refused(tmp_path: 
     )
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr.splitlines() == [
-        "forkserve: LC_ALL, PYTHONHASHSEED differ from the fork server's: give serve_command the same environment"
+        "forkserve: LC_ALL, PYTHONHASHSEED differ from the fork server's: give formtools_command the same environment"
     ]
 
 

@@ -1,7 +1,9 @@
-"""``python -m formtools serve`` started by fork from a warm interpreter instead of from scratch.
+"""``python -m formtools serve`` (or another command) started by fork from a warm interpreter
+instead of from scratch.
 
 Why: most of a ``serve`` start is Python importing the MCP SDK (about 1.2 s of CPU of 1.3 s), and
-the MCP tests start a server per test. A *fork server* (one per pytest worker and environment)
+the MCP tests start a server per test; any other command's start is mostly Python importing
+formtools (about 0.15 s of CPU), and the command-line tests start dozens. A *fork server* (one per pytest worker and environment)
 imports :mod:`formtools.cli` and :mod:`formtools.mcp` once; each start is then a fork of it that
 runs ``formtools``' ``__main__`` exactly as ``python -m formtools`` does, with the client's own
 standard input, output and error, arguments, environment and working directory.
@@ -17,10 +19,13 @@ dies, the fork server's standard input ends and it kills them all and exits.
 What the client talks to is the real ``formtools serve`` code over its real transport (stdio
 pipes, or HTTP on a port), so a test asserts the same things as over a plain subprocess. A forked
 server differs from a plain one only in what a test of process-level behaviour could see: its pid
-is not the launcher's, it shares the fork server's hash seed, and the modules were imported before
-the command line was read. Tests that send signals, time the start, or look at the process tree
-therefore start ``serve`` as a plain subprocess. Each forked server is made as ``python -m`` makes
-one: a fresh ``__main__`` module, ``sys.argv``, ``sys.path[0]`` the working directory, standard
+is not the launcher's (nor its session), it shares the fork server's hash seed, its CPU affinity and
+resource limits are the fork server's, and the modules were imported before the command line was
+read. Tests that send signals, time the start, look at the process tree or at what is imported
+therefore start the command as a plain subprocess; tests of what a command answers (its exit
+code, its output, the files it writes) may use :func:`formtools_command`.
+
+Each forked server is made as ``python -m`` makes one: a fresh ``__main__`` module, ``sys.argv``, ``sys.path[0]`` the working directory, standard
 streams built anew over the client's descriptors (as CPython builds them: unbuffered under
 ``PYTHONUNBUFFERED``, else block-buffered output unless a terminal, line-buffered error), signal dispositions as a fresh interpreter has them, its own session.
 
@@ -28,7 +33,7 @@ A fork server refuses to start if warming up wrote anything (a warning at import
 be printed where no client sees it) or left a thread running (forking a threaded process is
 unsafe), and refuses a start (one line, exit 2) whose ``PYTHON*``, ``LANG`` or ``LC_*`` variables
 are not its own: the interpreter read them as it started (UTF-8 mode, the locale, the standard
-streams' encoding). Use :func:`serve_command`.
+streams' encoding). Use :func:`formtools_command` or :func:`serve_command`.
 """
 
 from __future__ import annotations
@@ -53,12 +58,17 @@ _MAX_REQUEST = 1 << 20  # argv, environment and working directory of one start, 
 _START_TIME_LIMIT = 120  # seconds a fork server may take to warm up
 
 
+def formtools_command(env: dict[str, str]) -> list[str]:
+    """The command line that runs ``python -m formtools`` (a command and its arguments follow
+    it) through this process's fork server for ``env``, started on first use. Give ``env`` to
+    the process too: a fork server warms up in the environment its servers run in, since what an
+    import reads from it (``PYTHONPATH``, ``PYTHONWARNINGS``) is read once, there."""
+    return [sys.executable, "-I", "-S", __file__, "launch", _fork_server(env), "-m", "formtools"]
+
+
 def serve_command(env: dict[str, str]) -> list[str]:
-    """The command line that runs ``python -m formtools serve`` (arguments follow it) through
-    this process's fork server for ``env``, started on first use. Give ``env`` to the process
-    too: a fork server warms up in the environment its servers run in, since what an import
-    reads from it (``PYTHONPATH``, ``PYTHONWARNINGS``) is read once, there."""
-    return [sys.executable, "-I", "-S", __file__, "launch", _fork_server(env), "-m", "formtools", "serve"]
+    """:func:`formtools_command` for ``formtools serve`` (its arguments follow)."""
+    return [*formtools_command(env), "serve"]
 
 
 _running: dict[tuple[tuple[str, str], ...], str] = {}  # environment -> its fork server's socket
@@ -206,7 +216,7 @@ def _become_server(request: bytes, fds: list[int], sockets: list[socket.socket],
         if name.startswith(_READ_AT_START) and started["env"].get(name) != os.environ.get(name)
     )
     if differ:  # read as this interpreter started: a fork cannot honour them
-        os.write(2, f"forkserve: {', '.join(differ)} differ from the fork server's: give serve_command the same environment\n".encode())
+        os.write(2, f"forkserve: {', '.join(differ)} differ from the fork server's: give formtools_command the same environment\n".encode())
         os._exit(2)
     os.setsid()
     os.chdir(started["cwd"])
