@@ -5,6 +5,7 @@ import fcntl
 import os
 import py_compile
 import shutil
+import signal
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -49,6 +50,17 @@ def pytest_configure(config: pytest.Config) -> None:
     if os.environ.get("PYTEST_XDIST_WORKER") is None:  # the controller, or a run without xdist
         for folder in (ROOT / "src", ROOT / "tests" / "support"):
             compile_for_subprocesses(folder)
+    take_back_interrupts()
+
+
+def take_back_interrupts() -> None:
+    """A run started in the background of a shell without job control (``pytest &`` in a
+    script, some CI runners) inherits SIGINT ignored, xdist's workers and every process a test
+    starts with it: a test that stops its command or a held browser with SIGINT then waited
+    for ever. The run takes Python's own handler back, as an interactive start has it, so the
+    processes it starts begin with SIGINT's default action."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def compile_for_subprocesses(folder: Path) -> None:

@@ -389,7 +389,6 @@ def test_ctrl_c_says_interrupted_after_the_summary_so_far(tmp_path: Path) -> Non
         + ["-j", "1"],
         stderr=subprocess.PIPE,
         start_new_session=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         assert _Stalling.served.wait(60)  # the fast page, while the slow one hangs
@@ -546,7 +545,6 @@ def _killed_when_writing(args: list[str], out: Path, signal_number: int, at_byte
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         start_new_session=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     start = out.stat().st_size if out.exists() else 0
     while (out.stat().st_size if out.exists() else 0) < start + at_bytes:

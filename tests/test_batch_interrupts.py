@@ -197,7 +197,6 @@ def _started(site: Path, out: Path, *options: str, written: bool = True) -> subp
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         start_new_session=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     while (not out.exists() or out.stat().st_size <= start) if written else len(_children(process.pid)) < 2:
         assert process.poll() is None, process.stderr.read() if process.stderr else ""

@@ -885,7 +885,6 @@ def test_stdio_stops_on_a_signal_while_the_client_holds_the_pipe_open(site: Test
     process = subprocess.Popen(
         [*SERVE, url, "--allow-private"],
         env=ENV, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         assert process.stdin is not None and process.stdout is not None and process.stderr is not None

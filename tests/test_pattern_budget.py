@@ -246,7 +246,6 @@ def test_a_helper_never_outlives_a_parent_killed_mid_match(signal_name: str) -> 
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert process.stdout is not None
     assert process.stdout.readline() == b"matching\n"
