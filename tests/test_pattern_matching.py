@@ -16,6 +16,7 @@ nesting shapes generated around regress's and Python's limits; the live test ask
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import subprocess
@@ -59,13 +60,26 @@ def _page(patterns: list[str]) -> str:
     return "".join(forms)
 
 
+@functools.cache
+def _document(patterns: tuple[str, ...]) -> formtools.Document:
+    """The page of ``patterns``, parsed once: every profile reads the same page (the recorded
+    corpus's takes html5lib's path, over a second a parse)."""
+    return formtools.parse_html(_page(list(patterns)), url="https://site.example/")
+
+
+@functools.cache
+def _tools(patterns: tuple[str, ...], profile: str) -> dict[str, formtools.Tool]:
+    """The tools of the page of ``patterns`` by name, extracted once per profile: each value
+    checked reads the same tools."""
+    return {tool.name: tool for tool in formtools.extract(_document(patterns), profile=profile).tools}
+
+
 def _answers(patterns: list[str], profile: str, value: str) -> list[str]:
     """For each pattern, what ``prepare_call`` answers for ``value``: "valid", "invalid" or
     "unsupported"; under ``html``, ``validate_input`` must say the same (its schema is the
     contract; the ``chromium`` schema, like Chromium's, checks no pattern, and ``portable`` may
     drop one). Any other exception fails the test."""
-    tools = formtools.extract(_page(patterns), profile=profile, base_url="https://site.example/").tools
-    by_name = {tool.name: tool for tool in tools}
+    by_name = _tools(tuple(patterns), profile)
     answers = []
     for number in range(len(patterns)):
         tool = by_name[f"t{number}"]
