@@ -321,6 +321,80 @@ def _json_key(value: Any) -> Any:
     return ("not JSON", id(value))  # (a set, bytes … from a Python caller: equal only to itself)
 
 
+# --- subschemas validated by validators built once ----------------------------------------------
+#
+# jsonschema's ``descend`` builds a validator for the subschema it enters (a resolver, the
+# keyword list) at every value of every call: a third of validating an input went there. A
+# tool's property schemas, and the ``items`` schemas of its arrays, get theirs once, with the
+# tool's validator (:func:`_with_validators`); entering them gives what ``descend`` gives.
+
+
+class _Properties(dict[str, Any]):
+    """A ``properties`` mapping with a validator per property schema."""
+
+    def __init__(self, properties: dict[str, Any], validators: dict[str, Any]) -> None:
+        super().__init__(properties)
+        self.validators = validators
+
+
+class _Items(dict[str, Any]):
+    """An ``items`` schema with its validator, built over a plain copy of it: a validator of the
+    schema itself would make a cycle, left for the garbage collector when the tool goes."""
+
+    def __init__(self, items: dict[str, Any]) -> None:
+        super().__init__(items)
+        self.validator = _Validator(dict(items))
+
+
+def _entered(
+    validator: Any, instance: Any, path: str | int, schema_path: str | None
+) -> Iterator[ValidationError]:
+    """``descend`` into the schema of ``validator``, built for it: its errors placed as
+    ``descend`` places them."""
+    for error in validator.iter_errors(instance):
+        error.path.appendleft(path)
+        if schema_path is not None:
+            error.schema_path.appendleft(schema_path)
+        yield error
+
+
+def _properties(validator: Any, properties: Any, instance: Any, schema: Mapping[str, Any]) -> Iterator[ValidationError]:
+    if not isinstance(properties, _Properties):
+        yield from _STANDARD["properties"](validator, properties, instance, schema)
+    elif validator.is_type(instance, "object"):
+        for key, subschema in properties.items():
+            if key in instance:
+                built = properties.validators.get(key)
+                if built is None:  # a boolean schema
+                    yield from validator.descend(instance[key], subschema, path=key, schema_path=key)
+                else:
+                    yield from _entered(built, instance[key], key, key)
+
+
+def _items(validator: Any, items: Any, instance: Any, schema: Mapping[str, Any]) -> Iterator[ValidationError]:
+    if not isinstance(items, _Items) or "prefixItems" in schema:
+        yield from _STANDARD["items"](validator, items, instance, schema)
+    elif validator.is_type(instance, "array"):
+        for index, item in enumerate(instance):
+            yield from _entered(items.validator, item, index, None)
+
+
+def _with_validators(schema: Any) -> Any:
+    """``schema`` (a thawed copy, changed in place) with a validator built for each property
+    schema and each of their ``items`` schemas, innermost first (a validator reads its
+    schema's keywords when it is built)."""
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    if not isinstance(properties, dict):
+        return schema
+    for subschema in properties.values():
+        if isinstance(subschema, dict) and isinstance(subschema.get("items"), dict):
+            subschema["items"] = _Items(subschema["items"])
+    schema["properties"] = _Properties(
+        properties, {key: _Validator(sub) for key, sub in properties.items() if isinstance(sub, dict)}
+    )
+    return schema
+
+
 #: Errors placed at the key they are about (the input's object is their instance).
 _ABOUT_A_KEY = frozenset({"required", "additionalProperties"})
 
@@ -337,16 +411,18 @@ _Validator = validators.extend(
         "required": _required,
         "additionalProperties": _additional_properties,
         "uniqueItems": _unique_items,
+        "properties": _properties,
+        "items": _items,
     },
 )
 
 
 def _validator(tool: Tool, _: None) -> Any:
-    return _Validator(_marked(thaw(tool.input_schema)))
+    return _Validator(_with_validators(_marked(thaw(tool.input_schema))))
 
 
-#: a tool's validator, its schema's option lists marked once: it only reads the schema, which is
-#: never handed out
+#: a tool's validator, its schema's option lists marked and its subschemas' validators built
+#: once: it only reads the schema, which is never handed out
 _VALIDATORS = IdentityMemo(_validator)
 
 # JSON Schema keyword → ValidityState-style flag, for the standard keywords
@@ -519,7 +595,10 @@ def _name_what_leaving_out_fails(
     if not missing:
         return
     groups = {parameter.group.key: parameter.group for parameter in parameters_of(tool.form, tool.profile).parameters}
-    by_state = {p.control.index: p for p in invalid_controls(initial_state(tool.form))}
+    # only the left-out groups' controls are checked (each control's verdict is its own)
+    left_out = {control.index for key in missing if key in groups for control in groups[key].controls}
+    controls = [control for control in tool.form.controls if control.index in left_out]
+    by_state = {p.control.index: p for p in invalid_controls(initial_state(tool.form), controls)}
     for key in missing:
         group = groups.get(key)
         if group is None:

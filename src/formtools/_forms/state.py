@@ -12,6 +12,7 @@ from types import MappingProxyType
 from typing import Mapping
 
 from formtools._forms.model import Control, Form, display_size
+from formtools._spec.memo import IdentityMemo
 from formtools.errors import require
 from formtools._forms.values import email_to_ascii, sanitize
 
@@ -92,8 +93,16 @@ def _initial_value(control: Control) -> str:
 
 
 def initial_state(form: Form) -> FormState:
-    """The state a freshly loaded page gives the form's controls."""
+    """The state a freshly loaded page gives the form's controls. The controls' states are kept
+    while the form lives (both are immutable): every call of its tool fills from them, and
+    validation reads them again for the keys a call leaves out."""
     require(form, Form, "initial_state", "a formtools.Form (one of extract's forms)")
+    return FormState(form, _INITIAL_STATES(form, None))
+
+
+def _initial_states(form: Form, _: None) -> Mapping[int, ControlState]:
+    """The controls' initial states, by document index: no reference to the form, which the
+    memo would keep alive."""
     states: dict[int, ControlState] = {}
     last_checked_radio: dict[str, int] = {}
     for control in form.controls:
@@ -109,7 +118,10 @@ def initial_state(form: Form) -> FormState:
             checked=checked,
             selected=_initial_selection(control) if control.tag == "select" else (),
         )
-    return FormState(form, MappingProxyType(states))
+    return MappingProxyType(states)
+
+
+_INITIAL_STATES = IdentityMemo(_initial_states)
 
 
 def normalize_newlines(text: str) -> str:

@@ -32,10 +32,8 @@ from formtools._forms.values import (
     RangeProblem,
     is_valid_absolute_url,
     is_valid_email,
-    range_overflow,
+    range_flag,
     range_problem,
-    range_underflow,
-    step_mismatch,
     temporal_fields,
 )
 
@@ -284,14 +282,7 @@ def value_problem(
     if kind in _RANGED_TYPES:
         low, high = attributes.get("min"), attributes.get("max")
         step, base = attributes.get("step"), attributes.get("value")
-        if range_underflow(kind, value, min=low, max=high):
-            flag = "rangeUnderflow"
-        elif range_overflow(kind, value, min=low, max=high):
-            flag = "rangeOverflow"
-        elif step_mismatch(kind, value, min=low, max=high, step=step, value_attribute=base):
-            flag = "stepMismatch"
-        else:
-            flag = None
+        flag = range_flag(kind, value, min=low, max=high, step=step, value_attribute=base)
         if flag is not None:
             problem = range_problem(kind, value, min=low, max=high, step=step, value_attribute=base)
             return flag, _range_message(kind, problem)

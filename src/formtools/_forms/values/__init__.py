@@ -5,7 +5,7 @@ submits, and whether it validates, is whatever the browser made of X. This modul
 same questions without a browser: :func:`sanitize` is #value-sanitization-algorithm per type,
 the ``parse_*`` functions are the string-to-number conversions, and :func:`type_mismatch`,
 :func:`range_underflow`, :func:`range_overflow` and :func:`step_mismatch` are the validity
-flags. ``tests/test_values.py`` holds every function to thousands of answers recorded from the
+flags (:func:`range_flag`: the first of the last three, the value parsed once). ``tests/test_values.py`` holds every function to thousands of answers recorded from the
 real browser (``fixtures/expected/value-rules.json``).
 
 The spec alone does not agree with Chromium, so each part models what Chromium does instead:
@@ -31,7 +31,7 @@ from types import MappingProxyType
 
 from formtools._spec.microsyntax import parse_float
 from formtools._forms.values.temporal import parse_date, parse_datetime_local, parse_month, parse_time, parse_week
-from formtools._forms.values.steps import RangeProblem, nearest_valid_values, range_overflow, range_problem, range_underflow, step_mismatch, temporal_fields, value_as_number
+from formtools._forms.values.steps import RangeProblem, nearest_valid_values, range_flag, range_overflow, range_problem, range_underflow, step_mismatch, temporal_fields, value_as_number
 from formtools._forms.values.email_url import email_to_ascii, is_valid_absolute_url, is_valid_email, type_mismatch
 from formtools._forms.values.decimal import _number_decimal, _serialize_number
 from formtools._forms.values.temporal import _PARSERS, _moment, _normalized_datetime
@@ -53,6 +53,7 @@ __all__ = [
     "range_underflow",
     "range_overflow",
     "step_mismatch",
+    "range_flag",
     "RangeProblem",
     "range_problem",
     "nearest_valid_values",

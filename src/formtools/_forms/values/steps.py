@@ -177,14 +177,17 @@ def _step_range(
     return _StepRange(base, minimum, maximum, _parse_step(step, steps), steps.integer == "", reversed_range)
 
 
-def _outside(input_type: str, value: str, min: str | None, max: str | None) -> tuple[bool, bool]:
-    """(below min, above max) for a (sanitized) value; a value inside a reversed time range's
-    gap counts both ways."""
+def _number(input_type: str, value: str) -> _Decimal | None:
+    """A (sanitized) value of a ranged type as a finite number, else None (no range applies)."""
     if input_type not in _STEPS:
-        return False, False
+        return None
     number = _STEPS[input_type].to_number(value)
-    if not number.finite:
-        return False, False
+    return number if number.finite else None
+
+
+def _outside(input_type: str, number: _Decimal, min: str | None, max: str | None) -> tuple[bool, bool]:
+    """(below min, above max) for a value's number; a value inside a reversed time range's
+    gap counts both ways."""
     limits = _step_range(input_type, min, max, None, None)
     if limits.reversed:
         gap = number > limits.maximum and number < limits.minimum
@@ -194,12 +197,14 @@ def _outside(input_type: str, value: str, min: str | None, max: str | None) -> t
 
 def range_underflow(input_type: str, value: str, *, min: str | None = None, max: str | None = None) -> bool:
     """validity.rangeUnderflow for a (sanitized) value."""
-    return _outside(input_type, value, min, max)[0]
+    number = _number(input_type, value)
+    return number is not None and _outside(input_type, number, min, max)[0]
 
 
 def range_overflow(input_type: str, value: str, *, min: str | None = None, max: str | None = None) -> bool:
     """validity.rangeOverflow for a (sanitized) value."""
-    return _outside(input_type, value, min, max)[1]
+    number = _number(input_type, value)
+    return number is not None and _outside(input_type, number, min, max)[1]
 
 
 def step_mismatch(
@@ -212,12 +217,32 @@ def step_mismatch(
     value_attribute: str | None = None,
 ) -> bool:
     """validity.stepMismatch for a (sanitized) value, with Chromium's decimal arithmetic."""
-    if input_type not in _STEPS:
-        return False
-    number = _STEPS[input_type].to_number(value)
-    if not number.finite:
-        return False
-    return _step_range(input_type, min, max, step, value_attribute).mismatch(number)
+    number = _number(input_type, value)
+    return number is not None and _step_range(input_type, min, max, step, value_attribute).mismatch(number)
+
+
+def range_flag(
+    input_type: str,
+    value: str,
+    *,
+    min: str | None = None,
+    max: str | None = None,
+    step: str | None = None,
+    value_attribute: str | None = None,
+) -> str | None:
+    """The first of rangeUnderflow, rangeOverflow and stepMismatch a (sanitized) value sets, or
+    None: the three checks with the value parsed once (asked one by one, each parsed it again)."""
+    number = _number(input_type, value)
+    if number is None:
+        return None
+    below, above = _outside(input_type, number, min, max)
+    if below:
+        return "rangeUnderflow"
+    if above:
+        return "rangeOverflow"
+    if _step_range(input_type, min, max, step, value_attribute).mismatch(number):
+        return "stepMismatch"
+    return None
 
 
 # --- what a range or step message shows (InputType::ValidationMessage) --------------------------
