@@ -85,6 +85,37 @@ def test_a_tool_replaced_with_another_schema_is_validated_by_its_own() -> None:
     assert [p.field for p in formtools.validate_input(other, {"a": "x"})] == ["a"]
 
 
+#: a short string, as each shape below refers to it: (its place in the schema, the reference)
+_SHORT = {"type": "string", "maxLength": 2}
+_REFERENCES = [
+    ({"$defs": {"s": _SHORT}}, {"$ref": "#/$defs/s"}),
+    ({"$defs": {"s": {"$anchor": "short", **_SHORT}}}, {"$ref": "#short"}),
+    ({"$id": "https://x.example/root", "$defs": {"s": _SHORT}}, {"$ref": "https://x.example/root#/$defs/s"}),
+    ({"$defs": {"s": _SHORT}}, {"$dynamicRef": "#/$defs/s"}),
+    ({"$defs": {"s": {"$dynamicAnchor": "short", **_SHORT}}}, {"$dynamicRef": "#short"}),
+]
+
+
+def test_a_replaced_schema_that_refers_to_itself_is_validated_as_if_written_out() -> None:
+    """A caller's schema may refer to its own ``$defs`` (by pointer, anchor, its ``$id`` or a
+    dynamic reference), from a property or an array's items: each input gets the problems the
+    same schema with the reference written out gives. The validators built once per property
+    had no root to resolve against (``PointerToNowhere`` for every input)."""
+    html = "<form toolname=t tooldescription=d><input name=q><button>go</button></form>"
+    tool = formtools.extract_tools(html)[0]
+    inputs = [{"q": "abc"}, {"q": "ab"}, {"l": ["abc", "x"]}, {"l": ["ab"]}, {"q": 3, "l": "abc"}]
+    for root, reference in _REFERENCES:
+        referring = {**root, "type": "object", "properties": {"q": reference, "l": {"type": "array", "items": reference}}}
+        written_out = {"type": "object", "properties": {"q": _SHORT, "l": {"type": "array", "items": _SHORT}}}
+        for value in inputs:
+            answers = [
+                [(p.field, p.flag, p.message) for p in formtools.validate_input(dataclasses.replace(tool, input_schema=freeze(schema)), value)]
+                for schema in (referring, written_out)
+            ]
+            assert answers[0] == answers[1], (reference, value)
+            assert answers[0] or value in ({"q": "ab"}, {"l": ["ab"]}), (reference, value)
+
+
 def test_entries_live_as_long_as_their_objects() -> None:
     class Thing:
         pass

@@ -379,12 +379,32 @@ def _items(validator: Any, items: Any, instance: Any, schema: Mapping[str, Any])
             yield from _entered(items.validator, item, index, None)
 
 
+#: keywords that refer to, or name, a place in the whole schema: a validator built for a
+#: subschema alone has no root to resolve them against (``descend`` keeps the root's resolver)
+_REFERENCING = frozenset({"$ref", "$dynamicRef", "$id", "$anchor", "$dynamicAnchor"})
+
+
+def _refers(schema: Any) -> bool:
+    """Whether any (sub)schema of ``schema`` uses a keyword of :data:`_REFERENCING`."""
+    pending = [schema]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, dict):
+            if not _REFERENCING.isdisjoint(node):
+                return True
+            pending += node.values()
+        elif isinstance(node, list):
+            pending += node
+    return False
+
+
 def _with_validators(schema: Any) -> Any:
     """``schema`` (a thawed copy, changed in place) with a validator built for each property
     schema and each of their ``items`` schemas, innermost first (a validator reads its
-    schema's keywords when it is built)."""
+    schema's keywords when it is built). A schema that refers to places in itself (a caller's
+    ``replace(tool, input_schema=...)``; formtools writes none) is left to ``descend``."""
     properties = schema.get("properties") if isinstance(schema, dict) else None
-    if not isinstance(properties, dict):
+    if not isinstance(properties, dict) or _refers(schema):
         return schema
     for subschema in properties.values():
         if isinstance(subschema, dict) and isinstance(subschema.get("items"), dict):

@@ -124,6 +124,14 @@ def _initial_states(form: Form, _: None) -> Mapping[int, ControlState]:
 _INITIAL_STATES = IdentityMemo(_initial_states)
 
 
+def controls_initial_state(controls: tuple[Control, ...]) -> FormState:
+    """The initial state of some controls, in tree order, as a form of their own (a parameter
+    group and its radio peers): such a form lives for one question, so its states are computed
+    each time, not kept as a form's are."""
+    form = Form(index=-1, attributes=MappingProxyType({}), controls=controls)
+    return FormState(form, _initial_states(form, None))
+
+
 def normalize_newlines(text: str) -> str:
     """#normalize-newlines: CRLF and CR become LF (a textarea's API value)."""
     return text.replace("\r\n", "\n").replace("\r", "\n")

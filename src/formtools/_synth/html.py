@@ -38,7 +38,7 @@ from types import MappingProxyType
 from typing import Any
 
 from formtools._synth.chromium import _NUMBER_STEP, CHROMIUM, _description, _label_text
-from formtools._forms.state import FormState, initial_state
+from formtools._forms.state import FormState, controls_initial_state
 from formtools._forms.model import Control, Form, display_size
 from formtools._synth.hints import INFERRED_KEY, hints_of
 from formtools._forms.sensitive import is_sensitive, secret_by_name_only
@@ -83,8 +83,7 @@ def anchored(pattern: str) -> str:
 def _state(group: Group) -> FormState:
     """The page's initial state of the group's controls and their radio peers (a form of just
     them, in tree order)."""
-    controls = tuple(sorted((*group.controls, *group.peers), key=lambda c: c.index))
-    return initial_state(Form(index=-1, attributes=MappingProxyType({}), controls=controls))
+    return controls_initial_state(tuple(sorted((*group.controls, *group.peers), key=lambda c: c.index)))
 
 
 def _required(group: Group) -> bool:
