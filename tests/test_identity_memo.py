@@ -100,7 +100,8 @@ def test_a_replaced_schema_that_refers_to_itself_is_validated_as_if_written_out(
     """A caller's schema may refer to its own ``$defs`` (by pointer, anchor, its ``$id`` or a
     dynamic reference), from a property or an array's items: each input gets the problems the
     same schema with the reference written out gives. The validators built once per property
-    had no root to resolve against (``PointerToNowhere`` for every input)."""
+    had no root to resolve against (``PointerToNowhere`` for every input), and validated a
+    subschema naming draft 7 under 2020-12's rules (its tuple ``items`` raised AttributeError)."""
     html = "<form toolname=t tooldescription=d><input name=q><button>go</button></form>"
     tool = formtools.extract_tools(html)[0]
     inputs = [{"q": "abc"}, {"q": "ab"}, {"l": ["abc", "x"]}, {"l": ["ab"]}, {"q": 3, "l": "abc"}]
@@ -114,6 +115,17 @@ def test_a_replaced_schema_that_refers_to_itself_is_validated_as_if_written_out(
             ]
             assert answers[0] == answers[1], (reference, value)
             assert answers[0] or value in ({"q": "ab"}, {"l": ["ab"]}), (reference, value)
+    # a subschema naming another draft is validated under that draft's rules, as written in this one
+    tuple_items = {"type": "array", "items": [{"type": "string"}]}
+    for value in ({"l": [3]}, {"l": ["a", 3]}, {"l": []}):
+        answers = [
+            [(p.field, p.flag, p.message) for p in formtools.validate_input(dataclasses.replace(tool, input_schema=freeze(schema)), value)]
+            for schema in (
+                {"type": "object", "properties": {"l": {"$schema": "http://json-schema.org/draft-07/schema#", **tuple_items}}},
+                {"type": "object", "properties": {"l": {"type": "array", "prefixItems": [{"type": "string"}]}}},
+            )
+        ]
+        assert answers[0] == answers[1], value
 
 
 def test_entries_live_as_long_as_their_objects() -> None:

@@ -379,9 +379,10 @@ def _items(validator: Any, items: Any, instance: Any, schema: Mapping[str, Any])
             yield from _entered(items.validator, item, index, None)
 
 
-#: keywords that refer to, or name, a place in the whole schema: a validator built for a
-#: subschema alone has no root to resolve them against (``descend`` keeps the root's resolver)
-_REFERENCING = frozenset({"$ref", "$dynamicRef", "$id", "$anchor", "$dynamicAnchor"})
+#: keywords that refer to, or name, a place in the whole schema (a validator built for a
+#: subschema alone has no root to resolve them against: ``descend`` keeps the root's resolver),
+#: and ``$schema``, by which ``descend`` validates a subschema under another draft's rules
+_REFERENCING = frozenset({"$ref", "$dynamicRef", "$id", "$anchor", "$dynamicAnchor", "$schema"})
 
 
 def _refers(schema: Any) -> bool:
@@ -401,8 +402,9 @@ def _refers(schema: Any) -> bool:
 def _with_validators(schema: Any) -> Any:
     """``schema`` (a thawed copy, changed in place) with a validator built for each property
     schema and each of their ``items`` schemas, innermost first (a validator reads its
-    schema's keywords when it is built). A schema that refers to places in itself (a caller's
-    ``replace(tool, input_schema=...)``; formtools writes none) is left to ``descend``."""
+    schema's keywords when it is built). A schema that refers to places in itself or names a
+    draft (a caller's ``replace(tool, input_schema=...)``; formtools writes neither) is left to
+    ``descend``."""
     properties = schema.get("properties") if isinstance(schema, dict) else None
     if not isinstance(properties, dict) or _refers(schema):
         return schema
