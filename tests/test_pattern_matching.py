@@ -144,6 +144,33 @@ def test_deep_nesting_is_checked_or_refused(profile: str) -> None:
                 assert answer == "unsupported", (pattern[:40], value)
 
 
+@pytest.mark.parametrize("profile", ["chromium", "html", "portable"])
+def test_a_value_formtools_cannot_check_never_fails_extraction(profile: str) -> None:
+    """Every pattern regress refuses (recorded and nesting shapes), on a control whose page
+    gives it a value: extraction decides from that value whether the parameter is required
+    (``html``) and whether the form can ever be valid (an unnamed control: no parameter), and
+    raised ``Unsupported`` for the whole page under ``html`` and ``portable``. Now the page's
+    tools come out, and a call keeping such a value is refused as it is validated."""
+    refused = []
+    for pattern in [*filter(_surrogate_free, COMPILED), *(shape(300) for shape in NESTING.values())]:
+        try:
+            compiled_pattern(pattern)
+        except Unsupported:
+            refused.append(pattern)
+    assert len(refused) > 30
+    forms = "".join(
+        f"<form toolname=t{number} tooldescription=d toolautosubmit action=/x><input {name}pattern=\"{html.escape(pattern)}\" "
+        f"value=a><input name=y><button>go</button></form>"
+        for number, pattern in enumerate(refused)
+        for name in ("name=q ", "")
+    )
+    tools = formtools.extract_tools(forms, base_url="https://site.example/", profile=profile)
+    assert len(tools) == len(refused)  # (two forms each: a duplicate name registers once)
+    for tool in tools:
+        with pytest.raises(Unsupported):
+            formtools.prepare_call(tool, {"y": "1"})
+
+
 _VALIDITY_JS = """
 (cases) => cases.map(([pattern, value]) => {
   const input = document.createElement("input");

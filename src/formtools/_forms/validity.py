@@ -28,6 +28,7 @@ from formtools._spec.microsyntax import CompiledPattern, pattern_budget, regex_m
 from formtools._forms.state import FormState
 from formtools._forms.model import Control, display_size
 from formtools._forms.sensitive import is_sensitive
+from formtools.errors import Unsupported
 from formtools._forms.values import (
     RangeProblem,
     is_valid_absolute_url,
@@ -365,18 +366,29 @@ def is_candidate(control: Control) -> bool:
 
 
 def invalid_controls(
-    state: FormState, controls: Sequence[Control] | None = None
+    state: FormState, controls: Sequence[Control] | None = None, *, unknown_as_valid: bool = False
 ) -> list[ValidityProblem]:
     """Every candidate control of the filled form that fails a constraint, in tree order
     (``controls``: only those of these, which are the form's in tree order). Their patterns
-    share one :func:`~formtools._spec.microsyntax.pattern_budget`."""
+    share one :func:`~formtools._spec.microsyntax.pattern_budget`.
+
+    A control whose value formtools cannot check (a ``pattern`` V8 compiles and regress refuses)
+    raises :class:`~formtools.Unsupported`, or with ``unknown_as_valid`` counts as valid: what
+    extraction decides from a page's initial state (a parameter is required, a form can never be
+    valid) must not fail the page, and a call that keeps such a value is refused when it is
+    validated."""
     problems = []
     radio_groups_missing = _radio_groups_missing(state)
     with pattern_budget():
         for control in state.form.controls if controls is None else controls:
             if not is_candidate(control):
                 continue
-            found = _problem(state, control, radio_groups_missing)
+            try:
+                found = _problem(state, control, radio_groups_missing)
+            except Unsupported:
+                if not unknown_as_valid:
+                    raise
+                continue
             if found is not None:
                 problems.append(ValidityProblem(control.key, found[0], found[1], control))
     return problems

@@ -87,8 +87,9 @@ def _state(group: Group) -> FormState:
 
 
 def _required(group: Group) -> bool:
-    """Leaving the parameter out fails validation: its current state is invalid."""
-    return bool(invalid_controls(_state(group)))
+    """Leaving the parameter out fails validation: its current state is invalid (a value
+    formtools cannot check counts as valid: a call leaving it is refused as it is validated)."""
+    return bool(invalid_controls(_state(group), unknown_as_valid=True))
 
 
 # ---- titles and descriptions ------------------------------------------------------------------

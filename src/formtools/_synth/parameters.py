@@ -143,7 +143,8 @@ def unsatisfiable(form: Form, sorted_out: Parameters) -> Unsatisfiable | None:
         for control in form.controls
         if control.index in fillable and _nothing_to_choose(control) and is_candidate(control)
     ]
-    stuck = invalid_controls(initial_state(form), unfillable) if unfillable else []
+    # (a value formtools cannot check is no reason: a call keeping it is refused as it is validated)
+    stuck = invalid_controls(initial_state(form), unfillable, unknown_as_valid=True) if unfillable else []
     reasons = (*hopeless, *(f"{p.control.describe}: {p.message} ({p.flag})" for p in stuck))
     if not reasons:
         return None
