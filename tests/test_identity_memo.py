@@ -128,6 +128,86 @@ def test_a_replaced_schema_that_refers_to_itself_is_validated_as_if_written_out(
         assert answers[0] == answers[1], value
 
 
+_DRAFTS = ["http://json-schema.org/draft-07/schema#", "http://json-schema.org/draft-04/schema#",
+           "https://json-schema.org/draft/2020-12/schema"]
+
+
+def _subschema(rng: random.Random, depth: int) -> Any:
+    """A seeded property (or items) schema from every keyword family a caller may write,
+    references and other drafts among them."""
+    if rng.random() < 0.08:
+        return rng.choice([True, False])
+    schema: dict[str, Any] = {}
+    kind = rng.choice(["string", "number", "integer", "array", "boolean", None])
+    if kind is not None:
+        schema["type"] = kind
+    for keyword, value in [
+        ("maxLength", 2), ("minLength", 1), ("pattern", "^a"), ("enum", ["a", "ab", 3]), ("const", "a"),
+        ("minimum", 1), ("maximum", 3), ("exclusiveMaximum", 3), ("multipleOf", 0.5), ("minItems", 1),
+        ("uniqueItems", True), ("format", "email"), ("$ref", "#/$defs/short"), ("$dynamicRef", "#/$defs/short"),
+        ("$schema", rng.choice(_DRAFTS)),
+    ]:
+        if rng.random() < 0.15:
+            schema[keyword] = value
+    if schema.get("$schema", "").endswith("draft-04/schema#") and "maximum" in schema:
+        schema["exclusiveMaximum"] = True
+    if depth < 2 and rng.random() < 0.4:
+        tuples = schema.get("$schema", "").endswith("draft-07/schema#") and rng.random() < 0.5  # a tuple is draft 7's
+        schema["items"] = [_subschema(rng, depth + 1)] if tuples else _subschema(rng, depth + 1)
+    if depth < 2 and rng.random() < 0.15:
+        schema["prefixItems"] = [_subschema(rng, depth + 1)]
+    if depth < 2 and rng.random() < 0.2:
+        schema[rng.choice(["anyOf", "allOf", "oneOf"])] = [_subschema(rng, depth + 1), _subschema(rng, depth + 1)]
+    if depth < 2 and rng.random() < 0.1:
+        schema["not"] = _subschema(rng, depth + 1)
+    if depth < 2 and rng.random() < 0.1:
+        schema["contains"] = _subschema(rng, depth + 1)
+    return schema
+
+
+def _value(rng: random.Random) -> Any:
+    return rng.choice(["", "a", "ab", "abc", "b@c.example", 1, 2.5, 3, 4, -1, True, None, [], ["a"], ["a", "a"],
+                       ["abc", 3], [["a"]], {}, {"k": "a"}])
+
+
+def _answer(tool: formtools.Tool, value: Any) -> Any:
+    """The problems, or the exception's kind (a schema jsonschema itself cannot take)."""
+    try:
+        return [(p.field, p.flag, p.message) for p in formtools.validate_input(tool, value)]
+    except Exception as error:  # noqa: BLE001 (both ways must fail alike)
+        return type(error).__name__
+
+
+def test_validators_built_once_answer_as_jsonschemas_descend() -> None:
+    """Seeded schemas a caller may give a tool (every keyword family, boolean subschemas, tuple
+    and prefix items, references into the root's ``$defs``, other drafts): the validators a tool
+    builds once per property and items schema give each input the problems jsonschema's own
+    ``descend`` gives, which built one at every value. The written-out shapes above hold the
+    two differences this generator finds when the fallback to ``descend`` is taken away."""
+    import formtools._execute.validate as validate
+
+    html = "<form toolname=t tooldescription=d><input name=q><button>go</button></form>"
+    tool = formtools.extract_tools(html)[0]
+    rng = random.Random(SEED)
+    differing = []
+    for _ in range(300):
+        names = ["p", "q", "r"][: rng.randint(1, 3)]
+        schema = {"type": "object", "$defs": {"short": {"type": "string", "maxLength": 2}},
+                  "properties": {name: _subschema(rng, 0) for name in names}}
+        inputs = [{name: _value(rng) for name in names if rng.random() < 0.8} for _ in range(6)]
+        answers = []
+        for build in (validate._with_validators, lambda whole: whole):
+            replaced = dataclasses.replace(tool, input_schema=freeze(schema))
+            original, validate._with_validators = validate._with_validators, build
+            try:
+                answers.append([_answer(replaced, value) for value in inputs])
+            finally:
+                validate._with_validators = original
+        if answers[0] != answers[1]:
+            differing.append((schema, inputs))
+    assert not differing, f"{len(differing)} schemas answered otherwise; first: {differing[0]}"
+
+
 def test_entries_live_as_long_as_their_objects() -> None:
     class Thing:
         pass
