@@ -158,6 +158,27 @@ def test_stable_tools(chromium: ChromiumOracle) -> None:
 
 
 @pytest.mark.browser
+def test_stable_tools_in_one_load_reports_what_two_loads_report(chromium: ChromiumOracle) -> None:
+    """``reload=False`` loads the page once and reads the second answer from the same document
+    re-evaluated: a page it calls stable gets the two-load answer, and a page whose registered
+    tool misses what the document holds (an option added below the form's direct children,
+    which re-evaluates nothing) is unstable, its second run the complete document's."""
+    steady = TWO_FORMS.replace('<select name="s"><option>x</option></select>', '<input name="s">')
+    before = len(chromium.site.requests)
+    once = chromium.stable_tools(steady, reload=False)
+    loads = [r for r in chromium.site.requests[before:] if r.path.startswith("/oracle/")]
+    assert len(loads) == 1, loads
+    assert once.stable and once.runs == (once.tools, once.tools)
+    assert once == chromium.stable_tools(steady)
+    late = """<form toolname=r tooldescription=d><select name=s><option>early</option></select></form>
+    <script>addEventListener("load", () => document.querySelector("select").append(new Option("late")))</script>"""
+    for reload in (True, False):
+        answer = chromium.stable_tools(late, reload=reload)
+        first, second = (run[0]["inputSchema"]["properties"]["s"]["enum"] for run in answer.runs)
+        assert (answer.stable, first, second) == (False, ["early"], ["early", "late"]), reload
+
+
+@pytest.mark.browser
 def test_executed_tool_submits_to_the_site(chromium: ChromiumOracle) -> None:
     site = chromium.site
     url = site.put(

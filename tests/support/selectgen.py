@@ -16,6 +16,9 @@ import random
 
 __all__ = ["option_list_soup", "select_soup"]
 
+#: the soups' one script: it computes nothing, so a soup's document is the same at every load
+SCRIPT = "<script>0</script>"
+
 #: what goes inside the select ({n}: the bit's place, so names and values stay apart)
 BITS = [
     "<option>", "<option value=v{n}>o{n}", "<option selected>p{n}", "</option>", "<optgroup label=g{n}>",
@@ -24,7 +27,7 @@ BITS = [
     "<template>t{n}</template>", "<template><option>tt{n}</template>", "<input name=i{n}>",
     "<input name=x{n} form=tf>", "<textarea name=t{n}>v{n}", "</textarea>", "<keygen name=k{n}>",
     "<select name=s{n}>", "</select>", "<form id=f{n}>", "</form>", "<table>", "<tr>", "<td>", "</td>",
-    "</table>", "<th>", "<caption>", "<script>0</script>", "<!--c-->", "<b>", "</b>", "<a>", "</a>",
+    "</table>", "<th>", "<caption>", SCRIPT, "<!--c-->", "<b>", "</b>", "<a>", "</a>",
     "x{n}", " ", "<label>", "</label>", "<output name=o{n}>", "<fieldset name=fs{n}>", "</fieldset>",
     "<object name=ob{n}>", "</object>", "<svg>", "</svg>", "<math>", "<xmp>", "</xmp>", "<style>",
     "</style>", "<noscript>", "</noscript>", "<plaintext>", "<li>", "<h1>", "<br>", "<img>",

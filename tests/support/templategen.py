@@ -19,6 +19,9 @@ import random
 
 __all__ = ["template_soup"]
 
+#: the soups' one script: it computes nothing, so a soup's document is the same at every load
+SCRIPT = "<script>0</script>"
+
 #: what the soup is made of ({n}: the bit's place, so names and values stay apart)
 BITS = [
     "<template>", "<template>", "</template>", "</template>", "<template>t{n}</template>",
@@ -31,7 +34,7 @@ BITS = [
     "<caption>", "</caption>", "<colgroup>", "</colgroup>", "<col>", "<tbody>", "</tbody>", "<thead>",
     "<div>", "</div>", "<p>", "</p>", "<b>", "</b>", "<a>", "</a>", "<nobr>", "<li>", "<dd>", "<label>",
     "</label>", "x{n}", " ", "</body>", "<body>", "</html>", "<html>", "<frameset>", "<head>", "</head>",
-    "<meta name=m{n}>", "<title>t</title>", "<style></style>", "<script>0</script>", "<!--c-->", "<svg>",
+    "<meta name=m{n}>", "<title>t</title>", "<style></style>", SCRIPT, "<!--c-->", "<svg>",
     "</svg>", "<math>", "<hr>", "<br>", "<h1>", "<ul>", "<span>", "<my-el>", "<marquee>",
 ]  # fmt: skip
 FORM = "<form id=tf toolname=t tooldescription=d toolautosubmit method=post action=/sink>"
