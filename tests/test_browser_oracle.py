@@ -13,6 +13,7 @@ import urllib.request
 import pytest
 
 from formtools._conformance.browser import ChromiumOracle, LocalSite, OracleError
+from tests.support.parity import one_load_suffices
 
 TWO_FORMS = """<!doctype html>
 <form toolname="zeta" tooldescription="Search" tooltitle="Find" toolautosubmit>
@@ -330,3 +331,27 @@ def test_the_loser_of_a_duplicate_name_registers_only_when_its_tool_changes(chro
         chromium.page.evaluate(change)
         chromium.page.wait_for_timeout(300)
         assert chromium.page.evaluate(descriptions) == registered, change
+
+
+@pytest.mark.parametrize(
+    ("markup", "one_load"),
+    [
+        ("<form toolname=a tooldescription=d><input name=q></form>", True),
+        ("<form toolname=a></form><form toolname=b></form><form toolname></form>", True),
+        # a duplicate name, however it is spelled: which form wins is a race of each load
+        ("<form toolname=a></form><form TOOLNAME = 'A '></form>", False),
+        ("<form toolname=&#97;></form><form toolname=\"a\"></form>", False),
+        # what can make the document differ from load to load
+        ("<form toolname=a></form><script>0</script>", False),
+        ("<form toolname=a><input name=q onfocus=f()></form>", False),
+        ("<form toolname=a action=javascript:void(0)></form>", False),
+        ("<iframe srcdoc=x></iframe><form toolname=a></form>", False),
+        ("<frameset><frame src=x></frameset>", False),
+        ("<object data=x></object><form toolname=a></form>", False),
+        ("<object name=o></object><form toolname=a></form>", True),
+        ("<meta http-equiv=refresh content=1><form toolname=a></form>", False),
+        ("<form toolname=a></form>".encode("utf-16"), False),
+    ],
+)
+def test_one_load_suffices_only_where_no_load_can_differ(markup: str | bytes, one_load: bool) -> None:
+    assert one_load_suffices(markup) is one_load
