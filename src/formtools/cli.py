@@ -508,7 +508,7 @@ def report(
 def _report_wpt(pages: list[str] | None, out: Path | None) -> None:
     """``report --format wpt --out DIR``: testharness.js tests, expectations and a manifest."""
     from formtools._conformance.report_compare import compare_page, page_sources
-    from formtools._conformance.wpt import write_manifest, write_wpt
+    from formtools._conformance.wpt import write_export
 
     if out is None:
         raise UsageProblem("--format wpt writes a directory: give --out DIR")
@@ -519,8 +519,7 @@ def _report_wpt(pages: list[str] | None, out: Path | None) -> None:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise UsageProblem(f"--out: {out}: cannot write: {error.strerror or error}") from None
-    expectations = write_wpt([compare_page(page) for page in sources], sources, out)
-    write_manifest(sources, out)
+    expectations = write_export([compare_page(page) for page in sources], sources, out)
     failing = sum(not passes for passes in expectations.values())
     typer.echo(
         f"formtools: {len(sources)} page(s), {len(expectations)} test(s) in {out}/webmcp/declarative "

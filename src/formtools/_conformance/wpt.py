@@ -53,19 +53,26 @@ from formtools._conformance.report_diff import Difference
 from formtools._spec.jsjson import dumps
 
 if TYPE_CHECKING:
+    from formtools._execute.call import PreparedCall
     from formtools._execute.request import Request
     from formtools._synth.tool import Tool
+    from formtools.errors import FormtoolsError
+
+    #: one profile's answer to a recorded call: the call prepared, its rejection, or None where
+    #: the profile registers no such tool
+    Answer = PreparedCall | FormtoolsError | None
 
 __all__ = [
     "CallCase",
+    "PreparedPage",
     "call_cases",
     "manifest_entry",
+    "prepared_page",
     "request_as_recorded",
     "spec_differences",
     "stripped",
     "subtest_of",
-    "write_manifest",
-    "write_wpt",
+    "write_export",
     "WPT_LINE_LINTS",
     "lint_exceptions",
 ]
@@ -417,58 +424,96 @@ def request_as_recorded(request: Request) -> dict[str, Any]:
     return shown
 
 
-def _in_frame(tool: Tool, tool_input: Any) -> dict[str, Any] | None:
-    """What a call subtest sees when ``tool`` (of the page at its WPT URL, in an iframe) is
-    called: ``{"rejected": True}``, ``{"url": …}`` for a submission that navigates the iframe
-    itself to the test's origin, or None (anything else: a test cannot follow it)."""
-    from formtools._execute.call import prepare_call
+def _in_frame(answer: PreparedCall | FormtoolsError) -> dict[str, Any] | None:
+    """What a call subtest sees of ``answer`` (a call of a tool of the page at its WPT URL, in
+    an iframe): ``{"rejected": True}``, ``{"url": …}`` for a submission that navigates the
+    iframe itself to the test's origin, or None (anything else: a test cannot follow it)."""
     from formtools._execute.request import Request
     from formtools._forms.model import submission_attribute
     from formtools.errors import FormtoolsError
 
-    try:
-        prepared = prepare_call(tool, tool_input, boundary=BOUNDARY)
-    except FormtoolsError:
+    if isinstance(answer, FormtoolsError):
         return {"rejected": True}
-    if not isinstance(prepared.outcome, Request):
+    if not isinstance(answer.outcome, Request):
         return None
-    target = submission_attribute(tool.form.attributes, prepared.submitter, "target")
+    tool = answer.tool
+    target = submission_attribute(tool.form.attributes, answer.submitter, "target")
     if target is None:
         target = tool.page.base_target or ""
-    url = prepared.outcome.url
+    url = answer.outcome.url
     if target.lower() not in ("", "_self") or not url.startswith(WPT_ORIGIN + "/"):
         return None
     return {"url": url[len(WPT_ORIGIN) :].split("#")[0]}
 
 
-def call_cases(page: Path) -> list[CallCase]:
-    """The call subtests of ``page``: of its recorded calls that formtools' ``chromium`` profile
+@dataclass(frozen=True)
+class PreparedPage:
+    """A page at its WPT URL: its tools per profile, and each call recorded from Chromium
+    prepared once per profile (:data:`BOUNDARY`). The call subtests and the manifest answer
+    the same calls at the same URL, so both read these answers (preparing them twice was a third
+    of the export's time)."""
+
+    source: Path
+    base_url: str
+    tools: Mapping[str, Sequence[Tool]]  #: profile → its tools, as synthesized
+    recorded: Sequence[Mapping[str, Any]]  #: the calls recorded from Chromium, in order
+    answers: Sequence[Mapping[str, Answer]]  #: per recorded call, profile → its answer
+
+
+def prepared_page(page: str) -> PreparedPage:
+    """``page`` loaded at its WPT URL, synthesized under every profile, and every call recorded
+    for it prepared under each."""
+    from formtools._execute.call import prepare_call
+    from formtools._parse.sources import load_page
+    from formtools._synth.synthesize import synthesize
+    from formtools.errors import FormtoolsError
+
+    def answer(tool: Tool | None, tool_input: Any) -> Answer:
+        if tool is None:
+            return None
+        try:
+            return prepare_call(tool, tool_input, boundary=BOUNDARY)
+        except FormtoolsError as error:
+            return error
+
+    source = Path(page)
+    base_url = WPT_ORIGIN + RESOURCES + source.name
+    document = load_page(page, base_url=base_url)
+    tools = {name: tuple(synthesize(document, name).tools) for name in ("chromium", "html", "portable")}
+    by_name = {profile: {tool.name: tool for tool in found} for profile, found in tools.items()}
+    recorded = tuple(_recording(source))
+    answers = tuple(
+        {profile: answer(by_name[profile].get(call["tool"]), call["input"]) for profile in tools} for call in recorded
+    )
+    return PreparedPage(source, base_url, tools, recorded, answers)
+
+
+def call_cases(prepared: PreparedPage) -> list[CallCase]:
+    """The call subtests of a page: of its recorded calls that formtools' ``chromium`` profile
     answers as the recording does and whose outcome an iframe test can observe, the first
     :data:`CALLS_PER_KIND` of each kind (Chromium rejects or submits × HTML-exact rejects or
     submits × the two agree), in the recording's order."""
     from formtools._parse.sources import load_page
     from formtools._synth.synthesize import synthesize
 
-    recorded = _recording(page)
-    if not recorded:
+    page = prepared.source
+    if not prepared.recorded:
         return []
     at_recording = {t.name: t for t in synthesize(load_page(str(page), base_url=RECORDED_AT.format(page.stem)), "chromium").tools}
-    document = load_page(str(page), base_url=WPT_ORIGIN + RESOURCES + page.name)
-    chromium = {t.name: t for t in synthesize(document, "chromium").tools}
-    html = {t.name: t for t in synthesize(document, "html").tools}
     taken: dict[tuple[bool, bool, bool], int] = {}
     cases = []
-    for index, call in enumerate(recorded):
+    for index, (call, answers) in enumerate(zip(prepared.recorded, prepared.answers, strict=True)):
         outcome = call["outcome"]
         name = call["tool"]
-        if not ({"error", "request"} & outcome.keys()) or name not in html or name not in chromium:
+        chromium, html = answers["chromium"], answers["html"]
+        if not ({"error", "request"} & outcome.keys()) or html is None or chromium is None:
             continue
         ours = _recorded_shape(at_recording[name], call["input"])
         if ours is None or ("error" in outcome) != ("error" in ours):
             continue
         if "request" in outcome and ours["request"] != outcome["request"]:
             continue  # formtools does not reproduce this one (wrap=hard by layout): not a truth
-        theirs, expected = _in_frame(chromium[name], call["input"]), _in_frame(html[name], call["input"])
+        theirs, expected = _in_frame(chromium), _in_frame(html)
         if theirs is None or expected is None:
             continue
         kind = ("rejected" in theirs, "rejected" in expected, theirs == expected)
@@ -519,32 +564,25 @@ Chromium 156), {call_tests} call subtests on {call_pages} pages ({call_failing} 
 """
 
 
-def write_wpt(comparisons: Sequence[PageComparison], pages: Sequence[str], out: Path) -> dict[str, bool]:
-    """Write the tests, their resources, ``expectations.json`` and ``README.md`` into ``out``;
-    return the expectations (subtest name → Chromium 156 is expected to pass)."""
+def write_export(comparisons: Sequence[PageComparison], pages: Sequence[str], out: Path) -> dict[str, bool]:
+    """Write, page by page, the tests with their resources (:func:`_write_tests`) and the
+    manifest's files (:func:`_write_manifest_files`), each page's recorded calls prepared once for
+    both (:func:`prepared_page`); then ``expectations.json``, ``README.md``, ``lint.ignore`` and
+    ``manifest.json``. Return the expectations (subtest name → Chromium 156 is expected to pass)."""
     folder = out / "webmcp" / "declarative"
-    resources = folder / "resources"
-    resources.mkdir(parents=True, exist_ok=True)
+    (folder / "resources").mkdir(parents=True, exist_ok=True)
+    (out / "manifest").mkdir(parents=True, exist_ok=True)
     schema_expectations: dict[str, bool] = {}
     call_expectations: dict[str, bool] = {}
     call_pages = 0
+    index = []
     for comparison, page in zip(comparisons, pages, strict=True):
-        source = Path(page)
-        title = source.stem
-        shutil.copyfile(source, resources / source.name)
-        expected, expectations = _schema_tests(comparison, title)
-        names = {"title_html": html.escape(title), "file": quote(source.name, safe="")}
-        text = _SCHEMA_TEST.format(**names, title_js=_js_json(title), timeout="", expected=_js_json(expected))
-        (folder / f"{title}{TEST_SUFFIX}").write_text(text, encoding="utf-8")
-        schema_expectations.update(expectations)
-        cases = call_cases(source)
-        if cases:
-            call_pages += 1
-            calls = [{"name": c.name, "tool": c.tool, "input": c.input, "expected": dict(c.expected)} for c in cases]
-            names["title_html"] = html.escape(f"{title}, calls")
-            text = _CALL_TEST.format(**names, timeout=LONG_TIMEOUT, calls=_js_json(calls))
-            (folder / f"{title}-calls{TEST_SUFFIX}").write_text(text, encoding="utf-8")
-            call_expectations.update((c.name, c.passes_in_chromium) for c in cases)
+        prepared = prepared_page(page)
+        schema, calls = _write_tests(folder, comparison, prepared)
+        schema_expectations.update(schema)
+        call_expectations.update(calls)
+        call_pages += bool(calls)
+        index.append(_write_manifest_files(out / "manifest", prepared))
     expectations = {**schema_expectations, **call_expectations}
     ignore = [
         f"{rule}: webmcp/declarative/resources/{_fnmatch_literal(Path(page).name)}\n"
@@ -576,24 +614,41 @@ def write_wpt(comparisons: Sequence[PageComparison], pages: Sequence[str], out: 
         ),
         encoding="utf-8",
     )
+    _write_manifest_index(index, out)
     return expectations
 
 
-def _outcome(tool: Tool | None, tool_input: Any) -> dict[str, Any]:
+def _write_tests(folder: Path, comparison: PageComparison, prepared: PreparedPage) -> tuple[dict[str, bool], dict[str, bool]]:
+    """A page's resource, its schema test and (if it has call subtests) its call test; return
+    the expectations of its schema subtests and of its call subtests."""
+    source = prepared.source
+    title = source.stem
+    shutil.copyfile(source, folder / "resources" / source.name)
+    expected, schema_expectations = _schema_tests(comparison, title)
+    names = {"title_html": html.escape(title), "file": quote(source.name, safe="")}
+    text = _SCHEMA_TEST.format(**names, title_js=_js_json(title), timeout="", expected=_js_json(expected))
+    (folder / f"{title}{TEST_SUFFIX}").write_text(text, encoding="utf-8")
+    cases = call_cases(prepared)
+    if cases:
+        calls = [{"name": c.name, "tool": c.tool, "input": c.input, "expected": dict(c.expected)} for c in cases]
+        names["title_html"] = html.escape(f"{title}, calls")
+        text = _CALL_TEST.format(**names, timeout=LONG_TIMEOUT, calls=_js_json(calls))
+        (folder / f"{title}-calls{TEST_SUFFIX}").write_text(text, encoding="utf-8")
+    return schema_expectations, {c.name: c.passes_in_chromium for c in cases}
+
+
+def _outcome(answer: Answer) -> dict[str, Any]:
     """One profile's answer to a call: the request, the rejection, or why nothing is sent."""
-    from formtools._execute.call import prepare_call
     from formtools._execute.request import Request
     from formtools.errors import FormtoolsError
 
-    if tool is None:
+    if answer is None:
         return {"rejection": {"error": "no-tool", "message": "the profile registers no such tool"}}
-    try:
-        prepared = prepare_call(tool, tool_input, boundary=BOUNDARY)
-    except FormtoolsError as error:
-        return {"rejection": error.to_dict()}
-    if isinstance(prepared.shown, Request):
-        return {"request": prepared.shown.to_dict()}
-    return {"not_sent": prepared.shown.reason}
+    if isinstance(answer, FormtoolsError):
+        return {"rejection": answer.to_dict()}
+    if isinstance(answer.shown, Request):
+        return {"request": answer.shown.to_dict()}
+    return {"not_sent": answer.shown.reason}
 
 
 def manifest_entry(page: str, profiles: Mapping[str, Iterable[Any]], calls: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
@@ -629,50 +684,40 @@ def _chunks(calls: Sequence[dict[str, Any]], first: int, later: int) -> list[lis
     return chunks
 
 
-def write_manifest(pages: Sequence[str], out: Path) -> Path:
-    """``manifest.json`` (the index) and ``manifest/<page>.json``: every page with its schemas
-    per profile and every call recorded from Chromium (``fixtures/expected/chromium-calls``):
-    its input, Chromium's recorded outcome, and the request, rejection (with its reasons) or
-    reason nothing is sent under each profile. A page's calls go on in ``<page>.2.json`` …
-    where one file would pass :data:`MANIFEST_LIMIT` bytes."""
-    from formtools._parse.sources import load_page
-    from formtools._synth.synthesize import synthesize
+def _write_manifest_files(folder: Path, prepared: PreparedPage) -> dict[str, Any]:
+    """``manifest/<page>.json``: the page with its schemas per profile and every call recorded
+    from Chromium (``fixtures/expected/chromium-calls``): its input, Chromium's recorded
+    outcome, and the request, rejection (with its reasons) or reason nothing is sent under each
+    profile. A page's calls go on in ``<page>.2.json`` … where one file would pass
+    :data:`MANIFEST_LIMIT` bytes. Returns the page's entry in the index."""
+    source = prepared.source
+    calls = [
+        {
+            "index": index,
+            "tool": call["tool"],
+            "input": call["input"],
+            "recorded": call["outcome"],
+            **{profile: _outcome(answer) for profile, answer in answers.items()},
+        }
+        for index, (call, answers) in enumerate(zip(prepared.recorded, prepared.answers, strict=True))
+    ]
+    entry = {"base_url": prepared.base_url, **manifest_entry(source.name, prepared.tools, [])}
+    chunks = _chunks(calls, _size(entry), _size({"page": source.name, "calls": []}))
+    names = []
+    for number, chunk in enumerate(chunks, start=1):
+        name = f"{source.stem}.json" if number == 1 else f"{source.stem}.{number}.json"
+        content = {**entry, "calls": chunk} if number == 1 else {"page": source.name, "calls": chunk}
+        text = dumps(content, pretty=True) + "\n"
+        if len(text.encode("utf-8")) > MANIFEST_LIMIT:  # one call alone is that large
+            raise ValueError(f"manifest/{name} would be larger than {MANIFEST_LIMIT} bytes")
+        (folder / name).write_text(text, encoding="utf-8")
+        names.append(f"manifest/{name}")
+    return {"page": source.name, "files": names, "calls": len(calls)}
 
-    folder = out / "manifest"
-    folder.mkdir(parents=True, exist_ok=True)
-    index = []
-    total = 0
-    for page in pages:
-        source = Path(page)
-        base_url = WPT_ORIGIN + RESOURCES + source.name
-        document = load_page(page, base_url=base_url)
-        profiles = {name: synthesize(document, name).tools for name in ("chromium", "html", "portable")}
-        by_name = {profile: {tool.name: tool for tool in tools} for profile, tools in profiles.items()}
-        calls = [
-            {
-                "index": index_,
-                "tool": call["tool"],
-                "input": call["input"],
-                "recorded": call["outcome"],
-                **{profile: _outcome(by_name[profile].get(call["tool"]), call["input"]) for profile in profiles},
-            }
-            for index_, call in enumerate(_recording(source))
-        ]
-        entry = {"base_url": base_url, **manifest_entry(source.name, profiles, [])}
-        chunks = _chunks(calls, _size(entry), _size({"page": source.name, "calls": []}))
-        names = []
-        for number, chunk in enumerate(chunks, start=1):
-            name = f"{source.stem}.json" if number == 1 else f"{source.stem}.{number}.json"
-            content = {**entry, "calls": chunk} if number == 1 else {"page": source.name, "calls": chunk}
-            text = dumps(content, pretty=True) + "\n"
-            if len(text.encode("utf-8")) > MANIFEST_LIMIT:  # one call alone is that large
-                raise ValueError(f"manifest/{name} would be larger than {MANIFEST_LIMIT} bytes")
-            (folder / name).write_text(text, encoding="utf-8")
-            names.append(f"manifest/{name}")
-        index.append({"page": source.name, "files": names, "calls": len(calls)})
-        total += len(calls)
-    target = out / "manifest.json"
-    target.write_text(
+
+def _write_manifest_index(index: Sequence[Mapping[str, Any]], out: Path) -> None:
+    """``manifest.json``: the profiles, where the calls were recorded, and every page's files."""
+    (out / "manifest.json").write_text(
         dumps(
             {
                 "version": 2,
@@ -683,12 +728,11 @@ def write_manifest(pages: Sequence[str], out: Path) -> Path:
                 },
                 "recorded": "Chromium 156's outcome of each call, recorded at " + RECORDED_AT.format("<page>")
                 + " (fixtures/expected/chromium-calls); the profiles' outcomes are for the page at base_url",
-                "calls": total,
-                "pages": index,
+                "calls": sum(entry["calls"] for entry in index),
+                "pages": list(index),
             },
             pretty=True,
         )
         + "\n",
         encoding="utf-8",
     )
-    return target
