@@ -178,7 +178,9 @@ def test_the_tests_calls_are_chromiums(chromium: ChromiumOracle) -> None:
         page, path = _FORM.sub("<form toolautosubmit", entry["text"]), f"/chromium-tests/sent-{number}.html"
         name, value = _tool_name(page), call["input"]
         where = f"{_label(entry)} {dumps(value)}"
-        answer = chromium.execute(page, name, value, path=path, headers=SERVED)
+        # nothing of where the call lands is read: a form submitting to its own page (12 of
+        # the 24) does not load it a second time
+        answer = chromium.execute(page, name, value, path=path, headers=SERVED, landing=False)
         theirs = outcome_of(answer)
         theirs.pop("result", None)
         for parser in PARSERS:
