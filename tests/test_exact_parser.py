@@ -216,7 +216,8 @@ def test_formatting_elements_cost_linear_work() -> None:
 
     small, large = (extraction_lines(page(n), parser="html5lib") for n in (1_000, 2_000))
     assert large < 2.3 * small, (small, large)
-    assert trees(page(50))[0] == trees(page(50))[1]
+    ours, theirs = trees(page(50))  # (each of both parsers once)
+    assert ours == theirs
 
 
 def test_misnested_end_tags_after_many_markers_cost_linear_work() -> None:
@@ -231,7 +232,8 @@ def test_misnested_end_tags_after_many_markers_cost_linear_work() -> None:
 
     small, large = (extraction_lines(page(n), parser="html5lib") for n in (500, 1_000))
     assert large < 2.3 * small, (small, large)
-    assert trees(page(30))[0] == trees(page(30))[1]
+    ours, theirs = trees(page(30))  # (each of both parsers once)
+    assert ours == theirs
 
 
 def test_bookmarks_at_the_end_of_the_list_file_one_entry(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -262,7 +264,8 @@ def test_bookmarks_at_the_end_of_the_list_file_one_entry(monkeypatch: pytest.Mon
     small, large = filed_for(150), filed_for(300)
     assert large < 2.2 * small, (small, large)
     markup = form + "".join(f"<b id=a{i}><div>" for i in range(40)) + "</b>x" * 40
-    assert trees(markup)[0] == trees(markup)[1]
+    ours, theirs = trees(markup)  # (each of both parsers once)
+    assert ours == theirs
 
 
 def test_foster_parenting_inserts_without_listing_children(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -300,12 +303,14 @@ COSTLY = {
 }
 
 
-@pytest.mark.parametrize("shape", list(COSTLY))
+@pytest.mark.parametrize("shape", [shape for shape in COSTLY if shape != "nested misnested formatting"])
 def test_every_costly_shape_stops_near_its_time_limit(shape: str) -> None:
     """The limit is looked at where the tree grows, per token, per character reference and per
     step of a token's text: a review measured a 1 s limit fired after 20 s on a million
     references (the tokenizer builds one attribute value from them before any token reaches the
-    tree), and one long name or comment is a token of millions of steps."""
+    tree), and one long name or comment is a token of millions of steps. (The nested misnested
+    formatting elements are test_a_parse_past_its_time_limit_stops_with_parse_time_limit's page,
+    parsed there once with the same limit and bound.)"""
     import time
 
     import formtools
@@ -324,11 +329,9 @@ def test_a_parse_past_its_time_limit_stops_with_parse_time_limit() -> None:
 
     import formtools
 
-    form = "<form toolname=t tooldescription=d><input name=q><button>go</button></form>"
-    costly = "<dialog></dialog>" + form + "".join(f"<b id=a{i}><div>" for i in range(1_500)) + "</b>x" * 1_500
     started = time.monotonic()
     with pytest.raises(formtools.ParseTimeLimit, match=r"longer than 0.5 s to parse \(its time limit\)") as raised:
-        formtools.parse_html(costly, time_limit=0.5)
-    assert time.monotonic() - started < 10  # (without the limit: minutes)
+        formtools.parse_html(COSTLY["nested misnested formatting"], time_limit=0.5)
+    assert time.monotonic() - started < 5  # (unchecked: minutes)
     assert raised.value.code == "parse-time-limit" and raised.value.exit_code == 3
-    assert [t.name for t in formtools.extract_tools(formtools.parse_html(form, time_limit=0.5))] == ["t"]
+    assert [t.name for t in formtools.extract_tools(formtools.parse_html(_FORM, time_limit=0.5))] == ["t"]

@@ -20,11 +20,16 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from formtools._spec.constants import MASK
-from formtools._spec.ecmaregex import compiles_with_v_flag
-from formtools._spec.microsyntax import CompiledPattern, pattern_budget, regex_matches, v_flag_regex
+from formtools._spec.microsyntax import (
+    CompiledPattern,
+    PatternCache,
+    compiles_as_v_flag_regex,
+    pattern_budget,
+    regex_matches,
+    v_flag_regex,
+)
 from formtools._forms.state import FormState
 from formtools._forms.model import Control, display_size
 from formtools._forms.sensitive import is_sensitive
@@ -74,9 +79,12 @@ class ValidityProblem:
         return f"{self.key}: {self.message} ({self.flag})"
 
 
-@lru_cache(maxsize=1024)
+@PatternCache
 def _anchored(pattern: str) -> CompiledPattern | None:
-    if not compiles_with_v_flag(pattern):
+    """``pattern`` as constraint validation matches it, the whole value, or None where V8 does
+    not compile it (no check). Kept as :func:`~formtools._spec.microsyntax.compiled_pattern`
+    keeps patterns: with 1,024, a page of more patterns compiled each again at every call."""
+    if not compiles_as_v_flag_regex(pattern):
         return None
     return v_flag_regex(f"^(?:{pattern})$", pattern)
 

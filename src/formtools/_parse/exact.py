@@ -25,6 +25,7 @@ takes a page, and comes here for the pages it leaves.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import operator
 import re
@@ -37,6 +38,7 @@ from typing import Any, Iterator
 
 import html5lib
 from html5lib._tokenizer import HTMLTokenizer
+from html5lib.html5parser import getPhases
 from html5lib.constants import (
     EOF,
     DataLossWarning,
@@ -1175,19 +1177,31 @@ class _Parser(html5lib.HTMLParser):  # type: ignore[misc]  # html5lib is untyped
         super().__init__(tree=_OwnerRecordingTreeBuilder, namespaceHTMLElements=False)
         tree = self.tree
         tree.current_line = lambda: self.tokenizer.stream.position()[0]
-        phases = self.phases
-        in_body = _customizable_select_in_body(_template_aware_in_body(type(phases["inBody"])))
-        phases["inBody"] = in_body(self, tree)
-        phases["inHead"] = _template_aware_in_head(type(phases["inHead"]))(self, tree)
-        phases["afterHead"] = _template_aware_after_head(type(phases["afterHead"]))(self, tree)
-        phases["inTable"] = _template_aware_in_table(type(phases["inTable"]))(self, tree)
-        phases["inTableBody"] = _template_aware_in_table_body(type(phases["inTableBody"]))(self, tree)
-        phases["inRow"] = _template_aware_in_row(type(phases["inRow"]))(self, tree)
-        phases["inColumnGroup"] = _template_aware_in_column_group(type(phases["inColumnGroup"]))(self, tree)
-        phases["inTemplate"] = _in_template(type(phases["initial"]).__mro__[1])(self, tree)  # (a Phase)
-        for mode in ("inTable", "inCaption", "inColumnGroup", "inTableBody", "inRow", "inCell"):
-            phases[mode] = _html_ignored_in_templates(type(phases[mode]))(self, tree)
-        self.phases["inForeignContent"] = _by_local_names(type(self.phases["inForeignContent"]))(self, tree)
+        for mode, phase in _own_phases().items():
+            self.phases[mode] = phase(self, tree)
+
+
+@functools.cache
+def _own_phases() -> Mapping[str, type]:
+    """The insertion modes formtools changes, as subclasses of html5lib's (which its getPhases
+    makes once per process). Made once too: they hold no state of a parse, and making their 14
+    classes for each parse cost a millisecond, three times html5lib's whole parse of a short
+    page."""
+    html5libs = getPhases(False)
+    phases = {
+        "inBody": _customizable_select_in_body(_template_aware_in_body(html5libs["inBody"])),
+        "inHead": _template_aware_in_head(html5libs["inHead"]),
+        "afterHead": _template_aware_after_head(html5libs["afterHead"]),
+        "inTable": _template_aware_in_table(html5libs["inTable"]),
+        "inTableBody": _template_aware_in_table_body(html5libs["inTableBody"]),
+        "inRow": _template_aware_in_row(html5libs["inRow"]),
+        "inColumnGroup": _template_aware_in_column_group(html5libs["inColumnGroup"]),
+        "inTemplate": _in_template(html5libs["initial"].__mro__[1]),  # (a Phase)
+        "inForeignContent": _by_local_names(html5libs["inForeignContent"]),
+    }
+    for mode in ("inTable", "inCaption", "inColumnGroup", "inTableBody", "inRow", "inCell"):
+        phases[mode] = _html_ignored_in_templates(phases.get(mode, html5libs[mode]))
+    return MappingProxyType(phases)
 
 
 def _by_local_names(in_foreign_content: type) -> type:

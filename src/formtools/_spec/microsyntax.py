@@ -10,13 +10,13 @@ from __future__ import annotations
 import math
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, update_wrapper
 from typing import Final
 
 import regress
@@ -38,6 +38,7 @@ __all__ = [
     "collapse_whitespace",
     "CompiledPattern",
     "compiled_pattern",
+    "PatternCache",
     "v_flag_regex",
     "regex_matches",
     "pattern_budget",
@@ -255,12 +256,44 @@ def regex_matches(pattern: CompiledPattern, text: str) -> bool:
     return budget.verdicts[key]
 
 
-@lru_cache(maxsize=4096)
+class PatternCache:
+    """A function compiling a pattern, its answers kept for 4,096 patterns, a refusal
+    (:class:`~formtools.errors.Unsupported`) included: ``lru_cache`` keeps no exception, so a
+    pattern formtools refuses was read, measured and handed to regress again at every value
+    checked against it (a page's 60 nesting shapes cost 2 s per value). A refusal comes back as
+    a new exception with the same message."""
+
+    def __init__(self, compile_pattern: Callable[[str], CompiledPattern | None]) -> None:
+        self._compile_pattern = compile_pattern
+        self._outcomes = lru_cache(maxsize=4096)(self._outcome)
+        update_wrapper(self, compile_pattern)
+
+    def _outcome(self, pattern: str) -> CompiledPattern | None | str:
+        """The compiled pattern, None, or the refusal's message (not the exception, whose
+        context holds regress's error and its frames)."""
+        try:
+            return self._compile_pattern(pattern)
+        except Unsupported as refusal:
+            return str(refusal)
+
+    def __call__(self, pattern: str) -> CompiledPattern | None:
+        outcome = self._outcomes(pattern)
+        if isinstance(outcome, str):
+            raise Unsupported(outcome)
+        return outcome
+
+    def cache_clear(self) -> None:
+        """Forget every answer (tests that count compilations start from none)."""
+        self._outcomes.cache_clear()
+
+
+@PatternCache
 def compiled_pattern(pattern: str) -> CompiledPattern | None:
     """``pattern`` with ECMAScript semantics: the v flag when V8 compiles it so (as HTML compiles
     the attribute), else the u flag (JSON Schema's), else None (a pattern the browser ignores).
-    (Kept for as many patterns as :func:`compiles_as_v_flag_regex` keeps answers: with 1,024, a
-    page of more patterns had each evicted between extraction and validation, compiled twice.)
+    (Kept, refusals too, for as many patterns as :func:`compiles_as_v_flag_regex` keeps
+    answers: with 1,024, a page of more patterns had each evicted between extraction and
+    validation, compiled twice.)
     Raises :class:`~formtools.errors.Unsupported` for a pattern formtools cannot match safely
     or V8 compiles with the v flag and regress does not (see :func:`v_flag_regex`)."""
     if compiles_with_v_flag(pattern):
