@@ -40,7 +40,7 @@ def _formtools(*args: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture(scope="module")
 def export(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The export of the fixture pages, written once for the run (20 s of CPU) whichever
+    """The export of the fixture pages, written once for the run (8 s of CPU) whichever
     workers its tests run on."""
     return made_once_per_run(
         tmp_path_factory, "wpt", lambda out: _formtools("report", "--format", "wpt", "--out", str(out))
