@@ -28,6 +28,7 @@ import pytest
 
 import formtools
 from formtools import Unsupported
+from formtools._spec import microsyntax
 from formtools._spec.microsyntax import compiled_pattern
 from tests.conftest import EXPECTED
 
@@ -267,9 +268,14 @@ def _cli(*arguments: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_patterns_within_the_limits_are_matched() -> None:
+def test_patterns_within_the_limits_are_matched(monkeypatch: pytest.MonkeyPatch) -> None:
     """The limits leave room: 10,000 alternatives and a million forced iterations are matched
-    as the browser matches them."""
+    as the browser matches them. The time budgets are lifted: the million iterations take a
+    match about 0.05 s (0.12 s with its helper's start) of the 0.25 s it may take, and on a
+    loaded machine (a full run on two cores) it missed the deadline now and then, an answer of
+    the budget, which tests/test_pattern_budget.py holds, not of these limits."""
+    monkeypatch.setattr(microsyntax, "MATCH_BUDGET", 60.0)
+    monkeypatch.setattr(microsyntax, "CALL_MATCH_BUDGET", 120.0)
     patterns = ["a|" * 9_999 + "b", "(?:a?){1000000}", "(?:b|a){1000}x?"]
     assert _answers(patterns, "chromium", "b") == ["valid", "invalid", "invalid"]
     assert _answers(patterns, "chromium", "a") == ["valid", "valid", "invalid"]
