@@ -568,6 +568,7 @@ class ChromiumOracle:
         content_type: str = "text/html; charset=utf-8",
         reevaluate: bool = False,
         headers: Sequence[tuple[str, str]] = (),
+        path: str | None = None,
     ) -> list[Tool]:
         """Load ``html`` at a fresh URL and return the tools its document registers.
 
@@ -577,7 +578,10 @@ class ChromiumOracle:
         "script": true}``. A ``str`` is sent as UTF-8, so ``content_type`` should then say
         ``charset=utf-8``. ``headers`` are more response headers (a saved page from elsewhere
         is served with ``Content-Security-Policy: default-src 'self'``, so that neither its
-        inline handlers run nor its subresources are fetched from the network).
+        inline handlers run nor its subresources are fetched from the network). The page is
+        served at ``path`` (a fresh ``/oracle/<n>`` by default): there, a call can then be made in
+        the document just read (:meth:`execute_at` with ``loaded=True``) rather than in a
+        second load of it.
 
         With ``reevaluate``, once the tools have settled every form is made to re-evaluate its
         tool (a comment is appended and removed), and the tools are read after that. This gives
@@ -594,7 +598,7 @@ class ChromiumOracle:
         from playwright.sync_api import Error as PlaywrightError
 
         body = html.encode("utf-8") if isinstance(html, str) else html
-        url = self.site.put(f"/oracle/{next(self._numbers)}", body, content_type, headers)
+        url = self.site.put(path or f"/oracle/{next(self._numbers)}", body, content_type, headers)
         try:
             return self._tools(url, reevaluate)
         except PlaywrightError:
@@ -649,6 +653,7 @@ class ChromiumOracle:
         timeout: float = 10.0,
         headers: Sequence[tuple[str, str]] = (),
         landing: bool = True,
+        loaded: bool = False,
     ) -> ExecuteAnswer:
         """Load ``html`` and call ``executeTool`` on its tool ``tool_name`` with ``tool_input``.
 
@@ -677,7 +682,8 @@ class ChromiumOracle:
         promise, its ``navigate`` event and the request as it arrived, before any answer), and
         a form submitting to its own page (``action=""``) no longer loads it a second time. A
         call still pending after ``wait_for_user`` seconds (a form without ``toolautosubmit``
-        waits for a click) is aborted and answered with ``waiting_for_user``.
+        waits for a click) is aborted and answered with ``waiting_for_user``. ``loaded``: the tab
+        shows this page at ``path`` already, as :meth:`tools` left it (see :meth:`execute_at`).
 
         Raises :class:`OracleError` if the page registers no such tool, or if a navigation the
         call started never arrived.
@@ -685,7 +691,7 @@ class ChromiumOracle:
         body = html.encode("utf-8") if isinstance(html, str) else html
         url = self.site.put(path or f"/oracle/{next(self._numbers)}", body, content_type, headers) + query
         return self.execute_at(
-            url, tool_name, tool_input, wait_for_user=wait_for_user, timeout=timeout, landing=landing
+            url, tool_name, tool_input, wait_for_user=wait_for_user, timeout=timeout, landing=landing, loaded=loaded
         )
 
     def execute_at(
