@@ -204,12 +204,12 @@ def test_executed_tool_submits_to_the_site(chromium: ChromiumOracle) -> None:
 @pytest.mark.browser
 def test_a_call_in_the_loaded_page_loads_it_no_second_time(chromium: ChromiumOracle) -> None:
     """``execute_at(…, loaded=True)`` calls the tool in the document the caller loaded and read:
-    the site serves the page once, and the submission is the one a fresh load's call sends."""
+    the site serves the page once, and the submission is the one a fresh load's call sends. So
+    does ``execute(…, loaded=True)`` after ``tools(…, path=…)`` read the page at that path."""
     site = chromium.site
-    url = site.put(
-        "/loaded", b"<!doctype html><form toolname=t tooldescription=d toolautosubmit method=post"
-        b' action="/loaded-sent"><input name=q></form>',
-    )
+    page = (b"<!doctype html><form toolname=t tooldescription=d toolautosubmit method=post"
+            b' action="/loaded-sent"><input name=q></form>')  # fmt: skip
+    url = site.put("/loaded", page)
     fresh = chromium.execute_at(url, "t", {"q": "a b"})
     first = len(site.requests)
     chromium.page.goto(url)
@@ -217,6 +217,10 @@ def test_a_call_in_the_loaded_page_loads_it_no_second_time(chromium: ChromiumOra
     answer = chromium.execute_at(url, "t", {"q": "a b"}, loaded=True)
     assert [request.method for request in site.requests[first:] if request.path == "/loaded"] == ["GET"]
     assert answer == fresh and answer.request is not None and answer.request.body == b"q=a+b"
+    first = len(site.requests)
+    assert [tool["name"] for tool in chromium.tools(page, path="/loaded-tools")] == ["t"]
+    assert chromium.execute(page, "t", {"q": "a b"}, path="/loaded-tools", loaded=True) == fresh
+    assert [request.method for request in site.requests[first:] if request.path == "/loaded-tools"] == ["GET"]
     chromium.page.goto(site.put("/elsewhere", b"<p>elsewhere"))
     with pytest.raises(ValueError, match="the tab shows"):
         chromium.execute_at(url, "t", {"q": "a b"}, loaded=True)

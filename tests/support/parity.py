@@ -123,12 +123,14 @@ def call_differences(
     name: str = "t",
     content_type: str = UTF8,
     headers: Sequence[tuple[str, str]] = (),
+    loaded: bool = False,
 ) -> list[str]:
     """``executeTool`` on tool ``name`` of ``html`` served at ``path``, against ``prepare_call``
     on each parse path: one line per path whose request or refusal differs. Nothing of where
-    the call lands is read, so a form submitting to its own page does not load it again."""
+    the call lands is read, so a form submitting to its own page does not load it again.
+    ``loaded``: the tab shows the page at ``path`` already, only read since (``tools(…, path=…)``)."""
     answer = chromium.execute(
-        html, name, tool_input, path=path, content_type=content_type, headers=headers, landing=False
+        html, name, tool_input, path=path, content_type=content_type, headers=headers, landing=False, loaded=loaded
     )
     theirs = outcome_of(answer)
     theirs.pop("result", None)

@@ -569,6 +569,7 @@ class ChromiumOracle:
         content_type: str = "text/html; charset=utf-8",
         reevaluate: bool = False,
         headers: Sequence[tuple[str, str]] = (),
+        path: str | None = None,
     ) -> list[Tool]:
         """Load ``html`` at a fresh URL and return the tools its document registers.
 
@@ -578,7 +579,10 @@ class ChromiumOracle:
         "script": true}``. A ``str`` is sent as UTF-8, so ``content_type`` should then say
         ``charset=utf-8``. ``headers`` are more response headers (a saved page from elsewhere
         is served with ``Content-Security-Policy: default-src 'self'``, so that neither its
-        inline handlers run nor its subresources are fetched from the network).
+        inline handlers run nor its subresources are fetched from the network). The page is
+        served at ``path`` (a fresh ``/oracle/<n>`` by default): there, a call can then be made in
+        the document just read (:meth:`execute_at` with ``loaded=True``) rather than in a
+        second load of it.
 
         With ``reevaluate``, once the tools have settled every form is made to re-evaluate its
         tool (a comment is appended and removed), and the tools are read after that. This gives
@@ -592,7 +596,7 @@ class ChromiumOracle:
         none, and ``getTools()``'s is used; if that also has integer-like keys the order cannot
         be known and :class:`OracleError` is raised.
         """
-        url = self._put(html, content_type, headers)
+        url = self._put(html, content_type, headers, path)
 
         def load_and_read() -> list[Tool]:
             self._load(url)
@@ -602,10 +606,13 @@ class ChromiumOracle:
 
         return self._once_more_after_a_crash(load_and_read)
 
-    def _put(self, html: str | bytes, content_type: str, headers: Sequence[tuple[str, str]]) -> str:
-        """Serve ``html`` at a fresh URL of the site, and return that URL."""
+    def _put(
+        self, html: str | bytes, content_type: str, headers: Sequence[tuple[str, str]], path: str | None = None
+    ) -> str:
+        """Serve ``html`` at ``path`` of the site (a fresh ``/oracle/<n>`` by default), and return
+        its URL. A ``str`` is sent as UTF-8."""
         body = html.encode("utf-8") if isinstance(html, str) else html
-        return self.site.put(f"/oracle/{next(self._numbers)}", body, content_type, headers)
+        return self.site.put(path or f"/oracle/{next(self._numbers)}", body, content_type, headers)
 
     def _once_more_after_a_crash(self, ask: Callable[[], _Answer]) -> _Answer:
         """``ask()``, and if the tab crashed meanwhile, ``ask()`` again in a fresh tab: a crash is
@@ -685,6 +692,7 @@ class ChromiumOracle:
         timeout: float = 10.0,
         headers: Sequence[tuple[str, str]] = (),
         landing: bool = True,
+        loaded: bool = False,
     ) -> ExecuteAnswer:
         """Load ``html`` and call ``executeTool`` on its tool ``tool_name`` with ``tool_input``.
 
@@ -713,15 +721,15 @@ class ChromiumOracle:
         promise, its ``navigate`` event and the request as it arrived, before any answer), and
         a form submitting to its own page (``action=""``) no longer loads it a second time. A
         call still pending after ``wait_for_user`` seconds (a form without ``toolautosubmit``
-        waits for a click) is aborted and answered with ``waiting_for_user``.
+        waits for a click) is aborted and answered with ``waiting_for_user``. ``loaded``: the tab
+        shows this page at ``path`` already, as :meth:`tools` left it (see :meth:`execute_at`).
 
         Raises :class:`OracleError` if the page registers no such tool, or if a navigation the
         call started never arrived.
         """
-        body = html.encode("utf-8") if isinstance(html, str) else html
-        url = self.site.put(path or f"/oracle/{next(self._numbers)}", body, content_type, headers) + query
+        url = self._put(html, content_type, headers, path) + query
         return self.execute_at(
-            url, tool_name, tool_input, wait_for_user=wait_for_user, timeout=timeout, landing=landing
+            url, tool_name, tool_input, wait_for_user=wait_for_user, timeout=timeout, landing=landing, loaded=loaded
         )
 
     def execute_at(
