@@ -355,6 +355,16 @@ def test_the_loser_of_a_duplicate_name_registers_only_when_its_tool_changes(chro
         ("<object name=o></object><form toolname=a></form>", True),
         ("<meta http-equiv=refresh content=1><form toolname=a></form>", False),
         ("<form toolname=a></form>".encode("utf-16"), False),
+        # read as a browser tokenizes them, not as a pattern over the bytes would (adv20)
+        ('<form toolname=a></form><svg/onload="f()"></svg>', False),
+        ('<form toolname=a></form><img src="/x"onerror="f()">', False),
+        ('<body/onload="f()"><form toolname=a></form>', False),
+        ('<object/data="data:text/html,x"></object><form toolname=a></form>', False),
+        ("<a href=' java&#x09;script:f()'>a</a><form toolname=a></form>", False),
+        (b"<meta charset=iso-2022-jp><form toolname=a></form><scr\x1b(Bipt>f()</script>", False),
+        ("<form toolname=a data-x='toolname=\"'></form><form toolname=\"a\"></form>", False),
+        ("<p>toolname=\"</p><form toolname=a></form><form toolname=\"a\"></form>", False),
+        ("<p title='<script>'>toolname=a</p><form toolname=a></form>", True),
     ],
 )
 def test_one_load_suffices_only_where_no_load_can_differ(markup: str | bytes, one_load: bool) -> None:

@@ -6,8 +6,9 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Sequence
-from html import unescape
 from typing import Any
+
+import html5lib
 
 import formtools
 from formtools._conformance.browser import ChromiumOracle
@@ -20,29 +21,46 @@ from tests.support.callgen import calls_for
 PARSERS = ("auto", "html5lib")
 UTF8 = "text/html; charset=utf-8"
 
-#: what in a page's markup could make its document differ from one load to the next: a script
-#: (an element, a handler attribute, a ``javascript:`` URL), a nested document (an iframe, a
-#: frame, an object with data, an embed), a refresh
-_LOAD_DEPENDENT = re.compile(
-    rb"<script|javascript:|\son[a-z]+\s*=|<iframe|<frame[\s/>]|<object[^>]*\sdata\s*=|<embed|http-equiv", re.I
-)
-_TOOL_NAME = re.compile(rb"""\btoolname\s*=\s*("[^"]*"|'[^']*'|[^\s>]*)""", re.I)
+#: elements whose presence can make a document differ from one load to the next: scripts, and
+#: nested documents (with their own scripts); an ``<object>`` counts only with ``data``
+_LOAD_DEPENDENT_ELEMENTS = frozenset({"script", "iframe", "frame", "embed", "fencedframe", "portal"})
+#: encodings in which markup is not ASCII bytes: UTF-16 (a byte order mark, NUL bytes), the
+#: ISO-2022 family (ESC sequences that vanish from the text and split a word in the bytes)
+_NOT_ASCII_MARKUP = re.compile(rb"^(?:\xff\xfe|\xfe\xff)|[\x00\x1b]")
 
 
 def one_load_suffices(html: str | bytes) -> bool:
     """Whether one load of ``html`` tells its stability as two would
     (``ChromiumOracle.stable_tools(reload=False)``): nothing in it can make its document differ
-    from load to load, and no tool name comes twice (which of two such forms wins is the race
-    one load cannot see). Conservative: any ``toolname`` attribute counts, its value compared
-    without case, entities or surrounding spaces; a page in an encoding that is not
-    ASCII-compatible (NUL bytes: UTF-16) is taken to need two."""
+    from load to load (a script element, an event-handler attribute, a ``javascript:`` URL, a
+    nested document, a refresh), and no tool name comes twice (which of two such forms wins is
+    the race one load cannot see).
+
+    The bytes are read as an HTML parser reads them (html5lib, every byte a character: in each
+    ASCII-compatible encoding a page may be served in, the markup's ASCII bytes are the
+    characters the browser tokenizes, and a multi-byte character can only hide an ASCII letter
+    from it, never add one), so a handler after ``/`` or a quoted value, or a quote inside
+    another attribute, reads as the browser reads it. Conservative: any attribute named
+    ``on…``, any value holding ``javascript:`` once controls and spaces are taken out, any
+    ``toolname`` attribute on any element, compared without case or surrounding spaces; a page
+    whose markup is not ASCII bytes (UTF-16, ISO-2022) needs two loads."""
     body = html.encode("utf-8") if isinstance(html, str) else html
-    if b"\x00" in body or _LOAD_DEPENDENT.search(body):
+    if _NOT_ASCII_MARKUP.search(body):
         return False
-    names = [
-        unescape(value.strip(b"\"'").decode("utf-8", "replace")).strip().casefold()
-        for value in _TOOL_NAME.findall(body)
-    ]
+    names = []
+    for element in html5lib.parse(body.decode("latin-1"), namespaceHTMLElements=False).iter():
+        if not isinstance(element.tag, str):
+            continue  # a comment
+        tag = element.tag.rpartition("}")[2]
+        if tag in _LOAD_DEPENDENT_ELEMENTS or (tag == "object" and "data" in element.attrib):
+            return False
+        for name, value in element.attrib.items():
+            local = name.rpartition("}")[2] if isinstance(name, str) else name[1]
+            squeezed = "".join(c for c in value if c > " ").casefold()
+            if local.startswith("on") or "javascript:" in squeezed or local == "http-equiv":
+                return False
+            if local == "toolname":
+                names.append(value.strip().casefold())
     return len(names) == len(set(names))
 
 
