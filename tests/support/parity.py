@@ -76,9 +76,9 @@ def tool_differences(
     every load, each tool name once). Both are given ``content_type`` (a page's
     bytes served as ``text/html`` are decoded as its ``<meta>`` says); Chromium gets
     ``headers`` too (see :meth:`ChromiumOracle.tools`)."""
-    answer = chromium.stable_tools(
-        html, content_type=content_type, headers=headers, reload=not one_load_suffices(html)
-    )
+    # (a response header, such as Refresh, can change a document as its markup can: two loads)
+    one_load = not headers and one_load_suffices(html)
+    answer = chromium.stable_tools(html, content_type=content_type, headers=headers, reload=not one_load)
     assert answer.stable, label
     return answer_differences(answer.tools, html, label, content_type)
 
