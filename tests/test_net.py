@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import ipaddress
 import pickle
+import tempfile
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -592,6 +594,16 @@ def test_tls_connects_to_the_pinned_address_but_verifies_the_name(
             assert "certificate" in text.lower() or "hostname" in text.lower()
             assert text.endswith(".") and ". " not in text and "_ssl.c" not in text, text
         assert len(server.seen) == 1
+
+
+def test_a_throwaway_certificate_leaves_nothing_in_the_temporary_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server's chain goes through a file (ssl loads it from none else): every run left a
+    folder holding the test key pair in the temporary directory."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    certificates("pinned.example")
+    assert list(tmp_path.iterdir()) == []
 
 
 # --- redirects as browsers follow them --------------------------------------------------------

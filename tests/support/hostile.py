@@ -363,14 +363,17 @@ def certificates(*names: str) -> tuple[ssl.SSLContext, ssl.SSLContext, list[str]
     leaf_key = ec.generate_private_key(ec.SECP256R1())
     leaf = build(names[0], leaf_key, ca_name, ca_key, False)
 
-    folder = Path(tempfile.mkdtemp(prefix="formtools-tls-"))
-    (folder / "leaf.pem").write_bytes(
-        leaf.public_bytes(serialization.Encoding.PEM)
-        + leaf_key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                 serialization.NoEncryption())
-    )
     server = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    server.load_cert_chain(folder / "leaf.pem")
+    # ssl loads a chain from a file only: one that lives as long as the loading (it held a
+    # private key in a folder every run left in the temporary directory)
+    with tempfile.TemporaryDirectory(prefix="formtools-tls-") as folder:
+        pem = Path(folder) / "leaf.pem"
+        pem.write_bytes(
+            leaf.public_bytes(serialization.Encoding.PEM)
+            + leaf_key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                     serialization.NoEncryption())
+        )
+        server.load_cert_chain(pem)
     asked: list[str] = []
 
     def remember(sock: Any, name: str | None, context: Any) -> None:
