@@ -8,7 +8,8 @@ Runs, one after the other, each benchmark with ``--json`` (their own output goes
 run): ``bench_formpages.py`` (batch ``--jobs 1`` against the fastest parse-only baseline),
 ``bench_scaling.py`` (``--jobs`` 1, 2 … and start-up), ``bench_memory.py`` (RSS per worker over
 10,000 pages), ``bench_execute.py`` (dry runs, bridge calls, Chromium ``executeTool``) and
-``bench_spark.py`` (the PySpark job in ``local[2]`` against ``batch --jobs 2``). Then it renders
+``bench_spark.py`` (the PySpark job in ``local[2]`` against ``batch --jobs 2``) and
+``bench_validate.py`` (``validate_input`` and ``prepare_call`` calls per CPU second). Then it renders
 the section: the machine, the versions and the date first, then the figures. The section in
 README.md lies between ``<!-- performance:begin -->`` and ``<!-- performance:end -->``; with
 ``--write`` that block is replaced and nothing else is touched. ``--keep DIR`` keeps the JSON
@@ -44,6 +45,7 @@ BENCHMARKS: dict[str, tuple[str, list[str], list[str]]] = {
     "memory": ("bench_memory.py", [], ["--pages", "1000"]),
     "execute": ("bench_execute.py", [], ["--quick"]),
     "spark": ("bench_spark.py", [], ["--quick"]),
+    "validate": ("bench_validate.py", [], ["--quick"]),
 }
 
 
@@ -184,6 +186,21 @@ def _spark(found: dict[str, Any]) -> list[list[str]]:
     ]]
 
 
+def _validate(found: dict[str, Any]) -> list[list[str]]:
+    profiles = ("html", "chromium", "portable")
+    cells = "; ".join(
+        f"{profile} {found[f'{profile}/validate_input']['calls_per_s']:,.0f} / "
+        f"{found[f'{profile}/prepare_call']['calls_per_s']:,.0f}"
+        for profile in profiles
+    )
+    inputs = found["html/validate_input"]["calls"]
+    return [[
+        f"`validate_input` / `prepare_call` calls/s (CPU, best round; every fixture tool's seeded "
+        f"and type-confused inputs, {inputs:,} under `html`)",
+        cells,
+    ]]
+
+
 def _goals(results: dict[str, dict[str, Any]]) -> list[list[str]]:
     """Issue 16's goals against the figures of this run, so that where they stand is generated
     with them instead of written beside them by hand (and going stale at the next run)."""
@@ -234,6 +251,7 @@ RENDER: dict[str, Callable[[dict[str, Any]], list[list[str]]]] = {
     "memory": _memory,
     "execute": _execute,
     "spark": _spark,
+    "validate": _validate,
 }
 
 
