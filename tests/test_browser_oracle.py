@@ -364,7 +364,13 @@ def test_the_loser_of_a_duplicate_name_registers_only_when_its_tool_changes(chro
         (b"<meta charset=iso-2022-jp><form toolname=a></form><scr\x1b(Bipt>f()</script>", False),
         ("<form toolname=a data-x='toolname=\"'></form><form toolname=\"a\"></form>", False),
         ("<p>toolname=\"</p><form toolname=a></form><form toolname=\"a\"></form>", False),
-        ("<p title='<script>'>toolname=a</p><form toolname=a></form>", True),
+        # every character is read as possible markup: no parser state hides a handler (review20)
+        ("<style><!--</style><script>f()</script>--><form toolname=a></form>", False),
+        ("<form toolname=a><select name=s><img src=x onerror=f()></select></form>", False),
+        ("<select><div><form toolname=a></form></div></select><form toolname=a></form>", False),
+        ("<!-- <iframe> --><form toolname=a></form>", False),
+        ("<p>toolname=a</p><form toolname=a></form>", False),
+        ("<form toolname=a tooldescription='search on the site'><input name=q></form>", True),
     ],
 )
 def test_one_load_suffices_only_where_no_load_can_differ(markup: str | bytes, one_load: bool) -> None:

@@ -647,7 +647,8 @@ class ChromiumOracle:
         headers: Sequence[tuple[str, str]] = (),
         reload: bool = True,
     ) -> OracleAnswer:
-        """Ask twice, each time with a fresh navigation, and say whether the answers agree.
+        """Ask twice and say whether the answers agree: each time with a fresh navigation, or,
+        with ``reload=False``, in one (below).
 
         The second run re-evaluates every form (see :meth:`tools`), so a page whose answer
         depends on how the parser happened to split it is reported as unstable even when the

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -257,15 +259,23 @@ def regex_matches(pattern: CompiledPattern, text: str) -> bool:
 
 
 class PatternCache:
-    """A function compiling a pattern, its answers kept for 4,096 patterns, a refusal
-    (:class:`~formtools.errors.Unsupported`) included: ``lru_cache`` keeps no exception, so a
-    pattern formtools refuses was read, measured and handed to regress again at every value
-    checked against it (a page's 60 nesting shapes cost 2 s per value). A refusal comes back as
-    a new exception with the same message."""
+    """A function compiling a pattern, its answers kept for the 4,096 patterns used last, a
+    refusal (:class:`~formtools.errors.Unsupported`) included: ``lru_cache`` keeps no
+    exception, so a pattern formtools refuses was read, measured and handed to regress again at
+    every value checked against it (a page's 60 nesting shapes cost 2 s per value). A refusal
+    comes back as a new exception with the same message.
+
+    The answers kept are bounded by their patterns' length too (:data:`_CACHED_CHARACTERS` in
+    all): a compiled pattern takes about 60 bytes per character of its source (10,000
+    alternatives: 1.2 MB), so 4,096 of the largest a page may hold would keep gigabytes in a
+    long-lived ``serve``; the least recently used go first, and a pattern longer than the whole
+    bound is compiled at each use and never kept."""
 
     def __init__(self, compile_pattern: Callable[[str], CompiledPattern | None]) -> None:
         self._compile_pattern = compile_pattern
-        self._outcomes = lru_cache(maxsize=4096)(self._outcome)
+        self._outcomes: OrderedDict[str, CompiledPattern | None | str] = OrderedDict()
+        self._characters = 0  # of the patterns kept
+        self._lock = threading.Lock()
         update_wrapper(self, compile_pattern)
 
     def _outcome(self, pattern: str) -> CompiledPattern | None | str:
@@ -276,15 +286,37 @@ class PatternCache:
         except Unsupported as refusal:
             return str(refusal)
 
+    def _kept(self, pattern: str) -> CompiledPattern | None | str:
+        with self._lock:
+            if pattern in self._outcomes:
+                self._outcomes.move_to_end(pattern)
+                return self._outcomes[pattern]
+        outcome = self._outcome(pattern)  # (compiled outside the lock: another thread may too)
+        with self._lock:
+            if pattern not in self._outcomes:
+                self._outcomes[pattern] = outcome
+                self._characters += len(pattern)
+                while len(self._outcomes) > _CACHED_PATTERNS or self._characters > _CACHED_CHARACTERS:
+                    evicted, _ = self._outcomes.popitem(last=False)
+                    self._characters -= len(evicted)
+        return outcome
+
     def __call__(self, pattern: str) -> CompiledPattern | None:
-        outcome = self._outcomes(pattern)
+        outcome = self._kept(pattern)
         if isinstance(outcome, str):
             raise Unsupported(outcome)
         return outcome
 
     def cache_clear(self) -> None:
         """Forget every answer (tests that count compilations start from none)."""
-        self._outcomes.cache_clear()
+        with self._lock:
+            self._outcomes.clear()
+            self._characters = 0
+
+
+#: :class:`PatternCache`'s bounds: answers kept, and the characters of their patterns in all
+_CACHED_PATTERNS: Final = 4096
+_CACHED_CHARACTERS: Final = 1_000_000
 
 
 @PatternCache
