@@ -274,7 +274,7 @@ def test_patterns_within_the_limits_are_matched(monkeypatch: pytest.MonkeyPatch)
     match about 0.05 s (0.12 s with its helper's start) of the 0.25 s it may take, and on a
     loaded machine (a full run on two cores) it missed the deadline now and then, an answer of
     the budget, which tests/test_pattern_budget.py holds, not of these limits. Whether the
-    limits' worst case fits the budget on a given machine is a speed figure, a benchmark's.
+    limits' worst case fits the budget on a given machine is a speed figure, a benchmark's."""
     monkeypatch.setattr(microsyntax, "MATCH_BUDGET", 60.0)
     monkeypatch.setattr(microsyntax, "CALL_MATCH_BUDGET", 120.0)
     patterns = ["a|" * 9_999 + "b", "(?:a?){1000000}", "(?:b|a){1000}x?"]
