@@ -371,6 +371,7 @@ def test_the_loser_of_a_duplicate_name_registers_only_when_its_tool_changes(chro
         ("<!-- <iframe> --><form toolname=a></form>", False),
         ("<p>toolname=a</p><form toolname=a></form>", False),
         ("<form toolname=a tooldescription='search on the site'><input name=q></form>", True),
+        ("<form toolname=a><input name=q value='&#" + "1" * 5000 + ";'></form>", False),
     ],
 )
 def test_one_load_suffices_only_where_no_load_can_differ(markup: str | bytes, one_load: bool) -> None:

@@ -61,7 +61,10 @@ def one_load_suffices(html: str | bytes) -> bool:
     text = body.decode("latin-1")
     if _LOAD_DEPENDENT.search(text) or (_OBJECT.search(text) and _DATA.search(text)):
         return False
-    if "javascript:" in "".join(c for c in unescape(text) if c > " ").casefold():
+    try:
+        if "javascript:" in "".join(c for c in unescape(text) if c > " ").casefold():
+            return False
+    except ValueError:  # a numeric reference of more digits than int() reads: two loads
         return False
     names = [unescape(value).casefold() for value in _TOOL_NAME.findall(text)]
     return len(names) == len(set(names))
