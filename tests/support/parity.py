@@ -30,10 +30,10 @@ _LOAD_DEPENDENT = re.compile(
 )
 #: an ``<object>`` runs nothing without ``data`` (looked for anywhere, with the same spelling)
 _OBJECT, _DATA = re.compile(r"<object", re.I), re.compile(r"[\s/\"']data\s*=", re.I)
-#: each ``toolname`` attribute's value, wherever the word is: cut at a quote, a space, ``<``,
-#: ``/`` or ``>`` (a stray quote before it cannot carry the next name away; cutting a value
+#: each ``toolname`` attribute's value, wherever the word is, spaces before it skipped: cut at
+#: a quote, a space, ``<``, ``/`` or ``>`` (a stray quote before it cannot carry the next name away; cutting a value
 #: short can only make two names alike, and two loads be asked)
-_TOOL_NAME = re.compile(r"""toolname(?:\s*=\s*["']?([^"'\s<>/]*))?""", re.I)
+_TOOL_NAME = re.compile(r"""toolname(?:\s*=\s*["']?\s*([^"'\s<>/]*))?""", re.I)
 #: encodings in which markup is not ASCII bytes: UTF-16 (a byte order mark, NUL bytes), the
 #: ISO-2022 family (ESC sequences that vanish from the text and split a word in the bytes)
 _NOT_ASCII_MARKUP = re.compile(rb"^(?:\xff\xfe|\xfe\xff)|[\x00\x1b]")
