@@ -1185,8 +1185,8 @@ class _Parser(html5lib.HTMLParser):  # type: ignore[misc]  # html5lib is untyped
 def _own_phases() -> Mapping[str, type]:
     """The insertion modes formtools changes, as subclasses of html5lib's (which its getPhases
     makes once per process). Made once too: they hold no state of a parse, and making their 16
-    classes (for 11 modes) for each parse cost a millisecond, three times html5lib's whole parse of a short
-    page."""
+    classes (for 11 modes) for each parse cost a millisecond, three times html5lib's whole parse
+    of a short page."""
     html5libs = getPhases(False)
     phases = {
         "inBody": _customizable_select_in_body(_template_aware_in_body(html5libs["inBody"])),
