@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import sys
 import threading
@@ -268,6 +269,71 @@ def test_a_number_option_out_of_its_range_is_one_line_and_exit_2(command: str, o
 def test_formtools_alone_shows_its_help() -> None:
     done = run()
     assert done.returncode == 2 and b"Usage: python -m formtools" in done.stdout
+
+
+def _help_sources() -> dict[str, list[str]]:
+    """What each ``--help`` page is written from, by command ('' for formtools itself): the
+    command's docstring and every parameter's help, as the source spells them; for formtools
+    itself, the first paragraph of each command's."""
+    import typer.main
+
+    from formtools.cli import app
+
+    group = typer.main.get_command(app)
+    commands = getattr(group, "commands")
+    listed = ((command.help or "").partition("\n\n")[0] for command in commands.values())
+    sources = {"": [group.help or "", *listed]}  # the list shows a command's first paragraph
+    for name, command in commands.items():
+        shown = sorted(command.params, key=lambda param: param.param_type_name != "argument")  # a panel each
+        sources[name] = [command.help or "", *(getattr(param, "help", None) or "" for param in shown)]
+    return sources
+
+
+def _breaks_early(lines: list[str], width: int) -> list[tuple[str, str]]:
+    """Pairs of lines of one paragraph where the second's first word would have fitted on the
+    first: a line broken before the width, not wrapped at it."""
+    return [
+        (first, second)
+        for first, second in zip(lines, lines[1:])
+        if first and second and len(first) + 1 + len(second.split()[0]) <= width
+    ]
+
+
+def test_every_help_page_says_all_its_source_says_in_flowing_paragraphs() -> None:
+    """A newcomer's first read is ``--help``. Each page shows every word its docstring and its
+    options' help say, in order, with no source markup (RST's double backticks showed raw) and
+    no line broken before the width: the rich mode kept the docstrings' source line breaks, so
+    ``validate``'s line in the command list and ``call``'s paragraphs broke mid-sentence."""
+    sources = _help_sources()
+    env = {**ENV, "COLUMNS": "80"}
+    for name, texts in sources.items():
+        args = [name, "--help"] if name else ["--help"]
+        done = subprocess.run([*formtools_command(env), *args], capture_output=True, env=env, timeout=60)
+        page = done.stdout.decode()
+        assert done.returncode == 0 and "`" not in page, page
+        shown = re.findall(r"[\w'-]+", page)
+        at = 0
+        for word in re.findall(r"[\w'-]+", " ".join(texts).partition("\f")[0]):
+            assert word in shown[at:], f"{args}: {word!r} not shown (in order)"
+            at = shown.index(word, at) + 1
+        lines = page.splitlines()
+        header = lines[lines.index(next(line for line in lines if "Usage:" in line)) + 1 :]
+        header = header[: next((i for i, line in enumerate(header) if line.startswith("╭")), len(header))]
+        width = max(len(line.strip()) for line in header)
+        for paragraph in "\n".join(line.strip() for line in header).split("\n\n"):
+            assert not _breaks_early(paragraph.split("\n"), width), (args, paragraph)
+        if not name:  # the command list: a description column whose cells continue indented
+            start = lines.index(next(line for line in lines if "─ Commands ─" in line))
+            table = [line[1:-1] for line in lines[start + 1 :] if line.startswith("│")]
+            column = len(table[0]) - len(table[0].split(maxsplit=1)[1])
+            cells: list[list[str]] = []
+            for row in table:
+                if row[:column].strip():
+                    cells.append([])
+                cells[-1].append(row[column:].rstrip())
+            width = max(len(line) for cell in cells for line in cell)
+            for cell in cells:
+                assert not _breaks_early(cell, width), cell
 
 
 def test_openai_tools_are_portable_unless_a_profile_is_named() -> None:

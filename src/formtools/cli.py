@@ -44,6 +44,9 @@ app = typer.Typer(
     add_completion=True,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    # The docstrings are the help pages: Markdown joins their source lines into paragraphs and
+    # shows ``code`` as code, where the default mode kept every source line break and the backticks.
+    rich_markup_mode="markdown",
     help="Turn HTML forms into WebMCP tools, without a browser.",
 )
 
