@@ -214,6 +214,8 @@ def test_extract_from_a_url_follows_redirects_and_decodes_by_header() -> None:
         (("lint",), "Missing argument 'page'."),
         (("nosuchcommand",), "No such command 'nosuchcommand'."),
         (("batch", str(PAGE), "--jobs", "x", "--out", "-"), "Invalid value for '--jobs'"),
+        (("lint", str(PAGE), "--json", "--format", "sarif"), "--json and --format sarif ask for two formats"),
+        (("lint", str(PAGE), "--format", "bogus", "--json"), "--format: unknown value 'bogus'"),
     ],
 )
 def test_command_line_mistakes_are_one_line_and_exit_2(args: tuple[str, ...], message: str) -> None:

@@ -222,7 +222,10 @@ def lint(
     from formtools._spec.jsjson import dumps
     from formtools._synth.diagnostics import Severity
 
-    chosen = "json" if json else _choice(format, LINT_FORMATS, "--format")
+    chosen = _choice(format, LINT_FORMATS, "--format")
+    if json and chosen not in ("text", "json"):  # "text" is also what no --format means
+        raise UsageProblem(f"--json and --format {chosen} ask for two formats: give one")
+    chosen = "json" if json else chosen
     result = _extraction(page, profile, base_url, all_forms)
     page = without_credentials(page)  # every format names the page: a URL without its user name and password
     diagnostics = list(result.diagnostics)
