@@ -227,6 +227,51 @@ def test_a_call_in_the_loaded_page_loads_it_no_second_time(chromium: ChromiumOra
         chromium.execute_at(url, "t", {"q": "a b"}, loaded=True)
 
 
+#: a form with every kind of control a call changes, and values for each (an out-of-range
+#: number and an unknown key are refused); each call of a seeded draw sets a few
+AGAIN_PAGE = """<!doctype html><form toolname=t tooldescription=d toolautosubmit method=post action=/again-sent>
+<input name=text value=default><input type=number name=n value=3 min=0 max=9><input type=checkbox name=c checked>
+<input type=checkbox name=g value=a><input type=checkbox name=g value=b checked>
+<input type=radio name=r value=x checked><input type=radio name=r value=y>
+<select name=s><option>one<option selected>two<option>three</select>
+<select name=m multiple><option selected>p<option>q<option>r</select><textarea name=ta>area</textarea></form>"""
+AGAIN_VALUES: dict[str, list[object]] = {
+    "text": ["a b", "", "ü"], "n": [1, 20, 5], "c": [True, False], "g": [[], ["a"], ["a", "b"]],
+    "r": ["y", "x"], "s": ["one", "three"], "m": [["q"], []], "ta": ["x\ny"], "zz": [1],
+}
+
+
+@pytest.mark.browser
+def test_calls_made_again_in_one_load_answer_as_each_in_a_fresh_load(chromium: ChromiumOracle) -> None:
+    """``execute(…, again=True)``: seeded calls one after another in one load of a page, its form
+    reset before each, answer as each in a fresh load, refusals and submissions alike; the site
+    served the page once. Made without the reset (``loaded=True``, a misuse) the same calls
+    answer otherwise: each carries what the calls before it set. A call that leaves the page (a
+    landing) makes the next one load it afresh."""
+    rng = random.Random("again")
+    inputs = [
+        {key: rng.choice(AGAIN_VALUES[key]) for key in rng.sample(sorted(AGAIN_VALUES), rng.randint(1, 4))}
+        for _ in range(6)
+    ]
+    inputs[2:2], inputs[5:5] = [{"n": 20, "c": False}], [{"zz": 1}]  # refused: out of range, unknown
+    inputs.append({})
+    site = chromium.site
+    fresh = [chromium.execute(AGAIN_PAGE, "t", tool_input, path="/again-fresh", landing=False) for tool_input in inputs]
+    assert {answer.error is None for answer in fresh} == {True, False}  # refusals and submissions
+    first = len(site.requests)
+    again = [chromium.execute(AGAIN_PAGE, "t", tool_input, path="/again", landing=False, again=True) for tool_input in inputs]
+    assert again == fresh
+    assert [request.path for request in site.requests[first:]].count("/again") == 1
+    carried = [chromium.execute(AGAIN_PAGE, "t", tool_input, path="/again", landing=False, loaded=True) for tool_input in inputs]
+    assert carried != fresh
+    site.put("/again-landing", b"<p>landed")
+    landing = AGAIN_PAGE.replace("/again-sent", "/again-landing")
+    first = len(site.requests)
+    for _ in range(2):
+        chromium.execute(landing, "t", {}, path="/again-lands", again=True)
+    assert [request.path for request in site.requests[first:]].count("/again-lands") == 2
+
+
 @pytest.mark.browser
 def test_a_submission_lands_only_on_a_page_the_site_serves(chromium: ChromiumOracle) -> None:
     """``execute`` answers a submission to a path the site has no page for with 204 No Content
