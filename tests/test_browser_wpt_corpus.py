@@ -155,10 +155,12 @@ def test_catastrophic_patterns_answer_as_chromium_does(chromium: ChromiumOracle)
 def test_a_cli_call_on_a_catastrophic_pattern_answers_chromiums_error_in_time(chromium: ChromiumOracle, tmp_path: Path) -> None:
     """``formtools call … --dry-run``, a real process, on each page of :data:`CATASTROPHIC` (two
     controls each, so the call spends its budget on both): it ran for hours; now it exits 1
-    within a generous bound, with the problems Chromium reports for the same call."""
+    within a generous bound of CPU, with the problems Chromium reports for the same call. (The
+    bound was on wall time, which a loaded machine's scheduler decides: two calls took 10.3 and
+    11.1 s at load 18.)"""
+    import resource
     import subprocess
     import sys
-    import time
 
     rng = random.Random("catastrophic-cli")
     slow, differences = [], []
@@ -173,15 +175,16 @@ def test_a_cli_call_on_a_catastrophic_pattern_answers_chromiums_error_in_time(ch
         theirs = outcome_of(chromium.execute(page, "t", tool_input, path=path))
         saved = tmp_path / f"{number}.html"
         saved.write_text(page, "utf-8")
-        start = time.perf_counter()
+        start = resource.getrusage(resource.RUSAGE_CHILDREN)
         done = subprocess.run(
             [sys.executable, "-m", "formtools", "call", str(saved), "t", "--dry-run",
              "--base-url", chromium.site.origin + path, "--input", json.dumps(tool_input)],
-            capture_output=True, text=True, timeout=20,
+            capture_output=True, text=True, timeout=60,  # a hang's guard (as above), not the bound
         )
-        took = time.perf_counter() - start
+        end = resource.getrusage(resource.RUSAGE_CHILDREN)  # the process and its match helpers
+        took = end.ru_utime - start.ru_utime + end.ru_stime - start.ru_stime
         if took > 10:
-            slow.append(f"{pattern!r}: {took:.1f} s")
+            slow.append(f"{pattern!r}: {took:.1f} s of CPU")
         # Chromium: "Form validation failed: q: <message>. r: <message>. "; the CLI: one line
         # per problem, "formtools: q: <message> (patternMismatch)"
         lines = done.stderr.splitlines() if done.returncode == 1 else [done.stderr]
