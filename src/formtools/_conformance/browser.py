@@ -730,7 +730,8 @@ class ChromiumOracle:
         ``dict`` becomes an object, keeping its key order except that JavaScript puts
         integer-like keys first); a string, ``None`` or a list shows how binding rejects it.
 
-        The page is loaded afresh for every call, so a call never sees an earlier call's values.
+        The page is loaded afresh for every call, so a call never sees an earlier call's values
+        (with ``again``, its forms are reset instead where that gives the same page).
         It is served at ``path`` (a fresh ``/oracle/<n>`` by default); give a fixed path when the
         answer must not depend on the call's number, since ``action=""`` submits to the page's
         own URL. ``query`` (a query and/or fragment, ``?…#…``) is appended to the URL the page is
