@@ -14,7 +14,7 @@ import urllib.request
 import pytest
 
 from formtools._conformance.browser import ChromiumOracle, LocalSite, OracleError
-from tests.support.parity import one_load_suffices
+from tests.support.parity import calls_may_share_a_load, one_load_suffices
 
 TWO_FORMS = """<!doctype html>
 <form toolname="zeta" tooldescription="Search" tooltitle="Find" toolautosubmit>
@@ -422,6 +422,21 @@ def test_the_loser_of_a_duplicate_name_registers_only_when_its_tool_changes(chro
 )
 def test_one_load_suffices_only_where_no_load_can_differ(markup: str | bytes, one_load: bool) -> None:
     assert one_load_suffices(markup) is one_load
+
+
+@pytest.mark.parametrize(
+    "markup, shared",
+    [
+        ("<form toolname=a><input name=q></form>", True),
+        ("<form toolname=a><input name=q onchange=f()></form>", False),
+        # a form in a closed shadow root is out of every reset's reach; any mode is refused
+        ("<div><template shadowrootmode=closed><form toolname=a><input name=q></form></template></div>", False),
+        ("<div><template ShadowRootMode=open><form toolname=a></form></template></div>", False),
+        ("<div><template><form toolname=a></form></template></div>", True),
+    ],
+)
+def test_calls_may_share_a_load_only_where_a_reset_undoes_a_call(markup: str, shared: bool) -> None:
+    assert calls_may_share_a_load(markup) is shared
 
 
 def _load_dependent_spellings(rng: random.Random) -> tuple[str, str]:
