@@ -89,6 +89,7 @@ CHROMIUM_ARGS = (
 )
 
 Tool = dict[str, Any]
+_Served = tuple[bytes, tuple[tuple[str, str], ...]]  # a page's body and headers, as LocalSite serves it
 _Answer = TypeVar("_Answer")
 
 
@@ -442,9 +443,10 @@ class ChromiumOracle:
         self._numbers = itertools.count(1)
         self._navigations = 0  # main-frame navigations committed so far in this tab
         self._loads = 0  # pages loaded in this tab, and calls made again in a loaded one
-        #: the URL of the document the tab shows while nothing but its controls' state differs
-        #: from the page as loaded (see :meth:`execute_at`'s ``again``); None otherwise
-        self._as_loaded: str | None = None
+        #: the URL of the document the tab shows, and what the site served there when it was
+        #: loaded, while nothing but its controls' state differs from the page as loaded (see
+        #: :meth:`execute_at`'s ``again``); None otherwise
+        self._as_loaded: tuple[str, _Served | None] | None = None
         self._crashed = False
 
     def __enter__(self) -> ChromiumOracle:
@@ -536,7 +538,14 @@ class ChromiumOracle:
         self._loads += 1
         self._as_loaded = None
         self.page.goto(url, timeout=timeout * 1000)
-        self._as_loaded = url
+        self._as_loaded = (url, self._served_at(url))
+
+    def _served_at(self, url: str) -> _Served | None:
+        """What :attr:`site` serves at ``url`` now (None: no page of the site's)."""
+        origin = self.site.origin
+        if not url.startswith(origin + "/"):
+            return None
+        return self.site.served(url[len(origin) :].partition("#")[0].partition("?")[0])
 
     def _note_crash(self, page: Page) -> None:
         self._crashed = True
@@ -789,13 +798,14 @@ class ChromiumOracle:
 
         ``again``: the call is made in the document the tab shows when that is the one the last
         load of ``url`` made and nothing but its controls' state can differ from the page as
-        loaded: it was only read since, or only called, each call refused or submitted without
-        leaving its URL (answered ``204 No Content``, say). Its forms are then reset
-        first (``HTMLFormElement.prototype.reset``, open shadow trees too), which gives every
-        control the value, checkedness and selectedness a fresh load gives it, and the call costs
-        no page load. Otherwise (a call that landed, navigated within the document, closed a
-        dialog, waited for a user or failed; another page loaded since) the page is loaded
-        afresh. Only for a page whose document holds no state of its own beyond its controls'
+        loaded: the site still serves the page it was loaded from, and it was only read since,
+        or only called, each call refused or submitted without leaving its URL (answered ``204 No
+        Content``, say). Its forms are then reset first (``HTMLFormElement.prototype.reset``,
+        open shadow trees too), which gives every control the value, checkedness and
+        selectedness a fresh load gives it, and the call costs no page load. Otherwise (a call
+        that landed elsewhere, navigated within the document, closed a dialog, waited for a user
+        or failed; another page loaded since, or other content put at the URL) the page is
+        loaded afresh. Only for a page whose document holds no state of its own beyond its controls'
         (no script, event handler, nested document, refresh or closed shadow root:
         ``tests/support/parity.py::calls_may_share_a_load``), which the caller has not changed
         itself. Each such call counts as a load towards :attr:`renew_every` (the renderer's
@@ -804,9 +814,11 @@ class ChromiumOracle:
 
         if loaded and self.page.url != url:
             raise ValueError(f"the tab shows {self.page.url}, not {url}")
+        served = self._served_at(url)
         reuse = (
             again
-            and self._as_loaded == url
+            and served is not None
+            and self._as_loaded == (url, served)  # (the page served then is the page served now)
             and self.page.url == url
             and not self._crashed
             and self._loads < self.renew_every
@@ -818,14 +830,16 @@ class ChromiumOracle:
                 elif reuse:
                     self.page.evaluate(_RESET_JS)
                     self._loads += 1
-                self._as_loaded = None
+                else:  # loaded by the caller
+                    self._as_loaded = (url, served)
+                document, self._as_loaded = self._as_loaded, None
                 # a submission to a path the site has no page for gets no landing document
                 with self.site.without_landing(pages_too=not landing):
                     answer = self._execute(tool_name, tool_input, wait_for_user, timeout)
                 # refused, or submitted and still at the page (answered 204, or landed on a new
                 # load of the same URL): nothing but the controls' state changed
                 left_as_loaded = answer.error is not None or (answer.request is not None and self.page.url == url)
-                self._as_loaded = url if left_as_loaded else None
+                self._as_loaded = document if left_as_loaded else None
                 return answer
             except PlaywrightError as error:
                 crashed = self._crashed
