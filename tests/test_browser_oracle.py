@@ -14,7 +14,7 @@ import urllib.request
 import pytest
 
 from formtools._conformance.browser import ChromiumOracle, LocalSite, OracleError
-from tests.support.parity import one_load_suffices
+from tests.support.parity import calls_may_share_a_load, one_load_suffices
 
 TWO_FORMS = """<!doctype html>
 <form toolname="zeta" tooldescription="Search" tooltitle="Find" toolautosubmit>
@@ -227,6 +227,55 @@ def test_a_call_in_the_loaded_page_loads_it_no_second_time(chromium: ChromiumOra
         chromium.execute_at(url, "t", {"q": "a b"}, loaded=True)
 
 
+#: a form with every kind of control a call changes, and values for each (an out-of-range
+#: number and an unknown key are refused); each call of a seeded draw sets a few
+AGAIN_PAGE = """<!doctype html><form toolname=t tooldescription=d toolautosubmit method=post action=/again-sent>
+<input name=text value=default><input type=number name=n value=3 min=0 max=9><input type=checkbox name=c checked>
+<input type=checkbox name=g value=a><input type=checkbox name=g value=b checked>
+<input type=radio name=r value=x checked><input type=radio name=r value=y>
+<select name=s><option>one<option selected>two<option>three</select>
+<select name=m multiple><option selected>p<option>q<option>r</select><textarea name=ta>area</textarea></form>"""
+AGAIN_VALUES: dict[str, list[object]] = {
+    "text": ["a b", "", "ü"], "n": [1, 20, 5], "c": [True, False], "g": [[], ["a"], ["a", "b"]],
+    "r": ["y", "x"], "s": ["one", "three"], "m": [["q"], []], "ta": ["x\ny"], "zz": [1],
+}
+
+
+@pytest.mark.browser
+def test_calls_made_again_in_one_load_answer_as_each_in_a_fresh_load(chromium: ChromiumOracle) -> None:
+    """``execute(…, again=True)``: seeded calls one after another in one load of a page, its form
+    reset before each, answer as each in a fresh load, refusals and submissions alike; the site
+    served the page once. Made without the reset (``loaded=True``, a misuse) the same calls
+    answer otherwise: each carries what the calls before it set. Other content put at the URL,
+    or a call that changed more than the controls (closed its dialog), makes the next call load
+    the page afresh."""
+    rng = random.Random("again")
+    inputs = [
+        {key: rng.choice(AGAIN_VALUES[key]) for key in rng.sample(sorted(AGAIN_VALUES), rng.randint(1, 4))}
+        for _ in range(4)
+    ]
+    inputs[1:1], inputs[3:3] = [{"n": 20, "c": False}], [{"zz": 1}]  # refused: out of range, unknown
+    inputs.append({})
+    site = chromium.site
+    fresh = [chromium.execute(AGAIN_PAGE, "t", tool_input, path="/again-fresh", landing=False) for tool_input in inputs]
+    assert {answer.error is None for answer in fresh} == {True, False}  # refusals and submissions
+    first = len(site.requests)
+    again = [chromium.execute(AGAIN_PAGE, "t", tool_input, path="/again", landing=False, again=True) for tool_input in inputs]
+    assert again == fresh
+    assert [request.path for request in site.requests[first:]].count("/again") == 1
+    carried = [chromium.execute(AGAIN_PAGE, "t", tool_input, path="/again", landing=False, loaded=True) for tool_input in inputs]
+    assert carried != fresh
+    # other content at the same path is loaded, not answered by the document of the first
+    other = chromium.execute(AGAIN_PAGE.replace("=default", "=other"), "t", {}, path="/again", landing=False, again=True)
+    assert other.request is not None and other.request.body.startswith(b"text=other&")
+    assert [request.path for request in site.requests[first:]].count("/again") == 2
+    dialog = "<dialog open><form toolname=t tooldescription=d toolautosubmit method=dialog><input name=a></form></dialog>"
+    first = len(site.requests)
+    for _ in range(2):  # the first closes the dialog: no reset opens it again
+        assert chromium.execute(dialog, "t", {"a": "x"}, path="/again-dialog", again=True).result is None
+    assert [request.path for request in site.requests[first:]].count("/again-dialog") == 2
+
+
 @pytest.mark.browser
 def test_a_submission_lands_only_on_a_page_the_site_serves(chromium: ChromiumOracle) -> None:
     """``execute`` answers a submission to a path the site has no page for with 204 No Content
@@ -377,6 +426,21 @@ def test_the_loser_of_a_duplicate_name_registers_only_when_its_tool_changes(chro
 )
 def test_one_load_suffices_only_where_no_load_can_differ(markup: str | bytes, one_load: bool) -> None:
     assert one_load_suffices(markup) is one_load
+
+
+@pytest.mark.parametrize(
+    "markup, shared",
+    [
+        ("<form toolname=a><input name=q></form>", True),
+        ("<form toolname=a><input name=q onchange=f()></form>", False),
+        # a form in a closed shadow root is out of every reset's reach; any mode is refused
+        ("<div><template shadowrootmode=closed><form toolname=a><input name=q></form></template></div>", False),
+        ("<div><template ShadowRootMode=open><form toolname=a></form></template></div>", False),
+        ("<div><template><form toolname=a></form></template></div>", True),
+    ],
+)
+def test_calls_may_share_a_load_only_where_a_reset_undoes_a_call(markup: str, shared: bool) -> None:
+    assert calls_may_share_a_load(markup) is shared
 
 
 def _load_dependent_spellings(rng: random.Random) -> tuple[str, str]:

@@ -37,7 +37,7 @@ from formtools._conformance.browser import ChromiumOracle
 from formtools._conformance.diff import unified_diff
 from scripts.record_chromium_calls import outcome_of
 from tests.support.callgen import calls_for
-from tests.support.parity import call_differences
+from tests.support.parity import call_differences, calls_may_share_a_load, one_load_suffices
 
 pytestmark = pytest.mark.browser
 
@@ -58,7 +58,8 @@ def test_wpt_pages_give_chromiums_tools_and_calls(chromium: ChromiumOracle) -> N
     differences, calls = [], 0
     for number, entry in enumerate(PAGES):
         page, source = entry["markup"], entry["source"]
-        answer = chromium.stable_tools(page)
+        path = f"/wpt-pages/{number}.html"
+        answer = chromium.stable_tools(page, reload=not one_load_suffices(page), path=path)
         assert answer.stable, source
         for parser in ("auto", "html5lib"):
             ours = [tool.to_dict() for tool in formtools.extract_tools(page, parser=parser)]  # type: ignore[arg-type]
@@ -67,11 +68,11 @@ def test_wpt_pages_give_chromiums_tools_and_calls(chromium: ChromiumOracle) -> N
                 differences.append(diff)
         if not entry["calls"]:
             continue
-        path = f"/wpt-pages/{number}.html"
+        again = calls_may_share_a_load(page)  # (the calls in the document read above)
         for tool in answer.tools:
             for tool_input in calls_for(tool, rng, randoms=1)[:4]:
                 calls += 1
-                for difference in call_differences(chromium, page, tool_input, path, tool["name"]):
+                for difference in call_differences(chromium, page, tool_input, path, tool["name"], again=again):
                     differences.append(f"{source} {tool['name']} {tool_input} {difference}")
     assert calls >= 60
     assert not differences, "\n".join(differences[:10])
@@ -154,10 +155,12 @@ def test_catastrophic_patterns_answer_as_chromium_does(chromium: ChromiumOracle)
 def test_a_cli_call_on_a_catastrophic_pattern_answers_chromiums_error_in_time(chromium: ChromiumOracle, tmp_path: Path) -> None:
     """``formtools call … --dry-run``, a real process, on each page of :data:`CATASTROPHIC` (two
     controls each, so the call spends its budget on both): it ran for hours; now it exits 1
-    within a generous bound, with the problems Chromium reports for the same call."""
+    within a generous bound of CPU, with the problems Chromium reports for the same call. (The
+    bound was on wall time, which a loaded machine's scheduler decides: two calls took 10.3 and
+    11.1 s at load 18.)"""
+    import resource
     import subprocess
     import sys
-    import time
 
     rng = random.Random("catastrophic-cli")
     slow, differences = [], []
@@ -172,15 +175,16 @@ def test_a_cli_call_on_a_catastrophic_pattern_answers_chromiums_error_in_time(ch
         theirs = outcome_of(chromium.execute(page, "t", tool_input, path=path))
         saved = tmp_path / f"{number}.html"
         saved.write_text(page, "utf-8")
-        start = time.perf_counter()
+        start = resource.getrusage(resource.RUSAGE_CHILDREN)
         done = subprocess.run(
             [sys.executable, "-m", "formtools", "call", str(saved), "t", "--dry-run",
              "--base-url", chromium.site.origin + path, "--input", json.dumps(tool_input)],
-            capture_output=True, text=True, timeout=20,
+            capture_output=True, text=True, timeout=60,  # a hang's guard (as above), not the bound
         )
-        took = time.perf_counter() - start
+        end = resource.getrusage(resource.RUSAGE_CHILDREN)  # the process and its match helpers
+        took = end.ru_utime - start.ru_utime + end.ru_stime - start.ru_stime
         if took > 10:
-            slow.append(f"{pattern!r}: {took:.1f} s")
+            slow.append(f"{pattern!r}: {took:.1f} s of CPU")
         # Chromium: "Form validation failed: q: <message>. r: <message>. "; the CLI: one line
         # per problem, "formtools: q: <message> (patternMismatch)"
         lines = done.stderr.splitlines() if done.returncode == 1 else [done.stderr]

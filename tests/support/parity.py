@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from html import unescape
-from typing import Any
+from typing import Any, TypeVar
 
 import formtools
 from formtools._conformance.browser import ChromiumOracle
@@ -19,6 +19,7 @@ from tests.support.callgen import calls_for
 
 PARSERS = ("auto", "html5lib")
 UTF8 = "text/html; charset=utf-8"
+_Case = TypeVar("_Case")
 
 #: what in a page's text can make its document differ from one load to the next, looked for
 #: everywhere (in comments, text and attribute values too, so that no parser state hides it):
@@ -68,6 +69,27 @@ def one_load_suffices(html: str | bytes) -> bool:
         return False
     names = [unescape(value).casefold() for value in _TOOL_NAME.findall(text)]
     return len(names) == len(set(names))
+
+
+def calls_may_share_a_load(html: str | bytes) -> bool:
+    """Whether calls of ``html``'s tools may be made one after another in one load of it
+    (``ChromiumOracle.execute(…, again=True)``, which resets its forms before each): nothing in
+    it keeps a state of its own that a call could change beyond its controls' (the script,
+    handler, nested document or refresh :func:`one_load_suffices` looks for, and a closed shadow
+    root, whose forms no reset reaches; a declarative shadow root of any mode is refused,
+    spelled anywhere)."""
+    body = html.encode("utf-8") if isinstance(html, str) else html
+    return one_load_suffices(body) and b"shadowroot" not in body.lower()
+
+
+def each_page_together(cases: Sequence[_Case], page_of: Callable[[_Case], object]) -> list[_Case]:
+    """``cases`` with each page's together, pages in the order they first come and each page's
+    cases in theirs, so that a page whose calls may share a load (:func:`calls_may_share_a_load`)
+    is loaded once for them rather than once for each."""
+    first: dict[object, int] = {}
+    for position, case in enumerate(cases):
+        first.setdefault(page_of(case), position)
+    return sorted(cases, key=lambda case: first[page_of(case)])
 
 
 def tool_differences(
@@ -148,13 +170,17 @@ def call_differences(
     content_type: str = UTF8,
     headers: Sequence[tuple[str, str]] = (),
     loaded: bool = False,
+    again: bool = False,
 ) -> list[str]:
     """``executeTool`` on tool ``name`` of ``html`` served at ``path``, against ``prepare_call``
     on each parse path: one line per path whose request or refusal differs. Nothing of where
     the call lands is read, so a form submitting to its own page does not load it again.
-    ``loaded``: the tab shows the page at ``path`` already, only read since (``tools(…, path=…)``)."""
+    ``loaded``: the tab shows the page at ``path`` already, only read since (``tools(…, path=…)``);
+    ``again``: the call may be made where the last one at ``path`` left the page, its forms reset
+    (for pages :func:`calls_may_share_a_load` admits)."""
     answer = chromium.execute(
-        html, name, tool_input, path=path, content_type=content_type, headers=headers, landing=False, loaded=loaded
+        html, name, tool_input, path=path, content_type=content_type, headers=headers, landing=False, loaded=loaded,
+        again=again,
     )
     theirs = outcome_of(answer)
     theirs.pop("result", None)

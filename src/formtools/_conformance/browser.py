@@ -89,6 +89,7 @@ CHROMIUM_ARGS = (
 )
 
 Tool = dict[str, Any]
+_Served = tuple[bytes, tuple[tuple[str, str], ...]]  # a page's body and headers, as LocalSite serves it
 _Answer = TypeVar("_Answer")
 
 
@@ -158,6 +159,23 @@ _REEVALUATE_JS = """
         element.append(mark);
         mark.remove();
       }
+    }
+  }
+}
+"""
+
+
+# Resets every form (shadow trees included) as its reset button would: each control gets back the
+# value, checkedness and selectedness the page gave it, with its dirty flags cleared, as a fresh
+# load has them (HTMLFormElement's own method: a control named "reset" shadows the property).
+_RESET_JS = """
+() => {
+  const reset = HTMLFormElement.prototype.reset;
+  const roots = [document];
+  for (const root of roots) {
+    for (const element of root.querySelectorAll("*")) {
+      if (element.shadowRoot) roots.push(element.shadowRoot);
+      if (element instanceof HTMLFormElement) reset.call(element);
     }
   }
 }
@@ -424,7 +442,11 @@ class ChromiumOracle:
         self._session_id = ""
         self._numbers = itertools.count(1)
         self._navigations = 0  # main-frame navigations committed so far in this tab
-        self._loads = 0  # pages loaded in this tab
+        self._loads = 0  # pages loaded in this tab, and calls made again in a loaded one
+        #: the URL of the document the tab shows, and what the site served there when it was
+        #: loaded, while nothing but its controls' state differs from the page as loaded (see
+        #: :meth:`execute_at`'s ``again``); None otherwise
+        self._as_loaded: tuple[str, _Served | None] | None = None
         self._crashed = False
 
     def __enter__(self) -> ChromiumOracle:
@@ -489,6 +511,7 @@ class ChromiumOracle:
         )
         self._page, self._session_id = page, attached["sessionId"]
         self._navigations = self._loads = 0
+        self._as_loaded = None
         self._crashed = False
 
     def renew_page(self) -> None:
@@ -513,7 +536,16 @@ class ChromiumOracle:
         if self._crashed or self._loads >= self.renew_every:
             self.renew_page()
         self._loads += 1
+        self._as_loaded = None
         self.page.goto(url, timeout=timeout * 1000)
+        self._as_loaded = (url, self._served_at(url))
+
+    def _served_at(self, url: str) -> _Served | None:
+        """What :attr:`site` serves at ``url`` now (None: no page of the site's)."""
+        origin = self.site.origin
+        if not url.startswith(origin + "/"):
+            return None
+        return self.site.served(url[len(origin) :].partition("#")[0].partition("?")[0])
 
     def _note_crash(self, page: Page) -> None:
         self._crashed = True
@@ -646,6 +678,7 @@ class ChromiumOracle:
         content_type: str = "text/html; charset=utf-8",
         headers: Sequence[tuple[str, str]] = (),
         reload: bool = True,
+        path: str | None = None,
     ) -> OracleAnswer:
         """Ask twice and say whether the answers agree: each time with a fresh navigation, or,
         with ``reload=False``, in one (below).
@@ -662,14 +695,18 @@ class ChromiumOracle:
         which of two forms sharing a tool name won (re-evaluation promotes no loser, so the
         second answer keeps the first's winner). For pages with neither (generated markup
         without such scripts, each tool name once) it costs one page load instead of two.
+
+        ``path`` as for :meth:`tools`: the page's calls can then be made in the document read
+        last (:meth:`execute` with ``loaded=True`` or ``again=True``; re-evaluation leaves the
+        document as it was).
         """
         if reload:
             runs = (
-                self.tools(html, content_type=content_type, headers=headers),
-                self.tools(html, content_type=content_type, reevaluate=True, headers=headers),
+                self.tools(html, content_type=content_type, headers=headers, path=path),
+                self.tools(html, content_type=content_type, reevaluate=True, headers=headers, path=path),
             )
         else:
-            url = self._put(html, content_type, headers)
+            url = self._put(html, content_type, headers, path)
 
             def load_and_read_twice() -> tuple[list[Tool], list[Tool]]:
                 self._load(url)
@@ -694,6 +731,7 @@ class ChromiumOracle:
         headers: Sequence[tuple[str, str]] = (),
         landing: bool = True,
         loaded: bool = False,
+        again: bool = False,
     ) -> ExecuteAnswer:
         """Load ``html`` and call ``executeTool`` on its tool ``tool_name`` with ``tool_input``.
 
@@ -701,7 +739,8 @@ class ChromiumOracle:
         ``dict`` becomes an object, keeping its key order except that JavaScript puts
         integer-like keys first); a string, ``None`` or a list shows how binding rejects it.
 
-        The page is loaded afresh for every call, so a call never sees an earlier call's values.
+        The page is loaded afresh for every call, so a call never sees an earlier call's values
+        (with ``again``, its forms are reset instead where that gives the same page).
         It is served at ``path`` (a fresh ``/oracle/<n>`` by default); give a fixed path when the
         answer must not depend on the call's number, since ``action=""`` submits to the page's
         own URL. ``query`` (a query and/or fragment, ``?…#…``) is appended to the URL the page is
@@ -724,13 +763,16 @@ class ChromiumOracle:
         call still pending after ``wait_for_user`` seconds (a form without ``toolautosubmit``
         waits for a click) is aborted and answered with ``waiting_for_user``. ``loaded``: the tab
         shows this page at ``path`` already, as :meth:`tools` left it (see :meth:`execute_at`).
+        ``again``: the call may be made where the last one at this URL left the page (see
+        :meth:`execute_at`).
 
         Raises :class:`OracleError` if the page registers no such tool, or if a navigation the
         call started never arrived.
         """
         url = self._put(html, content_type, headers, path) + query
         return self.execute_at(
-            url, tool_name, tool_input, wait_for_user=wait_for_user, timeout=timeout, landing=landing, loaded=loaded
+            url, tool_name, tool_input, wait_for_user=wait_for_user, timeout=timeout, landing=landing, loaded=loaded,
+            again=again,
         )
 
     def execute_at(
@@ -743,6 +785,7 @@ class ChromiumOracle:
         timeout: float = 10.0,
         loaded: bool = False,
         landing: bool = True,
+        again: bool = False,
     ) -> ExecuteAnswer:
         """:meth:`execute` on a page served elsewhere (over TLS, say): the submission must still
         go to :attr:`site`, which records it. ``landing`` as for :meth:`execute`.
@@ -751,18 +794,53 @@ class ChromiumOracle:
         read since, so the call is made in that document rather than in a second load of the
         same page (a load is about 0.1 s of Chromium's CPU; a test that reads the page and then
         calls its tool paid it twice). The page is loaded afresh only to try again after a
-        crash. :class:`ValueError` if the tab shows another URL."""
+        crash. :class:`ValueError` if the tab shows another URL.
+
+        ``again``: the call is made in the document the tab shows when that is the one the last
+        load of ``url`` made and nothing but its controls' state can differ from the page as
+        loaded: the site still serves the page it was loaded from, and it was only read since,
+        or only called, each call refused or submitted without leaving its URL (answered ``204 No
+        Content``, say). Its forms are then reset first (``HTMLFormElement.prototype.reset``,
+        open shadow trees too), which gives every control the value, checkedness and
+        selectedness a fresh load gives it, and the call costs no page load. Otherwise (a call
+        that landed elsewhere, navigated within the document, closed a dialog, waited for a user
+        or failed; another page loaded since, or other content put at the URL) the page is
+        loaded afresh. Only for a page whose document holds no state of its own beyond its controls'
+        (no script, event handler, nested document, refresh or closed shadow root:
+        ``tests/support/parity.py::calls_may_share_a_load``), which the caller has not changed
+        itself. Each such call counts as a load towards :attr:`renew_every` (the renderer's
+        memory grows with calls), and a tab due for renewal is renewed by a fresh load."""
         from playwright.sync_api import Error as PlaywrightError
 
         if loaded and self.page.url != url:
             raise ValueError(f"the tab shows {self.page.url}, not {url}")
+        served = self._served_at(url)
+        reuse = (
+            again
+            and served is not None
+            and self._as_loaded == (url, served)  # (the page served then is the page served now)
+            and self.page.url == url
+            and not self._crashed
+            and self._loads < self.renew_every
+        )
         for attempt in (1, 2):
             try:
-                if not loaded or attempt == 2:
+                if attempt == 2 or not (loaded or reuse):
                     self._load(url, timeout)
+                elif reuse:
+                    self.page.evaluate(_RESET_JS)
+                    self._loads += 1
+                else:  # loaded by the caller
+                    self._as_loaded = (url, served)
+                document, self._as_loaded = self._as_loaded, None
                 # a submission to a path the site has no page for gets no landing document
                 with self.site.without_landing(pages_too=not landing):
-                    return self._execute(tool_name, tool_input, wait_for_user, timeout)
+                    answer = self._execute(tool_name, tool_input, wait_for_user, timeout)
+                # refused, or submitted and still at the page (answered 204, or landed on a new
+                # load of the same URL): nothing but the controls' state changed
+                left_as_loaded = answer.error is not None or (answer.request is not None and self.page.url == url)
+                self._as_loaded = document if left_as_loaded else None
+                return answer
             except PlaywrightError as error:
                 crashed = self._crashed
                 self._recover()

@@ -134,6 +134,12 @@ class LocalSite:
             self._pages[path] = (body, [("Content-Type", content_type), *headers])
         return self.origin + path
 
+    def served(self, path: str) -> tuple[bytes, tuple[tuple[str, str], ...]] | None:
+        """The body and headers served at ``path`` now; None when there is no page there."""
+        with self._lock:
+            page = self._pages.get(path)
+        return None if page is None else (page[0], tuple(page[1]))
+
     def redirect(self, path: str, location: str, status: int = 302, headers: Sequence[tuple[str, str]] = ()) -> str:
         """Answer every request for ``path`` with ``status``, ``Location: location`` and
         ``headers``; return the path's URL."""
