@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ipaddress
 import pickle
+import random
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -19,6 +20,7 @@ import anyio
 import httpx
 import pytest
 from support.hostile import (
+    LAYERED_PAGE,
     HostileServer,
     LyingResolver,
     certificates,
@@ -46,6 +48,7 @@ from formtools._net import (
     deadline,
     fetch,
 )
+from formtools._spec.coding import MAX_CODINGS
 from formtools.errors import FormtoolsError
 from tests.conftest import run_async
 
@@ -498,6 +501,39 @@ def test_bytes_after_the_gzip_data_end_the_body(get: Callable[..., Response], v4
     answer = get(v4.url("/gzip-then-endless"), CAP)
     assert answer.body == b"<p>squeezed</p>"
     assert time.monotonic() - began < 2.0
+
+
+def _codings_query(rng: random.Random) -> tuple[str, int]:
+    """A seeded ``/layers`` query and how many codings its answer lists: up to one past what is
+    decoded, or a few (one past) repeated until the header lists thousands."""
+    count = rng.choice([1, MAX_CODINGS - 1, MAX_CODINGS, MAX_CODINGS + 1])
+    spelled = ["".join(c.upper() if rng.random() < 0.3 else c for c in rng.choice(["gzip", "x-gzip", "deflate"])) for _ in range(count)]
+    times = rng.choice([1, 1, 1, 1500 // count])
+    cuts = sorted(rng.sample(range(1, count * times), min(rng.randint(0, 3), count * times - 1)))
+    query = f"/layers?codings={','.join(spelled)}&times={times}&split={','.join(map(str, cuts))}"
+    return query, count * times
+
+
+def test_a_body_in_more_codings_than_chromium_decodes_is_refused_before_a_layer_is_made(
+    get: Callable[..., Response], v4: HostileServer
+) -> None:
+    """16 seeded answers in gzip/deflate layers, listed on one or more ``Content-Encoding``
+    lines: up to :data:`MAX_CODINGS` (Chromium's, tests/test_browser_codings.py) the page,
+    past it a one-line error naming the count. Each layer held zlib's state and window while the
+    body streamed: a header listing 16,000 made one fetch hold 600 MB; a listing of 1,500 here
+    made 1,500 decoders before the body said it was in 11."""
+    rng = random.Random(20261129)
+    for _ in range(16):
+        query, count = _codings_query(rng)
+        if count <= MAX_CODINGS:
+            assert get(v4.url(query), CAP).body == LAYERED_PAGE, query
+            continue
+        error, _ = _timed(lambda: get(v4.url(query), CAP))
+        assert isinstance(error, Unreachable), (query, error)
+        assert str(error) == (
+            f"Could not fetch {v4.url(query)}: the body is in {count} content codings, more than the "
+            f"{MAX_CODINGS} Chromium decodes."
+        )
 
 
 def test_a_body_exactly_at_the_cap_is_accepted(get: Callable[..., Response], v4: HostileServer) -> None:

@@ -19,6 +19,10 @@
 - ``/bomb``: a gzip body of a few dozen kilobytes that inflates to 64 MiB;
 - ``/gzip``: a small, honest gzip page;
 - ``/gzip-then-endless``: a small gzip page, then zeros after its gzip data until the client leaves.
+- ``/layers?codings=<list>&split=<n,…>&times=<n>``: a small page coded by each coding of the
+  comma-separated list in turn (``gzip``, ``x-gzip``, ``deflate``, any letter case), its
+  ``Content-Encoding`` the list as written, ``times`` times over, on a new line after each of
+  the ``split`` positions.
 
 Every slow route stops when the client goes away or the server stops, and after 20 s anyway:
 a failing test cannot leave a thread streaming forever.
@@ -49,6 +53,7 @@ from typing import Any, Self
 from urllib.parse import parse_qs, urlsplit
 
 _SLOW_LIMIT = 20.0  # no slow route runs longer than this
+LAYERED_PAGE = b"<!doctype html><p>in layers</p>"  # what /layers sends, coded
 
 
 @dataclass(frozen=True)
@@ -259,6 +264,16 @@ class HostileServer:
 
     def _route_gzip(self, h: Any, path: str, query: dict[str, str], body: bytes) -> None:
         h._answer(200, gzip.compress(b"<p>" + b"squeezed " * 1000 + b"</p>"), [("Content-Encoding", "gzip")])
+
+    def _route_layers(self, h: Any, path: str, query: dict[str, str], body: bytes) -> None:
+        codings = query["codings"].split(",")
+        page = LAYERED_PAGE
+        for coding in codings:
+            page = zlib.compress(page) if coding.strip().lower() == "deflate" else gzip.compress(page)
+        listed = codings * int(query.get("times", "1"))
+        cuts = [0, *sorted(int(n) for n in query.get("split", "").split(",") if n), len(listed)]
+        lines = [("Content-Encoding", ",".join(listed[a:b])) for a, b in zip(cuts, cuts[1:]) if b > a]
+        h._answer(200, page, lines)
 
     def _route_gzip_then_endless(self, h: Any, path: str, query: dict[str, str], body: bytes) -> None:
         headers = [("Content-Type", "text/html"), ("Content-Encoding", "gzip"), ("Connection", "close")]

@@ -54,7 +54,7 @@ from publicsuffixlist import PublicSuffixList
 
 from formtools._spec.referrer import Referrer, policy_from_header
 from formtools.errors import UsageProblem
-from formtools._spec.coding import Inflate
+from formtools._spec.coding import Inflate, too_many_codings
 from formtools._net.errors import (
     shown,
     UnfollowedRedirect,
@@ -702,8 +702,12 @@ class _Body:
         self._policy = policy
         self._clock = clock
         self.data = bytearray()
-        codings = [c.strip().lower() for c in headers.get("content-encoding", "").split(",")]
-        self._layers = [Inflate(c) for c in reversed(codings) if c in Inflate.CODINGS]
+        listed = [c.strip().lower() for c in headers.get("content-encoding", "").split(",")]
+        codings = [c for c in reversed(listed) if c in Inflate.CODINGS]
+        excess = too_many_codings(len(codings))
+        if excess is not None:
+            raise httpcore.ReadError(excess)
+        self._layers = [Inflate(c) for c in codings]
         length = headers.get("content-length", "")
         if not self._layers and length.isdigit() and int(length) > policy.max_bytes:
             self._too_large()
