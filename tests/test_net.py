@@ -8,10 +8,12 @@ runs both the threaded and the async fetcher where both exist; every slow route 
 from __future__ import annotations
 
 import ipaddress
+import json
 import pickle
 import random
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -688,6 +690,34 @@ def test_cookies_set_on_a_redirect_are_sent_on_the_next_hop_and_kept(
     assert "cookie" not in json.loads(get(v4.url("/echo"), OPEN).body)["headers"]
     # without a jar, a cookie still lives as long as the redirect chain, as in a browser
     assert json.loads(get(v4.url("/cookie"), OPEN).body)["headers"]["cookie"] == "sid=s3cret"
+
+
+def test_a_jar_stays_within_chromiums_bounds_whatever_sites_set(
+    v4: HostileServer, resolver: LyingResolver
+) -> None:
+    """Seeded answers from 20 sites, each setting 170 to 400 cookies (a header of 100 KB holds
+    4,000): no site keeps more than Chromium's 180, the jar no more than its 3,300 (reached
+    here), and each answer's newest cookies stay. Unbounded, a site grew a session's jar by 5,000 an answer
+    (123,000 after 41 answers: each fetch walked them all, 1.9 s, and sent them all)."""
+    rng = random.Random(20261129)
+    sites = [f"s{n}.crowd{n}.test" for n in range(20)]
+    for name in sites:
+        resolver.script[name] = [["127.0.0.1"]]
+    jar = cookie_jar()
+    with Fetcher(OPEN, cookies=jar) as fetcher:
+        most = 0
+        for number in range(21):
+            site, count = sites[number % len(sites)], rng.choice([170, 181, 181, 400] if number < 3 else [170, 175, 180])
+            fetcher.fetch("GET", f"http://{site}:{v4.port}/cookies?prefix=a{number}x&count={count}")
+            names = Counter(cookie.domain for cookie in jar.jar)
+            assert max(names.values()) <= 180 and sum(names.values()) <= 3300, names
+            most = max(most, sum(names.values()))
+            kept = {cookie.name for cookie in jar.jar if cookie.name.startswith(f"a{number}x")}
+            newest = {f"a{number}x{n}" for n in range(count - min(count, 150), count)}
+            assert newest <= kept, (number, count, len(kept))
+        sent = json.loads(fetcher.fetch("GET", f"http://{site}:{v4.port}/echo").body)["headers"]["cookie"]
+        assert len(sent.split("; ")) <= 180
+    assert most > 3000  # the jar's own bound was reached
 
 
 def test_no_cookie_for_a_public_suffix_as_browsers_refuse_it(

@@ -10,7 +10,9 @@
 - ``/chain/<n>?delay=<s>``: ``n`` redirects, each answered after ``delay`` seconds, then a page;
 - ``/cookie?domain=<d>&name=<n>&attributes=<a>``: sets ``<n>=s3cret`` (``sid`` by default; for
   ``Domain=<d>`` if given; ``<a>``, such as ``; Secure``, appended) and redirects to ``/echo``;
-- ``/set-cookie?line=<hex>``: a page whose ``Set-Cookie`` is those bytes, as they are;
+- ``/set-cookie?line=<hex>``: a page whose ``Set-Cookie`` is those bytes, as they are (a line
+  of its own after each newline);
+- ``/cookies?prefix=<p>&count=<n>``: a page setting ``n`` cookies, ``<p>0=1`` and on;
 - ``/trickle?gap=<s>``: a 200 promising a megabyte, then one byte every ``gap`` seconds;
 - ``/trickle-headers?gap=<s>``: the status line and headers, one byte every ``gap`` seconds;
 - ``/stall``: reads the request, answers nothing;
@@ -206,7 +208,12 @@ class HostileServer:
         h._answer(302, b"", [("Set-Cookie", f"{name}=s3cret; Path=/{domain}{attributes}"), ("Location", "/echo")])
 
     def _route_set_cookie(self, h: Any, path: str, query: dict[str, str], body: bytes) -> None:
-        h._answer(200, b"<p>set</p>", [("Set-Cookie", bytes.fromhex(query["line"]).decode("latin-1"))])
+        lines = bytes.fromhex(query["line"]).decode("latin-1").split("\n")
+        h._answer(200, b"<p>set</p>", [("Set-Cookie", line) for line in lines])
+
+    def _route_cookies(self, h: Any, path: str, query: dict[str, str], body: bytes) -> None:
+        prefix, count = query["prefix"], int(query["count"])
+        h._answer(200, b"<p>set</p>", [("Set-Cookie", f"{prefix}{n}=1; Path=/") for n in range(count)])
 
     def _route_trickle(self, h: Any, path: str, query: dict[str, str], body: bytes) -> None:
         gap = float(query.get("gap", "0.2"))
