@@ -215,6 +215,52 @@ def test_set_cookie_lines_are_read_as_chromium_reads_them(chromium: ChromiumOrac
     assert ours == theirs
 
 
+def _sized(seed: int, count: int) -> list[bytes]:
+    """``count`` seeded ``Set-Cookie`` lines around RFC 6265bis' sizes: a name and value of 4,090
+    to 4,100 bytes together (spaces around them, latin-1 bytes among them), or an ordinary
+    cookie with a ``Path``, ``Domain`` or ``Max-Age`` value of 1,020 to 1,030 bytes."""
+    pick = random.Random(seed)
+    lines = []
+    for number in range(count):
+        name = f"size_{number}".encode()
+        if pick.random() < 0.5:
+            size = pick.randint(4090, 4100) - len(name)
+            value = bytes(pick.choice(b"v\xe9") for _ in range(size))
+            lines.append(name + pick.choice([b"=", b" = "]) + value + b"; Path=/")
+            continue
+        size = pick.randint(1020, 1030)
+        attribute = pick.choice([
+            b"; Path=/" + b"p" * (size - 1),
+            b"; Domain=" + b"d" * (size - 10) + b".127.0.0.1",
+            b"; Max-Age=" + b"0" * (size - 1) + b"0",
+        ])
+        lines.append(name + b"=1" + attribute)
+    return lines
+
+
+def test_a_cookie_past_rfc_6265bis_sizes_is_dropped_or_its_attribute_ignored_as_in_chromium(chromium: ChromiumOracle) -> None:
+    """Seeded lines around 4,096 bytes of name and value (past it Chromium drops the cookie)
+    and 1,024 bytes of an attribute's value (past it the attribute is ignored: a ``Path`` of
+    1,025 bytes means the default path, a ``Max-Age`` of zeros no deletion): the cookies
+    Chromium's store keeps, and their paths, are the jar's. The jar kept a cookie of any size
+    (a site's 90 KB cookies, sent back on every request) and every long attribute."""
+    lines = _sized(seed=20261129, count=12)
+    with HostileServer("127.0.0.1") as server:
+        page = chromium.page
+        try:
+            for line in lines:
+                page.goto(server.url(f"/set-cookie?line={line.hex()}"), wait_until="commit")
+            theirs = sorted((c["name"], c["path"]) for c in page.context.cookies() if c["name"].startswith("size_"))
+        finally:
+            page.context.clear_cookies(name=re.compile("^size_"))
+        jar = cookie_jar()
+        with Fetcher(FetchPolicy(timeout=5.0), cookies=jar) as fetcher:
+            for line in lines:
+                fetcher.fetch("GET", server.url(f"/set-cookie?line={line.hex()}"))
+    assert 0 < len(theirs) < len(lines)  # some were dropped, some kept
+    assert sorted((cookie.name, cookie.path) for cookie in jar.jar) == theirs
+
+
 #: one site's hosts (its cookies counted together) and another site's
 CROWD = ("crowd.test", "a.crowd.test", "b.crowd.test", "other.test")
 

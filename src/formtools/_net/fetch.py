@@ -690,6 +690,11 @@ _CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f]")
 _MAX_AGE = re.compile("-?[0-9]+")
 
 
+#: RFC 6265bis' bounds on a cookie's name and value together, and on an attribute's value (bytes:
+#: a line is its bytes as latin-1 text)
+_NAME_AND_VALUE_MAX, _ATTRIBUTE_MAX = 4096, 1024
+
+
 def _cookie_as_read(line: str, host: str) -> str:
     """One ``Set-Cookie`` line with the attributes a browser ignores left out, or ``""`` when
     the cookie is dropped. A ``Max-Age`` that is no integer (``abc``, ``1e3``, empty, ``+5``)
@@ -699,8 +704,15 @@ def _cookie_as_read(line: str, host: str) -> str:
     as browsers apply it: a ``Domain`` that is a public suffix (``github.io``, ``co.uk``)
     drops the cookie — ``mallory.github.io`` cannot set a cookie that ``alice.github.io``
     would be sent — unless it is the host itself, which makes the cookie host-only. Python's
-    cookie jar has no such list."""
+    cookie jar has no such list. The sizes RFC 6265bis (5.6) sets, as Chromium 156 applies them:
+    a name and value longer than 4,096 bytes together drop the cookie, an attribute whose value
+    is longer than 1,024 is ignored (a ``Path`` of 1,025 bytes: the default path) — a site's
+    cookies of 90 KB each were kept and sent back on every request."""
     first, *attributes = line.split(";")
+    name, _, value = first.partition("=")
+    if len(name.strip(" \t")) + len(value.strip(" \t")) > _NAME_AND_VALUE_MAX:
+        return ""
+    attributes = [attribute for attribute in attributes if len(attribute.partition("=")[2].strip(" \t")) <= _ATTRIBUTE_MAX]
     # an attribute written twice is the last one's (RFC 6265 5.3, as Chromium reads it; Python
     # took the first, so "Path=/a; Path=/" kept the cookie from every page but /a's)
     last = {attribute.partition("=")[0].strip().lower(): attribute for attribute in attributes}
