@@ -187,6 +187,7 @@ REFUSED = [
     ("3fff::1", "documentation"),
     ("2001:2::1", "benchmarking"),
     ("100::1", "discard-only"),
+    ("5f00::1", "SRv6"),
 ]
 
 PUBLIC = ["8.8.8.8", "1.1.1.1", "93.184.216.34", "2606:4700:4700::1111",
@@ -250,6 +251,42 @@ def test_every_spelling_of_a_private_target_is_refused(url: str, why: str) -> No
     assert why in caught.value.reason
     assert "pw@" not in str(caught.value)
     check_target(url, policy=OPEN)  # allow_private turns the address check off
+
+
+# the IPv6 forms that carry an IPv4 address, by the standards that define them: (prefix, where
+# the IPv4 bits start): IPv4-mapped and -compatible (RFC 4291 2.5.5), IPv4-translated (RFC 2765
+# 4.2, SIIT), NAT64's well-known prefix (RFC 6052), 6to4 (RFC 3056)
+CARRIERS = [("::ffff:0:0", 96), ("::", 96), ("::ffff:0:0:0", 96), ("64:ff9b::", 96), ("2002::", 16)]
+
+
+def _carried(ipv4: str, prefix: str, start: int, rng: random.Random) -> str:
+    """``ipv4`` inside ``prefix`` at bit ``start``, spelled as a URL host in one of the ways the
+    URL parser reads: compressed, every group written out, capitals, the last 32 bits dotted."""
+    value = int(ipaddress.IPv6Address(prefix)) | int(ipaddress.IPv4Address(ipv4)) << (128 - start - 32)
+    address = ipaddress.IPv6Address(value)
+    spelled = rng.choice([address.compressed, address.exploded, address.exploded.upper()])
+    if start == 96 and rng.random() < 0.5:
+        groups = address.exploded.split(":")[:6]
+        spelled = ":".join(groups) + ":" + ipv4
+    return f"http://[{spelled}]/"
+
+
+def test_every_non_public_ipv4_address_is_refused_inside_every_ipv6_form_that_carries_one() -> None:
+    """Each non-public IPv4 address of :data:`REFUSED` inside each form of :data:`CARRIERS`, in a
+    seeded spelling, is refused for its IPv4 reason (``::ffff:0:7f00:1``, SIIT's form, was
+    fetched: Python's ``is_global`` calls it public)."""
+    rng = random.Random(20261129)
+    checked = 0
+    for ipv4, why in REFUSED:
+        if ":" in ipv4 or ipv4 == "0.0.0.0":  # (:: itself is the unspecified address)
+            continue
+        for prefix, start in CARRIERS:
+            url = _carried(ipv4, prefix, start, rng)
+            with pytest.raises(Blocked) as caught:
+                check_target(url, policy=GUARDED)
+            assert why in caught.value.reason, (url, caught.value.reason)
+            checked += 1
+    assert checked == 21 * len(CARRIERS)
 
 
 @pytest.mark.parametrize(

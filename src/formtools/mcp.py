@@ -24,7 +24,7 @@ Needs the ``mcp`` extra (the official MCP Python SDK, 2.x): ``pip install 'formt
 - **Safety.** Every request the bridge makes — page loads, refreshes, submissions, each redirect
   hop — goes through the one guarded fetch (``formtools._net``): the URL parsed as a browser
   parses it, the host resolved once, every address checked (loopback, private, link-local,
-  CGNAT, multicast, reserved, IPv4-mapped/-compatible, 6to4, NAT64 … in every spelling), the
+  CGNAT, multicast, reserved, IPv4-mapped/-compatible/-translated, 6to4, NAT64 … in every spelling), the
   connection made to the checked address (no DNS rebinding), one deadline for the whole call
   (``--timeout``: a submission, its redirects and the refresh after it; every page of
   ``formtools_refresh``), a byte cap and a redirect cap. Landing pages, like the served pages,
