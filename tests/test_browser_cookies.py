@@ -17,6 +17,7 @@ import json
 import random
 import re
 import socket
+from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 from urllib.parse import urlencode
@@ -212,3 +213,104 @@ def test_set_cookie_lines_are_read_as_chromium_reads_them(chromium: ChromiumOrac
             ours = sent(server, lambda path: fetcher.fetch("GET", server.url(path)) and None)
     assert sum(map(len, theirs.values())) >= len(lines) // 2  # cookies were set and sent at all
     assert ours == theirs
+
+
+def _sized(seed: int, count: int) -> list[bytes]:
+    """``count`` seeded ``Set-Cookie`` lines around RFC 6265bis' sizes: a name and value of 4,090
+    to 4,100 bytes together (spaces around them, latin-1 bytes among them), or an ordinary
+    cookie with a ``Path``, ``Domain`` or ``Max-Age`` value of 1,020 to 1,030 bytes."""
+    pick = random.Random(seed)
+    lines = []
+    for number in range(count):
+        name = f"size_{number}".encode()
+        if pick.random() < 0.5:
+            size = pick.randint(4090, 4100) - len(name)
+            value = bytes(pick.choice(b"v\xe9") for _ in range(size))
+            lines.append(name + pick.choice([b"=", b" = "]) + value + b"; Path=/")
+            continue
+        size = pick.randint(1020, 1030)
+        attribute = pick.choice([
+            b"; Path=/" + b"p" * (size - 1),
+            b"; Domain=" + b"d" * (size - 10) + b".127.0.0.1",
+            b"; Max-Age=" + b"0" * (size - 1) + b"0",
+        ])
+        lines.append(name + b"=1" + attribute)
+    return lines
+
+
+def test_a_cookie_past_rfc_6265bis_sizes_is_dropped_or_its_attribute_ignored_as_in_chromium(chromium: ChromiumOracle) -> None:
+    """Seeded lines around 4,096 bytes of name and value (past it Chromium drops the cookie)
+    and 1,024 bytes of an attribute's value (past it the attribute is ignored: a ``Path`` of
+    1,025 bytes means the default path, a ``Max-Age`` of zeros no deletion): the cookies
+    Chromium's store keeps, and their paths, are the jar's. The jar kept a cookie of any size
+    (a site's 90 KB cookies, sent back on every request) and every long attribute."""
+    lines = _sized(seed=20261129, count=12)
+    with HostileServer("127.0.0.1") as server:
+        page = chromium.page
+        try:
+            for line in lines:
+                page.goto(server.url(f"/set-cookie?line={line.hex()}"), wait_until="commit")
+            theirs = sorted((c["name"], c["path"]) for c in page.context.cookies() if c["name"].startswith("size_"))
+        finally:
+            page.context.clear_cookies(name=re.compile("^size_"))
+        jar = cookie_jar()
+        with Fetcher(FetchPolicy(timeout=5.0), cookies=jar) as fetcher:
+            for line in lines:
+                fetcher.fetch("GET", server.url(f"/set-cookie?line={line.hex()}"))
+    assert 0 < len(theirs) < len(lines)  # some were dropped, some kept
+    assert sorted((cookie.name, cookie.path) for cookie in jar.jar) == theirs
+
+
+#: one site's hosts (its cookies counted together) and another site's
+CROWD = ("crowd.test", "a.crowd.test", "b.crowd.test", "other.test")
+
+
+def _crowd(seed: int) -> list[tuple[str, list[str]]]:
+    """Seeded answers, each setting 1 to 120 cookies on a host of :data:`CROWD` (host-only or
+    ``Domain=crowd.test``), until one site has had about 400: (host, ``Set-Cookie`` lines)."""
+    pick = random.Random(seed)
+    answers, number = [], 0
+    while number < 450:
+        host = pick.choice(CROWD)
+        lines = []
+        for _ in range(pick.randint(1, 120)):
+            domain = "; Domain=crowd.test" if host != "other.test" and pick.random() < 0.5 else ""
+            lines.append(f"crowd{number}=1; Path=/{domain}")
+            number += 1
+        answers.append((host, lines))
+    return answers
+
+
+def test_a_site_keeps_the_cookies_chromium_keeps_past_its_bounds(chromium: ChromiumOracle, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Chromium keeps 180 cookies of a site, then the 150 most recently used (a use within a
+    minute of the last not counting): a hostile site
+    setting 5,000 an answer grew a session's jar without end (123,000 after 41 answers, each
+    fetch walking them all, 1.9 s, and sending them all). The same seeded answers (hundreds of
+    cookies over hosts of one site and another) set in Chromium and through the jar: the same
+    cookies kept."""
+    answers = _crowd(20261129)
+    page = chromium.page
+    lines = {f"http://{host}/crowd/{n}": "\n".join(cookies) for n, (host, cookies) in enumerate(answers)}
+
+    def answer(route: Route) -> None:
+        route.fulfill(status=200, headers={"Set-Cookie": lines[route.request.url]}, body="<p>set</p>")
+
+    page.route("http://*/crowd/*", answer)
+    try:
+        for url in lines:
+            page.goto(url, wait_until="commit")
+        kept = sorted(c["name"] for c in page.context.cookies() if c["name"].startswith("crowd"))
+    finally:
+        page.unroute("http://*/crowd/*")
+        page.context.clear_cookies(name=re.compile("^crowd"))
+    monkeypatch.setattr(socket, "getaddrinfo", LyingResolver({h: [["127.0.0.1"]] for h in CROWD}))
+    jar = cookie_jar()
+    with HostileServer("127.0.0.1") as server, Fetcher(FetchPolicy(timeout=5.0), cookies=jar) as fetcher:
+        for (host, _), url in zip(answers, lines):
+            fetcher.fetch("GET", f"http://{host}:{server.port}/set-cookie?line={lines[url].encode().hex()}")
+    assert len(kept) < 450 - 150  # Chromium let cookies go
+    # how many of each answer's cookies are kept: Chromium stamps a cookie's use to the
+    # microsecond, so that cookies of one answer can tie, and which of them go is its sort's choice
+    answer_of = {line.partition("=")[0]: n for n, (_, cookies) in enumerate(answers) for line in cookies}
+    ours = Counter(answer_of[cookie.name] for cookie in jar.jar)
+    assert ours == Counter(answer_of[name] for name in kept), answers

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import signal
 import subprocess
 import time
@@ -1071,3 +1072,46 @@ def test_an_object_that_is_no_response_gets_invalid_request(site: TestSite, seed
     url = site.put("shop", b"<form toolname=s tooldescription=d action=/submit toolautosubmit><input name=q><button>Go</button></form>")
     cases = [_unservable_object(rng) for _ in range(24)]
     _assert_each_answered_then_pinged(url, [(json.dumps(line).encode(), code, ident) for line, code, ident in cases])
+
+
+def _host_headers(port: int, seed: int) -> list[tuple[str, bool]]:
+    """Seeded ``Host`` values and whether the bridge listening on every address may answer
+    them: names a rebinding page would send (its own, in any case, one that starts like an
+    address or like ``localhost``, with or without the port) are refused; IP addresses
+    (any spelling the URL parser reads back to one), ``localhost`` are answered."""
+    rng = random.Random(seed)
+    names = ["rebind.attacker.example", "127.0.0.1.nip.io", "localhost.attacker.example", "attacker", "xn--e1afmkfd",
+             "1.2.3.4.example", "[::1].example"]
+    addresses = ["127.0.0.1", "[::1]", "10.1.2.3", "[fe80::1]", "LOCALHOST", "localhost"]
+    chosen = [(name, False) for name in rng.sample(names, 4)] + [(address, True) for address in rng.sample(addresses, 3)]
+    return [(value + (f":{port}" if rng.random() < 0.8 else ""), allowed) for value, allowed in chosen]
+
+
+def test_a_page_that_rebinds_its_name_to_the_bridge_gets_no_answer(site: TestSite) -> None:
+    """``serve --transport http --host 0.0.0.0``: a request naming another host than an IP
+    address or ``localhost`` (what a web page that rebinds its own name to this machine sends)
+    is refused with 421 before the MCP session sees it, an addressed one is answered. The SDK
+    checks the ``Host`` only when listening on loopback: such a page was answered (200) and
+    could list and call the tools."""
+    import httpx
+
+    url = site.put("shop", b"<form toolname=s tooldescription=d toolautosubmit><input name=q><button>Go</button></form>")
+    port = free_port()
+    process = subprocess.Popen(
+        [*forked_serve(), url, "--transport", "http", "--host", "0.0.0.0", "--port", str(port)],
+        env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+    try:
+        _wait_for(port, process)
+        answers = []
+        for host, allowed in _host_headers(port, seed=20261129):
+            answer = httpx.post(f"http://127.0.0.1:{port}/mcp", json=initialize, timeout=10, headers={
+                "Host": host, "Accept": "application/json, text/event-stream"})
+            answers.append((host, answer.status_code, allowed))
+        assert [(host, status) for host, status, allowed in answers if (status == 200) != allowed] == []
+        assert {status for _, status, allowed in answers if not allowed} == {421}
+    finally:
+        process.terminate()
+        process.wait(10)

@@ -8,9 +8,12 @@ runs both the threaded and the async fetcher where both exist; every slow route 
 from __future__ import annotations
 
 import ipaddress
+import json
 import pickle
+import random
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +22,7 @@ import anyio
 import httpx
 import pytest
 from support.hostile import (
+    LAYERED_PAGE,
     HostileServer,
     LyingResolver,
     certificates,
@@ -46,6 +50,7 @@ from formtools._net import (
     deadline,
     fetch,
 )
+from formtools._spec.coding import MAX_CODINGS
 from formtools.errors import FormtoolsError
 from tests.conftest import run_async
 
@@ -182,6 +187,7 @@ REFUSED = [
     ("3fff::1", "documentation"),
     ("2001:2::1", "benchmarking"),
     ("100::1", "discard-only"),
+    ("5f00::1", "SRv6"),
 ]
 
 PUBLIC = ["8.8.8.8", "1.1.1.1", "93.184.216.34", "2606:4700:4700::1111",
@@ -245,6 +251,42 @@ def test_every_spelling_of_a_private_target_is_refused(url: str, why: str) -> No
     assert why in caught.value.reason
     assert "pw@" not in str(caught.value)
     check_target(url, policy=OPEN)  # allow_private turns the address check off
+
+
+# the IPv6 forms that carry an IPv4 address, by the standards that define them: (prefix, where
+# the IPv4 bits start): IPv4-mapped and -compatible (RFC 4291 2.5.5), IPv4-translated (RFC 2765
+# 4.2, SIIT), NAT64's well-known prefix (RFC 6052), 6to4 (RFC 3056)
+CARRIERS = [("::ffff:0:0", 96), ("::", 96), ("::ffff:0:0:0", 96), ("64:ff9b::", 96), ("2002::", 16)]
+
+
+def _carried(ipv4: str, prefix: str, start: int, rng: random.Random) -> str:
+    """``ipv4`` inside ``prefix`` at bit ``start``, spelled as a URL host in one of the ways the
+    URL parser reads: compressed, every group written out, capitals, the last 32 bits dotted."""
+    value = int(ipaddress.IPv6Address(prefix)) | int(ipaddress.IPv4Address(ipv4)) << (128 - start - 32)
+    address = ipaddress.IPv6Address(value)
+    spelled = rng.choice([address.compressed, address.exploded, address.exploded.upper()])
+    if start == 96 and rng.random() < 0.5:
+        groups = address.exploded.split(":")[:6]
+        spelled = ":".join(groups) + ":" + ipv4
+    return f"http://[{spelled}]/"
+
+
+def test_every_non_public_ipv4_address_is_refused_inside_every_ipv6_form_that_carries_one() -> None:
+    """Each non-public IPv4 address of :data:`REFUSED` inside each form of :data:`CARRIERS`, in a
+    seeded spelling, is refused for its IPv4 reason (``::ffff:0:7f00:1``, SIIT's form, was
+    fetched: Python's ``is_global`` calls it public)."""
+    rng = random.Random(20261129)
+    checked = 0
+    for ipv4, why in REFUSED:
+        if ":" in ipv4 or ipv4 == "0.0.0.0":  # (:: itself is the unspecified address)
+            continue
+        for prefix, start in CARRIERS:
+            url = _carried(ipv4, prefix, start, rng)
+            with pytest.raises(Blocked) as caught:
+                check_target(url, policy=GUARDED)
+            assert why in caught.value.reason, (url, caught.value.reason)
+            checked += 1
+    assert checked == 21 * len(CARRIERS)
 
 
 @pytest.mark.parametrize(
@@ -500,6 +542,39 @@ def test_bytes_after_the_gzip_data_end_the_body(get: Callable[..., Response], v4
     assert time.monotonic() - began < 2.0
 
 
+def _codings_query(rng: random.Random) -> tuple[str, int]:
+    """A seeded ``/layers`` query and how many codings its answer lists: up to one past what is
+    decoded, or a few (one past) repeated until the header lists thousands."""
+    count = rng.choice([1, MAX_CODINGS - 1, MAX_CODINGS, MAX_CODINGS + 1])
+    spelled = ["".join(c.upper() if rng.random() < 0.3 else c for c in rng.choice(["gzip", "x-gzip", "deflate"])) for _ in range(count)]
+    times = rng.choice([1, 1, 1, 1500 // count])
+    cuts = sorted(rng.sample(range(1, count * times), min(rng.randint(0, 3), count * times - 1)))
+    query = f"/layers?codings={','.join(spelled)}&times={times}&split={','.join(map(str, cuts))}"
+    return query, count * times
+
+
+def test_a_body_in_more_codings_than_chromium_decodes_is_refused_before_a_layer_is_made(
+    get: Callable[..., Response], v4: HostileServer
+) -> None:
+    """16 seeded answers in gzip/deflate layers, listed on one or more ``Content-Encoding``
+    lines: up to :data:`MAX_CODINGS` (Chromium's, tests/test_browser_codings.py) the page,
+    past it a one-line error naming the count. Each layer held zlib's state and window while the
+    body streamed: a header listing 16,000 made one fetch hold 600 MB; a listing of 1,500 here
+    made 1,500 decoders before the body said it was in 11."""
+    rng = random.Random(20261129)
+    for _ in range(16):
+        query, count = _codings_query(rng)
+        if count <= MAX_CODINGS:
+            assert get(v4.url(query), CAP).body == LAYERED_PAGE, query
+            continue
+        error, _ = _timed(lambda: get(v4.url(query), CAP))
+        assert isinstance(error, Unreachable), (query, error)
+        assert str(error) == (
+            f"Could not fetch {v4.url(query)}: the body is in {count} content codings, more than the "
+            f"{MAX_CODINGS} Chromium decodes."
+        )
+
+
 def test_a_body_exactly_at_the_cap_is_accepted(get: Callable[..., Response], v4: HostileServer) -> None:
     size = len(f"<!doctype html><p>hello from {v4.label}</p>")
     assert get(v4.url("/ok"), FetchPolicy(max_bytes=size)).status == 200
@@ -652,6 +727,34 @@ def test_cookies_set_on_a_redirect_are_sent_on_the_next_hop_and_kept(
     assert "cookie" not in json.loads(get(v4.url("/echo"), OPEN).body)["headers"]
     # without a jar, a cookie still lives as long as the redirect chain, as in a browser
     assert json.loads(get(v4.url("/cookie"), OPEN).body)["headers"]["cookie"] == "sid=s3cret"
+
+
+def test_a_jar_stays_within_chromiums_bounds_whatever_sites_set(
+    v4: HostileServer, resolver: LyingResolver
+) -> None:
+    """Seeded answers from 20 sites, each setting 170 to 400 cookies (a header of 100 KB holds
+    4,000): no site keeps more than Chromium's 180, the jar no more than its 3,300 (reached
+    here), and each answer's newest cookies stay. Unbounded, a site grew a session's jar by 5,000 an answer
+    (123,000 after 41 answers: each fetch walked them all, 1.9 s, and sent them all)."""
+    rng = random.Random(20261129)
+    sites = [f"s{n}.crowd{n}.test" for n in range(20)]
+    for name in sites:
+        resolver.script[name] = [["127.0.0.1"]]
+    jar = cookie_jar()
+    with Fetcher(OPEN, cookies=jar) as fetcher:
+        most = 0
+        for number in range(21):
+            site, count = sites[number % len(sites)], rng.choice([170, 181, 181, 400] if number < 3 else [170, 175, 180])
+            fetcher.fetch("GET", f"http://{site}:{v4.port}/cookies?prefix=a{number}x&count={count}")
+            names = Counter(cookie.domain for cookie in jar.jar)
+            assert max(names.values()) <= 180 and sum(names.values()) <= 3300, names
+            most = max(most, sum(names.values()))
+            kept = {cookie.name for cookie in jar.jar if cookie.name.startswith(f"a{number}x")}
+            newest = {f"a{number}x{n}" for n in range(count - min(count, 150), count)}
+            assert newest <= kept, (number, count, len(kept))
+        sent = json.loads(fetcher.fetch("GET", f"http://{site}:{v4.port}/echo").body)["headers"]["cookie"]
+        assert len(sent.split("; ")) <= 180
+    assert most > 3000  # the jar's own bound was reached
 
 
 def test_no_cookie_for_a_public_suffix_as_browsers_refuse_it(

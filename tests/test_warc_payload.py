@@ -29,7 +29,7 @@ import pytest
 from formtools._crawl.batch import warc_pages
 from formtools._crawl.pages import Page, Unreadable
 from formtools._crawl.warc import Damage, Record, Undecodable, record_at, warc_records
-from formtools._spec.coding import CodingError, Inflate
+from formtools._spec.coding import MAX_CODINGS, CodingError, Inflate
 
 MAX_BYTES = 1 << 20
 PAGE = b"<form toolname=t%d tooldescription=d><input name=q></form>"
@@ -265,6 +265,46 @@ def test_a_segmented_record_is_an_error_line_not_its_first_segment() -> None:
     for read in _both_ways(data):
         assert isinstance(read[0], Unreadable) and "segmented record" in read[0].error
         assert [type(item) for item in read] == [Unreadable, Page]
+
+
+def _layered(page: bytes, count: int, rng: random.Random) -> tuple[bytes, str]:
+    """``page`` in ``count`` seeded gzip/deflate codings (up to one past what is decoded; a
+    longer list only names them: such a body is refused from its header), and the
+    ``Content-Encoding`` value listing them in the order applied."""
+    codings = [rng.choice(["gzip", "x-gzip", "deflate"]) for _ in range(count)]
+    body = page
+    for coding in codings[: MAX_CODINGS + 1]:
+        body = zlib.compress(body) if coding == "deflate" else gzip.compress(body)
+    return body, rng.choice([",", ", "]).join(c.upper() if rng.random() < 0.2 else c for c in codings)
+
+
+@pytest.mark.parametrize("compressed", [False, True], ids=["warc", "warc.gz"])
+def test_a_body_in_more_codings_than_chromium_decodes_is_its_error_line_and_the_archive_reads_on(compressed: bool) -> None:
+    """40 seeded records, each in 0 to a few thousand gzip/deflate layers (chunked or not): up to
+    :data:`MAX_CODINGS` (Chromium's, tests/test_browser_codings.py) the page, past it an error
+    line naming the count, and every record after it read. A layer was a generator inside the
+    last one's: 2,000 made the archive "damaged at byte 0 (RecursionError)", its later pages lost."""
+    rng = random.Random(20261129)
+    expected: list[bytes | int] = []
+    records = []
+    for number in range(40):
+        page = PAGE % number
+        count = rng.choice([0, MAX_CODINGS - 1, MAX_CODINGS, MAX_CODINGS + 1, rng.randint(1, 3000)])
+        body, listed = _layered(page, count, rng)
+        headers = [("Content-Encoding", listed)] if count else []
+        if rng.random() < 0.5:
+            body, headers = _chunked(body, rng), [*headers, ("Transfer-Encoding", "chunked")]
+        expected.append(page if count <= MAX_CODINGS else count)
+        record = _record(number, _http(body, headers))
+        records.append(gzip.compress(record) if compressed else record)
+    for read in _both_ways(b"".join(records)):
+        assert len(read) == len(expected)
+        for item, wanted in zip(read, expected):
+            if isinstance(wanted, bytes):
+                assert isinstance(item, Page) and item.body == wanted, item
+            else:
+                assert isinstance(item, Unreadable) and not item.damaged, item
+                assert f"the body is in {wanted} content codings, more than the {MAX_CODINGS}" in item.error
 
 
 def test_reading_coded_records_loads_no_network_stack(tmp_path: Path) -> None:

@@ -24,7 +24,7 @@ Needs the ``mcp`` extra (the official MCP Python SDK, 2.x): ``pip install 'formt
 - **Safety.** Every request the bridge makes — page loads, refreshes, submissions, each redirect
   hop — goes through the one guarded fetch (``formtools._net``): the URL parsed as a browser
   parses it, the host resolved once, every address checked (loopback, private, link-local,
-  CGNAT, multicast, reserved, IPv4-mapped/-compatible, 6to4, NAT64 … in every spelling), the
+  CGNAT, multicast, reserved, IPv4-mapped/-compatible/-translated, 6to4, NAT64 … in every spelling), the
   connection made to the checked address (no DNS rebinding), one deadline for the whole call
   (``--timeout``: a submission, its redirects and the refresh after it; every page of
   ``formtools_refresh``), a byte cap and a redirect cap. Landing pages, like the served pages,
@@ -44,6 +44,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import hashlib
+import ipaddress
 import json
 import logging
 import re
@@ -55,7 +56,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, cast, get_args
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 import anyio
 
@@ -926,9 +927,49 @@ async def _transport(bridge: Bridge, transport: str, host: str, port: int) -> No
         return
     import uvicorn
 
-    app = server.streamable_http_app(host=host)
+    app = _AddressedHostsOnly(server.streamable_http_app(host=host), host)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
     await uvicorn.Server(config).serve()
+
+
+class _AddressedHostsOnly:
+    """The HTTP transport answers only requests whose ``Host`` is an IP address, ``localhost``
+    or the name it listens on (``--host``); any other name is 421, as the MCP SDK answers it.
+    A web page the operator opens can make its own name resolve to this machine (DNS
+    rebinding) and then talk to the bridge as a same-origin client — list the tools, call
+    them with the operator's page credentials. The SDK checks ``Host`` only when listening on
+    127.0.0.1, ``localhost`` or ::1: with ``--host 0.0.0.0`` a request for
+    ``rebind.attacker.example`` was answered. A browser sends the name it resolved, so a
+    rebinding page never sends an IP address."""
+
+    def __init__(self, app: Any, listening_on: str) -> None:
+        self._app = app
+        self._named = {"localhost", listening_on.strip("[]").lower()}
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and not self._addressed(scope):
+            await send({"type": "http.response.start", "status": 421, "headers": [(b"content-type", b"text/plain; charset=utf-8")]})
+            await send({"type": "http.response.body", "body": b"Invalid Host header"})
+            return
+        await self._app(scope, receive, send)
+
+    def _addressed(self, scope: Any) -> bool:
+        values = [value for name, value in scope["headers"] if name == b"host"]
+        if len(values) != 1:
+            return False
+        try:
+            name = urlsplit("//" + values[0].decode("latin-1")).hostname or ""
+        except ValueError:
+            return False
+        return name in self._named or _is_address(name)
+
+
+def _is_address(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
 
 
 class _AnswersBeforeEnd:

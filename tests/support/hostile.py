@@ -10,7 +10,9 @@
 - ``/chain/<n>?delay=<s>``: ``n`` redirects, each answered after ``delay`` seconds, then a page;
 - ``/cookie?domain=<d>&name=<n>&attributes=<a>``: sets ``<n>=s3cret`` (``sid`` by default; for
   ``Domain=<d>`` if given; ``<a>``, such as ``; Secure``, appended) and redirects to ``/echo``;
-- ``/set-cookie?line=<hex>``: a page whose ``Set-Cookie`` is those bytes, as they are;
+- ``/set-cookie?line=<hex>``: a page whose ``Set-Cookie`` is those bytes, as they are (a line
+  of its own after each newline);
+- ``/cookies?prefix=<p>&count=<n>``: a page setting ``n`` cookies, ``<p>0=1`` and on;
 - ``/trickle?gap=<s>``: a 200 promising a megabyte, then one byte every ``gap`` seconds;
 - ``/trickle-headers?gap=<s>``: the status line and headers, one byte every ``gap`` seconds;
 - ``/stall``: reads the request, answers nothing;
@@ -19,6 +21,10 @@
 - ``/bomb``: a gzip body of a few dozen kilobytes that inflates to 64 MiB;
 - ``/gzip``: a small, honest gzip page;
 - ``/gzip-then-endless``: a small gzip page, then zeros after its gzip data until the client leaves.
+- ``/layers?codings=<list>&split=<n,…>&times=<n>``: a small page coded by each coding of the
+  comma-separated list in turn (``gzip``, ``x-gzip``, ``deflate``, any letter case), its
+  ``Content-Encoding`` the list as written, ``times`` times over, on a new line after each of
+  the ``split`` positions.
 
 Every slow route stops when the client goes away or the server stops, and after 20 s anyway:
 a failing test cannot leave a thread streaming forever.
@@ -49,6 +55,7 @@ from typing import Any, Self
 from urllib.parse import parse_qs, urlsplit
 
 _SLOW_LIMIT = 20.0  # no slow route runs longer than this
+LAYERED_PAGE = b"<!doctype html><p>in layers</p>"  # what /layers sends, coded
 
 
 @dataclass(frozen=True)
@@ -201,7 +208,12 @@ class HostileServer:
         h._answer(302, b"", [("Set-Cookie", f"{name}=s3cret; Path=/{domain}{attributes}"), ("Location", "/echo")])
 
     def _route_set_cookie(self, h: Any, path: str, query: dict[str, str], body: bytes) -> None:
-        h._answer(200, b"<p>set</p>", [("Set-Cookie", bytes.fromhex(query["line"]).decode("latin-1"))])
+        lines = bytes.fromhex(query["line"]).decode("latin-1").split("\n")
+        h._answer(200, b"<p>set</p>", [("Set-Cookie", line) for line in lines])
+
+    def _route_cookies(self, h: Any, path: str, query: dict[str, str], body: bytes) -> None:
+        prefix, count = query["prefix"], int(query["count"])
+        h._answer(200, b"<p>set</p>", [("Set-Cookie", f"{prefix}{n}=1; Path=/") for n in range(count)])
 
     def _route_trickle(self, h: Any, path: str, query: dict[str, str], body: bytes) -> None:
         gap = float(query.get("gap", "0.2"))
@@ -259,6 +271,16 @@ class HostileServer:
 
     def _route_gzip(self, h: Any, path: str, query: dict[str, str], body: bytes) -> None:
         h._answer(200, gzip.compress(b"<p>" + b"squeezed " * 1000 + b"</p>"), [("Content-Encoding", "gzip")])
+
+    def _route_layers(self, h: Any, path: str, query: dict[str, str], body: bytes) -> None:
+        codings = query["codings"].split(",")
+        page = LAYERED_PAGE
+        for coding in codings:
+            page = zlib.compress(page) if coding.strip().lower() == "deflate" else gzip.compress(page)
+        listed = codings * int(query.get("times", "1"))
+        cuts = [0, *sorted(int(n) for n in query.get("split", "").split(",") if n), len(listed)]
+        lines = [("Content-Encoding", ",".join(listed[a:b])) for a, b in zip(cuts, cuts[1:]) if b > a]
+        h._answer(200, page, lines)
 
     def _route_gzip_then_endless(self, h: Any, path: str, query: dict[str, str], body: bytes) -> None:
         headers = [("Content-Type", "text/html"), ("Content-Encoding", "gzip"), ("Connection", "close")]

@@ -31,7 +31,7 @@ from typing import IO, Any, BinaryIO, cast
 # records), and inflating was the largest single cost of both.
 from zlib_ng import zlib_ng as zlib
 
-from formtools._spec.coding import CodingError, Inflate
+from formtools._spec.coding import CodingError, Inflate, too_many_codings
 
 _InflateError: type[Exception] = zlib.error  # type: ignore[assignment]  # (the stub: an instance)
 
@@ -475,7 +475,8 @@ def _payload(record: Any, max_bytes: int) -> bytes:
     its ``br`` decoder fails with the brotli module of today (AttributeError: the archive was
     reported damaged at that record and every record after it was lost).
 
-    A content coding other than gzip and deflate is :class:`Undecodable`, as is one that turns
+    A content coding other than gzip and deflate is :class:`Undecodable`, as are more codings
+    than Chromium decodes (:data:`~formtools._spec.coding.MAX_CODINGS`) and one that turns
     out corrupt past its start; a body whose first bytes are not in its coding is read as it
     stands, as warcio reads it (archives that store the decoded body under the original
     ``Content-Encoding``)."""
@@ -485,6 +486,9 @@ def _payload(record: Any, max_bytes: int) -> bytes:
     for coding in codings:
         if coding not in Inflate.CODINGS:
             raise Undecodable(f"the body's coding {coding!r} is not decoded (only gzip and deflate are)")
+    excess = too_many_codings(len(codings))
+    if excess is not None:
+        raise Undecodable(excess)
     if not (chunked or codings):
         plain: bytes = record.raw_stream.read(max_bytes + 1)
         return plain

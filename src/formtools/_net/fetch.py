@@ -30,6 +30,7 @@ import base64
 import contextvars
 import functools
 import ipaddress
+import itertools
 import logging
 import os
 import re
@@ -38,6 +39,7 @@ import time
 import weakref
 import zlib
 from http.cookiejar import Cookie, CookieJar, DefaultCookiePolicy
+from collections import Counter
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from email.message import Message
@@ -54,7 +56,7 @@ from publicsuffixlist import PublicSuffixList
 
 from formtools._spec.referrer import Referrer, policy_from_header
 from formtools.errors import UsageProblem
-from formtools._spec.coding import Inflate
+from formtools._spec.coding import Inflate, too_many_codings
 from formtools._net.errors import (
     shown,
     UnfollowedRedirect,
@@ -422,11 +424,92 @@ def _remember(cookies: httpx.Cookies | None, hop: _Hop, headers: httpx.Headers) 
         for line in _as_browsers_read(headers, hop.url.hostname.lower()):
             answer["Set-Cookie"] = line
         before = {_key(cookie): _CREATED[cookie] for cookie in cookies.jar if cookie in _CREATED}
+        counts = Counter(_cookie_site(cookie) for cookie in cookies.jar)
         cookies.jar.extract_cookies(_Answer(answer), CookieRequest(hop.url.href, method=hop.method))  # type: ignore[arg-type]
         for cookie in cookies.jar:
             created = before.get(_key(cookie))
             if created is not None:
                 _CREATED[cookie] = created
+        _evict(cookies.jar, counts)
+
+
+#: Chromium's cookie store bounds (net/cookies/cookie_monster.h): past 180 cookies of one site
+#: (registrable domain) the least recently used go until 150 are left; past 3,300 in all, until
+#: 3,000 are. Measured: 200 set by one answer leave 169 (the 181st brings 150, 19 follow).
+_SITE_MAX, _SITE_KEPT = 180, 150
+_JAR_MAX, _JAR_KEPT = 3300, 3000
+
+
+def _cookie_site(cookie: Cookie) -> str:
+    """The registrable domain a cookie is counted under (the host itself when it has none)."""
+    return _registrable(cookie.domain)
+
+
+@functools.lru_cache(maxsize=4096)
+def _registrable(domain: str) -> str:
+    """(asked for every cookie of the jar on every answer that sets one: looked up once)"""
+    domain = domain.lstrip(".").lower()
+    return domain if _is_ip(domain) else _public_suffixes().privatesuffix(domain) or domain
+
+
+def _left_after(count: int, added: int, most: int, kept: int) -> int:
+    """How many remain of ``count`` cookies after ``added`` more arrive one by one, a store of
+    ``most`` going down to ``kept`` each time one more arrives: as Chromium collects garbage
+    after each insertion."""
+    for _ in range(added):
+        count += 1
+        if count > most:
+            count = kept
+    return count
+
+
+def _evict(jar: CookieJar, counts: Counter[str]) -> None:
+    """Keep ``jar`` within Chromium's bounds after an answer's cookies went in (``counts``: each
+    site's cookies before): the most recently set or sent of each site, and of all, as many as
+    Chromium keeps (its garbage collection after each insertion, replayed on the counts; each
+    site's bound before the jar's, as Chromium collects them). Without a bound a site could set 5,000 cookies an answer (what 100 KB of
+    headers hold) for as long as a session lasts: 123,000 after 41 answers, each fetch walking
+    them all (1.9 s) and sending them all (a 1.3 MB Cookie header), memory without end."""
+    by_site: dict[str, list[Cookie]] = {}
+    for cookie in jar:
+        by_site.setdefault(_cookie_site(cookie), []).append(cookie)
+    doomed: list[Cookie] = []
+    survivors: list[Cookie] = []
+    for site_key, found in by_site.items():
+        found.sort(key=_recency)
+        added = max(len(found) - counts[site_key], 0)
+        left = _left_after(counts[site_key], added, _SITE_MAX, _SITE_KEPT) if len(found) > _SITE_MAX else len(found)
+        doomed += found[: len(found) - left]
+        survivors += found[len(found) - left :]
+    total = len(survivors)
+    if total > _JAR_MAX:
+        survivors.sort(key=_recency)
+        left = _left_after(sum(counts.values()), max(total - sum(counts.values()), 0), _JAR_MAX, _JAR_KEPT)
+        doomed += survivors[: total - left]
+    for cookie in doomed:
+        jar.clear(cookie.domain, cookie.path, cookie.name)
+
+
+#: when each cookie was last set or sent (monotonic seconds) and in which order, which decides
+#: which go first past the bounds
+_USED: weakref.WeakKeyDictionary[Cookie, tuple[float, int]] = weakref.WeakKeyDictionary()
+_USES = itertools.count()
+#: Chromium's kLastAccessThreshold: a cookie sent within a minute of its last use keeps that use
+#: (measured: a Domain cookie sent to a sibling host just after being set is evicted as set)
+_USE_THRESHOLD = 60.0
+
+
+def _used(cookie: Cookie, *, sending: bool) -> None:
+    """Record a cookie's setting, or its sending when its last use is a minute old or more."""
+    now = time.monotonic()
+    last = _USED.get(cookie)
+    if not sending or last is None or now - last[0] >= _USE_THRESHOLD:
+        _USED[cookie] = (now, next(_USES))
+
+
+def _recency(cookie: Cookie) -> int:
+    """A sort key, least recently used first (a cookie a caller's jar held before: first of all)."""
+    return _USED.get(cookie, (0.0, -1))[1]
 
 
 @dataclass(frozen=True)
@@ -471,9 +554,17 @@ class BrowserCookiePolicy(DefaultCookiePolicy):
         cookie never, a ``Lax`` one on a top-level GET, a ``None`` one always, and one without
         ``SameSite`` as ``Lax`` ("Lax by default") — also on a top-level POST within
         :attr:`LAX_ALLOWING_UNSAFE` seconds of its setting. A request that is not a fetch's
-        hop (a caller's own use of the jar) is judged same-site, as it was before."""
+        hop (a caller's own use of the jar) is judged same-site, as it was before. A cookie sent
+        counts as used, for the store's bounds (:func:`_evict`)."""
         if not super().return_ok(cookie, request):
             return False
+        sent = self._sent_ok(cookie, request)
+        if sent:
+            _used(cookie, sending=True)
+        return sent
+
+    def _sent_ok(self, cookie: Cookie, request: CookieRequest) -> bool:
+        """:meth:`return_ok`'s ``SameSite`` rules, for a cookie the host and path rules let go."""
         if not isinstance(request, _CookieRequest) or request.same_site.same_site:
             return True
         context = request.same_site
@@ -510,6 +601,7 @@ class BrowserCookiePolicy(DefaultCookiePolicy):
         if secure and not _secure_origin(request):
             return False
         _CREATED[cookie] = time.monotonic()
+        _used(cookie, sending=False)
         return True
 
     def return_ok_secure(self, cookie: Cookie, request: CookieRequest) -> bool:
@@ -598,6 +690,11 @@ _CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f]")
 _MAX_AGE = re.compile("-?[0-9]+")
 
 
+#: RFC 6265bis' bounds on a cookie's name and value together, and on an attribute's value (bytes:
+#: a line is its bytes as latin-1 text)
+_NAME_AND_VALUE_MAX, _ATTRIBUTE_MAX = 4096, 1024
+
+
 def _cookie_as_read(line: str, host: str) -> str:
     """One ``Set-Cookie`` line with the attributes a browser ignores left out, or ``""`` when
     the cookie is dropped. A ``Max-Age`` that is no integer (``abc``, ``1e3``, empty, ``+5``)
@@ -607,8 +704,15 @@ def _cookie_as_read(line: str, host: str) -> str:
     as browsers apply it: a ``Domain`` that is a public suffix (``github.io``, ``co.uk``)
     drops the cookie — ``mallory.github.io`` cannot set a cookie that ``alice.github.io``
     would be sent — unless it is the host itself, which makes the cookie host-only. Python's
-    cookie jar has no such list."""
+    cookie jar has no such list. The sizes RFC 6265bis (5.6) sets, as Chromium 156 applies them:
+    a name and value longer than 4,096 bytes together drop the cookie, an attribute whose value
+    is longer than 1,024 is ignored (a ``Path`` of 1,025 bytes: the default path) — a site's
+    cookies of 90 KB each were kept and sent back on every request."""
     first, *attributes = line.split(";")
+    name, _, value = first.partition("=")
+    if len(name.strip(" \t")) + len(value.strip(" \t")) > _NAME_AND_VALUE_MAX:
+        return ""
+    attributes = [attribute for attribute in attributes if len(attribute.partition("=")[2].strip(" \t")) <= _ATTRIBUTE_MAX]
     # an attribute written twice is the last one's (RFC 6265 5.3, as Chromium reads it; Python
     # took the first, so "Path=/a; Path=/" kept the cookie from every page but /a's)
     last = {attribute.partition("=")[0].strip().lower(): attribute for attribute in attributes}
@@ -702,8 +806,12 @@ class _Body:
         self._policy = policy
         self._clock = clock
         self.data = bytearray()
-        codings = [c.strip().lower() for c in headers.get("content-encoding", "").split(",")]
-        self._layers = [Inflate(c) for c in reversed(codings) if c in Inflate.CODINGS]
+        listed = [c.strip().lower() for c in headers.get("content-encoding", "").split(",")]
+        codings = [c for c in reversed(listed) if c in Inflate.CODINGS]
+        excess = too_many_codings(len(codings))
+        if excess is not None:
+            raise httpcore.ReadError(excess)
+        self._layers = [Inflate(c) for c in codings]
         length = headers.get("content-length", "")
         if not self._layers and length.isdigit() and int(length) > policy.max_bytes:
             self._too_large()

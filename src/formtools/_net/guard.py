@@ -8,8 +8,9 @@ zone id (``[fe80::1%25eth0]``) is no valid URL at all. Only ``http`` and ``https
 A host is resolved once, every address it resolves to is classified, and the caller connects
 to those checked addresses only (see :mod:`formtools._net.transport`): a name that answers a
 public address to the check and a private one to the connection (DNS rebinding) gets nowhere.
-IPv6 addresses that carry an IPv4 address (IPv4-mapped and -compatible, 6to4, NAT64) are judged
-by the IPv4 address they reach.
+IPv6 addresses that carry an IPv4 address (IPv4-mapped, -compatible and -translated, 6to4, NAT64)
+are judged by the IPv4 address they reach: ``::ffff:0:7f00:1`` (SIIT's IPv4-translated form, RFC
+2765) counted as public, as Python's ``is_global`` has it, where a translator takes it to 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ _IPV6_RANGES: tuple[tuple[ipaddress.IPv6Network, str], ...] = (
     (_V6("2001:db8::/32"), "documentation"),
     (_V6("3fff::/20"), "documentation"),
     (_V6("100::/64"), "reserved (discard-only)"),
+    (_V6("5f00::/16"), "reserved (SRv6 segment identifiers)"),
     (_V6("fc00::/7"), "private (unique local)"),
     (_V6("fe80::/10"), "link-local"),
     (_V6("fec0::/10"), "site-local"),
@@ -70,6 +72,7 @@ _IPV6_RANGES: tuple[tuple[ipaddress.IPv6Network, str], ...] = (
 # IPv6 prefixes whose addresses carry an IPv4 address: (prefix, where the IPv4 bits start)
 _EMBEDDING: tuple[tuple[ipaddress.IPv6Network, int, str], ...] = (
     (_V6("::ffff:0:0/96"), 96, "IPv4-mapped"),
+    (_V6("::ffff:0:0:0/96"), 96, "IPv4-translated"),
     (_V6("::/96"), 96, "IPv4-compatible"),
     (_V6("64:ff9b::/96"), 96, "NAT64"),
     (_V6("2002::/16"), 16, "6to4"),

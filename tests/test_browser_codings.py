@@ -1,0 +1,68 @@
+"""How many content codings a page may be sent in, live: Chromium 156 loads a page in ten gzip and
+deflate layers and fails the load of one in eleven; formtools' fetch decodes exactly as many
+(``formtools._spec.coding.MAX_CODINGS``). Each layer holds zlib's state and a 32 KiB window while
+the body streams, so without the bound a header that lists ``gzip`` 16,000 times made one fetch
+hold 600 MB. The codings are generated: gzip, ``x-gzip`` and zlib-wrapped deflate in any mix,
+any letter case, spaces around the commas, split over several ``Content-Encoding`` lines.
+"""
+
+from __future__ import annotations
+
+import gzip
+import random
+import zlib
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+
+import formtools
+from formtools._conformance.browser import ChromiumOracle, OracleError
+from formtools._spec.coding import MAX_CODINGS
+from formtools.errors import FormtoolsError
+
+pytestmark = pytest.mark.browser
+
+PAGE = b'<!doctype html><form toolname=layered tooldescription="Sent in layers"><input name=q></form>'
+_CODERS = {"gzip": lambda data: gzip.compress(data, 1), "x-gzip": lambda data: gzip.compress(data, 1), "deflate": zlib.compress}
+
+
+def layered(count: int, rng: random.Random) -> tuple[bytes, list[tuple[str, str]]]:
+    """:data:`PAGE` in ``count`` codings, and the ``Content-Encoding`` lines that list them (in
+    the order they were applied, as HTTP lists them), spelled as the generator likes."""
+    codings = [rng.choice(sorted(_CODERS)) for _ in range(count)]
+    body = PAGE
+    for coding in codings:
+        body = _CODERS[coding](body)
+    spelled = ["".join(c.upper() if rng.random() < 0.3 else c for c in coding) for coding in codings]
+    lines, start = [], 0
+    while start < count:
+        size = rng.randint(1, count - start)
+        lines.append(("Content-Encoding", rng.choice([",", ", ", " , "]).join(spelled[start : start + size])))
+        start += size
+    return body, lines
+
+
+def chromiums_tools(chromium: ChromiumOracle, body: bytes, headers: list[tuple[str, str]]) -> list[str]:
+    try:
+        return [tool["name"] for tool in chromium.tools(body, headers=headers)]
+    except (OracleError, PlaywrightError) as error:  # the load failed: net::ERR_ABORTED
+        assert "ERR_ABORTED" in str(error), error
+        return []
+
+
+def formtools_tools(url: str) -> list[str]:
+    try:
+        return [tool.name for tool in formtools.extract_tools(formtools.load_page(url))]
+    except FormtoolsError:
+        return []
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_page_is_decoded_through_as_many_codings_as_chromium_decodes(chromium: ChromiumOracle, seed: int) -> None:
+    rng = random.Random(20261129 + seed)
+    for count in (MAX_CODINGS, MAX_CODINGS + 1, rng.randint(1, MAX_CODINGS - 1)):
+        body, headers = layered(count, rng)
+        url = chromium.site.put(f"/codings/{seed}/{count}", body, "text/html", headers)
+        expected = chromiums_tools(chromium, body, headers)
+        assert formtools_tools(url) == expected, (count, headers)
+        assert expected == (["layered"] if count <= MAX_CODINGS else []), (count, headers)
