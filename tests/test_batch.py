@@ -14,6 +14,7 @@ import random
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -1030,3 +1031,63 @@ def test_a_threaded_program_gets_spawned_workers_and_the_same_lines(tmp_path: Pa
         stop.set()
         other.join()
     assert sorted(threaded.read_text().splitlines()) == sorted(alone.read_text().splitlines())
+
+
+class _Counting(BaseHTTPRequestHandler):
+    """A page that takes a while, counting how many requests it answers at once."""
+
+    lock = threading.Lock()
+    now = most = 0
+
+    def do_GET(self) -> None:
+        cls = type(self)
+        with cls.lock:
+            cls.now += 1
+            cls.most = max(cls.most, cls.now)
+        time.sleep(0.05)
+        with cls.lock:
+            cls.now -= 1
+        body = b"<form toolname=t tooldescription=d><input name=q></form>"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+def _spellings_of_one_host(port: int, rng: random.Random) -> list[str]:
+    """URLs of 127.0.0.1:``port`` spelled as the URL Standard parses them to that host:
+    credentials, a scheme in capitals, the port with leading zeros, IPv4 in hex, octal, one
+    number or fewer parts, a backslash for the path's slash."""
+    hosts = ["127.0.0.1", "0x7f.0.0.1", "0177.0.0.1", "2130706433", "127.1", "0x7F000001", "127.0.1"]
+    spelled = []
+    for index in range(24):
+        user = rng.choice(["", "user@", "user:secret@", "%75@"])
+        scheme = rng.choice(["http", "HTTP", "hTtP"])
+        digits = rng.choice(["", "0", "00"]) + str(port)
+        slash = rng.choice(["/", "\\", "/./"])
+        spelled.append(f"{scheme}://{user}{rng.choice(hosts)}:{digits}{slash}p{index}")
+    return spelled
+
+
+def test_the_per_host_limit_holds_however_the_host_is_spelled(tmp_path: Path) -> None:
+    """``per_host`` counts the host the URL Standard parses, which is where the fetch connects:
+    keyed by urllib's ``netloc``, ``user@host``, ``host:080`` or ``0x7f.1`` were each another
+    host, so one host got as many requests at once as it had spellings."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Counting)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        listing = tmp_path / "urls.txt"
+        urls = _spellings_of_one_host(server.server_port, random.Random(7))
+        listing.write_text("".join(f"{url}\n" for url in urls))
+        out = tmp_path / "tools.jsonl"
+        options = BatchOptions(jobs=1, fetch=FetchOptions(concurrency=16, per_host=2))
+        tally = run_batch([], out, urls=listing, options=options)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert (tally.pages, tally.failed) == (len(urls), 0), out.read_text()
+    assert _Counting.most <= 2, f"{_Counting.most} requests at once to one host"

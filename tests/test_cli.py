@@ -181,7 +181,6 @@ class _Site(BaseHTTPRequestHandler):
             self.send_header("Location", "/shop/page")
             self.end_headers()
             return
-        body = "<form toolname=caf\u00e9 tooldescription='Caf\u00e9'><input name=q></form>".encode("cp1252")
         body = b"<form toolname=t tooldescription='Caf\xe9'><input name=q></form>"
         self.send_response(200)
         self.send_header("Content-Type", "text/html; charset=windows-1252")
@@ -201,6 +200,36 @@ def test_extract_from_a_url_follows_redirects_and_decodes_by_header() -> None:
         url = f"http://127.0.0.1:{server.server_port}/moved"
         tools = json.loads(run("extract", url).stdout)
         assert tools[0]["description"] == "Caf\u00e9"
+    finally:
+        server.shutdown()
+
+
+def _scheme_spellings(rng: random.Random) -> list[str]:
+    """``http://`` and ``https://`` in seeded mixes of case, as the URL Standard reads alike."""
+    return ["".join(rng.choice([c, c.upper()]) for c in scheme) + "://" for scheme in ["http"] * 4 + ["https"] * 2]
+
+
+def test_a_url_whose_scheme_is_in_capitals_is_a_url_at_every_edge(tmp_path: Path) -> None:
+    """``HTTP://…`` names a URL (the URL Standard's scheme state lowercases it): extract said
+    "no such file", the library the same, batch took it for a missing input rather than a URL
+    to list, and a URL list's line was "not an http(s) URL"."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Site)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        for scheme in _scheme_spellings(random.Random(5)):
+            url = f"{scheme}127.0.0.1:{server.server_port}/page"
+            if scheme.lower() == "https://":  # a URL, fetched: TLS to a plain server fails there
+                done = run("extract", url)
+                assert done.returncode == 3 and b"no such file" not in done.stderr, done.stderr
+                continue
+            assert json.loads(run("extract", url).stdout)[0]["name"] == "t", url
+            assert [tool.name for tool in formtools.extract_tools(formtools.load_page(url))] == ["t"]
+            refused = run("batch", url, "--out", "-")
+            assert refused.returncode == 2 and b"put URLs in a file for --urls" in refused.stderr, refused.stderr
+            listing = tmp_path / "urls.txt"
+            listing.write_text(url + "\n")
+            listed = run("batch", "--urls", str(listing), "--out", "-")
+            assert json.loads(listed.stdout)["tools"][0]["name"] == "t", listed.stdout
     finally:
         server.shutdown()
 

@@ -520,7 +520,9 @@ def _report_wpt(pages: list[str] | None, out: Path | None) -> None:
         raise UsageProblem("--format wpt writes a directory: give --out DIR")
     if not pages and not Path("fixtures/html").is_dir():
         raise UsageProblem("name the pages to report on (there is no fixtures/html here)")
-    sources = [s for s in page_sources(pages or ["fixtures/html"]) if not s.startswith(("http://", "https://"))]
+    from formtools._spec.scheme import is_url
+
+    sources = [s for s in page_sources(pages or ["fixtures/html"]) if not is_url(s)]
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:

@@ -93,7 +93,8 @@ from formtools._net.guard import check_url
 from formtools._spec.url import parse as parse_url
 from formtools._spec.url import same_origin, same_origin_urls
 from formtools.errors import SendError
-from formtools._parse.sources import is_url, load_page
+from formtools._parse.sources import load_page
+from formtools._spec.scheme import is_url
 from formtools._synth.synthesize import synthesize
 from formtools._synth.tool import HINTS_META, MCP_ANNOTATIONS, Tool
 from formtools.errors import ValidationError

@@ -27,7 +27,8 @@ from formtools._parse.document import Document
 from formtools._conformance.report import Context, explain
 from formtools._conformance.report_diff import ABSENT, Absent, Difference, changes
 from formtools._parse import parse_html
-from formtools._parse.sources import is_url, read_page
+from formtools._parse.sources import read_page
+from formtools._spec.scheme import is_url
 from formtools._synth.parameters import parameters_of
 from formtools._synth.synthesize import synthesize
 from formtools._synth.tool import Tool, freeze

@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, TextIO, TypeVar
 from formtools._interrupts import held, holdable, waited
 from formtools._crawl.pages import FetchOptions, Input, Origin, Page, Resumed, Unreadable, media_type, renders_as_html
 from formtools._spec.jsjson import dumps
+from formtools._spec.scheme import is_url
 from formtools._synth.profile import get_profile, profile_names
 from formtools.errors import SourceError, UsageProblem, WorkerLost, shown, shown_in_text
 
@@ -947,7 +948,7 @@ def run_batch(
     if not inputs and urls is None:
         raise UsageProblem("nothing to extract: give directories, HTML or WARC files, or --urls")
     for name in inputs:
-        if name.startswith(("http://", "https://")) or name == "-":
+        if is_url(name) or name == "-":
             raise UsageProblem(
                 f"{name}: batch reads files, directories and WARC files; put URLs in a file for --urls"
             )

@@ -13,13 +13,13 @@ from contextlib import suppress
 from pathlib import Path
 from queue import SimpleQueue
 from typing import Any
-from urllib.parse import urlsplit
 
 from formtools._net import AsyncFetcher, FetchError, FetchPolicy, TooLarge
 
 from formtools._interrupts import held, waited
 from formtools._crawl.pages import FetchOptions, Origin, Page, Resumed, Unreadable
-from formtools._parse.sources import is_url
+from formtools._spec.scheme import is_url
+from formtools._spec.url import parse
 from formtools.errors import shown
 
 __all__ = ["fetched"]
@@ -123,10 +123,12 @@ async def _fetch_all(
                     if not url or url.startswith("#") or done.has("url", shown(url), origin):
                         continue
                     if problem is None:
-                        try:
-                            host = urlsplit(url).netloc.lower()
-                        except ValueError as error:  # an unbalanced bracket in the host, a bad port
-                            problem = f"{url}: not a valid URL ({error})"
+                        # per host: the host the URL Standard parses, where the fetch connects
+                        # (urllib's netloc made user@host, host:080 and 0x7f.1 other hosts)
+                        parsed = parse(url)
+                        if parsed is None and is_url(url):
+                            problem = f"{url}: not a valid URL (the URL Standard's parser refuses it)"
+                        host = url if parsed is None else parsed.hostname  # no host: _fetch names why
                     await slots.acquire()
                     if problem is not None:
                         handover.put(Unreadable("url", url, problem, origin=origin))

@@ -17,9 +17,10 @@ from typing import IO, Any, Union
 from formtools._parse import parse_html
 from formtools._parse.document import Document, Parser, is_tree
 from formtools._spec.mime import not_a_page, renders_as_html
+from formtools._spec.scheme import is_url
 from formtools.errors import NetworkError, SourceError, UsageProblem, shown
 
-__all__ = ["PageSource", "RawPage", "document_of", "is_url", "load_page", "read_page", "read_standard_input"]
+__all__ = ["PageSource", "RawPage", "document_of", "load_page", "read_page", "read_standard_input"]
 
 #: Everything the library takes as a page: markup (``str``; ``bytes`` decoded as a browser
 #: decodes them), a path, an open binary or text file, a URL object (``httpx.URL``,
@@ -28,10 +29,6 @@ __all__ = ["PageSource", "RawPage", "document_of", "is_url", "load_page", "read_
 PageSource = Union[str, bytes, "os.PathLike[str]", IO[bytes], IO[str], Document, Any]
 
 _MAX_BYTES = 50 * 1024 * 1024
-
-
-def is_url(source: str) -> bool:
-    return source.startswith(("http://", "https://"))
 
 
 @dataclass(frozen=True)
