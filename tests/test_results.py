@@ -152,3 +152,51 @@ def test_a_landing_page_is_judged_by_its_origin_not_by_credentials() -> None:
                 page_origin, landed = parse(tool.page.url or ""), parse(result.url or "")
                 assert page_origin is not None and landed is not None
                 assert result.withheld is (page_origin.origin != landed.origin), (userinfo, landing, result.reason)
+
+
+@pytest.mark.spec_step("exec-result-2")
+def test_a_chain_ending_at_an_unfollowed_redirect_lists_every_hop_as_a_followed_chain_does() -> None:
+    """A submission answered by ``n`` redirects and then one to no http(s) URL (``javascript:``,
+    ``data:``, ``mailto:``, a ``Location`` that does not parse) completes without a result at
+    the last hop; its ``redirects`` listed none of the ``n`` hops before it, where the same chain
+    ending at a page lists them all. Generated: chains of 0 to 6 hops, each ending both ways,
+    sent with ``call_tool`` and ``acall_tool`` through a real local site: both results list the
+    hops before their ``url`` in order, and ``redirects`` plus ``url`` are exactly the paths the
+    site was asked for: ``url`` is where the call ended (the hop whose redirect is not followed),
+    ``redirects`` every hop before it."""
+    import random
+
+    import anyio
+
+    from tests.support.site import TestSite
+
+    pick = random.Random(2101)
+    nowhere = ["javascript:void(0)", "data:text/html,x", "mailto:a@b.example", "http://[oops"]
+    with TestSite() as site:
+        for hops in range(7):
+            for end, last in (("followed", "/submit"), ("unfollowed", pick.choice(nowhere))):
+                for hop in range(hops, 0, -1):
+                    site.redirects[f"/{end}{hops}/{hop}"] = f"/{end}{hops}/{hop - 1}"
+                site.redirects[f"/{end}{hops}/0"] = last
+        forms = "".join(
+            f"<form toolname={end}{hops} tooldescription=d toolautosubmit action=/{end}{hops}/{hops}><input name=q></form>"
+            for hops in range(7)
+            for end in ("followed", "unfollowed")
+        )
+        page = formtools.extract(formtools.load_page(site.put("chains", forms.encode())))
+        for hops in range(7):
+            lists = {}
+            for end in ("followed", "unfollowed"):
+                tool = page.tool(f"{end}{hops}")
+                assert tool is not None
+                asked = len(site.received)
+                sent = formtools.call_tool(tool, {"q": "x"})
+                awaited = anyio.run(lambda: formtools.acall_tool(tool, {"q": "x"}))  # noqa: B023
+                assert sent.redirects == awaited.redirects and sent.url == awaited.url, (sent, awaited)
+                fetched = [site.origin + received.target for received in site.received[asked:]]
+                assert [*sent.redirects, sent.url] == fetched[: len(fetched) // 2], (end, hops, sent)
+                # the hops that answered with a redirect: a followed chain's are all before its
+                # landing page; an unfollowed one's last is its url, where the call ended
+                answered = sent.redirects if end == "followed" else (*sent.redirects, sent.url)
+                lists[end] = [url and url.replace(f"/{end}{hops}/", "/") for url in answered]
+            assert lists["followed"] == lists["unfollowed"] and len(lists["followed"]) == hops + 1, (hops, lists)

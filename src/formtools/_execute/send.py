@@ -420,7 +420,9 @@ def _unfollowed(request: Request, error: UnfollowedRedirect) -> ToolResult:
     stays, or shows an error page) and gives the agent no result. Not an error: an agent told
     the call failed may submit it again."""
     why = f"the form was submitted; its answer redirects where Chromium does not go, so no result comes: {error}"
-    return ToolResult(status="completed", request=request, url=error.url, withheld=True, reason=why)
+    return ToolResult(
+        status="completed", request=request, url=error.url, redirects=error.redirects, withheld=True, reason=why
+    )
 
 
 def _initiator(request: Request) -> Initiator | None:
