@@ -32,8 +32,10 @@ if TYPE_CHECKING:  # the fetch layer (httpx, httpcore) loads with the first send
     from formtools._net import AsyncFetcher, FetchPolicy, Initiator, Response
 from formtools._parse.document import Document
 from formtools._parse import DEFAULT_TIME_LIMIT, parse_html
+from formtools._spec.constants import ASCII_WHITESPACE, HTTP_WHITESPACE
 from formtools._spec.jsjson import copy_json, nests_deeper
-from formtools._spec.mime import renders_as_html
+from formtools._spec.microsyntax import ASCII_WHITESPACE_RUNS, ascii_lowercase
+from formtools._spec.mime import media_type, renders_as_html
 from formtools._spec.url import same_origin_urls
 from formtools._execute.request import NoRequest, Request
 
@@ -326,11 +328,19 @@ _SHOWN_TYPES = re.compile(
 
 
 def _download(response: Response) -> bool:
-    disposition = response.headers.get("content-disposition", "").strip().lower()
-    if disposition.startswith("attachment"):
+    """Whether Chromium 156 downloads the answer rather than shows it: a ``Content-Disposition``
+    whose type (before any ``;``, HTTP white space stripped) is a token other than ``inline``
+    (``attachment``, and ``foo`` too; a type that is no token, ``\u00a0attachment``, is
+    ignored), or a type not shown."""
+    disposition = response.headers.get("content-disposition", "").partition(";")[0].strip(HTTP_WHITESPACE)
+    if _TOKEN.fullmatch(disposition) and ascii_lowercase(disposition) != "inline":
         return True
-    mime = response.headers.get("content-type", "text/html").partition(";")[0].strip().lower()
+    mime = media_type(response.headers.get("content-type"))
     return bool(mime) and not _SHOWN_TYPES.fullmatch(mime)
+
+
+# RFC 9110's token: one or more tchar
+_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 
 
 def _sandboxed(response: Response) -> bool:
@@ -340,11 +350,31 @@ def _sandboxed(response: Response) -> bool:
     cannot sandbox, and a report-only one enforces nothing.)"""
     for header in response.headers.get_list("content-security-policy"):
         for policy in header.split(","):
-            for directive in policy.split(";"):
-                words = [word.lower() for word in directive.split()]
-                if words[:1] == ["sandbox"] and "allow-same-origin" not in words:
-                    return True
+            sandbox = _directives(policy).get("sandbox")
+            if sandbox is not None and "allow-same-origin" not in sandbox:
+                return True
     return False
+
+
+# What Chromium 156 takes for a directive (CSP3 "parse a serialized CSP", and Chromium's check
+# of the characters): only ASCII white space and visible ASCII, else the directive is ignored
+# (``sandbox\u00a0``, ``sandbox allow-scripts\u000b``: no sandbox; tests/test_browser_landing.py)
+_DIRECTIVE = re.compile(f"[{ASCII_WHITESPACE}\x21-\x7e]*")
+
+
+def _directives(policy: str) -> dict[str, list[str] | None]:
+    """One serialized policy's directives: name (ASCII-lowercased) → its value's tokens
+    (ASCII-lowercased), split on ASCII white space as CSP splits (a no-break space, U+3000 or a
+    vertical tab separates nothing), or None for a directive ignored for its characters. Of a
+    name written twice the first holds, ignored or not (Chromium 156: ``sandbox\\u3000; sandbox``
+    sandboxes nothing)."""
+    directives: dict[str, list[str] | None] = {}
+    for directive in policy.split(";"):
+        words = ASCII_WHITESPACE_RUNS.split(directive.strip(ASCII_WHITESPACE))
+        if words != [""]:
+            name, *value = map(ascii_lowercase, words)
+            directives.setdefault(name, value if _DIRECTIVE.fullmatch(directive) else None)
+    return directives
 
 
 def _why_no_result(response: Response) -> str | None:
