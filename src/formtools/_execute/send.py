@@ -34,6 +34,7 @@ from formtools._parse.document import Document
 from formtools._parse import DEFAULT_TIME_LIMIT, parse_html
 from formtools._spec.constants import ASCII_WHITESPACE, HTTP_WHITESPACE
 from formtools._spec.jsjson import copy_json, nests_deeper
+from formtools._spec.limits import MAX_PAGE_BYTES
 from formtools._spec.microsyntax import ASCII_WHITESPACE_RUNS, ascii_lowercase
 from formtools._spec.mime import media_type, renders_as_html
 from formtools._spec.url import same_origin_urls
@@ -42,7 +43,7 @@ from formtools._execute.request import NoRequest, Request
 __all__ = ["SecretReference", "ToolResult", "landed", "landing_result", "withheld_as_secret", "send_request", "asend_request", "json_ld_of", "page_text", "not_sent"]
 
 DEFAULT_TIMEOUT = 30.0
-DEFAULT_MAX_BYTES = 10 * 1024 * 1024
+DEFAULT_MAX_BYTES = MAX_PAGE_BYTES  # a submission's answer is a page: the one limit
 
 
 @dataclass(frozen=True)

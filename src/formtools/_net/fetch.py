@@ -52,6 +52,7 @@ import httpcore
 import httpx
 from publicsuffixlist import PublicSuffixList
 
+from formtools._spec.limits import MAX_PAGE_BYTES
 from formtools._spec.referrer import Referrer, policy_from_header
 from formtools.errors import UsageProblem
 from formtools._spec.coding import Inflate
@@ -101,7 +102,7 @@ __all__ = [
 ]
 
 DEFAULT_TIMEOUT = 30.0
-DEFAULT_MAX_BYTES = 10 * 1024 * 1024
+DEFAULT_MAX_BYTES = MAX_PAGE_BYTES
 DEFAULT_MAX_REDIRECTS = 20  # the Fetch standard's limit, and httpx's
 
 #: What a header argument may be: a mapping, or ``(name, value)`` pairs (repeats allowed).
