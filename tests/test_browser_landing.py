@@ -233,3 +233,55 @@ def test_headers_with_unicode_white_space_are_read_as_chromium_reads_them(chromi
         if ours != theirs[number]:
             differences.append(f"{header}: {value!r}: Chromium {theirs[number]}, formtools {ours} ({reason})")
     assert not differences, f"seed {SEED}:\n" + "\n".join(differences)
+
+
+XHTML = "http://www.w3.org/1999/xhtml"
+#: answers an XML landing page may be served as: XML documents (their XHTML scripts are the
+#: page's), a feed and text/…+xml (shown as text), and application/…+xml (a download)
+XML_TYPES = ["application/xml", "text/xml", "image/svg+xml", "application/rss+xml", "text/foo+xml", "application/mathml+xml"]
+#: a drawn XML script element: ``{text}`` is its JSON text
+XML_SCRIPTS = [
+    '<h:script type="application/ld+json">{text}</h:script>',
+    f'<script xmlns="{XHTML}" type="application/ld+json">{{text}}</script>',
+    '<script type="application/ld+json">{text}</script>',  # no namespace: no script element
+    '<h:script type="APPLICATION/LD+JSON">{text}</h:script>',
+    '<h:template><h:script type="application/ld+json">{text}</h:script></h:template>',
+    '<h:script type="application/ld+json"><![CDATA[{text}]]></h:script>',
+    '<h:div><h:script type="application/ld+json">{text}</h:script></h:div>',
+    '<h:script type="application/ld+json">[&drawn;, {text}]</h:script>',
+]
+
+
+def _xml_page(rng: random.Random, count: int = 12) -> str:
+    """An XML document of ``count`` drawn script elements, each a drawn JSON text, with an
+    internal entity, and at times cut short by a fatal error (an unclosed element)."""
+    scripts = "".join(rng.choice(XML_SCRIPTS).format(text=f'{{"n": {n}}}') for n in range(count))
+    broken = "<unclosed>" if rng.random() < 0.4 else ""
+    return f'<?xml version="1.0"?><!DOCTYPE root [<!ENTITY drawn "7">]><root xmlns:h="{XHTML}">{scripts}{broken}</root>'
+
+
+@pytest.mark.spec_step("exec-result-3")
+def test_an_xml_answers_xhtml_scripts_are_its_json_ld_as_chromium_reads_them(chromium: ChromiumOracle) -> None:
+    """Chromium 156 reads the ``script`` elements in the XHTML namespace of an XML document
+    (``application/xml``, ``text/xml``, ``image/svg+xml``) as the landing page's JSON-LD: not
+    one in no namespace, nor inside an XHTML ``template``; internal entities expanded, CDATA
+    read as text, and the blocks before a fatal error kept. A feed and ``text/…+xml`` are shown
+    as text (``[]``), and ``application/mathml+xml`` downloads (no result). Before, formtools
+    gave ``[]`` for every XML document, and ``[]`` for a download. Seeded pages
+    (``FORMTOOLS_LANDING_SEED``), one for each of four drawn types."""
+    rng = random.Random(SEED)
+    differences = []
+    for kind in rng.sample(XML_TYPES, k=4):
+        body = _xml_page(rng)
+        number = XML_TYPES.index(kind)
+        chromium.site.put(f"/xml-landing/{number}", body.encode(), kind)
+        page = FORM.format(action=f"/xml-landing/{number}")
+        url = chromium.site.put(f"/xml-form/{number}", page.encode())
+        answer, _ = chromium.agent_answer(url, "t", {"q": "x"}, pending_after=2.0)
+        theirs = answer.get("output") if answer["status"] == "Completed" else None
+        theirs = json.loads(theirs) if isinstance(theirs, str) else theirs
+        (tool,) = formtools.extract_tools(page, base_url=url)
+        ours = formtools.call_tool(tool, {"q": "x"}).result
+        if dumps(ours) != dumps(theirs):
+            differences.append(f"{kind}: Chromium {dumps(theirs)}, formtools {dumps(ours)}\n  {body}")
+    assert not differences, f"seed {SEED}:\n" + "\n".join(differences)

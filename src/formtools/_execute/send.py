@@ -10,6 +10,7 @@ Sending is the only I/O of execution; :func:`send_request` and :func:`asend_requ
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import re
@@ -20,6 +21,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 
+import webencodings
 from lxml import etree
 
 from formtools.errors import BadURL, Blocked, FetchError, ParseTimeLimit, Refused, SendError, UnfollowedRedirect, require, shown
@@ -32,6 +34,7 @@ if TYPE_CHECKING:  # the fetch layer (httpx, httpcore) loads with the first send
     from formtools._net import AsyncFetcher, FetchPolicy, Initiator, Response
 from formtools._parse.document import Document
 from formtools._parse import DEFAULT_TIME_LIMIT, parse_html
+from formtools._parse.charset import transport_charset
 from formtools._spec.constants import ASCII_WHITESPACE, HTTP_WHITESPACE
 from formtools._spec.jsjson import copy_json, nests_deeper
 from formtools._spec.limits import MAX_PAGE_BYTES
@@ -294,13 +297,48 @@ def json_ld_of(document: Document) -> tuple[Any, ...]:
             continue
         if script.get("type") != "application/ld+json":
             continue
-        text = document.restore("".join(script.itertext()))
-        if not text.strip():
-            continue
-        value = _parsed(text)
-        if value is not _SKIPPED:
-            found.append(value)
-    return tuple(found)
+        found.append(document.restore("".join(script.itertext())))
+    return _blocks(found)
+
+
+def _blocks(texts: list[str]) -> tuple[Any, ...]:
+    """The JSON of the blocks' texts Chromium keeps, in order (an empty one it skips too)."""
+    values = (_parsed(text) for text in texts if text.strip())
+    return tuple(value for value in values if value is not _SKIPPED)
+
+
+_XHTML = "{http://www.w3.org/1999/xhtml}"
+
+# The types Chromium 156 renders as an XML document, whose XHTML-namespaced scripts are the
+# page's (a feed, application/rss+xml or atom+xml, it shows as text, and text/foo+xml too)
+_XML_TYPES = re.compile(r"(?:text|application)/xml|image/svg\+xml")
+
+
+def xml_json_ld_of(body: bytes, content_type: str | None) -> tuple[Any, ...]:
+    """Every parsable ``application/ld+json`` block of an XML answer, in document order, as
+    Chromium 156 finds them (tests/test_browser_landing.py): ``script`` elements in the XHTML
+    namespace anywhere in the document (``<h:script xmlns:h=…>`` in ``application/xml``, an
+    SVG's), never inside an XHTML ``template``, internal entities expanded, and the document
+    built before a fatal error kept (Chromium shows the error, and the scripts before it). The
+    ``Content-Type`` charset overrides the XML declaration, as in a browser; external entities
+    and DTDs are never loaded."""
+    label = transport_charset(content_type)
+    encoding = webencodings.lookup(label).name if label else None
+    texts: list[str] = []
+    inside_templates = 0
+    events = etree.iterparse(
+        io.BytesIO(body), events=("start", "end"), encoding=encoding, resolve_entities="internal", no_network=True
+    )
+    try:
+        for event, element in events:
+            if element.tag == _XHTML + "template":
+                inside_templates += 1 if event == "start" else -1
+            elif event == "end" and element.tag == _XHTML + "script" and not inside_templates:
+                if element.get("type") == "application/ld+json":
+                    texts.append("".join(element.itertext()))
+    except (etree.XMLSyntaxError, LookupError):
+        pass  # the scripts before the error are the document's
+    return _blocks(texts)
 
 
 _NOT_TEXT = frozenset({"script", "style", "template", "noscript", "head"})
@@ -322,9 +360,11 @@ def page_text(document: Document) -> str:
 
 
 # What a browser shows rather than downloads (formtools' approximation of Chromium's MIME
-# handling: an attachment, or a type outside these, is a download and gives the agent no result).
+# handling: an attachment, or a type outside these, is a download and gives the agent no result;
+# of the application/*+xml types Chromium 156 shows the feeds alone: application/foo+xml,
+# rdf+xml, xslt+xml, mathml+xml download).
 _SHOWN_TYPES = re.compile(
-    r"text/.*|image/.*|audio/.*|video/.*|application/(json|xml|xhtml\+xml|pdf|.*\+json|.*\+xml)|multipart/x-mixed-replace"
+    r"text/.*|image/.*|audio/.*|video/.*|application/(json|xml|xhtml\+xml|pdf|.*\+json|rss\+xml|atom\+xml)|multipart/x-mixed-replace"
 )
 
 
@@ -425,9 +465,14 @@ def landing_result(request: Request | None, response: Response, include_text: bo
         document = parse_html(
             response.body, url=response.url, content_type=response.content_type, time_limit=DEFAULT_TIME_LIMIT
         )
-        # a landing answer that is no HTML (text, JSON, XML, an image, a PDF) is shown as what
+        # a landing answer that is no HTML nor XML (text, JSON, an image, a PDF) is shown as what
         # it is, and its bytes hold no script elements, whatever they spell (Chromium 156: [])
-        json_ld = json_ld_of(document) if renders_as_html(response.content_type) else ()
+        if renders_as_html(response.content_type):
+            json_ld = json_ld_of(document)
+        elif _XML_TYPES.fullmatch(media_type(response.content_type)):
+            json_ld = xml_json_ld_of(response.body, response.content_type)
+        else:
+            json_ld = ()
         text = page_text(document) if include_text else None
     except ParseTimeLimit as error:  # the form was submitted: its result is what cannot be read
         return completed(withheld=True, reason=f"the landing page could not be read: {error}")
