@@ -508,7 +508,7 @@ def test_the_fetch_size_cap(tmp_path: Path, site: str) -> None:
     options = BatchOptions(jobs=1, fetch=FetchOptions(max_bytes=1000, per_host=1))
     tally = run_batch([], out, urls=listing, options=options)
     found = lines(out)
-    assert found[f"{site}/big"]["error"] == f"{site}/big: larger than 1000 bytes"
+    assert found[f"{site}/big"]["error"] == f"{site}/big: larger than 1,000 bytes, the page size limit; not read"
     assert found[f"{site}/tool"]["tools"]
     assert (tally.pages, tally.parsed, tally.failed, tally.tools) == (2, 1, 1, 1)
 
@@ -846,7 +846,7 @@ def test_workers_read_warc_records_where_they_are_and_write_the_same_lines(
     found = [json.loads(line) for line in outputs[1]]
     by_url = {f["url"]: f for f in found if "url" in f}
     assert [t["name"] for t in by_url["https://d.example/chunked"]["tools"]] == ["search"]
-    assert by_url["https://d.example/big"]["error"] == "https://d.example/big: larger than 4000 bytes"
+    assert by_url["https://d.example/big"]["error"] == "https://d.example/big: larger than 4,000 bytes, the page size limit; not read"
     assert by_url["https://e.example/0"]["skipped"] == "no toolname attribute"
     assert [t["name"] for t in by_url["https://e.example/38"]["tools"]] == ["search38"]
     damage = [f for f in found if "path" in f]

@@ -158,3 +158,130 @@ def test_a_submission_that_lands_on_no_document_of_the_page_gives_no_result(chro
         if result.status != "completed" or result.result != expected or (expected is None and not result.reason):
             differences.append(f"{name}: Chromium {answer}, formtools {result.status} {result.result} ({result.reason})")
     assert not differences, f"seed {SEED}:\n" + "\n".join(differences)
+
+
+#: Unicode's White_Space characters that are no HTTP white space (U+000B, a vertical tab, is none
+#: either, but h11 refuses a header holding it: formtools' fetch fails where Chromium reads on)
+NOT_HTTP_WHITE_SPACE = "\u0085\u00a0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000"
+DIRECTIVES = ["sandbox", "sandbox allow-same-origin", "sandbox allow-scripts", "SANDBOX Allow-Same-Origin", "default-src *", "img-src 'self'"]
+HEADER_VALUES = [
+    ("Content-Type", "{}text/html"), ("Content-Type", "text/html{}; charset=utf-8"),
+    ("Content-Disposition", "{}attachment"), ("Content-Disposition", "attachment{}"), ("Content-Disposition", "x{}y"),
+    ("Content-Disposition", "{}inline"), ("Content-Disposition", "form-data{};name=a"),
+]
+LANDING = b'<!doctype html><script type="application/ld+json">{"landed": "x"}</script>'
+#: how a frame's answer is shown, as the page sees it: "opaque" (sandboxed into an opaque
+#: origin: no document to reach), "download" (the frame stays on its first about:blank),
+#: "text" (a document without the JSON-LD script element: no HTML) or "html"
+_FRAME_JS = """() => [...document.querySelectorAll('iframe')].map(frame => {
+    const page = frame.contentDocument;
+    if (page === null) return 'opaque';
+    if (page.URL === 'about:blank') return 'download';
+    return page.querySelector('script[type="application/ld+json"]') ? 'html' : 'text';
+})"""
+
+
+def _answers_drawn(rng: random.Random, count: int) -> list[tuple[str, str]]:
+    """``count`` CSP policies of one to three directives (a sandbox written twice, in any case),
+    most with a character that is Unicode white space and no HTTP white space (or a space or
+    tab) anywhere in a directive: around it, between its words, inside one; then each
+    Content-Type and Content-Disposition value with a space, and with such a character."""
+    answers = []
+    for _ in range(count):
+        directives = [rng.choice(DIRECTIVES) for _ in range(rng.randint(1, 3))]
+        if rng.random() < 0.8:
+            which = rng.randrange(len(directives))
+            at = rng.randint(0, len(directives[which]))
+            character = rng.choice(NOT_HTTP_WHITE_SPACE + " \t")
+            directives[which] = directives[which][:at] + character + directives[which][at:]
+        answers.append(("Content-Security-Policy", rng.choice([";", "; ", " ;\t"]).join(directives)))
+    for header, value in HEADER_VALUES:
+        answers += [(header, value.format(" ")), (header, value.format(rng.choice(NOT_HTTP_WHITE_SPACE)))]
+    return answers
+
+
+@pytest.mark.spec_step("exec-result-2", "exec-result-4")
+def test_headers_with_unicode_white_space_are_read_as_chromium_reads_them(chromium: ChromiumOracle) -> None:
+    """A landing page's ``Content-Security-Policy`` (``sandbox``: an opaque origin, no result),
+    ``Content-Type`` (HTML or not) and ``Content-Disposition`` (a download), each holding a
+    character that is Unicode white space and no HTTP white space: Chromium 156 splits
+    directives on ASCII white space alone and ignores a directive holding another character
+    than ASCII white space and visible ASCII, ignores a sandbox written again, and strips tab
+    and space alone around a type. Seeded pages (``FORMTOOLS_LANDING_SEED``), 44 answers in
+    iframes of one page, read as the page sees them; formtools' result for each is the same
+    kind of answer. Before, ``\\u00a0sandbox`` and ``sandbox allow-same-origin; sandbox``
+    withheld results Chromium gives, ``\\u3000text/html`` read as HTML, and a disposition of
+    another token than ``inline`` (``form-data``) was no download."""
+    rng = random.Random(SEED)
+    site = chromium.site
+    answers = _answers_drawn(rng, 30)
+    frames = []
+    for number, (header, value) in enumerate(answers):
+        written = value.encode("utf-8").decode("latin-1")  # as the bytes go
+        content_type, headers = (written, []) if header == "Content-Type" else ("text/html; charset=utf-8", [(header, written)])
+        site.put(f"/headers/{SEED}/{number}", LANDING, content_type, headers)
+        frames.append(f'<iframe src="/headers/{SEED}/{number}"></iframe>')
+    chromium.page.goto(site.put(f"/headers/{SEED}/frames", "".join(frames).encode()))
+    theirs = chromium.page.evaluate(_FRAME_JS)
+    differences = []
+    for number, (header, value) in enumerate(answers):
+        page = FORM.format(action=f"/headers/{SEED}/{number}")
+        (tool,) = formtools.extract_tools(page, base_url=site.origin + "/headers/form")
+        result = formtools.call_tool(tool, {"q": "x"})
+        reason = result.reason or ""
+        ours = "download" if "download" in reason else "opaque" if "sandbox" in reason else "html" if result.result else "text"
+        if ours != theirs[number]:
+            differences.append(f"{header}: {value!r}: Chromium {theirs[number]}, formtools {ours} ({reason})")
+    assert not differences, f"seed {SEED}:\n" + "\n".join(differences)
+
+
+XHTML = "http://www.w3.org/1999/xhtml"
+#: answers an XML landing page may be served as: XML documents (their XHTML scripts are the
+#: page's), a feed and text/…+xml (shown as text), and application/…+xml (a download)
+XML_TYPES = ["application/xml", "text/xml", "image/svg+xml", "application/rss+xml", "text/foo+xml", "application/mathml+xml"]
+#: a drawn XML script element: ``{text}`` is its JSON text
+XML_SCRIPTS = [
+    '<h:script type="application/ld+json">{text}</h:script>',
+    f'<script xmlns="{XHTML}" type="application/ld+json">{{text}}</script>',
+    '<script type="application/ld+json">{text}</script>',  # no namespace: no script element
+    '<h:script type="APPLICATION/LD+JSON">{text}</h:script>',
+    '<h:template><h:script type="application/ld+json">{text}</h:script></h:template>',
+    '<h:script type="application/ld+json"><![CDATA[{text}]]></h:script>',
+    '<h:div><h:script type="application/ld+json">{text}</h:script></h:div>',
+    '<h:script type="application/ld+json">[&drawn;, {text}]</h:script>',
+]
+
+
+def _xml_page(rng: random.Random, count: int = 12) -> str:
+    """An XML document of ``count`` drawn script elements, each a drawn JSON text, with an
+    internal entity, and at times cut short by a fatal error (an unclosed element)."""
+    scripts = "".join(rng.choice(XML_SCRIPTS).format(text=f'{{"n": {n}}}') for n in range(count))
+    broken = "<unclosed>" if rng.random() < 0.4 else ""
+    return f'<?xml version="1.0"?><!DOCTYPE root [<!ENTITY drawn "7">]><root xmlns:h="{XHTML}">{scripts}{broken}</root>'
+
+
+@pytest.mark.spec_step("exec-result-3")
+def test_an_xml_answers_xhtml_scripts_are_its_json_ld_as_chromium_reads_them(chromium: ChromiumOracle) -> None:
+    """Chromium 156 reads the ``script`` elements in the XHTML namespace of an XML document
+    (``application/xml``, ``text/xml``, ``image/svg+xml``) as the landing page's JSON-LD: not
+    one in no namespace, nor inside an XHTML ``template``; internal entities expanded, CDATA
+    read as text, and the blocks before a fatal error kept. A feed and ``text/…+xml`` are shown
+    as text (``[]``), and ``application/mathml+xml`` downloads (no result). Before, formtools
+    gave ``[]`` for every XML document, and ``[]`` for a download. Seeded pages
+    (``FORMTOOLS_LANDING_SEED``), one for each of four drawn types."""
+    rng = random.Random(SEED)
+    differences = []
+    for kind in rng.sample(XML_TYPES, k=4):
+        body = _xml_page(rng)
+        number = XML_TYPES.index(kind)
+        chromium.site.put(f"/xml-landing/{number}", body.encode(), kind)
+        page = FORM.format(action=f"/xml-landing/{number}")
+        url = chromium.site.put(f"/xml-form/{number}", page.encode())
+        answer, _ = chromium.agent_answer(url, "t", {"q": "x"}, pending_after=2.0)
+        theirs = answer.get("output") if answer["status"] == "Completed" else None
+        theirs = json.loads(theirs) if isinstance(theirs, str) else theirs
+        (tool,) = formtools.extract_tools(page, base_url=url)
+        ours = formtools.call_tool(tool, {"q": "x"}).result
+        if dumps(ours) != dumps(theirs):
+            differences.append(f"{kind}: Chromium {dumps(theirs)}, formtools {dumps(ours)}\n  {body}")
+    assert not differences, f"seed {SEED}:\n" + "\n".join(differences)

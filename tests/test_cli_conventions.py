@@ -230,7 +230,7 @@ def test_a_pages_name_given_as_markup_is_refused_not_parsed() -> None:
     "args, message, code",
     [
         (["batch", "{page}", "--out", "{dir}"], "--out: {dir} is a directory, not a file", 2),
-        (["extract", "/dev/zero"], "/dev/zero: larger than 50 MiB, not read", 2),
+        (["extract", "/dev/zero"], "/dev/zero: larger than 10,485,760 bytes, the page size limit; not read", 2),
         (["call", "{page}", "t", "--input", '{"q": NaN}', "--dry-run"], "--input is not JSON: NaN is not JSON", 2),
         (["call", "{page}", "t", "--input", '{"q": Infinity}'], "--input is not JSON: Infinity is not JSON", 2),
         (["extract", "{page}", "--base-url", "notaurl"], "--base-url: 'notaurl' is not an absolute URL", 2),

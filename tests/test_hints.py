@@ -479,3 +479,39 @@ def test_a_prepared_call_printed_whole_shows_no_secret() -> None:
                 shown = repr(prepared) + str(prepared.secrets)
                 assert not [s for s in secrets.values() if s in shown], (page.name, tool.name, profile)
     assert checked >= 8
+
+
+#: Unicode's White_Space characters that are no ASCII white space (HTML's is tab, LF, FF, CR
+#: and space; U+000B, a vertical tab, is none either)
+NOT_ASCII_WHITE_SPACE = "\u000b\u0085\u00a0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000"
+
+
+@pytest.mark.spec_step("synth-6.2")
+@pytest.mark.parametrize(
+    ("form", "read"),
+    [
+        ('<form toolname=p tooldescription=d><input name=f autocomplete="section-a{}cc-csc"></form>', "writeOnly"),
+        ('<form toolname=p tooldescription=d><input name=f autocomplete="{}one-time-code"></form>', "writeOnly"),
+        ('<form toolname=p tooldescription=d><input name=f autocomplete="one-time-code{}"></form>', "writeOnly"),
+        ('<form toolname=p tooldescription=d method=post role="{}search"><input name=f></form>', "readOnlyHint"),
+        ('<form toolname=p tooldescription=d method=post role="search{}"><input name=f></form>', "readOnlyHint"),
+    ],
+)
+def test_unicode_white_space_in_a_token_attribute_is_part_of_the_token(form: str, read: str) -> None:
+    """HTML splits ``autocomplete`` (and ARIA ``role``) on ASCII white space and strips ASCII
+    white space only: ``section-a\\u00a0cc-csc`` is one token, a field name of no card, and
+    ``\\u3000search`` no search role. formtools split on Python's white space, every Unicode
+    White_Space character, and read a card code and a search form there. Generated: each such
+    character that is no ASCII white space, in each place, reads as another character that is
+    no white space (``é``) reads; a space there is read otherwise (so the place matters)."""
+
+    def answer(character: str) -> Any:
+        (tool,) = formtools.extract_tools(form.format(character), base_url="https://shop.example/", profile="html")
+        if read == "writeOnly":
+            return tool.to_dict()["inputSchema"]["properties"]["f"].get("writeOnly", False)
+        return tool.annotations[read]
+
+    other = answer("é")
+    assert answer(" ") != other or answer("") != other, "the place decides nothing"
+    wrong = {f"U+{ord(c):04X}": answer(c) for c in NOT_ASCII_WHITE_SPACE if answer(c) != other}
+    assert not wrong, f"read otherwise than é ({other}): {wrong}"

@@ -184,7 +184,7 @@ def test_rows_are_the_batch_lines_flattened(
         "autosubmit": True
     }
     assert by_key["https://cafe.example/", "cafe"]["description"] == "Café crème"
-    assert by_key["https://huge.example/", None]["error"].endswith("larger than 10485760 bytes")
+    assert by_key["https://huge.example/", None]["error"].endswith("larger than 10,485,760 bytes, the page size limit; not read")
     damaged = by_key[None, None]
     assert damaged["warc"] == f"file:{archives[1]}"
     assert damaged["error"].startswith(f"file:{archives[1]}: damaged archive at byte ")

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Annotated, Optional, TextIO, cast
 
 import typer
 
+from formtools._spec.limits import MAX_PAGE_BYTES
 from formtools.errors import BrowserError, FormtoolsError, SourceError, UnknownFormat, UsageProblem
 from formtools.errors import shown as without_credentials
 
@@ -564,8 +565,8 @@ def serve(
         typer.Option("--timeout", callback=_positive_seconds, help="Seconds allowed for each submission."),
     ] = 30.0,
     max_bytes: Annotated[
-        int, typer.Option("--max-bytes", min=0, help="The largest answer read from a submission.")
-    ] = 10 * 1024 * 1024,
+        int, typer.Option("--max-bytes", min=0, help="The largest page or submission answer read (the page size limit).")
+    ] = MAX_PAGE_BYTES,
     all_forms: AllForms = False,
     log_format: Annotated[
         str, typer.Option("--log-format", help="The log on standard error: text (a line a record) or json (an object a line).")

@@ -353,7 +353,13 @@ class BadURL(FetchError):
 class UnfollowedRedirect(BadURL):
     """A redirect to what is no http(s) URL (``javascript:``, ``data:``, a ``Location`` that does
     not parse): the request before it was sent and answered, and nothing follows it. A form's
-    submission that ends so was made all the same (Chromium gives the agent no result)."""
+    submission that ends so was made all the same (Chromium gives the agent no result).
+    ``url`` is the hop whose redirect is not followed; ``redirects`` the hops before it that
+    answered with a redirect, in order (credentials removed), as a followed chain lists them."""
+
+    def __init__(self, message: str, *, url: str, redirects: tuple[str, ...] = ()) -> None:
+        super().__init__(message, url=url)
+        self.redirects = tuple(map(shown, redirects))
 
 
 class Blocked(FetchError):

@@ -82,12 +82,13 @@ from formtools._parse.document import Document
 from formtools._parse import DEFAULT_TIME_LIMIT, parse_html
 from formtools._synth.hints import HUMAN_IN_THE_LOOP_LEVELS, Hints, hints_of
 from formtools._forms.model import Form
+from formtools._spec.limits import too_large
 from formtools._spec.mime import not_a_page, renders_as_html
 from formtools._forms.sensitive import sensitive_keys
 from formtools._execute.request import Request
 from formtools.errors import SubmissionError
 from formtools._execute.send import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, ToolResult
-from formtools._net import AsyncFetcher, Blocked, FetchError, FetchPolicy, acheck_target, cookie_jar, deadline, fetch
+from formtools._net import AsyncFetcher, Blocked, FetchError, FetchPolicy, TooLarge, acheck_target, cookie_jar, deadline, fetch
 from formtools._net.errors import shown
 from formtools._net.guard import check_url
 from formtools._spec.url import parse as parse_url
@@ -215,7 +216,10 @@ def load_pages(
     pages: list[Page] = []
     keys: set[str] = set()
     for source, file_url in _sources(arguments, base_url):
-        document = load_page(source, base_url=file_url) if file_url else _load_url(source, options)
+        if file_url:
+            document = load_page(source, base_url=file_url, max_bytes=options.max_bytes)
+        else:
+            document = _load_url(source, options)
         url = document.url or file_url or source
         parsed = parse_url(url)
         base = _key(Path(source).stem if file_url else (parsed.hostname if parsed else "") or "page")
@@ -238,7 +242,7 @@ def _load_url(url: str, options: BridgeOptions) -> Document:
     try:
         response = fetch("GET", url, headers={"Accept": "text/html,*/*;q=0.8"}, policy=policy)
     except FetchError as error:
-        raise SourceError(str(error)) from None
+        raise _unread(error, url, options.max_bytes) from None
     if response.status >= 400:
         raise SourceError(f"{shown(url)}: HTTP {response.status}")
     if not renders_as_html(response.content_type):
@@ -251,6 +255,12 @@ def _load_url(url: str, options: BridgeOptions) -> Document:
         referrer_policy=response.headers.get("referrer-policy"),
         time_limit=DEFAULT_TIME_LIMIT,
     )
+
+
+def _unread(error: FetchError, url: str, max_bytes: int) -> SourceError:
+    """A page that could not be fetched: one beyond the page size limit said as every entry
+    point says it (``formtools._spec.limits``), any other failure as the fetch said it."""
+    return SourceError(too_large(shown(url), max_bytes) if isinstance(error, TooLarge) else str(error))
 
 
 def published(pages: Sequence[Page]) -> dict[str, tuple[Page, Tool]]:
@@ -824,7 +834,7 @@ class Bridge:
         if page.is_file:
 
             def from_file() -> tuple[Tool, ...]:
-                document = load_page(page.source, base_url=page.url)
+                document = load_page(page.source, base_url=page.url, max_bytes=options.max_bytes)
                 return _extract(document, options.profile, options.all_forms)
 
             tools = await anyio.to_thread.run_sync(from_file, limiter=self._parsing)
@@ -834,7 +844,7 @@ class Bridge:
                 "GET", page.source, headers={"Accept": "text/html,*/*;q=0.8"}
             )
         except FetchError as error:
-            raise SourceError(str(error)) from None
+            raise _unread(error, page.source, options.max_bytes) from None
         if response.status >= 400:
             raise SourceError(f"{shown(page.source)}: HTTP {response.status}")
         if not renders_as_html(response.content_type):

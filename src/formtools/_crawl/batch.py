@@ -45,6 +45,7 @@ from formtools._interrupts import held, holdable, waited
 from formtools._crawl.pages import FetchOptions, Input, Origin, Page, Resumed, Unreadable, media_type, renders_as_html
 from formtools._spec.jsjson import dumps
 from formtools._spec.scheme import is_url
+from formtools._spec.limits import too_large
 from formtools._synth.profile import get_profile, profile_names
 from formtools.errors import SourceError, UsageProblem, WorkerLost, shown, shown_in_text
 
@@ -214,15 +215,19 @@ class HtmlFile:
 
 
 def extract_file(
-    file: HtmlFile, profile: str, all_forms: bool = False, time_limit: float | None = BatchOptions.page_time_limit
+    file: HtmlFile,
+    profile: str,
+    all_forms: bool = False,
+    time_limit: float | None = BatchOptions.page_time_limit,
+    max_bytes: int = FetchOptions.max_bytes,
 ) -> Outcome:
-    """Read the HTML file ``file``, run the byte prefilter on it and extract it if it passes
-    (runs in a worker process)."""
+    """Read the HTML file ``file`` (within ``max_bytes``, as every page of the batch), run the
+    byte prefilter on it and extract it if it passes (runs in a worker process)."""
     from formtools._parse.sources import read_page
 
     origin = Origin(file.input)
     try:
-        raw = read_page(file.name)
+        raw = read_page(file.name, max_bytes=max_bytes)
     except SourceError as error:
         return _failed("path", file.name, str(error), origin=origin)
     return _prefiltered(Page("path", file.name, raw.body, raw.url, None, origin), profile, all_forms, time_limit)
@@ -261,7 +266,7 @@ def extract_record(
         where = f"{record.archive} at byte {record.location.offset:,}"
         return _failed("url", url, f"{url}: cannot read the record ({where}): {error}", origin=origin)
     if len(body) > max_bytes:
-        return _failed("url", url, f"{url}: larger than {max_bytes} bytes", origin=origin)
+        return _failed("url", url, too_large(url, max_bytes), origin=origin)
     return _prefiltered(Page("url", url, body, url, record.content_type, origin), profile, all_forms, time_limit)
 
 
@@ -364,7 +369,7 @@ def extract_pages(
         if _STOP_ASKED:
             raise _Stopped
         if isinstance(item, HtmlFile):
-            found.append(extract_file(item, profile, all_forms, time_limit))
+            found.append(extract_file(item, profile, all_forms, time_limit, max_bytes))
         elif isinstance(item, ArchiveRecord):
             found.append(extract_record(item, profile, all_forms, max_bytes, time_limit))
         else:
@@ -507,7 +512,7 @@ def _archived(record: Record, max_bytes: int, input: Input | None) -> Page | Unr
     if record.error is not None:
         return Unreadable("url", url, f"{url}: {record.error}", origin=origin)
     if len(record.body) > max_bytes:
-        return Unreadable("url", url, f"{url}: larger than {max_bytes} bytes", origin=origin)
+        return Unreadable("url", url, too_large(url, max_bytes), origin=origin)
     return Page("url", url, record.body, url, record.content_type, origin)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from formtools._spec.limits import MAX_PAGE_BYTES
 from formtools._spec.mime import media_type, renders_as_html
 from formtools.errors import shown, shown_in_text
 
@@ -15,12 +16,13 @@ __all__ = ["FetchOptions", "Input", "Origin", "Page", "Resumed", "Unreadable", "
 class FetchOptions:
     """How a URL list is fetched: at most ``concurrency`` requests at once, ``per_host`` to one
     host, ``timeout`` seconds for each page's whole fetch (redirects and every byte included),
-    bodies over ``max_bytes`` refused (also the cap on a WARC record)."""
+    bodies over ``max_bytes`` refused (the page size limit, ``formtools._spec.limits``: also the
+    cap on a WARC record and on a file of pages)."""
 
     concurrency: int = 16
     per_host: int = 4
     timeout: float = 30.0
-    max_bytes: int = 10 * 2**20
+    max_bytes: int = MAX_PAGE_BYTES
 
 
 @dataclass(frozen=True)

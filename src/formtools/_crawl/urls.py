@@ -18,6 +18,7 @@ from formtools._net import AsyncFetcher, FetchError, FetchPolicy, TooLarge
 
 from formtools._interrupts import held, waited
 from formtools._crawl.pages import FetchOptions, Origin, Page, Resumed, Unreadable
+from formtools._spec.limits import too_large
 from formtools._spec.scheme import is_url
 from formtools._spec.url import parse
 from formtools.errors import shown
@@ -154,7 +155,7 @@ async def _fetch(client: AsyncFetcher, url: str, max_bytes: int, origin: Origin)
     try:
         response = await client.fetch("GET", url, headers={"Accept": "text/html,*/*;q=0.8"})
     except TooLarge:
-        return Unreadable("url", url, f"{url}: larger than {max_bytes} bytes", origin=origin)
+        return Unreadable("url", url, too_large(url, max_bytes), origin=origin)
     except FetchError as error:
         return Unreadable("url", url, str(error), origin=origin)
     except Exception as error:  # a URL the client cannot even send: one page, not the batch

@@ -10,6 +10,7 @@ Sending is the only I/O of execution; :func:`send_request` and :func:`asend_requ
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import re
@@ -20,6 +21,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 
+import webencodings
 from lxml import etree
 
 from formtools.errors import BadURL, Blocked, FetchError, ParseTimeLimit, Refused, SendError, UnfollowedRedirect, require, shown
@@ -32,15 +34,19 @@ if TYPE_CHECKING:  # the fetch layer (httpx, httpcore) loads with the first send
     from formtools._net import AsyncFetcher, FetchPolicy, Initiator, Response
 from formtools._parse.document import Document
 from formtools._parse import DEFAULT_TIME_LIMIT, parse_html
+from formtools._parse.charset import transport_charset
+from formtools._spec.constants import ASCII_WHITESPACE, HTTP_WHITESPACE
 from formtools._spec.jsjson import copy_json, nests_deeper
-from formtools._spec.mime import renders_as_html
+from formtools._spec.limits import MAX_PAGE_BYTES
+from formtools._spec.microsyntax import ASCII_WHITESPACE_RUNS, ascii_lowercase
+from formtools._spec.mime import media_type, renders_as_html
 from formtools._spec.url import same_origin_urls
 from formtools._execute.request import NoRequest, Request
 
 __all__ = ["SecretReference", "ToolResult", "landed", "landing_result", "withheld_as_secret", "send_request", "asend_request", "json_ld_of", "page_text", "not_sent"]
 
 DEFAULT_TIMEOUT = 30.0
-DEFAULT_MAX_BYTES = 10 * 1024 * 1024
+DEFAULT_MAX_BYTES = MAX_PAGE_BYTES  # a submission's answer is a page: the one limit
 
 
 @dataclass(frozen=True)
@@ -291,13 +297,48 @@ def json_ld_of(document: Document) -> tuple[Any, ...]:
             continue
         if script.get("type") != "application/ld+json":
             continue
-        text = document.restore("".join(script.itertext()))
-        if not text.strip():
-            continue
-        value = _parsed(text)
-        if value is not _SKIPPED:
-            found.append(value)
-    return tuple(found)
+        found.append(document.restore("".join(script.itertext())))
+    return _blocks(found)
+
+
+def _blocks(texts: list[str]) -> tuple[Any, ...]:
+    """The JSON of the blocks' texts Chromium keeps, in order (an empty one it skips too)."""
+    values = (_parsed(text) for text in texts if text.strip())
+    return tuple(value for value in values if value is not _SKIPPED)
+
+
+_XHTML = "{http://www.w3.org/1999/xhtml}"
+
+# The types Chromium 156 renders as an XML document, whose XHTML-namespaced scripts are the
+# page's (a feed, application/rss+xml or atom+xml, it shows as text, and text/foo+xml too)
+_XML_TYPES = re.compile(r"(?:text|application)/xml|image/svg\+xml")
+
+
+def xml_json_ld_of(body: bytes, content_type: str | None) -> tuple[Any, ...]:
+    """Every parsable ``application/ld+json`` block of an XML answer, in document order, as
+    Chromium 156 finds them (tests/test_browser_landing.py): ``script`` elements in the XHTML
+    namespace anywhere in the document (``<h:script xmlns:h=…>`` in ``application/xml``, an
+    SVG's), never inside an XHTML ``template``, internal entities expanded, and the document
+    built before a fatal error kept (Chromium shows the error, and the scripts before it). The
+    ``Content-Type`` charset overrides the XML declaration, as in a browser; external entities
+    and DTDs are never loaded."""
+    label = transport_charset(content_type)
+    encoding = webencodings.lookup(label).name if label else None
+    texts: list[str] = []
+    inside_templates = 0
+    events = etree.iterparse(
+        io.BytesIO(body), events=("start", "end"), encoding=encoding, resolve_entities="internal", no_network=True
+    )
+    try:
+        for event, element in events:
+            if element.tag == _XHTML + "template":
+                inside_templates += 1 if event == "start" else -1
+            elif event == "end" and element.tag == _XHTML + "script" and not inside_templates:
+                if element.get("type") == "application/ld+json":
+                    texts.append("".join(element.itertext()))
+    except (etree.XMLSyntaxError, LookupError):
+        pass  # the scripts before the error are the document's
+    return _blocks(texts)
 
 
 _NOT_TEXT = frozenset({"script", "style", "template", "noscript", "head"})
@@ -319,18 +360,28 @@ def page_text(document: Document) -> str:
 
 
 # What a browser shows rather than downloads (formtools' approximation of Chromium's MIME
-# handling: an attachment, or a type outside these, is a download and gives the agent no result).
+# handling: an attachment, or a type outside these, is a download and gives the agent no result;
+# of the application/*+xml types Chromium 156 shows the feeds alone: application/foo+xml,
+# rdf+xml, xslt+xml, mathml+xml download).
 _SHOWN_TYPES = re.compile(
-    r"text/.*|image/.*|audio/.*|video/.*|application/(json|xml|xhtml\+xml|pdf|.*\+json|.*\+xml)|multipart/x-mixed-replace"
+    r"text/.*|image/.*|audio/.*|video/.*|application/(json|xml|xhtml\+xml|pdf|.*\+json|rss\+xml|atom\+xml)|multipart/x-mixed-replace"
 )
 
 
 def _download(response: Response) -> bool:
-    disposition = response.headers.get("content-disposition", "").strip().lower()
-    if disposition.startswith("attachment"):
+    """Whether Chromium 156 downloads the answer rather than shows it: a ``Content-Disposition``
+    whose type (before any ``;``, HTTP white space stripped) is a token other than ``inline``
+    (``attachment``, and ``foo`` too; a type that is no token, ``\u00a0attachment``, is
+    ignored), or a type not shown."""
+    disposition = response.headers.get("content-disposition", "").partition(";")[0].strip(HTTP_WHITESPACE)
+    if _TOKEN.fullmatch(disposition) and ascii_lowercase(disposition) != "inline":
         return True
-    mime = response.headers.get("content-type", "text/html").partition(";")[0].strip().lower()
+    mime = media_type(response.headers.get("content-type"))
     return bool(mime) and not _SHOWN_TYPES.fullmatch(mime)
+
+
+# RFC 9110's token: one or more tchar
+_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 
 
 def _sandboxed(response: Response) -> bool:
@@ -340,11 +391,31 @@ def _sandboxed(response: Response) -> bool:
     cannot sandbox, and a report-only one enforces nothing.)"""
     for header in response.headers.get_list("content-security-policy"):
         for policy in header.split(","):
-            for directive in policy.split(";"):
-                words = [word.lower() for word in directive.split()]
-                if words[:1] == ["sandbox"] and "allow-same-origin" not in words:
-                    return True
+            sandbox = _directives(policy).get("sandbox")
+            if sandbox is not None and "allow-same-origin" not in sandbox:
+                return True
     return False
+
+
+# What Chromium 156 takes for a directive (CSP3 "parse a serialized CSP", and Chromium's check
+# of the characters): only ASCII white space and visible ASCII, else the directive is ignored
+# (``sandbox\u00a0``, ``sandbox allow-scripts\u000b``: no sandbox; tests/test_browser_landing.py)
+_DIRECTIVE = re.compile(f"[{ASCII_WHITESPACE}\x21-\x7e]*")
+
+
+def _directives(policy: str) -> dict[str, list[str] | None]:
+    """One serialized policy's directives: name (ASCII-lowercased) → its value's tokens
+    (ASCII-lowercased), split on ASCII white space as CSP splits (a no-break space, U+3000 or a
+    vertical tab separates nothing), or None for a directive ignored for its characters. Of a
+    name written twice the first holds, ignored or not (Chromium 156: ``sandbox\\u3000; sandbox``
+    sandboxes nothing)."""
+    directives: dict[str, list[str] | None] = {}
+    for directive in policy.split(";"):
+        words = ASCII_WHITESPACE_RUNS.split(directive.strip(ASCII_WHITESPACE))
+        if words != [""]:
+            name, *value = map(ascii_lowercase, words)
+            directives.setdefault(name, value if _DIRECTIVE.fullmatch(directive) else None)
+    return directives
 
 
 def _why_no_result(response: Response) -> str | None:
@@ -394,9 +465,14 @@ def landing_result(request: Request | None, response: Response, include_text: bo
         document = parse_html(
             response.body, url=response.url, content_type=response.content_type, time_limit=DEFAULT_TIME_LIMIT
         )
-        # a landing answer that is no HTML (text, JSON, XML, an image, a PDF) is shown as what
+        # a landing answer that is no HTML nor XML (text, JSON, an image, a PDF) is shown as what
         # it is, and its bytes hold no script elements, whatever they spell (Chromium 156: [])
-        json_ld = json_ld_of(document) if renders_as_html(response.content_type) else ()
+        if renders_as_html(response.content_type):
+            json_ld = json_ld_of(document)
+        elif _XML_TYPES.fullmatch(media_type(response.content_type)):
+            json_ld = xml_json_ld_of(response.body, response.content_type)
+        else:
+            json_ld = ()
         text = page_text(document) if include_text else None
     except ParseTimeLimit as error:  # the form was submitted: its result is what cannot be read
         return completed(withheld=True, reason=f"the landing page could not be read: {error}")
@@ -420,7 +496,9 @@ def _unfollowed(request: Request, error: UnfollowedRedirect) -> ToolResult:
     stays, or shows an error page) and gives the agent no result. Not an error: an agent told
     the call failed may submit it again."""
     why = f"the form was submitted; its answer redirects where Chromium does not go, so no result comes: {error}"
-    return ToolResult(status="completed", request=request, url=error.url, withheld=True, reason=why)
+    return ToolResult(
+        status="completed", request=request, url=error.url, redirects=error.redirects, withheld=True, reason=why
+    )
 
 
 def _initiator(request: Request) -> Initiator | None:

@@ -9,12 +9,15 @@ from __future__ import annotations
 import re
 
 from formtools._forms.model import Control, Form
+from formtools._spec.constants import ASCII_WHITESPACE
+from formtools._spec.microsyntax import ASCII_WHITESPACE_RUNS, ascii_lowercase
 from formtools._spec.memo import IdentityMemo
 
 __all__ = [
     "autocomplete_field",
     "boolean_flag",
     "is_sensitive",
+    "keyword",
     "secret_by_name_only",
     "sensitive_keys",
     "words_of",
@@ -40,10 +43,17 @@ def boolean_flag(value: str | None) -> bool | None:
     return {"": True, "true": True, "false": False}.get(value.strip().lower())
 
 
+def keyword(value: str) -> str:
+    """An attribute's keyword as formtools compares it: ASCII white space around it stripped
+    (a no-break space or U+3000 is part of the value, as in HTML) and ASCII-lowercased."""
+    return ascii_lowercase(value.strip(ASCII_WHITESPACE))
+
+
 def autocomplete_field(control: Control) -> str:
-    """The field name of the ``autocomplete`` attribute: its last token, lowercased."""
-    tokens = control.attributes.get("autocomplete", "").lower().split()
-    return tokens[-1] if tokens else ""
+    """The field name of the ``autocomplete`` attribute: its last token (HTML splits it on
+    ASCII white space: ``section-a\u00a0cc-csc`` is one token, no card code), ASCII-lowercased."""
+    tokens = ASCII_WHITESPACE_RUNS.split(keyword(control.attributes.get("autocomplete", "")))
+    return tokens[-1]
 
 
 def is_sensitive(control: Control) -> bool:

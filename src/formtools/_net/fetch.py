@@ -40,7 +40,7 @@ import weakref
 import zlib
 from http.cookiejar import Cookie, CookieJar, DefaultCookiePolicy
 from collections import Counter
-from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from email.message import Message
 from dataclasses import dataclass, field, replace
@@ -54,6 +54,7 @@ import httpcore
 import httpx
 from publicsuffixlist import PublicSuffixList
 
+from formtools._spec.limits import MAX_PAGE_BYTES
 from formtools._spec.referrer import Referrer, policy_from_header
 from formtools.errors import UsageProblem
 from formtools._spec.coding import Inflate, too_many_codings
@@ -103,7 +104,7 @@ __all__ = [
 ]
 
 DEFAULT_TIMEOUT = 30.0
-DEFAULT_MAX_BYTES = 10 * 1024 * 1024
+DEFAULT_MAX_BYTES = MAX_PAGE_BYTES
 DEFAULT_MAX_REDIRECTS = 20  # the Fetch standard's limit, and httpx's
 
 #: What a header argument may be: a mapping, or ``(name, value)`` pairs (repeats allowed).
@@ -737,12 +738,16 @@ def _cookie_as_read(line: str, host: str) -> str:
     return ";".join(kept)
 
 
-def _next(hop: _Hop, status: int, headers: httpx.Headers, followed: int, policy: FetchPolicy, first: str) -> _Hop | None:
-    """The hop a redirect leads to, or ``None`` when ``status`` is a final answer."""
+def _next(
+    hop: _Hop, status: int, headers: httpx.Headers, followed: Sequence[str], policy: FetchPolicy, first: str
+) -> _Hop | None:
+    """The hop a redirect leads to, or ``None`` when ``status`` is a final answer. ``followed``:
+    the URLs of the hops before this one that answered with a redirect, which a redirect not
+    followed carries (its submission was answered after them)."""
     location = headers.get("location")
     if status not in _REDIRECTS or location is None:
         return None
-    if followed >= policy.max_redirects:
+    if len(followed) >= policy.max_redirects:
         raise TooManyRedirects(
             f"Could not fetch {quoted(first)}: it redirected more than {policy.max_redirects} times.",
             url=shown(hop.url.href),
@@ -754,12 +759,14 @@ def _next(hop: _Hop, status: int, headers: httpx.Headers, followed: int, policy:
             f"Could not fetch {quoted(first)}: {quoted(hop.url.href)} redirects to "
             f"{location[:200]!r}, which is not a valid URL.",
             url=shown(hop.url.href),
+            redirects=tuple(followed),
         ) from None
     if target.protocol[:-1] not in ALLOWED_SCHEMES:
         raise UnfollowedRedirect(
             f"Refused to fetch {quoted(first)}: {quoted(hop.url.href)} redirects to "
             f"{quoted(target.href)}, and only http and https URLs are fetched.",
             url=shown(hop.url.href),
+            redirects=tuple(followed),
         )
     if not target.hash and hop.url.hash:
         target.hash = hop.url.hash
@@ -1040,7 +1047,7 @@ class Fetcher:
                 try:
                     answer = httpx.Headers(response.headers)
                     _remember(jar, hop, answer)
-                    following = _next(hop, response.status, answer, len(redirects), policy, first)
+                    following = _next(hop, response.status, answer, redirects, policy, first)
                     if following is None:
                         body = _Body(hop, answer, policy, clock)
                         for chunk in response.iter_stream():
@@ -1114,7 +1121,7 @@ class AsyncFetcher:
                     try:
                         answer = httpx.Headers(response.headers)
                         _remember(jar, hop, answer)
-                        following = _next(hop, response.status, answer, len(redirects), policy, first)
+                        following = _next(hop, response.status, answer, redirects, policy, first)
                         if following is None:
                             body = _Body(hop, answer, policy, clock)
                             async for chunk in _chunks(response):

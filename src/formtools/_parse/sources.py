@@ -16,6 +16,7 @@ from typing import IO, Any, Union
 
 from formtools._parse import parse_html
 from formtools._parse.document import Document, Parser, is_tree
+from formtools._spec.limits import MAX_PAGE_BYTES, check_page_size, too_large
 from formtools._spec.mime import not_a_page, renders_as_html
 from formtools._spec.scheme import is_url
 from formtools.errors import NetworkError, SourceError, UsageProblem, shown
@@ -27,8 +28,6 @@ __all__ = ["PageSource", "RawPage", "document_of", "load_page", "read_page", "re
 #: ``ada_url.URL``, anything whose ``str()`` is an http(s) URL and whose type is named ``URL``),
 #: a parsed :class:`Document`, or an lxml / BeautifulSoup tree.
 PageSource = Union[str, bytes, "os.PathLike[str]", IO[bytes], IO[str], Document, Any]
-
-_MAX_BYTES = 50 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -42,36 +41,38 @@ class RawPage:
     referrer_policy: str | None = None  # the Referrer-Policy response header of a fetched page
 
 
-def read_standard_input() -> bytes:
-    """Standard input's bytes, up to the page limit. Raises :class:`SourceError` when it is
+def read_standard_input(max_bytes: int = MAX_PAGE_BYTES) -> bytes:
+    """Standard input's bytes, up to the page size limit. Raises :class:`SourceError` when it is
     closed (``<&-``: Python then has no ``sys.stdin``, and reading it was an AttributeError
     traceback) or cannot be read."""
     if sys.stdin is None:
         raise SourceError("<stdin>: standard input is closed")
     try:
-        body = sys.stdin.buffer.read(_MAX_BYTES + 1)
+        body = sys.stdin.buffer.read(max_bytes + 1)
     except OSError as error:
         raise SourceError(f"<stdin>: cannot read: {error.strerror or error}") from None
-    if len(body) > _MAX_BYTES:
-        raise SourceError(f"<stdin>: larger than {_MAX_BYTES // 2**20} MiB, not read")
+    check_page_size(body, "<stdin>", max_bytes)
     return body
 
 
-def read_page(source: str | Path, *, base_url: str | None = None, timeout: float = 30.0) -> RawPage:
+def read_page(
+    source: str | Path, *, base_url: str | None = None, timeout: float = 30.0, max_bytes: int = MAX_PAGE_BYTES
+) -> RawPage:
     """Read the page at ``source``: a path, ``-`` for standard input, or an http(s) URL.
 
     ``base_url`` sets the document URL for a file or standard input (a URL keeps its own final
-    URL). Raises :class:`SourceError` with a one-line message when the page cannot be read.
+    URL); ``max_bytes``: the page size limit (``formtools._spec.limits``). Raises
+    :class:`SourceError` with a one-line message when the page cannot be read.
     """
     text = str(source)
     if text == "-":
-        return RawPage(read_standard_input(), base_url, None, "<stdin>")
+        return RawPage(read_standard_input(max_bytes), base_url, None, "<stdin>")
     if is_url(text):
-        return _fetch(text, timeout)
+        return _fetch(text, timeout, max_bytes)
     path = Path(text)
     try:
         with path.open("rb") as file:
-            body = _bounded_read(file)
+            body = _bounded_read(file, max_bytes)
     except FileNotFoundError:
         raise SourceError(f"{text}: no such file") from None
     except IsADirectoryError:
@@ -80,26 +81,25 @@ def read_page(source: str | Path, *, base_url: str | None = None, timeout: float
         raise SourceError(f"{text}: cannot read: {error.strerror or error}") from None
     except ValueError as error:  # a NUL in the name, which no file name holds
         raise SourceError(f"{text!r}: cannot read: {error}") from None
-    if len(body) > _MAX_BYTES:
-        raise SourceError(f"{text}: larger than {_MAX_BYTES // 2**20} MiB, not read")
+    check_page_size(body, text, max_bytes)
     return RawPage(body, base_url or path.resolve().as_uri(), None, text)
 
 
-def _bounded_read(file: IO[bytes]) -> bytes:
-    """At most ``_MAX_BYTES`` + 1 bytes of ``file``: /dev/zero or a FIFO never ends. A regular
+def _bounded_read(file: IO[bytes], max_bytes: int) -> bytes:
+    """At most ``max_bytes`` + 1 bytes of ``file``: /dev/zero or a FIFO never ends. A regular
     file is read whole when its size allows (``read(n)`` would first allocate n bytes: three
     times slower on a crawl's small pages)."""
     status = os.fstat(file.fileno())
-    if stat.S_ISREG(status.st_mode) and status.st_size <= _MAX_BYTES:
+    if stat.S_ISREG(status.st_mode) and status.st_size <= max_bytes:
         return file.read()
-    return file.read(_MAX_BYTES + 1)
+    return file.read(max_bytes + 1)
 
 
 def load_page(
-    source: str | Path, *, base_url: str | None = None, timeout: float = 30.0
+    source: str | Path, *, base_url: str | None = None, timeout: float = 30.0, max_bytes: int = MAX_PAGE_BYTES
 ) -> Document:
     """Read and parse the page at ``source`` (see :func:`read_page`)."""
-    raw = read_page(source, base_url=base_url, timeout=timeout)
+    raw = read_page(source, base_url=base_url, timeout=timeout, max_bytes=max_bytes)
     return parse_html(
         raw.body, url=raw.url, content_type=raw.content_type, source=raw.label, referrer_policy=raw.referrer_policy
     )
@@ -117,6 +117,7 @@ def document_of(
         how = f"load_page({page!r})" if is_url(page.strip()) else f"Path({page!r}) or load_page({page!r})"
         raise UsageProblem(f"{page!r} is markup without a tag, a page's name rather than the page: give {how} to read it")
     if isinstance(page, (str, bytes)):
+        check_page_size(page, "the page given")
         return parse_html(page, url=base_url, parser=parser)
     if isinstance(page, os.PathLike):
         raw = read_page(Path(os.fspath(page)), base_url=base_url, timeout=timeout)
@@ -162,29 +163,33 @@ def _is_url_object(page: Any) -> bool:
 
 
 def _read_stream(stream: Any, base_url: str | None) -> RawPage:
-    """An open file: its bytes (text is read as the UTF-8 it came from); a file opened from a
-    path has that path's ``file:`` URL as document URL, unless ``base_url`` says otherwise."""
-    data = stream.read()
-    body = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    """An open file: its bytes (text is read as the UTF-8 it came from), up to the page size
+    limit; a file opened from a path has that path's ``file:`` URL as document URL, unless
+    ``base_url`` says otherwise."""
+    data = stream.read(MAX_PAGE_BYTES + 1)
     name = getattr(stream, "name", None)
     label = name if isinstance(name, str) else "<stream>"
+    check_page_size(data, label)
+    body = data.encode("utf-8") if isinstance(data, str) else bytes(data)
     url = base_url
     if url is None and isinstance(name, str) and os.path.isfile(name):
         url = Path(name).resolve().as_uri()
     return RawPage(body, url, None, label)
 
 
-def _fetch(url: str, timeout: float) -> RawPage:
+def _fetch(url: str, timeout: float, max_bytes: int) -> RawPage:
     """One guarded, bounded GET (``formtools._net``): the deadline covers the whole fetch."""
-    from formtools._net import FetchError, FetchPolicy, fetch
+    from formtools._net import FetchError, FetchPolicy, TooLarge, fetch
 
     try:
         response = fetch(
             "GET",
             url,
             headers={"Accept": "text/html,*/*;q=0.8"},
-            policy=FetchPolicy(timeout=timeout, max_bytes=_MAX_BYTES),
+            policy=FetchPolicy(timeout=timeout, max_bytes=max_bytes),
         )
+    except TooLarge:
+        raise SourceError(too_large(shown(url), max_bytes)) from None
     except FetchError as error:
         raise NetworkError(str(error)) from None
     if response.status >= 400:

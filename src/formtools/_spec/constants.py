@@ -35,6 +35,10 @@ BUTTON_TYPES = frozenset({"submit", "reset", "button"})
 # #space-character: ASCII whitespace.
 ASCII_WHITESPACE = "\t\n\f\r "
 
+# MIME Sniffing's "HTTP whitespace", stripped around a header's tokens (a no-break space, U+3000
+# or a vertical tab is none: ``text/html\u00a0`` is no HTML type to Chromium 156).
+HTTP_WHITESPACE = "\t\n\r "
+
 # Chromium's String::StripWhiteSpace: ASCII spaces (U+0009–U+000D, U+0020) and the characters
 # whose bidi class is WS. Used wherever Chromium trims names and label text.
 CHROMIUM_WHITESPACE = (

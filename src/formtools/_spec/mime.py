@@ -7,6 +7,8 @@ responses, ``formtools extract URL`` and the MCP bridge's pages (a JSON API that
 
 from __future__ import annotations
 
+from formtools._spec.constants import HTTP_WHITESPACE
+
 __all__ = ["HTML_TYPES", "media_type", "not_a_page", "renders_as_html"]
 
 #: The media types a browser renders as a document with forms (XHTML, too, registers tools).
@@ -14,8 +16,9 @@ HTML_TYPES = ("text/html", "application/xhtml+xml")
 
 
 def media_type(content_type: str | None) -> str:
-    """The ``type/subtype`` of an HTTP ``Content-Type``, lowercased ("" without one)."""
-    return (content_type or "").partition(";")[0].strip().lower()
+    """The ``type/subtype`` of an HTTP ``Content-Type``, lowercased, HTTP white space around it
+    stripped and no other ("" without one)."""
+    return (content_type or "").partition(";")[0].strip(HTTP_WHITESPACE).lower()
 
 
 def renders_as_html(content_type: str | None) -> bool:

@@ -33,7 +33,7 @@ from urllib.parse import urlsplit
 from formtools._forms.model import Control, Form, submission_attribute, submission_method
 from formtools._synth.parameters import parameters_of
 from formtools._synth.profile import FragmentBuilder, Group, Profile
-from formtools._forms.sensitive import autocomplete_field, boolean_flag, words_of
+from formtools._forms.sensitive import autocomplete_field, boolean_flag, keyword, words_of
 
 __all__ = [
     "HUMAN_IN_THE_LOOP_LEVELS",
@@ -193,7 +193,7 @@ def hints_of(form: Form, *, declared: bool = True) -> Hints:
     )
     destroys = bool(words & _DESTRUCTIVE_WORDS)
     searching = (
-        attributes.get("role", "").strip().lower() == "search"
+        keyword(attributes.get("role", "")) == "search"
         or bool(names & _SEARCH_WORDS)
         or any(c.tag == "input" and c.type == "search" for c in fields)
     )

@@ -30,6 +30,7 @@ from urllib.parse import unquote
 
 from formtools._spec.constants import ASCII_WHITESPACE, TOOL_NAME
 from formtools._forms.model import Control, Form, submission_attribute, submission_method
+from formtools._forms.sensitive import keyword
 from formtools._spec.microsyntax import collapse_whitespace
 from formtools._spec.url import Url
 from formtools._spec.url import parse as parse_url
@@ -141,7 +142,7 @@ def _name_words(text: str) -> list[str]:
 
 
 def _role(form: Form) -> str:
-    return form.attributes.get("role", "").strip(ASCII_WHITESPACE).lower()
+    return keyword(form.attributes.get("role", ""))
 
 
 def _action_segment(facts: Facts) -> str:

@@ -1,0 +1,158 @@
+"""The page size limit is one (``formtools._spec.limits``): every entry point that reads a page
+gives its tools at the limit and the same one-line error one byte beyond it.
+
+Before, ``formtools extract`` and ``extract_tools`` of a path read up to 50 MiB, ``batch``'s
+files 50 MiB and its URLs and WARC records 10 MiB, the Spark job 10 MiB, and Scrapy's
+``tools_of``, ``extract_tools`` of markup or of an open file no limit at all: a page of 20 MiB
+gave tools at one entry point and an error at the next.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import formtools
+from formtools._spec.limits import MAX_PAGE_BYTES, too_large
+
+#: what every entry point says of a page one byte beyond the limit, after the page's name
+BEYOND = too_large("page").removeprefix("page: ")
+
+
+def _page(size: int, rng: random.Random) -> tuple[str, bytes]:
+    """A page of exactly ``size`` bytes with one tool of a drawn name (and the name), padded
+    after the form with drawn filler (spaces, a comment, text) that costs the parser little."""
+    name = "".join(rng.choice("abcdefgh") for _ in range(8))
+    form = f"<!doctype html><form toolname={name} tooldescription=d><input name=q></form>".encode()
+    opening, filler, closing = rng.choice([(b"", b" ", b""), (b"<!--", b"x", b"-->"), (b"<p>", b"a", b"</p>")])
+    padding = size - len(form) - len(opening) - len(closing)
+    return name, form + opening + filler * padding + closing
+
+
+class _Pages(BaseHTTPRequestHandler):
+    """Serves the pages of :data:`_SERVED` by path, as ``text/html``."""
+
+    def do_GET(self) -> None:  # noqa: N802
+        body = _SERVED[self.path]
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        try:
+            self.wfile.write(body)
+        except ConnectionError:
+            pass  # a client that stops reading at its limit
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+_SERVED: dict[str, bytes] = {}
+
+
+@pytest.fixture(scope="module")
+def served() -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Pages)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    server.server_close()
+
+
+def _answer(found: Any) -> str:
+    """An entry point's answer, comparable across them: the tool names, or the error after the
+    page's name."""
+    if isinstance(found, BaseException):
+        found = str(found)
+    if isinstance(found, str):
+        return "error: " + (BEYOND if found.rstrip().endswith(BEYOND) else found)
+    return "tools: " + ",".join(sorted(found))
+
+
+def _raised(call: Any) -> Any:
+    try:
+        return call()
+    except formtools.FormtoolsError as error:
+        return error
+
+
+def _warc(pages: dict[str, bytes]) -> bytes:
+    from warcio.statusandheaders import StatusAndHeaders
+    from warcio.warcwriter import WARCWriter
+
+    stream = io.BytesIO()
+    writer = WARCWriter(stream, gzip=False)
+    for url, body in pages.items():
+        headers = StatusAndHeaders("200 OK", [("Content-Type", "text/html")], protocol="HTTP/1.1")
+        writer.write_record(writer.create_warc_record(url, "response", payload=io.BytesIO(body), http_headers=headers))
+    return stream.getvalue()
+
+
+def test_a_page_at_the_limit_gives_its_tools_and_one_byte_more_the_same_error_everywhere(
+    tmp_path: Path, served: str
+) -> None:
+    """Seeded pages of ``MAX_PAGE_BYTES`` and one byte more through ``formtools extract``,
+    ``extract_tools`` (bytes, text, a path, an open file), ``batch`` (a file, a URL, a WARC
+    record), the Spark job's row function, Scrapy's ``tools_of`` and ``serve``'s fetch: at the
+    limit each gives the page's tool, beyond it each says :func:`too_large` of it."""
+    from scrapy.http import HtmlResponse
+
+    from formtools import mcp
+    from formtools._crawl.batch import BatchOptions, run_batch
+    from formtools.scrapy import tools_of
+    from formtools.spark import _archive_rows
+
+    rng = random.Random(2103)
+    (name, at), (_, beyond) = _page(MAX_PAGE_BYTES, rng), _page(MAX_PAGE_BYTES + 1, rng)
+    pages = {"at": at, "beyond": beyond}
+    expected = {"at": _answer([name]), "beyond": "error: " + BEYOND}
+    for kind, body in pages.items():
+        (tmp_path / kind).mkdir()
+        (tmp_path / kind / "page.html").write_bytes(body)
+        _SERVED[f"/{kind}"] = body
+    archive = tmp_path / "crawl.warc"
+    archive.write_bytes(_warc({f"https://{kind}.example/": body for kind, body in pages.items()}))
+    listing = tmp_path / "urls.txt"
+    listing.write_text("".join(f"{served}/{kind}\n" for kind in pages))
+    out = tmp_path / "out.jsonl"
+    run_batch([str(tmp_path / kind) for kind in pages] + [str(archive)], out, urls=listing, options=BatchOptions(jobs=1))
+    batch_lines = [json.loads(line) for line in out.read_text().splitlines()]
+    spark_rows = list(_archive_rows((str(archive), archive.read_bytes()), "chromium", False))
+
+    wrong = []
+    for kind, body in pages.items():
+        path = tmp_path / kind / "page.html"
+        cli = subprocess.run([sys.executable, "-m", "formtools", "extract", str(path)], capture_output=True, text=True)
+        answers = {
+            "formtools extract": _answer([t["name"] for t in json.loads(cli.stdout)]) if cli.returncode == 0 else _answer(cli.stderr),
+            "extract_tools(bytes)": _answer(_raised(lambda: [t.name for t in formtools.extract_tools(body)])),
+            "extract_tools(str)": _answer(_raised(lambda: [t.name for t in formtools.extract_tools(body.decode())])),
+            "extract_tools(path)": _answer(_raised(lambda: [t.name for t in formtools.extract_tools(path)])),
+            "extract_tools(file)": _answer(_raised(lambda: [t.name for t in formtools.extract_tools(path.open("rb"))])),
+            "scrapy tools_of": _answer(
+                _raised(lambda: [t.name for t in tools_of(HtmlResponse(f"{served}/{kind}", body=body, headers={"Content-Type": "text/html"}))])
+            ),
+            "serve's fetch": _answer(
+                _raised(lambda: [t.name for p in mcp.load_pages([f"{served}/{kind}"], options=mcp.BridgeOptions(allow_private=True)) for t in p.tools])
+            ),
+        }
+        for line in batch_lines:
+            if line.get("path") == str(path) or line.get("url") in (f"{served}/{kind}", f"https://{kind}.example/"):
+                where = "batch URL" if "line" in line else "batch WARC" if "offset" in line else "batch file"
+                answers[where] = _answer(line["error"]) if "error" in line else _answer([t["name"] for t in line["tools"]])
+        rows = [row for row in spark_rows if row[0] == f"https://{kind}.example/"]
+        answers["spark rows"] = _answer(rows[0][9]) if rows[0][9] else _answer([row[2] for row in rows])
+        assert len(answers) == 11, answers
+        wrong += [f"{kind}: {where}: {answer}" for where, answer in answers.items() if answer != expected[kind]]
+    assert not wrong, f"expected {expected}:\n" + "\n".join(wrong)
