@@ -324,6 +324,46 @@ def test_known_and_ordinary_attributes_are_not_warned_about() -> None:
     assert not [d for d in extraction.diagnostics if d.code == "unknown-attribute"]
 
 
+def _own_keywords_section() -> str:
+    """README.md's "formtools' own keywords" section, up to the next heading."""
+    readme = (FIXTURES.parent.parent / "README.md").read_text(encoding="utf-8")
+    return readme.split("## formtools' own keywords", 1)[1].split("\n## ", 1)[0]
+
+
+def _written(attributes: dict[str, str]) -> str:
+    return "".join(f' {name}="{value}"' for name, value in attributes.items())
+
+
+@pytest.mark.browser
+def test_tool_attributes_chromium_ignores_are_named_formtools_own(chromium: ChromiumOracle) -> None:
+    """Every tool attribute lint knows is read by Chromium 156 or named as formtools' own in
+    the README (a page's author must be able to tell which attributes only formtools reads).
+    Measured in one page load: each attribute, set on the form and on its control in turn,
+    read when the tool Chromium registers changes (its name, for ``toolname``)."""
+    forms, expected = [], []
+    for number, name in enumerate(sorted(KNOWN_ATTRIBUTES)):
+        for on_form in (True, False):
+            tool_name = f"a{number}{'f' if on_form else 'c'}"
+            form, control = {"toolname": tool_name, "tooldescription": "d"}, {"name": "q"}
+            (form if on_form else control)[name] = "Zz"
+            expected.append((name, tool_name))
+            forms.append(f"<form{_written(form)}><input{_written(control)}><button>Go</button></form>")
+    baseline = "<form toolname=base tooldescription=d><input name=q><button>Go</button></form>"
+    tools = {tool["name"]: tool for tool in chromium.tools("<!doctype html>" + baseline + "".join(forms))}
+    unchanged = {key: value for key, value in tools.pop("base").items() if key != "name"}
+    read = set()
+    for name, tool_name in expected:
+        tool = tools.get(tool_name)  # None: renamed
+        if tool is None or {key: value for key, value in tool.items() if key != "name"} != unchanged:
+            read.add(name)
+    section = _own_keywords_section()
+    unnamed = sorted(name for name in KNOWN_ATTRIBUTES - read if f"`{name}`" not in section)
+    claimed = sorted(name for name in read if f"`{name}`" in section)
+    assert read >= {"toolname", "tooldescription", "toolautosubmit", "toolparamdescription"}, read
+    assert not unnamed, f"Chromium ignores these, and the README does not name them as formtools' own: {unnamed}"
+    assert not claimed, f"Chromium reads these, yet the README names them as formtools' own: {claimed}"
+
+
 def test_unknown_attributes_on_every_fixture_are_real_typos() -> None:
     """No bundled page (all written by hand to Chromium's rules) has a would-be tool attribute."""
     for page in sorted(FIXTURES.glob("*.html")):
