@@ -419,12 +419,14 @@ def test_placeholder_label_options_are_chromiums(chromium: ChromiumOracle) -> No
     chromium.page.goto(chromium.site.put("/placeholder-edges", body, "text/html"))
     differences, checked = [], 0
     for tool in extraction.tools:
-        samples = [{"q": "x", **sample} for sample in _samples(tool, chromium_tools[tool.name], random.Random(tool.name))]
+        # the select's samples (the text input's are the big test's), each with "q" filled
+        choices = [sample for sample in _samples(tool, chromium_tools[tool.name], random.Random(tool.name)) if "q" not in sample]
+        samples = [{"q": "x", **sample} for sample in [{}, *choices]]
         answers = fill_and_check(chromium, extraction, tool, samples)
         assert answers is not None, tool.name
         for sample, browser_valid in zip(samples, answers):
             checked += 1
             differences += validity_differences(f"{tool.name} {sample!r}", tool, sample, browser_valid)[1]
-    assert checked >= 300
+    assert checked >= 250
     forms = sorted({difference.split()[0] for difference in differences})
     assert not differences, f"{len(differences)} differences, forms {forms}:\n" + "\n".join(differences[:20])
