@@ -364,6 +364,45 @@ def test_tool_attributes_chromium_ignores_are_named_formtools_own(chromium: Chro
     assert not claimed, f"Chromium reads these, yet the README names them as formtools' own: {claimed}"
 
 
+# onsubmit handlers, canceling and not: a call in Chromium runs them, formtools runs none
+_HANDLERS = [
+    None, "", "  ", "return false", "return false;", "event.preventDefault()", "return true", "x = 1",
+    "void 0", "RETURN false", "return validate(this)", "if (1) return false",
+]  # fmt: skip
+
+
+@pytest.mark.browser
+def test_forms_whose_calls_a_handler_decides_are_warned_about(chromium: ChromiumOracle) -> None:
+    """Wherever an ``onsubmit`` handler makes Chromium's call end otherwise than the request
+    formtools prepares (a canceled submission is refused as a programming error; a handler that
+    throws leaves it alone), lint warned ``submit-handler``; and it warns only about forms with
+    a handler. Each handler's form once in a page loaded once; every call is made in it."""
+    forms = "".join(
+        f"<form toolname=h{number} tooldescription=d toolautosubmit action=/land"
+        f"{'' if handler is None else f' onsubmit={handler!r}'}><input name=q></form>"
+        for number, handler in enumerate(_HANDLERS)
+    )
+    page = "<!doctype html><meta charset=utf-8>" + forms
+    chromium.tools(page, path="/handlers.html")
+    extraction = formtools.extract(page, base_url=chromium.page.url)
+    unwarned, wrongly_warned, differing = [], [], 0
+    for number, handler in enumerate(_HANDLERS):
+        name = f"h{number}"
+        answer = chromium.execute_at(chromium.page.url, name, {"q": "x"}, loaded=True, landing=False)
+        request = formtools.prepare_call(extraction.tool(name), {"q": "x"}).request
+        assert request is not None
+        sent = answer.request is not None and answer.request.url == request.url.removeprefix(chromium.site.origin)
+        warned = any(d.code == "submit-handler" and f"toolname={name!r}" in d.form for d in extraction.diagnostics)
+        differing += not sent
+        if not sent and not warned:
+            unwarned.append(f"onsubmit={handler!r}: Chromium {answer.error or answer.request}")
+        if warned != bool(handler and handler.strip()):
+            wrongly_warned.append(handler)
+    assert differing >= 4, differing
+    assert not unwarned, "\n".join(unwarned)
+    assert not wrongly_warned, wrongly_warned
+
+
 def test_unknown_attributes_on_every_fixture_are_real_typos() -> None:
     """No bundled page (all written by hand to Chromium's rules) has a would-be tool attribute."""
     for page in sorted(FIXTURES.glob("*.html")):

@@ -121,6 +121,13 @@ CODES: dict[str, tuple[Severity, str]] = {
         Severity.ERROR,
         "the form has no submit button and no toolautosubmit, so calling the tool fails",
     ),
+    "submit-handler": (
+        Severity.WARNING,
+        "the form has an onsubmit handler, a script formtools does not run: in a browser it decides "
+        "whether a call submits (one that returns false or calls preventDefault() without "
+        "respondWith() makes Chromium refuse the call as a programming error), while formtools "
+        "submits as if it were absent",
+    ),
     "undeclared-encoding": (
         Severity.WARNING,
         "the page names no encoding (no BOM, charset in Content-Type, <meta charset> or XML "

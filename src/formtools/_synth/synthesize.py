@@ -97,6 +97,8 @@ def synthesize(
         schema_diagnostics: list[Diagnostic] = []
         schema = _input_schema(form, rules, schema_diagnostics, needs_button=not inferred)
         diagnostics.extend(schema_diagnostics)
+        if form.attributes.get("onsubmit", "").strip():
+            diagnostics.append(Diagnostic("submit-handler", form.describe, line=form.line))
         tools.append(
             Tool(
                 name=name,
