@@ -364,41 +364,64 @@ def test_tool_attributes_chromium_ignores_are_named_formtools_own(chromium: Chro
     assert not claimed, f"Chromium reads these, yet the README names them as formtools' own: {claimed}"
 
 
-# onsubmit handlers, canceling and not: a call in Chromium runs them, formtools runs none
+# handlers a call may set off, and others: (where, attribute, script); where is the form, its
+# text input (named "q") or its select ("s", filled first)
 _HANDLERS = [
-    None, "", "  ", "return false", "return false;", "event.preventDefault()", "return true", "x = 1",
-    "void 0", "RETURN false", "return validate(this)", "if (1) return false",
+    ("form", "onsubmit", "return false"), ("form", "onsubmit", "event.preventDefault()"),
+    ("form", "onsubmit", "return true"), ("form", "onsubmit", "this.q.value = 'z'"), ("form", "onsubmit", "  "),
+    ("form", "onsubmit", "RETURN false"), ("form", "onsubmit", "return validate(this)"),
+    ("form", "onformdata", "event.formData.append('x', '1')"), ("form", "oninput", "this.q.value = 'i'"),
+    ("form", "onchange", "this.q.value = 'c'"), ("form", "onclick", "return false"), ("form", "onreset", "x = 1"),
+    ("q", "oninput", "this.value = 'i'"), ("q", "onchange", "this.value += '!'"), ("q", "onchange", ""),
+    ("q", "onfocus", "this.value = 'f'"), ("q", "onkeydown", "this.value = 'k'"), ("q", "onclick", "x = 1"),
+    ("s", "onchange", "this.form.q.value = 's'"), ("s", "onchange", "this.value = 'b'"),
+    ("s", "oninput", "this.form.action = '/elsewhere'"), ("s", "onblur", "this.value = 'b'"),
 ]  # fmt: skip
+
+
+def _handler_forms(count: int, seed: int) -> list[tuple[str, list[tuple[str, str, str]]]]:
+    """(form markup, its handlers): none, one or two of :data:`_HANDLERS` each."""
+    rng = random.Random(seed)
+    made = []
+    for number in range(count):
+        handlers = list({(where, name): script for where, name, script in rng.sample(_HANDLERS, rng.choice([0, 1, 1, 2]))}.items())
+        handlers = [(where, name, script) for (where, name), script in handlers]  # an attribute once on an element
+        on = {where: "".join(f" {name}={script!r}" for place, name, script in handlers if place == where) for where in ("form", "q", "s")}
+        made.append((
+            f"<form toolname=h{number} tooldescription=d toolautosubmit action=/land{on['form']}>"
+            f"<select name=s{on['s']}><option>a</option><option>b</option></select><input name=q{on['q']}></form>",
+            handlers,
+        ))  # fmt: skip
+    return made
 
 
 @pytest.mark.browser
 def test_forms_whose_calls_a_handler_decides_are_warned_about(chromium: ChromiumOracle) -> None:
-    """Wherever an ``onsubmit`` handler makes Chromium's call end otherwise than the request
-    formtools prepares (a canceled submission is refused as a programming error; a handler that
-    throws leaves it alone), lint warned ``submit-handler``; and it warns only about forms with
-    a handler. Each handler's form once in a page loaded once; every call is made in it."""
-    forms = "".join(
-        f"<form toolname=h{number} tooldescription=d toolautosubmit action=/land"
-        f"{'' if handler is None else f' onsubmit={handler!r}'}><input name=q></form>"
-        for number, handler in enumerate(_HANDLERS)
-    )
-    page = "<!doctype html><meta charset=utf-8>" + forms
+    """Wherever a handler in the form's markup makes Chromium's call end otherwise than the
+    request formtools prepares (a value rewritten at input or change, an entry added at
+    formdata, a submission canceled: refused as a programming error), lint warned
+    ``event-handler``; and it warns only where one of the handlers a call sets off is written
+    (not ``onclick``, ``onfocus`` …, which a call does not fire). 40 generated forms in a page
+    loaded once; every call is made in it."""
+    made = _handler_forms(40, seed=21)
+    page = "<!doctype html><meta charset=utf-8>" + "".join(markup for markup, _ in made)
     chromium.tools(page, path="/handlers.html")
     extraction = formtools.extract(page, base_url=chromium.page.url)
+    call_set_off = {"onsubmit", "onformdata", "oninput", "onchange"}
     unwarned, wrongly_warned, differing = [], [], 0
-    for number, handler in enumerate(_HANDLERS):
-        name = f"h{number}"
-        answer = chromium.execute_at(chromium.page.url, name, {"q": "x"}, loaded=True, landing=False)
-        request = formtools.prepare_call(extraction.tool(name), {"q": "x"}).request
+    for number, (_, handlers) in enumerate(made):
+        name, tool_input = f"h{number}", {"s": "b", "q": "x"}
+        answer = chromium.execute_at(chromium.page.url, name, tool_input, loaded=True, landing=False)
+        request = formtools.prepare_call(extraction.tool(name), tool_input).request
         assert request is not None
         sent = answer.request is not None and answer.request.url == request.url.removeprefix(chromium.site.origin)
-        warned = any(d.code == "submit-handler" and f"toolname={name!r}" in d.form for d in extraction.diagnostics)
+        warned = any(d.code == "event-handler" and f"toolname={name!r}" in d.form for d in extraction.diagnostics)
         differing += not sent
         if not sent and not warned:
-            unwarned.append(f"onsubmit={handler!r}: Chromium {answer.error or answer.request}")
-        if warned != bool(handler and handler.strip()):
-            wrongly_warned.append(handler)
-    assert differing >= 4, differing
+            unwarned.append(f"{handlers}: Chromium {answer.error or answer.request}")
+        if warned != any(attribute in call_set_off and script.strip() for _, attribute, script in handlers):
+            wrongly_warned.append(handlers)
+    assert differing >= 8, differing
     assert not unwarned, "\n".join(unwarned)
     assert not wrongly_warned, wrongly_warned
 

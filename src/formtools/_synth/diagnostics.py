@@ -121,12 +121,13 @@ CODES: dict[str, tuple[Severity, str]] = {
         Severity.ERROR,
         "the form has no submit button and no toolautosubmit, so calling the tool fails",
     ),
-    "submit-handler": (
+    "event-handler": (
         Severity.WARNING,
-        "the form has an onsubmit handler, a script formtools does not run: in a browser it decides "
-        "whether a call submits (one that returns false or calls preventDefault() without "
-        "respondWith() makes Chromium refuse the call as a programming error), while formtools "
-        "submits as if it were absent",
+        "the form or a control has an event handler a call sets off (onsubmit, onformdata, "
+        "oninput, onchange), a script formtools does not run: in a browser it may change the "
+        "values sent, add entries, or cancel the submission (Chromium then refuses the call as a "
+        "programming error, unless it answers with respondWith()), while formtools submits the "
+        "form as the call filled it",
     ),
     "undeclared-encoding": (
         Severity.WARNING,
