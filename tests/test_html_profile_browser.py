@@ -370,3 +370,63 @@ def test_html_validator_agrees_with_check_validity(chromium: ChromiumOracle, par
         print("  ", line)
     assert counts["samples"] >= MIN_SAMPLES // _PARTS
     assert not disagreements, f"{len(disagreements)} disagreement(s); first: {disagreements[0]}"
+
+
+# What may come before a required drop-down's empty option, or wrap it: Chromium 156 takes an
+# option for the placeholder label option only when it is the select's first *list item*
+# (HTMLSelectElement::IsPlaceholderLabelOption: ListIndex() == 0), so an <hr> or an empty
+# optgroup before it makes it an ordinary choice; the parts that hold no list item do not.
+_BEFORE_EMPTY_OPTION = [
+    "<hr>", "<optgroup label=g></optgroup>", "<optgroup label=g><option>o</option></optgroup>",
+    "<div><hr></div>", "<datalist><hr></datalist>", "<template><hr></template>", "<!-- c -->",
+    "text ", "<div></div>", "<span><hr></span>", "<option value=' '>s</option>",
+]  # fmt: skip
+_EMPTY_OPTIONS = [
+    "<option value=''>p</option>", "<option></option>", "<div><option value=''>p</option></div>",
+    "<optgroup label=h><option value=''>p</option></optgroup>", "<option value='' disabled>p</option>",
+]  # fmt: skip
+_AFTER_EMPTY_OPTION = ["<option>x</option>", "<hr>", "<option value=''>q</option>", "<option disabled>y</option>"]
+
+
+def placeholder_edge_forms(count: int, seed: int) -> list[str]:
+    """Forms of one required select each: none, one or two of :data:`_BEFORE_EMPTY_OPTION`, an
+    empty option, and what follows it; a drop-down, a list box or a multiple select; named (a
+    parameter) or unnamed beside a parameter ``q`` (no call can choose for it)."""
+    rng = random.Random(seed)
+    forms = []
+    for number in range(count):
+        before = "".join(rng.sample(_BEFORE_EMPTY_OPTION, rng.choice([0, 1, 1, 2])))
+        after = "".join(rng.choice(_AFTER_EMPTY_OPTION) for _ in range(rng.randint(0, 2)))
+        kind = rng.choice(["", "", " size=1", " size=2", " multiple"])
+        name = rng.choice([" name=s", ""])
+        select = f"<select{name} required{kind}>{before}{rng.choice(_EMPTY_OPTIONS)}{after}</select>"
+        forms.append(f"<form toolname=p{number} tooldescription=d><input name=q>{select}<button>Go</button></form>")
+    return forms
+
+
+@pytest.mark.spec_step("synth-5.10", "exec-submit-4.2")
+@pytest.mark.browser
+def test_placeholder_label_options_are_chromiums(chromium: ChromiumOracle) -> None:
+    """Which empty option of a required select is its placeholder (selecting it alone is
+    valueMissing; a select that can hold nothing else makes the form never valid) is decided as
+    Chromium decides it: every value the ``html`` validator takes for the select, and whether it
+    takes any input at all, held to ``checkValidity()`` after ``executeTool``'s fill, for 60
+    generated forms in one page load."""
+    body = ("<!doctype html><meta charset=utf-8>" + "".join(placeholder_edge_forms(60, seed=21))).encode()
+    document = formtools.parse_html(body)
+    extraction = formtools.synthesize(document, "html")
+    chromium_tools = {t.name: t for t in formtools.synthesize(document, "chromium").tools}
+    chromium.page.goto(chromium.site.put("/placeholder-edges", body, "text/html"))
+    differences, checked = [], 0
+    for tool in extraction.tools:
+        # the select's samples (the text input's are the big test's), each with "q" filled
+        choices = [sample for sample in _samples(tool, chromium_tools[tool.name], random.Random(tool.name)) if "q" not in sample]
+        samples = [{"q": "x", **sample} for sample in [{}, *choices]]
+        answers = fill_and_check(chromium, extraction, tool, samples)
+        assert answers is not None, tool.name
+        for sample, browser_valid in zip(samples, answers):
+            checked += 1
+            differences += validity_differences(f"{tool.name} {sample!r}", tool, sample, browser_valid)[1]
+    assert checked >= 250
+    forms = sorted({difference.split()[0] for difference in differences})
+    assert not differences, f"{len(differences)} differences, forms {forms}:\n" + "\n".join(differences[:20])

@@ -324,6 +324,108 @@ def test_known_and_ordinary_attributes_are_not_warned_about() -> None:
     assert not [d for d in extraction.diagnostics if d.code == "unknown-attribute"]
 
 
+def _own_keywords_section() -> str:
+    """README.md's "formtools' own keywords" section, up to the next heading."""
+    readme = (FIXTURES.parent.parent / "README.md").read_text(encoding="utf-8")
+    return readme.split("## formtools' own keywords", 1)[1].split("\n## ", 1)[0]
+
+
+def _written(attributes: dict[str, str]) -> str:
+    return "".join(f' {name}="{value}"' for name, value in attributes.items())
+
+
+@pytest.mark.browser
+def test_tool_attributes_chromium_ignores_are_named_formtools_own(chromium: ChromiumOracle) -> None:
+    """Every tool attribute lint knows is read by Chromium 156 or named as formtools' own in
+    the README (a page's author must be able to tell which attributes only formtools reads).
+    Measured in one page load: each attribute, set on the form and on its control in turn,
+    read when the tool Chromium registers changes (its name, for ``toolname``)."""
+    forms, expected = [], []
+    for number, name in enumerate(sorted(KNOWN_ATTRIBUTES)):
+        for on_form in (True, False):
+            tool_name = f"a{number}{'f' if on_form else 'c'}"
+            form, control = {"toolname": tool_name, "tooldescription": "d"}, {"name": "q"}
+            (form if on_form else control)[name] = "Zz"
+            expected.append((name, tool_name))
+            forms.append(f"<form{_written(form)}><input{_written(control)}><button>Go</button></form>")
+    baseline = "<form toolname=base tooldescription=d><input name=q><button>Go</button></form>"
+    tools = {tool["name"]: tool for tool in chromium.tools("<!doctype html>" + baseline + "".join(forms))}
+    unchanged = {key: value for key, value in tools.pop("base").items() if key != "name"}
+    read = set()
+    for name, tool_name in expected:
+        tool = tools.get(tool_name)  # None: renamed
+        if tool is None or {key: value for key, value in tool.items() if key != "name"} != unchanged:
+            read.add(name)
+    section = _own_keywords_section()
+    unnamed = sorted(name for name in KNOWN_ATTRIBUTES - read if f"`{name}`" not in section)
+    claimed = sorted(name for name in read if f"`{name}`" in section)
+    assert read >= {"toolname", "tooldescription", "toolautosubmit", "toolparamdescription"}, read
+    assert not unnamed, f"Chromium ignores these, and the README does not name them as formtools' own: {unnamed}"
+    assert not claimed, f"Chromium reads these, yet the README names them as formtools' own: {claimed}"
+
+
+# handlers a call may set off, and others: (where, attribute, script); where is the form, its
+# text input (named "q") or its select ("s", filled first)
+_HANDLERS = [
+    ("form", "onsubmit", "return false"), ("form", "onsubmit", "event.preventDefault()"),
+    ("form", "onsubmit", "return true"), ("form", "onsubmit", "this.q.value = 'z'"), ("form", "onsubmit", "  "),
+    ("form", "onsubmit", "RETURN false"), ("form", "onsubmit", "return validate(this)"),
+    ("form", "onformdata", "event.formData.append('x', '1')"), ("form", "oninput", "this.q.value = 'i'"),
+    ("form", "onchange", "this.q.value = 'c'"), ("form", "onclick", "return false"), ("form", "onreset", "x = 1"),
+    ("q", "oninput", "this.value = 'i'"), ("q", "onchange", "this.value += '!'"), ("q", "onchange", ""),
+    ("q", "onfocus", "this.value = 'f'"), ("q", "onkeydown", "this.value = 'k'"), ("q", "onclick", "x = 1"),
+    ("s", "onchange", "this.form.q.value = 's'"), ("s", "onchange", "this.value = 'b'"),
+    ("s", "oninput", "this.form.action = '/elsewhere'"), ("s", "onblur", "this.value = 'b'"),
+]  # fmt: skip
+
+
+def _handler_forms(count: int, seed: int) -> list[tuple[str, list[tuple[str, str, str]]]]:
+    """(form markup, its handlers): none, one or two of :data:`_HANDLERS` each."""
+    rng = random.Random(seed)
+    made = []
+    for number in range(count):
+        handlers = list({(where, name): script for where, name, script in rng.sample(_HANDLERS, rng.choice([0, 1, 1, 2]))}.items())
+        handlers = [(where, name, script) for (where, name), script in handlers]  # an attribute once on an element
+        on = {where: "".join(f" {name}={script!r}" for place, name, script in handlers if place == where) for where in ("form", "q", "s")}
+        made.append((
+            f"<form toolname=h{number} tooldescription=d toolautosubmit action=/land{on['form']}>"
+            f"<select name=s{on['s']}><option>a</option><option>b</option></select><input name=q{on['q']}></form>",
+            handlers,
+        ))  # fmt: skip
+    return made
+
+
+@pytest.mark.browser
+def test_forms_whose_calls_a_handler_decides_are_warned_about(chromium: ChromiumOracle) -> None:
+    """Wherever a handler in the form's markup makes Chromium's call end otherwise than the
+    request formtools prepares (a value rewritten at input or change, an entry added at
+    formdata, a submission canceled: refused as a programming error), lint warned
+    ``event-handler``; and it warns only where one of the handlers a call sets off is written
+    (not ``onclick``, ``onfocus`` …, which a call does not fire). 40 generated forms in a page
+    loaded once; every call is made in it."""
+    made = _handler_forms(40, seed=21)
+    page = "<!doctype html><meta charset=utf-8>" + "".join(markup for markup, _ in made)
+    chromium.tools(page, path="/handlers.html")
+    extraction = formtools.extract(page, base_url=chromium.page.url)
+    call_set_off = {"onsubmit", "onformdata", "oninput", "onchange"}
+    unwarned, wrongly_warned, differing = [], [], 0
+    for number, (_, handlers) in enumerate(made):
+        name, tool_input = f"h{number}", {"s": "b", "q": "x"}
+        answer = chromium.execute_at(chromium.page.url, name, tool_input, loaded=True, landing=False)
+        request = formtools.prepare_call(extraction.tool(name), tool_input).request
+        assert request is not None
+        sent = answer.request is not None and answer.request.url == request.url.removeprefix(chromium.site.origin)
+        warned = any(d.code == "event-handler" and f"toolname={name!r}" in d.form for d in extraction.diagnostics)
+        differing += not sent
+        if not sent and not warned:
+            unwarned.append(f"{handlers}: Chromium {answer.error or answer.request}")
+        if warned != any(attribute in call_set_off and script.strip() for _, attribute, script in handlers):
+            wrongly_warned.append(handlers)
+    assert differing >= 8, differing
+    assert not unwarned, "\n".join(unwarned)
+    assert not wrongly_warned, wrongly_warned
+
+
 def test_unknown_attributes_on_every_fixture_are_real_typos() -> None:
     """No bundled page (all written by hand to Chromium's rules) has a would-be tool attribute."""
     for page in sorted(FIXTURES.glob("*.html")):
@@ -369,12 +471,15 @@ SELECTS = [
     "<select name=s required><option value=''>Choose</option><option value=''>Other</option></select>",
     "<select name=s><option value=''>Choose</option></select>",
     "<select name=s required disabled><option value=''>Choose</option></select>",
+    "<select name=s required><hr><option value=''>Choose</option></select>",
+    "<select name=s required><optgroup label=g></optgroup><option value=''>Choose</option></select>",
 ]
 
-# every state a call can reach: none selected, each option alone, all of a multiple select's
+# for each form's select, whether a state a call can reach passes: none selected, each option
+# alone, all of a multiple select's
 _ANY_STATE_VALID = """
-() => {
-  const select = document.querySelector("select");
+() => [...document.forms].map((form) => {
+  const select = form.querySelector("select");
   const valid = [select.checkValidity()];
   for (let i = 0; i < select.options.length; i++) {
     select.selectedIndex = i;
@@ -385,7 +490,7 @@ _ANY_STATE_VALID = """
     valid.push(select.checkValidity());
   }
   return valid.some((ok) => ok);
-}
+})
 """
 
 
@@ -393,12 +498,14 @@ _ANY_STATE_VALID = """
 def test_never_valid_selects_are_never_valid_in_chromium(chromium: ChromiumOracle) -> None:
     """lint's never-valid for a required select with nothing to choose (no options, or only its
     placeholder: often one a script fills later) holds exactly when no state a call can reach
-    passes Chromium's checkValidity()."""
+    passes Chromium's checkValidity() (all selects in one page load, a form each)."""
+    together = "<!doctype html><meta charset=utf-8>" + "".join(f"<form>{select}</form>" for select in SELECTS)
+    chromium.page.goto(chromium.site.put("/never-valid.html", together.encode(), "text/html; charset=utf-8"))
+    answers = chromium.page.evaluate(_ANY_STATE_VALID)
+    assert len(answers) == len(SELECTS)
     wrong = []
-    for number, select in enumerate(SELECTS):
+    for select, possible in zip(SELECTS, answers):
         page = f"<!doctype html><meta charset=utf-8><form toolname=t tooldescription=d>{select}<button>go</button></form>"
-        chromium.page.goto(chromium.site.put(f"/never-valid/{number}.html", page.encode(), "text/html; charset=utf-8"))
-        possible = chromium.page.evaluate(_ANY_STATE_VALID)
         flagged = "never-valid" in [d.code for d in formtools.extract(page).diagnostics]
         unsatisfiable = "not" in formtools.extract(page, profile="html").tool("t").input_schema
         if flagged == possible or unsatisfiable != flagged:

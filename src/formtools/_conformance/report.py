@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import Any
 
-from formtools._forms.model import Control
+from formtools._forms.model import Control, placeholder_label_option
 from formtools._spec.microsyntax import parse_float
 from formtools._synth.profile import Group
 from formtools._conformance.report_diff import Difference, same
@@ -114,12 +114,7 @@ class Rule:
 
 def _placeholder(difference: Difference, context: Context) -> bool:
     control = context.control
-    if control is None or control.tag != "select" or not control.options:
-        return False
-    first = control.options[0]
-    return (
-        control.has("required") and first.value == "" == difference.member and not first.in_optgroup
-    )
+    return control is not None and difference.member == "" and placeholder_label_option(control) is not None
 
 
 def _disabled_option(difference: Difference, context: Context) -> bool:

@@ -33,7 +33,10 @@ from formtools._spec.microsyntax import (
 )
 from formtools._parse.document import Document
 
-__all__ = ["Attributes", "Container", "Option", "Control", "Form", "display_size", "first_strong_direction", "forms_of"]
+__all__ = [
+    "Attributes", "Container", "Option", "Control", "Form", "display_size", "first_strong_direction", "forms_of",
+    "placeholder_label_option",
+]  # fmt: skip
 
 Attributes = Mapping[str, str]
 Restore = Callable[[str], str]
@@ -784,6 +787,21 @@ def display_size(attributes: Mapping[str, str]) -> int:
     makes it a drop-down: its first enabled option is selected by default, and a required one
     has a placeholder label option."""
     return non_negative_integer(attributes.get("size")) or (4 if "multiple" in attributes else 1)
+
+
+def placeholder_label_option(select: Control) -> Option | None:
+    """The select's placeholder label option (#placeholder-label-option), which is missing a
+    value when it is the only one selected, as Chromium 156 finds it: a required drop-down's
+    (no ``multiple``, display size 1) option with an empty value that is the select's first
+    *list item* (``HTMLSelectElement::IsPlaceholderLabelOption``: ``ListIndex() == 0``). The
+    HTML Standard asks for the first option whose parent is the select; Chromium counts every
+    list item before it, so an ``<hr>`` or an empty optgroup first makes the empty option an
+    ordinary choice, and an option in a ``<div>`` can be the placeholder (measured,
+    tests/test_html_profile_browser.py, ``test_placeholder_label_options_are_chromiums``)."""
+    if select.type != "select-one" or "required" not in select.attributes or display_size(select.attributes) != 1:
+        return None
+    first = select.options[0] if select.options else None
+    return first if first is not None and first.list_item == 0 and first.value == "" else None
 
 
 def _is_select_button(button: etree._Element) -> bool:

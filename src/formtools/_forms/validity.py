@@ -31,7 +31,7 @@ from formtools._spec.microsyntax import (
     v_flag_regex,
 )
 from formtools._forms.state import FormState
-from formtools._forms.model import Control, display_size
+from formtools._forms.model import Control, placeholder_label_option
 from formtools._forms.sensitive import is_sensitive
 from formtools.errors import Unsupported
 from formtools._forms.values import (
@@ -230,13 +230,7 @@ def _select_missing(state: FormState, control: Control) -> bool:
         return True
     if control.type == "select-multiple":
         return False
-    placeholder = (
-        display_size(control.attributes) == 1
-        and bool(control.options)
-        and control.options[0].value == ""
-        and not control.options[0].in_optgroup
-    )
-    return placeholder and selected == [0]
+    return selected == [0] and placeholder_label_option(control) is not None
 
 
 def _problem(

@@ -121,6 +121,14 @@ CODES: dict[str, tuple[Severity, str]] = {
         Severity.ERROR,
         "the form has no submit button and no toolautosubmit, so calling the tool fails",
     ),
+    "event-handler": (
+        Severity.WARNING,
+        "the form or a control has an event handler a call sets off (onsubmit, onformdata, "
+        "oninput, onchange), a script formtools does not run: in a browser it may change the "
+        "values sent, add entries, or cancel the submission (Chromium then refuses the call as a "
+        "programming error, unless it answers with respondWith()), while formtools submits the "
+        "form as the call filled it",
+    ),
     "undeclared-encoding": (
         Severity.WARNING,
         "the page names no encoding (no BOM, charset in Content-Type, <meta charset> or XML "

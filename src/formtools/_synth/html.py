@@ -39,7 +39,7 @@ from typing import Any
 
 from formtools._synth.chromium import _NUMBER_STEP, CHROMIUM, _description, _label_text
 from formtools._forms.state import FormState, controls_initial_state
-from formtools._forms.model import Control, Form, display_size
+from formtools._forms.model import Control, Form, placeholder_label_option
 from formtools._synth.hints import INFERRED_KEY, hints_of
 from formtools._forms.sensitive import is_sensitive, secret_by_name_only
 from formtools._spec.microsyntax import (
@@ -265,16 +265,16 @@ def _entries(pairs: list[tuple[str, str]]) -> dict[str, Any]:
     return {"type": "string", "enum": list(seen), "anyOf": entries}
 
 
-def _option_pairs(
-    control: Control, *, skip_placeholder: bool, every_match: bool
-) -> list[tuple[str, str]]:
+def _option_pairs(control: Control, *, every_match: bool) -> list[tuple[str, str]]:
     """Values a script can select and keep: ``select.value = v`` selects the first option with
-    that value, a multiple selection every one; a disabled option is never submitted."""
+    that value, a multiple selection every one; a disabled option is never submitted, and a
+    required drop-down's placeholder label option alone is missing a value."""
     pairs: dict[str, str] = {}
     refused: set[str] = set()
+    has_placeholder = placeholder_label_option(control) is not None
     for position, option in enumerate(control.options):
         value = option.value
-        placeholder = skip_placeholder and position == 0 and value == "" and not option.in_optgroup
+        placeholder = has_placeholder and position == 0  # the placeholder is the first option
         if placeholder or (option.disabled and (every_match or value not in pairs)):
             refused.add(value)
         elif value not in refused:
@@ -290,17 +290,14 @@ def _selected_values(group: Group) -> list[str]:
 
 def _select_one(group: Group) -> dict[str, Any]:
     control = group.first
-    placeholder_applies = control.has("required") and display_size(control.attributes) == 1
-    schema = _entries(
-        _option_pairs(control, skip_placeholder=placeholder_applies, every_match=False)
-    )
+    schema = _entries(_option_pairs(control, every_match=False))
     current = next((v for v in _selected_values(group) if v in schema["enum"]), None)
     return _finish(schema, group, current)
 
 
 def _select_multiple(group: Group) -> dict[str, Any]:
     control = group.first
-    items = _entries(_option_pairs(control, skip_placeholder=False, every_match=True))
+    items = _entries(_option_pairs(control, every_match=True))
     schema: dict[str, Any] = {"type": "array", "items": items, "uniqueItems": True}
     if control.has("required"):
         schema["minItems"] = 1

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from formtools._forms.model import Control, Form, display_size
+from formtools._forms.model import Control, Form, placeholder_label_option
 from formtools._forms.state import initial_state
 from formtools._forms.validity import invalid_controls, is_candidate
 from formtools._spec.memo import IdentityMemo
@@ -156,20 +156,15 @@ def unsatisfiable(form: Form, sorted_out: Parameters) -> Unsatisfiable | None:
 
 def _nothing_to_choose(control: Control, *, by_person: bool = False) -> bool:
     """A required select that is missing its value in every state its chooser can give it: no
-    options, or a drop-down whose only option is its placeholder (first, empty value, not in
-    an optgroup). A call selects any option, a disabled one too (Chromium 156's executeTool
+    options, or a drop-down whose only option is its placeholder label option
+    (:func:`~formtools._forms.model.placeholder_label_option`). A call selects any option, a disabled one too (Chromium 156's executeTool
     does, as script can); a person ``by_person`` only an enabled one (not disabled, not in a
     disabled optgroup), so a required select whose every choice is disabled stops the person
     as surely as an empty one stops everyone."""
     if control.tag != "select" or "required" not in control.attributes:
         return False
-    drop_down = control.type == "select-one" and display_size(control.attributes) == 1
-    first = control.options[0] if control.options else None
-    placeholder = drop_down and first is not None and first.value == "" and not first.in_optgroup
-    return not any(
-        not (placeholder and position == 0) and not (by_person and option.disabled)
-        for position, option in enumerate(control.options)
-    )
+    skipped = 1 if placeholder_label_option(control) is not None else 0  # the placeholder is the first option
+    return not any(not (by_person and option.disabled) for option in control.options[skipped:])
 
 
 def skips_validation(form: Form, sorted_out: Parameters) -> bool:

@@ -97,6 +97,9 @@ def synthesize(
         schema_diagnostics: list[Diagnostic] = []
         schema = _input_schema(form, rules, schema_diagnostics, needs_button=not inferred)
         diagnostics.extend(schema_diagnostics)
+        handlers = _call_event_handlers(form)
+        if handlers:
+            diagnostics.append(Diagnostic("event-handler", form.describe, line=form.line, detail=handlers))
         tools.append(
             Tool(
                 name=name,
@@ -133,6 +136,28 @@ def _registration_problems(form: Form, registered: set[str]) -> list[str]:
         elif name in registered:
             problems.append("duplicate-toolname")
     return problems
+
+
+#: the event handler attributes a call sets off (measured: Chromium 156's executeTool fires
+#: input and change at each control it fills, which bubble to the form, then formdata and
+#: submit at the form), on the form and on its controls
+_FORM_HANDLERS = ("onsubmit", "onformdata", "oninput", "onchange")
+_CONTROL_HANDLERS = ("oninput", "onchange")
+
+
+def _call_event_handlers(form: Form) -> str | None:
+    """Where the form's markup has a handler a call sets off (``onsubmit on the form; oninput
+    on <input name=q>``), or None: formtools runs no script, and such a handler can change
+    what a call sends, or cancel it. (A handler on an ancestor or added by a script is not in
+    the form's markup.)"""
+    found = [f"{name} on the form" for name in _FORM_HANDLERS if form.attributes.get(name, "").strip()]
+    found += [
+        f"{name} on {control.describe}"
+        for control in form.controls
+        for name in _CONTROL_HANDLERS
+        if control.attributes.get(name, "").strip()
+    ]
+    return "; ".join(found) or None
 
 
 def _input_schema(
