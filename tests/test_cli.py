@@ -244,6 +244,7 @@ def test_a_url_whose_scheme_is_in_capitals_is_a_url_at_every_edge(tmp_path: Path
         (("nosuchcommand",), "No such command 'nosuchcommand'."),
         (("batch", str(PAGE), "--jobs", "x", "--out", "-"), "Invalid value for '--jobs'"),
         (("lint", str(PAGE), "--json", "--format", "sarif"), "--json and --format sarif ask for two formats"),
+        (("lint", str(PAGE), "--format", "text", "--json"), "--json and --format text ask for two formats"),
         (("lint", str(PAGE), "--format", "bogus", "--json"), "--format: unknown value 'bogus'"),
     ],
 )

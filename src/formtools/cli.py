@@ -206,9 +206,9 @@ def lint(
     profile: ProfileOption = "chromium",
     base_url: BaseUrl = None,
     format: Annotated[
-        str,
-        typer.Option("--format", help="text, json (versioned: see docs/guide/cli.md), sarif (SARIF 2.1.0) or github (Actions annotations)."),
-    ] = "text",
+        str | None,
+        typer.Option("--format", help="text (the default), json (versioned: see docs/guide/cli.md), sarif (SARIF 2.1.0) or github (Actions annotations)."),
+    ] = None,
     json: Annotated[bool, typer.Option("--json", help="The same as --format json.")] = False,
     verbose: Annotated[
         bool, typer.Option("--verbose", "-v", help="Also print informational findings (text).")
@@ -223,8 +223,8 @@ def lint(
     from formtools._spec.jsjson import dumps
     from formtools._synth.diagnostics import Severity
 
-    chosen = _choice(format, LINT_FORMATS, "--format")
-    if json and chosen not in ("text", "json"):  # "text" is also what no --format means
+    chosen = "text" if format is None else _choice(format, LINT_FORMATS, "--format")
+    if json and format not in (None, "json"):
         raise UsageProblem(f"--json and --format {chosen} ask for two formats: give one")
     chosen = "json" if json else chosen
     result = _extraction(page, profile, base_url, all_forms)
