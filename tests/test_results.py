@@ -24,7 +24,7 @@ import pytest
 import formtools
 from formtools._conformance.site import LocalSite
 from formtools._spec.jsjson import dumps
-from tests.conftest import EXPECTED
+from tests.conftest import EXPECTED, run_async
 
 # the recording nests as deep as the deepest JSON-LD block Chromium keeps (1,000 levels), inside
 # the file's own levels: Python's json recurses once per level
@@ -167,8 +167,6 @@ def test_a_chain_ending_at_an_unfollowed_redirect_lists_every_hop_as_a_followed_
     ``redirects`` every hop before it."""
     import random
 
-    import anyio
-
     from tests.support.site import TestSite
 
     pick = random.Random(2101)
@@ -192,7 +190,7 @@ def test_a_chain_ending_at_an_unfollowed_redirect_lists_every_hop_as_a_followed_
                 assert tool is not None
                 asked = len(site.received)
                 sent = formtools.call_tool(tool, {"q": "x"})
-                awaited = anyio.run(lambda: formtools.acall_tool(tool, {"q": "x"}))  # noqa: B023
+                awaited = run_async(formtools.acall_tool, tool, {"q": "x"})
                 assert sent.redirects == awaited.redirects and sent.url == awaited.url, (sent, awaited)
                 fetched = [site.origin + received.target for received in site.received[asked:]]
                 assert [*sent.redirects, sent.url] == fetched[: len(fetched) // 2], (end, hops, sent)

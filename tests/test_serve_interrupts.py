@@ -32,6 +32,7 @@ import pytest
 if os.environ.get("CI") != "true":
     pytest.importorskip("mcp")
 
+from tests.conftest import run_async
 from tests.support.processes import left_after
 from tests.test_cli_interrupts import site  # noqa: F401 (the fixture: the page both call)
 from tests.test_mcp_bridge import ENV, ROOT, free_port, http_session
@@ -101,7 +102,7 @@ def _http_session(url: str, mode: str, record: Path, point: list[Any] | None = N
                     await session.call_tool("s", {"q": "x"})
 
         try:
-            anyio.run(call)
+            run_async(call)
         except BaseException:  # the server stopped under it
             pass
         if process.poll() is None:
