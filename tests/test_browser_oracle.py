@@ -246,7 +246,7 @@ def test_calls_made_again_in_one_load_answer_as_each_in_a_fresh_load(chromium: C
     """``execute(…, again=True)``: seeded calls one after another in one load of a page, its form
     reset before each, answer as each in a fresh load, refusals and submissions alike; the site
     served the page once. Made without the reset (``loaded=True``, a misuse) the same calls
-    answer otherwise: each carries what the calls before it set. Other content put at the URL,
+    answer otherwise: each carries what the calls before it set. Other content or a redirect put at the URL,
     or a call that changed more than the controls (closed its dialog), makes the next call load
     the page afresh."""
     rng = random.Random("again")
@@ -269,6 +269,10 @@ def test_calls_made_again_in_one_load_answer_as_each_in_a_fresh_load(chromium: C
     other = chromium.execute(AGAIN_PAGE.replace("=default", "=other"), "t", {}, path="/again", landing=False, again=True)
     assert other.request is not None and other.request.body.startswith(b"text=other&")
     assert [request.path for request in site.requests[first:]].count("/again") == 2
+    # a redirect put at the path is followed by a fresh load, not answered by the document before it
+    site.redirect("/again", site.put("/again-moved", AGAIN_PAGE.replace("=default", "=moved").encode()))
+    moved = chromium.execute(AGAIN_PAGE.replace("=default", "=other"), "t", {}, path="/again", landing=False, again=True)
+    assert moved.request is not None and moved.request.body.startswith(b"text=moved&")
     dialog = "<dialog open><form toolname=t tooldescription=d toolautosubmit method=dialog><input name=a></form></dialog>"
     first = len(site.requests)
     for _ in range(2):  # the first closes the dialog: no reset opens it again

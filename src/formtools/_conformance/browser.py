@@ -89,7 +89,8 @@ CHROMIUM_ARGS = (
 )
 
 Tool = dict[str, Any]
-_Served = tuple[bytes, tuple[tuple[str, str], ...]]  # a page's body and headers, as LocalSite serves it
+#: a document request's status, body and headers, as LocalSite answers it (LocalSite.served)
+_Served = tuple[int, bytes, tuple[tuple[str, str], ...]]
 _Answer = TypeVar("_Answer")
 
 
@@ -804,7 +805,7 @@ class ChromiumOracle:
         open shadow trees too), which gives every control the value, checkedness and
         selectedness a fresh load gives it, and the call costs no page load. Otherwise (a call
         that landed elsewhere, navigated within the document, closed a dialog, waited for a user
-        or failed; another page loaded since, or other content put at the URL) the page is
+        or failed; another page loaded since, or other content or a redirect put at the URL) the page is
         loaded afresh. Only for a page whose document holds no state of its own beyond its controls'
         (no script, event handler, nested document, refresh or closed shadow root:
         ``tests/support/parity.py::calls_may_share_a_load``), which the caller has not changed
