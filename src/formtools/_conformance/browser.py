@@ -802,8 +802,8 @@ class ChromiumOracle:
         call still pending after ``wait_for_user`` seconds (a form without ``toolautosubmit``
         waits for a click) is aborted and answered with ``waiting_for_user``. ``loaded``: the tab
         shows this page at ``path`` already, as :meth:`tools` left it (see :meth:`execute_at`).
-        ``again``: the call may be made where the last one at this URL left the page (see
-        :meth:`execute_at`).
+        ``again``: the call may be made where the last load at this URL, or ``again`` call, left
+        the page (see :meth:`execute_at`).
 
         Raises :class:`OracleError` if the page registers no such tool, or if a navigation the
         call started never arrived.
