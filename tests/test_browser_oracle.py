@@ -228,34 +228,40 @@ def test_a_call_in_the_loaded_page_loads_it_no_second_time(chromium: ChromiumOra
 
 
 #: a form with every kind of control a call changes, and values for each (an out-of-range
-#: number and an unknown key are refused); each call of a seeded draw sets a few
+#: number and an unknown key are refused); each call of a seeded draw sets a few. The hidden
+#: parameters (one without a value attribute) keep their value in their value attribute, which a
+#: call rewrites and a reset reads; the text's direction (dir=auto, sent as text.dir) follows its value
 AGAIN_PAGE = """<!doctype html><form toolname=t tooldescription=d toolautosubmit method=post action=/again-sent>
-<input name=text value=default><input type=number name=n value=3 min=0 max=9><input type=checkbox name=c checked>
+<input name=text value=default dir=auto dirname=text.dir><input type=hidden name=h value=orig toolparamdescription=h>
+<input type=hidden name=h0 toolparamdescription=h0><input type=number name=n value=3 min=0 max=9><input type=checkbox name=c checked>
 <input type=checkbox name=g value=a><input type=checkbox name=g value=b checked>
 <input type=radio name=r value=x checked><input type=radio name=r value=y>
 <select name=s><option>one<option selected>two<option>three</select>
 <select name=m multiple><option selected>p<option>q<option>r</select><textarea name=ta>area</textarea></form>"""
 AGAIN_VALUES: dict[str, list[object]] = {
-    "text": ["a b", "", "ü"], "n": [1, 20, 5], "c": [True, False], "g": [[], ["a"], ["a", "b"]],
-    "r": ["y", "x"], "s": ["one", "three"], "m": [["q"], []], "ta": ["x\ny"], "zz": [1],
+    "text": ["a b", "", "ü", "\u05e9\u05dc\u05d5\u05dd"], "n": [1, 20, 5], "c": [True, False], "g": [[], ["a"], ["a", "b"]],
+    "r": ["y", "x"], "s": ["one", "three"], "m": [["q"], []], "ta": ["x\ny"], "zz": [1], "h": ["x", ""], "h0": ["y"],
 }
+#: the parameters whose value is an attribute: a call sets each, and the next omits them all
+AGAIN_ATTRIBUTE_VALUES = {"h": "set", "h0": "set"}
 
 
 @pytest.mark.browser
 def test_calls_made_again_in_one_load_answer_as_each_in_a_fresh_load(chromium: ChromiumOracle) -> None:
     """``execute(…, again=True)``: seeded calls one after another in one load of a page, its form
-    reset before each, answer as each in a fresh load, refusals and submissions alike; the site
-    served the page once. Made without the reset (``loaded=True``, a misuse) the same calls
-    answer otherwise: each carries what the calls before it set. Other content put at the URL,
-    or a call that changed more than the controls (closed its dialog), makes the next call load
-    the page afresh."""
+    reset before each, answer as each in a fresh load, refusals and submissions alike, a call
+    that sets the hidden parameters (their value attributes) followed by one that omits them
+    too; the site served the page once. Made without the reset (``loaded=True``, a misuse) the
+    same calls answer otherwise: each carries what the calls before it set. Other content or a
+    redirect put at the URL, or a call that changed more than the controls (closed its dialog),
+    makes the next call load the page afresh."""
     rng = random.Random("again")
     inputs = [
         {key: rng.choice(AGAIN_VALUES[key]) for key in rng.sample(sorted(AGAIN_VALUES), rng.randint(1, 4))}
         for _ in range(4)
     ]
     inputs[1:1], inputs[3:3] = [{"n": 20, "c": False}], [{"zz": 1}]  # refused: out of range, unknown
-    inputs.append({})
+    inputs += [AGAIN_ATTRIBUTE_VALUES, {}]
     site = chromium.site
     fresh = [chromium.execute(AGAIN_PAGE, "t", tool_input, path="/again-fresh", landing=False) for tool_input in inputs]
     assert {answer.error is None for answer in fresh} == {True, False}  # refusals and submissions
@@ -269,6 +275,15 @@ def test_calls_made_again_in_one_load_answer_as_each_in_a_fresh_load(chromium: C
     other = chromium.execute(AGAIN_PAGE.replace("=default", "=other"), "t", {}, path="/again", landing=False, again=True)
     assert other.request is not None and other.request.body.startswith(b"text=other&")
     assert [request.path for request in site.requests[first:]].count("/again") == 2
+    # a redirect put at the path is followed by a fresh load, not answered by the document before it
+    site.redirect("/again", site.put("/again-moved", AGAIN_PAGE.replace("=default", "=moved").encode()))
+    moved = chromium.execute(AGAIN_PAGE.replace("=default", "=other"), "t", {}, path="/again", landing=False, again=True)
+    assert moved.request is not None and moved.request.body.startswith(b"text=moved&")
+    # a page whose script adds an input (calls_may_share_a_load refuses it) is refused, not misread
+    grows = AGAIN_PAGE.replace("<form ", "<form onsubmit=\"this.append(document.createElement('input'))\" ")
+    assert chromium.execute(grows, "t", {}, path="/again-grows", landing=False, again=True).request is not None
+    with pytest.raises(OracleError, match="holds other inputs than it was loaded with"):
+        chromium.execute(grows, "t", {}, path="/again-grows", landing=False, again=True)
     dialog = "<dialog open><form toolname=t tooldescription=d toolautosubmit method=dialog><input name=a></form></dialog>"
     first = len(site.requests)
     for _ in range(2):  # the first closes the dialog: no reset opens it again

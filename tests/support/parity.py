@@ -176,8 +176,9 @@ def call_differences(
     on each parse path: one line per path whose request or refusal differs. Nothing of where
     the call lands is read, so a form submitting to its own page does not load it again.
     ``loaded``: the tab shows the page at ``path`` already, only read since (``tools(…, path=…)``);
-    ``again``: the call may be made where the last one at ``path`` left the page, its forms reset
-    (for pages :func:`calls_may_share_a_load` admits)."""
+    ``again``: the call may be made where the last load at ``path``, or ``again`` call, left the
+    page, as loaded again (its inputs' value attributes put back, its forms reset; for pages
+    :func:`calls_may_share_a_load` admits)."""
     answer = chromium.execute(
         html, name, tool_input, path=path, content_type=content_type, headers=headers, landing=False, loaded=loaded,
         again=again,

@@ -49,7 +49,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -89,7 +89,8 @@ CHROMIUM_ARGS = (
 )
 
 Tool = dict[str, Any]
-_Served = tuple[bytes, tuple[tuple[str, str], ...]]  # a page's body and headers, as LocalSite serves it
+#: a document request's status, body and headers, as LocalSite answers it (LocalSite.served)
+_Served = tuple[int, bytes, tuple[tuple[str, str], ...]]
 _Answer = TypeVar("_Answer")
 
 
@@ -111,6 +112,17 @@ class OracleAnswer:
     tools: list[Tool]
     stable: bool
     runs: tuple[list[Tool], ...]
+
+
+@dataclass(frozen=True)
+class _Document:
+    """A document the tab shows, as :meth:`ChromiumOracle.execute_at`'s ``again`` may call it again."""
+
+    url: str
+    served: _Served | None  #: what the site served at ``url`` when it was loaded
+    #: each input's value attribute as loaded (``_VALUE_ATTRIBUTES_JS``), read before the
+    #: document's first call; None while it was only read
+    value_attributes: tuple[str | None, ...] | None = None
 
 
 # Polls getTools() until the main document's tools are unchanged for `quietTurns` macrotask turns.
@@ -165,20 +177,48 @@ _REEVALUATE_JS = """
 """
 
 
-# Resets every form (shadow trees included) as its reset button would: each control gets back the
-# value, checkedness and selectedness the page gave it, with its dirty flags cleared, as a fresh
-# load has them (HTMLFormElement's own method: a control named "reset" shadows the property).
-_RESET_JS = """
-() => {
-  const reset = HTMLFormElement.prototype.reset;
+# The forms and the inputs of the document and of the open shadow trees in it, in tree order root by
+# root: the same ones, in the same order, for as long as nothing adds or removes one (no script runs).
+_FORMS_AND_INPUTS_JS = """
+  const forms = [], inputs = [];
   const roots = [document];
   for (const root of roots) {
     for (const element of root.querySelectorAll("*")) {
       if (element.shadowRoot) roots.push(element.shadowRoot);
-      if (element instanceof HTMLFormElement) reset.call(element);
+      if (element instanceof HTMLFormElement) forms.push(element);
+      if (element instanceof HTMLInputElement) inputs.push(element);
     }
   }
-}
+"""
+
+# Each input's value attribute (null: none), read before a document's first call, for _RESET_JS.
+_VALUE_ATTRIBUTES_JS = f"""
+() => {{
+{_FORMS_AND_INPUTS_JS}
+  return inputs.map((input) => input.getAttribute("value"));
+}}
+"""
+
+# Gives each input back the value attribute the page gave it (the list _VALUE_ATTRIBUTES_JS read),
+# then resets every form as its reset button would: each control gets back the value, checkedness
+# and selectedness the page gave it, with its dirty flags cleared, as a fresh load has them
+# (HTMLFormElement's own method: a control named "reset" shadows the property). The attributes
+# first: an input in value mode "default" (hidden, submit, image, reset, button) keeps its value in
+# its value attribute, which a call's fill of a hidden parameter rewrites and a reset reads back.
+# False, and nothing changed, if the document holds other inputs than those read.
+_RESET_JS = f"""
+(values) => {{
+{_FORMS_AND_INPUTS_JS}
+  if (inputs.length !== values.length) return false;
+  inputs.forEach((input, at) => {{
+    if (input.getAttribute("value") === values[at]) return;
+    if (values[at] === null) input.removeAttribute("value");
+    else input.setAttribute("value", values[at]);
+  }});
+  const reset = HTMLFormElement.prototype.reset;
+  for (const form of forms) reset.call(form);
+  return true;
+}}
 """
 
 
@@ -443,10 +483,9 @@ class ChromiumOracle:
         self._numbers = itertools.count(1)
         self._navigations = 0  # main-frame navigations committed so far in this tab
         self._loads = 0  # pages loaded in this tab, and calls made again in a loaded one
-        #: the URL of the document the tab shows, and what the site served there when it was
-        #: loaded, while nothing but its controls' state differs from the page as loaded (see
-        #: :meth:`execute_at`'s ``again``); None otherwise
-        self._as_loaded: tuple[str, _Served | None] | None = None
+        #: the document the tab shows, while nothing but its controls' state and its inputs' value
+        #: attributes differs from the page as loaded (see :meth:`execute_at`'s ``again``); None otherwise
+        self._as_loaded: _Document | None = None
         self._crashed = False
 
     def __enter__(self) -> ChromiumOracle:
@@ -538,7 +577,7 @@ class ChromiumOracle:
         self._loads += 1
         self._as_loaded = None
         self.page.goto(url, timeout=timeout * 1000)
-        self._as_loaded = (url, self._served_at(url))
+        self._as_loaded = _Document(url, self._served_at(url))
 
     def _served_at(self, url: str) -> _Served | None:
         """What :attr:`site` serves at ``url`` now (None: no page of the site's)."""
@@ -763,8 +802,8 @@ class ChromiumOracle:
         call still pending after ``wait_for_user`` seconds (a form without ``toolautosubmit``
         waits for a click) is aborted and answered with ``waiting_for_user``. ``loaded``: the tab
         shows this page at ``path`` already, as :meth:`tools` left it (see :meth:`execute_at`).
-        ``again``: the call may be made where the last one at this URL left the page (see
-        :meth:`execute_at`).
+        ``again``: the call may be made where the last load at this URL, or ``again`` call, left
+        the page (see :meth:`execute_at`).
 
         Raises :class:`OracleError` if the page registers no such tool, or if a navigation the
         call started never arrived.
@@ -799,12 +838,15 @@ class ChromiumOracle:
         ``again``: the call is made in the document the tab shows when that is the one the last
         load of ``url`` made and nothing but its controls' state can differ from the page as
         loaded: the site still serves the page it was loaded from, and it was only read since,
-        or only called, each call refused or submitted without leaving its URL (answered ``204 No
-        Content``, say). Its forms are then reset first (``HTMLFormElement.prototype.reset``,
-        open shadow trees too), which gives every control the value, checkedness and
-        selectedness a fresh load gives it, and the call costs no page load. Otherwise (a call
-        that landed elsewhere, navigated within the document, closed a dialog, waited for a user
-        or failed; another page loaded since, or other content put at the URL) the page is
+        or only called with ``again``, each call refused or submitted without leaving its URL
+        (answered ``204 No Content``, say). Its inputs then get back the value attributes they
+        were loaded with (read before its first call: filling a hidden parameter rewrites its
+        value attribute, where an input in value mode "default" keeps its value) and its forms
+        are reset (``HTMLFormElement.prototype.reset``, open shadow trees too), which gives
+        every control the value, checkedness and selectedness a fresh load gives it, and the
+        call costs no page load. Otherwise (a call that landed elsewhere, navigated within the
+        document, closed a dialog, waited for a user or failed; a call without ``again``;
+        another page loaded since, or other content or a redirect put at the URL) the page is
         loaded afresh. Only for a page whose document holds no state of its own beyond its controls'
         (no script, event handler, nested document, refresh or closed shadow root:
         ``tests/support/parity.py::calls_may_share_a_load``), which the caller has not changed
@@ -818,7 +860,9 @@ class ChromiumOracle:
         reuse = (
             again
             and served is not None
-            and self._as_loaded == (url, served)  # (the page served then is the page served now)
+            and self._as_loaded is not None
+            # (the page served then is the page served now)
+            and (self._as_loaded.url, self._as_loaded.served) == (url, served)
             and self.page.url == url
             and not self._crashed
             and self._loads < self.renew_every
@@ -828,11 +872,11 @@ class ChromiumOracle:
                 if attempt == 2 or not (loaded or reuse):
                     self._load(url, timeout)
                 elif reuse:
-                    self.page.evaluate(_RESET_JS)
                     self._loads += 1
                 else:  # loaded by the caller
-                    self._as_loaded = (url, served)
+                    self._as_loaded = _Document(url, served)
                 document, self._as_loaded = self._as_loaded, None
+                document = self._as_loaded_for_again(document) if again else None
                 # a submission to a path the site has no page for gets no landing document
                 with self.site.without_landing(pages_too=not landing):
                     answer = self._execute(tool_name, tool_input, wait_for_user, timeout)
@@ -849,6 +893,18 @@ class ChromiumOracle:
                         f"executing {tool_name!r} on {url} failed: {error}"
                     ) from error
         raise AssertionError("unreachable")
+
+    def _as_loaded_for_again(self, document: _Document | None) -> _Document:
+        """``document``, the one the tab shows, as loaded before a call that may be followed by
+        another in it (:meth:`execute_at`'s ``again``): called before, it gets back its inputs'
+        value attributes and its forms are reset; else its inputs' value attributes are read,
+        for the resets to come."""
+        assert document is not None  # (loaded, or shown and left as loaded)
+        if document.value_attributes is None:
+            return replace(document, value_attributes=tuple(self.page.evaluate(_VALUE_ATTRIBUTES_JS)))
+        if not self.page.evaluate(_RESET_JS, list(document.value_attributes)):
+            raise OracleError(f"{document.url} holds other inputs than it was loaded with: a script ran")
+        return document
 
     def _execute(self, tool_name: str, tool_input: Any, wait_for_user: float, timeout: float) -> ExecuteAnswer:
         """Call the tool in the document the tab shows. Inside

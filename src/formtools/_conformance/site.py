@@ -134,11 +134,21 @@ class LocalSite:
             self._pages[path] = (body, [("Content-Type", content_type), *headers])
         return self.origin + path
 
-    def served(self, path: str) -> tuple[bytes, tuple[tuple[str, str], ...]] | None:
-        """The body and headers served at ``path`` now; None when there is no page there."""
+    def served(self, path: str) -> tuple[int, bytes, tuple[tuple[str, str], ...]] | None:
+        """The status, body and headers a request for ``path`` is answered with now: a redirect
+        registered there (which is answered before a page), else the page; None when there is
+        neither. A redirect put at a page's path changes what a load of it gives: asked of the
+        page alone, the oracle's ``again=`` reused the document loaded before it."""
         with self._lock:
-            page = self._pages.get(path)
-        return None if page is None else (page[0], tuple(page[1]))
+            return self._served(path)
+
+    def _served(self, path: str) -> tuple[int, bytes, tuple[tuple[str, str], ...]] | None:
+        """:meth:`served`, for a caller holding the lock."""
+        moved = self._redirects.get(path)
+        if moved is not None:
+            return moved[0], b"", (*moved[1], ("Content-Type", "text/plain"))
+        page = self._pages.get(path)
+        return None if page is None else (200, page[0], tuple(page[1]))
 
     def redirect(self, path: str, location: str, status: int = 302, headers: Sequence[tuple[str, str]] = ()) -> str:
         """Answer every request for ``path`` with ``status``, ``Location: location`` and
@@ -195,16 +205,16 @@ class LocalSite:
     def _answer(self, request: RecordedRequest) -> tuple[int, bytes, list[tuple[str, str]]]:
         with self._lock:
             self._requests.append(request)
-            page = self._pages.get(request.path)
-            moved = self._redirects.get(request.path)
+            served = self._served(request.path)
+            moved = request.path in self._redirects
             no_content = (
                 self._no_content
-                and (page is None or self._no_content_on_pages)
-                and moved is None
+                and (served is None or self._no_content_on_pages)
+                and not moved
                 and request.is_navigation
             )
-        if moved is not None:
-            return moved[0], b"", [*moved[1], ("Content-Type", "text/plain")]
+        if served is not None and moved:
+            return served[0], served[1], list(served[2])
         if request.is_document:
             self._gate.wait(self._gate_timeout)
         if no_content:
@@ -212,8 +222,8 @@ class LocalSite:
                 with self._lock:
                     self._no_content_answered += 1
             return 204, b"", []
-        if page is not None:
-            return 200, page[0], page[1]
+        if served is not None:
+            return served[0], served[1], list(served[2])
         if request.method == "POST":
             return 200, _POST_RECEIVED, [("Content-Type", "text/html; charset=utf-8")]
         return 404, b"not found", [("Content-Type", "text/plain; charset=utf-8")]
