@@ -474,7 +474,16 @@ def _priority(cookie: Cookie) -> int:
     return _PRIORITIES.get(str(rest.get("priority") or "").lower(), _MEDIUM)
 
 
-def _purged(store: list[Cookie]) -> list[Cookie]:
+@dataclass(frozen=True)
+class _Stored:
+    """A cookie in a site's replayed store, with what its purge rounds ask of it (read once)."""
+
+    cookie: Cookie
+    priority: int
+    secure: bool
+
+
+def _purged(store: list[_Stored]) -> list[Cookie]:
     """The cookies Chromium's purge of one site removes from ``store`` (least recently used
     first), which is past :data:`_SITE_MAX`: round by round (:data:`_PURGE_ROUNDS`), a
     priority's cookies go, least recently used first, while more than its quota are left, the
@@ -483,15 +492,17 @@ def _purged(store: list[Cookie]) -> list[Cookie]:
     goal = len(store) - _SITE_KEPT
     doomed: list[Cookie] = []
     for priority, sparing_secure in _PURGE_ROUNDS:
-        ranked = [cookie for cookie in store if _priority(cookie) == priority]
-        spared = sum(cookie.secure for cookie in ranked) if sparing_secure else 0
+        if goal == 0:
+            break
+        ranked = [stored for stored in store if stored.priority == priority]
+        spared = sum(stored.secure for stored in ranked) if sparing_secure else 0
         deletable = min(goal, len(ranked) - max(spared, _QUOTAS[priority]))
         if deletable <= 0:
             continue
-        victims = [cookie for cookie in ranked if not (sparing_secure and cookie.secure)][:deletable]
+        victims = [stored for stored in ranked if not (sparing_secure and stored.secure)][:deletable]
         gone = set(map(id, victims))
-        store[:] = [cookie for cookie in store if id(cookie) not in gone]
-        doomed += victims
+        store[:] = [stored for stored in store if id(stored) not in gone]
+        doomed += [stored.cookie for stored in victims]
         goal -= len(victims)
     return doomed
 
@@ -503,17 +514,19 @@ def _site_replayed(held: list[Cookie], added: list[Cookie], present: set[int]) -
     domain, path and name takes its place as it arrives; a held one the answer deleted or let
     expire is gone from the start."""
     replacing = set(map(_slot, added))
-    store = [cookie for cookie in held if id(cookie) in present or _slot(cookie) in replacing]
-    if len(store) + len(added) <= _SITE_MAX:
+    kept = [cookie for cookie in held if id(cookie) in present or _slot(cookie) in replacing]
+    if len(kept) + len(added) <= _SITE_MAX:
         return []
-    slots = {_slot(cookie): cookie for cookie in store}
+    store = [_Stored(cookie, _priority(cookie), cookie.secure) for cookie in kept]
+    slots = {_slot(stored.cookie): stored for stored in store}
     doomed: list[Cookie] = []
     for cookie in added:
         earlier = slots.pop(_slot(cookie), None)
         if earlier is not None:
-            store = [kept for kept in store if kept is not earlier]
-        store.append(cookie)
-        slots[_slot(cookie)] = cookie
+            store = [stored for stored in store if stored is not earlier]
+        arriving = _Stored(cookie, _priority(cookie), cookie.secure)
+        store.append(arriving)
+        slots[_slot(cookie)] = arriving
         if len(store) > _SITE_MAX:
             gone = _purged(store)
             doomed += gone
