@@ -26,7 +26,7 @@ import httpx
 import pytest
 
 from formtools._net import Fetcher, FetchPolicy, cookie_jar
-from tests.support.hostile import HostileServer, LyingResolver
+from tests.support.hostile import HostileServer, LyingResolver, certificates
 
 if TYPE_CHECKING:
     from playwright.sync_api import Route
@@ -263,54 +263,80 @@ def test_a_cookie_past_rfc_6265bis_sizes_is_dropped_or_its_attribute_ignored_as_
 
 #: one site's hosts (its cookies counted together) and another site's
 CROWD = ("crowd.test", "a.crowd.test", "b.crowd.test", "other.test")
+#: the ``Priority`` attributes drawn: Chromium's three in any case, a value it does not know, none
+PRIORITY_ATTRIBUTES = ("", "; Priority=Low", "; priority=LOW", "; Priority=Medium", "; Priority=High",
+                       "; PRIORITY=high", "; Priority=urgent")
 
 
 def _crowd(seed: int) -> list[tuple[str, list[str]]]:
     """Seeded answers, each setting 1 to 120 cookies on a host of :data:`CROWD` (host-only or
-    ``Domain=crowd.test``), until one site has had about 400: (host, ``Set-Cookie`` lines)."""
+    ``Domain=crowd.test``; ``Secure`` or not; a drawn ``Priority``), until one site has had
+    about 450: (host, ``Set-Cookie`` lines)."""
     pick = random.Random(seed)
     answers, number = [], 0
     while number < 450:
         host = pick.choice(CROWD)
+        secure_share = pick.choice([0.0, 0.2, 0.6])
         lines = []
         for _ in range(pick.randint(1, 120)):
             domain = "; Domain=crowd.test" if host != "other.test" and pick.random() < 0.5 else ""
-            lines.append(f"crowd{number}=1; Path=/{domain}")
+            secure = "; Secure" if pick.random() < secure_share else ""
+            lines.append(f"crowd{number}=1; Path=/{domain}{secure}{pick.choice(PRIORITY_ATTRIBUTES)}")
             number += 1
         answers.append((host, lines))
     return answers
 
 
+def _classes(answers: list[tuple[str, list[str]]], names: list[str]) -> Counter[tuple[int, bool, str]]:
+    """How many of ``names`` each class of equals holds: the answer that set them, ``Secure``
+    or not, and the priority Chromium gives them (a ``Priority`` of low, medium or high in any
+    case; medium otherwise) — within a class, Chromium stamps the cookies of one answer to the
+    microsecond, so that they can tie, and which of them go is its sort's choice."""
+    classes = {}
+    for number, (_, lines) in enumerate(answers):
+        for line in lines:
+            attributes = {key.strip().lower(): value.strip().lower() for key, _, value in
+                          (attribute.partition("=") for attribute in line.split(";")[1:])}
+            priority = attributes.get("priority", "")
+            classes[line.partition("=")[0]] = (number, "secure" in attributes,
+                                               priority if priority in ("low", "high") else "medium")
+    return Counter(classes[name] for name in names)
+
+
 def test_a_site_keeps_the_cookies_chromium_keeps_past_its_bounds(chromium: ChromiumOracle, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Chromium keeps 180 cookies of a site, then the 150 most recently used (a use within a
-    minute of the last not counting): a hostile site
-    setting 5,000 an answer grew a session's jar without end (123,000 after 41 answers, each
-    fetch walking them all, 1.9 s, and sending them all). The same seeded answers (hundreds of
-    cookies over hosts of one site and another) set in Chromium and through the jar: the same
-    cookies kept."""
+    """Chromium keeps 180 cookies of a site, then purges down to 150 in rounds (low priority
+    plain, low Secure, medium plain, high plain, medium Secure, high Secure), each round the
+    least recently used first (a use within a minute of the last not counting) and sparing a
+    quota of its priority (30, 50, 70): a site's Secure session cookie outlives 31 newer plain
+    ones, where formtools evicted by recency alone; unbounded, a hostile site setting 5,000 an
+    answer grew a session's jar without end (123,000 after 41 answers, each fetch walking them
+    all, 1.9 s, and sending them all). The same seeded https answers (hundreds of cookies over
+    hosts of one site and another, Secure or not, of each priority) set in Chromium and through
+    the jar: as many cookies kept of each answer, secureness and priority."""
     answers = _crowd(20261129)
     page = chromium.page
-    lines = {f"http://{host}/crowd/{n}": "\n".join(cookies) for n, (host, cookies) in enumerate(answers)}
+    lines = {f"https://{host}/crowd/{n}": "\n".join(cookies) for n, (host, cookies) in enumerate(answers)}
 
     def answer(route: Route) -> None:
         route.fulfill(status=200, headers={"Set-Cookie": lines[route.request.url]}, body="<p>set</p>")
 
-    page.route("http://*/crowd/*", answer)
+    page.route("https://*/crowd/*", answer)
     try:
         for url in lines:
             page.goto(url, wait_until="commit")
         kept = sorted(c["name"] for c in page.context.cookies() if c["name"].startswith("crowd"))
     finally:
-        page.unroute("http://*/crowd/*")
+        page.unroute("https://*/crowd/*")
         page.context.clear_cookies(name=re.compile("^crowd"))
     monkeypatch.setattr(socket, "getaddrinfo", LyingResolver({h: [["127.0.0.1"]] for h in CROWD}))
+    server_tls, client_tls, _ = certificates(*CROWD)
     jar = cookie_jar()
-    with HostileServer("127.0.0.1") as server, Fetcher(FetchPolicy(timeout=5.0), cookies=jar) as fetcher:
+    with HostileServer("127.0.0.1", tls=server_tls) as server, \
+            Fetcher(FetchPolicy(timeout=5.0), cookies=jar, ssl_context=client_tls) as fetcher:
         for (host, _), url in zip(answers, lines):
-            fetcher.fetch("GET", f"http://{host}:{server.port}/set-cookie?line={lines[url].encode().hex()}")
-    assert len(kept) < 450 - 150  # Chromium let cookies go
-    # how many of each answer's cookies are kept: Chromium stamps a cookie's use to the
-    # microsecond, so that cookies of one answer can tie, and which of them go is its sort's choice
-    answer_of = {line.partition("=")[0]: n for n, (_, cookies) in enumerate(answers) for line in cookies}
-    ours = Counter(answer_of[cookie.name] for cookie in jar.jar)
-    assert ours == Counter(answer_of[name] for name in kept), answers
+            fetcher.fetch("GET", f"https://{host}:{server.port}/set-cookie?line={lines[url].encode().hex()}")
+    assert len(kept) < sum(len(cookies) for _, cookies in answers) - 100  # Chromium let cookies go
+    theirs = _classes(answers, kept)
+    assert sum(count for (_, secure, _), count in theirs.items() if secure) > 30  # Secure ones were kept
+    ours = _classes(answers, [cookie.name for cookie in jar.jar])
+    assert {key: (ours[key], theirs[key]) for key in ours | theirs if ours[key] != theirs[key]} == {}

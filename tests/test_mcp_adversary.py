@@ -319,13 +319,13 @@ def test_a_pattern_that_backtracks_forever_does_not_stop_another_session(site: T
         process.wait(10)
 
 
-def _wait_for(port: int, process: subprocess.Popen[bytes]) -> None:
+def _wait_for(port: int, process: subprocess.Popen[bytes], address: str = "127.0.0.1") -> None:
     import socket
 
     deadline = time.monotonic() + 20
     while True:
         try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            socket.create_connection((address, port), timeout=0.2).close()
             return
         except OSError:
             if process.poll() is not None or time.monotonic() > deadline:
@@ -1074,44 +1074,99 @@ def test_an_object_that_is_no_response_gets_invalid_request(site: TestSite, seed
     _assert_each_answered_then_pinged(url, [(json.dumps(line).encode(), code, ident) for line, code, ident in cases])
 
 
-def _host_headers(port: int, seed: int) -> list[tuple[str, bool]]:
-    """Seeded ``Host`` values and whether the bridge listening on every address may answer
-    them: names a rebinding page would send (its own, in any case, one that starts like an
-    address or like ``localhost``, with or without the port) are refused; IP addresses
-    (any spelling the URL parser reads back to one), ``localhost`` are answered."""
-    rng = random.Random(seed)
-    names = ["rebind.attacker.example", "127.0.0.1.nip.io", "localhost.attacker.example", "attacker", "xn--e1afmkfd",
-             "1.2.3.4.example", "[::1].example"]
-    addresses = ["127.0.0.1", "[::1]", "10.1.2.3", "[fe80::1]", "LOCALHOST", "localhost"]
-    chosen = [(name, False) for name in rng.sample(names, 4)] + [(address, True) for address in rng.sample(addresses, 3)]
-    return [(value + (f":{port}" if rng.random() < 0.8 else ""), allowed) for value, allowed in chosen]
+#: ``Host`` names a rebinding page would send (its own: in any case, one that starts like an
+#: address or like ``localhost``, one that holds an allowed name): refused on every listener
+REBINDING_NAMES = ("rebind.attacker.example", "127.0.0.1.nip.io", "localhost.attacker.example", "attacker",
+                   "xn--e1afmkfd", "1.2.3.4.example", "[::1].example", "mcp.example.com.attacker.example",
+                   "attacker.mcp.example.com", "mcp-example.com")
+#: ``Host`` values that are IP addresses or ``localhost``: answered on a listener the SDK does not guard
+ADDRESSES = ("127.0.0.1", "[::1]", "10.1.2.3", "[fe80::1]", "LOCALHOST", "localhost")
+#: the ``--allowed-host`` names every listener is started with (a proxy's, a Compose service's)
+ALLOWED = ("mcp.example.com", "shop_bridge")
 
 
-def test_a_page_that_rebinds_its_name_to_the_bridge_gets_no_answer(site: TestSite) -> None:
-    """``serve --transport http --host 0.0.0.0``: a request naming another host than an IP
-    address or ``localhost`` (what a web page that rebinds its own name to this machine sends)
-    is refused with 421 before the MCP session sees it, an addressed one is answered. The SDK
-    checks the ``Host`` only when listening on loopback: such a page was answered (200) and
-    could list and call the tools."""
+def _smuggled(port: int) -> list[str]:
+    """``Host`` values that hide a name behind an address or an allowed one, or hold what no
+    host may: ``urlsplit`` reads ``a@localhost`` as host ``localhost``, the SDK's prefix match
+    reads ``localhost:1@a`` as ``localhost`` with a port."""
+    hidden = []
+    for name in ("rebind.attacker.example", "a"):
+        for cover in ("localhost", f"127.0.0.1:{port}", "[::1]", *ALLOWED):
+            hidden += [f"{name}@{cover}", f"{cover}@{name}", f"{name}:{port}@{cover}"]
+    hidden += [f"localhost:{port}@rebind.attacker.example", f"localhost:{port}/x", f"localhost {port}",
+               f"localhost\\@{port}", "mcp.example.com?", "mcp.example.com#", "mcp.example.com,localhost",
+               "mcp.example.com%2e", "[::1]x", "[mcp.example.com]", "localhost:x", "", ":80"]
+    return hidden
+
+
+def _host_checks(listening: str, port: int) -> list[tuple[str, bool]]:
+    """Every ``Host`` value to send a bridge listening on ``listening`` and whether it must be
+    answered: each rebinding name and smuggling value refused; each address, ``localhost`` and
+    allowed name answered, with the port and without — except where the SDK checks ``Host``
+    itself (a loopback listener), which answers only the loopback names with their port and
+    the allowed names as given."""
+    refused = [(value, False) for name in REBINDING_NAMES for value in (name, f"{name}:{port}")]
+    refused += [(value, False) for value in _smuggled(port)]
+    if listening == "127.0.0.1":
+        answered = [f"{name}:{port}" for name in ("127.0.0.1", "localhost", "[::1]")]
+        answered += [value for name in ALLOWED for value in (name, f"{name}:{port}")]
+    else:
+        names = [*ADDRESSES, *ALLOWED, *(name.upper() for name in ALLOWED)]
+        answered = [value for name in names for value in (name, f"{name}:{port}")]
+    return refused + [(value, True) for value in answered]
+
+
+@pytest.mark.parametrize(("listening", "reached_at"), [("0.0.0.0", "127.0.0.1"), ("::", "[::1]"), ("127.0.0.1", "127.0.0.1")])
+def test_a_page_that_rebinds_its_name_to_the_bridge_gets_no_answer(site: TestSite, listening: str, reached_at: str) -> None:
+    """``serve --transport http``, on every address and on loopback, with two ``--allowed-host``
+    names: a request naming another host than an IP address, ``localhost`` or an allowed name
+    (what a web page that rebinds its own name to this machine sends), or hiding one behind
+    ``@`` or a character no host holds, is refused with 421 before the MCP session sees it; an
+    addressed one is answered. The SDK checks the ``Host`` only when listening on loopback:
+    such a page was answered (200) and could list and call the tools; read as a URL's
+    authority, ``rebind.attacker.example@localhost`` was ``localhost``; and a reverse proxy's
+    ``Host`` could not be allowed at all."""
     import httpx
 
     url = site.put("shop", b"<form toolname=s tooldescription=d toolautosubmit><input name=q><button>Go</button></form>")
     port = free_port()
+    allowing = [argument for name in ALLOWED for argument in ("--allowed-host", name)]
     process = subprocess.Popen(
-        [*forked_serve(), url, "--transport", "http", "--host", "0.0.0.0", "--port", str(port)],
+        [*forked_serve(), url, "--transport", "http", "--host", listening, "--port", str(port), *allowing],
         env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )
     initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
     try:
-        _wait_for(port, process)
-        answers = []
-        for host, allowed in _host_headers(port, seed=20261129):
-            answer = httpx.post(f"http://127.0.0.1:{port}/mcp", json=initialize, timeout=10, headers={
-                "Host": host, "Accept": "application/json, text/event-stream"})
-            answers.append((host, answer.status_code, allowed))
-        assert [(host, status) for host, status, allowed in answers if (status == 200) != allowed] == []
-        assert {status for _, status, allowed in answers if not allowed} == {421}
+        _wait_for(port, process, reached_at.strip("[]"))
+        wrong = []
+        with httpx.Client(timeout=10) as client:
+            for host, allowed in _host_checks(listening, port):
+                answer = client.post(f"http://{reached_at}:{port}/mcp", json=initialize, headers={
+                    "Host": host, "Accept": "application/json, text/event-stream"})
+                if answer.status_code != (200 if allowed else 421):
+                    wrong.append((host, answer.status_code))
+        assert wrong == []
     finally:
         process.terminate()
         process.wait(10)
+
+
+def test_an_allowed_host_that_is_no_host_name_is_a_one_line_error() -> None:
+    """An ``--allowed-host`` that can match no ``Host`` (a port, a scheme, a wildcard, an ``@``,
+    nothing) would hide the operator's mistake behind 421s: a one-line error naming it, before
+    any page is read, from the library and the command line (exit 2, no traceback)."""
+    from formtools.errors import UsageProblem
+    from formtools.mcp import serve
+
+    for name in ("mcp.example.com:8000", "https://mcp.example.com", "*.example.com", "a@localhost", "", "a..b"):
+        with pytest.raises(UsageProblem, match="--allowed-host") as caught:
+            serve(["no-such-page.html"], transport="http", allowed_hosts=["ok.example", name])
+        assert "\n" not in str(caught.value)
+    result = subprocess.run(
+        [*forked_serve(), "no-such-page.html", "--transport", "http", "--allowed-host", "a@localhost"],
+        env=ENV, capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode == 2, result.stderr
+    assert "--allowed-host" in result.stderr and "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr

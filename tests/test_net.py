@@ -729,12 +729,12 @@ def test_cookies_set_on_a_redirect_are_sent_on_the_next_hop_and_kept(
     assert json.loads(get(v4.url("/cookie"), OPEN).body)["headers"]["cookie"] == "sid=s3cret"
 
 
-def test_a_jar_stays_within_chromiums_bounds_whatever_sites_set(
+def test_a_jar_stays_within_its_bounds_whatever_sites_set(
     v4: HostileServer, resolver: LyingResolver
 ) -> None:
     """Seeded answers from 20 sites, each setting 170 to 400 cookies (a header of 100 KB holds
-    4,000): no site keeps more than Chromium's 180, the jar no more than its 3,300 (reached
-    here), and each answer's newest cookies stay. Unbounded, a site grew a session's jar by 5,000 an answer
+    4,000): no site keeps more than Chromium's 180, the jar no more than formtools' own 3,300
+    (reached here), and each answer's newest cookies stay. Unbounded, a site grew a session's jar by 5,000 an answer
     (123,000 after 41 answers: each fetch walked them all, 1.9 s, and sent them all)."""
     rng = random.Random(20261129)
     sites = [f"s{n}.crowd{n}.test" for n in range(20)]

@@ -544,6 +544,14 @@ def serve(
     ],
     transport: Annotated[str, typer.Option("--transport", help="stdio or http (streamable HTTP at /mcp).")] = "stdio",
     host: Annotated[str, typer.Option("--host", help="The address the http transport listens on.")] = "127.0.0.1",
+    allowed_hosts: Annotated[
+        Optional[list[str]],
+        typer.Option(
+            "--allowed-host",
+            help="A name the http transport answers in the Host header besides IP addresses, localhost and "
+            "--host (a reverse proxy's, LAN or Compose service name; repeatable). Any other gets 421.",
+        ),
+    ] = None,
     port: Annotated[
         int, typer.Option("--port", min=1, max=65535, help="The port the http transport listens on.")
     ] = 8000,
@@ -593,7 +601,14 @@ def serve(
         all_forms=all_forms,
     )
     bridge.serve(
-        pages, transport=transport, host=host, port=port, base_url=base_url, options=options, log_format=log_format
+        pages,
+        transport=transport,
+        host=host,
+        port=port,
+        base_url=base_url,
+        options=options,
+        log_format=log_format,
+        allowed_hosts=allowed_hosts or (),
     )
     if transport == "stdio":
         # The MCP SDK reads standard input in a worker thread that only a line or its end

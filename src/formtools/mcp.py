@@ -56,7 +56,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, cast, get_args
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin
 
 import anyio
 
@@ -920,14 +920,14 @@ def _version() -> str:
     return __version__
 
 
-async def _serve(bridge: Bridge, transport: str, host: str, port: int) -> None:
+async def _serve(bridge: Bridge, transport: str, host: str, port: int, allowed_hosts: frozenset[str]) -> None:
     try:
-        await _transport(bridge, transport, host, port)
+        await _transport(bridge, transport, host, port, allowed_hosts)
     finally:
         _served.append(True)
 
 
-async def _transport(bridge: Bridge, transport: str, host: str, port: int) -> None:
+async def _transport(bridge: Bridge, transport: str, host: str, port: int, allowed_hosts: frozenset[str]) -> None:
     server = bridge.server()
     if transport == "stdio":
         from mcp.server.stdio import stdio_server
@@ -938,24 +938,74 @@ async def _transport(bridge: Bridge, transport: str, host: str, port: int) -> No
         return
     import uvicorn
 
-    app = _AddressedHostsOnly(server.streamable_http_app(host=host), host)
+    sdk_app = server.streamable_http_app(host=host, transport_security=_sdk_security(host, allowed_hosts))
+    app = _AddressedHostsOnly(sdk_app, host, allowed_hosts)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
     await uvicorn.Server(config).serve()
 
 
-class _AddressedHostsOnly:
-    """The HTTP transport answers only requests whose ``Host`` is an IP address, ``localhost``
-    or the name it listens on (``--host``); any other name is 421, as the MCP SDK answers it.
-    A web page the operator opens can make its own name resolve to this machine (DNS
-    rebinding) and then talk to the bridge as a same-origin client — list the tools, call
-    them with the operator's page credentials. The SDK checks ``Host`` only when listening on
-    127.0.0.1, ``localhost`` or ::1: with ``--host 0.0.0.0`` a request for
-    ``rebind.attacker.example`` was answered. A browser sends the name it resolved, so a
-    rebinding page never sends an IP address."""
+#: the ``--host`` values on which the MCP SDK checks ``Host`` and ``Origin`` itself
+_SDK_GUARDED = ("127.0.0.1", "localhost", "::1")
 
-    def __init__(self, app: Any, listening_on: str) -> None:
+
+def _sdk_security(host: str, allowed_hosts: frozenset[str]) -> Any:
+    """The MCP SDK's own DNS-rebinding settings on a loopback ``--host`` (its defaults: the
+    loopback names with any port, and their http origins), widened by the operator's
+    ``--allowed-host`` names — the SDK would answer 421 to a reverse proxy's ``Host`` there
+    even after :class:`_AddressedHostsOnly` let it through. ``None`` elsewhere: the SDK checks
+    nothing then, and keeps doing so."""
+    if host not in _SDK_GUARDED:
+        return None
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    names = sorted(allowed_hosts)
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*", *names, *(f"{name}:*" for name in names)],
+        allowed_origins=[
+            "http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*",
+            *(f"{scheme}://{name}{port}" for name in names for scheme in ("http", "https") for port in ("", ":*")),
+        ],
+    )
+
+
+#: RFC 9110 7.2 / RFC 3986 3.2.2: a ``Host`` is an IP literal in brackets, or a name, then an
+#: optional port. The names kept are DNS labels (with ``_``, which Compose service names hold):
+#: whatever else RFC 3986's reg-name allows (``!$&'()*+,;=`` and %-escapes) names no host an
+#: operator can allow, and ``@``, ``/``, ``\``, space … no ``Host`` may hold at all.
+_HOST_HEADER = re.compile(r"(?:\[(?P<literal>[0-9A-Fa-f:.]+)\]|(?P<name>[A-Za-z0-9_.-]+))(?::[0-9]*)?")
+#: a name ``--allowed-host`` takes: DNS labels of letters, digits, ``-`` and ``_``, dot-separated
+_HOST_NAME = re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*")
+
+
+def allowed_host_names(names: Sequence[str]) -> frozenset[str]:
+    """The ``--allowed-host`` names, lowercase, each checked: a value that is no host name (a
+    port, a scheme, a ``*``, an ``@``) would never match a ``Host`` and hide the operator's
+    mistake behind 421s, so it is a one-line :class:`UsageProblem` before anything starts."""
+    for name in names:
+        if not _HOST_NAME.fullmatch(name):
+            raise UsageProblem(
+                f"--allowed-host {name!r}: not a host name (letters, digits, '-', '_' and dots; no port, "
+                "scheme or wildcard)"
+            )
+    return frozenset(name.lower() for name in names)
+
+
+class _AddressedHostsOnly:
+    """The HTTP transport answers only requests whose ``Host`` is an IP address, ``localhost``,
+    the name it listens on (``--host``) or a name the operator allowed (``--allowed-host``: a
+    reverse proxy's public name, a LAN or Compose service name); any other is 421, as the MCP
+    SDK answers it. A web page the operator opens can make its own name resolve to this
+    machine (DNS rebinding) and then talk to the bridge as a same-origin client — list the
+    tools, call them with the operator's page credentials. The SDK checks ``Host`` only when
+    listening on 127.0.0.1, ``localhost`` or ::1: with ``--host 0.0.0.0`` a request for
+    ``rebind.attacker.example`` was answered. A browser sends the name it resolved, so a
+    rebinding page never sends an IP address. The header is read by the host grammar itself,
+    not as a URL's authority: ``urlsplit('//a.example@localhost')`` is host ``localhost``."""
+
+    def __init__(self, app: Any, listening_on: str, allowed_hosts: frozenset[str]) -> None:
         self._app = app
-        self._named = {"localhost", listening_on.strip("[]").lower()}
+        self._named = {"localhost", listening_on.strip("[]").lower(), *allowed_hosts}
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http" and not self._addressed(scope):
@@ -968,16 +1018,19 @@ class _AddressedHostsOnly:
         values = [value for name, value in scope["headers"] if name == b"host"]
         if len(values) != 1:
             return False
-        try:
-            name = urlsplit("//" + values[0].decode("latin-1")).hostname or ""
-        except ValueError:
+        found = _HOST_HEADER.fullmatch(values[0].decode("latin-1"))
+        if found is None:
             return False
-        return name in self._named or _is_address(name)
+        literal = found["literal"]
+        if literal is not None:
+            return _is_address(literal, ipaddress.IPv6Address)
+        name = found["name"].lower()
+        return name in self._named or _is_address(name, ipaddress.IPv4Address)
 
 
-def _is_address(name: str) -> bool:
+def _is_address(text: str, kind: type[ipaddress.IPv4Address] | type[ipaddress.IPv6Address]) -> bool:
     try:
-        ipaddress.ip_address(name)
+        kind(text)
     except ValueError:
         return False
     return True
@@ -1152,11 +1205,15 @@ def serve(
     base_url: str | None = None,
     options: BridgeOptions | None = None,
     log_format: str = "text",
+    allowed_hosts: Sequence[str] = (),
 ) -> None:
     """Load the pages and serve them until the transport closes (stdio) or the process stops.
-    ``log_format``: ``text`` (a line a record) or ``json`` (an object a line) on standard error."""
+    ``log_format``: ``text`` (a line a record) or ``json`` (an object a line) on standard error.
+    ``allowed_hosts``: the names besides IP addresses, ``localhost`` and ``host`` that the http
+    transport answers in ``Host`` (``--allowed-host``)."""
     if transport not in ("stdio", "http"):
         raise UsageProblem(f"unknown transport {transport!r} (known: stdio, http)")
+    allowed = allowed_host_names(allowed_hosts)
     if log_format not in LOG_FORMATS:
         raise UsageProblem(f"unknown log format {log_format!r} (known: {', '.join(LOG_FORMATS)})")
     options = options or BridgeOptions()
@@ -1179,7 +1236,7 @@ def serve(
     _served.clear()
     try:
         _LOG.info("start", extra={"fields": started, "text": startup_line(started)})
-        anyio.run(_serve, bridge, transport, host, port)
+        anyio.run(_serve, bridge, transport, host, port, allowed)
         if _stopping:  # it came as the event loop ended, too late for the loop to act on it
             raise KeyboardInterrupt
     except KeyboardInterrupt:

@@ -39,7 +39,6 @@ import time
 import weakref
 import zlib
 from http.cookiejar import Cookie, CookieJar, DefaultCookiePolicy
-from collections import Counter
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from email.message import Message
@@ -424,21 +423,36 @@ def _remember(cookies: httpx.Cookies | None, hop: _Hop, headers: httpx.Headers) 
         answer = Message()
         for line in _as_browsers_read(headers, hop.url.hostname.lower()):
             answer["Set-Cookie"] = line
-        before = {_key(cookie): _CREATED[cookie] for cookie in cookies.jar if cookie in _CREATED}
-        counts = Counter(_cookie_site(cookie) for cookie in cookies.jar)
+        held = tuple(cookies.jar)
+        before = {_key(cookie): _CREATED[cookie] for cookie in held if cookie in _CREATED}
+        mark = next(_USES)  # the cookies this answer sets are used after it
         cookies.jar.extract_cookies(_Answer(answer), CookieRequest(hop.url.href, method=hop.method))  # type: ignore[arg-type]
         for cookie in cookies.jar:
             created = before.get(_key(cookie))
             if created is not None:
                 _CREATED[cookie] = created
-        _evict(cookies.jar, counts)
+        _evict(cookies.jar, held, mark)
 
 
-#: Chromium's cookie store bounds (net/cookies/cookie_monster.h): past 180 cookies of one site
-#: (registrable domain) the least recently used go until 150 are left; past 3,300 in all, until
-#: 3,000 are. Measured: 200 set by one answer leave 169 (the 181st brings 150, 19 follow).
+#: Chromium's bound on one site's cookies (net/cookies/cookie_monster.cc: kDomainMaxCookies,
+#: kDomainPurgeCookies): past 180 of a registrable domain, it purges until 150 are left.
 _SITE_MAX, _SITE_KEPT = 180, 150
+#: formtools' own bound on a jar's cookies, whatever their sites: past 3,300, the least
+#: recently used go until 3,000 are left. Chromium's global purge (3,300 -> 3,000) spares every
+#: cookie used in the last 30 days (kSafeFromGlobalPurgeDays), so that in a session it evicts
+#: nothing; a long-lived ``serve`` facing sites that each set 180 cookies still needs a bound.
 _JAR_MAX, _JAR_KEPT = 3300, 3000
+
+#: a cookie's ``Priority`` attribute (Chromium's CookiePriority; any other value or none: medium)
+_PRIORITIES = {"low": 0, "medium": 1, "high": 2}
+_MEDIUM = _PRIORITIES["medium"]
+#: the cookies of each priority a site's purge spares (kDomainCookiesQuotaLow, -Medium, -High:
+#: 180 - 30 - 30 - 50 = 70 of high priority)
+_QUOTAS = {0: 30, 1: 50, 2: 70}
+#: Chromium's purge rounds (kPurgeRounds), each a priority and whether its Secure cookies are
+#: spared: low non-secure, low secure, medium non-secure, high non-secure, medium secure, high
+#: secure. A site's Secure session cookie outlives its newer plain ones.
+_PURGE_ROUNDS = ((0, True), (0, False), (1, True), (2, True), (1, False), (2, False))
 
 
 def _cookie_site(cookie: Cookie) -> str:
@@ -453,40 +467,107 @@ def _registrable(domain: str) -> str:
     return domain if _is_ip(domain) else _public_suffixes().privatesuffix(domain) or domain
 
 
-def _left_after(count: int, added: int, most: int, kept: int) -> int:
-    """How many remain of ``count`` cookies after ``added`` more arrive one by one, a store of
-    ``most`` going down to ``kept`` each time one more arrives: as Chromium collects garbage
-    after each insertion."""
-    for _ in range(added):
-        count += 1
-        if count > most:
-            count = kept
-    return count
+def _priority(cookie: Cookie) -> int:
+    """A cookie's ``Priority`` (low 0, medium 1, high 2), as Chromium reads the attribute:
+    ``low``, ``medium`` or ``high`` in any case, anything else medium."""
+    rest = {key.lower(): value for key, value in vars(cookie)["_rest"].items()}
+    return _PRIORITIES.get(str(rest.get("priority") or "").lower(), _MEDIUM)
 
 
-def _evict(jar: CookieJar, counts: Counter[str]) -> None:
-    """Keep ``jar`` within Chromium's bounds after an answer's cookies went in (``counts``: each
-    site's cookies before): the most recently set or sent of each site, and of all, as many as
-    Chromium keeps (its garbage collection after each insertion, replayed on the counts; each
-    site's bound before the jar's, as Chromium collects them). Without a bound a site could set 5,000 cookies an answer (what 100 KB of
+@dataclass(frozen=True)
+class _Stored:
+    """A cookie in a site's replayed store, with what its purge rounds ask of it (read once)."""
+
+    cookie: Cookie
+    priority: int
+    secure: bool
+
+
+def _purged(store: list[_Stored]) -> list[Cookie]:
+    """The cookies Chromium's purge of one site removes from ``store`` (least recently used
+    first), which is past :data:`_SITE_MAX`: round by round (:data:`_PURGE_ROUNDS`), a
+    priority's cookies go, least recently used first, while more than its quota are left, the
+    round sparing Secure ones going no further than their number — until :data:`_SITE_KEPT`
+    are left. ``store`` keeps the others."""
+    goal = len(store) - _SITE_KEPT
+    doomed: list[Cookie] = []
+    for priority, sparing_secure in _PURGE_ROUNDS:
+        if goal == 0:
+            break
+        ranked = [stored for stored in store if stored.priority == priority]
+        spared = sum(stored.secure for stored in ranked) if sparing_secure else 0
+        deletable = min(goal, len(ranked) - max(spared, _QUOTAS[priority]))
+        if deletable <= 0:
+            continue
+        victims = [stored for stored in ranked if not (sparing_secure and stored.secure)][:deletable]
+        gone = set(map(id, victims))
+        store[:] = [stored for stored in store if id(stored) not in gone]
+        doomed += [stored.cookie for stored in victims]
+        goal -= len(victims)
+    return doomed
+
+
+def _site_replayed(held: list[Cookie], added: list[Cookie], present: set[int]) -> list[Cookie]:
+    """The cookies of one site Chromium would have purged as ``added`` arrived one by one
+    after ``held`` (its cookies before the answer, least recently used first), collecting
+    garbage after each insertion as Chromium does. A cookie replacing a held one of the same
+    domain, path and name takes its place as it arrives; a held one the answer deleted or let
+    expire is gone from the start."""
+    replacing = set(map(_slot, added))
+    kept = [cookie for cookie in held if id(cookie) in present or _slot(cookie) in replacing]
+    if len(kept) + len(added) <= _SITE_MAX:
+        return []
+    store = [_Stored(cookie, _priority(cookie), cookie.secure) for cookie in kept]
+    slots = {_slot(stored.cookie): stored for stored in store}
+    doomed: list[Cookie] = []
+    for cookie in added:
+        earlier = slots.pop(_slot(cookie), None)
+        if earlier is not None:
+            store = [stored for stored in store if stored is not earlier]
+        arriving = _Stored(cookie, _priority(cookie), cookie.secure)
+        store.append(arriving)
+        slots[_slot(cookie)] = arriving
+        if len(store) > _SITE_MAX:
+            gone = _purged(store)
+            doomed += gone
+            for cookie_gone in gone:
+                del slots[_slot(cookie_gone)]
+    return doomed
+
+
+def _slot(cookie: Cookie) -> tuple[str, str, str]:
+    """What makes two cookies one in a store: domain, path and name."""
+    return cookie.domain, cookie.path, cookie.name
+
+
+def _evict(jar: CookieJar, held: Sequence[Cookie], mark: int) -> None:
+    """Keep ``jar`` within bounds after an answer's cookies went in (``held``: the jar's
+    cookies before; ``mark``: a use older than the answer's). Each site as Chromium's store
+    purges it (:func:`_site_replayed`), then formtools' own bound on the whole jar
+    (:data:`_JAR_MAX`). Without a bound a site could set 5,000 cookies an answer (what 100 KB of
     headers hold) for as long as a session lasts: 123,000 after 41 answers, each fetch walking
     them all (1.9 s) and sending them all (a 1.3 MB Cookie header), memory without end."""
-    by_site: dict[str, list[Cookie]] = {}
-    for cookie in jar:
-        by_site.setdefault(_cookie_site(cookie), []).append(cookie)
-    doomed: list[Cookie] = []
-    survivors: list[Cookie] = []
-    for site_key, found in by_site.items():
-        found.sort(key=_recency)
-        added = max(len(found) - counts[site_key], 0)
-        left = _left_after(counts[site_key], added, _SITE_MAX, _SITE_KEPT) if len(found) > _SITE_MAX else len(found)
-        doomed += found[: len(found) - left]
-        survivors += found[len(found) - left :]
-    total = len(survivors)
-    if total > _JAR_MAX:
+    live = [cookie for cookie in jar if not cookie.is_expired()]
+    present = set(map(id, live))
+    held_by_site: dict[str, list[Cookie]] = {}
+    for cookie in sorted(held, key=_recency):
+        if not cookie.is_expired():
+            held_by_site.setdefault(_cookie_site(cookie), []).append(cookie)
+    added_by_site: dict[str, list[Cookie]] = {}
+    for cookie in sorted(live, key=_recency):
+        if _recency(cookie) > mark:
+            added_by_site.setdefault(_cookie_site(cookie), []).append(cookie)
+    doomed = [
+        cookie
+        for site_key, added in added_by_site.items()
+        for cookie in _site_replayed(held_by_site.get(site_key, []), added, present)
+        if id(cookie) in present
+    ]
+    gone = set(map(id, doomed))
+    survivors = [cookie for cookie in live if id(cookie) not in gone]
+    if len(survivors) > _JAR_MAX:
         survivors.sort(key=_recency)
-        left = _left_after(sum(counts.values()), max(total - sum(counts.values()), 0), _JAR_MAX, _JAR_KEPT)
-        doomed += survivors[: total - left]
+        doomed += survivors[: len(survivors) - _JAR_KEPT]
     for cookie in doomed:
         jar.clear(cookie.domain, cookie.path, cookie.name)
 
