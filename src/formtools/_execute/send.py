@@ -21,7 +21,6 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 
-import webencodings
 from lxml import etree
 
 from formtools.errors import BadURL, Blocked, FetchError, ParseTimeLimit, Refused, SendError, UnfollowedRedirect, require, shown
@@ -34,8 +33,9 @@ if TYPE_CHECKING:  # the fetch layer (httpx, httpcore) loads with the first send
     from formtools._net import AsyncFetcher, FetchPolicy, Initiator, Response
 from formtools._parse.document import Document
 from formtools._parse import DEFAULT_TIME_LIMIT, parse_html
-from formtools._parse.charset import transport_charset
+from formtools._parse.charset import settle_xml_encoding
 from formtools._spec.constants import ASCII_WHITESPACE, HTTP_WHITESPACE
+from formtools._spec.decoding import decode_until_error
 from formtools._spec.jsjson import copy_json, nests_deeper
 from formtools._spec.limits import MAX_PAGE_BYTES
 from formtools._spec.microsyntax import ASCII_WHITESPACE_RUNS, ascii_lowercase
@@ -319,15 +319,26 @@ def xml_json_ld_of(body: bytes, content_type: str | None) -> tuple[Any, ...]:
     Chromium 156 finds them (tests/test_browser_landing.py): ``script`` elements in the XHTML
     namespace anywhere in the document (``<h:script xmlns:h=…>`` in ``application/xml``, an
     SVG's), never inside an XHTML ``template``, internal entities expanded, and the document
-    built before a fatal error kept (Chromium shows the error, and the scripts before it). The
-    ``Content-Type`` charset overrides the XML declaration, as in a browser; external entities
-    and DTDs are never loaded."""
-    label = transport_charset(content_type)
-    encoding = webencodings.lookup(label).name if label else None
+    built before a fatal error kept (Chromium shows the error, and the scripts before it).
+    External entities and DTDs are never loaded.
+
+    The bytes are decoded as Chromium decodes an XML document (:func:`settle_xml_encoding`: a
+    BOM over the ``Content-Type`` charset over the XML declaration, else UTF-8), by the
+    Encoding Standard's decoder of any label (libxml2's own, which lxml offers, know neither
+    ``x-user-defined`` nor ``replacement``), up to the decoder's first error, a fatal error of
+    the document; the text is then parsed with its declaration's encoding ignored, as
+    Chromium's parser ignores it once the text is decoded."""
+    settled = settle_xml_encoding(body, content_type)
+    text = decode_until_error(body[settled.bom_length :], settled.encoding.name)
     texts: list[str] = []
     inside_templates = 0
+    # a lone surrogate (Big5 decodes one) passes as bytes libxml2 stops at, as Chromium's stops
     events = etree.iterparse(
-        io.BytesIO(body), events=("start", "end"), encoding=encoding, resolve_entities="internal", no_network=True
+        io.BytesIO(text.encode("utf-8", "surrogatepass")),
+        events=("start", "end"),
+        encoding="utf-8",
+        resolve_entities="internal",
+        no_network=True,
     )
     try:
         for event, element in events:
@@ -336,7 +347,7 @@ def xml_json_ld_of(body: bytes, content_type: str | None) -> tuple[Any, ...]:
             elif event == "end" and element.tag == _XHTML + "script" and not inside_templates:
                 if element.get("type") == "application/ld+json":
                     texts.append("".join(element.itertext()))
-    except (etree.XMLSyntaxError, LookupError):
+    except etree.XMLSyntaxError:
         pass  # the scripts before the error are the document's
     return _blocks(texts)
 
