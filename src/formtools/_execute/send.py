@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
-from formtools.errors import BadURL, Blocked, FetchError, ParseTimeLimit, Refused, SendError, UnfollowedRedirect, require, shown
+from formtools.errors import BadURL, Blocked, FetchError, ParseTimeLimit, Refused, SendError, TooLarge, UnfollowedRedirect, require, shown
 
 if TYPE_CHECKING:  # the fetch layer (httpx, httpcore) loads with the first send, not before:
     # a dry run or a crawler that only builds requests never pays for it
@@ -37,7 +37,7 @@ from formtools._parse.charset import settle_xml_encoding
 from formtools._spec.constants import ASCII_WHITESPACE, HTTP_WHITESPACE
 from formtools._spec.decoding import decode_until_error
 from formtools._spec.jsjson import copy_json, nests_deeper
-from formtools._spec.limits import MAX_PAGE_BYTES
+from formtools._spec.limits import MAX_PAGE_BYTES, too_large
 from formtools._spec.microsyntax import ASCII_WHITESPACE_RUNS, ascii_lowercase
 from formtools._spec.mime import media_type, renders_as_html
 from formtools._spec.url import same_origin_urls
@@ -496,9 +496,14 @@ def _policy(policy: FetchPolicy | None, timeout: float, max_bytes: int) -> Fetch
     return policy or FetchPolicy(timeout=timeout, max_bytes=max_bytes)
 
 
-def _refused_or_failed(error: FetchError) -> SendError:
-    """A destination the policy refuses is :class:`Refused`; anything else a :class:`SendError`."""
-    return Refused(str(error)) if isinstance(error, (Blocked, BadURL)) else SendError(str(error))
+def _refused_or_failed(error: FetchError, max_bytes: int) -> SendError:
+    """A destination the policy refuses is :class:`Refused`; anything else a :class:`SendError`,
+    an answer beyond ``max_bytes`` with the page size limit's line (``formtools._spec.limits``)
+    naming the answer's URL, as every entry point says of a page beyond it. (The fetch layer's
+    own message stays a sentence, as every fetch error's is.)"""
+    if isinstance(error, (Blocked, BadURL)):
+        return Refused(str(error))
+    return SendError(too_large(error.url, max_bytes) if isinstance(error, TooLarge) else str(error))
 
 
 def _unfollowed(request: Request, error: UnfollowedRedirect) -> ToolResult:
@@ -550,7 +555,7 @@ def send_request(
         except UnfollowedRedirect as error:
             return _unfollowed(request, error)
         except FetchError as error:
-            raise _refused_or_failed(error) from None
+            raise _refused_or_failed(error, fetcher.policy.max_bytes) from None
     return landing_result(request, response, include_text)
 
 
@@ -590,7 +595,7 @@ async def asend_request(
     except UnfollowedRedirect as error:
         return _unfollowed(request, error)
     except FetchError as error:
-        raise _refused_or_failed(error) from None
+        raise _refused_or_failed(error, fetcher.policy.max_bytes) from None
     finally:
         if owned:
             await fetcher.aclose()
