@@ -260,6 +260,7 @@ def test_command_line_mistakes_are_one_line_and_exit_2(args: tuple[str, ...], me
 
 #: Each command with a number among its options, with arguments that make it run.
 _RUNS = {
+    "extract": [str(PAGE)],
     "serve": [str(FIXTURES / "realistic-search.html"), "--base-url", "https://shop.example/"],
     "batch": [str(PAGE), "--out", "-"],
 }
@@ -269,15 +270,19 @@ def _number_options() -> list[tuple[str, str, str]]:
     """``(command, option, value)``: every int and float option of every command, with nan and
     -1 (``--timeout`` with 0 too: a deadline of none; ``--port`` too: the server announced port 0
     while it listened on another), read from the command line's definition so that a new one is
-    tried as it comes."""
+    tried as it comes. An option several commands share (``--max-bytes``: one definition) is
+    tried with the first command that has it: the others parse it alike."""
     import typer.main
 
     from formtools.cli import app
 
     found = []
+    tried = set()
     for name, command in typer.main.get_command(app).commands.items():  # type: ignore[attr-defined]
         for param in command.params:  # click's types by name: typer may bring its own click
-            if param.param_type_name == "option" and param.type.name.split()[0] in ("integer", "int", "float"):
+            definition = (param.opts[0], param.type.name, param.help)
+            if param.param_type_name == "option" and param.type.name.split()[0] in ("integer", "int", "float") and definition not in tried:
+                tried.add(definition)
                 found += [(name, param.opts[0], value) for value in ("nan", "-1", *(["0"] if param.opts[0] in ("--timeout", "--port") else []))]
     return found
 

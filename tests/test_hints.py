@@ -515,3 +515,47 @@ def test_unicode_white_space_in_a_token_attribute_is_part_of_the_token(form: str
     assert answer(" ") != other or answer("") != other, "the place decides nothing"
     wrong = {f"U+{ord(c):04X}": answer(c) for c in NOT_ASCII_WHITE_SPACE if answer(c) != other}
     assert not wrong, f"read otherwise than é ({other}): {wrong}"
+
+
+def test_every_keyword_attribute_of_formtools_reads_white_space_as_role_does() -> None:
+    """formtools' own keyword attributes (each hint override, ``toolhumanintheloophint``,
+    ``toolparamsensitive``) and lint's ``false-boolean`` check read a value as ``role`` is
+    read (``keyword``: ASCII white space around it stripped, ASCII case ignored): the keyword
+    wrapped in drawn ASCII white space reads as the keyword itself, wrapped in white space
+    outside ASCII (a no-break space, U+3000) as an unknown word. Before, these spelled it with
+    ``str.strip().lower()``: ``toolreadonlyhint="false\\u00a0"`` overrode the hint and
+    ``required="false\\u3000"`` was a ``false-boolean`` error while ``role="search\\u00a0"``
+    was no search."""
+    import random
+
+    rng = random.Random(2105)
+    places = [
+        ('<form toolname=s tooldescription=d method=post action=/items {}><input name=q></form>', f"{attribute}=\"{{}}\"", value)
+        for attribute, value in [
+            ("toolreadonlyhint", "false"), ("tooldestructivehint", "TRUE"), ("toolidempotenthint", "false"),
+            ("toolopenworldhint", "False"), ("tooluntrustedcontenthint", "true"), ("toolhumanintheloophint", "Confirm"),
+            ("toolsensitivehint", "true"), ("role", "Search"), ("novalidate", "false"),
+        ]
+    ] + [
+        ('<form toolname=s tooldescription=d action=/items><input name=q {}></form>', f"{attribute}=\"{{}}\"", value)
+        for attribute, value in [("toolparamsensitive", "TRUE"), ("required", "false")]
+    ]
+
+    def read(form: str, written: str, value: str) -> Any:
+        markup = form.format(written.format(value))
+        extraction = formtools.extract(markup, base_url="https://shop.example/", profile="html")
+        return [tool.to_dict() for tool in extraction.tools], sorted(d.code for d in extraction.diagnostics)
+
+    wrong = []
+    for form, written, value in places:
+        unknown = read(form, written, "unknown")
+        if read(form, written, value) == unknown:
+            wrong.append(f"{written.format(value)} decides nothing")
+        ascii_wrapped = rng.choice(" \t\n\f\r") + value + rng.choice(" \t\n\f\r")
+        if read(form, written, ascii_wrapped) != read(form, written, value):
+            wrong.append(f"{written.format(ascii_wrapped)!r} is not {value!r}")
+        for space in NOT_ASCII_WHITE_SPACE:
+            wrapped = rng.choice((space + value, value + space))
+            if read(form, written, wrapped) != unknown:
+                wrong.append(f"{written.format(wrapped)!r} reads as {value!r}, not as an unknown word")
+    assert not wrong, "\n".join(wrong)

@@ -1,10 +1,14 @@
 """The page size limit is one (``formtools._spec.limits``): every entry point that reads a page
-gives its tools at the limit and the same one-line error one byte beyond it.
+from elsewhere (a file, standard input, a URL, a WARC record, a submission's answer) gives its
+tools at the limit and the same one-line error one byte beyond it, and takes another limit
+(``--max-bytes``, ``max_bytes=``); markup a caller holds in memory is never refused.
 
 Before, ``formtools extract`` and ``extract_tools`` of a path read up to 50 MiB, ``batch``'s
 files 50 MiB and its URLs and WARC records 10 MiB, the Spark job 10 MiB, and Scrapy's
 ``tools_of``, ``extract_tools`` of markup or of an open file no limit at all: a page of 20 MiB
-gave tools at one entry point and an error at the next.
+gave tools at one entry point and an error at the next. Then the one limit refused markup in
+memory (an 11 MiB form-less response raised in a Scrapy callback), only ``serve`` could raise
+it, and a submission's answer said it otherwise.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 import formtools
@@ -27,13 +32,15 @@ from formtools._spec.limits import MAX_PAGE_BYTES, too_large
 
 #: what every entry point says of a page one byte beyond the limit, after the page's name
 BEYOND = too_large("page").removeprefix("page: ")
+#: the entry points given markup in memory, which no limit refuses
+IN_MEMORY = ("extract_tools(bytes)", "extract_tools(str)", "scrapy tools_of")
 
 
 def _page(size: int, rng: random.Random) -> tuple[str, bytes]:
     """A page of exactly ``size`` bytes with one tool of a drawn name (and the name), padded
     after the form with drawn filler (spaces, a comment, text) that costs the parser little."""
     name = "".join(rng.choice("abcdefgh") for _ in range(8))
-    form = f"<!doctype html><form toolname={name} tooldescription=d><input name=q></form>".encode()
+    form = f"<!doctype html><form toolname={name} tooldescription=d toolautosubmit><input name=q></form>".encode()
     opening, filler, closing = rng.choice([(b"", b" ", b""), (b"<!--", b"x", b"-->"), (b"<p>", b"a", b"</p>")])
     padding = size - len(form) - len(opening) - len(closing)
     return name, form + opening + filler * padding + closing
@@ -43,7 +50,7 @@ class _Pages(BaseHTTPRequestHandler):
     """Serves the pages of :data:`_SERVED` by path, as ``text/html``."""
 
     def do_GET(self) -> None:  # noqa: N802
-        body = _SERVED[self.path]
+        body = _SERVED[self.path.partition("?")[0]]
         self.send_response(200)
         self.send_header("Content-Type", "text/html")
         self.send_header("Content-Length", str(len(body)))
@@ -105,7 +112,9 @@ def test_a_page_at_the_limit_gives_its_tools_and_one_byte_more_the_same_error_ev
     """Seeded pages of ``MAX_PAGE_BYTES`` and one byte more through ``formtools extract``,
     ``extract_tools`` (bytes, text, a path, an open file), ``batch`` (a file, a URL, a WARC
     record), the Spark job's row function, Scrapy's ``tools_of`` and ``serve``'s fetch: at the
-    limit each gives the page's tool, beyond it each says :func:`too_large` of it."""
+    limit each gives the page's tool, beyond it each that reads the page from elsewhere says
+    :func:`too_large` of it, and each given the markup in memory gives the tool (a form-less
+    response beyond it is no error in Scrapy's callback either: the prefilter passes it by)."""
     from scrapy.http import HtmlResponse
 
     from formtools import mcp
@@ -114,9 +123,10 @@ def test_a_page_at_the_limit_gives_its_tools_and_one_byte_more_the_same_error_ev
     from formtools.spark import _archive_rows
 
     rng = random.Random(2103)
-    (name, at), (_, beyond) = _page(MAX_PAGE_BYTES, rng), _page(MAX_PAGE_BYTES + 1, rng)
+    (name, at), (beyond_name, beyond) = _page(MAX_PAGE_BYTES, rng), _page(MAX_PAGE_BYTES + 1, rng)
     pages = {"at": at, "beyond": beyond}
     expected = {"at": _answer([name]), "beyond": "error: " + BEYOND}
+    in_memory = {"at": _answer([name]), "beyond": _answer([beyond_name])}
     for kind, body in pages.items():
         (tmp_path / kind).mkdir()
         (tmp_path / kind / "page.html").write_bytes(body)
@@ -154,5 +164,83 @@ def test_a_page_at_the_limit_gives_its_tools_and_one_byte_more_the_same_error_ev
         rows = [row for row in spark_rows if row[0] == f"https://{kind}.example/"]
         answers["spark rows"] = _answer(rows[0][9]) if rows[0][9] else _answer([row[2] for row in rows])
         assert len(answers) == 11, answers
-        wrong += [f"{kind}: {where}: {answer}" for where, answer in answers.items() if answer != expected[kind]]
-    assert not wrong, f"expected {expected}:\n" + "\n".join(wrong)
+        wrong += [
+            f"{kind}: {where}: {answer}"
+            for where, answer in answers.items()
+            if answer != (in_memory if where in IN_MEMORY else expected)[kind]
+        ]
+    formless = beyond.replace(b"<form", b"<from").replace(b"</form", b"</from")
+    if tools_of(HtmlResponse(f"{served}/formless", body=formless, headers={"Content-Type": "text/html"})) != []:
+        wrong.append("scrapy tools_of: a form-less page beyond the limit gave tools")
+    assert not wrong, f"expected {expected}, and tools in memory:\n" + "\n".join(wrong)
+
+
+def test_every_command_and_reader_takes_a_limit_and_an_answer_beyond_it_says_so(tmp_path: Path, served: str) -> None:
+    """A drawn limit N: a page of N bytes and one of N + 1 through every command that reads a
+    page, with ``--max-bytes N`` (``extract``, ``lint``, ``validate``, ``call --dry-run``,
+    ``batch``; ``diff`` beyond it only, at it Chromium would start), and through the library's
+    readers with ``max_bytes=N`` (``extract_tools`` of a path, an open file and a URL object,
+    ``load_page``): at N each reads the page, beyond it each says :func:`too_large` of N, while
+    ``extract_tools`` of the bytes reads it whatever N is. A submission's answer of N + 1 bytes
+    under ``call_tool(max_bytes=N)`` fails with the same line, naming the answer's URL. Before,
+    only ``serve`` took ``--max-bytes``, ``extract_tools`` no ``max_bytes``, and the answer said
+    ``Could not fetch …: the answer is larger than N bytes.``"""
+    from typer.testing import CliRunner
+
+    from formtools.cli import app
+
+    rng = random.Random(2104)
+    limit = rng.randint(2_000, 9_000)
+    beyond_limit = too_large("page", limit).removeprefix("page: ")
+    runner = CliRunner()
+    wrong = []
+    for size in (limit, limit + 1):
+        name, body = _page(size, rng)
+        path = tmp_path / f"{size}.html"
+        path.write_bytes(body)
+        _SERVED[f"/limit/{size}"] = body
+        expected = "read" if size == limit else "refused"
+
+        def said(found: Any) -> str:
+            text = str(found)
+            return "refused" if text.rstrip().endswith(beyond_limit) else "read" if name in text else f"other: {text[:200]}"
+
+        commands = {
+            "extract": ["extract", str(path)],
+            "lint": ["lint", str(path)],
+            "validate": ["validate", str(path), name, "--input", '{"q": "x"}'],
+            "call --dry-run": ["call", str(path), name, "--input", '{"q": "x"}', "--dry-run", "--base-url", served + "/"],
+            "batch": ["batch", str(path), "--out", str(tmp_path / f"{size}.jsonl"), "--jobs", "1"],
+            **({"diff": ["diff", str(path)]} if size > limit else {}),
+        }
+        for command, arguments in commands.items():
+            done = runner.invoke(app, [*arguments, "--max-bytes", str(limit)])
+            if command == "batch" and done.exit_code == 0:  # a page's error is its line's
+                (line,) = map(json.loads, (tmp_path / f"{size}.jsonl").read_text().splitlines())
+                answer = said(line.get("error") or [tool["name"] for tool in line["tools"]])
+            elif done.exception is not None and not isinstance(done.exception, SystemExit):
+                answer = said(done.exception)
+            else:
+                answer = "read" if done.exit_code == 0 else f"other: exit {done.exit_code}: {done.output[:200]}"
+            if answer != expected:
+                wrong.append(f"{size} bytes: {command}: {answer}")
+        readers = {
+            "extract_tools(path)": lambda: [t.name for t in formtools.extract_tools(path, max_bytes=limit)],
+            "extract_tools(file)": lambda: [t.name for t in formtools.extract_tools(path.open("rb"), max_bytes=limit)],
+            "extract_tools(URL)": lambda: [
+                t.name for t in formtools.extract_tools(httpx.URL(f"{served}/limit/{size}"), max_bytes=limit)
+            ],
+            "load_page": lambda: [t.name for t in formtools.extract_tools(formtools.load_page(str(path), max_bytes=limit))],
+        }
+        for reader, read in readers.items():
+            if said(_raised(read)) != expected:
+                wrong.append(f"{size} bytes: {reader}: {said(_raised(read))}")
+        if said(_raised(lambda: [t.name for t in formtools.extract_tools(body, max_bytes=limit)])) != "read":
+            wrong.append(f"{size} bytes: extract_tools(bytes) was refused")
+        (tool,) = formtools.extract_tools(f'<form toolname=t tooldescription=d toolautosubmit action="/limit/{size}"><input name=q></form>', base_url=served + "/")
+        answer = _raised(lambda: formtools.call_tool(tool, {"q": "x"}, max_bytes=limit))
+        answered = "refused" if str(answer).endswith(beyond_limit) and f"/limit/{size}" in str(answer) else "read"
+        if answered != expected:
+            wrong.append(f"{size} bytes: a submission's answer: {answer}")
+    assert not wrong, f"limit {limit}:\n" + "\n".join(wrong)
+

@@ -14,15 +14,22 @@ went (``url``) when the form navigated the page itself.
 
 from __future__ import annotations
 
+import codecs
 import json
+import re
 import sys
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
+import webencodings
 
 import formtools
 from formtools._conformance.site import LocalSite
+from formtools._execute.send import landing_result
+from formtools._net import Response
+from formtools._spec.encoding import encode_text
 from formtools._spec.jsjson import dumps
 from tests.conftest import EXPECTED, run_async
 
@@ -247,3 +254,41 @@ def test_unicode_white_space_in_a_header_is_no_white_space(site: LocalSite, head
     assert result(" ") != other, "the place decides nothing"
     wrong = {f"U+{ord(c):04X}": result(c) for c in NOT_HTTP_WHITE_SPACE if result(c) != other}
     assert not wrong, f"not as with é ({other}): {wrong}"
+
+
+#: XML 1.0's EncName
+XML_ENCODING_NAME = re.compile(r"[A-Za-z][A-Za-z0-9._-]*")
+
+
+@pytest.mark.spec_step("exec-result-3")
+def test_an_xml_answer_in_any_encoding_label_is_read_and_its_bom_wins() -> None:
+    """An XML answer names its encoding by any label of the Encoding Standard, in the header's
+    charset or its declaration, and may start with a BOM, which wins over both (Chromium 156,
+    ``tests/test_browser_landing.py``). Every label, as the header's and as the declaration's,
+    without a BOM (the text in that encoding) and behind each BOM (the text in the BOM's): the
+    result is the document's script, or nothing where the label is the replacement encoding's
+    (whose decoder makes one error of any bytes) or is no XML encoding name in the declaration
+    (``866``, ``iso_8859-2:1987``: a fatal error), and never an exception. Before, a label
+    libxml2 does not know (``x-user-defined``, ``x-mac-cyrillic``, ``replacement``) raised
+    ``LookupError`` out of the call, and a UTF-8 BOM lost to ``charset=iso-8859-1`` (``()``)."""
+    script = {"s": "é€ж"}
+    document = '<?xml version="1.0"{declared}?><r xmlns:h="http://www.w3.org/1999/xhtml"><h:script type="application/ld+json">{text}</h:script></r>'
+    boms = {"utf-8": codecs.BOM_UTF8, "utf-16le": codecs.BOM_UTF16_LE, "utf-16be": codecs.BOM_UTF16_BE}
+    wrong = []
+    for label, name in webencodings.LABELS.items():
+        for where in ("header", "declaration"):
+            text = document.format(declared=f' encoding="{label}"' if where == "declaration" else "", text=dumps(script))
+            content_type = f"application/xml; charset={label}" if where == "header" else "application/xml"
+            in_label = text.encode(name) if name.startswith("utf-16") else encode_text(text, label)
+            bodies = {None: in_label, **{bom: mark + text.encode(bom) for bom, mark in boms.items()}}
+            for bom, body in bodies.items():
+                spoilt = where == "declaration" and not XML_ENCODING_NAME.fullmatch(label)
+                expected = () if spoilt or (name == "replacement" and bom is None) else (script,)
+                answer = Response("https://xml.example/", 200, httpx.Headers({"content-type": content_type}), body)
+                try:
+                    found: object = landing_result(None, answer).json_ld
+                except Exception as error:  # noqa: BLE001  # what the test looks for
+                    found = repr(error)
+                if found != expected:
+                    wrong.append(f"{label!r} in the {where}, BOM {bom}: {found}")
+    assert not wrong, f"{len(wrong)} answers read wrongly:\n" + "\n".join(wrong[:20])

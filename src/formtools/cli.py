@@ -102,6 +102,13 @@ AllForms = Annotated[
         "from the page (flagged as inferred).",
     ),
 ]
+#: ``--max-bytes``, one definition for every command that reads a page (README, "Limits")
+MaxBytes = Annotated[
+    int,
+    typer.Option(
+        "--max-bytes", min=0, help="The largest page (and submission answer) read, in bytes: the page size limit."
+    ),
+]
 JsonInput = Annotated[
     str, typer.Option("--input", help="The call's input: JSON, @file.json, or @- for standard input.")
 ]
@@ -148,7 +155,7 @@ def _refuse_unfetchable(page: str) -> None:
 
 
 def _extraction(
-    page: str, profile: str, base_url: str | None, all_forms: bool = False, infer: bool = True
+    page: str, profile: str, base_url: str | None, max_bytes: int, all_forms: bool = False, infer: bool = True
 ) -> "Extraction":
     from formtools._parse.sources import load_page
     from formtools._synth.hints import without_guesses
@@ -159,7 +166,7 @@ def _extraction(
     _refuse_unfetchable(page)
     if not infer:
         rules = without_guesses(rules)
-    return synthesize(load_page(page, base_url=base_url), rules, all_forms=all_forms)
+    return synthesize(load_page(page, base_url=base_url, max_bytes=max_bytes), rules, all_forms=all_forms)
 
 
 @app.command()
@@ -187,6 +194,7 @@ def extract(
         bool,
         typer.Option("--no-infer", help="Annotations: only the hints the page declares, no guesses (html, portable)."),
     ] = False,
+    max_bytes: MaxBytes = MAX_PAGE_BYTES,
 ) -> None:
     """Print the page's tools as a JSON array (for ``evals``, a ``{"tools": [...]}`` file)."""
     from formtools._spec.jsjson import dumps
@@ -196,7 +204,7 @@ def extract(
         raise UnknownFormat(f"unknown format {format!r} (known: {', '.join(TOOL_FORMATS)})")
     if profile is None:  # OpenAI rejects the other profiles' keywords (anyOf titles, const, format …)
         profile = "portable" if format == "openai" else "chromium"
-    result = _extraction(page, profile, base_url, all_forms, infer=not no_infer)
+    result = _extraction(page, profile, base_url, max_bytes, all_forms, infer=not no_infer)
     typer.echo(dumps(listing(result.tools, format), pretty=pretty))
 
 
@@ -214,6 +222,7 @@ def lint(
         bool, typer.Option("--verbose", "-v", help="Also print informational findings (text).")
     ] = False,
     all_forms: AllForms = False,
+    max_bytes: MaxBytes = MAX_PAGE_BYTES,
 ) -> None:
     """Explain every form that is not a tool and every control that is not a parameter.
 
@@ -227,7 +236,7 @@ def lint(
     if json and format not in (None, "json"):
         raise UsageProblem(f"--json and --format {chosen} ask for two formats: give one")
     chosen = "json" if json else chosen
-    result = _extraction(page, profile, base_url, all_forms)
+    result = _extraction(page, profile, base_url, max_bytes, all_forms)
     page = without_credentials(page)  # every format names the page: a URL without its user name and password
     diagnostics = list(result.diagnostics)
     names = [tool.name for tool in result.tools]
@@ -332,6 +341,7 @@ def validate(
         Optional[list[str]],
         typer.Option("--file", help="NAME=PATH: the call attaches a file to the file input NAME (repeatable)."),
     ] = None,
+    max_bytes: MaxBytes = MAX_PAGE_BYTES,
 ) -> None:
     """Check an input against the tool's schema (JSON Schema 2020-12, ECMAScript patterns,
     the html profile's x- keywords), and that each required file input gets a --file; print one
@@ -344,7 +354,7 @@ def validate(
 
     chosen_format = _choice(format, ("text", "json"), "--format")
     arguments = _tool_input(input)
-    chosen = _chosen_tool(_extraction(page, profile, base_url, all_forms), page, tool)
+    chosen = _chosen_tool(_extraction(page, profile, base_url, max_bytes, all_forms), page, tool)
     problems = validate_input(chosen, arguments, files=_files(file or [], chosen))
     if chosen_format == "json":
         typer.echo(dumps({"tool": chosen.name, "valid": not problems, "problems": [p.to_dict() for p in problems]}, pretty=True))
@@ -388,6 +398,7 @@ def call(
     ] = False,
     profile: ProfileOption = "chromium",
     all_forms: AllForms = False,
+    max_bytes: MaxBytes = MAX_PAGE_BYTES,
 ) -> None:
     """Execute a tool call as Chromium would: validate, fill, submit, print the result.
 
@@ -401,7 +412,7 @@ def call(
     from formtools.errors import InputError, UnknownDocumentURL, ValidationError
 
     arguments = _tool_input(input)
-    chosen = _chosen_tool(_extraction(page, profile, base_url, all_forms), page, tool)
+    chosen = _chosen_tool(_extraction(page, profile, base_url, max_bytes, all_forms), page, tool)
     if submitter is not None:
         _check_submitter(chosen, submitter)
     try:
@@ -434,7 +445,7 @@ def call(
         where = f"{shown.method} {shown.url}" if isinstance(shown, Request) else "this form"
         confirmed = typer.confirm(f"{chosen.name} has no toolautosubmit. Submit {where}?")
     try:
-        result = submit(prepared, confirm=confirmed, include_text=text)
+        result = submit(prepared, confirm=confirmed, include_text=text, max_bytes=max_bytes)
     except ValidationError as error:  # confirmed, but the filled form fails constraint validation
         for line in error.lines():
             typer.echo(f"formtools: {prepared.secrets.message(line)}", err=True)
@@ -449,6 +460,7 @@ def call(
 def diff(
     page: Page,
     base_url: BaseUrl = None,
+    max_bytes: MaxBytes = MAX_PAGE_BYTES,
 ) -> None:
     """Show where formtools and the installed Chromium disagree on a page's tools.
 
@@ -460,7 +472,7 @@ def diff(
     from formtools._conformance.browser import OracleError
 
     try:
-        report = browser_diff(page, base_url=base_url)
+        report = browser_diff(page, base_url=base_url, max_bytes=max_bytes)
     except OracleError as error:
         raise BrowserError(str(error)) from None
     typer.echo(report.text)
@@ -572,9 +584,7 @@ def serve(
         float,
         typer.Option("--timeout", callback=_positive_seconds, help="Seconds allowed for each submission."),
     ] = 30.0,
-    max_bytes: Annotated[
-        int, typer.Option("--max-bytes", min=0, help="The largest page or submission answer read (the page size limit).")
-    ] = MAX_PAGE_BYTES,
+    max_bytes: MaxBytes = MAX_PAGE_BYTES,
     all_forms: AllForms = False,
     log_format: Annotated[
         str, typer.Option("--log-format", help="The log on standard error: text (a line a record) or json (an object a line).")
@@ -663,6 +673,7 @@ def batch(
             help="Seconds one page's parse may take before its line is an error (0: no limit).",
         ),
     ] = 60.0,
+    max_bytes: MaxBytes = MAX_PAGE_BYTES,
 ) -> None:
     """Extract the tools of many pages into a JSON-lines file.
 
@@ -672,9 +683,15 @@ def batch(
     "skipped").
     """
     from formtools._crawl.batch import BatchOptions, Tally, progress_display, run_batch
+    from formtools._crawl.pages import FetchOptions
 
     options = BatchOptions(
-        profile=profile, all_forms=all_forms, jobs=jobs, resume=resume, page_time_limit=page_time_limit or None
+        profile=profile,
+        all_forms=all_forms,
+        jobs=jobs,
+        resume=resume,
+        fetch=FetchOptions(max_bytes=max_bytes),
+        page_time_limit=page_time_limit or None,
     )
     sink = sys.stdout if out == "-" else Path(out)
     so_far: list[Tally] = []  # the running totals, for the summary of an interrupted run

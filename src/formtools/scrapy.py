@@ -32,8 +32,7 @@ from formtools._parse import DEFAULT_TIME_LIMIT, parse_html
 from formtools._parse.prefilter import may_hold_tools
 from formtools._synth.profile import Profile
 from formtools._execute.request import NoRequest, Request
-from formtools.errors import SubmissionError, ValidationError, shown
-from formtools._spec.limits import check_page_size
+from formtools.errors import SubmissionError, ValidationError
 from formtools._execute.send import ToolResult, landing_result, not_sent
 from formtools._net import Response as FetchedResponse
 from formtools._synth.synthesize import Extraction, synthesize
@@ -71,10 +70,9 @@ def document_of(response: Response) -> Document:
     """The page of ``response``, parsed as a browser would: from its bytes, with the HTTP
     charset taking part in decoding and the response URL as document URL, within the time limit
     of every other page formtools parses (:class:`~formtools.ParseTimeLimit` past it: a page
-    built to cost the html5lib path more than its size stalled the crawl's reactor), and
-    :class:`~formtools.SourceError` for a page beyond the page size limit, as every entry point
-    says (``formtools._spec.limits``: Scrapy downloads up to 1 GiB by default)."""
-    check_page_size(response.body, shown(response.url))
+    built to cost the html5lib path more than its size stalled the crawl's reactor). The page
+    size limit is not formtools' here: Scrapy downloaded the body, within its own
+    ``DOWNLOAD_MAXSIZE``, and holds it in memory."""
     return parse_html(
         response.body,
         url=response.url,
@@ -100,11 +98,10 @@ def tools_of(
     (with ``all_forms``: without ``<form``) is never parsed, by the byte prefilter of
     ``formtools batch``, so calling this on every crawled page costs little. A response a
     browser does not render as HTML (JSON, text, an image: see ``renders_as_html``) has no
-    tools, as with ``formtools batch``; one beyond the page size limit raises
-    :class:`~formtools.SourceError`, whatever it holds, as ``formtools batch`` says of it."""
+    tools, as with ``formtools batch``. Scrapy's ``DOWNLOAD_MAXSIZE`` bounds the body, not
+    formtools' page size limit (see :func:`document_of`)."""
     if not renders_as_html(_content_type(response)):
         return []
-    check_page_size(response.body, shown(response.url))
     if not may_hold_tools(response.body, _content_type(response), all_forms=all_forms):
         return []
     return list(extraction_of(response, profile=profile, all_forms=all_forms).tools)

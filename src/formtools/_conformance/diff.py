@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from formtools._spec.limits import MAX_PAGE_BYTES
 from formtools._spec.jsjson import dumps
 from formtools._parse import parse_html
 from formtools._parse.sources import read_page
@@ -149,14 +150,14 @@ def _pieces(a: Any, a_at: int, b: Any, b_at: int) -> Iterator[tuple[int, int, in
         a_line += _lines(member)
     yield gap_a, a_end, gap_b, b_end  # the members after the last pair, and the closing line
 def browser_diff(
-    source: str, *, base_url: str | None = None, oracle: ChromiumOracle | None = None
+    source: str, *, base_url: str | None = None, oracle: ChromiumOracle | None = None, max_bytes: int = MAX_PAGE_BYTES
 ) -> DiffReport:
     """Compare the page's tools in Chromium (``oracle``, else a browser of its own) with
     formtools'. Tools a script registered (``registerTool``) are listed, not compared: formtools
     runs no scripts."""
     from formtools._conformance.browser import ChromiumOracle
 
-    raw = read_page(source, base_url=base_url)
+    raw = read_page(source, base_url=base_url, max_bytes=max_bytes)
     content_type = raw.content_type or "text/html"
     if oracle is None:
         with ChromiumOracle() as own:

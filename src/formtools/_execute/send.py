@@ -21,10 +21,9 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 
-import webencodings
 from lxml import etree
 
-from formtools.errors import BadURL, Blocked, FetchError, ParseTimeLimit, Refused, SendError, UnfollowedRedirect, require, shown
+from formtools.errors import BadURL, Blocked, FetchError, ParseTimeLimit, Refused, SendError, TooLarge, UnfollowedRedirect, require, shown
 
 if TYPE_CHECKING:  # the fetch layer (httpx, httpcore) loads with the first send, not before:
     # a dry run or a crawler that only builds requests never pays for it
@@ -34,10 +33,11 @@ if TYPE_CHECKING:  # the fetch layer (httpx, httpcore) loads with the first send
     from formtools._net import AsyncFetcher, FetchPolicy, Initiator, Response
 from formtools._parse.document import Document
 from formtools._parse import DEFAULT_TIME_LIMIT, parse_html
-from formtools._parse.charset import transport_charset
+from formtools._parse.charset import settle_xml_encoding
 from formtools._spec.constants import ASCII_WHITESPACE, HTTP_WHITESPACE
+from formtools._spec.decoding import decode_until_error
 from formtools._spec.jsjson import copy_json, nests_deeper
-from formtools._spec.limits import MAX_PAGE_BYTES
+from formtools._spec.limits import MAX_PAGE_BYTES, too_large
 from formtools._spec.microsyntax import ASCII_WHITESPACE_RUNS, ascii_lowercase
 from formtools._spec.mime import media_type, renders_as_html
 from formtools._spec.url import same_origin_urls
@@ -319,15 +319,26 @@ def xml_json_ld_of(body: bytes, content_type: str | None) -> tuple[Any, ...]:
     Chromium 156 finds them (tests/test_browser_landing.py): ``script`` elements in the XHTML
     namespace anywhere in the document (``<h:script xmlns:h=…>`` in ``application/xml``, an
     SVG's), never inside an XHTML ``template``, internal entities expanded, and the document
-    built before a fatal error kept (Chromium shows the error, and the scripts before it). The
-    ``Content-Type`` charset overrides the XML declaration, as in a browser; external entities
-    and DTDs are never loaded."""
-    label = transport_charset(content_type)
-    encoding = webencodings.lookup(label).name if label else None
+    built before a fatal error kept (Chromium shows the error, and the scripts before it).
+    External entities and DTDs are never loaded.
+
+    The bytes are decoded as Chromium decodes an XML document (:func:`settle_xml_encoding`: a
+    BOM over the ``Content-Type`` charset over the XML declaration, else UTF-8), by the
+    Encoding Standard's decoder of any label (libxml2's own, which lxml offers, know neither
+    ``x-user-defined`` nor ``replacement``), up to the decoder's first error, a fatal error of
+    the document; the text is then parsed with its declaration's encoding ignored, as
+    Chromium's parser ignores it once the text is decoded."""
+    settled = settle_xml_encoding(body, content_type)
+    text = decode_until_error(body[settled.bom_length :], settled.encoding.name)
     texts: list[str] = []
     inside_templates = 0
+    # a lone surrogate (Big5 decodes one) passes as bytes libxml2 stops at, as Chromium's stops
     events = etree.iterparse(
-        io.BytesIO(body), events=("start", "end"), encoding=encoding, resolve_entities="internal", no_network=True
+        io.BytesIO(text.encode("utf-8", "surrogatepass")),
+        events=("start", "end"),
+        encoding="utf-8",
+        resolve_entities="internal",
+        no_network=True,
     )
     try:
         for event, element in events:
@@ -336,7 +347,7 @@ def xml_json_ld_of(body: bytes, content_type: str | None) -> tuple[Any, ...]:
             elif event == "end" and element.tag == _XHTML + "script" and not inside_templates:
                 if element.get("type") == "application/ld+json":
                     texts.append("".join(element.itertext()))
-    except (etree.XMLSyntaxError, LookupError):
+    except etree.XMLSyntaxError:
         pass  # the scripts before the error are the document's
     return _blocks(texts)
 
@@ -485,9 +496,14 @@ def _policy(policy: FetchPolicy | None, timeout: float, max_bytes: int) -> Fetch
     return policy or FetchPolicy(timeout=timeout, max_bytes=max_bytes)
 
 
-def _refused_or_failed(error: FetchError) -> SendError:
-    """A destination the policy refuses is :class:`Refused`; anything else a :class:`SendError`."""
-    return Refused(str(error)) if isinstance(error, (Blocked, BadURL)) else SendError(str(error))
+def _refused_or_failed(error: FetchError, max_bytes: int) -> SendError:
+    """A destination the policy refuses is :class:`Refused`; anything else a :class:`SendError`,
+    an answer beyond ``max_bytes`` with the page size limit's line (``formtools._spec.limits``)
+    naming the answer's URL, as every entry point says of a page beyond it. (The fetch layer's
+    own message stays a sentence, as every fetch error's is.)"""
+    if isinstance(error, (Blocked, BadURL)):
+        return Refused(str(error))
+    return SendError(too_large(error.url, max_bytes) if isinstance(error, TooLarge) else str(error))
 
 
 def _unfollowed(request: Request, error: UnfollowedRedirect) -> ToolResult:
@@ -539,7 +555,7 @@ def send_request(
         except UnfollowedRedirect as error:
             return _unfollowed(request, error)
         except FetchError as error:
-            raise _refused_or_failed(error) from None
+            raise _refused_or_failed(error, fetcher.policy.max_bytes) from None
     return landing_result(request, response, include_text)
 
 
@@ -579,7 +595,7 @@ async def asend_request(
     except UnfollowedRedirect as error:
         return _unfollowed(request, error)
     except FetchError as error:
-        raise _refused_or_failed(error) from None
+        raise _refused_or_failed(error, fetcher.policy.max_bytes) from None
     finally:
         if owned:
             await fetcher.aclose()

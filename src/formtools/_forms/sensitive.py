@@ -9,15 +9,13 @@ from __future__ import annotations
 import re
 
 from formtools._forms.model import Control, Form
-from formtools._spec.constants import ASCII_WHITESPACE
-from formtools._spec.microsyntax import ASCII_WHITESPACE_RUNS, ascii_lowercase
+from formtools._spec.microsyntax import ASCII_WHITESPACE_RUNS, keyword
 from formtools._spec.memo import IdentityMemo
 
 __all__ = [
     "autocomplete_field",
     "boolean_flag",
     "is_sensitive",
-    "keyword",
     "secret_by_name_only",
     "sensitive_keys",
     "words_of",
@@ -40,13 +38,7 @@ def words_of(*texts: str) -> frozenset[str]:
 def boolean_flag(value: str | None) -> bool | None:
     if value is None:
         return None
-    return {"": True, "true": True, "false": False}.get(value.strip().lower())
-
-
-def keyword(value: str) -> str:
-    """An attribute's keyword as formtools compares it: ASCII white space around it stripped
-    (a no-break space or U+3000 is part of the value, as in HTML) and ASCII-lowercased."""
-    return ascii_lowercase(value.strip(ASCII_WHITESPACE))
+    return {"": True, "true": True, "false": False}.get(keyword(value))
 
 
 def autocomplete_field(control: Control) -> str:

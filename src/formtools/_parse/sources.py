@@ -106,25 +106,32 @@ def load_page(
 
 
 def document_of(
-    page: PageSource, *, base_url: str | None = None, parser: Parser = "auto", timeout: float = 30.0
+    page: PageSource,
+    *,
+    base_url: str | None = None,
+    parser: Parser = "auto",
+    timeout: float = 30.0,
+    max_bytes: int = MAX_PAGE_BYTES,
 ) -> Document:
     """The :class:`Document` of any page source (see :data:`PageSource`), with the document URL
     a browser would give it: a file's ``file:`` URL, a fetched page's final URL, ``base_url``
-    when given for markup, files and streams."""
+    when given for markup, files and streams. A page read from elsewhere (a path, an open file,
+    a URL) is read within ``max_bytes``, the page size limit; markup the caller holds in memory
+    is parsed whatever its size (reading it costs nothing more, and the parse has its time
+    limit)."""
     if isinstance(page, Document):
         return page
     if isinstance(page, str) and _names_a_page(page):
         how = f"load_page({page!r})" if is_url(page.strip()) else f"Path({page!r}) or load_page({page!r})"
         raise UsageProblem(f"{page!r} is markup without a tag, a page's name rather than the page: give {how} to read it")
     if isinstance(page, (str, bytes)):
-        check_page_size(page, "the page given")
         return parse_html(page, url=base_url, parser=parser)
     if isinstance(page, os.PathLike):
-        raw = read_page(Path(os.fspath(page)), base_url=base_url, timeout=timeout)
+        raw = read_page(Path(os.fspath(page)), base_url=base_url, timeout=timeout, max_bytes=max_bytes)
     elif _is_url_object(page):
-        raw = read_page(str(page), timeout=timeout)
+        raw = read_page(str(page), timeout=timeout, max_bytes=max_bytes)
     elif callable(getattr(page, "read", None)):
-        raw = _read_stream(page, base_url)
+        raw = _read_stream(page, base_url, max_bytes)
     elif is_tree(page):
         from formtools._parse.exact import from_tree
 
@@ -162,14 +169,14 @@ def _is_url_object(page: Any) -> bool:
     return type(page).__name__ == "URL" and is_url(str(getattr(page, "href", page)))
 
 
-def _read_stream(stream: Any, base_url: str | None) -> RawPage:
-    """An open file: its bytes (text is read as the UTF-8 it came from), up to the page size
-    limit; a file opened from a path has that path's ``file:`` URL as document URL, unless
+def _read_stream(stream: Any, base_url: str | None, max_bytes: int) -> RawPage:
+    """An open file: its bytes (text is read as the UTF-8 it came from), up to ``max_bytes``;
+    a file opened from a path has that path's ``file:`` URL as document URL, unless
     ``base_url`` says otherwise."""
-    data = stream.read(MAX_PAGE_BYTES + 1)
+    data = stream.read(max_bytes + 1)
     name = getattr(stream, "name", None)
     label = name if isinstance(name, str) else "<stream>"
-    check_page_size(data, label)
+    check_page_size(data, label, max_bytes)
     body = data.encode("utf-8") if isinstance(data, str) else bytes(data)
     url = base_url
     if url is None and isinstance(name, str) and os.path.isfile(name):

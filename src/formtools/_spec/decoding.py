@@ -44,7 +44,7 @@ from typing import Any, Callable
 
 import webencodings
 
-__all__ = ["decode", "install"]
+__all__ = ["decode", "decode_until_error", "install"]
 
 _NULL = "\ufffe"  # the index has no code point for this pointer (charmap_decode's mark too)
 _FFFD = "\ufffd"
@@ -530,6 +530,27 @@ def decode(data: bytes, encoding: str) -> str:
     if found is None:
         raise LookupError(f"not an encoding label: {encoding!r}")
     return _decoder(found.name)(data)
+
+
+# the encodings that can spell U+FFFD itself, where Python's strict decoder (exact for them, as
+# above) tells an error from the character; gb18030 can spell it too (84 31 A4 37), and there a
+# U+FFFD in the text is taken for an error: a document spelling it ends there
+_SPELL_FFFD = ("utf-8", "utf-16be", "utf-16le")
+
+
+def decode_until_error(data: bytes, encoding: str) -> str:
+    """``data`` decoded by the Encoding Standard's decoder for ``encoding`` (any label) up to its
+    first error: Chromium decodes an XML document so (its decoder stops at an error, which is
+    then a fatal "Encoding error" of the document), where a page of HTML reads on with U+FFFD."""
+    found = webencodings.lookup(encoding)
+    if found is None:
+        raise LookupError(f"not an encoding label: {encoding!r}")
+    if found.name in _SPELL_FFFD:
+        try:
+            return data.decode(found.name)
+        except UnicodeDecodeError as error:
+            return data[: error.start].decode(found.name)
+    return _decoder(found.name)(data).partition(_FFFD)[0]
 
 
 # --- as codecs for html5lib ------------------------------------------------------------------

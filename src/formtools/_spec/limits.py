@@ -1,13 +1,16 @@
 """The size limit every entry point reads a page within, in one place (README, "Limits").
 
-A page is read by ``formtools extract``, :func:`formtools.extract_tools` and
-:func:`formtools.load_page`, ``formtools batch`` (files, URL lists, WARC records), the Spark
-job, Scrapy's :func:`formtools.scrapy.tools_of` and ``formtools serve``; a submission's answer by
-every call. Each had a limit of its own (50 MiB, 10 MiB, none at all), so one page gave tools at
-one and an error, or a stalled crawl, at another. Each now reads :data:`MAX_PAGE_BYTES`, or the
-user's override where the entry point has one (``formtools serve --max-bytes``,
-``FetchOptions(max_bytes=…)`` for batch, ``max_bytes=`` of a call), and a page beyond it is the
-one-line error :func:`too_large` words.
+The limit bounds what formtools reads from elsewhere: a page file, standard input, a URL, a
+WARC record, a submission's answer, read by ``formtools extract``, ``lint``, ``validate``,
+``call``, ``diff``, ``batch`` and ``serve``, by :func:`formtools.extract_tools` and
+:func:`formtools.load_page` given a path, an open file or a URL, and by the Spark job. Each had a
+limit of its own (50 MiB, 10 MiB, none at all), so one page gave tools at one and an error, or a
+stalled crawl, at another. Each now reads :data:`MAX_PAGE_BYTES`, or the user's override, which
+every one of them takes (``--max-bytes`` of each command, ``max_bytes=`` of the library's
+readers and calls, ``FetchOptions(max_bytes=…)`` for batch), and a page beyond it is the one-line
+error :func:`too_large` words. Markup a caller already holds in memory (``extract_tools`` of
+``str`` or ``bytes``, Scrapy's responses, downloaded within Scrapy's ``DOWNLOAD_MAXSIZE``) is
+not refused: reading it costs nothing more, and its parse has a time limit.
 """
 
 from __future__ import annotations

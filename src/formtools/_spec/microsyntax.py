@@ -161,6 +161,12 @@ def ascii_lowercase(text: str) -> str:
     return text.lower() if text.isascii() else text.translate(_ASCII_UPPER_TO_LOWER)
 
 
+def keyword(value: str) -> str:
+    """An attribute's keyword as formtools compares it: ASCII white space around it stripped
+    (a no-break space or U+3000 is part of the value, as in HTML) and ASCII-lowercased."""
+    return ascii_lowercase(value.strip(ASCII_WHITESPACE))
+
+
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 

@@ -33,7 +33,8 @@ from urllib.parse import urlsplit
 from formtools._forms.model import Control, Form, submission_attribute, submission_method
 from formtools._synth.parameters import parameters_of
 from formtools._synth.profile import FragmentBuilder, Group, Profile
-from formtools._forms.sensitive import autocomplete_field, boolean_flag, keyword, words_of
+from formtools._forms.sensitive import autocomplete_field, boolean_flag, words_of
+from formtools._spec.microsyntax import keyword
 
 __all__ = [
     "HUMAN_IN_THE_LOOP_LEVELS",
@@ -232,7 +233,7 @@ def hints_of(form: Form, *, declared: bool = True) -> Hints:
         if value is None:
             continue
         if key == "humanInTheLoopHint":
-            level = value.strip().lower()
+            level = keyword(value)
             if level in HUMAN_IN_THE_LOOP_LEVELS:
                 floor = "none" if "toolautosubmit" in attributes else "review"
                 guessed[key] = max(level, floor, key=HUMAN_IN_THE_LOOP_LEVELS.index)
@@ -300,8 +301,8 @@ def declared_hints(form: Form) -> dict[str, Any]:
         if value is None:
             continue
         if key == "humanInTheLoopHint":
-            if value.strip().lower() in HUMAN_IN_THE_LOOP_LEVELS:
-                found[key] = value.strip().lower()
+            if (level := keyword(value)) in HUMAN_IN_THE_LOOP_LEVELS:
+                found[key] = level
         elif (flag := boolean_flag(value)) is not None:
             found[key] = flag
     return found

@@ -30,8 +30,7 @@ from urllib.parse import unquote
 
 from formtools._spec.constants import ASCII_WHITESPACE, TOOL_NAME
 from formtools._forms.model import Control, Form, submission_attribute, submission_method
-from formtools._forms.sensitive import keyword
-from formtools._spec.microsyntax import collapse_whitespace
+from formtools._spec.microsyntax import collapse_whitespace, keyword
 from formtools._spec.url import Url
 from formtools._spec.url import parse as parse_url
 from formtools._spec.url import same_origin

@@ -15,6 +15,7 @@ import difflib
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
 
+from formtools._spec.microsyntax import keyword
 from formtools._forms.model import Form
 from formtools._synth.diagnostics import Diagnostic
 from formtools._synth.hints import OVERRIDES
@@ -77,5 +78,5 @@ def false_booleans(form: Form) -> Iterator[Diagnostic]:
     for attributes, booleans, field, line in owners:
         for name in booleans:
             value = attributes.get(name)
-            if value is not None and value.strip().lower() == "false":
+            if value is not None and keyword(value) == "false":
                 yield Diagnostic("false-boolean", form.describe, field, line, f'{name}="{value}" turns {name} on')

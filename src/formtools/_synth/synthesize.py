@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from formtools._spec.constants import TOOL_NAME
+from formtools._spec.limits import MAX_PAGE_BYTES
 from formtools._synth.diagnostics import Diagnostic, Severity
 from formtools._forms.model import Form, forms_of
 from formtools._synth.inferred import Namer
@@ -362,6 +363,7 @@ def extract(
     profile: str | Profile = "chromium",
     all_forms: bool = False,
     parser: Parser = "auto",
+    max_bytes: int = MAX_PAGE_BYTES,
 ) -> Extraction:
     """Tools and diagnostics of a page.
 
@@ -372,12 +374,13 @@ def extract(
     path's is its ``file:`` URL, a fetched page's its final URL). ``all_forms``: forms without
     ``toolname`` become tools too, with an inferred name and description (``Tool.inferred``).
     ``parser="html5lib"`` parses markup with html5lib even where the fast exact path would do
-    (see :func:`~formtools.parse_html`); the answer is the same.
+    (see :func:`~formtools.parse_html`); the answer is the same. ``max_bytes``: the page size
+    limit of a page read from a path, an open file or a URL (markup given is never refused).
 
     >>> extract('<form toolname="s" tooldescription="Search"><input name="q"></form>').tools[0].name
     's'
     """
-    document = document_of(page, base_url=base_url, parser=parser)
+    document = document_of(page, base_url=base_url, parser=parser, max_bytes=max_bytes)
     return synthesize(document, profile, all_forms=all_forms)
 
 
@@ -388,8 +391,10 @@ def extract_tools(
     profile: str | Profile = "chromium",
     all_forms: bool = False,
     parser: Parser = "auto",
+    max_bytes: int = MAX_PAGE_BYTES,
 ) -> list[Tool]:
     """The tools a page registers, sorted by name as ``document.modelContext.getTools()`` is
-    (``all_forms``: and the inferred tools of its unannotated forms, sorted in with them)."""
-    extraction = extract(page, base_url=base_url, profile=profile, all_forms=all_forms, parser=parser)
+    (``all_forms``: and the inferred tools of its unannotated forms, sorted in with them;
+    ``max_bytes``: as :func:`extract`'s)."""
+    extraction = extract(page, base_url=base_url, profile=profile, all_forms=all_forms, parser=parser, max_bytes=max_bytes)
     return list(extraction.tools)
