@@ -21,8 +21,9 @@ import subprocess
 import sys
 import tracemalloc
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -104,6 +105,20 @@ def _both_ways(data: bytes) -> tuple[list[Page | Unreadable], list[Page | Unread
     return whole, alone
 
 
+def _assert_read_as(data: bytes, expected: list[Any], why: Callable[[Any], str]) -> None:
+    """Each record of the archive ``data``, read both ways, is what ``expected`` says: its
+    page's bytes, or an error line (not damage: the archive reads on) whose text holds
+    ``why(wanted)``."""
+    for read in _both_ways(data):
+        assert len(read) == len(expected)
+        for item, wanted in zip(read, expected):
+            if isinstance(wanted, bytes):
+                assert isinstance(item, Page) and item.body == wanted, item
+            else:
+                assert isinstance(item, Unreadable) and not item.damaged, item
+                assert why(wanted) in item.error
+
+
 @pytest.mark.parametrize("compressed", [False, True], ids=["warc", "warc.gz"])
 def test_every_coding_gives_its_page_or_its_error_and_the_archive_reads_on(compressed: bool) -> None:
     """200 seeded records in 7 codings, chunked or not: each decodable one is its page, each
@@ -117,14 +132,7 @@ def test_every_coding_gives_its_page_or_its_error_and_the_archive_reads_on(compr
         expected.append(page if unknown is None else unknown)
         record = _record(number, _http(body, headers))
         records.append(gzip.compress(record) if compressed else record)
-    for read in _both_ways(b"".join(records)):
-        assert len(read) == len(expected)
-        for item, wanted in zip(read, expected):
-            if isinstance(wanted, bytes):
-                assert isinstance(item, Page) and item.body == wanted, item
-            else:
-                assert isinstance(item, Unreadable) and not item.damaged, item
-                assert f"coding {wanted!r} is not decoded" in item.error
+    _assert_read_as(b"".join(records), expected, lambda coding: f"coding {coding!r} is not decoded")
 
 
 def _small_first_chunks(body: bytes, rng: random.Random) -> bytes:
@@ -297,14 +305,9 @@ def test_a_body_in_more_codings_than_chromium_decodes_is_its_error_line_and_the_
         expected.append(page if count <= MAX_CODINGS else count)
         record = _record(number, _http(body, headers))
         records.append(gzip.compress(record) if compressed else record)
-    for read in _both_ways(b"".join(records)):
-        assert len(read) == len(expected)
-        for item, wanted in zip(read, expected):
-            if isinstance(wanted, bytes):
-                assert isinstance(item, Page) and item.body == wanted, item
-            else:
-                assert isinstance(item, Unreadable) and not item.damaged, item
-                assert f"the body is in {wanted} content codings, more than the {MAX_CODINGS}" in item.error
+    _assert_read_as(
+        b"".join(records), expected, lambda count: f"the body is in {count} content codings, more than the {MAX_CODINGS}"
+    )
 
 
 def test_reading_coded_records_loads_no_network_stack(tmp_path: Path) -> None:
