@@ -157,10 +157,10 @@ def unsatisfiable(form: Form, sorted_out: Parameters) -> Unsatisfiable | None:
 def _nothing_to_choose(control: Control, *, by_person: bool = False) -> bool:
     """A required select that is missing its value in every state its chooser can give it: no
     options, or a drop-down whose only option is its placeholder label option
-    (:func:`~formtools._forms.model.placeholder_label_option`). A call selects any option, a disabled one too (Chromium 156's executeTool
-    does, as script can); a person ``by_person`` only an enabled one (not disabled, not in a
-    disabled optgroup), so a required select whose every choice is disabled stops the person
-    as surely as an empty one stops everyone."""
+    (:func:`~formtools._forms.model.placeholder_label_option`). A call selects any option, a
+    disabled one too (Chromium 156's executeTool does, as script can); a person ``by_person``
+    only an enabled one (not disabled, not in a disabled optgroup), so a required select whose
+    every choice is disabled stops the person as surely as an empty one stops everyone."""
     if control.tag != "select" or "required" not in control.attributes:
         return False
     skipped = 1 if placeholder_label_option(control) is not None else 0  # the placeholder is the first option
