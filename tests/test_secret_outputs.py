@@ -437,3 +437,32 @@ def test_a_short_secret_in_a_submission_that_redirects_nowhere_stays_out_of_the_
         result = formtools.call_tool(tool, {"note": "n" * 250, "pin": "7q9"})
     assert result.withheld and result.reason and "redirects" in result.reason, result
     assert "7q9" not in result.reason and "7q9" not in repr(result), result.reason
+
+
+def test_a_secret_autocomplete_field_is_masked_with_every_token_html_lets_it_carry() -> None:
+    """An autocomplete value is detail tokens (HTML's autofill: an optional ``section-*``,
+    ``shipping``/``billing``, the field name, then an optional ``webauthn``, any ASCII case,
+    any ASCII white space between). The processing model takes a trailing ``webauthn`` off
+    before it reads the field name; formtools read ``webauthn`` as the field, so ``cc-csc
+    webauthn`` or ``one-time-code WebAuthn`` printed the value in clear in ``call --dry-run``.
+    Generated: each secret field name formtools knows, seeded token mixes, every spelling's
+    value masked in the shown request; the same value under a field that is no secret shown."""
+    rng = random.Random(2111)
+    secrets = ["cc-csc", "cc-number", "cc-exp", "current-password", "new-password", "one-time-code"]
+    for field in [*secrets, "email", "street-address"]:
+        for _ in range(8):
+            tokens = [
+                rng.choice(["", "section-a"]),
+                rng.choice(["", "billing", "shipping"]),
+                "".join(rng.choice([c, c.upper()]) for c in field),
+                rng.choice(["", "webauthn", "WebAuthn", "WEBAUTHN"]),
+            ]
+            value = rng.choice([" ", "\t", "\n "]).join(token for token in tokens if token)
+            page = (
+                "<form toolname=t tooldescription=d toolautosubmit method=post action=/x>"
+                f'<input name=a autocomplete="{value}"><button>Go</button></form>'
+            )
+            (tool,) = formtools.extract_tools(page, base_url="https://s.example/")
+            shown = formtools.prepare_call(tool, {"a": "SECRET1234"}).shown
+            printed = json.dumps(shown.to_dict())
+            assert ("SECRET1234" in printed) == (field not in secrets), (value, printed)

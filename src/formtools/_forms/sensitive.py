@@ -43,8 +43,12 @@ def boolean_flag(value: str | None) -> bool | None:
 
 def autocomplete_field(control: Control) -> str:
     """The field name of the ``autocomplete`` attribute: its last token (HTML splits it on
-    ASCII white space: ``section-a\u00a0cc-csc`` is one token, no card code), ASCII-lowercased."""
+    ASCII white space: ``section-a\u00a0cc-csc`` is one token, no card code), ASCII-lowercased,
+    after the optional ``webauthn`` token that may follow it, which the autofill processing
+    model takes off first (``cc-csc webauthn`` is a card code: its value was shown in clear)."""
     tokens = ASCII_WHITESPACE_RUNS.split(keyword(control.attributes.get("autocomplete", "")))
+    if len(tokens) > 1 and tokens[-1] == "webauthn":
+        tokens.pop()
     return tokens[-1]
 
 
