@@ -244,3 +244,52 @@ def test_every_command_and_reader_takes_a_limit_and_an_answer_beyond_it_says_so(
             wrong.append(f"{size} bytes: a submission's answer: {answer}")
     assert not wrong, f"limit {limit}:\n" + "\n".join(wrong)
 
+
+
+class _Gzipped(BaseHTTPRequestHandler):
+    """A page with a tool, sent gzip-coded."""
+
+    def do_GET(self) -> None:  # noqa: N802
+        import gzip
+
+        body = gzip.compress(b"<form toolname=z tooldescription=d toolautosubmit><input name=q></form>")
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_a_limit_of_any_size_is_a_limit_and_no_crash() -> None:
+    """Any ``max_bytes`` is a limit (adv21): one near 2**63 overflowed zlib's C size
+    (``OverflowError`` out of a gzip answer's fetch and out of ``call``); a large one on a
+    stream made ``read(n)`` allocate n bytes first (``MemoryError`` at 10**11 on a pipe holding
+    100 bytes). The command line's ``--input @PATH`` reads within the page size limit, as
+    ``@-`` does (``@/dev/zero`` took memory without end)."""
+    import os
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Gzipped)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_port}/"
+        for limit in (2**63 - 1, 2**64, 10**11):
+            assert [tool.name for tool in formtools.extract_tools(formtools.load_page(url, max_bytes=limit))] == ["z"]
+    finally:
+        server.shutdown()
+        server.server_close()
+    reading, writing = os.pipe()
+    os.write(writing, b"<form toolname=p tooldescription=d><input name=q></form>")
+    os.close(writing)
+    with open(reading, "rb", buffering=0) as pipe:  # a FileIO: read(n) allocates n bytes
+        assert [tool.name for tool in formtools.extract_tools(pipe, max_bytes=10**11)] == ["p"]
+    page = "<form toolname=t tooldescription=d><input name=q></form>"
+    done = subprocess.run(
+        [sys.executable, "-m", "formtools", "validate", "-", "t", "--input", "@/dev/zero"],
+        input=page.encode(), capture_output=True, timeout=60,
+    )
+    err = done.stderr.decode()
+    assert done.returncode == 2 and err.count("\n") == 1 and BEYOND in err and "Traceback" not in err, err

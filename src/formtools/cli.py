@@ -258,20 +258,19 @@ def lint(
 def _tool_input(text: str) -> object:
     """``--input``: JSON text, ``@path`` to a JSON file, or ``@-`` for standard input."""
     from formtools._execute.validate import MAX_INPUT_DEPTH
-    from formtools._parse.sources import read_standard_input
+    from formtools._parse.sources import read_page
     from formtools._spec.jsjson import loads, nests_deeper
 
     source = "--input"
     if text.startswith("@"):
         source = text[1:]
         try:
-            raw = read_standard_input() if source == "-" else Path(source).read_bytes()
+            # within the page size limit, as @- always was (@/dev/zero took memory without end)
+            raw = read_page(source if source == "-" else Path(source)).body
             # a byte order mark, which Windows editors write, is no part of the JSON (RFC 8259 §8.1)
             text = raw.decode("utf-8").removeprefix("\ufeff")
-        except SourceError:  # standard input: its own one-line message
-            raise
-        except OSError as error:
-            raise SourceError(f"--input: {source}: cannot read: {error.strerror or error}") from None
+        except SourceError as error:  # standard input's messages name it already
+            raise error if source == "-" else SourceError(f"--input: {error}") from None
         except UnicodeDecodeError:
             raise UsageProblem(f"--input: {source} is not UTF-8 text") from None
         source = "--input: " + ("standard input" if source == "-" else source)

@@ -48,7 +48,7 @@ def read_standard_input(max_bytes: int = MAX_PAGE_BYTES) -> bytes:
     if sys.stdin is None:
         raise SourceError("<stdin>: standard input is closed")
     try:
-        body = sys.stdin.buffer.read(max_bytes + 1)
+        body = _read_at_most(sys.stdin.buffer, max_bytes)
     except OSError as error:
         raise SourceError(f"<stdin>: cannot read: {error.strerror or error}") from None
     check_page_size(body, "<stdin>", max_bytes)
@@ -92,7 +92,26 @@ def _bounded_read(file: IO[bytes], max_bytes: int) -> bytes:
     status = os.fstat(file.fileno())
     if stat.S_ISREG(status.st_mode) and status.st_size <= max_bytes:
         return file.read()
-    return file.read(max_bytes + 1)
+    return _read_at_most(file, max_bytes)
+
+
+_CHUNK = 1 << 20
+
+
+def _read_at_most(stream: Any, max_bytes: int) -> Any:
+    """At most ``max_bytes`` + 1 bytes (or characters, of a text stream) of ``stream``, a chunk
+    at a time: ``read(n)`` allocates n bytes before it reads one, so a large limit on a stream
+    that never ends (``/dev/zero``, a FIFO) asked for all of it at once (``MemoryError`` at
+    ``--max-bytes 100000000000``, ``OverflowError`` near 2**63)."""
+    chunks = []
+    left = max_bytes + 1
+    while left > 0:
+        chunk = stream.read(min(left, _CHUNK))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return chunks[0][:0].join(chunks) if chunks else stream.read(0)
 
 
 def load_page(
@@ -173,7 +192,7 @@ def _read_stream(stream: Any, base_url: str | None, max_bytes: int) -> RawPage:
     """An open file: its bytes (text is read as the UTF-8 it came from), up to ``max_bytes``;
     a file opened from a path has that path's ``file:`` URL as document URL, unless
     ``base_url`` says otherwise."""
-    data = stream.read(max_bytes + 1)
+    data = _read_at_most(stream, max_bytes)
     name = getattr(stream, "name", None)
     label = name if isinstance(name, str) else "<stream>"
     check_page_size(data, label, max_bytes)

@@ -6,6 +6,7 @@ stack (importing that costs half a second of start-up)."""
 
 from __future__ import annotations
 
+import sys
 import zlib
 
 __all__ = ["MAX_CODINGS", "CodingError", "Inflate", "too_many_codings"]
@@ -85,7 +86,8 @@ class Inflate:
         return self._decoded(data, limit)
 
     def _decoded(self, data: bytes, limit: int) -> bytes:
-        out = self._obj.decompress(data, limit)
+        # zlib takes a C ssize_t: a limit beyond it (--max-bytes 2**63-1) is no limit here
+        out = self._obj.decompress(data, min(limit, sys.maxsize))
         if out or self._obj.eof:
             self._unsure = False
         return out
