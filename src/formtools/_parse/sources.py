@@ -12,7 +12,7 @@ import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Union
+from typing import IO, Any, AnyStr, Union
 
 from formtools._parse import parse_html
 from formtools._parse.document import Document, Parser, is_tree
@@ -48,7 +48,7 @@ def read_standard_input(max_bytes: int = MAX_PAGE_BYTES) -> bytes:
     if sys.stdin is None:
         raise SourceError("<stdin>: standard input is closed")
     try:
-        body = _read_at_most(sys.stdin.buffer, max_bytes)
+        body: bytes = _read_at_most(sys.stdin.buffer, max_bytes)
     except OSError as error:
         raise SourceError(f"<stdin>: cannot read: {error.strerror or error}") from None
     check_page_size(body, "<stdin>", max_bytes)
@@ -98,12 +98,12 @@ def _bounded_read(file: IO[bytes], max_bytes: int) -> bytes:
 _CHUNK = 1 << 20
 
 
-def _read_at_most(stream: Any, max_bytes: int) -> Any:
+def _read_at_most(stream: IO[AnyStr], max_bytes: int) -> AnyStr:
     """At most ``max_bytes`` + 1 bytes (or characters, of a text stream) of ``stream``, a chunk
     at a time: ``read(n)`` allocates n bytes before it reads one, so a large limit on a stream
     that never ends (``/dev/zero``, a FIFO) asked for all of it at once (``MemoryError`` at
     ``--max-bytes 100000000000``, ``OverflowError`` near 2**63)."""
-    chunks = []
+    chunks: list[AnyStr] = []
     left = max_bytes + 1
     while left > 0:
         chunk = stream.read(min(left, _CHUNK))
