@@ -18,9 +18,7 @@ import json
 import random
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +26,7 @@ import httpx
 import pytest
 
 import formtools
+from formtools._conformance.site import LocalSite
 from formtools._spec.limits import MAX_PAGE_BYTES, too_large
 
 #: what every entry point says of a page one byte beyond the limit, after the page's name
@@ -46,35 +45,11 @@ def _page(size: int, rng: random.Random) -> tuple[str, bytes]:
     return name, form + opening + filler * padding + closing
 
 
-class _Pages(BaseHTTPRequestHandler):
-    """Serves the pages of :data:`_SERVED` by path, as ``text/html``."""
-
-    def do_GET(self) -> None:  # noqa: N802
-        body = _SERVED[self.path.partition("?")[0]]
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        try:
-            self.wfile.write(body)
-        except ConnectionError:
-            pass  # a client that stops reading at its limit
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
-_SERVED: dict[str, bytes] = {}
-
-
 @pytest.fixture(scope="module")
-def served() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Pages)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    server.server_close()
+def site() -> Iterator[LocalSite]:
+    """The pages the tests serve, by path (the oracle's site, Chromium not needed)."""
+    with LocalSite() as site:
+        yield site
 
 
 def _answer(found: Any) -> str:
@@ -107,7 +82,7 @@ def _warc(pages: dict[str, bytes]) -> bytes:
 
 
 def test_a_page_at_the_limit_gives_its_tools_and_one_byte_more_the_same_error_everywhere(
-    tmp_path: Path, served: str
+    tmp_path: Path, site: LocalSite
 ) -> None:
     """Seeded pages of ``MAX_PAGE_BYTES`` and one byte more through ``formtools extract``,
     ``extract_tools`` (bytes, text, a path, an open file), ``batch`` (a file, a URL, a WARC
@@ -122,6 +97,7 @@ def test_a_page_at_the_limit_gives_its_tools_and_one_byte_more_the_same_error_ev
     from formtools.scrapy import tools_of
     from formtools.spark import _archive_rows
 
+    served = site.origin
     rng = random.Random(2103)
     (name, at), (beyond_name, beyond) = _page(MAX_PAGE_BYTES, rng), _page(MAX_PAGE_BYTES + 1, rng)
     pages = {"at": at, "beyond": beyond}
@@ -130,7 +106,7 @@ def test_a_page_at_the_limit_gives_its_tools_and_one_byte_more_the_same_error_ev
     for kind, body in pages.items():
         (tmp_path / kind).mkdir()
         (tmp_path / kind / "page.html").write_bytes(body)
-        _SERVED[f"/{kind}"] = body
+        site.put(f"/{kind}", body, "text/html")
     archive = tmp_path / "crawl.warc"
     archive.write_bytes(_warc({f"https://{kind}.example/": body for kind, body in pages.items()}))
     listing = tmp_path / "urls.txt"
@@ -175,7 +151,7 @@ def test_a_page_at_the_limit_gives_its_tools_and_one_byte_more_the_same_error_ev
     assert not wrong, f"expected {expected}, and tools in memory:\n" + "\n".join(wrong)
 
 
-def test_every_command_and_reader_takes_a_limit_and_an_answer_beyond_it_says_so(tmp_path: Path, served: str) -> None:
+def test_every_command_and_reader_takes_a_limit_and_an_answer_beyond_it_says_so(tmp_path: Path, site: LocalSite) -> None:
     """A drawn limit N: a page of N bytes and one of N + 1 through every command that reads a
     page, with ``--max-bytes N`` (``extract``, ``lint``, ``validate``, ``call --dry-run``,
     ``batch``; ``diff`` beyond it only, at it Chromium would start), and through the library's
@@ -189,6 +165,7 @@ def test_every_command_and_reader_takes_a_limit_and_an_answer_beyond_it_says_so(
 
     from formtools.cli import app
 
+    served = site.origin
     rng = random.Random(2104)
     limit = rng.randint(2_000, 9_000)
     beyond_limit = too_large("page", limit).removeprefix("page: ")
@@ -198,7 +175,7 @@ def test_every_command_and_reader_takes_a_limit_and_an_answer_beyond_it_says_so(
         name, body = _page(size, rng)
         path = tmp_path / f"{size}.html"
         path.write_bytes(body)
-        _SERVED[f"/limit/{size}"] = body
+        site.put(f"/limit/{size}", body, "text/html")
         expected = "read" if size == limit else "refused"
 
         def said(found: Any) -> str:
@@ -246,41 +223,19 @@ def test_every_command_and_reader_takes_a_limit_and_an_answer_beyond_it_says_so(
 
 
 
-class _Gzipped(BaseHTTPRequestHandler):
-    """A page with a tool, sent gzip-coded."""
-
-    def do_GET(self) -> None:  # noqa: N802
-        import gzip
-
-        body = gzip.compress(b"<form toolname=z tooldescription=d toolautosubmit><input name=q></form>")
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html")
-        self.send_header("Content-Encoding", "gzip")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
-def test_a_limit_of_any_size_is_a_limit_and_no_crash() -> None:
+def test_a_limit_of_any_size_is_a_limit_and_no_crash(site: LocalSite) -> None:
     """Any ``max_bytes`` is a limit (adv21): one near 2**63 overflowed zlib's C size
     (``OverflowError`` out of a gzip answer's fetch and out of ``call``); a large one on a
     stream made ``read(n)`` allocate n bytes first (``MemoryError`` at 10**11 on a pipe holding
     100 bytes). The command line's ``--input @PATH`` reads within the page size limit, as
     ``@-`` does (``@/dev/zero`` took memory without end)."""
+    import gzip
     import os
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Gzipped)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        url = f"http://127.0.0.1:{server.server_port}/"
-        for limit in (2**63 - 1, 2**64, 10**11):
-            assert [tool.name for tool in formtools.extract_tools(formtools.load_page(url, max_bytes=limit))] == ["z"]
-    finally:
-        server.shutdown()
-        server.server_close()
+    page = gzip.compress(b"<form toolname=z tooldescription=d toolautosubmit><input name=q></form>")
+    url = site.put("/gzipped", page, "text/html", [("Content-Encoding", "gzip")])
+    for limit in (2**63 - 1, 2**64, 10**11):
+        assert [tool.name for tool in formtools.extract_tools(formtools.load_page(url, max_bytes=limit))] == ["z"]
     reading, writing = os.pipe()
     os.write(writing, b"<form toolname=p tooldescription=d><input name=q></form>")
     os.close(writing)
