@@ -443,6 +443,15 @@ def test_one_load_suffices_only_where_no_load_can_differ(markup: str | bytes, on
     assert one_load_suffices(markup) is one_load
 
 
+def test_a_page_served_with_other_headers_needs_two_loads() -> None:
+    """A response header can change a document between loads as markup can (``Refresh``, adv20):
+    tool_differences asked such pages in one load until it passed its headers to the check."""
+    calm = "<form toolname=a tooldescription=d><input name=q></form>"
+    assert one_load_suffices(calm)
+    for header in [("Refresh", "0; url=/elsewhere"), ("Link", "</x.css>; rel=stylesheet"), ("X-Any", "1")]:
+        assert not one_load_suffices(calm, [header]), header
+
+
 @pytest.mark.parametrize(
     "markup, shared",
     [

@@ -40,12 +40,14 @@ _TOOL_NAME = re.compile(r"""toolname(?:\s*=\s*["']?\s*([^"'\s<>/]*))?""", re.I)
 _NOT_ASCII_MARKUP = re.compile(rb"^(?:\xff\xfe|\xfe\xff)|[\x00\x1b]")
 
 
-def one_load_suffices(html: str | bytes) -> bool:
-    """Whether one load of ``html`` tells its stability as two would
-    (``ChromiumOracle.stable_tools(reload=False)``): nothing in it can make its document differ
-    from load to load (a script element, an event-handler attribute, a ``javascript:`` URL, a
-    nested document, a refresh), and no tool name comes twice (which of two such forms wins is
-    the race one load cannot see).
+def one_load_suffices(html: str | bytes, headers: Sequence[tuple[str, str]] = ()) -> bool:
+    """Whether one load of ``html``, served with ``headers`` besides its ``Content-Type``, tells
+    its stability as two would (``ChromiumOracle.stable_tools(reload=False)``): nothing in it
+    can make its document differ from load to load (a script element, an event-handler
+    attribute, a ``javascript:`` URL, a nested document, a refresh), and no tool name comes
+    twice (which of two such forms wins is the race one load cannot see). A page served with
+    other headers needs two loads: a header (``Refresh``) can change a document as its markup
+    can, and only the markup is read here.
 
     Conservative by reading every character as possible markup rather than parsing: a parser's
     state (a comment, a ``<style>``, ``<select>``'s content model) decides what a browser makes
@@ -57,7 +59,7 @@ def one_load_suffices(html: str | bytes) -> bool:
     space and control taken out; tool names compare without case or references. A page whose
     markup is not ASCII bytes (UTF-16, ISO-2022) needs two loads."""
     body = html.encode("utf-8") if isinstance(html, str) else html
-    if _NOT_ASCII_MARKUP.search(body):
+    if headers or _NOT_ASCII_MARKUP.search(body):
         return False
     text = body.decode("latin-1")
     if _LOAD_DEPENDENT.search(text) or (_OBJECT.search(text) and _DATA.search(text)):
@@ -104,8 +106,7 @@ def tool_differences(
     every load, each tool name once). Both are given ``content_type`` (a page's
     bytes served as ``text/html`` are decoded as its ``<meta>`` says); Chromium gets
     ``headers`` too (see :meth:`ChromiumOracle.tools`)."""
-    # (a response header, such as Refresh, can change a document as its markup can: two loads)
-    one_load = not headers and one_load_suffices(html)
+    one_load = one_load_suffices(html, headers)
     answer = chromium.stable_tools(html, content_type=content_type, headers=headers, reload=not one_load)
     assert answer.stable, label
     return answer_differences(answer.tools, html, label, content_type)
