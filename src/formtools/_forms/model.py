@@ -24,7 +24,7 @@ from formtools._spec.constants import (
     LISTED,
     READONLY_APPLIES,
 )
-from formtools._spec.strong_direction import first_strong_direction
+from formtools._spec.unicode_classes import first_strong_direction
 from formtools._spec.microsyntax import (
     ASCII_WHITESPACE_RUNS,
     ascii_lowercase,
