@@ -33,6 +33,12 @@ kept here:
   so Gecko's form-submission page, called with no input, was sent by Chromium and refused by
   formtools ("A part following '@' should not contain the symbol 'ó'"). Drawn here over domains
   of every kind × ``multiple``, as the browser's ``.value`` of one page of such controls;
+- a host label that begins with a combining mark (truth22, drawing the e-mail and URL classes
+  over scripts Unicode added after Python 3.11's ``unicodedata``): UTS #46 refuses it, and
+  Chromium's ICU knows a Kawi or Nag Mundari sign as a mark where Python's Unicode 14 has no
+  category for it, so formtools passed ``http://`` + U+11F00 + ``a.com/`` and converted the
+  e-mail domain. The marks are now Chromium's, recorded (``scripts/record_unicode_classes.py``).
+  Drawn here over marks of ten blocks, old and new, as URL hosts and e-mail domains of one page;
 - a ``<button>`` in the Auto state (no ``type``, or an invalid one) with a ``command``
   attribute but no ``commandfor`` (Blink's command-attribute use-counter tests): Chromium, as
   the HTML Standard, counts it no submit button; formtools looked at ``commandfor`` only, so it
@@ -192,6 +198,39 @@ def test_a_url_controls_type_mismatch_is_chromiums(chromium: ChromiumOracle) -> 
     theirs = chromium.page.evaluate("() => [...document.querySelectorAll('input')].map(e => e.validity.typeMismatch)")
     wrong = [f"{value!r}: Chromium {t}, formtools {not t}" for value, t in zip(values, theirs) if type_mismatch("url", value) != t]
     assert not wrong, f"{len(wrong)} of {len(values)}:\n" + "\n".join(wrong[:10])
+
+
+#: left-to-right scripts with combining marks: classic blocks, and scripts Unicode added after
+#: 14.0 (Python 3.11's ``unicodedata``), Kawi, Nag Mundari, Tulu-Tigalari, Gurung Khema, Kirat Rai,
+#: Sunuwar, Ol Onal, Devanagari Extended-A (right-to-left ones would make a bidi domain name)
+MARKED_BLOCKS = ((0x0300, 0x036F), (0x0900, 0x097F), (0x11F00, 0x11F5F), (0x1E4D0, 0x1E4FF), (0x11380, 0x113FF),
+                 (0x16100, 0x1613F), (0x16D40, 0x16D7F), (0x11BC0, 0x11BFF), (0x1E5D0, 0x1E5FF), (0x11B00, 0x11B5F))
+
+
+def test_a_host_label_beginning_with_a_mark_is_refused_as_in_chromium(chromium: ChromiumOracle) -> None:
+    """UTS #46 refuses a label that begins with a combining mark, and ICU knows the marks of
+    Chromium's Unicode: formtools read Python's (``U+11F00``, a Kawi sign, has no category in
+    Unicode 14), so a host of U+11F00 then U+11F04 passed where Chromium finds a type
+    mismatch, and an e-mail domain was converted to Punycode where Chromium keeps it, invalid.
+    60 seeded code points of :data:`MARKED_BLOCKS`, each first in a label, as a URL's host and
+    an e-mail address's domain, one page."""
+    from formtools._forms.state import initial_state
+    from formtools._forms.values.email_url import type_mismatch
+
+    rng = random.Random("engines-leading-marks")
+    labels = [chr(rng.randint(*rng.choice(MARKED_BLOCKS))) + "a" for _ in range(60)]
+    page = "<!doctype html><meta charset=utf-8><form toolname=t tooldescription=d>" + "".join(
+        f'<input type=url name=u{n} value="http://{label}.com/"><input type=email name=e{n} value="x@{label}.com">'
+        for n, label in enumerate(labels)
+    ) + "</form>"
+    chromium.page.goto(chromium.site.put("/engines/leading-marks.html", page.encode(), "text/html; charset=utf-8"))
+    theirs = chromium.page.evaluate("() => [...document.querySelectorAll('input')].map(e => [e.value, e.validity.typeMismatch])")
+    form = formtools.extract(formtools.parse_html(page)).tool("t").form
+    state = initial_state(form)
+    ours = [[state.of(control).value, type_mismatch(control.type, state.of(control).value)] for control in form.controls]
+    wrong = [f"{[f'U+{ord(c):04X}' for c in t[0] if ord(c) > 127]}: Chromium {t}, formtools {o}" for t, o in zip(theirs, ours) if t != o]
+    assert len(theirs) == len(ours) == 2 * len(labels)
+    assert not wrong, f"{len(wrong)} of {len(ours)}:\n" + "\n".join(wrong[:10])
 
 
 BUTTON_TYPES = (None, "submit", "SUBMIT", "button", "reset", "bogus", "")

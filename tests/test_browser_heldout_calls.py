@@ -6,7 +6,8 @@ by a generator over the dimensions that decide it, and every page is checked on 
 
 - dirname: the control's own ``dir`` × an ancestor's × ``<html dir>`` × the value (Chromium sends
   ``ltr``/``rtl`` as the page spelled them, skips invalid values, reads ``<html>``, and resolves
-  an ancestor's ``auto`` from its text);
+  an ancestor's ``auto`` from its text), and ``auto``'s first strong character by Chromium's
+  Unicode data over seeded code points (truth22, from the engines' dirname tests);
 - controls inside a ``<datalist>`` (barred from validation, yet submitted, a button there is
   the default button) and option values (an option's scripts are no part of its value, a
   template's contents no part of any text);
@@ -145,6 +146,49 @@ def test_dirname_matches_chromium(chromium: ChromiumOracle) -> None:
     pages = _dirname_pages()
     differences = _differences(chromium, pages)
     assert not differences, f"{len(differences)} of {2 * len(pages)}:\n" + "\n".join(differences[:20])
+
+
+#: where a code point's strong direction is most often read wrongly: right-to-left blocks
+#: (whose unassigned code points are R or AL), and mathematical letters whose class Unicode 16 changed
+_RTL_BLOCKS = ((0x0590, 0x08FF), (0xFB1D, 0xFDFF), (0xFE70, 0xFEFF), (0x10800, 0x10FFF), (0x1E800, 0x1EFFF))
+_MATH_LETTERS = (0x1D6A8, 0x1D7CB)
+
+
+def _first_strong_code_points(rng: random.Random, count: int) -> list[int]:
+    """Half drawn from every code point but surrogates and C0/C1 controls, half from
+    :data:`_RTL_BLOCKS` and :data:`_MATH_LETTERS`."""
+    drawn: list[int] = []
+    while len(drawn) < count:
+        if len(drawn) % 2:
+            low, high = rng.choice((*_RTL_BLOCKS, _MATH_LETTERS))
+            code_point = rng.randint(low, high)
+        else:
+            code_point = rng.randrange(0xA0, 0x110000)
+        if not 0xD800 <= code_point <= 0xDFFF:
+            drawn.append(code_point)
+    return drawn
+
+
+@pytest.mark.spec_step("exec-request-5")
+def test_dirname_reads_a_values_first_strong_character_as_chromium(chromium: ChromiumOracle) -> None:
+    """``dir=auto`` takes the direction of the first character whose bidi class is L, R or AL,
+    by Chromium's Unicode data: an unassigned code point is L, or R/AL in a right-to-left block,
+    and a character added after the Unicode version of Python's ``unicodedata`` has its class
+    (formtools read Python's data, so ``U+05FF`` then ``a`` was ltr, Chromium's rtl, and a Kawi
+    letter before Hebrew rtl where Chromium says ltr). 60 seeded code points, each before a
+    Hebrew letter (ltr iff it is L) and before a Latin one (rtl iff it is R or AL), as a
+    control's value and as the text of a ``dir=auto`` ancestor; one page, one call."""
+    code_points = _first_strong_code_points(random.Random("dirname-first-strong"), 60)
+    values = [chr(code_point) + after for code_point in code_points for after in ("\u05d0", "a")]
+    controls = "".join(f"<input name=v{n} dir=auto dirname=v{n}.dir>" for n in range(len(values)))
+    ancestors = "".join(
+        f"<div dir=auto>&#x{code_point:X};{after}<input name=a{n} dirname=a{n}.dir></div>"
+        for n, (code_point, after) in enumerate(itertools.product(code_points[:20], ("\u05d0", "a")))
+    )
+    page = _page(controls + ancestors)
+    tool_input = {f"v{n}": value for n, value in enumerate(values)}
+    differences = call_differences(chromium, page, tool_input, "/heldout/first-strong.html")
+    assert not differences, f"code points {[f'U+{c:04X}' for c in code_points]}:\n" + "\n".join(differences)
 
 
 @pytest.mark.spec_step("exec-request-5")

@@ -12,7 +12,8 @@ from typing import Mapping, Sequence
 
 from formtools._execute.encode import Entry, File
 from formtools._forms.state import FormState
-from formtools._forms.model import Control, first_strong_direction
+from formtools._forms.model import Control
+from formtools._spec.unicode_classes import first_strong_direction
 from formtools._spec.microsyntax import ascii_lowercase, non_negative_integer
 
 __all__ = ["construct_entry_list", "directionality"]

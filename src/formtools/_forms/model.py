@@ -9,7 +9,6 @@ around it. Synthesis and execution then work on plain data, whatever parser buil
 from __future__ import annotations
 
 import itertools
-import unicodedata
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Callable, Iterator, Mapping
@@ -25,6 +24,7 @@ from formtools._spec.constants import (
     LISTED,
     READONLY_APPLIES,
 )
+from formtools._spec.unicode_classes import first_strong_direction
 from formtools._spec.microsyntax import (
     ASCII_WHITESPACE_RUNS,
     ascii_lowercase,
@@ -34,7 +34,7 @@ from formtools._spec.microsyntax import (
 from formtools._parse.document import Document
 
 __all__ = [
-    "Attributes", "Container", "Option", "Control", "Form", "display_size", "first_strong_direction", "forms_of",
+    "Attributes", "Container", "Option", "Control", "Form", "display_size", "forms_of",
     "placeholder_label_option",
 ]  # fmt: skip
 
@@ -363,17 +363,6 @@ def _defined_direction(value: str | None) -> bool:
 # are not in the document) and any element with a dir of its own (HTML, "auto
 # directionality"; measured against Chromium 156 by tests/test_browser_heldout_calls.py)
 _OWN_DIRECTION_TEXT = frozenset({"bdi", "script", "style", "textarea", "template"})
-
-
-def first_strong_direction(text: str) -> str | None:
-    """``ltr`` or ``rtl`` from the first character of ``text`` with a strong direction."""
-    for char in text:
-        kind = unicodedata.bidirectional(char)
-        if kind == "L":
-            return "ltr"
-        if kind in ("R", "AL"):
-            return "rtl"
-    return None
 
 
 def _text_direction(element: etree._Element, restore: Restore) -> str:

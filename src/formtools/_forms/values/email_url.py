@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from formtools._spec.unicode_classes import is_mark
 
 _HTML_SPACES = " \t\n\f\r"
 
@@ -191,7 +192,7 @@ def _idna_to_ascii(host: str, *, transitional: bool = False, strict: bool = Fals
                 return None
             out.append(label)
             continue
-        if unicodedata.category(label[0]).startswith("M"):
+        if is_mark(label[0]):
             return None
         if not _contextj_ok(label):
             return None
