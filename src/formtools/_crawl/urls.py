@@ -129,7 +129,7 @@ async def _fetch_all(
                 handover.put(await _fetch(client, url, options.max_bytes, origin))
 
         async with asyncio.TaskGroup() as pages:  # cancelled, it cancels its pages' tasks and waits
-            for line in listed_lines(listing):
+            for line in _listed_lines(listing):
                 if line is None:  # a piece of a line too long: the loop takes its turn (a
                     await asyncio.sleep(0)  # line without end, /dev/zero, can be stopped)
                     continue
@@ -152,7 +152,7 @@ async def _fetch_all(
 
 
 @dataclass(frozen=True)
-class ListedLine:
+class _ListedLine:
     """A line of a URL list: its ``number`` (from 1) and its ``text`` without the line break
     (LF or CR LF); of a line longer than :data:`MAX_URL_BYTES`, ``too_long`` is its length and
     ``text`` only what its output line shows of it (:class:`_Cut`)."""
@@ -162,7 +162,7 @@ class ListedLine:
     too_long: int = 0
 
 
-def listed_lines(listing: BinaryIO) -> Iterator[ListedLine | None]:
+def _listed_lines(listing: BinaryIO) -> Iterator[_ListedLine | None]:
     """The lines of a URL list, read a piece (:data:`_PIECE`) at a time, so that what is held
     stays within :data:`MAX_URL_BYTES` and a piece whatever the list holds (a line without end,
     no line break at all, ``/dev/zero``). A line too long is read to its end without being
@@ -176,14 +176,14 @@ def listed_lines(listing: BinaryIO) -> Iterator[ListedLine | None]:
             size += len(piece)
         text = _without_break(b"".join(pieces))
         if len(text) <= MAX_URL_BYTES:
-            yield ListedLine(number, text)
+            yield _ListedLine(number, text)
             continue
         cut = _Cut(b"".join(pieces))
         while piece and not piece.endswith(b"\n"):
             yield None
             piece = listing.readline(_PIECE)
             cut.add(piece)
-        yield ListedLine(number, cut.shown(), cut.length())
+        yield _ListedLine(number, cut.shown(), cut.length())
 
 
 def _without_break(line: bytes) -> bytes:
@@ -222,10 +222,10 @@ class _Cut:
         if self.after_at is None:
             return self.head
         scheme, separator, _ = self.head.partition(b"://")
-        return (scheme + separator if separator else b"") + self.after_at
+        return (scheme + separator if separator and b"@" not in scheme else b"") + self.after_at
 
 
-def _listed_url(line: ListedLine) -> tuple[str, str | None]:
+def _listed_url(line: _ListedLine) -> tuple[str, str | None]:
     """The URL on a line of the list, and why it cannot be fetched if it cannot be read: a
     line that is not UTF-8 is named with its bad bytes escaped (``\\xe9``), the same name on
     every run, so ``--resume`` finds its error line; a line too long by what it shows of its

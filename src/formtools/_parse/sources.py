@@ -21,7 +21,7 @@ from formtools._spec.mime import not_a_page, renders_as_html
 from formtools._spec.scheme import is_url
 from formtools.errors import NetworkError, SourceError, UsageProblem, shown
 
-__all__ = ["PageSource", "RawPage", "bounded_read", "document_of", "load_page", "opened", "read_page", "read_path", "read_standard_input"]
+__all__ = ["PageSource", "RawPage", "document_of", "load_page", "opened", "read_page", "read_path", "read_standard_input"]
 
 #: Everything the library takes as a page: markup (``str``; ``bytes`` decoded as a browser
 #: decodes them), a path, an open binary or text file, a URL object (``httpx.URL``,
@@ -79,7 +79,7 @@ def read_path(name: str, what: str, max_bytes: int) -> bytes:
     caller says what more than ``max_bytes`` means: a page, an upload have limits of their own)."""
     with opened(name, what) as file:
         try:
-            return bounded_read(file, max_bytes)
+            return _bounded_read(file, max_bytes)
         except OSError as error:
             raise SourceError(f"{name}: cannot read: {error.strerror or error}") from None
 
@@ -104,7 +104,7 @@ def opened(name: str, what: str) -> BinaryIO:
         raise SourceError(f"{name!r}: cannot read: {error}") from None
 
 
-def bounded_read(file: IO[bytes], max_bytes: int) -> bytes:
+def _bounded_read(file: IO[bytes], max_bytes: int) -> bytes:
     """At most ``max_bytes`` + 1 bytes of ``file``: /dev/zero or a FIFO never ends. A regular
     file is read whole when its size allows (``read(n)`` would first allocate n bytes: three
     times slower on a crawl's small pages)."""
