@@ -351,6 +351,89 @@ def test_a_url_list_line_that_is_no_url_is_an_error_line_and_the_batch_goes_on(
     assert len(out.read_text("utf-8").splitlines()) == 4
 
 
+def test_a_url_list_is_read_a_piece_at_a_time_and_a_line_too_long_is_its_one_error_line(tmp_path: Path) -> None:
+    """A URL list was read a line at a time, each line whole: a 60 MB line took 695 MB and came
+    back whole, twice, in its output line. Now a line longer than url::kMaxURLChars (2 MiB,
+    Chromium's longest URL) is one error line showing its start cut, without what comes before
+    its last ``@`` (a password), and the run goes on. Seeded lines around the limit (LF, CR LF,
+    no final line break, NUL bytes) each give their line, and the memory the run takes, traced,
+    stays under 48 MiB beside a 64 MiB line (read whole, it took more than twice that; what it
+    holds is the lines up to the limit, a few copies of one in flight)."""
+    import tracemalloc
+
+    MAX_URL_BYTES = 2 * 1024 * 1024  # url::kMaxURLChars, url/url_constants.h
+    rng = random.Random(2222)
+    written: list[bytes] = []  # each line as written, its break apart
+    breaks: list[bytes] = []
+    for _ in range(7):
+        length = MAX_URL_BYTES + rng.choice([-2, -1, 0, 1, 2, 4000])
+        prefix = rng.choice([b"ftp://x.example/", b"ftp://user:s3cret@x.example/", b"ftp://u:s3cret/", b"u:s3cret@x://"])
+        body = bytearray(rng.choice(b"abc\x00/") for _ in range(64)) * (length // 64 + 1)
+        line = (prefix + bytes(body))[:length]
+        if b"s3cret/" in prefix:  # a password that runs past the cut, then its "@"
+            line = line[: length - 8] + b"@host/ab"
+        written.append(line)
+        breaks.append(rng.choice([b"\n", b"\r\n"]))
+    written.insert(3, b"ftp://p:s3cret@" + b"w" * (64 * 2**20) + b"@x.example/tail")
+    breaks.insert(3, b"\n")
+    breaks[-1] = b""  # no final line break
+    listing = tmp_path / "urls.txt"
+    listing.write_bytes(b"".join(line + end for line, end in zip(written, breaks)))
+    out = tmp_path / "tools.jsonl"
+    # one line in flight at a time, the modules it loads loaded before the memory is traced
+    options = BatchOptions(jobs=1, fetch=FetchOptions(concurrency=1))
+    (tmp_path / "warm.txt").write_bytes(b"ftp://x.example/\n")
+    run_batch([], tmp_path / "warm.jsonl", urls=tmp_path / "warm.txt", options=options)
+    tracemalloc.start()
+    try:
+        run_batch([], out, urls=listing, options=options)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 48 * 2**20, f"{peak:,} bytes held"
+
+    records = {record["line"]: record for record in map(json.loads, out.read_text("utf-8").splitlines())}
+    assert sorted(records) == list(range(1, len(written) + 1))
+    for number, line in enumerate(written, 1):
+        record = records[number]
+        assert "s3cret" not in json.dumps(record), number
+        if len(line) <= MAX_URL_BYTES:  # read whole, and named as the line is
+            assert record["error"] == f"{record['url']}: not an http(s) URL", number
+            if b"s3cret" not in line:
+                assert record["url"] == line.decode(), number
+            continue
+        assert record["url"].endswith("…") and len(record["url"]) <= 200 + len("ftp://…"), number
+        assert record["error"] == (
+            f"{record['url']}: line {number} of the URL list is {len(line):,} bytes long, "
+            f"longer than {MAX_URL_BYTES:,}, the longest URL Chromium takes; not read"
+        ), number
+        start = record["url"].removesuffix("…").encode()  # its start, or its scheme and what follows its last "@"
+        after = line.rpartition(b"@")[2]
+        assert after.startswith(start) or after.startswith(start.partition(b"://")[2]) if b"@" in line else line.startswith(start), number
+
+
+def test_a_url_list_line_shows_no_password_however_it_is_written(tmp_path: Path) -> None:
+    """A list line's error quoted the line as written and left the password to the search for
+    URLs in a message, which looks for ``://`` and stops at a space: ``http:\\\\u:p@h/`` (a URL
+    the URL Standard reads) and an unparseable ``http:\\\\u:p@[::1/`` showed it in the error
+    line, the second in its ``url`` too (adv21). Seeded lines (slashes, backslashes, spaces and
+    tabs in the user name, hosts that parse or not): no password anywhere in the output."""
+    rng = random.Random(2205)
+    written = []
+    for number in range(40):
+        slashes = rng.choice(["//", "\\\\", "/\\", "\\/"])
+        user = rng.choice(["u", "a b", "c\td", ""])
+        host = rng.choice(["[::1", "h:99999", "exa mple.com", "127.0.0.1:1"])
+        written.append(f"{rng.choice(['http', 'HTTPS'])}:{slashes}{user}:s3cr{number}t@{host}/p")
+    listing = tmp_path / "urls.txt"
+    listing.write_text("\n".join(written))
+    out = tmp_path / "tools.jsonl"
+    run_batch([], out, urls=listing, options=BatchOptions(jobs=1, fetch=FetchOptions(timeout=5)))
+    text = out.read_text("utf-8")
+    assert len(text.splitlines()) == len(written)
+    assert "s3cr" not in text, [line for line in text.splitlines() if "s3cr" in line]
+
+
 class _Stalling(BaseHTTPRequestHandler):
     """/fast answers a page; /slow answers nothing until the test releases it."""
 
@@ -713,7 +796,7 @@ def test_prefilter_all_forms() -> None:
         (("https://example.com/",), "put URLs in a file for --urls"),
         (("x.html", "--profile", "nope"), "unknown profile"),
         (("--urls", "missing.txt"), "missing.txt: no such file"),
-        (("--urls", "."), "--urls: . is a directory, not a file"),  # said "no such file"
+        (("--urls", "."), "--urls: .: is a directory, not a list of URLs"),  # said "no such file"
     ],
 )
 def test_usage_mistakes_exit_2(tmp_path: Path, args: tuple[str, ...], message: str) -> None:

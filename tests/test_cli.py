@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import subprocess
@@ -12,8 +13,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 import formtools
+from formtools.cli import app
 from formtools.errors import ValidationError
 from tests.conftest import ENV, FIXTURES
 from tests.support.forkserve import formtools_command
@@ -84,6 +87,43 @@ def test_user_mistakes_get_one_line_and_exit_2(args: tuple[str, ...], message: s
     err = done.stderr.decode()
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
     assert done.stdout == b""
+
+
+def test_every_path_a_user_gives_is_read_as_a_stream_or_named_in_one_line(tmp_path: Path) -> None:
+    """One rule for every path a command reads (the page, ``--urls``, ``--input @``, ``--file``):
+    what opens is read as it comes, a pipe included (``--urls <(grep …)``, which said "no such
+    file or directory", as /dev/zero did); what does not is one line in the same words
+    (``--file`` said "cannot read the file: Is a directory", a page "no such file"). In this
+    process (the commands' own code, their errors as raised for the one line that prints them)."""
+    page = tmp_path / "page.html"
+    page.write_text(
+        "<form toolname=t tooldescription=d action=https://x.example/ method=post enctype=multipart/form-data>"
+        "<input name=q><input type=file name=f><button>go</button></form>"
+    )
+    uses = [  # (the arguments around the path, what it is read as, what a pipe brings, what it then prints)
+        (("extract", "PATH"), "a page", page.read_bytes(), b'"name":"t"'),
+        (("batch", "-j", "1", "--out", "-", "--urls", "PATH"), "a list of URLs", b"ftp://x.example/\n", b'"line":1'),
+        (("call", str(page), "t", "--dry-run", "--input", "@PATH"), "a JSON file", b'{"q": "piped"}', b"piped"),
+        (("call", str(page), "t", "--dry-run", "--input", "{}", "--file", "f=PATH"), "a file to upload", b"PIPED", b"PIPED"),
+    ]
+    directory = tmp_path / "a directory"
+    directory.mkdir()
+    for number, (around, what, piped, printed) in enumerate(uses):
+        for path, said in (
+            (tmp_path / f"missing{number}", "no such file or directory"),
+            (directory, f"is a directory, not {what}"),
+        ):
+            done = CliRunner().invoke(app, [arg.replace("PATH", str(path)) for arg in around])
+            assert isinstance(done.exception, formtools.SourceError), (around, done.output)
+            assert str(done.exception).endswith(f"{path}: {said}"), (around, done.exception)
+        fifo = tmp_path / f"pipe{number}"
+        os.mkfifo(fifo)
+        writer = threading.Thread(target=fifo.write_bytes, args=(piped,), daemon=True)
+        writer.start()
+        done = CliRunner().invoke(app, [arg.replace("PATH", str(fifo)) for arg in around])
+        if writer.is_alive():  # never opened: let the writer go
+            os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))
+        assert done.exit_code == 0 and printed in done.stdout_bytes, (around, done.exception, done.output)
 
 
 def test_an_input_nested_too_deep_is_one_line_and_exit_2(tmp_path: Path) -> None:
@@ -379,10 +419,7 @@ def test_openai_tools_are_portable_unless_a_profile_is_named() -> None:
     the docs said to add ``--profile portable``, which a newcomer does not know to. Now the
     default for that format; on every fixture page each function's parameters are in the
     webmcp#289 subset, and a profile named on the command line is still honoured."""
-    from typer.testing import CliRunner
-
     from formtools._spec.schema_subset import subset_violations
-    from formtools.cli import app
 
     runner = CliRunner()
     outside: list[str] = []

@@ -66,7 +66,7 @@ def test_input_from_a_file_and_its_mistakes(tmp_path: Path) -> None:
     assert run("validate", str(SEARCH), "site_search", "--input", f"@{arguments}").returncode == 0
     missing = run("validate", str(SEARCH), "site_search", "--input", "@nope.json")
     assert missing.returncode == 2
-    assert missing.stderr.decode() == "formtools: error: --input: nope.json: no such file\n"
+    assert missing.stderr.decode() == "formtools: error: --input: nope.json: no such file or directory\n"
     with_bom = tmp_path / "bom.json"  # as Notepad saves it: "Unexpected UTF-8 BOM (decode using utf-8-sig)"
     with_bom.write_bytes(b'\xef\xbb\xbf{"q": "milk"}')
     assert run("validate", str(SEARCH), "site_search", "--input", f"@{with_bom}").returncode == 0

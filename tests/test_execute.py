@@ -215,7 +215,7 @@ def test_cli_sends_files_and_reports_an_unreadable_one(site: TestSite, tmp_path)
     body = site.submissions()[0].body
     assert b'name="doc"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nfile body\r\n' in body
     missing = run_cli("call", url, "upload", "--file", f"doc={tmp_path / 'nope.txt'}")
-    assert missing.returncode == 2 and b"nope.txt: cannot read the file" in missing.stderr
+    assert missing.returncode == 2 and b"nope.txt: no such file or directory" in missing.stderr
     assert len(site.submissions()) == 1
 
 

@@ -1170,3 +1170,20 @@ def test_an_allowed_host_that_is_no_host_name_is_a_one_line_error() -> None:
     assert result.returncode == 2, result.stderr
     assert "--allowed-host" in result.stderr and "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def test_a_page_to_serve_that_is_no_regular_file_is_named_so(tmp_path: Path) -> None:
+    """``serve`` reads its pages again at every refresh, so it serves files and directories of
+    them; a pipe or a device given as a page was "no such file or directory", the words the
+    other commands now keep for a path where nothing is (the one path rule)."""
+    from formtools import SourceError
+    from formtools.mcp import load_pages
+
+    fifo = tmp_path / "page.html"
+    os.mkfifo(fifo)
+    for path, said in ((fifo, "not a regular file: serve reads its pages again at every refresh"),
+                       ("/dev/null", "not a regular file: serve reads its pages again at every refresh"),
+                       (tmp_path / "gone.html", "no such file or directory")):
+        with pytest.raises(SourceError) as refused:
+            load_pages([str(path)], base_url="https://x.example/")
+        assert str(refused.value) == f"{path}: {said}"

@@ -248,3 +248,29 @@ def test_a_limit_of_any_size_is_a_limit_and_no_crash(site: LocalSite) -> None:
     )
     err = done.stderr.decode()
     assert done.returncode == 2 and err.count("\n") == 1 and BEYOND in err and "Traceback" not in err, err
+
+
+def test_the_files_of_a_call_are_read_within_the_upload_limit_together(tmp_path: Path) -> None:
+    """A call read the files it attaches whole (``--file f=/dev/zero`` took memory without end,
+    adv21). Now what the files given by path hold together is at most the upload limit (100
+    MiB, README "Limits"): the file that goes beyond it is one line naming it and the limit,
+    read no further. Seeded: a first file of a drawn size, a second (sparse) that with it is one
+    byte too many; then /dev/zero alone."""
+    limit = 100 * 2**20
+    rng = random.Random(2203)
+    page = (
+        "<form toolname=t tooldescription=d action=https://x.example/ method=post enctype=multipart/form-data>"
+        "<input type=file name=f multiple><button>go</button></form>"
+    )
+    (tool,) = formtools.extract_tools(page)
+    first, second = tmp_path / "first.bin", tmp_path / "second.bin"
+    first.write_bytes(rng.randbytes(rng.randrange(1, 1 << 16)))
+    with second.open("wb") as sparse:
+        sparse.truncate(limit + 1 - first.stat().st_size)
+    beyond = f"the call's files are larger than {limit:,} bytes together, the upload limit; not read"
+    for files, named in (([first, second], second), ([str(first), "/dev/zero"], "/dev/zero")):
+        with pytest.raises(formtools.SourceError) as refused:
+            formtools.prepare_call(tool, {}, files={"f": files})
+        assert str(refused.value) == f"{named}: {beyond}"
+    prepared = formtools.prepare_call(tool, {}, files={"f": [first]})  # under the limit: attached
+    assert prepared.request is not None and first.read_bytes() in prepared.request.body

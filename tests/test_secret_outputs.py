@@ -416,6 +416,44 @@ def test_urls_are_found_in_a_message_in_linear_time_and_each_ones_credentials_go
         assert secret not in shown_in_text(text), text
 
 
+def test_a_url_is_shown_as_written_but_for_its_user_name_and_password() -> None:
+    """``shown`` (every message and crawl line naming a URL) gave the parsed ``href`` of a URL
+    with credentials, another spelling of it: ``HTTP:\\\\h`` became ``http://h/``, and since a
+    message's URL ends at a space, ``http://u:p@exa mple.com/`` came out ``http://exa/
+    mple.com/`` and a list line's escaped ``\\xe9`` the path ``/xe9`` (adv21). Seeded URLs as
+    people write them (scheme case, slashes and backslashes, tabs, spaces, ``@`` after the
+    host, escapes): each is shown as written without its user information, and what is shown
+    parses (ada, the URL Standard) to the URL without credentials."""
+    import ada_url
+
+    from formtools.errors import shown, shown_in_text
+
+    pick = random.Random(2204)
+    tried = 0
+    for number in range(300):
+        secret = f"s3cr{number}t"
+        scheme = pick.choice(["http", "HTTPS", "hTtp", "ftp", "ws", "foo", "git+ssh"])
+        special = scheme.lower() in ("http", "https", "ftp", "ws")
+        slashes = pick.choice(["//", "\\\\", "/\\", "", "///", "/\t/"] if special else ["//"])
+        user = pick.choice(["user", "", "a@b", "u\tv", "x%40y"])
+        host = pick.choice(["host.example", "127.0.0.1:8080", "[::1]", "exa\tmple.com", "xn--fa-hia.de"])
+        rest = pick.choice(["", "/", "/a b", "/caf\\xe9", "/p@x?q=a@b#f@g", "?@", "#x", "/\\xe9 z"])
+        written = f"{scheme}:{slashes}{user}:{secret}@{host}{rest}"
+        try:
+            parsed = ada_url.URL(written)
+        except ValueError:
+            continue
+        if not (parsed.username or parsed.password):
+            continue
+        tried += 1
+        parsed.username, parsed.password = "", ""
+        assert shown(written) == f"{scheme}:{slashes}{host}{rest}", written
+        assert ada_url.URL(shown(written)).href == parsed.href, written
+        if slashes == "//" and not any(c.isspace() for c in user + host):  # a URL a message's words hold
+            assert shown_in_text(f"at {written}: refused") == f"at {scheme}:{slashes}{host}{rest}: refused", written
+    assert tried > 150
+
+
 @pytest.mark.parametrize("target", ["javascript:alert(1)", "data:text/html,x", "http://[oops"])
 def test_a_short_secret_in_a_submission_that_redirects_nowhere_stays_out_of_the_reason(target: str) -> None:
     """A GET submission whose answer redirects where Chromium does not go completes without a

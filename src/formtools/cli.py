@@ -258,7 +258,8 @@ def lint(
 def _tool_input(text: str) -> object:
     """``--input``: JSON text, ``@path`` to a JSON file, or ``@-`` for standard input."""
     from formtools._execute.validate import MAX_INPUT_DEPTH
-    from formtools._parse.sources import read_page
+    from formtools._parse.sources import read_path, read_standard_input
+    from formtools._spec.limits import check_page_size
     from formtools._spec.jsjson import loads, nests_deeper
 
     source = "--input"
@@ -266,7 +267,8 @@ def _tool_input(text: str) -> object:
         source = text[1:]
         try:
             # within the page size limit, as @- always was (@/dev/zero took memory without end)
-            raw = read_page(source if source == "-" else Path(source)).body
+            raw = read_standard_input() if source == "-" else read_path(source, "a JSON file", MAX_PAGE_BYTES)
+            check_page_size(raw, source)
             # a byte order mark, which Windows editors write, is no part of the JSON (RFC 8259 §8.1)
             text = raw.decode("utf-8").removeprefix("\ufeff")
         except SourceError as error:  # standard input's messages name it already
@@ -638,7 +640,7 @@ def batch(
         typer.Argument(help="Directories (searched for *.html, *.htm), HTML files, WARC or WARC.gz files."),
     ] = None,
     urls: Annotated[
-        Optional[Path], typer.Option("--urls", help="A text file of http(s) URLs to fetch, one a line.")
+        Optional[Path], typer.Option("--urls", help="A file (or pipe) of http(s) URLs to fetch, one a line, each at most 2 MiB.")
     ] = None,
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", min=0, help="Worker processes (0: one per core).")

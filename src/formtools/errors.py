@@ -84,16 +84,47 @@ def shown(url: str) -> str:
         # No parser says where the user info of a URL that does not parse ends, and a password
         # may hold "@", "/", "?" or "#": everything up to the last "@" goes (splitting at the
         # first "@", or looking only before the first "/", showed "ss@…" of "pa@ss", or all of
-        # "pa/ss")
-        scheme, sep, rest = url.partition("://")
-        if sep and "@" in rest:
-            return f"{scheme}://{rest.rpartition('@')[2]}"
+        # "pa/ss"), after the scheme and the slashes as written (a URL written
+        # ``http:\\u:p@[::1`` kept its password when only "://" was looked for)
+        start = _SCHEME_AND_SLASHES.match(url)
+        if start is not None and "@" in url[start.end() :]:
+            return url[: start.end()] + url.rpartition("@")[2]
         return url
     if not (parsed.username or parsed.password):
         return url  # as written: a name (a crawl's page, a message's URL) stays what it was
-    parsed.username = ""
-    parsed.password = ""
-    return parsed.href
+    return _without_user_info(url, special=parsed.protocol in _SPECIAL_SCHEMES)
+
+
+#: a URL's scheme, its ``:`` and the slashes and backslashes after it, as written (leading
+#: spaces and C0 controls, which the URL parser strips, included; and what only looks like a
+#: scheme, ``+x+y:`` out of a message's ``b'+x+y://u:p@h``, which no parser reads)
+_SCHEME_AND_SLASHES = re.compile(r"[\x00-\x20]*[a-zA-Z0-9+.\-]*:[/\\\t\n\r]*")
+
+#: the URL Standard's special schemes, whose authority may follow any number of ``/`` and ``\``
+_SPECIAL_SCHEMES = frozenset({"ftp:", "file:", "http:", "https:", "ws:", "wss:"})
+
+
+def _without_user_info(url: str, *, special: bool) -> str:
+    """``url``, which the URL Standard parses with a user name or password, as written but for
+    them: its parsed ``href`` (what this gave) is another spelling of the URL, and of the part
+    of a message a URL ends at the first space (``exa mple`` became ``http://exa/ mple``, an
+    escaped ``\\xe9`` the path ``/xe9``). The parser's own steps find them: the authority
+    starts after the scheme's ``:`` and its slashes (any run of ``/`` and ``\\`` for a special
+    scheme, ``//`` for another), ends at ``/``, ``?``, ``#`` (or ``\\``, special), and its user
+    information is everything before its last ``@``; tabs and newlines, which the parser
+    removes, are passed over."""
+    start = url.index(":") + 1
+    if special:
+        while url[start] in "/\\\t\n\r":
+            start += 1
+    else:
+        slashes = 0
+        while slashes < 2:
+            slashes += url[start] == "/"
+            start += 1
+    ends = "/?#\\" if special else "/?#"
+    end = next((i for i in range(start, len(url)) if url[i] in ends), len(url))
+    return url[:start] + url[url.rindex("@", start, end) + 1 :]
 
 
 #: a URL in a text (a message quoting one), up to a space or a quote. A match starts only where

@@ -157,6 +157,8 @@ def _sources(arguments: Sequence[str], base_url: str | None) -> list[tuple[str, 
             pairs = [(p, p.relative_to(path).as_posix()) for p in files]
         elif path.is_file():
             pairs = [(path, path.name)]
+        elif path.exists():  # a pipe or a device: read once, it has no page for the next refresh
+            raise SourceError(f"{argument}: not a regular file: serve reads its pages again at every refresh")
         else:
             raise SourceError(f"{argument}: no such file or directory")
         if base_url is None:

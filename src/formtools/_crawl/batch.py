@@ -612,7 +612,7 @@ def _named(inputs: Sequence[str]) -> list[Input]:
 
 def _pages(
     inputs: Sequence[str],
-    urls: Path | None,
+    urls: BinaryIO | None,
     done: Resumed,
     fetch: FetchOptions,
     all_forms: bool,
@@ -648,6 +648,24 @@ def _pages(
 
 
 # --- the run --------------------------------------------------------------------------------
+
+
+@contextmanager
+def _opened_list(urls: Path | None) -> Iterator[BinaryIO | None]:
+    """The URL list open, read as it comes (a file, a pipe: ``--urls <(grep …)``, a device),
+    or one line naming why it cannot be, by the rule of every path a user gives
+    (:func:`~formtools._parse.sources.opened`)."""
+    if urls is None:
+        yield None
+        return
+    from formtools._parse.sources import opened
+
+    try:
+        listing = opened(str(urls), "a list of URLs")
+    except SourceError as error:
+        raise SourceError(f"--urls: {error}") from None
+    with listing:
+        yield listing
 
 
 def _refuse_missing_inputs(inputs: Sequence[str]) -> None:
@@ -958,10 +976,6 @@ def run_batch(
                 f"{name}: batch reads files, directories and WARC files; put URLs in a file for --urls"
             )
     _refuse_missing_inputs(inputs)
-    if urls is not None and urls.is_dir():
-        raise UsageProblem(f"--urls: {urls} is a directory, not a file")
-    if urls is not None and not urls.is_file():
-        raise SourceError(f"{urls}: no such file or directory")
     if isinstance(out, Path) and not out.parent.is_dir():
         raise UsageProblem(f"--out: {out.parent}: no such directory")
     if isinstance(out, Path) and out.is_dir():
@@ -976,6 +990,7 @@ def run_batch(
     max_bytes = options.fetch.max_bytes
 
     with (
+        _opened_list(urls) as listing,  # before the output: a list that cannot be read changes nothing
         holdable(),
         (
             out.open("a" if options.resume else "w", encoding="utf-8")
@@ -1029,7 +1044,7 @@ def run_batch(
             limits = (options.profile, options.all_forms, max_bytes, options.page_time_limit)
             emit(_spanned(archive, workers, limits, 2 * jobs))
 
-        items = _pages(inputs, urls, done, options.fetch, options.all_forms, jobs == 1, workers.start)
+        items = _pages(inputs, listing, done, options.fetch, options.all_forms, jobs == 1, workers.start)
         try:
             for item in items:
                 if isinstance(item, _Spans):

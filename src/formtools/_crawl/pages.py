@@ -114,7 +114,12 @@ class Unreadable:
     origin: Origin = Origin()
 
     def __post_init__(self) -> None:
-        """Named as :class:`Page` names it, and the message quoting its URL likewise."""
+        """Named as :class:`Page` names it, and the message quoting its URL likewise: the URL
+        as the list wrote it is replaced by its shown name first (a message's URLs are found by
+        their ``://`` and end at a space, so ``http:\\\\u:p@h`` or a space in the user name
+        left the password in the message)."""
         if self.key == "url":
-            object.__setattr__(self, "name", shown(self.name))
+            named = shown(self.name)
+            object.__setattr__(self, "error", self.error.replace(self.name, named))
+            object.__setattr__(self, "name", named)
         object.__setattr__(self, "error", shown_in_text(self.error))

@@ -10,9 +10,9 @@ import threading
 from collections import defaultdict
 from collections.abc import Callable, Coroutine, Iterator
 from contextlib import suppress
-from pathlib import Path
+from dataclasses import dataclass
 from queue import SimpleQueue
-from typing import Any
+from typing import Any, BinaryIO
 
 from formtools._net import AsyncFetcher, FetchError, FetchPolicy, TooLarge
 
@@ -23,13 +23,25 @@ from formtools._spec.scheme import is_url
 from formtools._spec.url import parse
 from formtools.errors import shown
 
-__all__ = ["fetched"]
+__all__ = ["MAX_URL_BYTES", "fetched"]
+
+#: The longest line of a URL list read as a URL, in bytes (its line break not counted): 2 MiB,
+#: Chromium's ``url::kMaxURLChars`` (url/url_constants.h, "Max GURL length passed between
+#: processes"), beyond which it navigates nowhere. A line was read whole: one of 60 MB took
+#: 695 MB and came back twice, whole, in its output line.
+MAX_URL_BYTES = 2 * 1024 * 1024
+
+#: The most bytes one read of the list takes (a line comes a piece at a time)
+_PIECE = 1 << 16
+
+#: The bytes of a line too long that its output line shows
+_SHOWN = 200
 
 _END = object()
 
 
 def fetched(
-    listing: Path, done: Resumed, options: FetchOptions
+    listing: BinaryIO, done: Resumed, options: FetchOptions
 ) -> Iterator[Page | Unreadable]:
     """The pages of a URL list, fetched by an asyncio loop in a thread, in completion order.
 
@@ -98,7 +110,7 @@ def _cancel(loop: asyncio.AbstractEventLoop, fetching: list[Coroutine[Any, Any, 
 
 
 async def _fetch_all(
-    listing: Path,
+    listing: BinaryIO,
     done: Resumed,
     options: FetchOptions,
     handover: SimpleQueue[Any],
@@ -117,35 +129,118 @@ async def _fetch_all(
                 handover.put(await _fetch(client, url, options.max_bytes, origin))
 
         async with asyncio.TaskGroup() as pages:  # cancelled, it cancels its pages' tasks and waits
-            with listing.open("rb") as lines:
-                for number, line in enumerate(lines, 1):
-                    url, problem = _listed_url(line, number)
-                    origin = Origin(line=number)
-                    if not url or url.startswith("#") or done.has("url", shown(url), origin):
-                        continue
-                    if problem is None:
-                        # per host: the host the URL Standard parses, where the fetch connects
-                        # (urllib's netloc made user@host, host:080 and 0x7f.1 other hosts)
-                        parsed = parse(url)
-                        if parsed is None and is_url(url):
-                            problem = f"{url}: not a valid URL (the URL Standard's parser refuses it)"
-                        host = url if parsed is None else parsed.hostname  # no host: _fetch names why
-                    await slots.acquire()
-                    if problem is not None:
-                        handover.put(Unreadable("url", url, problem, origin=origin))
-                        continue
-                    pages.create_task(one(url, host, origin))
+            for line in _listed_lines(listing):
+                if line is None:  # a piece of a line too long: the loop takes its turn (a
+                    await asyncio.sleep(0)  # line without end, /dev/zero, can be stopped)
+                    continue
+                url, problem = _listed_url(line)
+                origin = Origin(line=line.number)
+                if not url or url.startswith("#") or done.has("url", shown(url), origin):
+                    continue
+                if problem is None:
+                    # per host: the host the URL Standard parses, where the fetch connects
+                    # (urllib's netloc made user@host, host:080 and 0x7f.1 other hosts)
+                    parsed = parse(url)
+                    if parsed is None and is_url(url):
+                        problem = f"{url}: not a valid URL (the URL Standard's parser refuses it)"
+                    host = url if parsed is None else parsed.hostname  # no host: _fetch names why
+                await slots.acquire()
+                if problem is not None:
+                    handover.put(Unreadable("url", url, problem, origin=origin))
+                    continue
+                pages.create_task(one(url, host, origin))
 
 
-def _listed_url(line: bytes, number: int) -> tuple[str, str | None]:
+@dataclass(frozen=True)
+class _ListedLine:
+    """A line of a URL list: its ``number`` (from 1) and its ``text`` without the line break
+    (LF or CR LF); of a line longer than :data:`MAX_URL_BYTES`, ``too_long`` is its length and
+    ``text`` only what its output line shows of it (:class:`_Cut`)."""
+
+    number: int
+    text: bytes
+    too_long: int = 0
+
+
+def _listed_lines(listing: BinaryIO) -> Iterator[_ListedLine | None]:
+    """The lines of a URL list, read a piece (:data:`_PIECE`) at a time, so that what is held
+    stays within :data:`MAX_URL_BYTES` and a piece whatever the list holds (a line without end,
+    no line break at all, ``/dev/zero``). A line too long is read to its end without being
+    kept, one ``None`` for each piece of it (the caller's turn to let others run)."""
+    number = 0
+    while piece := listing.readline(_PIECE):
+        number += 1
+        pieces, size = [piece], len(piece)
+        while not piece.endswith(b"\n") and size <= MAX_URL_BYTES + 2 and (piece := listing.readline(_PIECE)):
+            pieces.append(piece)
+            size += len(piece)
+        text = _without_break(b"".join(pieces))
+        if len(text) <= MAX_URL_BYTES:
+            yield _ListedLine(number, text)
+            continue
+        cut = _Cut(b"".join(pieces))
+        while piece and not piece.endswith(b"\n"):
+            yield None
+            piece = listing.readline(_PIECE)
+            cut.add(piece)
+        yield _ListedLine(number, cut.shown(), cut.length())
+
+
+def _without_break(line: bytes) -> bytes:
+    """``line`` without its line break: LF or CR LF."""
+    return line.removesuffix(b"\n").removesuffix(b"\r") if line.endswith(b"\n") else line
+
+
+class _Cut:
+    """What a line too long shows, gathered a piece at a time: its first :data:`_SHOWN` bytes,
+    or, when it holds an ``@``, its scheme and the first bytes after its last ``@``. A line
+    this long is no URL any parser reads, so whatever comes before its last ``@`` may be a user
+    name and password (as :func:`~formtools.errors.shown` takes them from a URL that does not
+    parse), and only the whole line says where that is."""
+
+    def __init__(self, start: bytes) -> None:
+        self.head = start[:_SHOWN]
+        self.size = 0
+        self.end = b""  # the last two bytes read: the line break, once read
+        self.after_at: bytes | None = None
+        self.add(start)
+
+    def add(self, piece: bytes) -> None:
+        self.size += len(piece)
+        self.end = (self.end + piece)[-2:]
+        at = piece.rfind(b"@")
+        if at >= 0:
+            self.after_at = piece[at + 1 : at + 1 + _SHOWN]
+        elif self.after_at is not None and len(self.after_at) < _SHOWN:
+            self.after_at += piece[: _SHOWN - len(self.after_at)]
+
+    def length(self) -> int:
+        """The line's bytes, its line break not counted."""
+        return self.size - (len(self.end) - len(_without_break(self.end)))
+
+    def shown(self) -> bytes:
+        if self.after_at is None:
+            return self.head
+        scheme, separator, _ = self.head.partition(b"://")
+        return (scheme + separator if separator and b"@" not in scheme else b"") + self.after_at
+
+
+def _listed_url(line: _ListedLine) -> tuple[str, str | None]:
     """The URL on a line of the list, and why it cannot be fetched if it cannot be read: a
     line that is not UTF-8 is named with its bad bytes escaped (``\\xe9``), the same name on
-    every run, so ``--resume`` finds its error line."""
+    every run, so ``--resume`` finds its error line; a line too long by what it shows of its
+    start, cut (``…``)."""
+    if line.too_long:
+        shown = _without_break(line.text).decode("utf-8", "backslashreplace").strip() + "…"
+        return shown, (
+            f"{shown}: line {line.number} of the URL list is {line.too_long:,} bytes long, longer than "
+            f"{MAX_URL_BYTES:,}, the longest URL Chromium takes; not read"
+        )
     try:
-        return line.decode("utf-8").strip(), None
+        return line.text.decode("utf-8").strip(), None
     except UnicodeDecodeError:
-        url = line.decode("utf-8", "backslashreplace").strip()
-        return url, f"{url}: line {number} of the URL list is not UTF-8"
+        url = line.text.decode("utf-8", "backslashreplace").strip()
+        return url, f"{url}: line {line.number} of the URL list is not UTF-8"
 
 
 async def _fetch(client: AsyncFetcher, url: str, max_bytes: int, origin: Origin) -> Page | Unreadable:

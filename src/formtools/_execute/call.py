@@ -48,7 +48,9 @@ from formtools._synth.hints import hints_of
 from formtools._synth.parameters import parameters_of
 from formtools._synth.tool import Tool, require_tool
 from formtools._forms.validity import invalid_controls
+from formtools._parse.sources import read_path
 from formtools._spec.encoding import form_encoding
+from formtools._spec.limits import MAX_UPLOAD_BYTES
 from formtools._spec.microsyntax import pattern_budget
 from formtools.errors import InputError, NoSubmitButton, Problem, SendError, SourceError, SubmissionError, UsageProblem, ValidationError
 
@@ -244,16 +246,32 @@ def _boundary(boundary: Any) -> str:
     return boundary
 
 
-def _file(source: FileSource) -> File:
-    if isinstance(source, File):
-        return source
+def _files_read(sources: Mapping[str, Sequence[FileSource]]) -> dict[str, list[File]]:
+    """Each name's files, those given by path read within :data:`MAX_UPLOAD_BYTES` together:
+    ``/dev/zero`` or a file larger than the rest of the budget is one line naming the file and
+    the limit, and nothing is read beyond it."""
+    left = MAX_UPLOAD_BYTES
+    chosen: dict[str, list[File]] = {}
+    for name, given in sources.items():
+        files = chosen[name] = []
+        for source in given:
+            if isinstance(source, File):
+                files.append(source)
+            else:
+                files.append(_file(source, left))
+                left -= len(files[-1].data)
+    return chosen
+
+
+def _file(source: str | PathLike[str], most: int) -> File:
+    """The file at ``source`` as an upload, refused beyond ``most`` bytes (what the upload limit
+    leaves of it)."""
     path = Path(source)
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise SourceError(f"{path}: cannot read the file: {error.strerror or error}") from None
-    except ValueError as error:  # a NUL in the name, which no file name holds
-        raise SourceError(f"{str(path)!r}: cannot read the file: {error}") from None
+    data = read_path(str(path), "a file to upload", most)
+    if len(data) > most:
+        raise SourceError(
+            f"{path}: the call's files are larger than {MAX_UPLOAD_BYTES:,} bytes together, the upload limit; not read"
+        )
     content_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
     return File(filename=path.name, content_type=content_type, data=data)
 
@@ -305,7 +323,7 @@ def prepare_call(
         filled = fill(tool.form, tool_input, state, profile=tool.profile)
         sources = _file_sources(files)
         check_file_names(tool.form, sources)
-        chosen = {name: [_file(f) for f in given] for name, given in sources.items()}
+        chosen = _files_read(sources)
         if not skip_validation and not problems:
             # a file input's files are the call's (files=), not the form state's: a required one
             # given a file is not missing

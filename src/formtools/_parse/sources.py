@@ -12,7 +12,7 @@ import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, AnyStr, Union
+from typing import IO, Any, AnyStr, BinaryIO, Union
 
 from formtools._parse import parse_html
 from formtools._parse.document import Document, Parser, is_tree
@@ -21,7 +21,7 @@ from formtools._spec.mime import not_a_page, renders_as_html
 from formtools._spec.scheme import is_url
 from formtools.errors import NetworkError, SourceError, UsageProblem, shown
 
-__all__ = ["PageSource", "RawPage", "document_of", "load_page", "read_page", "read_standard_input"]
+__all__ = ["PageSource", "RawPage", "document_of", "load_page", "opened", "read_page", "read_path", "read_standard_input"]
 
 #: Everything the library takes as a page: markup (``str``; ``bytes`` decoded as a browser
 #: decodes them), a path, an open binary or text file, a URL object (``httpx.URL``,
@@ -69,20 +69,39 @@ def read_page(
         return RawPage(read_standard_input(max_bytes), base_url, None, "<stdin>")
     if is_url(text):
         return _fetch(text, timeout, max_bytes)
-    path = Path(text)
-    try:
-        with path.open("rb") as file:
-            body = _bounded_read(file, max_bytes)
-    except FileNotFoundError:
-        raise SourceError(f"{text}: no such file") from None
-    except IsADirectoryError:
-        raise SourceError(f"{text}: is a directory, not a page") from None
-    except OSError as error:
-        raise SourceError(f"{text}: cannot read: {error.strerror or error}") from None
-    except ValueError as error:  # a NUL in the name, which no file name holds
-        raise SourceError(f"{text!r}: cannot read: {error}") from None
+    body = read_path(text, "a page", max_bytes)
     check_page_size(body, text, max_bytes)
-    return RawPage(body, base_url or path.resolve().as_uri(), None, text)
+    return RawPage(body, base_url or Path(text).resolve().as_uri(), None, text)
+
+
+def read_path(name: str, what: str, max_bytes: int) -> bytes:
+    """At most ``max_bytes`` + 1 bytes of the path ``name``, :func:`opened` as ``what`` (the
+    caller says what more than ``max_bytes`` means: a page, an upload have limits of their own)."""
+    with opened(name, what) as file:
+        try:
+            return _bounded_read(file, max_bytes)
+        except OSError as error:
+            raise SourceError(f"{name}: cannot read: {error.strerror or error}") from None
+
+
+def opened(name: str, what: str) -> BinaryIO:
+    """The path ``name`` opened to be read as ``what`` (``"a page"``, ``"a list of URLs"``…):
+    the one rule of every path a user hands formtools. Whatever opens is read as a stream, each
+    reader within its own limit: a file, a pipe (``--urls <(grep …)``), a socket, a device
+    (``/dev/null`` is empty, ``/dev/zero`` reaches the limit); whatever does not is one line that
+    names what it is. Each option had its own test and words: ``--urls`` took a FIFO or
+    ``/dev/zero`` for "no such file or directory", ``--file`` said "cannot read the file: Is a
+    directory", a page "no such file"."""
+    try:
+        return open(name, "rb")
+    except (FileNotFoundError, NotADirectoryError):
+        raise SourceError(f"{name}: no such file or directory") from None
+    except IsADirectoryError:
+        raise SourceError(f"{name}: is a directory, not {what}") from None
+    except OSError as error:
+        raise SourceError(f"{name}: cannot read: {error.strerror or error}") from None
+    except ValueError as error:  # a NUL in the name, which no file name holds
+        raise SourceError(f"{name!r}: cannot read: {error}") from None
 
 
 def _bounded_read(file: IO[bytes], max_bytes: int) -> bytes:

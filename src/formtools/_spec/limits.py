@@ -17,12 +17,19 @@ from __future__ import annotations
 
 from formtools.errors import SourceError
 
-__all__ = ["MAX_PAGE_BYTES", "check_page_size", "page_size", "too_large"]
+__all__ = ["MAX_PAGE_BYTES", "MAX_UPLOAD_BYTES", "check_page_size", "page_size", "too_large"]
 
 #: The largest page (and submission answer) formtools reads, in bytes: 10 MiB, ten times the
 #: record Common Crawl keeps and far above any form page's; a page of this size parses in a
 #: tenth of a second to a few seconds.
 MAX_PAGE_BYTES = 10 * 2**20
+
+#: The most bytes the files of one call, read from their paths, hold together: 100 MiB. Chromium
+#: posts a file of any size, streamed from disk; formtools builds the request whole (the dry run
+#: prints its exact bytes, and the redirects of a 307 send them again), so a path it reads is
+#: bounded, the total of a call's files rather than each (``--file f=/dev/zero`` took memory
+#: without end). A :class:`~formtools.File` a caller built is in memory already and not counted.
+MAX_UPLOAD_BYTES = 100 * 2**20
 
 
 def too_large(name: str, limit: int = MAX_PAGE_BYTES) -> str:
