@@ -84,7 +84,7 @@ from formtools._parse.scan import (
     out_of_reach,
     tree_facts,
 )
-from formtools._spec.constants import ASCII_WHITESPACE, LISTED
+from formtools._spec.constants import ASCII_WHITESPACE, CALL_EVENT_HANDLERS, LISTED
 from formtools._spec.encoding import encoding_name
 from formtools._spec.microsyntax import ASCII_WHITESPACE_RUNS, ascii_lowercase
 from formtools._parse.document import (
@@ -173,6 +173,8 @@ def _decoded(markup: bytes, settled: Settled) -> bytes:
 
 _SVG = "http://www.w3.org/2000/svg"
 _HTML_POINTS = frozenset({"foreignObject", "desc", "title"})  # SVG's HTML integration points
+#: what forms_of reads of an SVG element: its id and dir, and the handlers a call sets off
+_FOREIGN_READ = ("id", "dir", *CALL_EVENT_HANDLERS)
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _TABLE_PARTS = frozenset({"table", "tbody", "thead", "tfoot", "tr", "colgroup"})
 # Elements a copy keeps even where their text is not read: what forms_of looks at. Others (and
@@ -827,7 +829,7 @@ class _Page(PointerScan):
                 element = etree.SubElement(
                     parent,
                     f"{{{_SVG}}}{tag}",
-                    {name: self._text(attributes[name] or "") for name in ("id", "dir")
+                    {name: self._text(attributes[name] or "") for name in _FOREIGN_READ
                      if name in attributes},
                 )  # fmt: skip
                 if child.first_child is not None:
@@ -843,6 +845,7 @@ class _Page(PointerScan):
                 and child.id is None
                 and "dir" not in (attrs := child.attrs)
                 and "hidden" not in attrs  # hides the controls in it from the person (Control.unseen)
+                and not _carries_handler(attrs)
             ):
                 if child.first_child is not None:
                     self._children(child, parent, "html", None, form, False, True)
@@ -945,7 +948,7 @@ class _Page(PointerScan):
         headings' parents: :meth:`_looked_at`), all of them HTML elements outside selects and templates.
         Each copy walks up only to the first such ancestor already stubbed."""
         html = self.tree.root
-        kept = ("dir", "hidden")  # dirname's last resort; what hides the whole page
+        kept = ("dir", "hidden", *CALL_EVENT_HANDLERS)  # dirname's last resort; what hides the whole page; handlers
         attributes = {}
         if html is not None and any(name in html.attrs for name in kept):
             attributes = {name: value for name, value in self._attributes(html).items() if name in kept}
@@ -987,8 +990,15 @@ class _Page(PointerScan):
             or (tag == "legend" and getattr(element.parent, "tag", None) == "fieldset")
             or "dir" in (attrs := element.attrs)
             or "hidden" in attrs
+            or _carries_handler(attrs)
             or element.mem_id in self.heading_parents
         )
+
+
+def _carries_handler(attributes: Any) -> bool:
+    """Whether an element has one of the handlers a call sets off, which forms_of reads on
+    every ancestor of a form and of a control (``CALL_EVENT_HANDLERS``)."""
+    return any(name in attributes for name in CALL_EVENT_HANDLERS)
 
 
 class _OpenTags:
