@@ -297,6 +297,7 @@ class _Page(PointerScan):
         self.list_ids: set[str] = set()  # ids named by list=
         self.heading_parents: set[int] = set()  # parents of the section headings copied
         self.headings_before: dict[int, LexborNode | None] = {}  # sibling → nearest heading before it
+        self.headings_from: dict[int, LexborNode | None] = {}  # ancestor → what _headings_from finds
         self.above = tree_facts()
 
     def _marked(self) -> bytes:
@@ -682,18 +683,34 @@ class _Page(PointerScan):
         comes before the earlier siblings of its own ancestors: forms_of takes it, with its
         text (the form's own included), which the skeleton cannot copy around the form, so
         such a page goes to html5lib."""
-        node: LexborNode | None = form
+        found = self._heading_before(form)
+        return found if found is not None else self._headings_from(form.parent)
+
+    def _headings_from(self, node: LexborNode | None) -> LexborNode | None:
+        """The nearest heading among the earlier siblings of ``node`` and of its ancestors,
+        remembered for every ancestor walked: forms side by side deep in a page shared their
+        ancestors, which each walked up to the root (n forms in n divs cost n²)."""
+        cache = self.headings_from
+        walked = []
+        found: LexborNode | None = None
         while node is not None and node.is_element_node:
-            found = self._heading_before(node)
-            if found is not None:
-                return found
-            node = node.parent
-            if node is not None and node.tag in _HEADINGS:
+            key = node.mem_id
+            if key in cache:
+                found = cache[key]
+                break
+            if node.tag in _HEADINGS:
                 # a heading around the form is its section heading for forms_of (it starts
                 # before the form, and its parent encloses it), text and all, the form's own
                 # among it: not modelled here (``<h1><form>x``: the fast path found none)
                 raise _Unsure
-        return None
+            walked.append(key)
+            found = self._heading_before(node)
+            if found is not None:
+                break
+            node = node.parent
+        for key in walked:
+            cache[key] = found
+        return found
 
     def _heading_before(self, node: LexborNode) -> LexborNode | None:
         """The nearest earlier sibling that is a heading, remembered for every sibling walked:
