@@ -26,7 +26,8 @@ gets both from one lexbor parse, and copies from its tree a skeleton holding exa
 3. **The skeleton.** Every form's subtree; every control the pointer or ``form=`` gives a form
    outside it; the labels, datalists, headings and ``aria-labelledby`` targets those refer to; the
    first element with each id looked up; and the ancestors forms_of looks at (fieldsets, their
-   first legends, datalists, ``dir`` carriers, section headings' parents) are copied, in document
+   first legends, datalists, ``dir`` and ``hidden`` carriers, the elements with a handler a call
+   sets off, section headings' parents) are copied, in document
    order, into a small lxml tree, which ``forms_of`` scans. Text is copied only where it is read,
    and elements forms_of ignores are left out.
 4. **Where the parsers part.** html5lib 1.1 predates ``<search>`` and ``<dialog>``, and still
@@ -807,8 +808,8 @@ class _Page(PointerScan):
         leave_out: bool,
     ) -> None:
         """Copy the children of ``node`` into ``parent``: elements in the namespace the tree
-        builder gave them (SVG elements keep only ``id`` and ``dir``, all forms_of may read of
-        them), and text where forms_of reads it (``text_read``). ``form``: the innermost form
+        builder gave them (SVG elements keep only what forms_of may read of them:
+        ``_FOREIGN_READ``), and text where forms_of reads it (``text_read``). ``form``: the innermost form
         around; ``select_part``: the select or optgroup they are in. ``leave_out``: skip the
         elements forms_of does not look at (_KEEP), their children taking their place; not where
         the copy holds a form below its root, whose section heading depends on headings' real
@@ -961,8 +962,9 @@ class _Page(PointerScan):
 
     def _assemble(self) -> etree._Element:
         """The skeleton: the copies in document order, each under stubs of the ancestors forms_of
-        looks at (fieldsets, their legends, datalists, ``dir`` and ``hidden`` carriers, section
-        headings' parents: :meth:`_looked_at`), all of them HTML elements outside selects and templates.
+        looks at (fieldsets, their legends, datalists, ``dir`` and ``hidden`` carriers, the
+        elements with a handler a call sets off, section headings' parents: :meth:`_looked_at`),
+        all of them HTML elements outside selects and templates.
         Each copy walks up only to the first such ancestor already stubbed."""
         html = self.tree.root
         kept = ("dir", "hidden", *CALL_EVENT_HANDLERS)  # dirname's last resort; what hides the whole page; handlers
