@@ -435,6 +435,7 @@ def _inherited_direction(
 
 # (attribute, its nearest carrier on an event's path, how many more carry it further up)
 _Reach = tuple[str, etree._Element, int]
+_HANDLER_NAMES = frozenset(CALL_EVENT_HANDLERS)
 
 
 class _OpenHandlers:
@@ -447,19 +448,27 @@ class _OpenHandlers:
 
     def __init__(self, beyond: Mapping[str, _Reach], attributes: Mapping[Any, Attributes]) -> None:
         self._open: dict[str, list[etree._Element]] = {name: [] for name in CALL_EVENT_HANDLERS}
+        self._entered: list[tuple[etree._Element, list[str]]] = []  # the open carriers, each's handlers
         self._beyond = beyond
         self._attributes = attributes  # the elements whose attributes the tree could not hold
 
     def enter(self, element: etree._Element) -> None:
-        get = self._attributes[element].get if element in self._attributes else element.get
-        for name, stack in self._open.items():
-            if (get(name) or "").strip():  # (an empty handler does nothing)
-                stack.append(element)
+        """``element``, which the walk enters, is open: if it carries handlers, the nearest now.
+        (Most elements carry none: their attribute names are looked at, no value.)"""
+        attributes = self._attributes.get(element) if self._attributes else None
+        names = _HANDLER_NAMES.intersection(element.keys() if attributes is None else attributes)
+        if names:
+            get = element.get if attributes is None else attributes.get
+            carried = [name for name in names if (get(name) or "").strip()]  # (an empty one does nothing)
+            for name in carried:
+                self._open[name].append(element)
+            if carried:
+                self._entered.append((element, carried))
 
     def leave(self, element: etree._Element) -> None:
-        for stack in self._open.values():
-            if stack and stack[-1] is element:
-                stack.pop()
+        if self._entered and self._entered[-1][0] is element:
+            for name in self._entered.pop()[1]:
+                self._open[name].pop()
 
     def reach(self, names: tuple[str, ...] | frozenset[str]) -> tuple[_Reach, ...]:
         """What reaches an element the walk is in (itself included) for each of ``names``."""
