@@ -1081,8 +1081,9 @@ REBINDING_NAMES = ("rebind.attacker.example", "127.0.0.1.nip.io", "localhost.att
                    "attacker.mcp.example.com", "mcp-example.com")
 #: ``Host`` values that are IP addresses or ``localhost``: answered on a listener the SDK does not guard
 ADDRESSES = ("127.0.0.1", "[::1]", "10.1.2.3", "[fe80::1]", "LOCALHOST", "localhost")
-#: the ``--allowed-host`` names every listener is started with (a proxy's, a Compose service's)
-ALLOWED = ("mcp.example.com", "shop_bridge")
+#: the ``--allowed-host`` names every listener is started with (a proxy's, a Compose service's, a
+#: LAN name given absolute)
+ALLOWED = ("mcp.example.com", "shop_bridge", "lan.example.")
 
 
 def _smuggled(port: int) -> list[str]:
@@ -1101,7 +1102,8 @@ def _smuggled(port: int) -> list[str]:
 
 #: the same names written otherwise: in capitals, and absolute (one dot at the end, as a browser
 #: sends a name typed so): answered as the names are, on every listener
-SPELLED_OTHERWISE = ("MCP.example.com", "Shop_Bridge", "localhost.", "mcp.example.com.", "LOCALHOST.", "127.0.0.1.")
+SPELLED_OTHERWISE = ("MCP.example.com", "Shop_Bridge", "localhost.", "mcp.example.com.", "LOCALHOST.", "127.0.0.1.",
+                     "lan.example")
 
 
 def _host_checks(port: int) -> list[tuple[str, bool]]:
