@@ -429,6 +429,32 @@ def test_a_hidden_attribute_anywhere_around_a_control_reaches_its_model_on_both_
     assert 15 < unseen < 55  # seen and unseen controls both
 
 
+def test_handlers_around_forms_and_controls_reach_their_models_on_both_paths() -> None:
+    """Form.call_handlers (lint's ``event-handler``) reads the handlers on every ancestor of a
+    form and of its controls, up to ``<html>``, which the skeleton left out (a plain ``<div>``
+    around the form, a ``<span>`` in it around a control, an SVG element's attributes) or never
+    walked up to (``<body>``, ``<html>``, a control's ancestors outside its form): seeded pages
+    with handlers in those places, also empty ones, agree on both paths, take the fast one, and
+    each carrier is named."""
+    rng = random.Random(2207)
+    places = ["<html {h}><body>{p}", "<body {h}>{p}", "<div {h}>{p}</div>", "<main><section {h}><p>{p}</p></section></main>",
+              "{p}<div {h}><input name=o form=f0></div>", "<div {h}></div>{p}"]
+    inside = ["<span {h}><input name=q></span>", "<fieldset {h}><legend>l</legend><input name=q></fieldset>",
+              "<svg {h}><foreignObject><input name=q></foreignObject></svg>", "<div {h}><div><label>L <input name=q></label></div></div>",
+              "<input name=q>"]
+    handlers = ["oninput=a", "onchange=b", "onsubmit='return false'", "onformdata=c", "onclick=d", "oninput=''", "ONINPUT=e"]
+    named = 0
+    for _ in range(60):
+        around, within = (rng.choice(handlers) for _ in range(2))
+        form = f"<form id=f0 toolname=t tooldescription=d>{rng.choice(inside).format(h=within)}<button>b</button></form>"
+        page = "<!doctype html>" + rng.choice(places).format(h=around, p=form)
+        taken = _same_answer(page, profiles=("chromium",))
+        assert taken or "<svg" in page, page
+        detail = next((d.detail for d in formtools.extract(page).diagnostics if d.code == "event-handler"), "")
+        named += "<" in detail.replace("<input", "").replace("<button", "")
+    assert 20 < named < 55, named  # handlers named on wrappers, and pages without one
+
+
 def test_markup_in_an_options_attributes_is_no_comment_in_the_select_check() -> None:
     """The select check searched the source for ``<!--`` as text, so one inside an attribute
     value (``<option label="<!--">``) opened a "comment" up to a later ``-->`` (another

@@ -322,6 +322,19 @@ def test_elements_deep_in_a_page_cost_linear_work(shape: str, parser: str) -> No
     assert large < 2.3 * small, (small, large)
 
 
+def test_forms_side_by_side_deep_in_a_page_cost_linear_work() -> None:
+    """n forms side by side in n nested divs, below Blink's depth cap (the fast path): each
+    form's section heading was searched for among the earlier siblings of every ancestor up
+    to the root, n² (400 forms ran 9.3 times the lines of 100 where linear work is 4 times);
+    what each ancestor holds is now remembered."""
+
+    def page(n: int) -> str:
+        return "<div>" * n + FORM.format("<input name=q>") * n
+
+    small, large = extraction_lines(page(80)), extraction_lines(page(320))
+    assert large < 4.6 * small, (small, large)
+
+
 def test_forms_after_many_closed_sections_cost_linear_work() -> None:
     """Each form looked back through every heading seen before it for the last one whose
     parent encloses it: 8,000 forms after 8,000 closed sections took 8.6 s on html5lib's tree."""
@@ -770,3 +783,26 @@ def test_end_tags_after_changes_below_the_top_cost_linear_work(shape: str) -> No
     1,000 ``<span>`` then 1,000 ``<b><div></b></x>`` took 4.5 s. Each change now updates the
     count of the run it falls in. (n = 200: the old cost was already 3.3 times at 2n.)"""
     _assert_linear_after_a_deep_stack(*END_TAGS_AFTER_CHANGES_BELOW_THE_TOP[shape], n=200)
+
+
+#: handlers a call sets off on n elements around n controls or forms, or n shadow hosts (below
+#: Blink's depth cap, which sends a page to html5lib; shadow roots go there anyway)
+HANDLER_CARRIERS: dict[str, Callable[[int], str]] = {
+    "around controls": lambda n: "<div oninput=a onchange=b>" * n + FORM.format("<input name=q>" * n),
+    "around forms": lambda n: "<div onsubmit=c onformdata=d>" * n + FORM.format("<input name=q>") * n,
+    "shadow hosts": lambda n: "<div oninput=a onchange=b><template shadowrootmode=open>" * n
+    + FORM.format("<input name=q>" * n),
+}
+
+
+@pytest.mark.parametrize("shape", list(HANDLER_CARRIERS))
+def test_handlers_on_ancestors_cost_linear_work(shape: str) -> None:
+    """lint's ``event-handler`` names the handlers on the path of each event a call fires (at
+    each control, at the form), up to ``<html>`` and through shadow hosts: each element's
+    carriers are decided once, top-down, and only the nearest one of each path is named (with
+    a count of the rest), where walking up from each control or form, or naming every carrier
+    on every path, costs the depth per control. At n and 4n: linear work quadruples."""
+    page = HANDLER_CARRIERS[shape]
+    assert any(d.code == "event-handler" for d in formtools.extract(page(2)).diagnostics), shape
+    small, large = extraction_lines(page(80)), extraction_lines(page(320))
+    assert large < 4.6 * small, (small, large)

@@ -1081,8 +1081,9 @@ REBINDING_NAMES = ("rebind.attacker.example", "127.0.0.1.nip.io", "localhost.att
                    "attacker.mcp.example.com", "mcp-example.com")
 #: ``Host`` values that are IP addresses or ``localhost``: answered on a listener the SDK does not guard
 ADDRESSES = ("127.0.0.1", "[::1]", "10.1.2.3", "[fe80::1]", "LOCALHOST", "localhost")
-#: the ``--allowed-host`` names every listener is started with (a proxy's, a Compose service's)
-ALLOWED = ("mcp.example.com", "shop_bridge")
+#: the ``--allowed-host`` names every listener is started with (a proxy's, a Compose service's, a
+#: LAN name given absolute)
+ALLOWED = ("mcp.example.com", "shop_bridge", "lan.example.")
 
 
 def _smuggled(port: int) -> list[str]:
@@ -1099,21 +1100,35 @@ def _smuggled(port: int) -> list[str]:
     return hidden
 
 
-def _host_checks(listening: str, port: int) -> list[tuple[str, bool]]:
-    """Every ``Host`` value to send a bridge listening on ``listening`` and whether it must be
-    answered: each rebinding name and smuggling value refused; each address, ``localhost`` and
-    allowed name answered, with the port and without — except where the SDK checks ``Host``
-    itself (a loopback listener), which answers only the loopback names with their port and
-    the allowed names as given."""
+#: the same names written otherwise: in capitals, and absolute (one dot at the end, as a browser
+#: sends a name typed so): answered as the names are, on every listener
+SPELLED_OTHERWISE = ("MCP.example.com", "Shop_Bridge", "localhost.", "mcp.example.com.", "LOCALHOST.", "127.0.0.1.",
+                     "lan.example")
+
+
+def _host_checks(port: int) -> list[tuple[str, bool]]:
+    """Every ``Host`` value to send a bridge and whether it must be answered: each rebinding
+    name and smuggling value refused; each address, ``localhost`` and allowed name answered,
+    however spelled, with the port and without — on every listener alike (on a loopback one
+    the SDK's exact match refused ``localhost`` without a port, and ``MCP.example.com``)."""
     refused = [(value, False) for name in REBINDING_NAMES for value in (name, f"{name}:{port}")]
     refused += [(value, False) for value in _smuggled(port)]
-    if listening == "127.0.0.1":
-        answered = [f"{name}:{port}" for name in ("127.0.0.1", "localhost", "[::1]")]
-        answered += [value for name in ALLOWED for value in (name, f"{name}:{port}")]
-    else:
-        names = [*ADDRESSES, *ALLOWED, *(name.upper() for name in ALLOWED)]
-        answered = [value for name in names for value in (name, f"{name}:{port}")]
+    refused += [(value, False) for value in ("localhost..", ".localhost", f"mcp.example.com..:{port}", "shop_bridge.x.")]
+    names = [*ADDRESSES, *ALLOWED, *SPELLED_OTHERWISE]
+    answered = [value for name in names for value in (name, f"{name}:{port}")]
     return refused + [(value, True) for value in answered]
+
+
+def _origin_checks(port: int) -> list[tuple[str, int]]:
+    """``Origin`` values sent to a loopback listener with an addressed ``Host``, and the status
+    each gets: a loopback name's http origin or an allowed name's (the SDK's rule there, its
+    names compared as ``Host`` names are) 200, any other origin 403."""
+    answered = [f"http://localhost:{port}", "http://localhost", "http://127.0.0.1:80", f"http://[::1]:{port}",
+                "https://mcp.example.com", "http://MCP.example.com.:8443", ""]
+    refused = ["http://rebind.attacker.example", "https://localhost", f"http://10.1.2.3:{port}", "null",
+               "http://mcp.example.com.attacker.example", "http://localhost@rebind.attacker.example",
+               "file://", "http://localhost/x"]
+    return [(origin, 200) for origin in answered] + [(origin, 403) for origin in refused]
 
 
 @pytest.mark.parametrize(("listening", "reached_at"), [("0.0.0.0", "127.0.0.1"), ("::", "[::1]"), ("127.0.0.1", "127.0.0.1")])
@@ -1122,10 +1137,13 @@ def test_a_page_that_rebinds_its_name_to_the_bridge_gets_no_answer(site: TestSit
     names: a request naming another host than an IP address, ``localhost`` or an allowed name
     (what a web page that rebinds its own name to this machine sends), or hiding one behind
     ``@`` or a character no host holds, is refused with 421 before the MCP session sees it; an
-    addressed one is answered. The SDK checks the ``Host`` only when listening on loopback:
+    addressed one is answered, however its name is spelled (case, a final dot, no port), and
+    alike on every listener. The SDK checks the ``Host`` only when listening on loopback:
     such a page was answered (200) and could list and call the tools; read as a URL's
-    authority, ``rebind.attacker.example@localhost`` was ``localhost``; and a reverse proxy's
-    ``Host`` could not be allowed at all."""
+    authority, ``rebind.attacker.example@localhost`` was ``localhost``; a reverse proxy's
+    ``Host`` could not be allowed at all; and on loopback ``localhost`` without a port and
+    ``MCP.example.com`` got 421 (adv21), ``localhost.`` on every listener. On loopback an
+    ``Origin`` is checked too, as the SDK did."""
     import httpx
 
     url = site.put("shop", b"<form toolname=s tooldescription=d toolautosubmit><input name=q><button>Go</button></form>")
@@ -1141,11 +1159,16 @@ def test_a_page_that_rebinds_its_name_to_the_bridge_gets_no_answer(site: TestSit
         _wait_for(port, process, reached_at.strip("[]"))
         wrong = []
         with httpx.Client(timeout=10) as client:
-            for host, allowed in _host_checks(listening, port):
+            for host, allowed in _host_checks(port):
                 answer = client.post(f"http://{reached_at}:{port}/mcp", json=initialize, headers={
                     "Host": host, "Accept": "application/json, text/event-stream"})
                 if answer.status_code != (200 if allowed else 421):
                     wrong.append((host, answer.status_code))
+            for origin, status in _origin_checks(port) if listening == "127.0.0.1" else ():
+                answer = client.post(f"http://{reached_at}:{port}/mcp", json=initialize, headers={
+                    "Host": "localhost", "Origin": origin, "Accept": "application/json, text/event-stream"})
+                if answer.status_code != status:
+                    wrong.append((f"Origin: {origin}", answer.status_code))
         assert wrong == []
     finally:
         process.terminate()

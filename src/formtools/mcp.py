@@ -940,44 +940,44 @@ async def _transport(bridge: Bridge, transport: str, host: str, port: int, allow
         return
     import uvicorn
 
-    sdk_app = server.streamable_http_app(host=host, transport_security=_sdk_security(host, allowed_hosts))
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    # the SDK's own checks (on a loopback host only, exact strings) are off: _AddressedHostsOnly
+    # holds one rule on every listener
+    unchecked = TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    sdk_app = server.streamable_http_app(host=host, transport_security=unchecked)
     app = _AddressedHostsOnly(sdk_app, host, allowed_hosts)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
     await uvicorn.Server(config).serve()
 
 
-#: the ``--host`` values on which the MCP SDK checks ``Host`` and ``Origin`` itself
-_SDK_GUARDED = ("127.0.0.1", "localhost", "::1")
-
-
-def _sdk_security(host: str, allowed_hosts: frozenset[str]) -> Any:
-    """The MCP SDK's own DNS-rebinding settings on a loopback ``--host`` (its defaults: the
-    loopback names with any port, and their http origins), widened by the operator's
-    ``--allowed-host`` names — the SDK would answer 421 to a reverse proxy's ``Host`` there
-    even after :class:`_AddressedHostsOnly` let it through. ``None`` elsewhere: the SDK checks
-    nothing then, and keeps doing so."""
-    if host not in _SDK_GUARDED:
-        return None
-    from mcp.server.transport_security import TransportSecuritySettings
-
-    names = sorted(allowed_hosts)
-    return TransportSecuritySettings(
-        enable_dns_rebinding_protection=True,
-        allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*", *names, *(f"{name}:*" for name in names)],
-        allowed_origins=[
-            "http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*",
-            *(f"{scheme}://{name}{port}" for name in names for scheme in ("http", "https") for port in ("", ":*")),
-        ],
-    )
+#: the ``--host`` values that are loopback only: there a browser page's ``Origin`` is checked too
+#: (the MCP SDK's rule for them, which the bridge keeps)
+_LOOPBACK_LISTENERS = ("127.0.0.1", "localhost", "::1")
+#: the loopback names an ``Origin`` over http may carry on a loopback listener
+_LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "[::1]"})
 
 
 #: RFC 9110 7.2 / RFC 3986 3.2.2: a ``Host`` is an IP literal in brackets, or a name, then an
-#: optional port. The names kept are DNS labels (with ``_``, which Compose service names hold):
+#: optional port. The names kept are DNS labels (with ``_``, which Compose service names hold),
+#: dot-separated, with at most one dot at the end (an absolute name: see _name_of):
 #: whatever else RFC 3986's reg-name allows (``!$&'()*+,;=`` and %-escapes) names no host an
 #: operator can allow, and ``@``, ``/``, ``\``, space … no ``Host`` may hold at all.
-_HOST_HEADER = re.compile(r"(?:\[(?P<literal>[0-9A-Fa-f:.]+)\]|(?P<name>[A-Za-z0-9_.-]+))(?::[0-9]*)?")
+_HOST_HEADER = re.compile(
+    r"(?:\[(?P<literal>[0-9A-Fa-f:.]+)\]|(?P<name>[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?))(?::[0-9]*)?"
+)
 #: a name ``--allowed-host`` takes: DNS labels of letters, digits, ``-`` and ``_``, dot-separated
-_HOST_NAME = re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*")
+_HOST_NAME = re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?")
+#: an ``Origin`` (RFC 6454 7.1): a scheme, ``://`` and a ``Host``
+_ORIGIN = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*)://(?P<host>.*)", re.DOTALL)
+
+
+def _name_of(name: str) -> str:
+    """A host name as the bridge compares it: lowercase (DNS names are case-insensitive) and
+    without the one dot an absolute name ends with (``localhost.``, ``mcp.example.com.``: the
+    same name in DNS, which a browser sends as the person typed it). Whoever can serve a page
+    under the dotted name owns the name, so no rebinding page sends one it does not own."""
+    return name.lower().removesuffix(".")
 
 
 def allowed_host_names(names: Sequence[str]) -> frozenset[str]:
@@ -990,7 +990,7 @@ def allowed_host_names(names: Sequence[str]) -> frozenset[str]:
                 f"--allowed-host {name!r}: not a host name (letters, digits, '-', '_' and dots; no port, "
                 "scheme or wildcard)"
             )
-    return frozenset(name.lower() for name in names)
+    return frozenset(_name_of(name) for name in names)
 
 
 class _AddressedHostsOnly:
@@ -999,35 +999,76 @@ class _AddressedHostsOnly:
     reverse proxy's public name, a LAN or Compose service name); any other is 421, as the MCP
     SDK answers it. A web page the operator opens can make its own name resolve to this
     machine (DNS rebinding) and then talk to the bridge as a same-origin client — list the
-    tools, call them with the operator's page credentials. The SDK checks ``Host`` only when
-    listening on 127.0.0.1, ``localhost`` or ::1: with ``--host 0.0.0.0`` a request for
-    ``rebind.attacker.example`` was answered. A browser sends the name it resolved, so a
-    rebinding page never sends an IP address. The header is read by the host grammar itself,
-    not as a URL's authority: ``urlsplit('//a.example@localhost')`` is host ``localhost``."""
+    tools, call them with the operator's page credentials. A browser sends the name it
+    resolved, so a rebinding page never sends an IP address. The header is read by the host
+    grammar itself, not as a URL's authority: ``urlsplit('//a.example@localhost')`` is host
+    ``localhost``.
+
+    One rule on every listener: the SDK checks ``Host`` only on a loopback ``--host``, by exact
+    strings, where it refused what the same bridge on 0.0.0.0 answered (``localhost`` without
+    a port, reached through ``--port 80`` or a proxy; ``MCP.example.com`` for an allowed
+    ``mcp.example.com``), so its check is off and this one holds everywhere. On a loopback
+    listener an ``Origin`` is checked as the SDK did (403 unless absent, a loopback name over
+    http or an allowed name over http or https), names compared by the same rule."""
 
     def __init__(self, app: Any, listening_on: str, allowed_hosts: frozenset[str]) -> None:
         self._app = app
-        self._named = {"localhost", listening_on.strip("[]").lower(), *allowed_hosts}
+        self._allowed = allowed_hosts
+        self._named = {"localhost", _name_of(listening_on.strip("[]")), *allowed_hosts}
+        self._origins_checked = listening_on in _LOOPBACK_LISTENERS
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and not self._addressed(scope):
-            await send({"type": "http.response.start", "status": 421, "headers": [(b"content-type", b"text/plain; charset=utf-8")]})
-            await send({"type": "http.response.body", "body": b"Invalid Host header"})
-            return
+        if scope["type"] == "http":
+            if not self._addressed(scope):
+                await _refuse(send, 421, b"Invalid Host header")
+                return
+            if self._origins_checked and not self._origin_allowed(scope):
+                await _refuse(send, 403, b"Invalid Origin header")
+                return
         await self._app(scope, receive, send)
 
     def _addressed(self, scope: Any) -> bool:
-        values = [value for name, value in scope["headers"] if name == b"host"]
-        if len(values) != 1:
+        values = _header(scope, b"host")
+        host = _host_of(values[0]) if len(values) == 1 else None
+        if host is None:
             return False
-        found = _HOST_HEADER.fullmatch(values[0].decode("latin-1"))
-        if found is None:
+        return host.startswith("[") or host in self._named or _is_address(host, ipaddress.IPv4Address)
+
+    def _origin_allowed(self, scope: Any) -> bool:
+        """No ``Origin`` (not a browser's cross-origin request), or one of a loopback name over
+        http or of an allowed name over http or https, with any port or none."""
+        values = [value for value in _header(scope, b"origin") if value]
+        if not values:
+            return True
+        origin = _ORIGIN.fullmatch(values[0]) if len(values) == 1 else None
+        host = None if origin is None else _host_of(origin["host"])
+        if origin is None or host is None:
             return False
-        literal = found["literal"]
-        if literal is not None:
-            return _is_address(literal, ipaddress.IPv6Address)
-        name = found["name"].lower()
-        return name in self._named or _is_address(name, ipaddress.IPv4Address)
+        scheme = origin["scheme"].lower()
+        return (scheme in ("http", "https") and host in self._allowed) or (scheme == "http" and host in _LOOPBACK_NAMES)
+
+
+def _host_of(value: str) -> str | None:
+    """The host a ``Host`` value (or an origin's host and port) names, as the bridge compares
+    hosts: an IPv6 address in brackets, written as ``ipaddress`` writes it (``[::1]``), or a
+    name (:func:`_name_of`); None for what is no host."""
+    found = _HOST_HEADER.fullmatch(value)
+    if found is None:
+        return None
+    literal = found["literal"]
+    if literal is None:
+        return _name_of(found["name"])
+    return f"[{ipaddress.IPv6Address(literal)}]" if _is_address(literal, ipaddress.IPv6Address) else None
+
+
+def _header(scope: Any, name: bytes) -> list[str]:
+    """The values of an ASGI request's header ``name`` (lowercase), each read as Latin-1."""
+    return [value.decode("latin-1") for key, value in scope["headers"] if key == name]
+
+
+async def _refuse(send: Any, status: int, text: bytes) -> None:
+    await send({"type": "http.response.start", "status": status, "headers": [(b"content-type", b"text/plain; charset=utf-8")]})
+    await send({"type": "http.response.body", "body": text})
 
 
 def _is_address(text: str, kind: type[ipaddress.IPv4Address] | type[ipaddress.IPv6Address]) -> bool:

@@ -18,7 +18,11 @@ from lxml import etree
 from formtools._spec.constants import (
     ASCII_WHITESPACE,
     BUTTON_TYPES,
+    CALL_EVENT_HANDLERS,
     CHROMIUM_WHITESPACE,
+    COMPOSED_EVENT_HANDLERS,
+    CONTROL_EVENT_HANDLERS,
+    FORM_EVENT_HANDLERS,
     INPUT_TYPES,
     LABELABLE,
     LISTED,
@@ -34,7 +38,7 @@ from formtools._spec.microsyntax import (
 from formtools._parse.document import Document
 
 __all__ = [
-    "Attributes", "Container", "Option", "Control", "Form", "display_size", "forms_of",
+    "Attributes", "CallHandler", "Container", "Option", "Control", "Form", "display_size", "forms_of",
     "placeholder_label_option",
 ]  # fmt: skip
 
@@ -179,6 +183,21 @@ class Control:
 
 
 @dataclass(frozen=True)
+class CallHandler:
+    """An event handler a call of the form's tool sets off (see ``CALL_EVENT_HANDLERS``): on
+    the form or one of its controls, where the event is fired, or on an element its event
+    bubbles through (a ``<div>`` or ``<body>`` around the form, a ``<fieldset>`` in it around a
+    control, a shadow host for ``oninput``). Only the nearest carrier of each event's path is
+    named, with the number of ``further`` ones up that path: naming each on each path cost the
+    depth of the page per control."""
+
+    attribute: str  # ``onsubmit``
+    element: str  # where it is written: ``the form``, a control, ``<div id='wrap'>``
+    target: str  # where the event is fired: ``the form`` or a control
+    further: int = 0
+
+
+@dataclass(frozen=True)
 class Form:
     """A ``<form>`` in the document and the listed elements it owns, in tree order."""
 
@@ -191,6 +210,8 @@ class Form:
     # parent is an ancestor of the form), and its aria-labelledby text.
     heading: str = ""
     labelledby: str = ""
+    #: the handlers a call sets off, in the markup: the form's, then its controls' in order
+    call_handlers: tuple[CallHandler, ...] = ()
 
     def __hash__(self) -> int:
         return hash((self.index, self.line, self.controls))  # (see Control.__hash__)
@@ -401,6 +422,56 @@ def _inherited_direction(
     return resolved[element]
 
 
+# (attribute, its nearest carrier on an event's path, how many more carry it further up)
+_Reach = tuple[str, etree._Element, int]
+_HANDLER_NAMES = frozenset(CALL_EVENT_HANDLERS)
+
+
+class _OpenHandlers:
+    """The open elements (the walk's ancestors) that carry each of ``CALL_EVENT_HANDLERS``, a
+    stack per attribute, so that what reaches an element is known where the walk meets it: the
+    nearest carrier and the count of the rest, decided once per element, top-down, where
+    walking up from each control cost the depth of the page per control. ``beyond``: for a
+    shadow tree, the reach of the composed handlers past its root (its host's path), which
+    the others stop at."""
+
+    def __init__(self, beyond: Mapping[str, _Reach], attributes: Mapping[Any, Attributes]) -> None:
+        self._open: dict[str, list[etree._Element]] = {name: [] for name in CALL_EVENT_HANDLERS}
+        self._entered: list[tuple[etree._Element, list[str]]] = []  # the open carriers, each's handlers
+        self._beyond = beyond
+        self._attributes = attributes  # the elements whose attributes the tree could not hold
+
+    def enter(self, element: etree._Element) -> None:
+        """``element``, which the walk enters, is open: if it carries handlers, the nearest now.
+        (Most elements carry none: their attribute names are looked at, no value.)"""
+        attributes = self._attributes.get(element) if self._attributes else None
+        names = _HANDLER_NAMES.intersection(element.keys() if attributes is None else attributes)
+        if names:
+            get = element.get if attributes is None else attributes.get
+            carried = [name for name in names if (get(name) or "").strip()]  # (an empty one does nothing)
+            for name in carried:
+                self._open[name].append(element)
+            if carried:
+                self._entered.append((element, carried))
+
+    def leave(self, element: etree._Element) -> None:
+        if self._entered and self._entered[-1][0] is element:
+            for name in self._entered.pop()[1]:
+                self._open[name].pop()
+
+    def reach(self, names: tuple[str, ...] | frozenset[str]) -> tuple[_Reach, ...]:
+        """What reaches an element the walk is in (itself included) for each of ``names``."""
+        found = []
+        for name in names:
+            stack, past = self._open[name], self._beyond.get(name)
+            behind = 0 if past is None else past[2] + 1
+            if stack:
+                found.append((name, stack[-1], len(stack) - 1 + behind))
+            elif past is not None:
+                found.append(past)
+        return tuple(found)
+
+
 @dataclass
 class _Listed:
     element: etree._Element
@@ -410,6 +481,7 @@ class _Listed:
     in_datalist: bool
     inherited_dir: str | None
     unseen: bool
+    handlers: tuple[_Reach, ...]
 
 
 def _shows_its_box(element: etree._Element) -> bool:
@@ -457,8 +529,8 @@ def _attaches_shadow_root(template: etree._Element, hosts: set[Any]) -> bool:
     return True
 
 
-# (position, form element, its controls, heading text, aria-labelledby text)
-_Found = tuple[int, etree._Element, tuple[Control, ...], str, str]
+# (position, form element, its controls, heading text, aria-labelledby text, call handlers)
+_Found = tuple[int, etree._Element, tuple[Control, ...], str, str, tuple[CallHandler, ...]]
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 
@@ -466,7 +538,7 @@ def forms_of(document: Document) -> tuple[Form, ...]:
     """Every connected form — in the document and in declarative shadow roots — with the listed
     elements it owns, in tree order."""
     found: list[_Found] = []
-    _scan_scope(document.forms_root, document, itertools.count(1), set(), found)
+    _scan_scope(document.forms_root, document, itertools.count(1), set(), found, {})
     found.sort(key=lambda entry: entry[0])
     restore = _restore_of(document)
     return tuple(
@@ -477,8 +549,9 @@ def forms_of(document: Document) -> tuple[Form, ...]:
             line=document.lines.get(form, form.sourceline),
             heading=heading,
             labelledby=labelledby,
+            call_handlers=call_handlers,
         )
-        for i, (_, form, controls, heading, labelledby) in enumerate(found)
+        for i, (_, form, controls, heading, labelledby, call_handlers) in enumerate(found)
     )
 
 
@@ -488,9 +561,11 @@ def _scan_scope(
     counter: Iterator[int],
     shadow_hosts: set[Any],
     found: list[_Found],
+    composed: Mapping[str, _Reach],
     unseen: bool = False,
 ) -> None:
     """One tree (the document, or a shadow root): IDs, labels and owners never cross trees.
+    ``composed``: the composed handlers reaching the shadow host (see _OpenHandlers);
     ``unseen``: the shadow host, or an element around it, has ``hidden``."""
     restore = _restore_of(document)
     first_with_id: dict[str, etree._Element] = {}
@@ -527,6 +602,10 @@ def _scan_scope(
     # elements around it), found at once where looking back through every heading seen cost
     # their number per form
     section_headings: list[tuple[etree._Element, etree._Element]] = []
+    handlers = _OpenHandlers(composed, document.many_attributes)
+    if scope.tag == "html":  # (the root element is an ancestor too; a shadow root has no attributes)
+        handlers.enter(scope)
+    reached: dict[Any, tuple[_Reach, ...]] = {}  # form element → what reaches it
 
     for event, element in _walk(scope):
         tag = element.tag
@@ -547,8 +626,11 @@ def _scan_scope(
                 seeking.pop()  # a label without a labelable descendant
             if section_headings and section_headings[-1][0] is element:
                 section_headings.pop()
+            handlers.leave(element)
             continue
         position = next(counter)
+        if tag != "template":  # (a shadow root's template is none of its contents' ancestors)
+            handlers.enter(element)
         if disabling and disabling[-1][1] is not element and disabling[-1][0] is element.getparent():
             disabled_below.append(element)
         ident = element.get("id")
@@ -564,6 +646,7 @@ def _scan_scope(
                 seeking.append(element)
         elif tag == "form":
             forms.append((position, element))
+            reached[element] = handlers.reach(FORM_EVENT_HANDLERS)
             # the last heading before it whose parent encloses it: <h2> then <form> in one
             # section, not the heading of a section that closed before the form
             headings[position] = section_headings[-1][1] if section_headings else None
@@ -579,7 +662,8 @@ def _scan_scope(
                 headings[form] = element
         if tag == "template" and _attaches_shadow_root(element, shadow_hosts):
             # (its host is the template's parent: the template's own hidden hides nothing)
-            _scan_scope(element, document, counter, shadow_hosts, found, bool(hiding))
+            inward = {reach[0]: reach for reach in handlers.reach(COMPOSED_EVENT_HANDLERS)}
+            _scan_scope(element, document, counter, shadow_hosts, found, inward, bool(hiding))
         elif element.get("hidden") is not None and not tag.startswith("{") and not _shows_its_box(element):
             hiding.append(element)
         if tag in LISTED:
@@ -594,6 +678,7 @@ def _scan_scope(
                     if directions and element.get("dirname") is not None
                     else None,
                     bool(hiding),
+                    handlers.reach(CONTROL_EVENT_HANDLERS) if _fillable(element) else (),
                 )
             )
         if tag == "datalist":
@@ -609,6 +694,12 @@ def _scan_scope(
 
     labels_of = _labels_by_control(labels, labelled, first_with_id, restore)
     owned: dict[Any, list[Control]] = {form: [] for _, form in forms}
+    # each form's call handlers, the form's own first, each carrier named once
+    called: dict[Any, dict[tuple[str, Any], CallHandler]] = {
+        form: {(name, carrier): CallHandler(name, _carrier(carrier, form, restore), "the form", further)
+               for name, carrier, further in reached[form]}
+        for _, form in forms
+    }  # fmt: skip
     suggested: dict[Any, tuple[str, ...]] = {}
     # Blink lists a form's elements from the whole document once ``form=`` named it (its
     # HTMLFormElement::Associate), else those the parser left outside it are unlisted
@@ -620,7 +711,11 @@ def _scan_scope(
         if item.element in document.parser_unlisted and owner not in named:
             continue
         suggestions = _suggestions(item.element, first_with_id, restore, suggested)
-        owned[owner].append(_control(item, labels_of.get(item.element, ()), suggestions, document, restore))
+        control = _control(item, labels_of.get(item.element, ()), suggestions, document, restore)
+        owned[owner].append(control)
+        for name, carrier, further in item.handlers:
+            where = control.describe if carrier is item.element else _carrier(carrier, owner, restore)
+            called[owner].setdefault((name, carrier), CallHandler(name, where, control.describe, further))
     for position, form in forms:
         heading = headings[position]
         found.append(
@@ -630,8 +725,28 @@ def _scan_scope(
                 tuple(owned[form]),
                 "" if heading is None else collapse_whitespace(_text(heading, restore)),
                 _labelledby(form, first_with_id, restore),
+                tuple(called[form].values()),
             )
         )
+
+
+def _fillable(element: etree._Element) -> bool:
+    """Whether a call can fill the listed element, and so fire input and change at it (not a
+    button, fieldset, object or output)."""
+    if element.tag == "input":
+        return _input_type(element) not in ("submit", "image", "reset", "button")
+    return element.tag in ("select", "textarea")
+
+
+def _carrier(element: etree._Element, form: etree._Element, restore: Restore) -> str:
+    """How a message names an element a handler is on, other than the control the event is
+    fired at: ``the form``, else its tag, with its id if it has one (where it is in the
+    source is known only for forms and controls)."""
+    if element is form:
+        return "the form"
+    tag = etree.QName(element).localname
+    ident = element.get("id")
+    return f"<{tag} id={restore(ident)!r}>" if ident else f"<{tag}>"
 
 
 def _restore_of(document: Document) -> Restore:

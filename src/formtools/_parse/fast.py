@@ -26,7 +26,8 @@ gets both from one lexbor parse, and copies from its tree a skeleton holding exa
 3. **The skeleton.** Every form's subtree; every control the pointer or ``form=`` gives a form
    outside it; the labels, datalists, headings and ``aria-labelledby`` targets those refer to; the
    first element with each id looked up; and the ancestors forms_of looks at (fieldsets, their
-   first legends, datalists, ``dir`` carriers, section headings' parents) are copied, in document
+   first legends, datalists, ``dir`` and ``hidden`` carriers, the elements with a handler a call
+   sets off, section headings' parents) are copied, in document
    order, into a small lxml tree, which ``forms_of`` scans. Text is copied only where it is read,
    and elements forms_of ignores are left out.
 4. **Where the parsers part.** html5lib 1.1 predates ``<search>`` and ``<dialog>``, and still
@@ -84,7 +85,7 @@ from formtools._parse.scan import (
     out_of_reach,
     tree_facts,
 )
-from formtools._spec.constants import ASCII_WHITESPACE, LISTED
+from formtools._spec.constants import ASCII_WHITESPACE, CALL_EVENT_HANDLERS, LISTED
 from formtools._spec.encoding import encoding_name
 from formtools._spec.microsyntax import ASCII_WHITESPACE_RUNS, ascii_lowercase
 from formtools._parse.document import (
@@ -173,6 +174,8 @@ def _decoded(markup: bytes, settled: Settled) -> bytes:
 
 _SVG = "http://www.w3.org/2000/svg"
 _HTML_POINTS = frozenset({"foreignObject", "desc", "title"})  # SVG's HTML integration points
+#: what forms_of reads of an SVG element: its id and dir, and the handlers a call sets off
+_FOREIGN_READ = ("id", "dir", *CALL_EVENT_HANDLERS)
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _TABLE_PARTS = frozenset({"table", "tbody", "thead", "tfoot", "tr", "colgroup"})
 # Elements a copy keeps even where their text is not read: what forms_of looks at. Others (and
@@ -295,6 +298,7 @@ class _Page(PointerScan):
         self.list_ids: set[str] = set()  # ids named by list=
         self.heading_parents: set[int] = set()  # parents of the section headings copied
         self.headings_before: dict[int, LexborNode | None] = {}  # sibling → nearest heading before it
+        self.headings_from: dict[int, LexborNode | None] = {}  # ancestor → what _headings_from finds
         self.above = tree_facts()
 
     def _marked(self) -> bytes:
@@ -680,18 +684,34 @@ class _Page(PointerScan):
         comes before the earlier siblings of its own ancestors: forms_of takes it, with its
         text (the form's own included), which the skeleton cannot copy around the form, so
         such a page goes to html5lib."""
-        node: LexborNode | None = form
+        found = self._heading_before(form)
+        return found if found is not None else self._headings_from(form.parent)
+
+    def _headings_from(self, node: LexborNode | None) -> LexborNode | None:
+        """The nearest heading among the earlier siblings of ``node`` and of its ancestors,
+        remembered for every ancestor walked: forms side by side deep in a page shared their
+        ancestors, which each walked up to the root (n forms in n divs cost n²)."""
+        cache = self.headings_from
+        walked = []
+        found: LexborNode | None = None
         while node is not None and node.is_element_node:
-            found = self._heading_before(node)
-            if found is not None:
-                return found
-            node = node.parent
-            if node is not None and node.tag in _HEADINGS:
+            key = node.mem_id
+            if key in cache:
+                found = cache[key]
+                break
+            if node.tag in _HEADINGS:
                 # a heading around the form is its section heading for forms_of (it starts
                 # before the form, and its parent encloses it), text and all, the form's own
                 # among it: not modelled here (``<h1><form>x``: the fast path found none)
                 raise _Unsure
-        return None
+            walked.append(key)
+            found = self._heading_before(node)
+            if found is not None:
+                break
+            node = node.parent
+        for key in walked:
+            cache[key] = found
+        return found
 
     def _heading_before(self, node: LexborNode) -> LexborNode | None:
         """The nearest earlier sibling that is a heading, remembered for every sibling walked:
@@ -788,8 +808,8 @@ class _Page(PointerScan):
         leave_out: bool,
     ) -> None:
         """Copy the children of ``node`` into ``parent``: elements in the namespace the tree
-        builder gave them (SVG elements keep only ``id`` and ``dir``, all forms_of may read of
-        them), and text where forms_of reads it (``text_read``). ``form``: the innermost form
+        builder gave them (SVG elements keep only what forms_of may read of them:
+        ``_FOREIGN_READ``), and text where forms_of reads it (``text_read``). ``form``: the innermost form
         around; ``select_part``: the select or optgroup they are in. ``leave_out``: skip the
         elements forms_of does not look at (_KEEP), their children taking their place; not where
         the copy holds a form below its root, whose section heading depends on headings' real
@@ -827,7 +847,7 @@ class _Page(PointerScan):
                 element = etree.SubElement(
                     parent,
                     f"{{{_SVG}}}{tag}",
-                    {name: self._text(attributes[name] or "") for name in ("id", "dir")
+                    {name: self._text(attributes[name] or "") for name in _FOREIGN_READ
                      if name in attributes},
                 )  # fmt: skip
                 if child.first_child is not None:
@@ -843,6 +863,7 @@ class _Page(PointerScan):
                 and child.id is None
                 and "dir" not in (attrs := child.attrs)
                 and "hidden" not in attrs  # hides the controls in it from the person (Control.unseen)
+                and not _carries_handler(attrs)
             ):
                 if child.first_child is not None:
                     self._children(child, parent, "html", None, form, False, True)
@@ -941,11 +962,12 @@ class _Page(PointerScan):
 
     def _assemble(self) -> etree._Element:
         """The skeleton: the copies in document order, each under stubs of the ancestors forms_of
-        looks at (fieldsets, their legends, datalists, ``dir`` and ``hidden`` carriers, section
-        headings' parents: :meth:`_looked_at`), all of them HTML elements outside selects and templates.
+        looks at (fieldsets, their legends, datalists, ``dir`` and ``hidden`` carriers, the
+        elements with a handler a call sets off, section headings' parents: :meth:`_looked_at`),
+        all of them HTML elements outside selects and templates.
         Each copy walks up only to the first such ancestor already stubbed."""
         html = self.tree.root
-        kept = ("dir", "hidden")  # dirname's last resort; what hides the whole page
+        kept = ("dir", "hidden", *CALL_EVENT_HANDLERS)  # dirname's last resort; what hides the whole page; handlers
         attributes = {}
         if html is not None and any(name in html.attrs for name in kept):
             attributes = {name: value for name, value in self._attributes(html).items() if name in kept}
@@ -987,8 +1009,15 @@ class _Page(PointerScan):
             or (tag == "legend" and getattr(element.parent, "tag", None) == "fieldset")
             or "dir" in (attrs := element.attrs)
             or "hidden" in attrs
+            or _carries_handler(attrs)
             or element.mem_id in self.heading_parents
         )
+
+
+def _carries_handler(attributes: Any) -> bool:
+    """Whether an element has one of the handlers a call sets off, which forms_of reads on
+    every ancestor of a form and of a control (``CALL_EVENT_HANDLERS``)."""
+    return any(name in attributes for name in CALL_EVENT_HANDLERS)
 
 
 class _OpenTags:

@@ -11,6 +11,18 @@ LISTED = frozenset({"button", "fieldset", "input", "object", "output", "select",
 # (form-associated elements: the listed ones plus img).
 FORM_POINTER_ASSOCIATED = LISTED | {"img"}
 
+# The event handler content attributes a call of a form's tool sets off: Chromium 156's
+# executeTool fires input and change at each control it fills, then formdata and submit at the
+# form (#fire-an-event, #constructing-the-form-data-set, #concept-form-submit). All four bubble,
+# to every ancestor of their target up to the document; input alone is composed, so it also
+# crosses a shadow root to its host and on (measured live: tests/test_lint_truth.py). Any
+# element's attribute is a handler (GlobalEventHandlers: HTML's, SVG's and MathML's elements);
+# none of the four is one of <body>'s window-reflecting handlers, so there it is <body>'s own.
+CONTROL_EVENT_HANDLERS = ("oninput", "onchange")
+FORM_EVENT_HANDLERS = ("onsubmit", "onformdata")
+COMPOSED_EVENT_HANDLERS = frozenset({"oninput"})
+CALL_EVENT_HANDLERS = FORM_EVENT_HANDLERS + CONTROL_EVENT_HANDLERS
+
 # #category-label: elements a <label> can label.
 LABELABLE = frozenset({"button", "input", "meter", "output", "progress", "select", "textarea"})
 

@@ -123,8 +123,9 @@ CODES: dict[str, tuple[Severity, str]] = {
     ),
     "event-handler": (
         Severity.WARNING,
-        "the form or a control has an event handler a call sets off (onsubmit, onformdata, "
-        "oninput, onchange), a script formtools does not run: in a browser it may change the "
+        "the page has an event handler a call sets off (onsubmit or onformdata on the form or an "
+        "element around it, oninput or onchange on a control or an element around it), a script "
+        "formtools does not run: in a browser it may change the "
         "values sent, add entries, or cancel the submission (Chromium then refuses the call as a "
         "programming error, unless it answers with respondWith()), while formtools submits the "
         "form as the call filled it",

@@ -139,25 +139,16 @@ def _registration_problems(form: Form, registered: set[str]) -> list[str]:
     return problems
 
 
-#: the event handler attributes a call sets off (measured: Chromium 156's executeTool fires
-#: input and change at each control it fills, which bubble to the form, then formdata and
-#: submit at the form), on the form and on its controls
-_FORM_HANDLERS = ("onsubmit", "onformdata", "oninput", "onchange")
-_CONTROL_HANDLERS = ("oninput", "onchange")
-
-
 def _call_event_handlers(form: Form) -> str | None:
-    """Where the form's markup has a handler a call sets off (``onsubmit on the form; oninput
-    on <input name=q>``), or None: formtools runs no script, and such a handler can change
-    what a call sends, or cancel it. (A handler on an ancestor or added by a script is not in
-    the form's markup.)"""
-    found = [f"{name} on the form" for name in _FORM_HANDLERS if form.attributes.get(name, "").strip()]
-    found += [
-        f"{name} on {control.describe}"
-        for control in form.controls
-        for name in _CONTROL_HANDLERS
-        if control.attributes.get(name, "").strip()
-    ]
+    """Where the page's markup has a handler a call of the form's tool sets off (``onsubmit on
+    the form; oninput on <div> around <input name=q>``), or None: formtools runs no script, and
+    such a handler can change what a call sends, or cancel it. (One a script adds is not in
+    the markup.)"""
+    found = []
+    for handler in form.call_handlers:
+        where = handler.element if handler.element == handler.target else f"{handler.element} around {handler.target}"
+        further = f" (and {handler.further} more further up)" if handler.further else ""
+        found.append(f"{handler.attribute} on {where}{further}")
     return "; ".join(found) or None
 
 
