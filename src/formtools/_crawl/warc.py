@@ -613,6 +613,20 @@ def _archive_iterator(stream: io.BufferedIOBase) -> Any:
     return iterator
 
 
+class _KeptLines:
+    """A stream whose lines are kept as they are read (no closure, no class per reading: a
+    reference cycle would wait for the collector, see :func:`_archive_iterator`)."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self.kept: list[bytes] = []
+
+    def readline(self, *args: Any) -> bytes:
+        line: bytes = self._stream.readline(*args)
+        self.kept.append(line)
+        return line
+
+
 @functools.cache
 def _http_parser_class() -> type:
     """warcio's HTTP header parser, keeping each ``Content-Encoding`` value as the browser reads
@@ -623,20 +637,12 @@ def _http_parser_class() -> type:
 
     class _HttpParser(StatusAndHeadersParser):  # type: ignore[misc]  # (warcio has no type stubs)
         def parse(self, stream: Any, full_statusline: Any = None) -> Any:
-            lines: list[bytes] = []
-
-            class _Lines:
-                @staticmethod
-                def readline(*args: Any) -> bytes:
-                    line: bytes = stream.readline(*args)
-                    lines.append(line)
-                    return line
-
-            parsed = super().parse(_Lines(), full_statusline)
+            lines = _KeptLines(stream)
+            parsed = super().parse(lines, full_statusline)
             coding = b"content-encoding:"
             raw = [
                 self.decode_header(line[len(coding) :].rstrip(b"\r\n").strip(b" \t"))
-                for line in lines
+                for line in lines.kept
                 if line[: len(coding)].lower() == coding
             ]
             kept = [index for index, (name, _) in enumerate(parsed.headers) if name.lower() == "content-encoding"]
