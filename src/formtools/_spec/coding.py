@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 import zlib
+from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from typing import Any
 
@@ -67,33 +68,33 @@ def too_many_codings(count: int) -> str | None:
     return f"the body is in {count} content codings, more than the {MAX_CODINGS} Chromium decodes"
 
 
-class Decoder:
+class Decoder(ABC):
     """One layer of a coded body, decoding no more than it is allowed to produce: what a call
     leaves undecoded is :attr:`held`, for the next call (fed ``b""`` or more data: a WARC
     record's body is decoded a bounded piece at a time) or the sign of an answer over its byte
     cap."""
 
+    @abstractmethod
     def feed(self, data: bytes, limit: int) -> bytes:
         """Up to ``limit`` bytes decoded from ``data`` (and what was held before it), the same
         however the data is split."""
-        raise NotImplementedError
 
     @property
+    @abstractmethod
     def held(self) -> bool:
         """Whether the last call reached its ``limit`` with decoded output still to give."""
-        raise NotImplementedError
 
     @property
+    @abstractmethod
     def ended(self) -> bool:
         """Whether the coded data has ended (what follows it is no part of the body)."""
-        raise NotImplementedError
 
     @property
+    @abstractmethod
     def decided(self) -> bool:
         """Whether the data is in this coding as far as its start tells. Until then a
         :class:`CodingError` means the body is not coded at all (the WARC reader then takes it
         as stored decoded)."""
-        raise NotImplementedError
 
     def flush(self) -> bytes:
         """What the decoder still holds once the data has all gone in."""
@@ -174,24 +175,27 @@ class _Inflate(Decoder):
 
 class _Brotli(Decoder):
     """``br`` (RFC 7932). Brotli has no magic number: the data is taken as brotli once it gives
-    output. The decoder keeps input it has not decoded itself, and its output limit is a
-    buffer's: it may pass it by a block, so a call gathers output until the limit or the input's end."""
+    output. The decoder keeps input it has not decoded yet, says nothing of output still to come
+    from it, and passes its output limit by up to a block: so a call decodes one byte past its
+    limit to know whether output is :attr:`held`, and keeps what it decoded past the limit for
+    the next call."""
 
     def __init__(self) -> None:
         import brotli
 
         self._error: type[Exception] = brotli.error
         self._obj: Any = brotli.Decompressor()
-        self._waiting = b""  # data given while output was held: the decoder takes none then
+        self._waiting = b""  # input given while the decoder took none (its output limit reached)
+        self._extra = b""  # output decoded past the last call's limit
         self._gave = False
 
     @property
     def held(self) -> bool:
-        return not self._obj.can_accept_more_data()
+        return bool(self._extra)
 
     @property
     def ended(self) -> bool:
-        return bool(self._obj.is_finished())
+        return bool(self._obj.is_finished()) and not self._extra
 
     @property
     def decided(self) -> bool:
@@ -199,21 +203,20 @@ class _Brotli(Decoder):
 
     def feed(self, data: bytes, limit: int) -> bytes:
         self._waiting += data
-        out = b""
+        out, self._extra = self._extra, b""
         try:
-            while len(out) < limit:
+            while len(out) <= limit:
+                given = b""
                 if self._obj.can_accept_more_data():
-                    if not self._waiting:
-                        break
-                    data, self._waiting = self._waiting, b""
-                else:
-                    data = b""
-                piece: bytes = self._obj.process(data, output_buffer_limit=min(limit - len(out), sys.maxsize))
-                if not (piece or data):
+                    given, self._waiting = self._waiting, b""
+                room = min(limit + 1 - len(out), sys.maxsize)
+                piece: bytes = self._obj.process(given, output_buffer_limit=room)
+                if not (piece or given):
                     break
                 out += piece
         except self._error as error:
             raise CodingError(str(error)) from None
+        out, self._extra = out[:limit], out[limit:]
         self._gave = self._gave or bool(out)
         return out
 
