@@ -228,7 +228,8 @@ class _Brotli(Decoder):
 
 class _Zstd(Decoder):
     """``zstd`` (RFC 8878), one frame, with a window of at most 8 MiB: what RFC 9659 asks of
-    the content coding, and the most one layer's window holds here."""
+    the content coding, and Chromium 156's bound (measured: a page in a frame with an 8 MiB
+    window loads, one with 16 MiB never finishes loading), so the most one layer holds here."""
 
     def __init__(self) -> None:
         if sys.version_info >= (3, 14):
