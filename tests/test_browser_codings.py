@@ -19,6 +19,7 @@ import formtools
 from formtools._conformance.browser import ChromiumOracle, OracleError
 from formtools._spec.coding import MAX_CODINGS
 from formtools.errors import FormtoolsError
+from support.codinggen import coded
 
 pytestmark = pytest.mark.browser
 
@@ -66,3 +67,19 @@ def test_a_page_is_decoded_through_as_many_codings_as_chromium_decodes(chromium:
         expected = chromiums_tools(chromium, body, headers)
         assert formtools_tools(url) == expected, (count, headers)
         assert expected == (["layered"] if count <= MAX_CODINGS else []), (count, headers)
+
+
+def test_a_page_is_decoded_only_when_chromium_decodes_its_listed_codings(chromium: ChromiumOracle) -> None:
+    """16 seeded ``Content-Encoding`` spellings (tests/support/codinggen.py: gzip, deflate, br,
+    zstd, ``identity``, empty and unknown names, letter case, spaces and tabs, no-break space and
+    NEL, one or more lines), one load each: formtools finds the tools Chromium finds. Chromium
+    passes the body through as it stands when one listed name is ``identity``, empty or unknown
+    (after trimming only spaces and tabs); formtools decoded ``gzip, identity``, ``gzip, foo``,
+    ``gzip,`` and ``gzip\\xa0`` (and found a tool Chromium does not), and could not decode ``br``
+    or ``zstd`` (no tool where Chromium has one)."""
+    rng = random.Random(2026112922)
+    for number in range(16):
+        answer = coded(rng)
+        url = chromium.site.put(f"/spelled/{number}", answer.body, "text/html", answer.headers)
+        expected = chromiums_tools(chromium, answer.body, answer.headers)
+        assert formtools_tools(url) == expected, answer.lines

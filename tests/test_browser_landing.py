@@ -295,6 +295,7 @@ def test_an_xml_answers_xhtml_scripts_are_its_json_ld_as_chromium_reads_them(chr
 #: Greek, CJK, Hangul, and one no legacy encoding has (an escape &#…; where it lacks one)
 ENCODINGS = sorted(set(webencodings.LABELS.values()))
 CHARACTERS = "aZ09 é€ü жЯ Ωλ 中日 한글 ♞"
+FFFD = "\ufffd"
 BOMS = {"utf-8": codecs.BOM_UTF8, "utf-16le": codecs.BOM_UTF16_LE, "utf-16be": codecs.BOM_UTF16_BE}
 #: the XHTML scripts of a frame's XML document, JSON-parsed as Chromium's page reads them
 #: (an unparsable or empty block skipped), or null for a frame showing no XML document
@@ -319,18 +320,23 @@ def _label_of(rng: random.Random, encoding: str) -> str:
     return "".join(rng.choice((c.lower(), c.upper())) for c in label)
 
 
-def _xml_answer(rng: random.Random) -> tuple[bytes, str, str]:
+def _xml_answer(rng: random.Random, labelled: str | None = None) -> tuple[bytes, str, str]:
     """A drawn XML answer: its bytes, Content-Type, and a description. The document's text is in
     a drawn encoding, behind a drawn BOM (then in the BOM's encoding) or none, and a drawn label
-    (of any encoding) may be the header's charset and another the XML declaration's; its five
-    scripts each hold a JSON string of drawn characters."""
+    (of any encoding) may be the header's charset and another the XML declaration's
+    (``labelled``: the text is in that encoding, which the header's charset names, or GBK,
+    decoded alike); its five scripts each hold a JSON string of drawn characters, the first a
+    U+FFFD too (a character gb18030 spells, 84 31 A4 37, and UTF-8 and UTF-16; an escape
+    elsewhere)."""
     bom = rng.choice([None, None, *BOMS])
     encoding = bom or rng.choice(ENCODINGS)
     header = _label_of(rng, rng.choice(ENCODINGS)) if rng.random() < 0.6 else None
     declared = _label_of(rng, rng.choice(ENCODINGS)) if rng.random() < 0.5 else None
+    if labelled:
+        bom, encoding, header = None, labelled, _label_of(rng, rng.choice(["gbk", labelled]))
     declaration = f'<?xml version="1.0" encoding="{declared}"?>' if declared else '<?xml version="1.0"?>'
     scripts = "".join(
-        f'<h:script type="application/ld+json">{{"n": {n}, "s": "{"".join(rng.choices(CHARACTERS, k=6))}"}}</h:script>'
+        f'<h:script type="application/ld+json">{{"n": {n}, "s": "{FFFD * (n == 0)}{"".join(rng.choices(CHARACTERS, k=6))}"}}</h:script>'
         for n in range(5)
     )
     body = (BOMS[bom] if bom else b"") + _encoded(f'{declaration}<root xmlns:h="{XHTML}">{scripts}</root>', encoding)
@@ -345,12 +351,14 @@ def test_an_xml_answer_is_decoded_as_chromium_decodes_it(chromium: ChromiumOracl
     over the header's charset, which wins over the XML declaration, else UTF-8, with any label
     of the Encoding Standard (``x-user-defined``, ``x-mac-cyrillic``, ``replacement``, which
     libxml2 knows not), the text read up to the decoder's first error. Before, a label libxml2
-    does not know raised ``LookupError`` out of the call, and a BOM lost to the header's
-    charset (a UTF-8 BOM with ``charset=iso-8859-1``: ``[]``). Seeded answers
-    (``FORMTOOLS_LANDING_SEED``), 40 in iframes of one page; formtools calls each."""
+    does not know raised ``LookupError`` out of the call, a BOM lost to the header's charset (a
+    UTF-8 BOM with ``charset=iso-8859-1``: ``[]``), and a U+FFFD spelled in gb18030 was taken
+    for the decoder's error (the document cut there: ``[]`` where Chromium reads on). Seeded
+    answers (``FORMTOOLS_LANDING_SEED``), 42 in iframes of one page (two in gb18030 labelled
+    so); formtools calls each."""
     rng = random.Random(SEED)
     site = chromium.site
-    answers = [_xml_answer(rng) for _ in range(40)]
+    answers = [_xml_answer(rng) for _ in range(40)] + [_xml_answer(rng, labelled="gb18030") for _ in range(2)]
     for number, (body, content_type, _) in enumerate(answers):
         site.put(f"/xml-encoding/{SEED}/{number}", body, content_type)
     frames = "".join(f'<iframe src="/xml-encoding/{SEED}/{number}"></iframe>' for number in range(len(answers)))

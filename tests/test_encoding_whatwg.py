@@ -381,7 +381,7 @@ def test_python_twin_fast_path_is_exact(encoding: str) -> None:
     standard's decoder run on its own."""
     from formtools._spec import decoding
 
-    exact = decoding._ascii_runs(lambda: decoding._TWO_BYTE[encoding])
+    exact = decoding._joined(decoding._standard(encoding))
     fast = decoding._decoder(encoding)
     assert fast is not exact
     for lead in range(0x80, 0x100):

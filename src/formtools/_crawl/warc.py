@@ -31,7 +31,7 @@ from typing import IO, Any, BinaryIO, cast
 # records), and inflating was the largest single cost of both.
 from zlib_ng import zlib_ng as zlib
 
-from formtools._spec.coding import CodingError, Inflate, too_many_codings
+from formtools._spec.coding import CODINGS, CodingError, codings_to_undo, decoder, too_many_codings
 
 _InflateError: type[Exception] = zlib.error  # type: ignore[assignment]  # (the stub: an instance)
 
@@ -462,30 +462,38 @@ def _unreadable(record: Any) -> str | None:
     return None
 
 
-def _codings(http_headers: Any, name: str) -> list[str]:
-    value = http_headers.get_header(name) or ""
-    return [c.strip().lower() for c in value.split(",") if c.strip() and c.strip().lower() != "identity"]
+def _header_lines(http_headers: Any, name: str) -> list[str]:
+    """Every value of the header ``name``, one per line (warcio's ``get_header`` gives the first)."""
+    return [value for key, value in http_headers.headers if key.lower() == name.lower()]
+
+
+def _transfer_codings(http_headers: Any) -> list[str]:
+    listed = (c.strip().lower() for line in _header_lines(http_headers, "Transfer-Encoding") for c in line.split(","))
+    return [c for c in listed if c and c != "identity"]
 
 
 def _payload(record: Any, max_bytes: int) -> bytes:
     """The body of a response record as the browser got it, at most ``max_bytes`` plus one byte
-    (see :class:`Record`): de-chunked and inflated here a bounded piece at a time, so the work
+    (see :class:`Record`): de-chunked and decoded here a bounded piece at a time, so the work
     and memory stop with the cap. warcio's own decoding read a whole chunk at once (a 100 MB
     chunk: 200 MB of memory) and inflated it at once (a chunked gzip body of 1 MB: 2 GB), and
     its ``br`` decoder fails with the brotli module of today (AttributeError: the archive was
     reported damaged at that record and every record after it was lost).
 
-    A content coding other than gzip and deflate is :class:`Undecodable`, as are more codings
-    than Chromium decodes (:data:`~formtools._spec.coding.MAX_CODINGS`) and one that turns
-    out corrupt past its start; a body whose first bytes are not in its coding is read as it
+    The content codings are the ones Chromium decodes, read from every ``Content-Encoding``
+    line as the fetch reads them (:func:`~formtools._spec.coding.codings_to_undo`: a list
+    naming ``identity``, an empty name or a coding Chromium does not know leaves the body as it
+    stands). A transfer coding other than chunked, more codings than Chromium decodes
+    (:data:`~formtools._spec.coding.MAX_CODINGS`) and one that turns out corrupt past its start
+    are :class:`Undecodable`; a body whose first bytes are not in its coding is read as it
     stands, as warcio reads it (archives that store the decoded body under the original
     ``Content-Encoding``)."""
-    transfer = _codings(record.http_headers, "Transfer-Encoding")
+    transfer = _transfer_codings(record.http_headers)
     chunked = bool(transfer) and transfer[-1] == "chunked"
-    codings = [*_codings(record.http_headers, "Content-Encoding"), *transfer[: -1 if chunked else None]]
+    codings = [*codings_to_undo(_header_lines(record.http_headers, "Content-Encoding")), *transfer[: -1 if chunked else None]]
     for coding in codings:
-        if coding not in Inflate.CODINGS:
-            raise Undecodable(f"the body's coding {coding!r} is not decoded (only gzip and deflate are)")
+        if coding not in CODINGS:
+            raise Undecodable(f"the body's transfer coding {coding!r} is not decoded")
     excess = too_many_codings(len(codings))
     if excess is not None:
         raise Undecodable(excess)
@@ -494,7 +502,7 @@ def _payload(record: Any, max_bytes: int) -> bytes:
         return plain
     pieces: Iterator[bytes] = _dechunked(record.raw_stream) if chunked else _pieces(record.raw_stream)
     for coding in reversed(codings):
-        pieces = _inflated(pieces, coding)
+        pieces = _decoded(pieces, coding)
     body = bytearray()
     for piece in pieces:
         body += piece
@@ -531,14 +539,14 @@ def _dechunked(stream: Any) -> Iterator[bytes]:
         stream.readline(64)  # the chunk's CRLF
 
 
-def _inflated(pieces: Iterator[bytes], coding: str) -> Iterator[bytes]:
-    """``pieces`` inflated, each step giving at most :data:`_CHUNK` bytes (a gzip bomb costs
-    what is read of it, not what it would inflate to)."""
-    layer = Inflate(coding)
+def _decoded(pieces: Iterator[bytes], coding: str) -> Iterator[bytes]:
+    """``pieces`` decoded, each step giving at most about :data:`_CHUNK` bytes (a gzip bomb
+    costs what is read of it, not what it would inflate to)."""
+    layer = decoder(coding)
     taken = b""  # what went in before the coding was decided (a first piece of one byte)
     for piece in pieces:
         data = piece
-        while data:
+        while True:
             try:
                 out = layer.feed(data, _CHUNK)
             except CodingError as error:
@@ -553,8 +561,13 @@ def _inflated(pieces: Iterator[bytes], coding: str) -> Iterator[bytes]:
             yield out
             if layer.ended:  # bytes after the coded data are not fed on (nor kept)
                 return
-            data = layer.pending
-    yield layer.flush()
+            if not layer.held:
+                break
+            data = b""
+    try:
+        yield layer.flush()
+    except CodingError as error:
+        raise Undecodable(f"the body's {coding} coding is corrupt ({error})") from None
 
 #: The longest line read as a WARC or HTTP header line (or a chunk size, or the blank lines
 #: between records). Servers refuse header lines far shorter (8 KiB is common); a longer line is
@@ -596,7 +609,49 @@ def _archive_iterator(stream: io.BufferedIOBase) -> Any:
     # its reader is made here and first used when iterating; the stream is never gzip (members
     # are inflated by _GzipMembers), so none of warcio's decompression is lost
     iterator.reader = _line_reader(iterator.fh)
+    iterator.loader.http_parser = _http_parser_class()([], False)
     return iterator
+
+
+class _KeptLines:
+    """A stream whose lines are kept as they are read (no closure, no class per reading: a
+    reference cycle would wait for the collector, see :func:`_archive_iterator`)."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self.kept: list[bytes] = []
+
+    def readline(self, *args: Any) -> bytes:
+        line: bytes = self._stream.readline(*args)
+        self.kept.append(line)
+        return line
+
+
+@functools.cache
+def _http_parser_class() -> type:
+    """warcio's HTTP header parser, keeping each ``Content-Encoding`` value as the browser reads
+    it: warcio strips every Unicode white space from a value's ends (``str.strip``), so
+    ``gzip\xa0`` read as gzip, which Chromium does not decode (only spaces and tabs are trimmed,
+    formtools._spec.coding.codings_to_undo). Made once, as :func:`_line_reader_class`."""
+    from warcio.statusandheaders import StatusAndHeadersParser
+
+    class _HttpParser(StatusAndHeadersParser):  # type: ignore[misc]  # (warcio has no type stubs)
+        def parse(self, stream: Any, full_statusline: Any = None) -> Any:
+            lines = _KeptLines(stream)
+            parsed = super().parse(lines, full_statusline)
+            coding = b"content-encoding:"
+            raw = [
+                self.decode_header(line[len(coding) :].rstrip(b"\r\n").strip(b" \t"))
+                for line in lines.kept
+                if line[: len(coding)].lower() == coding
+            ]
+            kept = [index for index, (name, _) in enumerate(parsed.headers) if name.lower() == "content-encoding"]
+            if len(kept) == len(raw):  # (a value folded over lines, obs-fold, stays warcio's)
+                for index, value in zip(kept, raw):
+                    parsed.headers[index] = ("Content-Encoding", value)
+            return parsed
+
+    return _HttpParser
 
 
 def _line_reader(stream: Any) -> Any:

@@ -37,7 +37,6 @@ import re
 import ssl
 import time
 import weakref
-import zlib
 from http.cookiejar import Cookie, CookieJar, DefaultCookiePolicy
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -56,7 +55,7 @@ from publicsuffixlist import PublicSuffixList
 from formtools._spec.limits import MAX_PAGE_BYTES
 from formtools._spec.referrer import Referrer, policy_from_header
 from formtools.errors import UsageProblem
-from formtools._spec.coding import Inflate, too_many_codings
+from formtools._spec.coding import CodingError, Decoder, codings_to_undo, decoder, too_many_codings
 from formtools._net.errors import (
     shown,
     UnfollowedRedirect,
@@ -115,10 +114,11 @@ _BODY_HEADERS = frozenset(
     {"content-encoding", "content-language", "content-location", "content-type", "content-length"}
 )
 # the headers httpx's client sends by default, so that servers see what they saw before; the
-# encodings offered are the ones decoded here (with a bound on the decoded size)
+# encodings offered are the ones decoded here (with a bound on the decoded size), which are
+# Chromium's (formtools._spec.coding.CODINGS) and what it offers a secure origin
 _DEFAULT_HEADERS = (
     ("Accept", "*/*"),
-    ("Accept-Encoding", "gzip, deflate"),
+    ("Accept-Encoding", "gzip, deflate, br, zstd"),
     ("Connection", "keep-alive"),
     ("User-Agent", f"python-httpx/{httpx.__version__}"),
 )
@@ -894,12 +894,11 @@ class _Body:
         self._policy = policy
         self._clock = clock
         self.data = bytearray()
-        listed = [c.strip().lower() for c in headers.get("content-encoding", "").split(",")]
-        codings = [c for c in reversed(listed) if c in Inflate.CODINGS]
+        codings = codings_to_undo(headers.get_list("content-encoding"))
         excess = too_many_codings(len(codings))
         if excess is not None:
             raise httpcore.ReadError(excess)
-        self._layers = [Inflate(c) for c in codings]
+        self._layers = [decoder(coding) for coding in reversed(codings)]
         length = headers.get("content-length", "")
         if not self._layers and length.isdigit() and int(length) > policy.max_bytes:
             self._too_large()
@@ -911,9 +910,9 @@ class _Body:
         )
 
     @staticmethod
-    def _feed(layer: Inflate, data: bytes, limit: int) -> bytes:
+    def _feed(layer: Decoder, data: bytes, limit: int) -> bytes:
         out = layer.feed(data, limit)
-        if layer.pending:  # the limit was reached with input left: too large
+        if layer.held:  # the limit was reached with input left: too large
             raise _Overflow
         return out
 
@@ -926,7 +925,7 @@ class _Body:
                 chunk = b"" if layer.ended else self._feed(layer, chunk, room + 1)
         except _Overflow:
             self._too_large()
-        except zlib.error as error:
+        except CodingError as error:
             raise httpcore.ReadError(f"the answer's content encoding is corrupt ({error})") from None
         if len(chunk) > room:
             self._too_large()
@@ -946,7 +945,7 @@ class _Body:
                 tail = layer.flush() if not tail else self._feed(layer, tail, self._policy.max_bytes + 1) + layer.flush()
         except _Overflow:
             self._too_large()
-        except zlib.error as error:
+        except CodingError as error:
             raise httpcore.ReadError(f"the answer's content encoding is corrupt ({error})") from None
         if len(self.data) + len(tail) > self._policy.max_bytes:
             self._too_large()

@@ -103,20 +103,50 @@ def _single_byte(name: str) -> Decoder:
 _NON_ASCII = re.compile(rb"[\x80-\xff]")
 
 
-Handler = Callable[[bytes, int, list[str]], int]
+class _Text(list[str]):
+    """A decoder's output, piece by piece, and where its first error is: the standard's
+    decoders "return error" (U+FFFD in replacement mode) at chosen steps, and an XML document
+    ends at the first (:func:`decode_until_error`). A U+FFFD in the text does not tell: gb18030
+    spells the character itself (84 31 A4 37), which is no error."""
+
+    first_error: int | None = None  # the piece that is the first error's U+FFFD
+
+    def error(self) -> None:
+        if self.first_error is None:
+            self.first_error = len(self)
+        self.append(_FFFD)
+
+    def append_or_error(self, char: str | None) -> None:
+        """``char``, or an error where there is none (the index has no code point)."""
+        if char is None:
+            self.error()
+        else:
+            self.append(char)
+
+    def unreport(self) -> None:
+        """Take back the last piece, an error (Chromium's ISO-2022-JP reports none there)."""
+        if self.first_error == len(self) - 1:
+            self.first_error = None
+        del self[-1]
+
+    def until_error(self) -> str:
+        return "".join(self if self.first_error is None else self[: self.first_error])
 
 
-def _ascii_runs(handler_for: Callable[[], Handler]) -> Decoder:
+Handler = Callable[[bytes, int, _Text], int]
+
+
+def _ascii_runs(handler_for: Callable[[], Handler]) -> Callable[[bytes], _Text]:
     """A decoder that hands a handler each stretch starting at a non-ASCII byte; the handler
     appends what it decodes and returns where the next ASCII-state stretch begins.
     ``handler_for`` makes one handler per decode, so that a decoder with state (EUC-JP's
     JIS X 0212 flag) starts afresh each time."""
 
-    def decode(data: bytes) -> str:
+    def decode(data: bytes) -> _Text:
         if data.isascii():
-            return data.decode("ascii")
+            return _Text((data.decode("ascii"),))
         handler = handler_for()
-        out: list[str] = []
+        out = _Text()
         at, end = 0, len(data)
         while at < end:
             match = _NON_ASCII.search(data, at)
@@ -127,7 +157,7 @@ def _ascii_runs(handler_for: Callable[[], Handler]) -> Decoder:
             if start > at:
                 out.append(data[at:start].decode("ascii"))
             at = handler(data, start, out)
-        return "".join(out)
+        return out
 
     return decode
 
@@ -148,7 +178,7 @@ def _gb18030_ranges() -> list[tuple[int, int]]:
     return [(pointer, code_point) for pointer, code_point in _indexes()["gb18030-ranges"]]
 
 
-def _gb18030(data: bytes, at: int, out: list[str]) -> int:
+def _gb18030(data: bytes, at: int, out: _Text) -> int:
     """#gb18030-decoder (GBK's decoder too), from a non-ASCII byte at ``at``."""
     index = _index("gb18030")
     end = len(data)
@@ -157,28 +187,28 @@ def _gb18030(data: bytes, at: int, out: list[str]) -> int:
         out.append("\u20ac")
         return at + 1
     if first == 0xFF:
-        out.append(_FFFD)
+        out.error()
         return at + 1
     if at + 1 == end:  # end-of-queue with first set
-        out.append(_FFFD)
+        out.error()
         return end
     byte = data[at + 1]
     if 0x30 <= byte <= 0x39:
         second = byte
         if at + 2 == end:
-            out.append(_FFFD)
+            out.error()
             return end
         byte = data[at + 2]
         if not 0x81 <= byte <= 0xFE:
-            out.append(_FFFD)  # restore « second, byte »
+            out.error()  # restore « second, byte »
             return at + 1
         third = byte
         if at + 3 == end:
-            out.append(_FFFD)
+            out.error()
             return end
         byte = data[at + 3]
         if not 0x30 <= byte <= 0x39:
-            out.append(_FFFD)  # restore « second, third, byte »
+            out.error()  # restore « second, third, byte »
             return at + 1
         pointer = (
             (first - 0x81) * (10 * 126 * 10)
@@ -188,7 +218,7 @@ def _gb18030(data: bytes, at: int, out: list[str]) -> int:
             - 0x30
         )
         code_point = _gb18030_ranges_code_point(pointer)
-        out.append(_FFFD if code_point is None else code_point)
+        out.append_or_error(code_point)
         return at + 4
     if 0x40 <= byte <= 0x7E or 0x80 <= byte <= 0xFE:
         pointer = (first - 0x81) * 190 + (byte - (0x40 if byte < 0x7F else 0x41))
@@ -196,7 +226,7 @@ def _gb18030(data: bytes, at: int, out: list[str]) -> int:
         if char != _NULL:
             out.append(char)
             return at + 2
-    out.append(_FFFD)
+    out.error()
     return at + 1 if byte < 0x80 else at + 2
 
 
@@ -207,14 +237,14 @@ def _gb18030(data: bytes, at: int, out: list[str]) -> int:
 _BIG5_PAIRS = {1133: "\x93\udf04", 1135: "\x93\udf0c", 1164: "\xb3\udf04", 1166: "\xb3\udf0c"}
 
 
-def _big5(data: bytes, at: int, out: list[str]) -> int:
+def _big5(data: bytes, at: int, out: _Text) -> int:
     """#big5-decoder."""
     leading = data[at]
     if not 0x81 <= leading <= 0xFE:
-        out.append(_FFFD)
+        out.error()
         return at + 1
     if at + 1 == len(data):
-        out.append(_FFFD)
+        out.error()
         return at + 1
     byte = data[at + 1]
     if 0x40 <= byte <= 0x7E or 0xA1 <= byte <= 0xFE:
@@ -227,7 +257,7 @@ def _big5(data: bytes, at: int, out: list[str]) -> int:
         if char != _NULL:
             out.append(char)
             return at + 2
-    out.append(_FFFD)
+    out.error()
     return at + 1 if byte < 0x80 else at + 2
 
 
@@ -238,15 +268,15 @@ def _euc_jp() -> Handler:
     (``8F A2 41 B0 A1`` is U+FFFD, A, U+4E02; the standard: U+FFFD, A, U+4E9C). Measured."""
     jis0212 = False
 
-    def handler(data: bytes, at: int, out: list[str]) -> int:
+    def handler(data: bytes, at: int, out: _Text) -> int:
         nonlocal jis0212
         end = len(data)
         leading = data[at]
         if not (leading in (0x8E, 0x8F) or 0xA1 <= leading <= 0xFE):
-            out.append(_FFFD)
+            out.error()
             return at + 1
         if at + 1 == end:
-            out.append(_FFFD)
+            out.error()
             return end
         byte = data[at + 1]
         if leading == 0x8E and 0xA1 <= byte <= 0xDF:
@@ -255,7 +285,7 @@ def _euc_jp() -> Handler:
         if leading == 0x8F and 0xA1 <= byte <= 0xFE:
             jis0212, leading, at = True, byte, at + 1
             if at + 1 == end:
-                out.append(_FFFD)
+                out.error()
                 return end
             byte = data[at + 1]
         if 0xA1 <= leading <= 0xFE and 0xA1 <= byte <= 0xFE:
@@ -266,13 +296,13 @@ def _euc_jp() -> Handler:
             if char != _NULL:
                 out.append(char)
                 return at + 2
-        out.append(_FFFD)
+        out.error()
         return at + 1 if byte < 0x80 else at + 2
 
     return handler
 
 
-def _shift_jis(data: bytes, at: int, out: list[str]) -> int:
+def _shift_jis(data: bytes, at: int, out: _Text) -> int:
     """#shift_jis-decoder."""
     leading = data[at]
     if leading == 0x80:
@@ -282,10 +312,10 @@ def _shift_jis(data: bytes, at: int, out: list[str]) -> int:
         out.append(chr(0xFF61 - 0xA1 + leading))
         return at + 1
     if not (0x81 <= leading <= 0x9F or 0xE0 <= leading <= 0xFC):
-        out.append(_FFFD)
+        out.error()
         return at + 1
     if at + 1 == len(data):
-        out.append(_FFFD)
+        out.error()
         return at + 1
     byte = data[at + 1]
     if 0x40 <= byte <= 0x7E or 0x80 <= byte <= 0xFC:
@@ -299,18 +329,18 @@ def _shift_jis(data: bytes, at: int, out: list[str]) -> int:
         if char != _NULL:
             out.append(char)
             return at + 2
-    out.append(_FFFD)
+    out.error()
     return at + 1 if byte < 0x80 else at + 2
 
 
-def _euc_kr(data: bytes, at: int, out: list[str]) -> int:
+def _euc_kr(data: bytes, at: int, out: _Text) -> int:
     """#euc-kr-decoder."""
     leading = data[at]
     if not 0x81 <= leading <= 0xFE:
-        out.append(_FFFD)
+        out.error()
         return at + 1
     if at + 1 == len(data):
-        out.append(_FFFD)
+        out.error()
         return at + 1
     byte = data[at + 1]
     if 0x41 <= byte <= 0xFE:
@@ -320,7 +350,7 @@ def _euc_kr(data: bytes, at: int, out: list[str]) -> int:
         if char != _NULL:
             out.append(char)
             return at + 2
-    out.append(_FFFD)
+    out.error()
     return at + 1 if byte < 0x80 else at + 2
 
 
@@ -330,7 +360,7 @@ _ASCII_STATE, _ROMAN, _KATAKANA, _LEADING, _TRAILING, _ESCAPE_START, _ESCAPE = r
 _EOQ = -1  # end-of-queue
 
 
-def _iso_2022_jp(data: bytes) -> str:
+def _iso_2022_jp(data: bytes) -> _Text:
     """#iso-2022-jp-decoder, with Chromium 156's two departures. When ``ESC $`` or ``ESC (`` is not
     followed by a byte that completes an escape sequence, the two bytes the standard restores
     (``$``/``(`` and that byte) are decoded in the output state, but an error they give is not
@@ -341,9 +371,9 @@ def _iso_2022_jp(data: bytes) -> str:
     standard decodes the restored byte in it: after ``ESC ( I`` a katakana, after ``ESC $ B`` a
     second U+FFFD). Both measured (``tests/test_browser_encodings.py``)."""
     if b"\x1b" not in data and data.isascii() and b"\x0e" not in data and b"\x0f" not in data:
-        return data.decode("ascii")
+        return _Text((data.decode("ascii"),))
     jis0208 = _index("jis0208")
-    out: list[str] = []
+    out = _Text()
     state = output_state = _ASCII_STATE
     leading = 0
     output = False
@@ -353,7 +383,7 @@ def _iso_2022_jp(data: bytes) -> str:
     at, end = 0, len(data)
     while True:
         if mark >= 0 and len(out) == mark + 1 and out[mark] == _FFFD:
-            del out[mark]
+            out.unreport()
         mark = -1
         if queue:
             byte = queue.pop()
@@ -370,37 +400,35 @@ def _iso_2022_jp(data: bytes) -> str:
                 state = _ESCAPE_START
                 continue
             if byte == _EOQ:
-                return "".join(out)
+                return out
             output = False
             if state == _ASCII_STATE:
-                ok = byte < 0x80 and byte not in (0x0E, 0x0F)
-                out.append(chr(byte) if ok else _FFFD)
+                out.append_or_error(chr(byte) if byte < 0x80 and byte not in (0x0E, 0x0F) else None)
             elif state == _ROMAN:
                 if byte == 0x5C:
                     out.append("\u00a5")
                 elif byte == 0x7E:
                     out.append("\u203e")
                 else:
-                    ok = byte < 0x80 and byte not in (0x0E, 0x0F)
-                    out.append(chr(byte) if ok else _FFFD)
+                    out.append_or_error(chr(byte) if byte < 0x80 and byte not in (0x0E, 0x0F) else None)
             elif state == _KATAKANA:
-                out.append(chr(0xFF61 - 0x21 + byte) if 0x21 <= byte <= 0x5F else _FFFD)
+                out.append_or_error(chr(0xFF61 - 0x21 + byte) if 0x21 <= byte <= 0x5F else None)
             elif 0x21 <= byte <= 0x7E:  # leading byte
                 leading, state = byte, _TRAILING
             else:
-                out.append(_FFFD)
+                out.error()
         elif state == _TRAILING:
             if byte == 0x1B:
                 state = _ESCAPE_START
-                out.append(_FFFD)
+                out.error()
                 continue
             state = _LEADING
             if 0x21 <= byte <= 0x7E:
                 pointer = (leading - 0x21) * 94 + byte - 0x21
                 char = jis0208[pointer] if pointer < len(jis0208) else _NULL
-                out.append(_FFFD if char == _NULL else char)
+                out.append_or_error(None if char == _NULL else char)
             else:
-                out.append(_FFFD)  # end-of-queue too; the leading-byte state then finishes
+                out.error()  # end-of-queue too; the leading-byte state then finishes
         elif state == _ESCAPE_START:
             if byte in (0x24, 0x28):
                 leading, state = byte, _ESCAPE
@@ -408,7 +436,7 @@ def _iso_2022_jp(data: bytes) -> str:
             if byte != _EOQ:
                 queue.append(byte)
             output, state = False, output_state
-            out.append(_FFFD)
+            out.error()
         else:  # escape
             lead, leading = leading, 0
             new_state = None
@@ -423,21 +451,25 @@ def _iso_2022_jp(data: bytes) -> str:
             if new_state is not None:
                 state = output_state = new_state
                 if output:
-                    out.append(_FFFD)
+                    out.error()
                 output = True
                 continue
             if byte == _EOQ:  # Chromium: the byte itself, whatever the output state
-                out.extend((_FFFD, chr(lead)))
-                return "".join(out)
+                out.error()
+                out.append(chr(lead))
+                return out
             queue.extend((byte, lead))  # restored « leading, byte »: leading is read first
             muted = 2
             output, state = False, output_state
-            out.append(_FFFD)
+            out.error()
 
 
-def _replacement(data: bytes) -> str:
+def _replacement(data: bytes) -> _Text:
     """#replacement-decoder: one error for any input, then nothing."""
-    return _FFFD if data else ""
+    out = _Text()
+    if data:
+        out.error()
+    return out
 
 
 # Python's C codecs decode a page exactly wherever they decode it at all and each character they
@@ -452,7 +484,7 @@ _PYTHON_TWINS = {"shift_jis": "cp932", "euc-kr": "cp949"}
 
 @functools.cache
 def _twin_fixes(name: str) -> tuple[dict[int, str], str, str]:
-    exact = _ascii_runs(lambda: _TWO_BYTE[name])
+    exact = _joined(_standard(name))
     answers: dict[str, set[str]] = {}  # Python's character → the standard's answers for it
     differing: set[str] = set()
     for lead in range(0x80, 0x100):
@@ -476,7 +508,7 @@ def _twin_fixes(name: str) -> tuple[dict[int, str], str, str]:
 
 
 def _with_python_twin(name: str) -> Decoder:
-    exact = _ascii_runs(lambda: _TWO_BYTE[name])
+    exact = _joined(_standard(name))
     codec = _PYTHON_TWINS[name]
 
     def decode(data: bytes) -> str:
@@ -492,7 +524,29 @@ def _with_python_twin(name: str) -> Decoder:
     return decode
 
 
-_TWO_BYTE = {"shift_jis": _shift_jis, "euc-kr": _euc_kr}
+_MULTI_BYTE: dict[str, Handler] = {
+    "gbk": _gb18030, "gb18030": _gb18030, "big5": _big5, "shift_jis": _shift_jis, "euc-kr": _euc_kr,
+}  # fmt: skip
+
+
+@functools.cache
+def _standard(name: str) -> Callable[[bytes], _Text]:
+    """The decoder written here for a multi-byte encoding, ISO-2022-JP or replacement, giving
+    its text with its first error."""
+    if name in _MULTI_BYTE:
+        stateless = _MULTI_BYTE[name]
+        return _ascii_runs(lambda: stateless)
+    if name == "euc-jp":
+        return _ascii_runs(_euc_jp)
+    if name == "iso-2022-jp":
+        return _iso_2022_jp
+    if name == "replacement":
+        return _replacement
+    raise LookupError(f"the Encoding Standard defines no encoding named {name!r}")
+
+
+def _joined(standard: Callable[[bytes], _Text]) -> Decoder:
+    return lambda data: "".join(standard(data))
 
 
 @functools.cache
@@ -501,22 +555,9 @@ def _decoder(name: str) -> Decoder:
         return _with_python_twin(name)
     if name in _SINGLE_BYTE or name == "x-user-defined":
         return _single_byte(name)
-    multi_byte = {
-        "gbk": _gb18030, "gb18030": _gb18030, "big5": _big5,
-        "shift_jis": _shift_jis, "euc-kr": _euc_kr,
-    }  # fmt: skip
-    if name in multi_byte:
-        stateless = multi_byte[name]
-        return _ascii_runs(lambda: stateless)
-    if name == "euc-jp":
-        return _ascii_runs(_euc_jp)
-    if name == "iso-2022-jp":
-        return _iso_2022_jp
-    if name == "replacement":
-        return _replacement
     if name in ("utf-8", "utf-16be", "utf-16le"):
         return lambda data: data.decode(name, "replace")
-    raise LookupError(f"the Encoding Standard defines no encoding named {name!r}")
+    return _joined(_standard(name))
 
 
 def decode(data: bytes, encoding: str) -> str:
@@ -532,25 +573,26 @@ def decode(data: bytes, encoding: str) -> str:
     return _decoder(found.name)(data)
 
 
-# the encodings that can spell U+FFFD itself, where Python's strict decoder (exact for them, as
-# above) tells an error from the character; gb18030 can spell it too (84 31 A4 37), and there a
-# U+FFFD in the text is taken for an error: a document spelling it ends there
-_SPELL_FFFD = ("utf-8", "utf-16be", "utf-16le")
-
-
 def decode_until_error(data: bytes, encoding: str) -> str:
     """``data`` decoded by the Encoding Standard's decoder for ``encoding`` (any label) up to its
     first error: Chromium decodes an XML document so (its decoder stops at an error, which is
-    then a fatal "Encoding error" of the document), where a page of HTML reads on with U+FFFD."""
+    then a fatal "Encoding error" of the document), where a page of HTML reads on with U+FFFD.
+    The error is the decoder's own (Python's strict decoders for UTF-8 and UTF-16 and the
+    single-byte tables, exact for them; :class:`_Text` for the others), never a U+FFFD in the
+    text: gb18030 spells U+FFFD itself (84 31 A4 37), and a document spelling it was cut there
+    where Chromium reads on."""
     found = webencodings.lookup(encoding)
     if found is None:
         raise LookupError(f"not an encoding label: {encoding!r}")
-    if found.name in _SPELL_FFFD:
-        try:
-            return data.decode(found.name)
-        except UnicodeDecodeError as error:
-            return data[: error.start].decode(found.name)
-    return _decoder(found.name)(data).partition(_FFFD)[0]
+    name = found.name
+    try:
+        if name in ("utf-8", "utf-16be", "utf-16le"):
+            return data.decode(name)
+        if name in _SINGLE_BYTE or name == "x-user-defined":
+            return codecs.charmap_decode(data, "strict", _charmap_table(name))[0]
+    except UnicodeDecodeError as error:
+        return data[: error.start].decode(name) if name.startswith("utf") else _decoder(name)(data[: error.start])
+    return _standard(name)(data).until_error()
 
 
 # --- as codecs for html5lib ------------------------------------------------------------------
