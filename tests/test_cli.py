@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import functools
+import html
 import json
 import random
 import re
 import subprocess
 import sys
 import threading
+import unicodedata
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
 import formtools
-from formtools.errors import ValidationError
+from formtools.errors import UNSHOWABLE, ValidationError
 from tests.conftest import ENV, FIXTURES
 from tests.support.forkserve import formtools_command
 
@@ -502,3 +505,54 @@ def test_an_unknown_or_disabled_submitter_is_a_usage_mistake_naming_the_buttons(
             f"the form has no submit button named {asked!r} (submit buttons with a name or id: {known})"
         )
         assert (done.returncode, done.stdout, done.stderr.decode()) == (2, b"", f"formtools: error: --submitter: {why}\n"), chosen
+
+
+
+@functools.cache
+def _unshowable() -> frozenset[str]:
+    """Every character a terminal runs or a reader cannot see, by the running Python's Unicode
+    data: controls (C0, DEL, C1: ESC starts the escape sequences), format characters
+    (zero-width, bidirectional, tags) and line and paragraph separators."""
+    return frozenset(chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) in ("Cc", "Cf", "Zl", "Zp"))
+
+
+def test_what_formtools_escapes_is_every_control_and_format_character() -> None:
+    """The one list the edges escape (and the MCP bridge strips from a page's text) holds every
+    character of Unicode's categories Cc, Cf, Zl, Zp, and nothing assigned besides."""
+    listed = {chr(c) for c in range(0x110000) if UNSHOWABLE.match(chr(c))}
+    assert _unshowable() <= listed
+    assert {unicodedata.category(char) for char in listed - _unshowable()} <= {"Cn"}
+
+
+def _plain_text(text: str) -> bool:
+    """Nothing in ``text`` but printable characters and the line feeds between its lines."""
+    return all(char == "\n" or char not in _unshowable() for char in text)
+
+
+def test_a_page_or_an_input_cannot_write_escape_sequences_to_the_terminal() -> None:
+    """A field's name is the page's to choose and a key of ``--input`` the caller's, and the
+    problem lines of ``validate`` and ``call`` quote both verbatim: a field named ``ESC]0;…BEL``
+    retitled the terminal, ``ESC[2J`` cleared it, ``ESC]52;…`` could write the clipboard, a
+    carriage return printed over the line before, a line feed made one problem two lines.
+    Every such character (every one, shuffled by a seed into twelve names) is printed as its
+    escape, one line per problem."""
+    rng = random.Random("terminal-escapes")
+    unshowable = sorted(_unshowable() - set("\x00\r"))  # (HTML reads them as U+FFFD and \n)
+    rng.shuffle(unshowable)
+    names = [f"f{i}" + "".join(unshowable[i::12]) + "]0;x\x07" for i in range(12)]
+    fields = "".join(f'<label>{html.escape(n)}<input name="{html.escape(n)}" required></label>' for n in names)
+    page = f'<meta charset=utf-8><form toolname=t tooldescription=d action="/go">{fields}<button>Go</button></form>'
+    (tool,) = formtools.extract_tools(page, profile="html", base_url="https://shop.example/")
+    assert sorted(tool.input_schema["properties"]) == sorted(names)
+    arguments = json.dumps({f"k{char}\x1b[2J": "v\x1b]0;y\x07" for char in unshowable[:8]})
+    checked = run("validate", "-", "t", "--input", arguments, stdin=page.encode())
+    problems = formtools.validate_input(tool, json.loads(arguments))
+    assert checked.returncode == 1 and len(problems) == len(names) + 8
+    printed = checked.stdout.decode()
+    assert _plain_text(printed) and len(printed.splitlines()) == len(problems)
+    base = ("--base-url", "https://shop.example/")
+    for arguments in ("{}", json.dumps({f"k{char}": 1 for char in unshowable[:8]})):
+        called = run("call", "-", "t", "--input", arguments, "--dry-run", *base, stdin=page.encode())
+        complaints = called.stderr.decode()
+        assert called.returncode == 1 and _plain_text(complaints), complaints
+        assert len(complaints.splitlines()) == (len(names) if arguments == "{}" else 8)

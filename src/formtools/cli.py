@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Annotated, Optional, TextIO, cast
 import typer
 
 from formtools._spec.limits import MAX_PAGE_BYTES
-from formtools.errors import BrowserError, FormtoolsError, SourceError, UnknownFormat, UsageProblem
+from formtools.errors import BrowserError, FormtoolsError, SourceError, UnknownFormat, UsageProblem, one_line
 from formtools.errors import shown as without_credentials
 
 if TYPE_CHECKING:
@@ -134,6 +134,14 @@ def _choice(value: str, known: tuple[str, ...], option: str) -> str:
     if value not in known:
         raise UsageProblem(f"{option}: unknown value {value!r} (known: {', '.join(known)})")
     return value
+
+
+def _complain(line: str) -> None:
+    """``formtools: LINE`` on standard error, as plain text on one line (:func:`one_line`): the
+    lines of a rejected call quote the page's field names and the caller's values verbatim, and
+    a field named ``ESC]0;…`` retitled the terminal, ``ESC[2J`` cleared it, a carriage return
+    printed over the line before."""
+    typer.echo(f"formtools: {one_line(line)}", err=True)
 
 
 _SCHEME_PREFIX = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
@@ -359,7 +367,7 @@ def validate(
         typer.echo(dumps({"tool": chosen.name, "valid": not problems, "problems": [p.to_dict() for p in problems]}, pretty=True))
     else:
         for problem in problems:
-            typer.echo(str(problem))
+            typer.echo(one_line(str(problem)))  # the page's field name, the caller's value: see _complain
         if not problems:
             typer.echo(f"{chosen.name}: valid")
     if problems:
@@ -418,7 +426,7 @@ def call(
         prepared = prepare_call(chosen, arguments, submitter=submitter, files=_files(file or [], chosen))
     except (InputError, ValidationError) as error:
         for line in error.lines():
-            typer.echo(f"formtools: {line}", err=True)
+            _complain(line)
         raise typer.Exit(1) from None
     except UnknownDocumentURL as error:  # standard input without --base-url
         target = f"to its action {error.action!r}, relative to" if error.action else "to"
@@ -433,7 +441,7 @@ def call(
         typer.echo(dumps(shown.to_dict() if isinstance(shown, Request) else {"sent": False, "reason": shown.reason}, pretty=True))
         if prepared.problems:  # a form without toolautosubmit: filled, but a person's submit is stopped
             for line in ValidationError(prepared.problems).lines():
-                typer.echo(f"formtools: {prepared.secrets.message(line)}", err=True)
+                _complain(prepared.secrets.message(line))
             raise typer.Exit(1)
         return
     if isinstance(shown, Request) and shown.url.startswith("file:"):
@@ -447,7 +455,7 @@ def call(
         result = submit(prepared, confirm=confirmed, include_text=text, max_bytes=max_bytes)
     except ValidationError as error:  # confirmed, but the filled form fails constraint validation
         for line in error.lines():
-            typer.echo(f"formtools: {prepared.secrets.message(line)}", err=True)
+            _complain(prepared.secrets.message(line))
         raise typer.Exit(1) from None
     typer.echo(dumps(result.to_dict(reveal=reveal), pretty=True))
     if result.status == "awaiting-user":
@@ -926,7 +934,7 @@ def _main() -> None:
         sys.exit(141)
     except FormtoolsError as error:
         for line in error.lines():
-            typer.echo(f"formtools: error: {line}", err=True)
+            _complain(f"error: {line}")
         sys.exit(error.exit_code)
     except OSError as error:  # writing the output failed: a full disk, /dev/full
         typer.echo(f"formtools: error: cannot write the output: {error.strerror or error}", err=True)
