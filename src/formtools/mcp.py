@@ -305,12 +305,14 @@ def _unclaimed(name: str, taken: set[str]) -> str:
 UNTRUSTED_KEY = "formtools/untrusted"  # formtools' own marker: this content comes from the site
 NOTICE_KEY = "formtools/notice"  # formtools' own: what a "notify" call did, for the person
 
-# What a page may put in a tool's text, which an agent reads: no control characters (a newline
-# and a tab stay), a length cap, and the markers chat formats use for roles and instructions
-# written as data (angle brackets replaced by look-alikes), so a page cannot speak as the system.
+# What a page may put in a tool's text, which an agent reads: no control or invisible characters
+# (a newline and a tab stay; the invisible tag characters spelled instructions the agent read and
+# the operator never saw), a length cap, and the markers chat formats use for roles and
+# instructions written as data (angle brackets replaced by look-alikes), so a page cannot speak
+# as the system.
 MAX_NAME = 128  # MCP tool names: 1–128 of [A-Za-z0-9_.-] (a page's declared names already are)
 MAX_TEXT = 1024
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+_CONTROL = re.compile(f"(?![\t\n]){UNSHOWABLE.pattern}")
 _ROLE_MARKER = re.compile(
     r"<\|[^<>|]{0,40}\|>|</?\s*(?:system|assistant|user|developer|tool|instructions?|prompt)\b[^<>]{0,40}>",
     re.IGNORECASE,
