@@ -205,7 +205,7 @@ def extract(
     max_bytes: MaxBytes = MAX_PAGE_BYTES,
 ) -> None:
     """Print the page's tools as a JSON array (for ``evals``, a ``{"tools": [...]}`` file)."""
-    from formtools._spec.jsjson import dumps
+    from formtools._spec.jsjson import dumps, plain
     from formtools._synth.tool import listing
 
     if format not in TOOL_FORMATS:
@@ -213,7 +213,7 @@ def extract(
     if profile is None:  # OpenAI rejects the other profiles' keywords (anyOf titles, const, format …)
         profile = "portable" if format == "openai" else "chromium"
     result = _extraction(page, profile, base_url, max_bytes, all_forms, infer=not no_infer)
-    typer.echo(dumps(listing(result.tools, format), pretty=pretty))
+    typer.echo(plain(dumps(listing(result.tools, format), pretty=pretty)))
 
 
 @app.command()
@@ -237,7 +237,7 @@ def lint(
     Exits with 1 when there are errors.
     """
     from formtools._conformance.lint import LINT_FORMATS, as_github, as_json, as_sarif, as_text
-    from formtools._spec.jsjson import dumps
+    from formtools._spec.jsjson import dumps, plain
     from formtools._synth.diagnostics import Severity
 
     chosen = "text" if format is None else _choice(format, LINT_FORMATS, "--format")
@@ -249,9 +249,9 @@ def lint(
     diagnostics = list(result.diagnostics)
     names = [tool.name for tool in result.tools]
     if chosen == "json":
-        typer.echo(dumps(as_json(page, names, diagnostics), pretty=True))
+        typer.echo(plain(dumps(as_json(page, names, diagnostics), pretty=True)))
     elif chosen == "sarif":
-        typer.echo(dumps(as_sarif(page, diagnostics, __version__), pretty=True))
+        typer.echo(plain(dumps(as_sarif(page, diagnostics, __version__), pretty=True)))
     elif chosen == "github":
         text = as_github(page, [d for d in diagnostics if d.severity is not Severity.INFO])
         if text:
@@ -357,14 +357,14 @@ def validate(
     Exits with 1 when the input is invalid.
     """
     from formtools._execute.validate import validate_input
-    from formtools._spec.jsjson import dumps
+    from formtools._spec.jsjson import dumps, plain
 
     chosen_format = _choice(format, ("text", "json"), "--format")
     arguments = _tool_input(input)
     chosen = _chosen_tool(_extraction(page, profile, base_url, max_bytes, all_forms), page, tool)
     problems = validate_input(chosen, arguments, files=_files(file or [], chosen))
     if chosen_format == "json":
-        typer.echo(dumps({"tool": chosen.name, "valid": not problems, "problems": [p.to_dict() for p in problems]}, pretty=True))
+        typer.echo(plain(dumps({"tool": chosen.name, "valid": not problems, "problems": [p.to_dict() for p in problems]}, pretty=True)))
     else:
         for problem in problems:
             typer.echo(one_line(str(problem)))  # the page's field name, the caller's value: see _complain
@@ -415,7 +415,7 @@ def call(
     output is sensitive prints a secret reference in its place unless ``--reveal``.
     """
     from formtools._execute.call import prepare_call, submit
-    from formtools._spec.jsjson import dumps
+    from formtools._spec.jsjson import dumps, plain
     from formtools.errors import InputError, UnknownDocumentURL, ValidationError
 
     arguments = _tool_input(input)
@@ -438,7 +438,7 @@ def call(
 
     shown = prepared.shown  # sensitive values masked
     if dry_run:
-        typer.echo(dumps(shown.to_dict() if isinstance(shown, Request) else {"sent": False, "reason": shown.reason}, pretty=True))
+        typer.echo(plain(dumps(shown.to_dict() if isinstance(shown, Request) else {"sent": False, "reason": shown.reason}, pretty=True)))
         if prepared.problems:  # a form without toolautosubmit: filled, but a person's submit is stopped
             for line in ValidationError(prepared.problems).lines():
                 _complain(prepared.secrets.message(line))
@@ -457,7 +457,7 @@ def call(
         for line in error.lines():
             _complain(prepared.secrets.message(line))
         raise typer.Exit(1) from None
-    typer.echo(dumps(result.to_dict(reveal=reveal), pretty=True))
+    typer.echo(plain(dumps(result.to_dict(reveal=reveal), pretty=True)))
     if result.status == "awaiting-user":
         typer.echo("formtools: not submitted: the form has no toolautosubmit (pass --yes)", err=True)
         raise typer.Exit(1)

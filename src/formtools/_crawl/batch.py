@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, TextIO, TypeVar
 
 from formtools._interrupts import held, holdable, waited
 from formtools._crawl.pages import FetchOptions, Input, Origin, Page, Resumed, Unreadable, media_type, renders_as_html
-from formtools._spec.jsjson import dumps
+from formtools._spec.jsjson import dumps, plain
 from formtools._spec.scheme import is_url
 from formtools._spec.limits import too_large
 from formtools._synth.profile import get_profile, profile_names
@@ -144,7 +144,7 @@ def _line(key: str, name: str, origin: Origin, **fields: Any) -> str:
         name = shown(name)
     if isinstance(fields.get("error"), str):
         fields["error"] = shown_in_text(fields["error"])
-    return dumps({key: name, **origin.fields(), **fields})
+    return plain(dumps({key: name, **origin.fields(), **fields}))  # (plain: --out - may be a terminal)
 
 
 # --- in a worker ----------------------------------------------------------------------------
