@@ -115,11 +115,14 @@ def shown_in_text(text: str) -> str:
 #: screen), format characters (zero-width, bidirectional, the invisible tag characters that spell
 #: ASCII text no one sees) and line and paragraph separators: general categories Cc, Cf, Zl, Zp
 #: (tests/test_cli.py checks the list against the running Python's Unicode data).
-UNSHOWABLE = re.compile(
-    "[\x00-\x1f\x7f-\x9f\xad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e"
+_PAST_C0 = (
+    "\x7f-\x9f\xad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e"
     "\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd"
-    "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f]"
+    "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f"
 )
+UNSHOWABLE = re.compile(f"[\x00-\x1f{_PAST_C0}]")
+#: UNSHOWABLE but C0's controls (a JSON text holds those only as whitespace)
+UNSHOWABLE_PAST_C0 = re.compile(f"[{_PAST_C0}]")
 
 
 def one_line(text: str) -> str:
