@@ -854,6 +854,14 @@ def test_an_output_that_is_an_input_is_refused_before_anything_is_written(
         ([str(pages), "--out", str(pages / "a.html")], "HTML file in the input directory"),
         ([str(pages), "--out", str(pages / "new.html")], "HTML file in the input directory"),
     ]
+    # an output named as no HTML file that leads to one in an input directory, existing or not,
+    # through a chain of one to three symbolic links, each relative or absolute (a seeded draw)
+    rng = random.Random("out-through-links")
+    for case, target in enumerate([pages / "a.html", pages / "new.html"] * 2):
+        hops = [tmp_path / f"out{case}-{hop}.jsonl" for hop in range(rng.randint(1, 3))]
+        for link, to in zip(hops, [*hops[1:], target]):
+            link.symlink_to(to.name if rng.random() < 0.5 and to.parent == link.parent else to)
+        cases.append(([str(pages), "--out", str(hops[0])], "HTML file in the input directory"))
     for args, message in cases:
         done = run(*args, "-j", "1")
         assert done.returncode == 2, (args, done.stderr)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import html
 import json
 import os
 import random
@@ -9,6 +11,7 @@ import re
 import subprocess
 import sys
 import threading
+import unicodedata
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -17,7 +20,7 @@ from typer.testing import CliRunner
 
 import formtools
 from formtools.cli import app
-from formtools.errors import ValidationError
+from formtools.errors import UNSHOWABLE, ValidationError
 from tests.conftest import ENV, FIXTURES
 from tests.support.forkserve import formtools_command
 
@@ -539,3 +542,92 @@ def test_an_unknown_or_disabled_submitter_is_a_usage_mistake_naming_the_buttons(
             f"the form has no submit button named {asked!r} (submit buttons with a name or id: {known})"
         )
         assert (done.returncode, done.stdout, done.stderr.decode()) == (2, b"", f"formtools: error: --submitter: {why}\n"), chosen
+
+
+
+@functools.cache
+def _unshowable() -> frozenset[str]:
+    """Every character a terminal runs or a reader cannot see, by the running Python's Unicode
+    data: controls (C0, DEL, C1: ESC starts the escape sequences), format characters
+    (zero-width, bidirectional, tags) and line and paragraph separators."""
+    return frozenset(chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) in ("Cc", "Cf", "Zl", "Zp"))
+
+
+def test_what_formtools_escapes_is_every_control_and_format_character() -> None:
+    """The one list the edges escape (and the MCP bridge strips from a page's text) holds every
+    character of Unicode's categories Cc, Cf, Zl, Zp, and nothing assigned besides."""
+    listed = {chr(c) for c in range(0x110000) if UNSHOWABLE.match(chr(c))}
+    assert _unshowable() <= listed
+    assert {unicodedata.category(char) for char in listed - _unshowable()} <= {"Cn"}
+
+
+def _plain_text(text: str) -> bool:
+    """Nothing in ``text`` but printable characters and the line feeds between its lines."""
+    return all(char == "\n" or char not in _unshowable() for char in text)
+
+
+def _spiked_page(seed: str) -> tuple[list[str], list[str], str]:
+    """A page whose twelve field names (and description) hold every character of
+    :func:`_unshowable` that HTML keeps (not NUL, CR), shuffled by ``seed``: the characters in
+    their order, the names, the page."""
+    rng = random.Random(seed)
+    unshowable = sorted(_unshowable() - set("\x00\r"))  # (HTML reads them as U+FFFD and \n)
+    rng.shuffle(unshowable)
+    names = [f"f{i}" + "".join(unshowable[i::12]) + "]0;x\x07" for i in range(12)]
+    fields = "".join(f'<label>{html.escape(n)}<input name="{html.escape(n)}" required></label>' for n in names)
+    description = html.escape("Order " + "".join(unshowable))
+    page = f'<meta charset=utf-8><form toolname=t tooldescription="{description}" action="/go">{fields}<button>Go</button></form>'
+    return unshowable, names, page
+
+
+def test_a_page_or_an_input_cannot_write_escape_sequences_to_the_terminal() -> None:
+    """A field's name is the page's to choose and a key of ``--input`` the caller's, and the
+    problem lines of ``validate`` and ``call`` quote both verbatim: a field named ``ESC]0;…BEL``
+    retitled the terminal, ``ESC[2J`` cleared it, ``ESC]52;…`` could write the clipboard, a
+    carriage return printed over the line before, a line feed made one problem two lines.
+    Every such character (every one, shuffled by a seed into twelve names) is printed as its
+    escape, one line per problem."""
+    unshowable, names, page = _spiked_page("terminal-escapes")
+    (tool,) = formtools.extract_tools(page, profile="html", base_url="https://shop.example/")
+    assert sorted(tool.input_schema["properties"]) == sorted(names)
+    arguments = json.dumps({f"k{char}\x1b[2J": "v\x1b]0;y\x07" for char in unshowable[:8]})
+    checked = run("validate", "-", "t", "--input", arguments, stdin=page.encode())
+    problems = formtools.validate_input(tool, json.loads(arguments))
+    assert checked.returncode == 1 and len(problems) == len(names) + 8
+    printed = checked.stdout.decode()
+    assert _plain_text(printed) and len(printed.splitlines()) == len(problems)
+    base = ("--base-url", "https://shop.example/")
+    for arguments in ("{}", json.dumps({f"k{char}": 1 for char in unshowable[:8]})):
+        called = run("call", "-", "t", "--input", arguments, "--dry-run", *base, stdin=page.encode())
+        complaints = called.stderr.decode()
+        assert called.returncode == 1 and _plain_text(complaints), complaints
+        assert len(complaints.splitlines()) == (len(names) if arguments == "{}" else 8)
+
+
+def test_every_json_output_writes_control_and_format_characters_as_escapes(tmp_path: Path) -> None:
+    """JSON.stringify writes C1 controls (U+009B CSI, U+009D OSC: escape sequences to a terminal
+    that reads C1, xterm's default), bidirectional and format characters as they are, and so did
+    every JSON output of formtools on a terminal: ``extract``, ``lint --format json|sarif``,
+    ``validate --format json``, ``call --dry-run``, ``batch --out -``. Each now writes them as
+    ``\\u`` escapes: the output is plain text, and the same JSON (the page's names and
+    description come back whole)."""
+    unshowable, names, page = _spiked_page("json-escapes")
+    (tmp_path / "page.html").write_text(page, encoding="utf-8")
+    base = ("--base-url", "https://shop.example/")
+    outputs = {
+        "extract": run("extract", "-", "--profile", "html", *base, stdin=page.encode()),
+        "lint": run("lint", "-", "--format", "json", *base, stdin=page.encode()),
+        "sarif": run("lint", "-", "--format", "sarif", *base, stdin=page.encode()),
+        "validate": run("validate", "-", "t", "--format", "json", *base, stdin=page.encode()),
+        "call": run("call", "-", "t", "--dry-run", "--input", json.dumps({n: n for n in names}), *base, stdin=page.encode()),
+        "batch": run("batch", str(tmp_path / "page.html"), "--out", "-", "-j", "1"),
+    }
+    for command, done in outputs.items():
+        printed = done.stdout.decode()
+        assert _plain_text(printed), (command, [char for char in printed if char in _unshowable() and char != "\n"][:5])
+    (tool,) = json.loads(outputs["extract"].stdout)
+    assert sorted(tool["inputSchema"]["properties"]) == sorted(names)
+    assert set("\x9b\x9d\u202e\U000e0041") <= set(tool["description"])  # CSI, OSC, RLO, a tag: kept
+    assert sorted(p["field"] for p in json.loads(outputs["validate"].stdout)["problems"]) == sorted(names)
+    (line,) = outputs["batch"].stdout.decode().splitlines()
+    assert sorted(json.loads(line)["tools"][0]["inputSchema"]["properties"]) == sorted(names)

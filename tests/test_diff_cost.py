@@ -15,12 +15,13 @@ from __future__ import annotations
 import difflib
 import random
 import re
+import unicodedata
 from typing import Any
 
 import pytest
 
 from formtools._conformance.diff import unified_diff
-from formtools._spec.jsjson import dumps
+from formtools._spec.jsjson import dumps, plain
 
 
 def _tools(rng: random.Random, count: int, parameters: int, tag: str) -> list[dict[str, Any]]:
@@ -119,8 +120,8 @@ def _patched(before: list[str], diff: str) -> list[str]:
 
 
 #: string leaves: ASCII, and the characters JSON leaves unescaped that str.splitlines() ends a
-#: line at (U+2028, U+2029, U+0085)
-STRINGS = ["a", "b", "\u2028", "x\u2029y", "\x85", "é"]
+#: line at (U+2028, U+2029, U+0085) or a terminal runs or hides (C1's CSI, U+202E, a tag)
+STRINGS = ["a", "b", "\u2028", "x\u2029y", "\x85", "é", "\x9b31m", "\u202e", "\U000e0041"]
 
 
 def _value(rng: random.Random, depth: int) -> Any:
@@ -150,7 +151,9 @@ def test_the_diff_turns_chromiums_text_into_formtools() -> None:
     """1,500 seeded pairs of tool lists (tools renamed, dropped, added twice; keys dropped,
     added, reordered; values changed at every depth; strings holding line separators that
     JSON does not escape). Before: 216 of 500 such diffs were refused by GNU patch (a hunk of
-    context alone, where the run of equal lines crossed pieces), and U+2028 cut lines."""
+    context alone, where the run of equal lines crossed pieces), and U+2028 cut lines; a C1
+    control or a bidirectional override in a page's string reached the terminal as it was
+    (the text is now the JSON with them escaped, jsjson.plain)."""
     rng = random.Random(27)
     for _ in range(1500):
         chromium = [
@@ -160,7 +163,8 @@ def test_the_diff_turns_chromiums_text_into_formtools() -> None:
         formtools = [_changed(rng, tool) for tool in chromium if rng.random() > 0.1]
         if rng.random() < 0.3:
             formtools.insert(rng.randint(0, len(formtools)), {"name": "t0", "inputSchema": _value(rng, 0)})
-        before, after = (dumps(side, pretty=True).split("\n") for side in (chromium, formtools))
+        before, after = (plain(dumps(side, pretty=True)).split("\n") for side in (chromium, formtools))
         diff = unified_diff(chromium, formtools)
         assert (diff == "") == (before == after)
         assert _patched(before, diff) == after, diff
+        assert not any(unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp") for char in diff.replace("\n", ""))

