@@ -189,26 +189,26 @@ def _idna_to_ascii(host: str, *, transitional: bool = False, strict: bool = Fals
     if transitional:
         mapped = nfc(mapped.translate(_TRANSITIONAL))
     labels = mapped.split(".")
-    bidi = any(bidi_class(char) in _RTL_CLASSES for char in mapped)
-    out = []
+    forms = []  # each label as ICU checks it: an xn-- label as its Punycode decodes
     for number, label in enumerate(labels):
         if strict and (
             (not label and number < len(labels) - 1)
             or label[:1] == "-" or label[-1:] == "-" or (label[2:4] == "--" and not label.startswith("xn--"))
         ):
             return None
-        if bidi and label and not _passes_bidi_rule(label):  # in a bidi domain name every label, ASCII too
+        if label.startswith("xn--"):
+            form = _a_label_decoded(label, transitional=transitional)
+        else:
+            form = label if _contextj_ok(label) else None
+        if form is None or (form and is_mark(form[0])):
             return None
-        if label.isascii():
-            if label.startswith("xn--") and not _valid_a_label(label, transitional=transitional):
-                return None
-            out.append(label)
-            continue
-        if is_mark(label[0]):
+        forms.append(form)
+    # a bidi domain name (a label, an xn-- one decoded, holds a right-to-left character): every
+    # label, ASCII too, must pass the bidi rule
+    if any(bidi_class(char) in _RTL_CLASSES for form in forms for char in form):
+        if not all(_passes_bidi_rule(form) for form in forms if form):
             return None
-        if not _contextj_ok(label):
-            return None
-        out.append("xn--" + label.encode("punycode").decode("ascii"))
+    out = [label if label.isascii() else "xn--" + label.encode("punycode").decode("ascii") for label in labels]
     if strict and (any(len(label) > 63 for label in out) or len(".".join(out).rstrip(".")) > 253):
         return None
     return ".".join(out)
@@ -240,22 +240,23 @@ def _passes_bidi_rule(label: str) -> bool:
     return False  # rule 1
 
 
-def _valid_a_label(label: str, *, transitional: bool) -> bool:
-    """Whether an ``xn--`` label passes UTS #46 (section 4, step 4) as ICU checks it for
-    Chromium 156: its Punycode decodes, to a label that is not all ASCII, is NFC, that the
-    (nontransitional) mapping leaves as it is and, for a URL's host, that passes CONTEXTJ (an
-    e-mail domain's ``xn--1ug``, a lone ZWJ, is accepted: measured). Else ICU reports an error,
-    and Chromium keeps an e-mail address as written or calls a URL's host invalid
-    (``é.xn--zz.com``, ``é.xn--a-ecp.ru``, whose ⒈ maps to "1.", ``é.xn--ss-.com``)."""
+def _a_label_decoded(label: str, *, transitional: bool) -> str | None:
+    """The label an ``xn--`` label stands for, when it passes UTS #46 (section 4, step 4) as ICU
+    checks it for Chromium 156: it is ASCII, its Punycode decodes, to a label that is not all
+    ASCII, is NFC, that the (nontransitional) mapping leaves as it is and, for a URL's host,
+    that passes CONTEXTJ (an e-mail domain's ``xn--1ug``, a lone ZWJ, is accepted: measured).
+    Else (None) ICU reports an error, and Chromium keeps an e-mail address as written or calls
+    a URL's host invalid (``é.xn--zz.com``, ``é.xn--a-ecp.ru``, whose ⒈ maps to "1.",
+    ``é.xn--ss-.com``, ``xn--é.com``)."""
     import idna  # (as _idna_to_ascii: loaded only for hosts with non-ASCII characters)
 
     try:
         decoded = label[4:].encode("ascii").decode("punycode")
         remapped = _uts46_map(decoded)
     except (UnicodeError, idna.IDNAError):
-        return False
+        return None
     valid = not decoded.isascii() and remapped == decoded == nfc(decoded)
-    return valid and (transitional or _contextj_ok(decoded))
+    return decoded if valid and (transitional or _contextj_ok(decoded)) else None
 
 
 _VIRAMA = 9  # the Canonical_Combining_Class of a virama
