@@ -1,16 +1,12 @@
-"""Record the Unicode classes formtools reads as Chromium reads them: which code points have a
-strong direction (``dir=auto``), and which are combining marks (a host label may not begin with
-one).
+"""Record which code points have a strong direction (``dir=auto``) as Chromium reads them.
 
-Chromium reads both from its ICU's Unicode data, not from the Unicode of Python's
-``unicodedata`` (14.0 in Python 3.11, another in each Python): there a letter or mark of a
-script added since (Kawi, Nag Mundari) has no class, and an unassigned code point none either,
-where ICU gives each its class, and an unassigned one that of its block (L, or R/AL in a
-right-to-left block). For every code point ``c`` the browser sets a ``dir=auto`` input's value
-to ``c`` then a Hebrew letter (``ltr``: ``c`` is L) and, if not, to ``c`` then a Latin one
-(``rtl``: ``c`` is R or AL), and tests ``c`` against ``/^\\p{M}$/v``. The answers, as runs of
-code points of one answer, go to ``src/formtools/_spec/unicode_classes.json`` with the browser
-they come from.
+Every other class formtools reads comes from ``unicodedata2`` at Chromium's Unicode version
+(``formtools._spec.unicode_classes``), but that gives an unassigned code point no Bidi_Class,
+where Chromium's ICU gives it that of its block (L, or R/AL in a right-to-left block:
+``U+05FF`` is R), and ``dir=auto`` reads any text. For every code point ``c`` the browser sets a
+``dir=auto`` input's value to ``c`` then a Hebrew letter (``ltr``: ``c`` is L) and, if not, to
+``c`` then a Latin one (``rtl``: ``c`` is R or AL). The answers, as runs of code points of one
+answer, go to ``src/formtools/_spec/unicode_classes.json`` with the browser they come from.
 
     PYTHONPATH=src python scripts/record_unicode_classes.py
 """
@@ -26,17 +22,15 @@ OUTPUT = ROOT / "src" / "formtools" / "_spec" / "unicode_classes.json"
 PLANE = 0x10000
 
 # Runs in the page, for the code points of [start, end): the strong direction of each, L, R (R
-# or AL) or - (neither), and whether it is a mark, 1 or 0.
+# or AL) or - (neither).
 ASK_JS = """
 ([start, end]) => {
   const input = document.createElement("input");
   input.dir = "auto";
   document.body.append(input);
-  const mark = /^\\p{M}$/v;
-  let strong = "", marks = "";
+  let strong = "";
   for (let codePoint = start; codePoint < end; codePoint++) {
     const character = String.fromCodePoint(codePoint);
-    marks += mark.test(character) ? "1" : "0";
     input.value = character + "\\u05d0";
     if (input.matches(":dir(ltr)")) {
       strong += "L";
@@ -46,7 +40,7 @@ ASK_JS = """
     strong += input.matches(":dir(rtl)") ? "R" : "-";
   }
   input.remove();
-  return [strong, marks];
+  return strong;
 }
 """
 
@@ -65,18 +59,15 @@ def runs(answers: str) -> dict[str, list[int] | str]:
 def main() -> None:
     from formtools._conformance.browser import ChromiumOracle
 
-    strong, marks = "", ""
+    strong = ""
     with ChromiumOracle() as chromium:
         chromium.page.goto(chromium.site.put("/unicode.html", b"<!doctype html><body>", "text/html"))
         for start in range(0, 0x110000, PLANE):
-            plane_strong, plane_marks = chromium.page.evaluate(ASK_JS, [start, start + PLANE])
-            strong += plane_strong
-            marks += plane_marks
+            strong += chromium.page.evaluate(ASK_JS, [start, start + PLANE])
         browser = chromium.stamp["product"]
     recorded = {
         "source": f"{browser}: scripts/record_unicode_classes.py",
         "strong": runs(strong),
-        "mark": runs(marks),
     }
     OUTPUT.write_text(json.dumps(recorded, separators=(",", ":")) + "\n", encoding="utf-8")
     print(f"{browser} -> {OUTPUT.relative_to(ROOT)}", file=sys.stderr)

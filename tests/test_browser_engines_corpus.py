@@ -37,8 +37,18 @@ kept here:
   over scripts Unicode added after Python 3.11's ``unicodedata``): UTS #46 refuses it, and
   Chromium's ICU knows a Kawi or Nag Mundari sign as a mark where Python's Unicode 14 has no
   category for it, so formtools passed ``http://`` + U+11F00 + ``a.com/`` and converted the
-  e-mail domain. The marks are now Chromium's, recorded (``scripts/record_unicode_classes.py``).
+  e-mail domain. The marks are now Chromium's Unicode's (``unicodedata2`` at its 17.0).
   Drawn here over marks of ten blocks, old and new, as URL hosts and e-mail domains of one page;
+- the rest of UTS #46 over scripts and symbols Unicode added after 14.0 (unicode22, from
+  truth22's probes): the bidi rule, composition and CONTEXTJ read Python's Unicode 14 (a Garay
+  label beside a Hebrew one refused, a Kawi virama before a joiner a ValueError), and idna's
+  tables Unicode 18's (a Jurchen letter accepted). Drawn here over letters of fifteen blocks in
+  four shapes, as URL hosts and e-mail domains of one page;
+- a bidi domain name whose right-to-left label is written as an A-label (unicode22): UTS #46
+  decodes it, so ``a¡.xn--4dbc`` is a bidi domain name whose ``a¡`` fails the bidi rule, and
+  checks each A-label's decoded label (a leading mark, a left-to-right label with a Hebrew
+  letter); formtools read the A-labels' ASCII text. Drawn here over labels of three bidi
+  pools, as written or as A-labels, as URL hosts and e-mail domains of one page;
 - a ``<button>`` in the Auto state (no ``type``, or an invalid one) with a ``command``
   attribute but no ``commandfor`` (Blink's command-attribute use-counter tests): Chromium, as
   the HTML Standard, counts it no submit button; formtools looked at ``commandfor`` only, so it
@@ -230,6 +240,103 @@ def test_a_host_label_beginning_with_a_mark_is_refused_as_in_chromium(chromium: 
     ours = [[state.of(control).value, type_mismatch(control.type, state.of(control).value)] for control in form.controls]
     wrong = [f"{[f'U+{ord(c):04X}' for c in t[0] if ord(c) > 127]}: Chromium {t}, formtools {o}" for t, o in zip(theirs, ours) if t != o]
     assert len(theirs) == len(ours) == 2 * len(labels)
+    assert not wrong, f"{len(wrong)} of {len(ours)}:\n" + "\n".join(wrong[:10])
+
+
+#: scripts Unicode added after 14.0 (Python 3.11's ``unicodedata``) up to Chromium's 17.0, left to
+#: right and right to left (Kawi, Nag Mundari, Tulu-Tigalari, Gurung Khema, Kirat Rai, Garay,
+#: Arabic Extended-C, Sidetic, Tolong Siki, Beria Erfe, Tai Yo), new symbols (U+1C89, U+20C1,
+#: control pictures), and Unicode 18.0's, which Chromium's Unicode does not assign (Jurchen,
+#: Arabic crown letters)
+NEWER_BLOCKS = ((0x11F00, 0x11F5F), (0x1E4D0, 0x1E4FF), (0x11380, 0x113FF), (0x16100, 0x1613F), (0x16D40, 0x16D7F),
+                (0x10D40, 0x10D8F), (0x10EC0, 0x10EFF), (0x10940, 0x1095F), (0x11DB0, 0x11DEF), (0x16EA0, 0x16EDF),
+                (0x1E6C0, 0x1E6FF), (0x1C89, 0x1C8A), (0x20C0, 0x20C1), (0x2427, 0x2429), (0x18E00, 0x1918F))
+
+
+def test_hosts_of_newer_unicode_are_read_with_chromiums_unicode(chromium: ChromiumOracle) -> None:
+    """UTS #46 as Chromium's ICU applies it reads Unicode 17.0's classes, formtools read
+    Python's Unicode 14.0 and idna's (18.0 in idna 3.20): a label of Kawi or Garay letters
+    beside a Hebrew label failed idna's bidi rule ("Unknown directionality") where Chromium
+    accepts and converts it; a Kawi virama before a joiner raised ValueError (no such name);
+    a Tulu-Tigalari or Kirat Rai pair Unicode 16 composes was converted to another Punycode
+    than Chromium's; a Jurchen letter (Unicode 18) passed where Chromium refuses it. 60 seeded
+    hosts of :data:`NEWER_BLOCKS` in four shapes (two letters; after a Hebrew one; a composite
+    decomposed; a virama and a joiner), beside ``com`` or a Hebrew label, as a URL's host and
+    an e-mail address's domain, one page."""
+    import unicodedata2
+
+    from formtools._forms.state import initial_state
+    from formtools._forms.values.email_url import type_mismatch
+
+    rng = random.Random("engines-newer-unicode")
+    drawn = {shape: [chr(code) for low, high in NEWER_BLOCKS for code in range(low, high + 1)] for shape in "lhcv"}
+    drawn["c"] = [unicodedata2.normalize("NFD", char) for char in drawn["c"] if unicodedata2.decomposition(char)[:1] not in ("", "<")]
+    drawn["v"] = [char + rng.choice("\u200c\u200d") for char in drawn["v"] if unicodedata2.combining(char) == 9]
+    labels = []
+    for _ in range(60):
+        shape = rng.choice("lhcv")
+        draw = rng.choice(drawn[shape])
+        label = {"l": draw + rng.choice(drawn["l"]), "h": "\u05d0" + draw, "c": draw, "v": "a" + draw + "a"}[shape]
+        labels.append(label + rng.choice([".com", ".\u05d0\u05d1"]))
+    page = "<!doctype html><meta charset=utf-8><form toolname=t tooldescription=d>" + "".join(
+        f'<input type=url name=u{n} value="http://{label}/"><input type=email name=e{n} value="x@{label}">'
+        for n, label in enumerate(labels)
+    ) + "</form>"
+    chromium.page.goto(chromium.site.put("/engines/newer-unicode.html", page.encode(), "text/html; charset=utf-8"))
+    theirs = chromium.page.evaluate("() => [...document.querySelectorAll('input')].map(e => [e.value, e.validity.typeMismatch])")
+    form = formtools.extract(formtools.parse_html(page)).tool("t").form
+    state = initial_state(form)
+    ours = [[state.of(control).value, type_mismatch(control.type, state.of(control).value)] for control in form.controls]
+    wrong = [f"{[f'U+{ord(c):04X}' for c in t[0] if ord(c) > 127]}: Chromium {t}, formtools {o}" for t, o in zip(theirs, ours) if t != o]
+    assert len(theirs) == len(ours) == 2 * len(labels)
+    assert not wrong, f"{len(wrong)} of {len(ours)}:\n" + "\n".join(wrong[:10])
+
+
+#: characters of a host label by Bidi_Class: right to left (Hebrew, Arabic, Arabic-Indic digits
+#: AN), left to right (Latin, Cyrillic), and neither (digits EN, symbols ON/ET, hyphen, marks)
+BIDI_POOLS = ("\u05d0\u05d1\u05e9\u0627\u0628\u0645\u0661\u0662", "a\u00e9\u00f1\u0431\u0436z",
+              "19\u00a1\u00a2\u00b0-\u0301\u0308")
+
+
+def test_a_bidi_domain_name_is_read_with_its_a_labels_decoded_as_in_chromium(chromium: ChromiumOracle) -> None:
+    """UTS #46 reads an ``xn--`` label as the label it stands for: a domain name is a bidi one
+    when a label, an A-label decoded, holds a right-to-left character, and each label, as
+    decoded, must pass the bidi rule and may not begin with a mark. formtools looked for
+    right-to-left characters in the mapped text only (``a¡.xn--4dbc``, whose ``xn--4dbc`` is
+    אב, passed where Chromium finds a type mismatch, 2,943 of the code points 0x80-0x3000 and
+    0xFB00-0xFFFF in truth22's recording) and checked an A-label's ASCII text, not its label
+    (``é.xn--a-0hc``, aא, passed; ``é.xn--a-wbb``, a mark first, passed; ``xn--é``
+    was converted). 60 seeded hosts of two or three labels drawn from :data:`BIDI_POOLS`, each
+    written as it is or as its A-label, as a URL's host and an e-mail address's domain, one
+    page."""
+    from formtools._forms.state import initial_state
+    from formtools._forms.values.email_url import type_mismatch
+
+    rng = random.Random("engines-bidi-a-labels")
+
+    def label() -> str:
+        text = "".join(rng.choice(rng.choice(BIDI_POOLS)) for _ in range(rng.randint(1, 3)))
+        written = rng.random()
+        if written < 0.45 and not text.isascii():
+            return "xn--" + text.encode("punycode").decode("ascii")
+        return ("xn--" if written > 0.95 else "") + text
+
+    hosts = []
+    while len(hosts) < 60:
+        host = ".".join(label() for _ in range(rng.randint(2, 3)))
+        if not host.isascii():  # an ASCII host is not read by UTS #46 (GURL's simple host)
+            hosts.append(host)
+    page = "<!doctype html><meta charset=utf-8><form toolname=t tooldescription=d>" + "".join(
+        f'<input type=url name=u{n} value="{html.escape(f"http://{host}/")}"><input type=email name=e{n} value="{html.escape(f"x@{host}")}">'
+        for n, host in enumerate(hosts)
+    ) + "</form>"
+    chromium.page.goto(chromium.site.put("/engines/bidi-a-labels.html", page.encode(), "text/html; charset=utf-8"))
+    theirs = chromium.page.evaluate("() => [...document.querySelectorAll('input')].map(e => [e.value, e.validity.typeMismatch])")
+    form = formtools.extract(formtools.parse_html(page)).tool("t").form
+    state = initial_state(form)
+    ours = [[state.of(control).value, type_mismatch(control.type, state.of(control).value)] for control in form.controls]
+    wrong = [f"{t[0].encode('ascii', 'backslashreplace')!r}: Chromium {t}, formtools {o}" for t, o in zip(theirs, ours) if t != o]
+    assert len(theirs) == len(ours) == 2 * len(hosts)
     assert not wrong, f"{len(wrong)} of {len(ours)}:\n" + "\n".join(wrong[:10])
 
 

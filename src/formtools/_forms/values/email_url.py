@@ -7,9 +7,9 @@ Part of :mod:`formtools._forms.values`; see it for how these rules were measured
 from __future__ import annotations
 
 import re
-import unicodedata
+from collections.abc import Iterable
 
-from formtools._spec.unicode_classes import is_mark
+from formtools._spec.unicode_classes import bidi_class, combining_class, is_assigned, is_mark, nfc
 
 _HTML_SPACES = " \t\n\f\r"
 
@@ -157,6 +157,21 @@ def _percent_decode(host: str) -> str | None:
 _TRANSITIONAL = str.maketrans({"\u00df": "ss", "\u03c2": "\u03c3", "\u200c": None, "\u200d": None})
 
 
+def _uts46_map(text: str) -> str:
+    """UTS #46 mapping at Chromium's Unicode (``idna.IDNAError`` for a disallowed code point).
+
+    idna's tables may follow a later Unicode (idna 3.20's: 18.0), and a code point Chromium's
+    Unicode leaves unassigned is disallowed there; idna normalizes with Python's ``unicodedata``,
+    so the result is normalized again at Chromium's Unicode (normalization is stable: what an
+    older Unicode composed, a later one composes alike, and it adds its own compositions).
+    """
+    import idna  # httpx's dependency; only hosts with non-ASCII characters need it
+
+    if not all(map(is_assigned, text)):
+        raise idna.IDNAError("a code point Chromium's Unicode does not assign")
+    return nfc(idna.uts46_remap(text, std3_rules=False, transitional=False))
+
+
 def _idna_to_ascii(host: str, *, transitional: bool = False, strict: bool = False) -> str | None:
     """UTS #46 processing as Chromium asks ICU for it: bidi and CONTEXTJ checked, non-transitional
     for a URL's host (GURL), transitional for an e-mail address's domain.
@@ -165,69 +180,124 @@ def _idna_to_ascii(host: str, *, transitional: bool = False, strict: bool = Fals
     them, and refuses an empty label but a trailing one, as ICU's ``nameToASCII`` does when its
     errors are not ignored (``EmailInputType::ConvertEmailAddressToASCII``).
     """
-    import idna  # httpx's dependency; only hosts with non-ASCII characters need it
+    import idna
 
     try:
-        mapped = unicodedata.normalize("NFC", idna.uts46_remap(host, std3_rules=False, transitional=False))
+        mapped = _uts46_map(host)
     except idna.IDNAError:
         return None
     if transitional:
-        mapped = unicodedata.normalize("NFC", mapped.translate(_TRANSITIONAL))
+        mapped = nfc(mapped.translate(_TRANSITIONAL))
     labels = mapped.split(".")
-    bidi = any(unicodedata.bidirectional(ch) in ("R", "AL", "AN") for ch in mapped)
-    out = []
+    forms = []  # each label as ICU checks it: an xn-- label as its Punycode decodes
     for number, label in enumerate(labels):
         if strict and (
             (not label and number < len(labels) - 1)
             or label[:1] == "-" or label[-1:] == "-" or (label[2:4] == "--" and not label.startswith("xn--"))
         ):
             return None
-        try:
-            if bidi and label:  # in a bidi domain name every label, ASCII too, must pass
-                idna.check_bidi(label, check_ltr=True)
-        except idna.IDNAError:
+        if label.startswith("xn--"):
+            form = _a_label_decoded(label, transitional=transitional)
+        else:
+            form = label if _contextj_ok(label) else None
+        if form is None or (form and is_mark(form[0])):
             return None
-        if label.isascii():
-            if label.startswith("xn--") and not _valid_a_label(label, transitional=transitional):
-                return None
-            out.append(label)
-            continue
-        if is_mark(label[0]):
+        forms.append(form)
+    # a bidi domain name (a label, an xn-- one decoded, holds a right-to-left character): every
+    # label, ASCII too, must pass the bidi rule
+    if any(bidi_class(char) in _RTL_CLASSES for form in forms for char in form):
+        if not all(_passes_bidi_rule(form) for form in forms if form):
             return None
-        if not _contextj_ok(label):
-            return None
-        out.append("xn--" + label.encode("punycode").decode("ascii"))
+    out = [label if label.isascii() else "xn--" + label.encode("punycode").decode("ascii") for label in labels]
     if strict and (any(len(label) > 63 for label in out) or len(".".join(out).rstrip(".")) > 253):
         return None
     return ".".join(out)
 
 
-def _valid_a_label(label: str, *, transitional: bool) -> bool:
-    """Whether an ``xn--`` label passes UTS #46 (section 4, step 4) as ICU checks it for
-    Chromium 156: its Punycode decodes, to a label that is not all ASCII, is NFC, that the
-    (nontransitional) mapping leaves as it is and, for a URL's host, that passes CONTEXTJ (an
-    e-mail domain's ``xn--1ug``, a lone ZWJ, is accepted: measured). Else ICU reports an error,
-    and Chromium keeps an e-mail address as written or calls a URL's host invalid
-    (``é.xn--zz.com``, ``é.xn--a-ecp.ru``, whose ⒈ maps to "1.", ``é.xn--ss-.com``)."""
+# RFC 5893's Bidi Rule over Bidi_Class: a label holding one of these makes a bidi domain name
+_RTL_CLASSES = frozenset({"R", "AL", "AN"})
+_RTL_LABEL_CLASSES = frozenset({"R", "AL", "AN", "EN", "ES", "CS", "ET", "ON", "BN", "NSM"})  # rule 2
+_LTR_LABEL_CLASSES = frozenset({"L", "EN", "ES", "CS", "ET", "ON", "BN", "NSM"})  # rule 5
+
+
+def _passes_bidi_rule(label: str) -> bool:
+    """Whether a (non-empty) label of a bidi domain name passes RFC 5893's Bidi Rule, as ICU's
+    ``UTS46::checkLabelBiDi`` tests it, over Chromium's Bidi_Class.
+
+    Written here because ``idna.check_bidi`` reads Python's ``unicodedata`` and takes no other
+    data: it raises "Unknown directionality" for a letter Unicode 14 does not know (Kawi, Garay,
+    ``U+1C89``), which Chromium classes and accepts beside a Hebrew label.
+    """
+    classes = [bidi_class(char) for char in label]
+    first = classes[0]
+    # rules 3 and 6 read the last class but trailing NSMs (the first's, if only NSMs follow it)
+    last = next((found for found in reversed(classes[1:]) if found != "NSM"), first)
+    present = set(classes)
+    if first == "L":
+        return last in ("L", "EN") and present <= _LTR_LABEL_CLASSES
+    if first in ("R", "AL"):
+        return last in ("R", "AL", "EN", "AN") and present <= _RTL_LABEL_CLASSES and not {"EN", "AN"} <= present
+    return False  # rule 1
+
+
+def _a_label_decoded(label: str, *, transitional: bool) -> str | None:
+    """The label an ``xn--`` label stands for, when it passes UTS #46 (section 4, step 4) as ICU
+    checks it for Chromium 156: it is ASCII, its Punycode decodes, to a label that is not all
+    ASCII, is NFC, that the (nontransitional) mapping leaves as it is and, for a URL's host,
+    that passes CONTEXTJ (an e-mail domain's ``xn--1ug``, a lone ZWJ, is accepted: measured).
+    Else (None) ICU reports an error, and Chromium keeps an e-mail address as written or calls
+    a URL's host invalid (``é.xn--zz.com``, ``é.xn--a-ecp.ru``, whose ⒈ maps to "1.",
+    ``é.xn--ss-.com``, ``xn--é.com``)."""
     import idna  # (as _idna_to_ascii: loaded only for hosts with non-ASCII characters)
 
     try:
         decoded = label[4:].encode("ascii").decode("punycode")
-        remapped = idna.uts46_remap(decoded, std3_rules=False, transitional=False)
+        remapped = _uts46_map(decoded)
     except (UnicodeError, idna.IDNAError):
-        return False
-    valid = not decoded.isascii() and remapped == decoded == unicodedata.normalize("NFC", decoded)
-    return valid and (transitional or _contextj_ok(decoded))
+        return None
+    valid = not decoded.isascii() and remapped == decoded == nfc(decoded)
+    return decoded if valid and (transitional or _contextj_ok(decoded)) else None
+
+
+_VIRAMA = 9  # the Canonical_Combining_Class of a virama
 
 
 def _contextj_ok(label: str) -> bool:
-    """Whether each ZWNJ and ZWJ of a label stands where IDNA's CONTEXTJ rules allow it."""
-    import idna
+    """Whether each ZWNJ and ZWJ of a label stands where IDNA's CONTEXTJ rules (RFC 5892,
+    appendix A.1 and A.2) allow it, as ICU's ``UTS46::isLabelOkContextJ`` tests them.
 
-    try:
-        return all(idna.valid_contextj(label, pos) for pos, ch in enumerate(label) if ch in "\u200c\u200d")
-    except idna.IDNAError:
-        return False
+    Written here because ``idna.valid_contextj`` reads a virama's combining class from Python's
+    ``unicodedata``, which has none for a virama of a later script (Kawi ``U+11F42``): it raised
+    ValueError. A joiner's scan stops at the joiners beside it (neither is Transparent), so the
+    label is read about twice at most.
+    """
+    for position, char in enumerate(label):
+        if char not in "\u200c\u200d":
+            continue
+        if position == 0:
+            return False
+        if combining_class(label[position - 1]) == _VIRAMA:
+            continue
+        if char == "\u200d":
+            return False
+        before = _joining_type_beside(reversed(label[:position]))
+        after = _joining_type_beside(label[position + 1 :])
+        if before not in ("L", "D") or after not in ("R", "D"):
+            return False
+    return True
+
+
+def _joining_type_beside(chars: Iterable[str]) -> str | None:
+    """The Joining_Type of the first of ``chars`` that is not Transparent (idna's table: at
+    Chromium's Unicode for every code point it assigns), None when there is none."""
+    from idna.idnadata import joining_types
+    from idna.intranges import intranges_contain
+
+    for char in chars:
+        found = next((kind for kind, ranges in joining_types.items() if intranges_contain(ord(char), ranges)), None)
+        if found != "T":
+            return found
+    return None
 
 
 def email_to_ascii(value: str, multiple: bool = False) -> str:
