@@ -100,6 +100,7 @@ class HeadReader:
 
     def __init__(self) -> None:
         self._pending = bytearray()  # a head's bytes read so far
+        self._searched = 0  # how far the end was looked for: a head trickled in is searched once
         self._in_head = False
         self.head: Head | None = None  #: the last head read
 
@@ -119,7 +120,8 @@ class HeadReader:
         self._pending += data
         out = b""
         while self._in_head:
-            end = _END.search(self._pending)
+            end = _END.search(self._pending, max(self._searched - 2, 0))
+            self._searched = len(self._pending)
             if end is None:
                 if len(self._pending) > MAX_HEAD_BYTES:
                     raise httpcore.RemoteProtocolError(f"the answer's head is longer than {MAX_HEAD_BYTES} bytes")
@@ -128,6 +130,7 @@ class HeadReader:
                 raise httpcore.RemoteProtocolError(f"the answer's head is longer than {MAX_HEAD_BYTES} bytes")
             self.head = parsed(bytes(self._pending[: end.end()]))
             del self._pending[: end.end()]
+            self._searched = 0
             out += self.head.for_h11()
             self._in_head = self.head.informational
         rest, self._pending = bytes(self._pending), bytearray()
