@@ -53,7 +53,7 @@ def _coding_line(rng: random.Random) -> tuple[str, int]:
     ])
     value = rng.choice([
         "gzip", "gzip", f"gzip{rng.choice(ODD_BYTES)}", f"{rng.choice(ODD_BYTES)}gzip",
-        f"\r\n{rng.choice(LWS)}gzip", f"gzip,\r\n{rng.choice(LWS)}gzip",
+        f"\r\n{rng.choice(LWS)}gzip", f"gzip,\r\n{rng.choice(LWS)}gzip", f"gzip\r\n{rng.choice(LWS)}gzip",
     ])
     return f"{name}: {value}", value.count("gzip")
 

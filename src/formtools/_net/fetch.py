@@ -55,7 +55,7 @@ from publicsuffixlist import PublicSuffixList
 from formtools._spec.limits import MAX_PAGE_BYTES
 from formtools._spec.referrer import Referrer, policy_from_header
 from formtools.errors import UsageProblem
-from formtools._spec.coding import CodingError, Decoder, codings_to_undo, decoder, too_many_codings
+from formtools._spec.coding import CodingError, Decoder, codings_to_undo, decoder, refused_codings, too_many_codings
 from formtools._net.errors import (
     shown,
     UnfollowedRedirect,
@@ -895,10 +895,11 @@ class _Body:
         self._policy = policy
         self._clock = clock
         self.data = bytearray()
-        codings = codings_to_undo(headers.get_list("content-encoding"))
-        excess = too_many_codings(len(codings))
-        if excess is not None:
-            raise httpcore.ReadError(excess)
+        lines = headers.get_list("content-encoding")
+        codings = codings_to_undo(lines)
+        failure = refused_codings(lines) or too_many_codings(len(codings))
+        if failure is not None:
+            raise httpcore.ReadError(failure)
         self._layers = [decoder(coding) for coding in reversed(codings)]
         length = headers.get("content-length", "")
         if not self._layers and length.isdigit() and int(length) > policy.max_bytes:
