@@ -296,6 +296,9 @@ def test_an_xml_answers_xhtml_scripts_are_its_json_ld_as_chromium_reads_them(chr
 ENCODINGS = sorted(set(webencodings.LABELS.values()))
 CHARACTERS = "aZ09 é€ü жЯ Ωλ 中日 한글 ♞"
 FFFD = "\ufffd"
+# encoding names XML's EncName is not ([A-Za-z][A-Za-z0-9._-]*), "866" and the last an Encoding
+# Standard label too: a fatal error of application/xml and text/xml, none of image/svg+xml
+INVALID_NAMES = ["866", "", "a b", "-x", "8", "\u00e9", "x:y", "iso_8859-8:1988"]
 BOMS = {"utf-8": codecs.BOM_UTF8, "utf-16le": codecs.BOM_UTF16_LE, "utf-16be": codecs.BOM_UTF16_BE}
 #: the XHTML scripts of a frame's XML document, JSON-parsed as Chromium's page reads them
 #: (an unparsable or empty block skipped), or null for a frame showing no XML document
@@ -325,16 +328,19 @@ def _xml_answer(rng: random.Random, labelled: str | None = None) -> tuple[bytes,
     a drawn encoding, behind a drawn BOM (then in the BOM's encoding) or none, and a drawn label
     (of any encoding) may be the header's charset and another the XML declaration's
     (``labelled``: the text is in that encoding, which the header's charset names, or GBK,
-    decoded alike); its five scripts each hold a JSON string of drawn characters, the first a
-    U+FFFD too (a character gb18030 spells, 84 31 A4 37, and UTF-8 and UTF-16; an escape
+    decoded alike), or the declaration an invalid name (:data:`INVALID_NAMES`); its five
+    scripts each hold a JSON string of drawn characters, the first a U+FFFD too (a character gb18030 spells, 84 31 A4 37, and UTF-8 and UTF-16; an escape
     elsewhere)."""
     bom = rng.choice([None, None, *BOMS])
     encoding = bom or rng.choice(ENCODINGS)
     header = _label_of(rng, rng.choice(ENCODINGS)) if rng.random() < 0.6 else None
     declared = _label_of(rng, rng.choice(ENCODINGS)) if rng.random() < 0.5 else None
+    if rng.random() < 0.2:
+        declared = rng.choice(INVALID_NAMES)
     if labelled:
         bom, encoding, header = None, labelled, _label_of(rng, rng.choice(["gbk", labelled]))
-    declaration = f'<?xml version="1.0" encoding="{declared}"?>' if declared else '<?xml version="1.0"?>'
+    quote = rng.choice("\"'")
+    declaration = f"<?xml version='1.0' encoding={quote}{declared}{quote}?>" if declared is not None else '<?xml version="1.0"?>'
     scripts = "".join(
         f'<h:script type="application/ld+json">{{"n": {n}, "s": "{FFFD * (n == 0)}{"".join(rng.choices(CHARACTERS, k=6))}"}}</h:script>'
         for n in range(5)
@@ -355,7 +361,8 @@ def test_an_xml_answer_is_decoded_as_chromium_decodes_it(chromium: ChromiumOracl
     UTF-8 BOM with ``charset=iso-8859-1``: ``[]``), and a U+FFFD spelled in gb18030 was taken
     for the decoder's error (the document cut there: ``[]`` where Chromium reads on). Seeded
     answers (``FORMTOOLS_LANDING_SEED``), 42 in iframes of one page (two in gb18030 labelled
-    so); formtools calls each."""
+    so); formtools calls each. An invalid encoding name in the declaration (``encoding="866"``)
+    stopped formtools' reading of an ``image/svg+xml`` answer (``[]``), which Chromium reads."""
     rng = random.Random(SEED)
     site = chromium.site
     answers = [_xml_answer(rng) for _ in range(40)] + [_xml_answer(rng, labelled="gb18030") for _ in range(2)]

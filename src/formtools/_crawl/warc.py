@@ -31,7 +31,7 @@ from typing import IO, Any, BinaryIO, cast
 # records), and inflating was the largest single cost of both.
 from zlib_ng import zlib_ng as zlib
 
-from formtools._spec.coding import CODINGS, CodingError, codings_to_undo, decoder, too_many_codings
+from formtools._spec.coding import CODINGS, CodingError, codings_to_undo, decoder, refused_codings, too_many_codings
 
 _InflateError: type[Exception] = zlib.error  # type: ignore[assignment]  # (the stub: an instance)
 
@@ -483,20 +483,22 @@ def _payload(record: Any, max_bytes: int) -> bytes:
     The content codings are the ones Chromium decodes, read from every ``Content-Encoding``
     line as the fetch reads them (:func:`~formtools._spec.coding.codings_to_undo`: a list
     naming ``identity``, an empty name or a coding Chromium does not know leaves the body as it
-    stands). A transfer coding other than chunked, more codings than Chromium decodes
+    stands; a list whose load Chromium fails is :class:`Undecodable`, as it is the fetch's
+    error, :func:`~formtools._spec.coding.refused_codings`). A transfer coding other than chunked, more codings than Chromium decodes
     (:data:`~formtools._spec.coding.MAX_CODINGS`) and one that turns out corrupt past its start
     are :class:`Undecodable`; a body whose first bytes are not in its coding is read as it
     stands, as warcio reads it (archives that store the decoded body under the original
     ``Content-Encoding``)."""
     transfer = _transfer_codings(record.http_headers)
     chunked = bool(transfer) and transfer[-1] == "chunked"
-    codings = [*codings_to_undo(_header_lines(record.http_headers, "Content-Encoding")), *transfer[: -1 if chunked else None]]
+    lines = _header_lines(record.http_headers, "Content-Encoding")
+    codings = [*codings_to_undo(lines), *transfer[: -1 if chunked else None]]
     for coding in codings:
         if coding not in CODINGS:
             raise Undecodable(f"the body's transfer coding {coding!r} is not decoded")
-    excess = too_many_codings(len(codings))
-    if excess is not None:
-        raise Undecodable(excess)
+    failure = refused_codings(lines) or too_many_codings(len(codings))
+    if failure is not None:
+        raise Undecodable(failure)
     if not (chunked or codings):
         plain: bytes = record.raw_stream.read(max_bytes + 1)
         return plain

@@ -55,7 +55,7 @@ from publicsuffixlist import PublicSuffixList
 from formtools._spec.limits import MAX_PAGE_BYTES
 from formtools._spec.referrer import Referrer, policy_from_header
 from formtools.errors import UsageProblem
-from formtools._spec.coding import CodingError, Decoder, codings_to_undo, decoder, too_many_codings
+from formtools._spec.coding import CodingError, Decoder, codings_to_undo, decoder, refused_codings, too_many_codings
 from formtools._net.errors import (
     shown,
     UnfollowedRedirect,
@@ -74,6 +74,7 @@ from formtools._net.guard import (
     quoted,
     resolved,
 )
+from formtools._net.head import Head
 from formtools._net.transport import (
     CLOCK,
     AsyncGuardedBackend,
@@ -894,10 +895,11 @@ class _Body:
         self._policy = policy
         self._clock = clock
         self.data = bytearray()
-        codings = codings_to_undo(headers.get_list("content-encoding"))
-        excess = too_many_codings(len(codings))
-        if excess is not None:
-            raise httpcore.ReadError(excess)
+        lines = headers.get_list("content-encoding")
+        codings = codings_to_undo(lines)
+        failure = refused_codings(lines) or too_many_codings(len(codings))
+        if failure is not None:
+            raise httpcore.ReadError(failure)
         self._layers = [decoder(coding) for coding in reversed(codings)]
         length = headers.get("content-length", "")
         if not self._layers and length.isdigit() and int(length) > policy.max_bytes:
@@ -1059,6 +1061,16 @@ def _first(
     return _Hop(method.upper(), check_url(url), _pairs(headers), content, referrer, initiator)
 
 
+def _headers_as_read(response: httpcore.Response) -> httpx.Headers:
+    """The answer's headers as Chromium reads them, from its connection's stream
+    (:mod:`formtools._net.head`): h11 was handed its framing lines only, as it refuses the whole
+    answer for a header line Chromium reads or drops."""
+    head: Head | None = response.extensions["network_stream"].heads.head
+    if head is None:
+        raise httpcore.RemoteProtocolError("the answer came without a head")
+    return httpx.Headers(list(head.headers))
+
+
 def _response(hop: _Hop, status: int, headers: httpx.Headers, body: bytes, redirects: list[str]) -> Response:
     return Response(hop.url.href, status, headers, body, tuple(redirects), hop.method)
 
@@ -1125,7 +1137,7 @@ class Fetcher:
             while True:
                 response = self._pool.handle_request(_request(hop, jar, clock))
                 try:
-                    answer = httpx.Headers(response.headers)
+                    answer = _headers_as_read(response)
                     _remember(jar, hop, answer)
                     following = _next(hop, response.status, answer, redirects, policy, first)
                     if following is None:
@@ -1199,7 +1211,7 @@ class AsyncFetcher:
                 while True:
                     response = await self._pool.handle_async_request(_request(hop, jar, clock))
                     try:
-                        answer = httpx.Headers(response.headers)
+                        answer = _headers_as_read(response)
                         _remember(jar, hop, answer)
                         following = _next(hop, response.status, answer, redirects, policy, first)
                         if following is None:

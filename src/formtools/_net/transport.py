@@ -28,6 +28,7 @@ import anyio
 import httpcore
 
 from formtools._net.guard import Target, checked, connect_address, resolved
+from formtools._net.head import HeadReader
 
 __all__ = [
     "CLOCK",
@@ -74,15 +75,22 @@ def _within(timeout: float | None, error: type[Exception]) -> float | None:
 
 
 class GuardedStream(httpcore.NetworkStream):
-    """A stream whose every operation ends by the fetch's deadline."""
+    """A stream whose every operation ends by the fetch's deadline, each answer's head read as
+    Chromium reads it (:attr:`heads`)."""
 
     def __init__(self, inner: httpcore.NetworkStream) -> None:
         self._inner = inner
+        self.heads = HeadReader()
 
     def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
-        return self._inner.read(max_bytes, _within(timeout, httpcore.ReadTimeout))
+        while True:
+            data = self._inner.read(max_bytes, _within(timeout, httpcore.ReadTimeout))
+            given = self.heads.feed(data)
+            if given or not data:
+                return given
 
     def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        self.heads.request_sent()
         for start in range(0, len(buffer), _WRITE_PIECE):
             piece = buffer[start : start + _WRITE_PIECE]
             self._inner.write(piece, _within(timeout, httpcore.WriteTimeout))
@@ -178,15 +186,22 @@ class GuardedBackend(httpcore.NetworkBackend):
 
 
 class AsyncGuardedStream(httpcore.AsyncNetworkStream):
-    """An async stream whose every operation ends by the fetch's deadline."""
+    """An async stream whose every operation ends by the fetch's deadline, each answer's head
+    read as Chromium reads it (:attr:`heads`)."""
 
     def __init__(self, inner: httpcore.AsyncNetworkStream) -> None:
         self._inner = inner
+        self.heads = HeadReader()
 
     async def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
-        return await self._inner.read(max_bytes, _within(timeout, httpcore.ReadTimeout))
+        while True:
+            data = await self._inner.read(max_bytes, _within(timeout, httpcore.ReadTimeout))
+            given = self.heads.feed(data)
+            if given or not data:
+                return given
 
     async def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        self.heads.request_sent()
         for start in range(0, len(buffer), _WRITE_PIECE):
             piece = buffer[start : start + _WRITE_PIECE]
             await self._inner.write(piece, _within(timeout, httpcore.WriteTimeout))

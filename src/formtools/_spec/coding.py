@@ -12,10 +12,10 @@ from __future__ import annotations
 import sys
 import zlib
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-__all__ = ["CODINGS", "MAX_CODINGS", "CodingError", "Decoder", "codings_to_undo", "decoder", "too_many_codings"]
+__all__ = ["CODINGS", "MAX_CODINGS", "CodingError", "Decoder", "codings_to_undo", "decoder", "refused_codings", "too_many_codings"]
 
 
 class CodingError(ValueError):
@@ -37,6 +37,9 @@ CODINGS = frozenset({"gzip", "x-gzip", "deflate", "br", "zstd"})
 #: (RecursionError, every later page lost).
 MAX_CODINGS = 10
 
+# what makes Chromium refuse a whole Content-Encoding list (HttpUtil::ParseContentEncoding)
+_REFUSING_MARKS = ('"', "=", ";", "*")
+
 # the bytes of ASCII upper case only: Chromium lower-cases a coding with base::ToLowerASCII
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
@@ -49,12 +52,8 @@ def codings_to_undo(lines: Iterable[str]) -> tuple[str, ...]:
     name that is empty, ``identity`` or not in :data:`CODINGS` makes it pass the raw body
     through, whatever the others are. formtools trimmed every Unicode white space
     (``gzip\\xa0`` was gzip), dropped the names it did not know and decoded the rest
-    (``gzip, identity`` and ``gzip, foo`` were gzip), where Chromium decodes neither.
-
-    Measured live and left as they are: Chromium 156 fails the load (ERR_CONTENT_DECODING_FAILED,
-    whatever the body) of a name with parameters or inner white space (``gzip;q=1``), of
-    ``gzip, ,gzip``, and of an empty line or one beginning with a comma after the first, which
-    its source does not explain; here they leave the body as it stands."""
+    (``gzip, identity`` and ``gzip, foo`` were gzip), where Chromium decodes neither. The
+    lists whose load Chromium fails are told by :func:`refused_codings`."""
     names = []
     for line in lines:
         for listed in line.split(","):
@@ -63,6 +62,29 @@ def codings_to_undo(lines: Iterable[str]) -> tuple[str, ...]:
                 return ()
             names.append(name)
     return tuple(names)
+
+
+def refused_codings(lines: Sequence[str]) -> str | None:
+    """Why Chromium fails the load of an answer with the ``Content-Encoding`` lines ``lines``
+    (ERR_CONTENT_DECODING_FAILED, whatever the body), or ``None``. Before it decodes anything,
+    Chromium (``HttpNetworkTransaction::ContentEncodingsValid``, ``HttpUtil::ParseContentEncoding``)
+    joins the lines with ``", "`` and refuses the whole list when it holds ``"``, ``=``, ``;`` or
+    ``*``, or a name (split at commas, nothing between two commas skipped, spaces and tabs
+    trimmed) holding a space or tab, or an empty one, which names no coding it offered in
+    ``Accept-Encoding``. So ``gzip;q=1``, ``gzip foo``, ``gzip, ,gzip`` and a second line that
+    is empty or begins with a comma fail, where ``gzip,`` and an empty first line do not.
+    formtools read these lists by :func:`codings_to_undo` (the body as it stands: a page with
+    tools where Chromium shows an error page)."""
+    joined = ", ".join(lines)
+    if any(mark in joined for mark in _REFUSING_MARKS):
+        return 'the Content-Encoding holds a ", =, ; or *'
+    for listed in joined.split(","):
+        name = listed.strip(" \t")
+        if listed and not name:
+            return "the Content-Encoding lists an empty name"
+        if " " in name or "\t" in name:
+            return "a Content-Encoding name holds a space or tab"
+    return None
 
 
 def too_many_codings(count: int) -> str | None:
