@@ -217,6 +217,26 @@ MARKED_BLOCKS = ((0x0300, 0x036F), (0x0900, 0x097F), (0x11F00, 0x11F5F), (0x1E4D
                  (0x16100, 0x1613F), (0x16D40, 0x16D7F), (0x11BC0, 0x11BFF), (0x1E5D0, 0x1E5FF), (0x11B00, 0x11B5F))
 
 
+def _assert_hosts_read_as_in_chromium(chromium: ChromiumOracle, path: str, hosts: list[str]) -> None:
+    """Each host as a URL's (``http://HOST/``) and an e-mail address's domain (``x@HOST``) in one
+    page: the value and typeMismatch of each input, Chromium's and formtools', are the same."""
+    from formtools._forms.state import initial_state
+    from formtools._forms.values.email_url import type_mismatch
+
+    page = "<!doctype html><meta charset=utf-8><form toolname=t tooldescription=d>" + "".join(
+        f'<input type=url name=u{n} value="{html.escape(f"http://{host}/")}"><input type=email name=e{n} value="{html.escape(f"x@{host}")}">'
+        for n, host in enumerate(hosts)
+    ) + "</form>"
+    chromium.page.goto(chromium.site.put(path, page.encode(), "text/html; charset=utf-8"))
+    theirs = chromium.page.evaluate("() => [...document.querySelectorAll('input')].map(e => [e.value, e.validity.typeMismatch])")
+    form = formtools.extract(formtools.parse_html(page)).tool("t").form
+    state = initial_state(form)
+    ours = [[state.of(control).value, type_mismatch(control.type, state.of(control).value)] for control in form.controls]
+    wrong = [f"{t[0].encode('ascii', 'backslashreplace')!r}: Chromium {t}, formtools {o}" for t, o in zip(theirs, ours) if t != o]
+    assert len(theirs) == len(ours) == 2 * len(hosts)
+    assert not wrong, f"{len(wrong)} of {len(ours)}:\n" + "\n".join(wrong[:10])
+
+
 def test_a_host_label_beginning_with_a_mark_is_refused_as_in_chromium(chromium: ChromiumOracle) -> None:
     """UTS #46 refuses a label that begins with a combining mark, and ICU knows the marks of
     Chromium's Unicode: formtools read Python's (``U+11F00``, a Kawi sign, has no category in
@@ -224,23 +244,9 @@ def test_a_host_label_beginning_with_a_mark_is_refused_as_in_chromium(chromium: 
     mismatch, and an e-mail domain was converted to Punycode where Chromium keeps it, invalid.
     60 seeded code points of :data:`MARKED_BLOCKS`, each first in a label, as a URL's host and
     an e-mail address's domain, one page."""
-    from formtools._forms.state import initial_state
-    from formtools._forms.values.email_url import type_mismatch
-
     rng = random.Random("engines-leading-marks")
     labels = [chr(rng.randint(*rng.choice(MARKED_BLOCKS))) + "a" for _ in range(60)]
-    page = "<!doctype html><meta charset=utf-8><form toolname=t tooldescription=d>" + "".join(
-        f'<input type=url name=u{n} value="http://{label}.com/"><input type=email name=e{n} value="x@{label}.com">'
-        for n, label in enumerate(labels)
-    ) + "</form>"
-    chromium.page.goto(chromium.site.put("/engines/leading-marks.html", page.encode(), "text/html; charset=utf-8"))
-    theirs = chromium.page.evaluate("() => [...document.querySelectorAll('input')].map(e => [e.value, e.validity.typeMismatch])")
-    form = formtools.extract(formtools.parse_html(page)).tool("t").form
-    state = initial_state(form)
-    ours = [[state.of(control).value, type_mismatch(control.type, state.of(control).value)] for control in form.controls]
-    wrong = [f"{[f'U+{ord(c):04X}' for c in t[0] if ord(c) > 127]}: Chromium {t}, formtools {o}" for t, o in zip(theirs, ours) if t != o]
-    assert len(theirs) == len(ours) == 2 * len(labels)
-    assert not wrong, f"{len(wrong)} of {len(ours)}:\n" + "\n".join(wrong[:10])
+    _assert_hosts_read_as_in_chromium(chromium, "/engines/leading-marks.html", [f"{label}.com" for label in labels])
 
 
 #: scripts Unicode added after 14.0 (Python 3.11's ``unicodedata``) up to Chromium's 17.0, left to
@@ -265,9 +271,6 @@ def test_hosts_of_newer_unicode_are_read_with_chromiums_unicode(chromium: Chromi
     an e-mail address's domain, one page."""
     import unicodedata2
 
-    from formtools._forms.state import initial_state
-    from formtools._forms.values.email_url import type_mismatch
-
     rng = random.Random("engines-newer-unicode")
     drawn = {shape: [chr(code) for low, high in NEWER_BLOCKS for code in range(low, high + 1)] for shape in "lhcv"}
     drawn["c"] = [unicodedata2.normalize("NFD", char) for char in drawn["c"] if unicodedata2.decomposition(char)[:1] not in ("", "<")]
@@ -278,18 +281,7 @@ def test_hosts_of_newer_unicode_are_read_with_chromiums_unicode(chromium: Chromi
         draw = rng.choice(drawn[shape])
         label = {"l": draw + rng.choice(drawn["l"]), "h": "\u05d0" + draw, "c": draw, "v": "a" + draw + "a"}[shape]
         labels.append(label + rng.choice([".com", ".\u05d0\u05d1"]))
-    page = "<!doctype html><meta charset=utf-8><form toolname=t tooldescription=d>" + "".join(
-        f'<input type=url name=u{n} value="http://{label}/"><input type=email name=e{n} value="x@{label}">'
-        for n, label in enumerate(labels)
-    ) + "</form>"
-    chromium.page.goto(chromium.site.put("/engines/newer-unicode.html", page.encode(), "text/html; charset=utf-8"))
-    theirs = chromium.page.evaluate("() => [...document.querySelectorAll('input')].map(e => [e.value, e.validity.typeMismatch])")
-    form = formtools.extract(formtools.parse_html(page)).tool("t").form
-    state = initial_state(form)
-    ours = [[state.of(control).value, type_mismatch(control.type, state.of(control).value)] for control in form.controls]
-    wrong = [f"{[f'U+{ord(c):04X}' for c in t[0] if ord(c) > 127]}: Chromium {t}, formtools {o}" for t, o in zip(theirs, ours) if t != o]
-    assert len(theirs) == len(ours) == 2 * len(labels)
-    assert not wrong, f"{len(wrong)} of {len(ours)}:\n" + "\n".join(wrong[:10])
+    _assert_hosts_read_as_in_chromium(chromium, "/engines/newer-unicode.html", labels)
 
 
 #: characters of a host label by Bidi_Class: right to left (Hebrew, Arabic, Arabic-Indic digits
@@ -309,9 +301,6 @@ def test_a_bidi_domain_name_is_read_with_its_a_labels_decoded_as_in_chromium(chr
     was converted). 60 seeded hosts of two or three labels drawn from :data:`BIDI_POOLS`, each
     written as it is or as its A-label, as a URL's host and an e-mail address's domain, one
     page."""
-    from formtools._forms.state import initial_state
-    from formtools._forms.values.email_url import type_mismatch
-
     rng = random.Random("engines-bidi-a-labels")
 
     def label() -> str:
@@ -326,18 +315,7 @@ def test_a_bidi_domain_name_is_read_with_its_a_labels_decoded_as_in_chromium(chr
         host = ".".join(label() for _ in range(rng.randint(2, 3)))
         if not host.isascii():  # an ASCII host is not read by UTS #46 (GURL's simple host)
             hosts.append(host)
-    page = "<!doctype html><meta charset=utf-8><form toolname=t tooldescription=d>" + "".join(
-        f'<input type=url name=u{n} value="{html.escape(f"http://{host}/")}"><input type=email name=e{n} value="{html.escape(f"x@{host}")}">'
-        for n, host in enumerate(hosts)
-    ) + "</form>"
-    chromium.page.goto(chromium.site.put("/engines/bidi-a-labels.html", page.encode(), "text/html; charset=utf-8"))
-    theirs = chromium.page.evaluate("() => [...document.querySelectorAll('input')].map(e => [e.value, e.validity.typeMismatch])")
-    form = formtools.extract(formtools.parse_html(page)).tool("t").form
-    state = initial_state(form)
-    ours = [[state.of(control).value, type_mismatch(control.type, state.of(control).value)] for control in form.controls]
-    wrong = [f"{t[0].encode('ascii', 'backslashreplace')!r}: Chromium {t}, formtools {o}" for t, o in zip(theirs, ours) if t != o]
-    assert len(theirs) == len(ours) == 2 * len(hosts)
-    assert not wrong, f"{len(wrong)} of {len(ours)}:\n" + "\n".join(wrong[:10])
+    _assert_hosts_read_as_in_chromium(chromium, "/engines/bidi-a-labels.html", hosts)
 
 
 BUTTON_TYPES = (None, "submit", "SUBMIT", "button", "reset", "bogus", "")
