@@ -96,7 +96,7 @@ class Notes:
         return ClientSession(
             read,
             write,
-            read_timeout_seconds=20,
+            read_timeout_seconds=120,  # a hang guard: a loaded machine answers in seconds
             message_handler=self.on_message,
             elicitation_callback=self.elicit if self.answer else None,
         )
@@ -132,7 +132,7 @@ def http_server(site: TestSite):
         stderr=subprocess.PIPE,
     )
     try:
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60  # a hang guard
         while True:
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=0.2).close()

@@ -56,7 +56,7 @@ def serve_and_call(url: str, log: Path, *extra: str) -> None:
     async def main() -> None:
         with log.open("w") as errlog:
             async with stdio_client(params, errlog=errlog) as (read, write):
-                async with ClientSession(read, write, read_timeout_seconds=20) as session:
+                async with ClientSession(read, write, read_timeout_seconds=120) as session:
                     await session.initialize()
                     await session.call_tool("search", {"q": "milk"})
                     await session.call_tool("search", {"nope": 1})
@@ -157,7 +157,7 @@ def test_a_newline_from_the_page_or_the_client_never_forges_a_log_line(site: Tes
     async def main() -> list[Any]:
         with log.open("w") as errlog:
             async with stdio_client(params, errlog=errlog) as (read, write):
-                async with ClientSession(read, write, read_timeout_seconds=20) as session:
+                async with ClientSession(read, write, read_timeout_seconds=120) as session:
                     await session.initialize()
                     return [
                         await session.call_tool("mail", {"to": "x\n" + forged}),
@@ -209,7 +209,7 @@ def test_a_cancelled_call_has_its_line_naming_what_it_was_sending(site: TestSite
     async def main() -> None:
         with log.open("w") as errlog:
             async with stdio_client(params, errlog=errlog) as (read, write):
-                async with ClientSession(read, write, read_timeout_seconds=20) as session:
+                async with ClientSession(read, write, read_timeout_seconds=120) as session:
                     await session.initialize()
                     site.delays.update({"/submit": 2.0, "/page/shop": 2.0})
                     for name in order:
