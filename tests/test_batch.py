@@ -138,7 +138,7 @@ def test_a_fifo_in_a_directory_is_skipped_with_a_reason(tmp_path: Path, jobs: st
     done = subprocess.run(
         [sys.executable, "-m", "formtools", "batch", str(site), "--out", str(out), "-j", jobs],
         capture_output=True,
-        timeout=30,
+        timeout=60,
     )
     assert done.returncode == 0, done.stderr
     found = lines(out)

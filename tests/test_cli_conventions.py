@@ -575,7 +575,7 @@ def test_a_profile_a_run_killed_outright_left_is_removed_by_the_next_run() -> No
             profiles.append(new)
         (killed, running), (killed_profile, running_profile) = holders, profiles
         killed.kill()
-        killed.wait(10)
+        killed.wait(60)
         # Playwright's driver closes the killed run's Chromium, whose process ends after it
         # removed its lock (and wrote the profile again after a next run had removed it)
         browser = int(os.readlink(killed_profile / "formtools-browser").rpartition("-")[2])

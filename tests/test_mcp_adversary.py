@@ -251,7 +251,7 @@ def test_a_heavy_page_in_one_session_does_not_block_another(site: TestSite, pars
         assert run(main) == ["light"] * 10 + ["heavy"]
     finally:
         process.terminate()
-        process.wait(10)
+        process.wait(60)
 
 
 #: Catastrophic controls beyond the first two: a call then waits on helpers for longer than a
@@ -326,7 +326,7 @@ def test_a_pattern_that_backtracks_forever_does_not_stop_another_session(site: T
         assert [r for r in site.received if r.path == "/never"] == []
     finally:
         process.kill()
-        process.wait(10)
+        process.wait(60)
 
 
 def _wait_for(port: int, process: subprocess.Popen[bytes], address: str = "127.0.0.1") -> None:
@@ -352,7 +352,7 @@ def test_one_startup_line_and_a_clean_stop_on_sigterm(site: TestSite) -> None:
     )
     _wait_for(port, process)
     process.send_signal(signal.SIGTERM)
-    out, err = process.communicate(timeout=20)
+    out, err = process.communicate(timeout=60)
     lines = err.decode().splitlines()
     assert process.returncode == 0, err.decode()
     assert lines[0] == (
@@ -905,11 +905,11 @@ def test_stdio_stops_on_a_signal_while_the_client_holds_the_pipe_open(site: Test
         process.stdin.flush()
         assert json.loads(process.stdout.readline())["id"] == 1  # serving: reading the next line
         process.send_signal(getattr(signal, signal_name))
-        assert process.wait(timeout=15) == 0
+        assert process.wait(timeout=60) == 0
         assert process.stderr.read().decode().splitlines() == ["formtools serve: stopped"]
     finally:
         process.kill()
-        process.wait(10)
+        process.wait(60)
         for stream in (process.stdin, process.stdout, process.stderr):
             if stream is not None:
                 stream.close()
@@ -981,7 +981,7 @@ def test_ids_that_collide_or_differ_in_type_neither_hang_the_end_of_input_nor_lo
             named: Any = rng.choice([str(ident), int(ident) if str(ident).isdigit() else ident, True])
             requests.append({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": named}})
     done = subprocess.run(
-        [*forked_serve(), url, "--allow-private"], env=ENV, input=_piped(*requests), capture_output=True, timeout=30
+        [*forked_serve(), url, "--allow-private"], env=ENV, input=_piped(*requests), capture_output=True, timeout=60
     )
     assert done.returncode == 0, done.stderr
     completed = [line for line in done.stderr.decode().splitlines() if " completed " in line]
@@ -997,7 +997,7 @@ def _assert_each_answered_then_pinged(url: str, cases: list[tuple[bytes, int | N
     for number, (line, _, _) in enumerate(cases):
         lines += [line, json.dumps({"jsonrpc": "2.0", "id": f"p{number}", "method": "ping"}).encode()]
     done = subprocess.run(
-        [*forked_serve(), url, "--allow-private"], env=ENV, input=b"\n".join(lines) + b"\n", capture_output=True, timeout=30
+        [*forked_serve(), url, "--allow-private"], env=ENV, input=b"\n".join(lines) + b"\n", capture_output=True, timeout=60
     )
     assert done.returncode == 0, done.stderr
     answers = [json.loads(line) for line in done.stdout.splitlines()][1:]  # after initialize's
@@ -1181,7 +1181,7 @@ def test_a_page_that_rebinds_its_name_to_the_bridge_gets_no_answer(site: TestSit
         assert wrong == []
     finally:
         process.terminate()
-        process.wait(10)
+        process.wait(60)
 
 
 def test_an_allowed_host_that_is_no_host_name_is_a_one_line_error() -> None:

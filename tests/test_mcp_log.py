@@ -122,7 +122,7 @@ def test_json_start_and_stop_over_http_with_sigterm(site: TestSite) -> None:
     )
     _wait_for(port, process)
     process.send_signal(signal.SIGTERM)
-    _, err = process.communicate(timeout=20)
+    _, err = process.communicate(timeout=60)
     events = [json.loads(line)["event"] for line in err.decode().splitlines()]
     assert process.returncode == 0 and events == ["start", "stop"], err.decode()
 
@@ -268,7 +268,7 @@ def test_a_call_under_way_when_the_bridge_is_terminated_has_its_line(site: TestS
     while not any(r.path == "/submit" for r in site.received) and time.monotonic() < deadline:
         time.sleep(0.02)
     process.send_signal(signal.SIGTERM)
-    _, err = process.communicate(timeout=20)
+    _, err = process.communicate(timeout=60)
     records = [json.loads(line) for line in err.decode().splitlines()]
     assert process.returncode == 0 and [r["event"] for r in records] == ["start", "call", "stop"], err.decode()
     call = records[1]

@@ -264,6 +264,6 @@ def test_a_helper_never_outlives_a_parent_killed_mid_match(signal_name: str) -> 
     assert process.stdout.readline() == b"matching\n"
     time.sleep(rng.uniform(0.1, 0.6))
     process.send_signal(getattr(signal, signal_name))
-    process.wait(timeout=30)
+    process.wait(timeout=60)
     process.stdout.close()
     assert left_after(process.pid) == []

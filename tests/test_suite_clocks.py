@@ -14,7 +14,9 @@ to run in a child process, it flags:
   ``time.time()``, and names and results carrying one) is below a constant under
   :data:`HANG_GUARD`, or below another such delta;
 - a deadline ``clock() + c`` and an ``anyio.fail_after(c)`` or ``read_timeout_seconds=c`` with
-  ``c`` under :data:`HANG_GUARD`: a polling loop or a wait whose end a loaded machine reaches.
+  ``c`` under :data:`HANG_GUARD`: a polling loop or a wait whose end a loaded machine reaches;
+- a wait for a process, thread or future (``wait``, ``join``, ``communicate``, ``result``,
+  ``subprocess.run``'s ``timeout=``) bounded by a second or more but under :data:`HANG_GUARD`.
 
 CPU time (``time.process_time()``) is not flagged: other processes' load leaves it alone.
 """
@@ -22,6 +24,7 @@ CPU time (``time.process_time()``) is not flagged: other processes' load leaves 
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -108,7 +111,7 @@ class _Clocks:
     def follow(self, scope: list[ast.stmt]) -> _Clocks:
         """These clocks and what ``scope``'s statements add to them."""
         clocks = _Clocks(set(self.marks), set(self.timed), {name: set(items) for name, items in self.returns.items()})
-        nodes = [node for statement in scope for node in ast.walk(statement) if isinstance(node, _BINDINGS)]
+        nodes = [node for statement in scope for node in _walked(statement) if _binds(node)]
         while True:
             before = clocks.size()
             for node in nodes:
@@ -138,7 +141,17 @@ class _Clocks:
             self.returns.setdefault(node.name, set()).update(*(self.timed_items(value) for value in returned))
 
 
-_BINDINGS = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Call, ast.comprehension, ast.FunctionDef, ast.AsyncFunctionDef)
+def _binds(node: ast.AST) -> bool:
+    """Whether ``node`` may bind a name to a reading or a delta (what ``_Clocks._bind`` reads)."""
+    if isinstance(node, ast.Call):
+        return isinstance(node.func, ast.Attribute) and node.func.attr in ("append", "add")
+    return isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.comprehension, ast.FunctionDef, ast.AsyncFunctionDef))
+
+
+@functools.lru_cache(maxsize=8192)
+def _walked(statement: ast.stmt) -> tuple[ast.AST, ...]:
+    """A statement's nodes, walked once for the several passes over them."""
+    return tuple(ast.walk(statement))
 
 
 def _names(target: ast.AST) -> list[str]:
@@ -153,20 +166,20 @@ def _scopes(tree: ast.Module) -> Iterator[tuple[list[ast.stmt], _Clocks]]:
     while True:  # the top-level functions' returns, each followed in its own scope
         before = module.size()
         module = module.follow(rest)
-        for node in defined:
+        followed = [(node, module.follow([node])) for node in defined]
+        for node, clocks in followed:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                items = module.follow([node]).returns.get(node.name, set())
-                module.returns.setdefault(node.name, set()).update(items)
-        if module.size() == before:
+                module.returns.setdefault(node.name, set()).update(clocks.returns.get(node.name, set()))
+        if module.size() == before:  # (so each function was followed from what the module now knows)
             break
     yield rest, module
-    for node in defined:
-        yield [node], module.follow([node])
+    for node, clocks in followed:
+        yield [node], clocks
 
 
 def _asserted_short_bounds(tree: ast.Module) -> Iterator[int]:
     for scope, clocks in _scopes(tree):
-        for statement in (node for top in scope for node in ast.walk(top)):
+        for statement in (node for top in scope for node in _walked(top)):
             if not isinstance(statement, ast.Assert):
                 continue
             for compare in ast.walk(statement.test):
@@ -183,7 +196,7 @@ def _asserted_short_bounds(tree: ast.Module) -> Iterator[int]:
 
 
 def _short_waits(tree: ast.Module) -> Iterator[int]:
-    for node in ast.walk(tree):
+    for node in (node for statement in tree.body for node in _walked(statement)):
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             if (_is_wall_clock_call(node.left) and _short(node.right)) or (_is_wall_clock_call(node.right) and _short(node.left)):
                 yield node.lineno
@@ -193,30 +206,53 @@ def _short_waits(tree: ast.Module) -> Iterator[int]:
                 yield node.lineno
             if any(k.arg == "read_timeout_seconds" and _short(k.value) for k in node.keywords):
                 yield node.lineno
+            if named in _WAITS and any(_a_guard_too_short(bound) for bound in _bounds(node)):
+                yield node.lineno
 
 
-def load_dependent_lines(source: str) -> list[int]:
-    """The lines of ``source`` whose verdict a loaded machine can change."""
-    tree = ast.parse(source)
-    return sorted(set(_asserted_short_bounds(tree)) | set(_short_waits(tree)))
+#: Calls whose first argument or ``timeout=`` bounds a wait for a process, a thread or a future
+_WAITS = {"wait", "join", "communicate", "result", "run", "check_output", "check_call"}
 
 
-def _scripts(tree: ast.Module) -> Iterator[tuple[str, str]]:
+def _bounds(call: ast.Call) -> list[ast.expr]:
+    named = call.func.attr if isinstance(call.func, ast.Attribute) else ""
+    positional = call.args[:1] if named in ("wait", "join", "communicate", "result") else []
+    return positional + [k.value for k in call.keywords if k.arg == "timeout"]
+
+
+def _a_guard_too_short(bound: ast.AST) -> bool:
+    """A bound of a second or more, and under :data:`HANG_GUARD`: a hang guard a loaded machine
+    can reach (a shorter one is a pause, ``stopping.wait(0.05)``; a child's SIGTERM'd bridge
+    parsing a heavy page outlived ``wait(10)`` under load)."""
+    value = _constant(bound)
+    return value is not None and 1 <= value < HANG_GUARD
+
+
+def load_dependent_lines(source: str, tree: ast.Module | None = None) -> list[int]:
+    """The lines of ``source`` (parsed: ``tree``) whose verdict a loaded machine can change."""
+    tree = tree or ast.parse(source)
+    bounds = _asserted_short_bounds(tree) if _READINGS.search(source) else iter(())  # (the costly part)
+    return sorted(set(bounds) | set(_short_waits(tree)))
+
+
+def _scripts(tree: ast.Module) -> Iterator[tuple[str, str, ast.Module]]:
     """The Python scripts a module keeps in module-level strings, to run in a child process."""
     for node in tree.body:
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
             text = node.value.value
-            if "import " not in text:
+            if "import " not in text or not _CLUES.search(text):
                 continue
             try:
-                ast.parse(text)
+                script = ast.parse(text)
             except SyntaxError:
                 continue
-            yield _names(node.targets[0])[0], text
+            yield _names(node.targets[0])[0], text, script
 
 
-#: What a module must hold for the scan to find anything in it (the rest are not parsed)
-_CLUES = re.compile(r"\btime\.(?:" + "|".join(sorted(_WALL_CLOCKS)) + r")\b|fail_after|read_timeout_seconds")
+#: What a module must hold for the scan to find anything in it (the rest are not parsed), and
+#: for a delta to be followed through its names
+_READINGS = re.compile(r"\btime\.(?:" + "|".join(sorted(_WALL_CLOCKS)) + r")\(")
+_CLUES = re.compile(_READINGS.pattern + r"|fail_after|read_timeout_seconds|timeout=|\.wait\(|\.join\(|\.result\(")
 
 
 def test_no_test_depends_on_the_machines_load() -> None:
@@ -225,10 +261,11 @@ def test_no_test_depends_on_the_machines_load() -> None:
         source = path.read_text(encoding="utf-8")
         if not _CLUES.search(source):
             continue
-        if lines := load_dependent_lines(source):
+        tree = ast.parse(source)
+        if lines := load_dependent_lines(source, tree):
             found[path.name] = lines
-        for name, script in _scripts(ast.parse(source)):
-            if lines := load_dependent_lines(script):
+        for name, script, script_tree in _scripts(tree):
+            if lines := load_dependent_lines(script, script_tree):
                 found[f"{path.name} {name}"] = lines
     assert not found, f"check an order, a count or what stopped the work, or wait {HANG_GUARD:.0f} s or more: {found}"
 
@@ -250,12 +287,17 @@ def test_the_check_sees_each_shape_and_spares_hang_guards_lower_bounds_and_cpu_t
         "chained": "import time\nb = time.monotonic()\nassert 0.9 <= time.monotonic() - b < 2.0\n",
         "polled": "import time\nd = time.monotonic() + 5\nwhile time.monotonic() < d:\n    pass\n",
         "awaited": "import anyio\nwith anyio.fail_after(20):\n    pass\nClientSession(r, w, read_timeout_seconds=20)\n",
+        "waited": "process.wait(10)\n",
+        "communicated": "out, err = process.communicate(timeout=20)\n",
+        "ran": "import subprocess\nsubprocess.run(['x'], timeout=30)\n",
+        "joined": "writer.join(5)\n",
     }
     spared = {
         "guard": "import time\nstart = time.monotonic()\nf()\nassert time.monotonic() - start < 60\n",
         "lower bound": "import time\nstart = time.monotonic()\nf()\nassert time.monotonic() - start >= 0.9\n",
         "cpu": "import time\nstart = time.process_time()\nf()\nassert time.process_time() - start < 5\n",
         "long deadline": "import time\nd = time.monotonic() + 60\nwith anyio.fail_after(120):\n    pass\n",
+        "long waits": "process.wait(60)\nsubprocess.run(['x'], timeout=120)\nstopping.wait(0.05)\n",
     }
     assert {name: bool(load_dependent_lines(source)) for name, source in flagged.items()} == dict.fromkeys(flagged, True)
     assert {name: load_dependent_lines(source) for name, source in spared.items()} == dict.fromkeys(spared, [])
