@@ -241,7 +241,7 @@ def test_a_signal_to_every_process_of_the_batch_stops_it_cleanly(tmp_path: Path,
         os.killpg(process.pid, getattr(signal, name))
         _, err = process.communicate(timeout=60)
         said = err.decode().splitlines()
-        assert left_after(process.pid, 5.0) == []
+        assert left_after(process.pid) == []
         if process.returncode == 0:  # it had finished
             continue
         interrupted = "interrupted" if name == "SIGINT" else "terminated"
@@ -280,7 +280,7 @@ def test_a_worker_ended_or_stopped_from_outside_ends_the_batch_with_one_line_and
         if workers:  # none: the batch is finishing
             os.kill(rng.choice(workers), getattr(signal, name))
         _, err = process.communicate(timeout=60)
-        assert left_after(process.pid, 5.0) == []
+        assert left_after(process.pid) == []
         paths = [json.loads(line)["path"] for line in out.read_text("utf-8").splitlines()]
         if process.returncode == 0:  # it had finished
             assert sorted(paths) == every, err.decode()
@@ -312,17 +312,17 @@ def test_ctrl_c_stops_a_worker_in_a_costly_page_at_once(tmp_path: Path, to: str)
     rng = random.Random(to)
     for trial in range(2):
         out = tmp_path / f"tools{trial}.jsonl"
-        process = _started(site, out, "--page-time-limit", "30", written=False)
+        # a page time limit far beyond the run's hang guard: a batch that waits for the pages
+        # is still waiting when communicate gives up (before: a 5 s bound against a 30 s limit)
+        process = _started(site, out, "--page-time-limit", "600", written=False)
         time.sleep(rng.uniform(0.5, 1.5))  # the costly pages are in hand
-        started = time.monotonic()
         if to == "group":
             os.killpg(process.pid, signal.SIGINT)
         else:
             os.kill(process.pid, signal.SIGINT)
-        _, err = process.communicate(timeout=90)
-        assert time.monotonic() - started < 5, err.decode()
+        _, err = process.communicate(timeout=60)
         assert process.returncode == 130 and b"Traceback" not in err, err.decode()
-        assert left_after(process.pid, 5.0) == []
+        assert left_after(process.pid) == []
 
 
 def test_a_url_fetcher_stopped_as_it_connects_leaves_no_coroutine_unawaited(
@@ -398,13 +398,13 @@ seen = []
 for trial in range(4):
     name = rng.choice(["SIGINT", "SIGTERM"])
     other = []
-    inside = threading.Event()
+    inside, released = threading.Event(), threading.Event()
 
     def elsewhere():
         try:
             with held():
                 inside.set()
-                time.sleep(rng.uniform(0.2, 0.4))
+                released.wait(60)  # until the main thread was interrupted (a hang guard)
             other.append("went on")
         except KeyboardInterrupt:
             other.append("interrupted")
@@ -413,13 +413,13 @@ for trial in range(4):
         thread = threading.Thread(target=elsewhere)
         thread.start()
         inside.wait()
-        started = time.monotonic()
         try:
             signal.raise_signal(getattr(signal, name))
-            time.sleep(1)
-            main = None
-        except KeyboardInterrupt:
-            main = round(time.monotonic() - started, 2)
+            time.sleep(60)
+            main = "not interrupted"
+        except KeyboardInterrupt:  # the other thread is still in its held block: it waits for this
+            main = "interrupted while the other held"
+        released.set()
         thread.join()
     seen.append([name, main, other])
 print(json.dumps(seen))
@@ -431,11 +431,12 @@ def test_a_batch_in_another_thread_neither_holds_nor_takes_the_main_threads_inte
     held blocks (its pool's and futures' calls) held the main thread's Ctrl-C or SIGTERM and
     then raised it in the other thread, so that the main thread's batch went on and the other
     one stopped. Seeded signals while another thread is in a held block: the main thread is
-    interrupted at once, the other goes on."""
+    interrupted while the other is still in its held block (which ends only once the main
+    thread was interrupted: an order, not the 0.1 s bound of before), and the other goes on."""
     done = subprocess.run([sys.executable, "-c", _HELD_ELSEWHERE, "14"], capture_output=True, timeout=60)
     assert done.returncode == 0, done.stderr.decode()
     for name, main, other in json.loads(done.stdout):
-        assert main is not None and main < 0.1 and other == ["went on"], (name, main, other)
+        assert main == "interrupted while the other held" and other == ["went on"], (name, main, other)
 
 
 _SECOND_DURING_SHUTDOWN = """
@@ -723,7 +724,7 @@ def main():
 
         threading.Thread(target=interrupt, name="interrupter", daemon=True).start()
         try:
-            run_batch([site], out, options=BatchOptions(jobs=2, page_time_limit=20))
+            run_batch([site], out, options=BatchOptions(jobs=2, page_time_limit=600))
             seen.append([how, None])
         except KeyboardInterrupt:
             seen.append([how, round(time.monotonic() - sent[0], 2)])
@@ -739,8 +740,8 @@ def test_ctrl_c_taken_by_another_thread_stops_the_batch_waiting_for_a_worker_at_
     of the pool's threads, ``_thread.interrupt_main`` or ``signal.raise_signal`` from a caller's
     thread) while the batch waits for workers in costly pages, at seeded moments: Python runs
     the handler in the main thread, which slept on in the queue's lock until a worker's result
-    came (40.3, 40.1 and 40.9 s here before: the two pages' time limit); it must stop within a
-    second."""
+    came (40.3, 40.1 and 40.9 s here before: the two pages' time limit); it must stop long
+    before the pages' limit."""
     from tests.test_exact_parser import COSTLY
 
     site = tmp_path / "site"
@@ -754,7 +755,8 @@ def test_ctrl_c_taken_by_another_thread_stops_the_batch_waiting_for_a_worker_at_
     )
     assert done.returncode == 0, done.stderr.decode()[-3000:]
     for how, after in json.loads(done.stdout):
-        assert after is not None and after < 1.0, (how, after)
+        # a hang guard against the pages' 600 s limit (before: 1 s against 20 s, missed under load)
+        assert after is not None and after < 60, (how, after)
 
 
 _CALLERS_LOOP = """

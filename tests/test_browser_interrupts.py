@@ -50,7 +50,7 @@ def _run(page: Path, mode: str, record: Path, point: list[Any] | None = None) ->
             env=env, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
         )
         _, err = process.communicate(timeout=120)
-        left = left_after(process.pid, 5.0)
+        left = left_after(process.pid)
         return process.returncode, err.decode(), left, sorted(entry.name for entry in temporary.iterdir())
     finally:
         subprocess.run(["rm", "-rf", str(temporary)], check=False)
@@ -225,7 +225,7 @@ def test_a_first_signal_as_the_browser_closes_lets_the_close_finish(tmp_path: Pa
                 env={**ENV, "TMPDIR": str(temporary)}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
             )
             _, err = process.communicate(timeout=60)
-            left = left_after(process.pid, 5.0)
+            left = left_after(process.pid)
             files = os.listdir(temporary)
         finally:
             subprocess.run(["rm", "-rf", str(temporary)], check=False)
@@ -285,12 +285,19 @@ for pid, child in chromium:
     if stop_children or not child:
         os.kill(pid, signal.SIGSTOP)
 # a close that never ends would hang the test: the stopped processes go on after a while
-thaw = threading.Timer(limit + 30, lambda: [os.kill(pid, signal.SIGCONT) for pid, _ in chromium])
-thaw.daemon = True
-thaw.start()
+thawed = threading.Event()
+
+def thaw():
+    thawed.set()
+    for pid, _ in chromium:
+        os.kill(pid, signal.SIGCONT)
+
+timer = threading.Timer(limit + 60, thaw)
+timer.daemon = True
+timer.start()
 began = time.monotonic()
 oracle.__exit__(None, None, None)
-print(f"{time.monotonic() - began:.2f}", *[pid for pid, _ in chromium])
+print(f"{time.monotonic() - began:.2f}", "thawed" if thawed.is_set() else "stopped", *[pid for pid, _ in chromium])
 """
 
 
@@ -321,8 +328,8 @@ def test_a_browser_that_hangs_in_its_close_is_killed_after_the_close_time_limit(
             )
             out, err = process.communicate(timeout=120)
             assert process.returncode == 0, err.decode()[-3000:]
-            took, *chromium = out.decode().split()
-            deadline = time.monotonic() + 5
+            took, stopped, *chromium = out.decode().split()
+            deadline = time.monotonic() + 60  # a hang guard
             while (left := [pid for pid in chromium if _running(int(pid))]) and time.monotonic() < deadline:
                 time.sleep(0.1)
             files = os.listdir(temporary)
@@ -332,5 +339,7 @@ def test_a_browser_that_hangs_in_its_close_is_killed_after_the_close_time_limit(
                 with contextlib.suppress(OSError):
                     os.kill(int(pid), signal.SIGKILL)  # a failing run leaves nothing behind either
         assert len(chromium) >= 2  # the browser and its children were there to stop
-        assert limit <= float(took) < limit + 5, (stop_children, took)
+        # the close ended while Chromium was still stopped: the time limit ended it, not the
+        # thaw a minute after (an order, not a duration: before, a bound of limit + 5 s)
+        assert float(took) >= limit and stopped == "stopped", (stop_children, took, stopped)
         assert (left, files) == ([], []), stop_children

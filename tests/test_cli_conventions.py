@@ -362,7 +362,7 @@ def test_sigterm_during_a_chromium_command_closes_the_browser_and_removes_its_pr
     process.send_signal(signal.SIGTERM)
     _, err = process.communicate(timeout=60)
     assert (process.returncode, err.decode().splitlines()) == (143, ["formtools: terminated"])
-    assert left_after(process.pid, 5.0) == []
+    assert left_after(process.pid) == []
     assert list(temporary.iterdir()) == []
 
 
@@ -575,11 +575,11 @@ def test_a_profile_a_run_killed_outright_left_is_removed_by_the_next_run() -> No
             profiles.append(new)
         (killed, running), (killed_profile, running_profile) = holders, profiles
         killed.kill()
-        killed.wait(10)
+        killed.wait(60)
         # Playwright's driver closes the killed run's Chromium, whose process ends after it
         # removed its lock (and wrote the profile again after a next run had removed it)
         browser = int(os.readlink(killed_profile / "formtools-browser").rpartition("-")[2])
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60  # a hang guard
         while _alive(browser):
             assert time.monotonic() < deadline, "the killed run's Chromium lives on"
             time.sleep(0.05)

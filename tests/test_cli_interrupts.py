@@ -38,7 +38,7 @@ def _run(argv: list[str], mode: str, record: Path, point: list[Any] | None = Non
         env=env, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
     )
     _, err = process.communicate(timeout=60)
-    return process.returncode, err.decode(), left_after(process.pid, 3.0)
+    return process.returncode, err.decode(), left_after(process.pid)
 
 
 @pytest.fixture(scope="module")

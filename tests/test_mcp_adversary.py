@@ -200,9 +200,13 @@ def test_tools_list_is_paginated_with_cursors(site: TestSite) -> None:
 @pytest.mark.parametrize("parsed", ["page", "landing page"])
 def test_a_heavy_page_in_one_session_does_not_block_another(site: TestSite, parsed: str) -> None:
     """A page that takes seconds to parse — a served page on refresh, or a submission's landing
-    page — keeps one worker thread busy, never the event loop the other session needs."""
-    # 1.5 MB that the fast parser leaves to html5lib (a NUL byte): seconds of parsing
-    heavy = ("<div>" + "<p>filler text " * 8 + "</div>\n") * 9000
+    page — keeps one worker thread busy, never the event loop the other session needs: once the
+    bridge has fetched the heavy page, the other session's ten calls all answer before the heavy
+    call does (an order, not a time: a blocked event loop answers them only after the parse, on
+    any machine, under any load)."""
+    # 0.5 MB that the fast parser leaves to html5lib (a NUL byte): some 3 s of parsing, against
+    # milliseconds a quick call (it was 1.5 MB, 9 s: past the client's 20 s wait under load)
+    heavy = ("<div>" + "<p>filler text " * 8 + "</div>\n") * 3000
     form = b"<form toolname=slow tooldescription=d toolautosubmit action=/page/landing><input name=q><button>Go</button></form>"
     slow = (form.decode() + heavy + "\x00").encode()
     slow_url = site.put("slow", form)
@@ -214,47 +218,41 @@ def test_a_heavy_page_in_one_session_does_not_block_another(site: TestSite, pars
     )
     try:
         _wait_for(port, process)
-        site.put("slow" if parsed == "page" else "landing", slow)  # from now on, it is heavy
+        heavy_path = "/page/slow" if parsed == "page" else "/page/landing"
+        site.put(heavy_path.rsplit("/", 1)[1], slow)  # from now on, it is heavy
         endpoint = f"http://127.0.0.1:{port}/mcp"
+        fetched_before = sum(r.path == heavy_path for r in site.received)
 
-        async def main() -> tuple[float, list[float], float]:
-            latencies: list[float] = []
-            heavy_took = 0.0
+        async def main() -> list[str]:
+            answered: list[str] = []
 
             async def heavy_session() -> None:
-                nonlocal heavy_took
                 async with http_session(endpoint) as session:
-                    start = time.perf_counter()
                     if parsed == "page":
                         await session.call_tool("formtools_refresh", {})
                     else:
                         await session.call_tool("slow", {"q": "x"})
-                    heavy_took = time.perf_counter() - start
+                    answered.append("heavy")
 
             async def light_session() -> None:
                 async with http_session(endpoint) as session:
                     await session.list_tools()
-                    await anyio.sleep(0.3)  # the heavy parse is under way
+                    while sum(r.path == heavy_path for r in site.received) == fetched_before:
+                        await anyio.sleep(0.01)  # until the bridge has the heavy page: its parse follows
                     for _ in range(10):
-                        start = time.perf_counter()
                         await session.call_tool("quick", {"q": "x"})
-                        latencies.append(time.perf_counter() - start)
+                        answered.append("light")
 
-            async with anyio.create_task_group() as group:
-                group.start_soon(heavy_session)
-                group.start_soon(light_session)
-            return heavy_took, latencies, max(latencies)
+            with anyio.fail_after(120):  # a hang guard only
+                async with anyio.create_task_group() as group:
+                    group.start_soon(heavy_session)
+                    group.start_soon(light_session)
+            return answered
 
-        heavy_took, latencies, worst = run(main)
-        assert heavy_took > 1.0, heavy_took  # the heavy page really was heavy
-        # Every call of the other session answered while the parse went on (a blocked event loop
-        # holds a call until the parse ends: about heavy_took - 0.3 s). Measured against the
-        # parse itself, not a fixed time, so a busy machine (the suite runs on every core) slows
-        # both alike; on an idle one the calls take a few milliseconds against seconds.
-        assert worst < heavy_took / 5, (heavy_took, latencies)
+        assert run(main) == ["light"] * 10 + ["heavy"]
     finally:
         process.terminate()
-        process.wait(10)
+        process.wait(60)
 
 
 #: Catastrophic controls beyond the first two: a call then waits on helpers for longer than a
@@ -265,8 +263,10 @@ RISKY_MORE = 4
 def test_a_pattern_that_backtracks_forever_does_not_stop_another_session(site: TestSite) -> None:
     """A hostile page's ``pattern="(a+)+$"`` and a value of 40 ``a`` and a ``!``: regress held
     the bridge's GIL for hours, and every session froze. Now the match runs in a helper process
-    within formtools' budget: the hostile call answers Chromium's patternMismatch, the other
-    session's calls complete meanwhile, each quickly."""
+    within formtools' budget: the hostile calls answer Chromium's patternMismatch, and the other
+    session's calls complete meanwhile: each of them is sent after a hostile call and answered
+    before it (an order, not a time: a bridge whose light calls wait on the hostile call's
+    matches, or its GIL, answers none of them inside one)."""
     hostile = site.put(
         "backtracking",
         b'<form toolname=match tooldescription=d toolautosubmit action=/never>'
@@ -285,45 +285,55 @@ def test_a_pattern_that_backtracks_forever_does_not_stop_another_session(site: T
         _wait_for(port, process)
         endpoint = f"http://127.0.0.1:{port}/mcp"
 
-        async def main() -> tuple[list[types.CallToolResult], list[float]]:
+        async def main() -> tuple[list[types.CallToolResult], list[bool]]:
             hostile_results: list[types.CallToolResult] = []
-            latencies: list[float] = []
+            hostile_sent = 0
+            second_sent = anyio.Event()
+            light_done = anyio.Event()
+            inside: list[bool] = []  # per light call: answered inside the hostile call it followed
 
             async def hostile_session() -> None:
+                nonlocal hostile_sent
                 async with http_session(endpoint) as session:
-                    for _ in range(3):
+                    while len(hostile_results) < 3 or not light_done.is_set():
+                        hostile_sent += 1
+                        if hostile_sent == 2:
+                            second_sent.set()
                         hostile_results.append(await session.call_tool("match", hostile_input))
 
             async def light_session() -> None:
                 async with http_session(endpoint) as session:
                     await session.list_tools()
-                    await anyio.sleep(0.2)  # the hostile call is under way
+                    await second_sent.wait()  # a hostile call (not the first) is at the bridge
                     for _ in range(10):
-                        start = time.perf_counter()
+                        in_flight = hostile_sent
                         await session.call_tool("quick", {"q": "x"})
-                        latencies.append(time.perf_counter() - start)
+                        inside.append(len(hostile_results) < in_flight)
+                    light_done.set()
 
-            with anyio.fail_after(60):  # before: the bridge never answered again
+            with anyio.fail_after(120):  # a hang guard only; before: the bridge never answered again
                 async with anyio.create_task_group() as group:
                     group.start_soon(hostile_session)
                     group.start_soon(light_session)
-            return hostile_results, latencies
+            return hostile_results, inside
 
-        results, latencies = run(main)
-        assert max(latencies) < 0.5, latencies
+        results, inside = run(main)
+        # a hostile call lasts a call's match budget (1 s), a light one milliseconds: on a loaded
+        # machine a light call may straddle two hostile calls, never all ten
+        assert any(inside), inside
         for result in results:
             assert result.is_error, result
             assert result.content[0].text.count("Please match the requested format.") == 2 + RISKY_MORE, result.content[0].text
         assert [r for r in site.received if r.path == "/never"] == []
     finally:
         process.kill()
-        process.wait(10)
+        process.wait(60)
 
 
 def _wait_for(port: int, process: subprocess.Popen[bytes], address: str = "127.0.0.1") -> None:
     import socket
 
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 60  # a hang guard: a loaded machine starts a bridge in seconds
     while True:
         try:
             socket.create_connection((address, port), timeout=0.2).close()
@@ -343,7 +353,7 @@ def test_one_startup_line_and_a_clean_stop_on_sigterm(site: TestSite) -> None:
     )
     _wait_for(port, process)
     process.send_signal(signal.SIGTERM)
-    out, err = process.communicate(timeout=20)
+    out, err = process.communicate(timeout=60)
     lines = err.decode().splitlines()
     assert process.returncode == 0, err.decode()
     assert lines[0] == (
@@ -438,8 +448,8 @@ def test_timeout_is_a_deadline_for_the_whole_call(site: TestSite) -> None:
                 result = await session.call_tool("go", {"q": "x"})
                 return result, time.perf_counter() - start
 
-        result, took = run(main)
-        assert result.is_error and took < 3.0, took
+        result, took = run(main)  # the trickle goes on for 20 s: the deadline ended it, and says so
+        assert result.is_error and took >= 1.0, took
         (line,) = result.content[0].text.splitlines()
         assert line.endswith("no complete answer within the 1 s deadline of the whole call.")
 
@@ -634,25 +644,24 @@ def test_the_operators_url_credentials_are_sent_and_never_shown(site: TestSite, 
 def test_timeout_is_one_deadline_for_a_submission_and_its_refresh_and_for_a_whole_refresh(site: TestSite) -> None:
     """Each answer comes within --timeout, but not all of them together: a submission to the
     page's own URL and the refresh after it share one deadline, and so do the pages of one
-    formtools_refresh; the refresh that runs out is a one-line error naming the call's deadline."""
+    formtools_refresh; the refresh that runs out is a one-line error naming the call's deadline.
+    What shows the shared deadline is what ran out, not how long it took: the page the
+    submission's refresh would fetch has a new tool, which a refresh within its own 1.5 s
+    (before: one 1 s fetch each) announces and one cut by the call's deadline never sees."""
     form = '<form toolname={name} tooldescription=d toolautosubmit method=post><input name=q><button>Go</button></form>'
     urls = [site.put(name, form.format(name=name).encode()) for name in ("one", "two", "three")]
 
-    async def main() -> list[tuple[types.CallToolResult, float]]:
+    async def main() -> list[types.CallToolResult]:
         async with stdio_session([*urls, "--allow-private", "--timeout", "1.5"]) as session:
+            site.put("one", (form.format(name="one") + form.format(name="one_more")).encode())
             site.delays = {"/page/one": 1.0, "/page/two": 1.0, "/page/three": 1.0}
-            timed = []
-            for name, arguments in (("one", {"q": "x"}), ("formtools_refresh", {})):
-                start = time.perf_counter()
-                result = await session.call_tool(name, arguments)
-                timed.append((result, time.perf_counter() - start))
-            return timed
+            return [await session.call_tool(name, arguments) for name, arguments in (("one", {"q": "x"}), ("formtools_refresh", {}))]
 
-    (submitted, submit_took), (refreshed, refresh_took) = run(main)
+    submitted, refreshed = run(main)
     posts = [r for r in site.received if r.method == "POST"]
     assert len(posts) == 1 and not submitted.is_error  # sent; the refresh after it ran out
-    assert submit_took < 1.5 + 0.3, submit_took  # was 2 s: 1 s for each of two fetches
-    assert refreshed.is_error and refresh_took < 1.5 + 0.3, refresh_took  # was 3 s and no error
+    assert "tools changed" not in submitted.content[0].text, submitted.content[0].text  # before: it saw one_more
+    assert refreshed.is_error  # before: 3 s and no error
     (line,) = refreshed.content[0].text.splitlines()
     assert line.endswith("no complete answer within the 1.5 s deadline of the whole call.")
 
@@ -931,11 +940,11 @@ def test_stdio_stops_on_a_signal_while_the_client_holds_the_pipe_open(site: Test
         process.stdin.flush()
         assert json.loads(process.stdout.readline())["id"] == 1  # serving: reading the next line
         process.send_signal(getattr(signal, signal_name))
-        assert process.wait(timeout=15) == 0
+        assert process.wait(timeout=60) == 0
         assert process.stderr.read().decode().splitlines() == ["formtools serve: stopped"]
     finally:
         process.kill()
-        process.wait(10)
+        process.wait(60)
         for stream in (process.stdin, process.stdout, process.stderr):
             if stream is not None:
                 stream.close()
@@ -1007,7 +1016,7 @@ def test_ids_that_collide_or_differ_in_type_neither_hang_the_end_of_input_nor_lo
             named: Any = rng.choice([str(ident), int(ident) if str(ident).isdigit() else ident, True])
             requests.append({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": named}})
     done = subprocess.run(
-        [*forked_serve(), url, "--allow-private"], env=ENV, input=_piped(*requests), capture_output=True, timeout=30
+        [*forked_serve(), url, "--allow-private"], env=ENV, input=_piped(*requests), capture_output=True, timeout=60
     )
     assert done.returncode == 0, done.stderr
     completed = [line for line in done.stderr.decode().splitlines() if " completed " in line]
@@ -1023,7 +1032,7 @@ def _assert_each_answered_then_pinged(url: str, cases: list[tuple[bytes, int | N
     for number, (line, _, _) in enumerate(cases):
         lines += [line, json.dumps({"jsonrpc": "2.0", "id": f"p{number}", "method": "ping"}).encode()]
     done = subprocess.run(
-        [*forked_serve(), url, "--allow-private"], env=ENV, input=b"\n".join(lines) + b"\n", capture_output=True, timeout=30
+        [*forked_serve(), url, "--allow-private"], env=ENV, input=b"\n".join(lines) + b"\n", capture_output=True, timeout=60
     )
     assert done.returncode == 0, done.stderr
     answers = [json.loads(line) for line in done.stdout.splitlines()][1:]  # after initialize's
@@ -1207,7 +1216,7 @@ def test_a_page_that_rebinds_its_name_to_the_bridge_gets_no_answer(site: TestSit
         assert wrong == []
     finally:
         process.terminate()
-        process.wait(10)
+        process.wait(60)
 
 
 def test_an_allowed_host_that_is_no_host_name_is_a_one_line_error() -> None:

@@ -128,12 +128,13 @@ def get(request: pytest.FixtureRequest) -> Callable[..., Response]:
 
 
 @pytest.fixture
-def resolver(monkeypatch: pytest.MonkeyPatch) -> LyingResolver:
+def resolver(monkeypatch: pytest.MonkeyPatch) -> Iterator[LyingResolver]:
     import socket
 
     lying = LyingResolver({})
     monkeypatch.setattr(socket, "getaddrinfo", lying)
-    return lying
+    yield lying
+    lying.released.set()  # a lookup left hanging ends with its test
 
 
 # --- the address classifier -------------------------------------------------------------------
@@ -418,6 +419,10 @@ def test_redirects_inside_the_trusted_origin_are_followed_and_recorded(
 
 
 # --- the deadline is total --------------------------------------------------------------------
+# What stops each of these is the deadline, and the error says so: every server below would go on
+# far longer (a trickle or a silence of 20 s, redirects slower together than the deadline, a
+# resolver that hangs until the test ends). Only lower bounds are timed (a deadline never fires
+# early); a busy machine can make a fetch later, never earlier, so no upper bound is asserted.
 
 
 def _timed(action: Callable[[], object]) -> tuple[BaseException, float]:
@@ -433,7 +438,7 @@ def test_a_server_trickling_a_byte_every_200_ms_is_cut_at_the_total_deadline(
     policy = FetchPolicy(timeout=1.0)
     error, took = _timed(lambda: get(v4.url("/trickle?gap=0.2"), policy))
     assert isinstance(error, FetchTimeout), error
-    assert 0.9 <= took < 2.0, took
+    assert took >= 0.9, took
     assert str(error) == (
         f"Could not fetch {v4.url('/trickle?gap=0.2')}: no complete answer within the 1 s deadline of the whole fetch."
     )
@@ -447,7 +452,7 @@ def test_slow_headers_silence_and_slow_redirects_all_share_one_deadline(
     for a per-step timeout but too slow together."""
     error, took = _timed(lambda: get(v4.url(path), FetchPolicy(timeout=0.5)))
     assert isinstance(error, FetchTimeout), error
-    assert 0.45 <= took < 1.3, took
+    assert took >= 0.45, took
 
 
 def test_fetches_inside_one_deadline_share_it(v4: HostileServer) -> None:
@@ -467,47 +472,52 @@ def test_fetches_inside_one_deadline_share_it(v4: HostileServer) -> None:
                 await fetcher.fetch("GET", url)
 
     for action in (threads, lambda: run_async(asynchronous)):
-        error, took = _timed(action)
-        assert isinstance(error, FetchTimeout) and took < 1.3, (error, took)
+        error, took = _timed(action)  # each fetch alone is well within the deadline: no error
+        assert isinstance(error, FetchTimeout) and took >= 1.0, (error, took)
         assert str(error).endswith("no complete answer within the 1 s deadline of the whole call.")
 
 
 def test_a_hanging_resolver_cannot_hold_the_fetch(
     get: Callable[..., Response], resolver: LyingResolver
 ) -> None:
+    """The fetch ends at its deadline while the lookup is still hanging (it hangs until the test
+    ends, or 60 s: a fetch held by it ends after its answer)."""
     resolver.script["slow.example"] = [["127.0.0.1"]]
-    resolver.delay["slow.example"] = 3.0
+    resolver.delay["slow.example"] = 60.0
     error, took = _timed(lambda: get("http://slow.example:9/", FetchPolicy(timeout=0.5)))
     assert isinstance(error, FetchTimeout), error
-    assert took < 1.3, took
+    assert resolver.lookups["slow.example"] == 1 and resolver.answered.get("slow.example", 0) == 0, took
 
 
 def test_one_slow_fetch_does_not_hold_the_others_sharing_its_async_fetcher(v4: HostileServer) -> None:
-    times: dict[str, float] = {}
+    """Five quick fetches, started once the slow one's request has reached the server, all
+    answer while the slow one still waits for its first byte (it waits 60 s, then times out: a
+    fetcher that serialised its fetches answers the quick ones only after that)."""
+    done: list[str] = []
 
     async def main() -> None:
-        async with AsyncFetcher(FetchPolicy(timeout=1.0)) as fetcher:
+        async with AsyncFetcher(FetchPolicy(timeout=60.0)) as fetcher, anyio.create_task_group() as group:
 
             async def slow() -> None:
                 with pytest.raises(FetchTimeout):
-                    await fetcher.fetch("GET", v4.url("/trickle?gap=0.1"))
-                times["slow"] = time.monotonic() - began
+                    await fetcher.fetch("GET", v4.url("/stall"))
+                done.append("slow")
 
-            async def quick(n: int) -> None:
-                await anyio.sleep(0.1)
+            async def quick() -> None:
                 answer = await fetcher.fetch("GET", v4.url("/ok"))
                 assert answer.status == 200
-                times[f"quick{n}"] = time.monotonic() - began
+                done.append("quick")
 
-            began = time.monotonic()
-            async with anyio.create_task_group() as group:
-                group.start_soon(slow)
-                for n in range(5):
-                    group.start_soon(quick, n)
+            group.start_soon(slow)
+            while "/stall" not in v4.paths():
+                await anyio.sleep(0.01)
+            async with anyio.create_task_group() as quick_ones:
+                for _ in range(5):
+                    quick_ones.start_soon(quick)
+            group.cancel_scope.cancel()  # the slow one has shown what it had to
 
     run_async(main)
-    assert all(took < 0.6 for name, took in times.items() if name != "slow"), times
-    assert 0.9 <= times["slow"] < 2.0
+    assert done == ["quick"] * 5, done
 
 
 # --- the byte cap -----------------------------------------------------------------------------
@@ -519,10 +529,10 @@ CAP = FetchPolicy(max_bytes=2**20, timeout=5.0)
 def test_gigantic_bodies_are_cut_at_the_byte_cap(get: Callable[..., Response], v4: HostileServer, path: str) -> None:
     """A declared terabyte (refused from its Content-Length), an endless body without a length,
     and a gzip bomb (64 MiB from a few dozen KiB: counted after decoding)."""
-    error, took = _timed(lambda: get(v4.url(path), CAP))
+    error, _ = _timed(lambda: get(v4.url(path), CAP))
+    # the cap, not the 5 s deadline (each body outlasts it), is what ended the fetch
     assert isinstance(error, TooLarge), error
     assert str(error) == f"Could not fetch {v4.url(path)}: the answer is larger than 1048576 bytes."
-    assert took < 2.0
 
 
 def test_a_gzip_body_is_decoded(get: Callable[..., Response], v4: HostileServer) -> None:
@@ -535,11 +545,9 @@ def test_bytes_after_the_gzip_data_end_the_body(get: Callable[..., Response], v4
     """A server that goes on sending after a page's gzip data: the page is the body as soon as
     its gzip data ends, as Chromium ignores bytes after it (they were fed on to zlib, which kept
     them uncounted, copying them once per chunk, until the deadline: 30 s and 160 MB for a
-    15-byte page; here the 5 s deadline)."""
-    began = time.monotonic()
+    15-byte page; here the 5 s deadline, a FetchTimeout instead of the page)."""
     answer = get(v4.url("/gzip-then-endless"), CAP)
     assert answer.body == b"<p>squeezed</p>"
-    assert time.monotonic() - began < 2.0
 
 
 def _codings_query(rng: random.Random) -> tuple[str, int]:

@@ -139,31 +139,44 @@ def test_a_call_spends_one_budget_in_all_helper_starts_included(profile: str, mo
         helper_init(helper)
 
     monkeypatch.setattr(matchworker._Helper, "__init__", counted)
-    took, started = [], []
+    matches = 0
+    match_in_helper = microsyntax.match_with_deadline
+
+    def counted_match(*arguments: Any) -> bool | None:
+        nonlocal matches
+        matches += 1
+        return match_in_helper(*arguments)
+
+    monkeypatch.setattr(microsyntax, "match_with_deadline", counted_match)
+    tried, started = [], []
     for controls in (8, 16):
         page = formtools.parse_html(_catastrophic_form(controls), url="https://example.test/")
         tool = formtools.extract(page, profile=profile).tool("t")  # type: ignore[arg-type]
         # a value of its own for each: a call answers one (pattern, value) once
         tool_input: dict[str, Any] = {f"f{n}": "a" * (40 + n) + "!" for n in range(controls)} | {"ok": "a few words"}
-        starts, begin = 0, time.perf_counter()
+        starts = matches = 0
         with pytest.raises(ValidationError) as failed:
             formtools.prepare_call(tool, tool_input)
-        took.append(time.perf_counter() - begin)
+        tried.append(matches)
         started.append(starts)
         assert {problem.key for problem in failed.value.problems} == {f"f{n}" for n in range(controls)}, failed.value
         if profile == "html":
             assert {problem.field for problem in formtools.validate_input(tool, tool_input)} == {f"f{n}" for n in range(controls)}
-    assert max(started) <= math.ceil(CALL_MATCH_BUDGET / MATCH_BUDGET) + 1, started
-    assert took[1] < 1.4 * took[0], took
+    # counted, not timed (a wall-time ratio of the two sizes failed under load): once the
+    # call's budget is spent no match is tried, so n and 2n controls try as many (or, on a
+    # loaded machine, fewer: the budget is wall time) as one budget holds
+    most = math.ceil(CALL_MATCH_BUDGET / MATCH_BUDGET) + 1
+    assert max(started) <= most and max(tried) <= most, (started, tried)
 
 
 def test_a_slow_helper_start_is_counted_in_the_call(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A helper that takes 8 s to start (a loaded machine): the call gives up on it when its
-    budget is spent (a mismatch, as past V8's limit) instead of waiting, and does not call the
-    pattern unsupported; the helper, still starting, is kept for the next match, and the exit
-    does not wait for it."""
+    """A helper that takes 120 s to start (a loaded machine, far beyond any budget): the call
+    gives up on it when its budget is spent (a mismatch, as past V8's limit) instead of waiting,
+    and does not call the pattern unsupported; the helper, still starting, is kept for the next
+    match, and the exit does not wait for it. The bounds are hang guards: waiting for the
+    helper takes 120 s, whatever the load."""
     matchworker._close_idle()
-    monkeypatch.setattr(matchworker, "_WORKER", "import time; time.sleep(8)\n" + matchworker._WORKER)
+    monkeypatch.setattr(matchworker, "_WORKER", "import time; time.sleep(120)\n" + matchworker._WORKER)
     compiled = CompiledPattern.compile(r"^(?:(a+)+$)$", "v")
     try:
         begin = time.perf_counter()
@@ -175,7 +188,7 @@ def test_a_slow_helper_start_is_counted_in_the_call(monkeypatch: pytest.MonkeyPa
         begin = time.perf_counter()
         matchworker._close_idle()  # as at exit: kills the one still starting, never waits for it
         closed = time.perf_counter() - begin
-    assert took < 4 and closed < 4, (took, closed)
+    assert took < 60 and closed < 60, (took, closed)
 
 
 _ORDINARY = [
@@ -251,6 +264,6 @@ def test_a_helper_never_outlives_a_parent_killed_mid_match(signal_name: str) -> 
     assert process.stdout.readline() == b"matching\n"
     time.sleep(rng.uniform(0.1, 0.6))
     process.send_signal(getattr(signal, signal_name))
-    process.wait(timeout=30)
+    process.wait(timeout=60)
     process.stdout.close()
-    assert left_after(process.pid, 4.0) == []
+    assert left_after(process.pid) == []

@@ -401,13 +401,13 @@ def test_urls_are_found_in_a_message_in_linear_time_and_each_ones_credentials_go
 
     pick = random.Random(4000)
     alphabet = "abcxyz019+.-"
-    started = time.perf_counter()
+    started = time.process_time()  # CPU, which other processes' load leaves alone
     for _ in range(4):
         run = "".join(pick.choice(alphabet) for _ in range(100_000))
         for text in (run + "@", "@" + run + ":/", run + " http://u@h"):
             shown_in_text(text)
             without_queries(text)
-    assert time.perf_counter() - started < 2.0
+    assert time.process_time() - started < 2.0  # (quadratic: 28 s)
     for number in range(200):
         secret = f"s3cr3t{number}"
         prefix = "".join(pick.choice(alphabet + " '") for _ in range(pick.randint(0, 6)))

@@ -72,7 +72,7 @@ def _session(url: str, mode: str, record: Path, point: list[Any] | None = None) 
         pass
     process.stdin = None
     _, err = process.communicate(timeout=60)
-    return process.returncode, err.decode(), left_after(process.pid, 3.0)
+    return process.returncode, err.decode(), left_after(process.pid)
 
 
 def _env(point: list[Any] | None) -> dict[str, str]:
@@ -88,7 +88,7 @@ def _http_session(url: str, mode: str, record: Path, point: list[Any] | None = N
          "--transport", "http", "--port", str(port), "--allow-private"],
         env=_env(point), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
     )
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60  # a hang guard
     while process.poll() is None and time.monotonic() < deadline:
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
@@ -97,7 +97,7 @@ def _http_session(url: str, mode: str, record: Path, point: list[Any] | None = N
             continue
 
         async def call() -> None:
-            with anyio.fail_after(20):
+            with anyio.fail_after(60):  # a hang guard
                 async with http_session(f"http://127.0.0.1:{port}/mcp") as session:
                     await session.call_tool("s", {"q": "x"})
 
@@ -109,7 +109,7 @@ def _http_session(url: str, mode: str, record: Path, point: list[Any] | None = N
             process.send_signal(signal.SIGTERM)
         break
     _, err = process.communicate(timeout=60)
-    return process.returncode, err.decode(), left_after(process.pid, 3.0)
+    return process.returncode, err.decode(), left_after(process.pid)
 
 
 _SESSIONS = {"stdio": _session, "http": _http_session}

@@ -23,6 +23,6 @@ def test_an_edit_keeping_size_and_modification_time_runs_the_new_code(tmp_path: 
     done = subprocess.run(
         [sys.executable, "-c", "import mutated; print(mutated.ANSWER)"],
         cwd=tmp_path, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
-        capture_output=True, text=True, timeout=30, check=True,
+        capture_output=True, text=True, timeout=60, check=True,
     )
     assert done.stdout == "2\n"

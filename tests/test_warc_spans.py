@@ -313,7 +313,7 @@ def test_archives_that_are_no_regular_file_are_read_as_one_reading_reads_them(tm
         for jobs in (1, 2):
             writer = _fed(fifo, data)
             found[jobs] = _lines([str(fifo)], tmp_path / f"pipe{jobs}.jsonl", jobs)
-            writer.join(5)
+            writer.join(60)
         assert found[2] == found[1] and found[1][1][0] > 0, suffix
     gone = tmp_path / "gone.warc.gz"
     data = _archive(rng)

@@ -110,7 +110,7 @@ def _stop(process: subprocess.Popen[bytes], path: str) -> None:
 
     assert process.stdin is not None
     process.stdin.close()
-    process.wait(30)
+    process.wait(60)
     shutil.rmtree(os.path.dirname(path), ignore_errors=True)
 
 

@@ -320,6 +320,8 @@ class LyingResolver:
 
     script: dict[str, list[list[str]]]
     delay: dict[str, float] = field(default_factory=dict)  # a resolver that hangs for a name
+    released: threading.Event = field(default_factory=threading.Event)  # ends every hang at once
+    answered: dict[str, int] = field(default_factory=dict)  # lookups that returned, per name
     real: Callable[..., Any] = field(default=socket.getaddrinfo)
     lookups: dict[str, int] = field(default_factory=dict)
 
@@ -331,7 +333,8 @@ class LyingResolver:
         count = self.lookups.get(name, 0)
         self.lookups[name] = count + 1
         if name in self.delay:
-            time.sleep(self.delay[name])
+            self.released.wait(self.delay[name])
+        self.answered[name] = self.answered.get(name, 0) + 1
         answers = self.script[name]
         answer = answers[min(count, len(answers) - 1)]
         number = int(port or 0)

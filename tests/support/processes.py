@@ -29,10 +29,15 @@ def alive_in_session(session: int) -> list[str]:
     return found
 
 
-def left_after(session: int, seconds: float) -> list[str]:
-    """What of ``session`` still runs after waiting up to ``seconds`` for it to end; whatever
-    is left is then killed, so that a failing test leaves no process behind either."""
-    deadline = time.monotonic() + seconds
+#: How long :func:`left_after` waits for a session to end: a hang guard, not a speed goal (the
+#: wait ends as the last process does; 3 to 5 s, as callers once gave, a loaded machine missed)
+HANG_GUARD = 60.0
+
+
+def left_after(session: int) -> list[str]:
+    """What of ``session`` still runs after waiting up to :data:`HANG_GUARD` for it to end;
+    whatever is left is then killed, so that a failing test leaves no process behind either."""
+    deadline = time.monotonic() + HANG_GUARD
     while (left := alive_in_session(session)) and time.monotonic() < deadline:
         time.sleep(0.1)
     for line in left:
