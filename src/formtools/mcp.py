@@ -74,7 +74,7 @@ except ImportError as error:  # pragma: no cover - exercised by the CLI's messag
     ) from error
 
 from formtools._spec import jsjson as _jsjson
-from formtools.errors import UNSHOWABLE, FormtoolsError, Refused, SourceError, UsageProblem, one_line
+from formtools.errors import UNSHOWABLE, UNSHOWABLE_IN_LINES, FormtoolsError, Refused, SourceError, UsageProblem, one_line
 from formtools._execute.call import asubmit, prepare_call
 from formtools.errors import NoSubmitButton
 from formtools.errors import InputError
@@ -314,7 +314,6 @@ NOTICE_KEY = "formtools/notice"  # formtools' own: what a "notify" call did, for
 # as the system.
 MAX_NAME = 128  # MCP tool names: 1–128 of [A-Za-z0-9_.-] (a page's declared names already are)
 MAX_TEXT = 1024
-_CONTROL = re.compile(f"(?![\t\n]){UNSHOWABLE.pattern}")
 _ROLE_MARKER = re.compile(
     r"<\|[^<>|]{0,40}\|>|</?\s*(?:system|assistant|user|developer|tool|instructions?|prompt)\b[^<>]{0,40}>",
     re.IGNORECASE,
@@ -323,7 +322,7 @@ _ROLE_MARKER = re.compile(
 
 def page_text(text: str, limit: int = MAX_TEXT) -> str:
     """A page's words as a tool's title or description: see the comment above."""
-    text = _CONTROL.sub("", text)
+    text = UNSHOWABLE_IN_LINES.sub("", text)
     text = _ROLE_MARKER.sub(lambda m: m.group().replace("<", "\u2039").replace(">", "\u203a"), text)
     return text if len(text) <= limit else text[: limit - 1] + "\u2026"
 
