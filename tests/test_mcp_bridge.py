@@ -7,10 +7,11 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import IO, Any
 
 import anyio
 import pytest
@@ -119,6 +120,54 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+#: Seconds a ``serve`` started by a test may take to listen: a hang guard, far past the second or
+#: two it takes (20 s was passed on a loaded machine)
+START_UP = 90.0
+
+
+def wait_until_listening(
+    port: int, process: subprocess.Popen[bytes], address: str = "127.0.0.1", within: float = START_UP
+) -> None:
+    """Return once ``process`` (``serve --transport http``) accepts connections on ``port``; if it
+    ends first, or ``within`` seconds pass, kill it and fail with what it wrote. Its
+    output is read once it has ended: read while it ran (past a deadline of 20 s, on a loaded
+    machine), standard error gave nothing until the server closed it, and the test waited
+    for ever."""
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            socket.create_connection((address, port), timeout=0.2).close()
+            return
+        except OSError:
+            if process.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.05)
+                continue
+        process.kill()
+        try:
+            _, err = process.communicate(timeout=10)
+        except subprocess.TimeoutExpired:  # a child of it still holds the pipe: say so, not wait
+            err = b"(its standard error stayed open after it was killed)"
+        raise RuntimeError(
+            f"serve did not listen on {address}:{port} within {within:g} s "
+            f"(exit {process.returncode}):\n{(err or b'').decode(errors='replace')}"
+        )
+
+
+def line_within(stream: IO[bytes], process: subprocess.Popen[bytes], within: float = START_UP) -> bytes:
+    """The next line ``process`` writes to ``stream`` (its start-up line, its first answer): read
+    aside, so that a server that writes none within ``within`` seconds is killed and the test
+    fails with what it wrote, instead of waiting in ``readline`` for ever."""
+    read: list[bytes] = []
+    reader = threading.Thread(target=lambda: read.append(stream.readline()), daemon=True)
+    reader.start()
+    reader.join(within)
+    if read:
+        return read[0]
+    process.kill()
+    reader.join(10)
+    raise RuntimeError(f"no line within {within:g} s (exit {process.wait(10)}): {b''.join(read)!r}")
+
+
 @pytest.fixture()
 def http_server(site: TestSite):
     """``formtools serve --transport http`` on a free port, serving the shop page."""
@@ -132,19 +181,27 @@ def http_server(site: TestSite):
         stderr=subprocess.PIPE,
     )
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(process.stderr.read().decode() if process.stderr else "no server")
-                time.sleep(0.05)
+        wait_until_listening(port, process)
         yield f"http://127.0.0.1:{port}/mcp"
     finally:
         process.terminate()
         process.wait(10)
+
+
+def test_a_server_that_never_starts_fails_the_start_up_waits_with_its_output() -> None:
+    """The start-up waits end: a child that writes part of a line and never listens (a ``serve``
+    slower than the wait, a hung one) is killed when the wait is over, and the failure quotes it.
+    The wait read the child's standard error while it still ran, and waited for ever."""
+    hung = [sys.executable, "-c", "import sys, time; sys.stderr.write('loading pages'); sys.stderr.flush(); time.sleep(600)"]
+    for wait in (lambda p: wait_until_listening(free_port(), p, within=0.5), lambda p: line_within(p.stderr, p, within=0.5)):
+        process = subprocess.Popen(hung, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        outcome: list[BaseException] = []
+        waiting = threading.Thread(target=lambda: outcome.append(pytest.raises(RuntimeError, wait, process).value), daemon=True)
+        waiting.start()
+        waiting.join(60)  # the hang guard: the wait itself is half a second
+        process.kill()
+        process.wait(10)
+        assert outcome and "loading pages" in str(outcome[0]) and process.returncode == -9
 
 
 @asynccontextmanager
@@ -600,7 +657,7 @@ def test_a_forked_server_ends_with_its_launcher(site: TestSite) -> None:
     )
     assert process.stdin is not None and process.stdout is not None and process.stderr is not None
     try:
-        assert process.stderr.readline().startswith(b"formtools serve: stdio; ")
+        assert line_within(process.stderr, process).startswith(b"formtools serve: stdio; ")
         process.kill()
         assert process.wait(10) == -9
         ended, _, _ = select.select([process.stdout], [], [], 10)
