@@ -3,7 +3,10 @@ subprocess, and real MCP client sessions from the ``mcp`` SDK over stdio and str
 
 from __future__ import annotations
 
+import http.client
 import os
+import random
+import select
 import socket
 import subprocess
 import sys
@@ -579,6 +582,70 @@ def test_http_two_concurrent_sessions_keep_separate_cookies(site: TestSite, http
         "session=ann@example.com", "session=ann@example.com",
         "session=bob@example.com", "session=bob@example.com",
     ]
+
+
+def _closed_by_the_server(connection: socket.socket) -> bool:
+    """Whether the server closed ``connection`` (its end of stream, or a reset) before the
+    socket's timeout, the test's hang guard, ran out."""
+    try:
+        return connection.recv(1) == b""
+    except ConnectionResetError:
+        return True
+    except TimeoutError:
+        return False
+
+
+def test_a_connection_that_never_finishes_its_request_head_is_closed(site: TestSite) -> None:
+    """``serve --transport http`` held a connection that sent nothing, or part of a request's
+    head, for ever: uvicorn bounds only the idle time after a response, so one client held
+    3,000 (attack22), and one reaching the process's file limit would lock the port. Each
+    head must now be whole within ``--head-timeout`` (1 s here): connections cut at seeded
+    points of a head, one cut in its second request's head, and one trickling a byte every
+    0.2 s are closed (within a 30 s hang guard), while a real MCP session is served
+    alongside."""
+    rng = random.Random("head-timeout")
+    url = site.put("shop", SHOP.encode())
+    port = free_port()
+    process = subprocess.Popen(
+        [*forked_serve(), url, "--transport", "http", "--port", str(port), "--allow-private", "--head-timeout", "1"],
+        env=ENV, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    head = (
+        f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: application/json, text/event-stream\r\n"
+        "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n"
+    ).encode()
+    try:
+        wait_until_listening(port, process)
+        held = []
+        for cut in [0, *sorted(rng.sample(range(1, len(head) - 1), 8))]:
+            connection = socket.create_connection(("127.0.0.1", port), timeout=30)
+            connection.sendall(head[:cut])
+            held.append(connection)
+        answered = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        answered.request("GET", "/mcp")
+        answered.getresponse().read()
+        assert answered.sock is not None
+        answered.sock.sendall(head[: rng.randrange(1, len(head) - 1)])  # a second request's head
+        held.append(answered.sock)
+
+        async def listed() -> list[str]:
+            with anyio.fail_after(30):
+                async with http_session(f"http://127.0.0.1:{port}/mcp") as session:
+                    return [tool.name for tool in (await session.list_tools()).tools]
+
+        assert "search" in run(listed)
+        trickling = socket.create_connection(("127.0.0.1", port))
+        sent = 0
+        while sent < len(head) and not select.select([trickling], [], [], 0.2)[0]:
+            trickling.sendall(head[sent : sent + 1])
+            sent += 1
+        trickling.settimeout(30)
+        held.append(trickling)
+        assert sent < len(head)  # the head was never whole: the bound is not renewed by each byte
+        assert [_closed_by_the_server(connection) for connection in held] == [True] * len(held)
+    finally:
+        process.terminate()
+        process.wait(10)
 
 
 def test_http_elicitation_accept(site: TestSite, http_server: str) -> None:
