@@ -631,3 +631,29 @@ def test_every_json_output_writes_control_and_format_characters_as_escapes(tmp_p
     assert sorted(p["field"] for p in json.loads(outputs["validate"].stdout)["problems"]) == sorted(names)
     (line,) = outputs["batch"].stdout.decode().splitlines()
     assert sorted(json.loads(line)["tools"][0]["inputSchema"]["properties"]) == sorted(names)
+
+
+def test_the_report_writes_a_pages_control_and_format_characters_as_escapes(tmp_path: Path) -> None:
+    """``formtools report`` prints a page's source, names and descriptions in Markdown, HTML or
+    JSON, and printed them as they were: a page's ``ESC]0;…BEL`` retitled the terminal,
+    U+009B ran as CSI, U+202E turned lines around. Each document is now plain text (the page's
+    tabs and line feeds kept in its source): the source shows every other such character as
+    its Python escape, and the JSON is the same JSON (every name comes back whole)."""
+    unshowable, names, page = _spiked_page("report-escapes")
+    (tmp_path / "spiked.html").write_text(page, encoding="utf-8")
+    laid_out = set("\t\n")
+    source = "".join(
+        char.encode("unicode_escape").decode("ascii") if char in unshowable and char not in laid_out else char
+        for char in page
+    )
+    for format in ("md", "html", "json"):
+        done = run("report", str(tmp_path / "spiked.html"), "--format", format)
+        printed = done.stdout.decode()
+        assert done.returncode == 0, done.stderr
+        raw = [char for char in printed if char in _unshowable() - laid_out]
+        assert not raw, (format, raw[:5])
+        if format == "md":
+            assert source in printed  # the smallest page's source, escaped and laid out
+        if format == "json":
+            parameters = {d["parameter"] for d in json.loads(printed)["differences"]}
+            assert parameters - {None} == set(names)

@@ -33,6 +33,7 @@ import mcp_types as types
 
 from tests.support.site import TestSite
 from tests.test_mcp_bridge import ENV, SERVE, Notes, forked_serve, free_port, http_session, run, stdio_session
+from tests.test_mcp_bridge import line_within, wait_until_listening
 
 HOSTILE = """<!doctype html><meta charset=utf-8>
 <form toolname=delete_account tooldescription="Delete the account" toolautosubmit
@@ -330,18 +331,7 @@ def test_a_pattern_that_backtracks_forever_does_not_stop_another_session(site: T
         process.wait(60)
 
 
-def _wait_for(port: int, process: subprocess.Popen[bytes], address: str = "127.0.0.1") -> None:
-    import socket
-
-    deadline = time.monotonic() + 60  # a hang guard: a loaded machine starts a bridge in seconds
-    while True:
-        try:
-            socket.create_connection((address, port), timeout=0.2).close()
-            return
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(process.stderr.read().decode() if process.stderr else "no server")
-            time.sleep(0.05)
+_wait_for = wait_until_listening  # (bounded: tests/test_mcp_bridge.py)
 
 
 def test_one_startup_line_and_a_clean_stop_on_sigterm(site: TestSite) -> None:
@@ -933,12 +923,12 @@ def test_stdio_stops_on_a_signal_while_the_client_holds_the_pipe_open(site: Test
     )
     try:
         assert process.stdin is not None and process.stdout is not None and process.stderr is not None
-        assert process.stderr.readline().startswith(b"formtools serve: stdio; ")
+        assert line_within(process.stderr, process).startswith(b"formtools serve: stdio; ")
         hello = {"name": "t", "version": "1"}
         initialize = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": hello}
         process.stdin.write(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": initialize}).encode() + b"\n")
         process.stdin.flush()
-        assert json.loads(process.stdout.readline())["id"] == 1  # serving: reading the next line
+        assert json.loads(line_within(process.stdout, process))["id"] == 1  # serving: reading the next line
         process.send_signal(getattr(signal, signal_name))
         assert process.wait(timeout=60) == 0
         assert process.stderr.read().decode().splitlines() == ["formtools serve: stopped"]

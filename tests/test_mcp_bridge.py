@@ -3,14 +3,18 @@ subprocess, and real MCP client sessions from the ``mcp`` SDK over stdio and str
 
 from __future__ import annotations
 
+import http.client
 import os
+import random
+import select
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import IO, Any
 
 import anyio
 import pytest
@@ -119,6 +123,54 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+#: Seconds a ``serve`` started by a test may take to listen: a hang guard, far past the second or
+#: two it takes (20 s was passed on a loaded machine)
+START_UP = 90.0
+
+
+def wait_until_listening(
+    port: int, process: subprocess.Popen[bytes], address: str = "127.0.0.1", within: float = START_UP
+) -> None:
+    """Return once ``process`` (``serve --transport http``) accepts connections on ``port``; if it
+    ends first, or ``within`` seconds pass, kill it and fail with what it wrote. Its
+    output is read once it has ended: read while it ran (past a deadline of 20 s, on a loaded
+    machine), standard error gave nothing until the server closed it, and the test waited
+    for ever."""
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            socket.create_connection((address, port), timeout=0.2).close()
+            return
+        except OSError:
+            if process.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.05)
+                continue
+        process.kill()
+        try:
+            _, err = process.communicate(timeout=10)
+        except subprocess.TimeoutExpired:  # a child of it still holds the pipe: say so, not wait
+            err = b"(its standard error stayed open after it was killed)"
+        raise RuntimeError(
+            f"serve did not listen on {address}:{port} within {within:g} s "
+            f"(exit {process.returncode}):\n{(err or b'').decode(errors='replace')}"
+        )
+
+
+def line_within(stream: IO[bytes], process: subprocess.Popen[bytes], within: float = START_UP) -> bytes:
+    """The next line ``process`` writes to ``stream`` (its start-up line, its first answer): read
+    aside, so that a server that writes none within ``within`` seconds is killed and the test
+    fails with what it wrote, instead of waiting in ``readline`` for ever."""
+    read: list[bytes] = []
+    reader = threading.Thread(target=lambda: read.append(stream.readline()), daemon=True)
+    reader.start()
+    reader.join(within)
+    if read:
+        return read[0]
+    process.kill()
+    reader.join(10)
+    raise RuntimeError(f"no line within {within:g} s (exit {process.wait(10)}): {b''.join(read)!r}")
+
+
 @pytest.fixture()
 def http_server(site: TestSite):
     """``formtools serve --transport http`` on a free port, serving the shop page."""
@@ -132,19 +184,27 @@ def http_server(site: TestSite):
         stderr=subprocess.PIPE,
     )
     try:
-        deadline = time.monotonic() + 60  # a hang guard
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(process.stderr.read().decode() if process.stderr else "no server")
-                time.sleep(0.05)
+        wait_until_listening(port, process)
         yield f"http://127.0.0.1:{port}/mcp"
     finally:
         process.terminate()
         process.wait(60)
+
+
+def test_a_server_that_never_starts_fails_the_start_up_waits_with_its_output() -> None:
+    """The start-up waits end: a child that writes part of a line and never listens (a ``serve``
+    slower than the wait, a hung one) is killed when the wait is over, and the failure quotes it.
+    The wait read the child's standard error while it still ran, and waited for ever."""
+    hung = [sys.executable, "-c", "import sys, time; sys.stderr.write('loading pages'); sys.stderr.flush(); time.sleep(600)"]
+    for wait in (lambda p: wait_until_listening(free_port(), p, within=0.5), lambda p: line_within(p.stderr, p, within=0.5)):
+        process = subprocess.Popen(hung, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        outcome: list[BaseException] = []
+        waiting = threading.Thread(target=lambda: outcome.append(pytest.raises(RuntimeError, wait, process).value), daemon=True)
+        waiting.start()
+        waiting.join(60)  # the hang guard: the wait itself is half a second
+        process.kill()
+        process.wait(10)
+        assert outcome and "loading pages" in str(outcome[0]) and process.returncode == -9
 
 
 @asynccontextmanager
@@ -524,6 +584,70 @@ def test_http_two_concurrent_sessions_keep_separate_cookies(site: TestSite, http
     ]
 
 
+def _closed_by_the_server(connection: socket.socket) -> bool:
+    """Whether the server closed ``connection`` (its end of stream, or a reset) before the
+    socket's timeout, the test's hang guard, ran out."""
+    try:
+        return connection.recv(1) == b""
+    except ConnectionResetError:
+        return True
+    except TimeoutError:
+        return False
+
+
+def test_a_connection_that_never_finishes_its_request_head_is_closed(site: TestSite) -> None:
+    """``serve --transport http`` held a connection that sent nothing, or part of a request's
+    head, for ever: uvicorn bounds only the idle time after a response, so one client held
+    3,000 (attack22), and one reaching the process's file limit would lock the port. Each
+    head must now be whole within ``--head-timeout`` (1 s here): connections cut at seeded
+    points of a head, one cut in its second request's head, and one trickling a byte every
+    0.2 s are closed (within a 30 s hang guard), while a real MCP session is served
+    alongside."""
+    rng = random.Random("head-timeout")
+    url = site.put("shop", SHOP.encode())
+    port = free_port()
+    process = subprocess.Popen(
+        [*forked_serve(), url, "--transport", "http", "--port", str(port), "--allow-private", "--head-timeout", "1"],
+        env=ENV, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    head = (
+        f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: application/json, text/event-stream\r\n"
+        "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n"
+    ).encode()
+    try:
+        wait_until_listening(port, process)
+        held = []
+        for cut in [0, *sorted(rng.sample(range(1, len(head) - 1), 8))]:
+            connection = socket.create_connection(("127.0.0.1", port), timeout=30)
+            connection.sendall(head[:cut])
+            held.append(connection)
+        answered = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        answered.request("GET", "/mcp")
+        answered.getresponse().read()
+        assert answered.sock is not None
+        answered.sock.sendall(head[: rng.randrange(1, len(head) - 1)])  # a second request's head
+        held.append(answered.sock)
+
+        async def listed() -> list[str]:
+            with anyio.fail_after(30):
+                async with http_session(f"http://127.0.0.1:{port}/mcp") as session:
+                    return [tool.name for tool in (await session.list_tools()).tools]
+
+        assert "search" in run(listed)
+        trickling = socket.create_connection(("127.0.0.1", port))
+        sent = 0
+        while sent < len(head) and not select.select([trickling], [], [], 0.2)[0]:
+            trickling.sendall(head[sent : sent + 1])
+            sent += 1
+        trickling.settimeout(30)
+        held.append(trickling)
+        assert sent < len(head)  # the head was never whole: the bound is not renewed by each byte
+        assert [_closed_by_the_server(connection) for connection in held] == [True] * len(held)
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
 def test_http_elicitation_accept(site: TestSite, http_server: str) -> None:
     notes = Notes("accept")
 
@@ -600,7 +724,7 @@ def test_a_forked_server_ends_with_its_launcher(site: TestSite) -> None:
     )
     assert process.stdin is not None and process.stdout is not None and process.stderr is not None
     try:
-        assert process.stderr.readline().startswith(b"formtools serve: stdio; ")
+        assert line_within(process.stderr, process).startswith(b"formtools serve: stdio; ")
         process.kill()
         assert process.wait(60) == -9
         ended, _, _ = select.select([process.stdout], [], [], 10)

@@ -26,6 +26,7 @@ pytest.importorskip("mcp")
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
 from tests.conftest import ROOT, run_async
+from tests.test_mcp_bridge import free_port, line_within, wait_until_listening
 from tests.support.forkserve import serve_command
 from tests.support.site import TestSite
 
@@ -111,8 +112,6 @@ def test_json_lines_for_a_log_pipeline(site: TestSite, tmp_path: Path) -> None:
 
 
 def test_json_start_and_stop_over_http_with_sigterm(site: TestSite) -> None:
-    from test_mcp_adversary import _wait_for, free_port
-
     url = site.put("shop", PAGE.encode())
     port = free_port()
     process = subprocess.Popen(
@@ -120,7 +119,7 @@ def test_json_start_and_stop_over_http_with_sigterm(site: TestSite) -> None:
          "--log-format", "json"],
         env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )
-    _wait_for(port, process)
+    wait_until_listening(port, process)
     process.send_signal(signal.SIGTERM)
     _, err = process.communicate(timeout=60)
     events = [json.loads(line)["event"] for line in err.decode().splitlines()]
@@ -263,7 +262,7 @@ def test_a_call_under_way_when_the_bridge_is_terminated_has_its_line(site: TestS
     ]
     process.stdin.write("".join(json.dumps(m) + "\n" for m in messages).encode())
     process.stdin.flush()
-    assert json.loads(process.stdout.readline())["id"] == 1
+    assert json.loads(line_within(process.stdout, process))["id"] == 1
     deadline = time.monotonic() + 60  # a hang guard
     while not any(r.path == "/submit" for r in site.received) and time.monotonic() < deadline:
         time.sleep(0.02)

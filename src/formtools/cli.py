@@ -598,6 +598,14 @@ def serve(
     log_format: Annotated[
         str, typer.Option("--log-format", help="The log on standard error: text (a line a record) or json (an object a line).")
     ] = "text",
+    head_timeout: Annotated[
+        float,
+        typer.Option(
+            "--head-timeout",
+            callback=_positive_seconds,
+            help="Seconds an http connection has to send each request's head (line and headers), else it is closed (default: 10).",
+        ),
+    ] = 10.0,
 ) -> None:
     """Serve the pages' tools as an MCP server (needs the mcp extra)."""
     from formtools._synth.profile import get_profile
@@ -628,6 +636,7 @@ def serve(
         options=options,
         log_format=log_format,
         allowed_hosts=allowed_hosts or (),
+        head_timeout=head_timeout,
     )
     if transport == "stdio":
         # The MCP SDK reads standard input in a worker thread that only a line or its end

@@ -154,6 +154,14 @@ _PAST_C0 = (
 UNSHOWABLE = re.compile(f"[\x00-\x1f{_PAST_C0}]")
 #: UNSHOWABLE but C0's controls (a JSON text holds those only as whitespace)
 UNSHOWABLE_PAST_C0 = re.compile(f"[{_PAST_C0}]")
+#: UNSHOWABLE but the tab and the line feed, which lay a text of many lines out (a page's
+#: source, a document) and run nothing
+UNSHOWABLE_IN_LINES = re.compile(f"[\x00-\x08\x0b-\x1f{_PAST_C0}]")
+
+
+def _escape(found: re.Match[str]) -> str:
+    """The character ``found`` as Python writes it in a string: ``\\n``, ``\\x1b``, ``\\u202e``."""
+    return found.group().encode("unicode_escape").decode("ascii")
 
 
 def one_line(text: str) -> str:
@@ -164,7 +172,15 @@ def one_line(text: str) -> str:
     ``ESC]0;…`` retitled the window of ``formtools validate``), in the operator's text log,
     where a second line could pass for a record of a call that never happened, and in an
     error list, one line per problem."""
-    return UNSHOWABLE.sub(lambda found: found.group().encode("unicode_escape").decode("ascii"), text)
+    return UNSHOWABLE.sub(_escape, text)
+
+
+def plain_lines(text: str) -> str:
+    """``text`` with every character of :data:`UNSHOWABLE_IN_LINES` written as :func:`one_line`
+    writes it: a document of many lines that quotes a page (``formtools report``'s Markdown and
+    HTML, which show a page's source, title and names) keeps its line feeds and tabs, and runs
+    no escape sequence on the terminal it is printed to."""
+    return UNSHOWABLE_IN_LINES.sub(_escape, text)
 
 
 class Problem(Protocol):

@@ -55,7 +55,7 @@ from datetime import datetime, timezone
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, cast, get_args
+from typing import Any, ClassVar, cast, get_args
 from urllib.parse import urljoin
 
 import anyio
@@ -68,13 +68,15 @@ try:
     from mcp.shared.exceptions import MCPError, NoBackChannelError
     from mcp.shared.message import SessionMessage
     from pydantic import ValidationError as UnreadableMessage
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
 except ImportError as error:  # pragma: no cover - exercised by the CLI's message
     raise ImportError(
         "the MCP bridge needs the mcp extra: pip install 'formtools[mcp]'"
     ) from error
 
 from formtools._spec import jsjson as _jsjson
-from formtools.errors import UNSHOWABLE, FormtoolsError, Refused, SourceError, UsageProblem, one_line
+from formtools.errors import UNSHOWABLE, UNSHOWABLE_IN_LINES, FormtoolsError, Refused, SourceError, UsageProblem, one_line
 from formtools._execute.call import asubmit, prepare_call
 from formtools.errors import NoSubmitButton
 from formtools.errors import InputError
@@ -314,7 +316,6 @@ NOTICE_KEY = "formtools/notice"  # formtools' own: what a "notify" call did, for
 # as the system.
 MAX_NAME = 128  # MCP tool names: 1–128 of [A-Za-z0-9_.-] (a page's declared names already are)
 MAX_TEXT = 1024
-_CONTROL = re.compile(f"(?![\t\n]){UNSHOWABLE.pattern}")
 _ROLE_MARKER = re.compile(
     r"<\|[^<>|]{0,40}\|>|</?\s*(?:system|assistant|user|developer|tool|instructions?|prompt)\b[^<>]{0,40}>",
     re.IGNORECASE,
@@ -323,7 +324,7 @@ _ROLE_MARKER = re.compile(
 
 def page_text(text: str, limit: int = MAX_TEXT) -> str:
     """A page's words as a tool's title or description: see the comment above."""
-    text = _CONTROL.sub("", text)
+    text = UNSHOWABLE_IN_LINES.sub("", text)
     text = _ROLE_MARKER.sub(lambda m: m.group().replace("<", "\u2039").replace(">", "\u203a"), text)
     return text if len(text) <= limit else text[: limit - 1] + "\u2026"
 
@@ -910,14 +911,68 @@ def _version() -> str:
     return __version__
 
 
-async def _serve(bridge: Bridge, transport: str, host: str, port: int, allowed_hosts: frozenset[str]) -> None:
+async def _serve(
+    bridge: Bridge, transport: str, host: str, port: int, allowed_hosts: frozenset[str], head_timeout: float
+) -> None:
     try:
-        await _transport(bridge, transport, host, port, allowed_hosts)
+        await _transport(bridge, transport, host, port, allowed_hosts, head_timeout)
     finally:
         _served.append(True)
 
 
-async def _transport(bridge: Bridge, transport: str, host: str, port: int, allowed_hosts: frozenset[str]) -> None:
+#: Seconds a connection of the http transport has to send each request's head (``--head-timeout``)
+DEFAULT_HEAD_TIMEOUT = 10.0
+
+
+class _HeadWithin(H11Protocol):
+    """uvicorn's h11 protocol, with a bound on the time a request's head may take to arrive.
+    uvicorn has none (its keep-alive timer runs only from a response to the next byte, and the
+    request-start timeout its issue #157 planned was never added): a connection that sent
+    nothing, or part of a head, was held for ever, 3,000 of them by one client, and one that
+    reached the process's file limit locked every client out of the port. A connection's first
+    head, and every later one from its first byte, must be whole within ``head_timeout``
+    seconds, or the connection is closed: bytes trickled in do not extend it. (uvicorn's
+    ``limit_concurrency`` bounds nothing here: it answers 503 to a whole request once that many
+    connections are open, held ones counted, so it would lock clients out sooner.)"""
+
+    head_timeout: ClassVar[float] = DEFAULT_HEAD_TIMEOUT
+    _head_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._head_timer = self.loop.call_later(self.head_timeout, self._head_late)
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self.conn.their_state is not h11.IDLE:  # a head is whole (or the connection failed)
+            self._head_done()
+        elif self._head_timer is None:  # the first bytes of a later request's head
+            self._head_timer = self.loop.call_later(self.head_timeout, self._head_late)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._head_done()
+        super().connection_lost(exc)
+
+    def _head_done(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def _head_late(self) -> None:
+        self._head_timer = None
+        if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+            self.transport.close()
+
+
+def _head_bounded(seconds: float) -> type[_HeadWithin]:
+    """:class:`_HeadWithin` with a head timeout of ``seconds`` (uvicorn makes each connection's
+    protocol from a class it is given)."""
+    return type("_HeadWithin", (_HeadWithin,), {"head_timeout": seconds})
+
+
+async def _transport(
+    bridge: Bridge, transport: str, host: str, port: int, allowed_hosts: frozenset[str], head_timeout: float
+) -> None:
     server = bridge.server()
     if transport == "stdio":
         from mcp.server.stdio import stdio_server
@@ -935,7 +990,9 @@ async def _transport(bridge: Bridge, transport: str, host: str, port: int, allow
     unchecked = TransportSecuritySettings(enable_dns_rebinding_protection=False)
     sdk_app = server.streamable_http_app(host=host, transport_security=unchecked)
     app = _AddressedHostsOnly(sdk_app, host, allowed_hosts)
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
+    config = uvicorn.Config(
+        app, host=host, port=port, log_level="warning", lifespan="on", http=_head_bounded(head_timeout)
+    )
     await uvicorn.Server(config).serve()
 
 
@@ -1237,11 +1294,13 @@ def serve(
     options: BridgeOptions | None = None,
     log_format: str = "text",
     allowed_hosts: Sequence[str] = (),
+    head_timeout: float = DEFAULT_HEAD_TIMEOUT,
 ) -> None:
     """Load the pages and serve them until the transport closes (stdio) or the process stops.
     ``log_format``: ``text`` (a line a record) or ``json`` (an object a line) on standard error.
     ``allowed_hosts``: the names besides IP addresses, ``localhost`` and ``host`` that the http
-    transport answers in ``Host`` (``--allowed-host``)."""
+    transport answers in ``Host`` (``--allowed-host``). ``head_timeout``: the seconds an http
+    connection has to send each request's head, else it is closed (``--head-timeout``)."""
     if transport not in ("stdio", "http"):
         raise UsageProblem(f"unknown transport {transport!r} (known: stdio, http)")
     allowed = allowed_host_names(allowed_hosts)
@@ -1267,7 +1326,7 @@ def serve(
     _served.clear()
     try:
         _LOG.info("start", extra={"fields": started, "text": startup_line(started)})
-        anyio.run(_serve, bridge, transport, host, port, allowed)
+        anyio.run(_serve, bridge, transport, host, port, allowed, head_timeout)
         if _stopping:  # it came as the event loop ended, too late for the loop to act on it
             raise KeyboardInterrupt
     except KeyboardInterrupt:

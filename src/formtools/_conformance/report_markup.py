@@ -8,7 +8,11 @@ into ``#anchor`` within one document or ``part.md#anchor`` / ``part.html#anchor`
 
 Every text is the page's or a rule's own and reaches the output escaped, in both formats: a page
 title such as ``<script>`` or ``a | b`` must show as written, not become markup or split a table
-cell. The model is what makes that one rule per writer instead of one per sentence.
+cell. The model is what makes that one rule per writer instead of one per sentence. And each
+writer's document, printed to a terminal by ``formtools report``, is plain text: a control or
+format character a page put in its source, a title or a name (``ESC]0;…BEL`` retitled the
+window, U+202E turned a line around) is written as its escape (:func:`.errors.plain_lines`),
+whatever part of the document quotes it; the writers' own markup holds none.
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ import html
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+
+from formtools.errors import plain_lines
 
 __all__ = [
     "Block",
@@ -148,7 +154,7 @@ _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>&|#~!])")
 def markdown(blocks: Sequence[Block], place: Place = Place()) -> str:
     """The document as Markdown, as GitHub renders it (raw ``<a id>`` anchors, ``<br>`` in
     cells)."""
-    return "\n\n".join([_GENERATED, *(_md_block(block, place) for block in blocks)]) + "\n"
+    return plain_lines("\n\n".join([_GENERATED, *(_md_block(block, place) for block in blocks)]) + "\n")
 
 
 def _md_block(block: Block, place: Place) -> str:
@@ -242,7 +248,7 @@ def html_page(blocks: Sequence[Block], place: Place = Place()) -> str:
         *(_html_block(block, place) for block in blocks),
         "</body>\n</html>",
     ]
-    return "\n".join(out) + "\n"
+    return plain_lines("\n".join(out) + "\n")
 
 
 def _html_block(block: Block, place: Place) -> str:

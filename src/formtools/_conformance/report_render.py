@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from formtools.errors import UnknownFormat
-from formtools._spec.jsjson import dumps
+from formtools._spec.jsjson import dumps, plain
 from formtools._spec.schema_subset import SUBSET_KEYWORDS, SUBSET_SOURCE
 from formtools._conformance.report import RULES, Rule
 from formtools._conformance.report_compare import (
@@ -130,8 +130,9 @@ def render_files(
 
 
 def report_json(report: Report, sample: SubsetSample | None = None) -> str:
-    """Everything the report says, and every difference, as JSON."""
-    return dumps(_Report(report, sample).as_json(), pretty=True) + "\n"
+    """Everything the report says, and every difference, as JSON: control and format characters
+    a page put in it as ``\\u`` escapes, as in every JSON output of formtools."""
+    return plain(dumps(_Report(report, sample).as_json(), pretty=True)) + "\n"
 
 
 # ---- what the report computes once ---------------------------------------------------------------
@@ -911,7 +912,7 @@ def _annotations_of(tool: Any) -> Mapping[str, Any]:
 
 
 def _shown(annotations: Mapping[str, Any], key: str) -> str | None:
-    return dumps(annotations[key]) if key in annotations else None
+    return _json_code(annotations[key]) if key in annotations else None
 
 
 def _text(value: Any) -> str:
@@ -919,11 +920,18 @@ def _text(value: Any) -> str:
 
 
 def _json(value: Any) -> Inline:
-    return "—" if value is ABSENT else Code(dumps(value))
+    return "—" if value is ABSENT else Code(_json_code(value))
 
 
 def _parameter_name(parameter: str | None) -> Inline:
-    return "(tool)" if parameter is None else Code(dumps(parameter))
+    return "(tool)" if parameter is None else Code(_json_code(parameter))
+
+
+def _json_code(value: Any) -> str:
+    """``value`` as the JSON a code span shows: a control or format character of the page's as
+    its ``\\u`` escape (:func:`plain`), so the span stays JSON when the writers escape what
+    remains (:func:`.report_markup.markdown`)."""
+    return plain(dumps(value))
 
 
 def _n(number: int) -> str:
