@@ -147,7 +147,7 @@ def wait_until_listening(
                 continue
         process.kill()
         try:
-            _, err = process.communicate(timeout=10)
+            _, err = process.communicate(timeout=60)
         except subprocess.TimeoutExpired:  # a child of it still holds the pipe: say so, not wait
             err = b"(its standard error stayed open after it was killed)"
         raise RuntimeError(
@@ -167,8 +167,8 @@ def line_within(stream: IO[bytes], process: subprocess.Popen[bytes], within: flo
     if read:
         return read[0]
     process.kill()
-    reader.join(10)
-    raise RuntimeError(f"no line within {within:g} s (exit {process.wait(10)}): {b''.join(read)!r}")
+    reader.join(60)
+    raise RuntimeError(f"no line within {within:g} s (exit {process.wait(60)}): {b''.join(read)!r}")
 
 
 @pytest.fixture()
@@ -203,7 +203,7 @@ def test_a_server_that_never_starts_fails_the_start_up_waits_with_its_output() -
         waiting.start()
         waiting.join(60)  # the hang guard: the wait itself is half a second
         process.kill()
-        process.wait(10)
+        process.wait(60)
         assert outcome and "loading pages" in str(outcome[0]) and process.returncode == -9
 
 
@@ -629,7 +629,7 @@ def test_a_connection_that_never_finishes_its_request_head_is_closed(site: TestS
         held.append(answered.sock)
 
         async def listed() -> list[str]:
-            with anyio.fail_after(30):
+            with anyio.fail_after(60):
                 async with http_session(f"http://127.0.0.1:{port}/mcp") as session:
                     return [tool.name for tool in (await session.list_tools()).tools]
 
@@ -645,7 +645,7 @@ def test_a_connection_that_never_finishes_its_request_head_is_closed(site: TestS
         assert [_closed_by_the_server(connection) for connection in held] == [True] * len(held)
     finally:
         process.terminate()
-        process.wait(10)
+        process.wait(60)
 
 
 def test_http_elicitation_accept(site: TestSite, http_server: str) -> None:
