@@ -38,7 +38,10 @@ exceptions: they are :class:`~formtools.Diagnostic` values, so one odd form neve
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar, Protocol, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Sequence, TypeVar
+
+if TYPE_CHECKING:
+    import ada_url
 
 __all__ = [
     "FormtoolsError",
@@ -90,29 +93,31 @@ def shown(url: str) -> str:
         return url
     parsed = _parsed(url)
     if parsed is not None and parsed.host:
-        if parsed.username or parsed.password:
-            begin, end = _user_info_span(url, special=parsed.protocol in _SPECIAL_SCHEMES)
-            url = url[:begin] + url[end:]
-        return _NESTED_USER_INFO.sub(r"\1", url)
+        return _NESTED_USER_INFO.sub(r"\1", _without_user_info(url, parsed))
     before = before_user_info(url)
-    rest = url[len(before) :]
-    as_authority = _parsed(_AS_AUTHORITY + rest)
+    as_written = _AS_AUTHORITY + url[len(before) :]
+    as_authority = _parsed(as_written)
     if as_authority is None:
         return before + url.rpartition("@")[2]
-    if as_authority.username or as_authority.password:
-        begin, end = _user_info_span(_AS_AUTHORITY + rest, special=False)
-        rest = rest[: begin - len(_AS_AUTHORITY)] + rest[end - len(_AS_AUTHORITY) :]
-    return _NESTED_USER_INFO.sub(r"\1", before + rest)
+    return _NESTED_USER_INFO.sub(r"\1", before + _without_user_info(as_written, as_authority)[len(_AS_AUTHORITY) :])
 
 
-def _parsed(url: str) -> Any:
-    """``url`` as the URL Standard parses it (an ``ada_url.URL``), None if it does not parse."""
+def _parsed(url: str) -> ada_url.URL | None:
+    """``url`` as the URL Standard parses it, None if it does not parse."""
     import ada_url  # (loaded only for a URL to show: `import formtools` stays fast)
 
     try:
         return ada_url.URL(url)
     except ValueError:
         return None
+
+
+def _without_user_info(url: str, parsed: ada_url.URL) -> str:
+    """``url`` as written but for the user name and password ``parsed``, its parse, holds."""
+    if not (parsed.username or parsed.password):
+        return url
+    begin, end = _user_info_span(url, special=parsed.protocol in _SPECIAL_SCHEMES)
+    return url[:begin] + url[end:]
 
 
 def before_user_info(text: str) -> str:
