@@ -475,7 +475,7 @@ def test_no_password_shows_however_a_url_is_written(monkeypatch: pytest.MonkeyPa
     for number in range(60):
         written = urlgen.with_credentials(pick)
         text = written.text
-        outputs = [shown(text), shown_in_text(f"at {text}: refused")]
+        outputs = [shown(text), shown_in_text(f"at {text}: refused"), shown_in_text(f"at {text!r}: refused")]
         if number % 6 == 0:  # (the commands cost most: a sixth of the URLs)
             outputs += [_cli("extract", text),
                         _cli("call", "-", "t", "--input", "{}", "--base-url", text, "--dry-run", stdin=_ONE_FORM)]

@@ -79,8 +79,10 @@ def shown(url: str) -> str:
     password (a message can reach a log or an agent; credentials must not), whether or not it
     parses; a URL without them is returned as written.
 
-    A URL the URL Standard reads with a host loses its user information as the parser finds it
-    (:func:`_user_info_span`). Anything else (a URL-list line in quotes or ``<>``, a scheme
+    A URL the URL Standard reads with a host (once what may wrap it, :data:`_OPENING`, is set
+    aside) loses its user information as the parser finds it (:func:`_user_info_span`); one of
+    a scheme that has no authority (:data:`_OPAQUE_SCHEMES`: ``mailto:ann@mail.example``) is
+    kept. Anything else (a URL-list line in quotes or ``<>``, a scheme
     misspelled ``http_s:``, spaced ``ht tp:`` or full-width, no scheme at all:
     ``user:pw@host/``, which parses as the scheme ``user:`` with no host) is read as a
     would-be URL: what comes before its authority (:func:`before_user_info`) is kept, and the
@@ -91,15 +93,16 @@ def shown(url: str) -> str:
     Last, a ``//user:password@`` inside the URL (a redirect target in its query) goes too."""
     if "@" not in url:  # no user info without its "@" (every page of a crawl passes here)
         return url
-    parsed = _parsed(url)
-    if parsed is not None and parsed.host:
-        return _NESTED_USER_INFO.sub(r"\1", _without_user_info(url, parsed))
+    inner = url.lstrip(_OPENING)
+    parsed = _parsed(inner)
+    if parsed is not None and (parsed.host or parsed.protocol in _OPAQUE_SCHEMES):
+        return _without_nested_user_info(url[: len(url) - len(inner)] + _without_user_info(inner, parsed))
     before = before_user_info(url)
     as_written = _AS_AUTHORITY + url[len(before) :]
     as_authority = _parsed(as_written)
     if as_authority is None:
         return before + url.rpartition("@")[2]
-    return _NESTED_USER_INFO.sub(r"\1", before + _without_user_info(as_written, as_authority)[len(_AS_AUTHORITY) :])
+    return _without_nested_user_info(before + _without_user_info(as_written, as_authority)[len(_AS_AUTHORITY) :])
 
 
 def _parsed(url: str) -> ada_url.URL | None:
@@ -125,7 +128,7 @@ def before_user_info(text: str) -> str:
     where its user information would be, and so may be shown: a scheme however written
     (``http_s:``, ``"http:``, ``ht tp:``, ``ｈttp:``), its ``:`` and the slashes, backslashes
     and spaces after it (``http:\\``, ``http: //``), or what comes before a first ``//``
-    (``http//``); else only what wraps it (spaces, quotes, ``<``, ``(``): ``user:pw@host``
+    (``http//``); else only what wraps it (:data:`_OPENING`): ``user:pw@host``
     starts with its user information, and ``host/p@x`` is a host and a path.
     It never holds an ``@``, nor a ``:`` but the one before the slashes, so no password."""
     found = _BEFORE_AUTHORITY.match(text)
@@ -133,9 +136,17 @@ def before_user_info(text: str) -> str:
     return found.group()
 
 
+#: what may come before a URL in a list's line or a message: spaces, quotes, ``<``, ``(``
+_OPENING = " \t\n\r\f\v\"'<({"
+
+#: schemes whose URLs have no authority: an ``@`` in one is an address or content, never
+#: the end of a password (read as a would-be URL's, ``mailto:ann@mail.example`` was shown
+#: ``mail.example``, a ``data:`` URL of markup its end)
+_OPAQUE_SCHEMES = frozenset({"about:", "blob:", "data:", "javascript:", "mailto:"})
+
 #: what :func:`before_user_info` keeps. Possessive, so one pass: the run up to the first ``:``,
 #: ``/``, ``\`` or ``@`` is never taken back a character at a time.
-_BEFORE_AUTHORITY = re.compile(r"[^:/\\@]*+(?::\s*+[/\\]|[/\\]\s*+[/\\])[/\\\s]*+|[\s\"'<({]*+")
+_BEFORE_AUTHORITY = re.compile(r"[^:/\\@]*+(?::\s*+[/\\]|[/\\]\s*+[/\\])[/\\\s]*+|[" + re.escape(_OPENING) + "]*+")
 
 #: what a would-be URL's rest is read after: an authority onward, of a scheme that is not
 #: special, whose authority a ``\`` does not end (``'http://u:\\n:pw@h'``, a message quoting
@@ -144,9 +155,20 @@ _AS_AUTHORITY = "x://"
 
 #: a ``//user:password@`` (or ``//user@``) inside a URL (a redirect target in its query): the
 #: slashes (tabs and newlines, which the URL parser removes, between them), then a run up to
-#: ``@`` with no ``/``, ``\``, ``?`` or ``#`` (``http://h?x@y`` holds none: its host is h).
-#: It starts only where a run of slashes does, so no run is scanned twice.
-_NESTED_USER_INFO = re.compile(r"(?<![/\\\t\n\r])([\t\n\r]*+[/\\](?:[\t\n\r]*+[/\\])++[\t\n\r]*+)[^/\\?#@]*+@")
+#: ``@`` with no ``/``, ``\``, ``?`` or ``#`` (``http://h?x@y`` holds none: its host is h);
+#: or a ``\`` and a ``user:password@``: a message quoting a URL with ``repr()`` writes its
+#: line break ``\n``, which ends an http URL's authority (``'http://u\\n:pw@h'`` is the host
+#: ``u`` and the path ``\n:pw@h``). It starts only where a run of slashes does, so no run is
+#: scanned twice.
+_NESTED_USER_INFO = re.compile(
+    r"(?<![/\\\t\n\r])(?:([\t\n\r]*+[/\\](?:[\t\n\r]*+[/\\])++[\t\n\r]*+)[^/\\?#@]*+@|(\\)[^/\\?#@:]*+:[^/\\?#@]*+@)"
+)
+
+
+def _without_nested_user_info(url: str) -> str:
+    """``url`` without the user names and passwords :data:`_NESTED_USER_INFO` finds in it."""
+    return _NESTED_USER_INFO.sub(lambda found: found.group(1) or found.group(2), url)
+
 
 #: the URL Standard's special schemes, whose authority may follow any number of ``/`` and ``\``
 _SPECIAL_SCHEMES = frozenset({"ftp:", "file:", "http:", "https:", "ws:", "wss:"})

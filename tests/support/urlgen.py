@@ -11,7 +11,8 @@ of seven random letters and digits joined by ``%``, ``:``, ``%40``…: a leak of
 encoded or not, shows a piece, and no piece shows by chance.
 
 A URL without credentials is drawn the same way, but for what could be read as a user name and
-password: ``@`` only after its host (path, query, fragment), and a host that parses.
+password: ``@`` only after its host (path, query, fragment), and a host that parses; or it is
+one of a scheme without authority (``mailto:ann@mail.example``).
 """
 
 from __future__ import annotations
@@ -38,6 +39,9 @@ HOSTS = LOCAL_HOSTS + ["bücher.example", "xn--bcher-kva.example", "[2001:db8::7
 BAD_HOSTS = ["h:99999", "[::1", "exa mple.com", "a<b"]
 RESTS = ["", "/", "/p", "/a b", "/p@x?q=a@b#f@g", "?q=1", "#f@g", "/caf\\xe9", "/a:b@c"]
 WRAPPERS = [("", ""), ('"', '"'), ("<", ">"), ("(", ")"), ("'", "'"), ("GET ", ""), ("url=", ""), (" ", "\t")]
+#: URLs of schemes without authority, an ``@`` in each (no space: in a message, a URL ends at one)
+OPAQUE = ["mailto:ann@mail.example", "mailto:a.b@xn--bcher-kva.example?subject=x:y@z", "data:text/html,<a%20href=x:y@z>",
+          "javascript:alert('a:b@c')", "about:blank#a:b@c", "blob:https://h.example/a:b@c"]
 #: what joins a password's pieces
 JOINS = ["", "%", ":", "%40", "%3A", "%%", "::"]
 
@@ -75,7 +79,11 @@ def with_credentials(pick: random.Random, *, breaks: str = "\t\r\n") -> Written:
 
 def without_credentials(pick: random.Random, *, breaks: str = "\t") -> str:
     """A would-be URL with an authority, no user name and no password: ``@`` only after its
-    host, which parses."""
+    host, which parses; or, in quotes or brackets, a URL of a scheme without authority whose
+    ``@`` is an address or content (``mailto:``, ``data:``)."""
+    if pick.random() < 0.2:
+        opening, closing = pick.choice(WRAPPERS[:5])
+        return opening + pick.choice(OPAQUE) + closing
     opening, closing = pick.choice(WRAPPERS)
     scheme = pick.choice(SCHEMES)
     separator = pick.choice(AUTHORITY_SEPARATORS) if scheme else "//"
