@@ -82,15 +82,16 @@ def shown(url: str) -> str:
     A URL the URL Standard reads with a host (once what may wrap it, :data:`_OPENING`, is set
     aside) loses its user information as the parser finds it (:func:`_user_info_span`); one of
     a scheme that has no authority (:data:`_OPAQUE_SCHEMES`: ``mailto:ann@mail.example``) is
-    kept. Anything else (a URL-list line in quotes or ``<>``, a scheme
-    misspelled ``http_s:``, spaced ``ht tp:`` or full-width, no scheme at all:
-    ``user:pw@host/``, which parses as the scheme ``user:`` with no host) is read as a
-    would-be URL: what comes before its authority (:func:`before_user_info`) is kept, and the
-    rest is read as a URL's authority onward. Only when that rest does not parse either
-    does everything up to the last ``@`` go: no parser says where its user information ends,
-    and a password may hold ``@``, ``/``, ``?`` or ``#``. Looking for user information only
-    after a scheme of URL characters (``[a-zA-Z0-9+.-]*:``) kept the password of all these.
-    Last, a ``//user:password@`` inside the URL (a redirect target in its query) goes too."""
+    kept. Anything else (a scheme misspelled ``http_s:``, spaced ``ht tp:`` or full-width, a
+    word before it, no scheme at all: ``user:pw@host/``, which parses as the scheme ``user:``
+    with no host) is read as a would-be URL: what comes before its authority
+    (:func:`before_user_info`) is kept, and the rest is read as a URL's authority onward. Only
+    when that rest does not parse either does everything up to the last ``@`` go: no parser
+    says where its user information ends, and a password may hold ``@``, ``/``, ``?`` or
+    ``#``. Looking for user information only after a scheme of URL characters
+    (``[a-zA-Z0-9+.-]*:``) at the very start kept the password of all these, and of a URL in
+    quotes or ``<>``. Last, a ``//user:password@`` inside the URL (a redirect target in its
+    query) goes too (:data:`_NESTED_USER_INFO`)."""
     if "@" not in url:  # no user info without its "@" (every page of a crawl passes here)
         return url
     inner = url.lstrip(_OPENING)
