@@ -416,22 +416,34 @@ def test_a_url_list_line_shows_no_password_however_it_is_written(tmp_path: Path)
     """A list line's error quoted the line as written and left the password to the search for
     URLs in a message, which looks for ``://`` and stops at a space: ``http:\\\\u:p@h/`` (a URL
     the URL Standard reads) and an unparseable ``http:\\\\u:p@[::1/`` showed it in the error
-    line, the second in its ``url`` too (adv21). Seeded lines (slashes, backslashes, spaces and
-    tabs in the user name, hosts that parse or not): no password anywhere in the output."""
-    rng = random.Random(2205)
-    written = []
-    for number in range(40):
-        slashes = rng.choice(["//", "\\\\", "/\\", "\\/"])
-        user = rng.choice(["u", "a b", "c\td", ""])
-        host = rng.choice(["[::1", "h:99999", "exa mple.com", "127.0.0.1:1"])
-        written.append(f"{rng.choice(['http', 'HTTPS'])}:{slashes}{user}:s3cr{number}t@{host}/p")
+    line, the second in its ``url`` too (adv21); then a line in quotes or ``<>``, with a
+    misspelled scheme or none (``user:pw@host/``) showed it in its ``url`` (the user
+    information was looked for only after a scheme of URL characters). Seeded lines
+    (:mod:`tests.support.urlgen`: wrappers, schemes right, wrong and missing, slashes,
+    backslashes, tabs, hosts that parse or not; some too long to be read, and cut): no piece of
+    a password anywhere in the output; and a line without credentials keeps its name as
+    written."""
+    from formtools._crawl.urls import MAX_URL_BYTES
+    from tests.support import urlgen
+
+    pick = random.Random(2205)
+    secret = [urlgen.with_credentials(pick, breaks="\t\r") for _ in range(60)]
+    plain = [urlgen.without_credentials(pick) for _ in range(30)]
+    too_long = "/" + "x" * MAX_URL_BYTES  # a line cut: what it shows is gathered a piece at a time
     listing = tmp_path / "urls.txt"
-    listing.write_text("\n".join(written))
+    listing.write_text("\n".join(written.text + (too_long if number % 10 == 0 else "") for number, written in enumerate(secret))
+                       + "\n" + "\n".join(plain) + "\n")
     out = tmp_path / "tools.jsonl"
-    run_batch([], out, urls=listing, options=BatchOptions(jobs=1, fetch=FetchOptions(timeout=5)))
-    text = out.read_text("utf-8")
-    assert len(text.splitlines()) == len(written)
-    assert "s3cr" not in text, [line for line in text.splitlines() if "s3cr" in line]
+    summary = run_batch([], out, urls=listing, options=BatchOptions(jobs=1, fetch=FetchOptions(timeout=5))).summary()
+    lines = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
+    assert sorted(line["line"] for line in lines) == list(range(1, len(secret) + len(plain) + 1))
+    for line in lines:
+        number = line["line"] - 1
+        if number < len(secret):
+            shown = json.dumps(line, ensure_ascii=False) + summary
+            assert not [piece for piece in secret[number].secrets if piece in shown], (secret[number].text, line)
+        else:
+            assert line["url"] == plain[number - len(secret)].strip(), line
 
 
 class _Stalling(BaseHTTPRequestHandler):

@@ -454,6 +454,53 @@ def test_a_url_is_shown_as_written_but_for_its_user_name_and_password() -> None:
     assert tried > 150
 
 
+_ONE_FORM = "<form toolname=t tooldescription=d action=/x><input name=q><button>Go</button></form>"
+
+
+def test_no_password_shows_however_a_url_is_written(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """``shown`` hid the user information of a URL that does not parse only after a scheme of
+    URL characters at its very start, so a URL in quotes or ``<>``, with a misspelled, spaced or
+    full-width scheme, or none (``user:pw@host/``, which parses as the scheme ``user:`` with no
+    host) kept its password: in ``extract``'s and ``call``'s errors, the library's errors, a
+    click usage error quoting an argument, and every message (``shown_in_text`` looked for
+    ``://`` only). Seeded would-be URLs (:mod:`tests.support.urlgen`) through each: no piece of
+    a password anywhere. And the other way: a URL without credentials, however wrapped or
+    spelled, is shown as written, on one line."""
+    from formtools import cli
+    from formtools.errors import shown, shown_in_text
+    from tests.support import urlgen
+
+    pick = random.Random(2206)
+    leaks = []
+    for number in range(60):
+        written = urlgen.with_credentials(pick)
+        text = written.text
+        outputs = [shown(text), shown_in_text(f"at {text}: refused"), shown_in_text(f"at {text!r}: refused")]
+        if number % 6 == 0:  # (the commands cost most: a sixth of the URLs)
+            outputs += [_cli("extract", text),
+                        _cli("call", "-", "t", "--input", "{}", "--base-url", text, "--dry-run", stdin=_ONE_FORM)]
+        for call in (lambda: formtools.load_page(text), lambda: formtools.parse_html("<p>", url=text),
+                     lambda: formtools.send_request(formtools.Request("GET", text), timeout=1)):
+            try:
+                outputs.append(repr(call()))
+            except formtools.FormtoolsError as error:
+                outputs += [str(error), repr(error), json.dumps(error.to_dict())]
+        if number % 10 == 0:  # click's own usage error, which quotes the argument
+            monkeypatch.setattr(sys, "argv", ["formtools", "extract", "page.html", text])
+            with pytest.raises(SystemExit):
+                cli._main()
+            outputs.append(capsys.readouterr().err)
+        leaks += [(text, output) for output in outputs if any(piece in output for piece in written.secrets)]
+    assert not leaks, leaks[:5]
+
+    for number in range(60):
+        text = urlgen.without_credentials(pick, breaks="\t\n")
+        one_line = text.replace("\n", "\\n")
+        assert shown(text) == text and shown_in_text(f"at {text}: x") == f"at {text}: x", text
+        if not urlgen.fetched(text) and number % 6 == 0:  # a page's name that is no URL: a file's, not found
+            assert f"{one_line}: no such file or directory" in _cli("extract", text), text
+
+
 @pytest.mark.parametrize("target", ["javascript:alert(1)", "data:text/html,x", "http://[oops"])
 def test_a_short_secret_in_a_submission_that_redirects_nowhere_stays_out_of_the_reason(target: str) -> None:
     """A GET submission whose answer redirects where Chromium does not go completes without a

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Annotated, Optional, TextIO, cast
 import typer
 
 from formtools._spec.limits import MAX_PAGE_BYTES
-from formtools.errors import BrowserError, FormtoolsError, SourceError, UnknownFormat, UsageProblem, one_line
+from formtools.errors import BrowserError, FormtoolsError, SourceError, UnknownFormat, UsageProblem, one_line, shown_in_text
 from formtools.errors import shown as without_credentials
 
 if TYPE_CHECKING:
@@ -960,7 +960,7 @@ def _main() -> None:
         # a blank line, the error), with a prefix unlike formtools' "formtools: error:"
         describe, exit_code = getattr(error, "format_message", None), getattr(error, "exit_code", None)
         if callable(describe) and isinstance(exit_code, int):
-            message = " ".join(str(describe()).split())
+            message = shown_in_text(" ".join(str(describe()).split()))  # it quotes what was given
             if not message:  # `formtools` alone: click shows the help
                 error.show()  # type: ignore[attr-defined]
                 sys.exit(exit_code)

@@ -38,7 +38,10 @@ exceptions: they are :class:`~formtools.Diagnostic` values, so one odd form neve
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar, Protocol, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Sequence, TypeVar
+
+if TYPE_CHECKING:
+    import ada_url
 
 __all__ = [
     "FormtoolsError",
@@ -72,47 +75,115 @@ __all__ = [
 
 
 def shown(url: str) -> str:
-    """``url`` as a message may show it: without user name and password (a message can reach a
-    log or an agent; credentials must not); a URL without them is returned as it is."""
+    """``url`` as a message may show it: without what is, or looks like, a user name and
+    password (a message can reach a log or an agent; credentials must not), whether or not it
+    parses; a URL without them is returned as written.
+
+    A URL the URL Standard reads with a host (once what may wrap it, :data:`_OPENING`, is set
+    aside) loses its user information as the parser finds it (:func:`_user_info_span`); one of
+    a scheme that has no authority (:data:`_OPAQUE_SCHEMES`: ``mailto:ann@mail.example``) is
+    kept. Anything else (a scheme misspelled ``http_s:``, spaced ``ht tp:`` or full-width, a
+    word before it, no scheme at all: ``user:pw@host/``, which parses as the scheme ``user:``
+    with no host) is read as a would-be URL: what comes before its authority
+    (:func:`before_user_info`) is kept, and the rest is read as a URL's authority onward. Only
+    when that rest does not parse either does everything up to the last ``@`` go: no parser
+    says where its user information ends, and a password may hold ``@``, ``/``, ``?`` or
+    ``#``. Looking for user information only after a scheme of URL characters
+    (``[a-zA-Z0-9+.-]*:``) at the very start kept the password of all these, and of a URL in
+    quotes or ``<>``. Last, a ``//user:password@`` inside the URL (a redirect target in its
+    query) goes too (:data:`_NESTED_USER_INFO`)."""
     if "@" not in url:  # no user info without its "@" (every page of a crawl passes here)
         return url
+    inner = url.lstrip(_OPENING)
+    parsed = _parsed(inner)
+    if parsed is not None and (parsed.host or parsed.protocol in _OPAQUE_SCHEMES):
+        return _without_nested_user_info(url[: len(url) - len(inner)] + _without_user_info(inner, parsed))
+    before = before_user_info(url)
+    as_written = _AS_AUTHORITY + url[len(before) :]
+    as_authority = _parsed(as_written)
+    if as_authority is None:
+        return before + url.rpartition("@")[2]
+    return _without_nested_user_info(before + _without_user_info(as_written, as_authority)[len(_AS_AUTHORITY) :])
+
+
+def _parsed(url: str) -> ada_url.URL | None:
+    """``url`` as the URL Standard parses it, None if it does not parse."""
     import ada_url  # (loaded only for a URL to show: `import formtools` stays fast)
 
     try:
-        parsed = ada_url.URL(url)
+        return ada_url.URL(url)
     except ValueError:
-        # No parser says where the user info of a URL that does not parse ends, and a password
-        # may hold "@", "/", "?" or "#": everything up to the last "@" goes (splitting at the
-        # first "@", or looking only before the first "/", showed "ss@…" of "pa@ss", or all of
-        # "pa/ss"), after the scheme and the slashes as written (a URL written
-        # ``http:\\u:p@[::1`` kept its password when only "://" was looked for)
-        start = _SCHEME_AND_SLASHES.match(url)
-        if start is not None and "@" in url[start.end() :]:
-            return url[: start.end()] + url.rpartition("@")[2]
-        return url
+        return None
+
+
+def _without_user_info(url: str, parsed: ada_url.URL) -> str:
+    """``url`` as written but for the user name and password ``parsed``, its parse, holds."""
     if not (parsed.username or parsed.password):
-        return url  # as written: a name (a crawl's page, a message's URL) stays what it was
-    return _without_user_info(url, special=parsed.protocol in _SPECIAL_SCHEMES)
+        return url
+    begin, end = _user_info_span(url, special=parsed.protocol in _SPECIAL_SCHEMES)
+    return url[:begin] + url[end:]
 
 
-#: a URL's scheme, its ``:`` and the slashes and backslashes after it, as written (leading
-#: spaces and C0 controls, which the URL parser strips, included; and what only looks like a
-#: scheme, ``+x+y:`` out of a message's ``b'+x+y://u:p@h``, which no parser reads)
-_SCHEME_AND_SLASHES = re.compile(r"[\x00-\x20]*[a-zA-Z0-9+.\-]*:[/\\\t\n\r]*")
+def before_user_info(text: str) -> str:
+    """The start of ``text``, a would-be URL no parser reads with a host, that comes before
+    where its user information would be, and so may be shown: a scheme however written
+    (``http_s:``, ``"http:``, ``ht tp:``, ``ｈttp:``), its ``:`` and the slashes, backslashes
+    and spaces after it (``http:\\``, ``http: //``), or what comes before a first ``//``
+    (``http//``); else only what wraps it (:data:`_OPENING`): ``user:pw@host``
+    starts with its user information, and ``host/p@x`` is a host and a path.
+    It never holds an ``@``, nor a ``:`` but the one before the slashes, so no password."""
+    found = _BEFORE_AUTHORITY.match(text)
+    assert found is not None  # (its second branch matches the empty string)
+    return found.group()
+
+
+#: what may come before a URL in a list's line or a message: spaces, quotes, ``<``, ``(``
+_OPENING = " \t\n\r\f\v\"'<({"
+
+#: schemes whose URLs have no authority: an ``@`` in one is an address or content, never
+#: the end of a password (read as a would-be URL's, ``mailto:ann@mail.example`` was shown
+#: ``mail.example``, a ``data:`` URL of markup its end)
+_OPAQUE_SCHEMES = frozenset({"about:", "blob:", "data:", "javascript:", "mailto:"})
+
+#: what :func:`before_user_info` keeps. Possessive, so one pass: the run up to the first ``:``,
+#: ``/``, ``\`` or ``@`` is never taken back a character at a time.
+_BEFORE_AUTHORITY = re.compile(r"[^:/\\@]*+(?::\s*+[/\\]|[/\\]\s*+[/\\])[/\\\s]*+|[" + re.escape(_OPENING) + "]*+")
+
+#: what a would-be URL's rest is read after: an authority onward, of a scheme that is not
+#: special, whose authority a ``\`` does not end (``'http://u:\\n:pw@h'``, a message quoting
+#: with ``repr()`` a URL with a line break, ended at ``u:`` when read as http's)
+_AS_AUTHORITY = "x://"
+
+#: a ``//user:password@`` (or ``//user@``) inside a URL (a redirect target in its query): the
+#: slashes (tabs and newlines, which the URL parser removes, between them), then a run up to
+#: ``@`` with no ``/``, ``\``, ``?`` or ``#`` (``http://h?x@y`` holds none: its host is h);
+#: or a ``\`` and a ``user:password@``: a message quoting a URL with ``repr()`` writes its
+#: line break ``\n``, which ends an http URL's authority (``'http://u\\n:pw@h'`` is the host
+#: ``u`` and the path ``\n:pw@h``). It starts only where a run of slashes does, so no run is
+#: scanned twice.
+_NESTED_USER_INFO = re.compile(
+    r"(?<![/\\\t\n\r])(?:([\t\n\r]*+[/\\](?:[\t\n\r]*+[/\\])++[\t\n\r]*+)[^/\\?#@]*+@|(\\)[^/\\?#@:]*+:[^/\\?#@]*+@)"
+)
+
+
+def _without_nested_user_info(url: str) -> str:
+    """``url`` without the user names and passwords :data:`_NESTED_USER_INFO` finds in it."""
+    return _NESTED_USER_INFO.sub(lambda found: found.group(1) or found.group(2), url)
+
 
 #: the URL Standard's special schemes, whose authority may follow any number of ``/`` and ``\``
 _SPECIAL_SCHEMES = frozenset({"ftp:", "file:", "http:", "https:", "ws:", "wss:"})
 
 
-def _without_user_info(url: str, *, special: bool) -> str:
-    """``url``, which the URL Standard parses with a user name or password, as written but for
-    them: its parsed ``href`` (what this gave) is another spelling of the URL, and of the part
-    of a message a URL ends at the first space (``exa mple`` became ``http://exa/ mple``, an
-    escaped ``\\xe9`` the path ``/xe9``). The parser's own steps find them: the authority
-    starts after the scheme's ``:`` and its slashes (any run of ``/`` and ``\\`` for a special
-    scheme, ``//`` for another), ends at ``/``, ``?``, ``#`` (or ``\\``, special), and its user
-    information is everything before its last ``@``; tabs and newlines, which the parser
-    removes, are passed over."""
+def _user_info_span(url: str, *, special: bool) -> tuple[int, int]:
+    """Where the user name and password of ``url``, which the URL Standard parses with them,
+    begin and end (their ``@`` included), as written: its parsed ``href`` (what :func:`shown`
+    gave) is another spelling of the URL, and of the part of a message a URL ends at the first
+    space (``exa mple`` became ``http://exa/ mple``, an escaped ``\\xe9`` the path ``/xe9``).
+    The parser's own steps find them: the authority starts after the scheme's ``:`` and its
+    slashes (any run of ``/`` and ``\\`` for a special scheme, ``//`` for another), ends at
+    ``/``, ``?``, ``#`` (or ``\\``, special), and its user information is everything before its
+    last ``@``; tabs and newlines, which the parser removes, are passed over."""
     start = url.index(":") + 1
     if special:
         while url[start] in "/\\\t\n\r":
@@ -124,7 +195,7 @@ def _without_user_info(url: str, *, special: bool) -> str:
             start += 1
     ends = "/?#\\" if special else "/?#"
     end = next((i for i in range(start, len(url)) if url[i] in ends), len(url))
-    return url[:start] + url[url.rindex("@", start, end) + 1 :]
+    return start, url.rindex("@", start, end) + 1
 
 
 #: a URL in a text (a message quoting one), up to a space or a quote. A match starts only where
@@ -134,11 +205,27 @@ def _without_user_info(url: str, *, special: bool) -> str:
 #: took 1.2 s in a message, 400,000 two minutes).
 URL_IN_TEXT = re.compile(r"(?<![a-zA-Z0-9+.-])[0-9+.-]*[a-zA-Z][a-zA-Z0-9+.-]*://[^\s'\"<>]+")
 
+#: a word of a text holding an ``@``: what lies between spaces (a tab, CR or LF, which the URL
+#: parser removes, does not end it). It starts only where a word does: one pass.
+_WORD_WITH_AT = re.compile(r"(?<![\S\t\n\r])[\S\t\n\r]*@[\S\t\n\r]*")
+
+#: what comes before a word's last ``@`` when it may be a user name and password: a ``:``
+#: (``user:pw@``) or a slash (``//user@``, ``http:\\u@``); ``photo@2x.png`` and ``me@mail.example`` have none
+_USER_INFO_MARK = re.compile(r"[:/\\]")
+
 
 def shown_in_text(text: str) -> str:
-    """``text`` with every URL in it :func:`shown`: a message built around a URL (a crawl's
-    error line, a caller's page URL quoted back) may quote one written with a password."""
-    return URL_IN_TEXT.sub(lambda found: shown(found.group()), text) if "@" in text else text
+    """``text`` with every word in it that may hold a user name and password :func:`shown`: a
+    message built around a URL (a crawl's error line, a caller's page URL quoted back, a path
+    that was a URL mistyped) may quote one written with a password. Found as words, not as
+    URLs: a URL is found by its ``scheme://``, so ``http:\\u:p@h``, ``user:pw@host`` or a
+    URL with a tab kept theirs."""
+    return _WORD_WITH_AT.sub(_shown_word, text) if "@" in text else text
+
+
+def _shown_word(found: re.Match[str]) -> str:
+    word = found.group()
+    return shown(word) if _USER_INFO_MARK.search(word, 0, word.rindex("@")) else word
 
 
 #: What a terminal runs, or a reader cannot see: Unicode's controls (C0, DEL, C1: ESC starts a

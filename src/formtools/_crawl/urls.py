@@ -21,7 +21,7 @@ from formtools._crawl.pages import FetchOptions, Origin, Page, Resumed, Unreadab
 from formtools._spec.limits import too_large
 from formtools._spec.scheme import is_url
 from formtools._spec.url import parse
-from formtools.errors import shown
+from formtools.errors import before_user_info, shown
 
 __all__ = ["MAX_URL_BYTES", "fetched"]
 
@@ -193,9 +193,9 @@ def _without_break(line: bytes) -> bytes:
 
 class _Cut:
     """What a line too long shows, gathered a piece at a time: its first :data:`_SHOWN` bytes,
-    or, when it holds an ``@``, its scheme and the first bytes after its last ``@``. A line
-    this long is no URL any parser reads, so whatever comes before its last ``@`` may be a user
-    name and password (as :func:`~formtools.errors.shown` takes them from a URL that does not
+    or, when it holds an ``@``, its scheme and slashes and the first bytes after its last
+    ``@``. A line this long is no URL any parser reads, so whatever comes before its last ``@``
+    may be a user name and password (as :func:`~formtools.errors.shown` takes them from a URL that does not
     parse), and only the whole line says where that is."""
 
     def __init__(self, start: bytes) -> None:
@@ -219,10 +219,13 @@ class _Cut:
         return self.size - (len(self.end) - len(_without_break(self.end)))
 
     def shown(self) -> bytes:
+        """What comes before where its user information would be (as
+        :func:`~formtools.errors.shown` reads a URL that does not parse: ``"http://``,
+        ``http_s://``, never ``user:pw``), then what follows its last ``@``. Read as Latin-1, one character a byte, so the bytes it keeps
+        are the line's own, whatever their encoding."""
         if self.after_at is None:
             return self.head
-        scheme, separator, _ = self.head.partition(b"://")
-        return (scheme + separator if separator and b"@" not in scheme else b"") + self.after_at
+        return before_user_info(self.head.decode("latin-1")).encode("latin-1") + self.after_at
 
 
 def _listed_url(line: _ListedLine) -> tuple[str, str | None]:
