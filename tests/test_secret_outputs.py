@@ -467,6 +467,7 @@ def test_no_password_shows_however_a_url_is_written(monkeypatch: pytest.MonkeyPa
     a password anywhere. And the other way: a URL without credentials, however wrapped or
     spelled, is shown as written, on one line."""
     from formtools import cli
+    from formtools.errors import one_line as escaped
     from formtools.errors import shown, shown_in_text
     from tests.support import urlgen
 
@@ -495,10 +496,9 @@ def test_no_password_shows_however_a_url_is_written(monkeypatch: pytest.MonkeyPa
 
     for number in range(60):
         text = urlgen.without_credentials(pick, breaks="\t\n")
-        one_line = text.replace("\n", "\\n")
         assert shown(text) == text and shown_in_text(f"at {text}: x") == f"at {text}: x", text
         if not urlgen.fetched(text) and number % 6 == 0:  # a page's name that is no URL: a file's, not found
-            assert f"{one_line}: no such file or directory" in _cli("extract", text), text
+            assert f"{escaped(text)}: no such file or directory" in _cli("extract", text), text
 
 
 @pytest.mark.parametrize("target", ["javascript:alert(1)", "data:text/html,x", "http://[oops"])
