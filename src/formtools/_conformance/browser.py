@@ -365,13 +365,16 @@ def _playwright_feature_switches() -> tuple[str, ...]:
     import playwright
 
     bundle = Path(playwright.__file__).parent / "driver" / "package" / "lib" / "coreBundle.js"
-    text = bundle.read_text(encoding="utf-8", errors="replace")
+    try:
+        text = bundle.read_text(encoding="utf-8", errors="replace")
+    except OSError as error:
+        raise BrowserUnavailable(f"cannot read Playwright's Chromium switches: {error.strerror}: {bundle}") from error
     switches = []
     for variable, switch in (("disabledFeatures = ", "--disable-features="), ("enabledFeatures = () => ", "--enable-features=")):
         found = re.search(re.escape(variable) + r"\[(.*?)\]\.filter\(Boolean\)", text, re.S)
         if found is None:
             raise BrowserUnavailable(f"no {variable.split()[0]} list of Playwright's Chromium switches in {bundle}")
-        entries = (re.findall(r'"([^"]*)"', re.sub(r"//[^\n]*", "", entry)) for entry in found.group(1).split(","))
+        entries = (re.findall(r'"([^"]*)"', entry) for entry in re.sub(r"//[^\n]*", "", found.group(1)).split(","))
         switches.append(switch + ",".join(literals[-1] for literals in entries if literals and literals[-1]))
     return tuple(switches)
 
@@ -383,8 +386,9 @@ def _launch_args(playwright_features: Sequence[str], extra_args: Sequence[str]) 
     line), of the oracle's own (``CHROMIUM_ARGS``, :data:`LOAD_COST_FEATURES`,
     :data:`QUIET_FEATURES`) and of ``extra_args``'s, in that order: Chromium reads only the last
     switch of each kind, so a second ``--enable-features`` turned WebMCP off and a caller's
-    ``--disable-features`` turned Playwright's list back on. A feature named again takes its
-    last word: a feature both enabled and disabled would be enabled, whichever came last."""
+    ``--disable-features`` turned Playwright's list back on. A feature named again is left in
+    the list of the last switch naming it alone: Chromium enables a feature both lists name,
+    whichever comes last, so a caller could not turn off one the oracle turns on."""
     given = [*playwright_features, *CHROMIUM_ARGS, "--enable-features=" + ",".join(LOAD_COST_FEATURES),
              "--disable-features=" + ",".join(QUIET_FEATURES), *extra_args]
     features: dict[str, tuple[str, bool]] = {}  # a feature's name -> its entry, and whether enabled
