@@ -142,10 +142,10 @@ def _named_host(start: bytes) -> str:
 
 
 #: the hosts Chromium 156 connects to as it starts (and again on its retries, maybe during the
-#: loads), with or without a page: the sign-in component's ListAccounts (bounce-tracking
-#: mitigation's sign-in detector asks for the empty profile's Google accounts), and the component
-#: updater's on-demand check of the optimization guide's model manifest, which
-#: ``--disable-component-update`` leaves on (internals.md, "What the oracle's Chromium sends out")
+#: loads), with or without a page: the sign-in component's ListAccounts (its look at the empty
+#: profile's Google accounts), and the component updater's on-demand check of the optimization
+#: guide's model manifest, which ``--disable-component-update`` leaves on (internals.md, "What the
+#: oracle's Chromium turns on and off, and what it sends out"); neither carries a page
 _AT_START = {"accounts.google.com", "update.googleapis.com"}
 
 
