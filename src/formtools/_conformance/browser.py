@@ -37,6 +37,7 @@ Number *text* is not an oracle fact: DevTools writes ``1e+20`` where JavaScript 
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import os
@@ -67,6 +68,7 @@ __all__ = [
     "CHROMIUM",
     "CHROMIUM_ARGS",
     "LOAD_COST_FEATURES",
+    "QUIET_FEATURES",
     "BrowserUnavailable",
     "ChromiumOracle",
     "ExecuteAnswer",
@@ -100,6 +102,14 @@ CHROMIUM_ARGS = (
 #: site's origin), so every load of a test took the swap. Measured: a load's CPU, all processes,
 #: 138 -> 101 ms (400 loads each, interleaved; renderer 35 -> 22 ms, browser 67 -> 52 ms).
 LOAD_COST_FEATURES = ("RenderDocument:level/crashed-frame",)
+#: Chromium features the oracle turns off because they send what a page holds to another host:
+#: ``AutofillServerCommunication`` (``autofill::features::debug``, "for hermetic testing") asks
+#: content-autofill.googleapis.com for field-type predictions of every form a page shows, two
+#: connections a load carrying the forms' signatures, which ``--disable-background-networking``
+#: does not stop. Off, Autofill asks no server and still parses forms with its own heuristics; it
+#: changes no form, control, WebMCP tool or navigation a page sees (Autofill fills only on a
+#: person's choice), so, like LOAD_COST_FEATURES, not in the recordings' stamp.
+QUIET_FEATURES = ("AutofillServerCommunication",)
 
 Tool = dict[str, Any]
 #: a document request's status, body and headers, as LocalSite answers it (LocalSite.served)
@@ -331,13 +341,70 @@ PROFILE_PREFIX = "formtools-"
 _OWNERS = ("formtools-owner", "SingletonLock", "formtools-browser")
 
 
-def _launch_args() -> list[str]:
-    """``CHROMIUM_ARGS`` with :data:`LOAD_COST_FEATURES` added to its ``--enable-features``:
-    Chromium reads only the last ``--enable-features`` switch of its command line, so a second
-    one would turn WebMCP off."""
-    enable = "--enable-features="
+#: the switches that name Chromium features, and whether their features are turned on; Chromium
+#: reads only the last of each on its command line (``base::CommandLine`` keeps one value a switch)
+_FEATURE_SWITCHES = {"--enable-features": True, "--disable-features": False}
+
+
+def _feature_name(entry: str) -> str:
+    """The feature a feature-list entry names: ``RenderDocument:level/crashed-frame`` (with
+    parameters) and ``Name<Trial`` (with a field trial) name ``RenderDocument`` and ``Name``."""
+    return re.split(r"[:<]", entry, maxsplit=1)[0]
+
+
+@functools.cache
+def _playwright_feature_switches() -> tuple[str, ...]:
+    """The ``--disable-features`` and ``--enable-features`` switches Playwright puts on the command
+    line of every Chromium it launches, read from its installed chromium launcher
+    (``chromiumSwitches.ts``, in the driver's ``coreBundle.js``), so that the oracle can take them
+    out and name their features in its own switches: a caller's ``--disable-features`` given to
+    Playwright replaced its list (``PaintHolding``, ``ThirdPartyStoragePartitioning``,
+    ``OptimizationHints``… were on for that caller alone). Each list entry's last string literal is
+    its value (a conditional entry, ``process.env.… ? "" : "Name"``, gives its value without the
+    variable). Reading the text is cheap; asking Playwright's Node code costs 0.8 s of CPU."""
+    import playwright
+
+    bundle = Path(playwright.__file__).parent / "driver" / "package" / "lib" / "coreBundle.js"
+    try:
+        text = bundle.read_text(encoding="utf-8", errors="replace")
+    except OSError as error:
+        raise BrowserUnavailable(f"cannot read Playwright's Chromium switches: {error.strerror}: {bundle}") from error
+    switches = []
+    for variable, switch in (("disabledFeatures = ", "--disable-features="), ("enabledFeatures = () => ", "--enable-features=")):
+        found = re.search(re.escape(variable) + r"\[(.*?)\]\.filter\(Boolean\)", text, re.S)
+        if found is None:
+            raise BrowserUnavailable(f"no {variable.split()[0]} list of Playwright's Chromium switches in {bundle}")
+        entries = (re.findall(r'"([^"]*)"', entry) for entry in re.sub(r"//[^\n]*", "", found.group(1)).split(","))
+        switches.append(switch + ",".join(literals[-1] for literals in entries if literals and literals[-1]))
+    return tuple(switches)
+
+
+def _launch_args(playwright_features: Sequence[str], extra_args: Sequence[str]) -> list[str]:
+    """The oracle's command line after Playwright's own switches: ``CHROMIUM_ARGS`` and
+    ``extra_args``, with one ``--enable-features`` and one ``--disable-features`` naming every
+    feature of Playwright's feature switches (``playwright_features``, taken out of its command
+    line), of the oracle's own (``CHROMIUM_ARGS``, :data:`LOAD_COST_FEATURES`,
+    :data:`QUIET_FEATURES`) and of ``extra_args``'s, in that order: Chromium reads only the last
+    switch of each kind, so a second ``--enable-features`` turned WebMCP off and a caller's
+    ``--disable-features`` turned Playwright's list back on. A feature named again is left in
+    the list of the last switch naming it alone: Chromium enables a feature both lists name,
+    whichever comes last, so a caller could not turn off one the oracle turns on."""
+    given = [*playwright_features, *CHROMIUM_ARGS, "--enable-features=" + ",".join(LOAD_COST_FEATURES),
+             "--disable-features=" + ",".join(QUIET_FEATURES), *extra_args]
+    features: dict[str, tuple[str, bool]] = {}  # a feature's name -> its entry, and whether enabled
+    others = []
+    for switch in given:
+        name, _, value = switch.partition("=")
+        enabled = _FEATURE_SWITCHES.get(name)
+        if enabled is None:
+            others.append(switch)
+            continue
+        for entry in filter(None, value.split(",")):
+            features.pop(_feature_name(entry), None)  # its place is its last word's
+            features[_feature_name(entry)] = (entry, enabled)
     return [
-        f"{arg},{','.join(LOAD_COST_FEATURES)}" if arg.startswith(enable) else arg for arg in CHROMIUM_ARGS
+        *others,
+        *(f"{name}={','.join(entry for entry, on in features.values() if on is enabled)}" for name, enabled in _FEATURE_SWITCHES.items()),
     ]
 
 
@@ -534,6 +601,7 @@ class ChromiumOracle:
             remove_stale_profiles(Path(tempfile.gettempdir()))
             profile = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix=PROFILE_PREFIX)))
             _claim_profile(profile)
+            playwright_features = _playwright_feature_switches()
             playwright = stack.enter_context(sync_playwright())
             try:
                 context = playwright.chromium.launch_persistent_context(
@@ -542,7 +610,8 @@ class ChromiumOracle:
                     # which a run stopped while the browser started left behind
                     artifacts_dir=profile / "playwright-artifacts",
                     executable_path=self.executable,
-                    args=[*_launch_args(), *self.extra_args, "--remote-debugging-port=0"],
+                    args=[*_launch_args(playwright_features, self.extra_args), "--remote-debugging-port=0"],
+                    ignore_default_args=list(playwright_features),
                     headless=True,
                 )
             except PlaywrightError as error:
