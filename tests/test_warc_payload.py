@@ -34,7 +34,7 @@ from formtools._crawl.warc import Damage, Record, Undecodable, record_at, warc_r
 from formtools._net.fetch import fetch
 from formtools._spec.coding import MAX_CODINGS, CodingError, decoder
 from formtools.errors import FormtoolsError
-from support.codinggen import CODERS, coded
+from support.codinggen import CODERS, as_sent, coded
 
 MAX_BYTES = 1 << 20
 PAGE = b"<form toolname=t%d tooldescription=d><input name=q></form>"
@@ -376,3 +376,42 @@ def test_every_layer_gives_its_whole_body_however_fed_and_limited() -> None:
             while layer.held:
                 out += layer.feed(b"", rng.choice([1, 1000, 65536]))
         assert out + layer.flush() == page, (coding, len(page))
+
+
+def _read_whole(coding: str, pieces: list[bytes]) -> bytes | None:
+    """What a reader (the fetch, a WARC record) gets from a layer fed ``pieces`` until the
+    coded data ends: the body, or ``None`` for a corrupt one."""
+    layer, out = decoder(coding), bytearray()
+    try:
+        for piece in pieces:
+            if layer.ended:
+                break
+            out += layer.feed(piece, MAX_BYTES)
+        return bytes(out + layer.flush())
+    except CodingError:
+        return None
+
+
+def _split(data: bytes, rng: random.Random) -> list[bytes]:
+    cuts = sorted({rng.randint(0, len(data)) for _ in range(rng.choice([1, 2, 5, 40]))})
+    return [data[a:b] for a, b in zip([0, *cuts], [*cuts, len(data)])]
+
+
+def test_a_layer_gives_one_answer_however_its_data_is_split() -> None:
+    """Each coding's body as servers also send it (tests/support/codinggen.as_sent: zstd in
+    several frames among skippable ones, a gzip member or zlib stream followed by other bytes),
+    whole and split at seeded offsets, one byte at a time for some: the page, every time, as
+    Chromium 156 reads it; and zstd followed by bytes that start no frame is corrupt however
+    split. A zstd layer decoded the first frame only (a page in two frames lost its second)."""
+    rng = random.Random(2026112925)
+    for number in range(60):
+        coding = sorted(CODERS)[number % len(CODERS)]
+        page = PAGE % number + bytes(rng.randrange(256) for _ in range(rng.randint(0, 2000)))
+        data = as_sent(coding, page, rng)
+        splits = [[data], *(_split(data, rng) for _ in range(8))]
+        if number < 10:
+            splits.append([data[at : at + 1] for at in range(len(data))])
+        assert [_read_whole(coding, pieces) for pieces in splits] == [page] * len(splits), (coding, number)
+        if coding == "zstd":
+            corrupt = data + b"garbage!"
+            assert {_read_whole(coding, _split(corrupt, rng)) for _ in range(8)} == {None}, number

@@ -100,3 +100,31 @@ def coded(rng: random.Random, page: bytes = PAGE) -> Coded:
             if name is not None:
                 body = CODERS[name](body)
     return Coded(tuple(lines), body, tuple(names))
+
+
+def _skippable(rng: random.Random) -> bytes:
+    """A zstd skippable frame (RFC 8878 §3.1.2: magic 0x184D2A50..5F, a length, that many bytes)."""
+    data = bytes(rng.randrange(256) for _ in range(rng.randint(0, 40)))
+    return (0x184D2A50 + rng.randrange(16)).to_bytes(4, "little") + len(data).to_bytes(4, "little") + data
+
+
+def as_sent(coding: str, page: bytes, rng: random.Random) -> bytes:
+    """``page`` in ``coding`` as a server may also send it, which Chromium 156 reads as
+    ``page`` (measured live, tests/test_browser_codings.py): zstd as several frames with
+    skippable frames among them (it decodes every frame and skips the others), gzip followed by
+    a second member or other bytes (it ignores what follows the first member's trailer), and
+    zlib-wrapped deflate followed by other bytes (ignored after the Adler-32 check). Brotli is
+    sent alone: what Chromium does with bytes after its stream, formtools cannot (the brotli
+    module fails them with the stream's last output, see formtools._spec.coding)."""
+    if coding == "zstd":
+        cuts = sorted(rng.randint(0, len(page)) for _ in range(rng.randint(0, 3)))
+        parts = [page[a:b] for a, b in zip([0, *cuts], [*cuts, len(page)])]
+        frames = [_skippable(rng) if rng.random() < 0.3 else b"" for _ in parts]
+        return b"".join(skip + zstd.compress(part) for skip, part in zip(frames, parts)) + (
+            _skippable(rng) if rng.random() < 0.5 else b""
+        )
+    body = CODERS[coding](page)
+    if coding == "br":
+        return body
+    after = rng.choice([b"", b"garbage!", CODERS[coding](b"<p>a second member</p>"), bytes(rng.randrange(256) for _ in range(9))])
+    return body + after

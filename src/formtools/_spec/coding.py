@@ -226,10 +226,23 @@ class _Brotli(Decoder):
         return out
 
 
+#: The most input a zstd frame's decoder is given at once: what it leaves after its frame's end
+#: comes back as a copy (``unused_data``), so a body of many small frames cost the square of
+#: its size when each was given all the rest.
+_ZSTD_SLICE = 1 << 12
+
+
 class _Zstd(Decoder):
-    """``zstd`` (RFC 8878), one frame, with a window of at most 8 MiB: what RFC 9659 asks of
-    the content coding, and Chromium 156's bound (measured: a page in a frame with an 8 MiB
-    window loads, one with 16 MiB never finishes loading), so the most one layer holds here."""
+    """``zstd`` (RFC 8878): every frame the body holds, one after another, each with a window of
+    at most 8 MiB: what RFC 9659 asks of the content coding, and Chromium 156's bound (measured:
+    a page in a frame with an 8 MiB window loads, one with 16 MiB never finishes loading), so the
+    most one layer holds here. Chromium (``ZstdSourceStream::FilterData``) calls
+    ``ZSTD_decompressStream`` on whatever input is left after a frame, so a second frame is
+    decoded too, a skippable frame (magic ``0x184D2A50``..``5F``) gives nothing, and bytes that
+    start no frame fail the load; the data never ends before the body does. Python's decompressor
+    stops at its frame's end (the rest is its ``unused_data``), so a fresh one takes the rest: a
+    page in two frames gave its first only. Input goes in :data:`_ZSTD_SLICE` bytes at a time. As for brotli, a call decodes one byte past its limit
+    to know whether output is :attr:`held`, and keeps the excess for the next call."""
 
     def __init__(self) -> None:
         if sys.version_info >= (3, 14):
@@ -237,28 +250,51 @@ class _Zstd(Decoder):
         else:
             from backports import zstd
 
+        self._module: Any = zstd
         self._error: type[Exception] = zstd.ZstdError
-        self._obj: Any = zstd.ZstdDecompressor(options={zstd.DecompressionParameter.window_log_max: 23})
-        self._fed = 0  # bytes that went in without an error: four hold the frame's magic number
+        self._obj: Any = self._frame()
+        self._input = b""  # input not yet given to a frame's decoder, from offset _at
+        self._at = 0
+        self._extra = b""  # output decoded past the last call's limit
+        self._fed = 0  # bytes that went in without an error: four hold the first frame's magic number
+
+    def _frame(self) -> Any:
+        zstd = self._module
+        return zstd.ZstdDecompressor(options={zstd.DecompressionParameter.window_log_max: 23})
 
     @property
     def held(self) -> bool:
-        return not (self._obj.eof or self._obj.needs_input)
+        return bool(self._extra)
 
     @property
     def ended(self) -> bool:
-        return bool(self._obj.eof)
+        return False  # another frame may follow, as in Chromium
 
     @property
     def decided(self) -> bool:
         return self._fed >= 4
 
     def feed(self, data: bytes, limit: int) -> bytes:
-        if self._obj.eof:
-            return b""
+        out = bytearray(self._extra)
+        self._extra = b""
+        if data:
+            self._input, self._at = self._input[self._at :] + data, 0
         try:
-            out: bytes = self._obj.decompress(data, min(limit, sys.maxsize))
+            while len(out) <= limit:
+                given = self._input[self._at : self._at + _ZSTD_SLICE]
+                self._at += len(given)
+                out += self._obj.decompress(given, min(limit + 1 - len(out), sys.maxsize))
+                if self._obj.eof:
+                    self._at -= len(self._obj.unused_data)
+                    self._obj = self._frame()
+                elif not self._obj.needs_input:
+                    continue  # output at the limit (the loop ends), input still inside the decoder
+                if self._at >= len(self._input):
+                    break
         except self._error as error:
             raise CodingError(str(error)) from None
+        if self._at >= len(self._input):
+            self._input, self._at = b"", 0
         self._fed += len(data)
-        return out
+        self._extra = bytes(out[limit:])
+        return bytes(out[:limit])
