@@ -10,8 +10,8 @@ or sent as it stands: which of the two the reader should take is the browser's t
 module's.
 
 Left out, since Chromium 156 fails the load of them (ERR_CONTENT_DECODING_FAILED, whatever the
-body: measured live, its rule not found in its source) where formtools reads the body as it
-stands: a name with parameters or inner white space (``gzip;q=1``, ``gzip foo``, ``\xa0 gzip``),
+body: measured live; its ContentEncodingsValid fails what HttpUtil::ParseContentEncoding
+refuses) where formtools reads the body as it stands: a name with parameters or inner white space (``gzip;q=1``, ``gzip foo``, ``\xa0 gzip``),
 a space between commas (``gzip, ,gzip``), and an empty line or one beginning with a comma after
 the first ``Content-Encoding`` line (``foo`` then ``,``). A first line that is empty (``""``
 then ``gzip``) or a line ending in commas is read as it stands by both.

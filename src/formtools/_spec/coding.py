@@ -53,8 +53,9 @@ def codings_to_undo(lines: Iterable[str]) -> tuple[str, ...]:
 
     Measured live and left as they are: Chromium 156 fails the load (ERR_CONTENT_DECODING_FAILED,
     whatever the body) of a name with parameters or inner white space (``gzip;q=1``), of
-    ``gzip, ,gzip``, and of an empty line or one beginning with a comma after the first, which
-    its source does not explain; here they leave the body as it stands."""
+    ``gzip, ,gzip``, and of an empty line or one beginning with a comma after the first, as
+    ``HttpNetworkTransaction::ContentEncodingsValid`` fails a header
+    ``HttpUtil::ParseContentEncoding`` refuses; here they leave the body as it stands."""
     names = []
     for line in lines:
         for listed in line.split(","):
