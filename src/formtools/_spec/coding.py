@@ -124,6 +124,7 @@ class _Inflate(Decoder):
         self._head = b""  # a first byte, until a second comes
         self._started = False  # the first two bytes went in
         self._unsure = False  # raw deflate tried after the zlib header failed, no output yet
+        self._magic = False  # gzip: the body begins with gzip's magic number
         self._obj = zlib.decompressobj(zlib.MAX_WBITS if deflate else zlib.MAX_WBITS | 16)
 
     @property
@@ -136,8 +137,9 @@ class _Inflate(Decoder):
 
     @property
     def decided(self) -> bool:
-        # gzip's magic or a zlib header went in, or raw deflate has given output
-        return self._started and not self._unsure
+        # gzip's magic or a zlib header went in, or raw deflate has given output; gzip's magic is
+        # enough, even when what follows it in the same piece is corrupt
+        return self._magic or (self._started and not self._unsure)
 
     def feed(self, data: bytes, limit: int) -> bytes:
         """A first byte is held until a second comes, as zlib tells gzip's magic and a zlib
@@ -150,6 +152,7 @@ class _Inflate(Decoder):
                 if len(data) < 2:
                     self._head = data
                     return b""
+                self._magic = not self._deflate and data.startswith(b"\x1f\x8b")
                 try:
                     out = self._decoded(data, limit)
                 except zlib.error:
@@ -179,6 +182,14 @@ class _Inflate(Decoder):
             raise CodingError(str(error)) from None
 
 
+#: The most input the brotli and zstd decoders are given at once. A zstd frame's decoder gives
+#: back what follows its frame as a copy (``unused_data``), so a body of many small frames cost
+#: the square of its size when each was given all the rest; brotli's module drops a call's
+#: output when the call fails, so a corrupt body that gave output in its first slice is known
+#: to be brotli (:attr:`Decoder.decided`) whatever the size of the pieces it came in.
+_SLICE = 1 << 14
+
+
 class _Brotli(Decoder):
     """``br`` (RFC 7932). Brotli has no magic number: the data is taken as brotli once it gives
     output. The decoder keeps input it has not decoded yet, says nothing of output still to come
@@ -191,7 +202,8 @@ class _Brotli(Decoder):
 
         self._error: type[Exception] = brotli.error
         self._obj: Any = brotli.Decompressor()
-        self._waiting = b""  # input given while the decoder took none (its output limit reached)
+        self._waiting = b""  # input not yet given to the decoder, from offset _at
+        self._at = 0
         self._extra = b""  # output decoded past the last call's limit
         self._gave = False
 
@@ -208,29 +220,26 @@ class _Brotli(Decoder):
         return self._gave
 
     def feed(self, data: bytes, limit: int) -> bytes:
-        self._waiting += data
-        out, self._extra = self._extra, b""
+        if data:
+            self._waiting, self._at = self._waiting[self._at :] + data, 0
+        out = bytearray(self._extra)
+        self._extra = b""
         try:
             while len(out) <= limit:
                 given = b""
                 if self._obj.can_accept_more_data():
-                    given, self._waiting = self._waiting, b""
+                    given = self._waiting[self._at : self._at + _SLICE]
+                    self._at += len(given)
                 room = min(limit + 1 - len(out), sys.maxsize)
                 piece: bytes = self._obj.process(given, output_buffer_limit=room)
                 if not (piece or given):
                     break
+                self._gave = self._gave or bool(piece)
                 out += piece
         except self._error as error:
             raise CodingError(str(error)) from None
-        out, self._extra = out[:limit], out[limit:]
-        self._gave = self._gave or bool(out)
-        return out
-
-
-#: The most input a zstd frame's decoder is given at once: what it leaves after its frame's end
-#: comes back as a copy (``unused_data``), so a body of many small frames cost the square of
-#: its size when each was given all the rest.
-_ZSTD_SLICE = 1 << 12
+        self._extra = bytes(out[limit:])
+        return bytes(out[:limit])
 
 
 class _Zstd(Decoder):
@@ -242,8 +251,10 @@ class _Zstd(Decoder):
     decoded too, a skippable frame (magic ``0x184D2A50``..``5F``) gives nothing, and bytes that
     start no frame fail the load; the data never ends before the body does. Python's decompressor
     stops at its frame's end (the rest is its ``unused_data``), so a fresh one takes the rest: a
-    page in two frames gave its first only. Input goes in :data:`_ZSTD_SLICE` bytes at a time. As for brotli, a call decodes one byte past its limit
-    to know whether output is :attr:`held`, and keeps the excess for the next call."""
+    page in two frames gave its first only. Input goes in :data:`_SLICE` bytes at a time. As
+    for brotli, a call decodes one byte past its limit to know whether output is :attr:`held`,
+    and keeps the excess for the next call. The body is zstd once it begins with a frame's magic
+    number (a corrupt frame in the same piece as its start was taken for a body stored decoded)."""
 
     def __init__(self) -> None:
         if sys.version_info >= (3, 14):
@@ -257,7 +268,7 @@ class _Zstd(Decoder):
         self._input = b""  # input not yet given to a frame's decoder, from offset _at
         self._at = 0
         self._extra = b""  # output decoded past the last call's limit
-        self._fed = 0  # bytes that went in without an error: four hold the first frame's magic number
+        self._start = b""  # the body's first four bytes, once they came: a frame's magic number
 
     def _frame(self) -> Any:
         zstd = self._module
@@ -273,16 +284,21 @@ class _Zstd(Decoder):
 
     @property
     def decided(self) -> bool:
-        return self._fed >= 4
+        """Whether the body begins with a frame's magic number (RFC 8878 §3.1.1, or a skippable
+        frame's, §3.1.2), however much of what followed went in with it."""
+        magic = int.from_bytes(self._start, "little")
+        return len(self._start) == 4 and (magic == 0xFD2FB528 or magic >> 4 == 0x184D2A5)
 
     def feed(self, data: bytes, limit: int) -> bytes:
         out = bytearray(self._extra)
         self._extra = b""
+        if len(self._start) < 4:
+            self._start += data[: 4 - len(self._start)]
         if data:
             self._input, self._at = self._input[self._at :] + data, 0
         try:
             while len(out) <= limit:
-                given = self._input[self._at : self._at + _ZSTD_SLICE]
+                given = self._input[self._at : self._at + _SLICE]
                 self._at += len(given)
                 out += self._obj.decompress(given, min(limit + 1 - len(out), sys.maxsize))
                 if self._obj.eof:
@@ -296,6 +312,5 @@ class _Zstd(Decoder):
             raise CodingError(str(error)) from None
         if self._at >= len(self._input):
             self._input, self._at = b"", 0
-        self._fed += len(data)
         self._extra = bytes(out[limit:])
         return bytes(out[:limit])
