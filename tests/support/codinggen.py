@@ -108,11 +108,31 @@ def _skippable(rng: random.Random) -> bytes:
     return (0x184D2A50 + rng.randrange(16)).to_bytes(4, "little") + len(data).to_bytes(4, "little") + data
 
 
+def _gzip_member(page: bytes, rng: random.Random) -> bytes:
+    """``page`` as one gzip member (RFC 1952) with seeded header fields (FEXTRA, FNAME,
+    FCOMMENT, FHCRC with any value, reserved flags) and a trailer whose CRC-32 and length may
+    be wrong: Chromium checks none of them."""
+    flags = rng.randrange(256)
+    head = b"\x1f\x8b\x08" + bytes([flags]) + bytes(rng.randrange(256) for _ in range(6))
+    if flags & 4:
+        extra = bytes(rng.randrange(256) for _ in range(rng.randint(0, 30)))
+        head += len(extra).to_bytes(2, "little") + extra
+    for bit in (8, 16):
+        if flags & bit:
+            head += bytes(rng.randrange(1, 256) for _ in range(rng.randint(0, 30))) + b"\0"
+    if flags & 2:
+        head += bytes(rng.randrange(256) for _ in range(2))
+    raw = zlib.compressobj(1, zlib.DEFLATED, -zlib.MAX_WBITS)
+    crc = zlib.crc32(page) if rng.random() < 0.5 else rng.randrange(1 << 32)
+    return head + raw.compress(page) + raw.flush() + crc.to_bytes(4, "little") + (len(page) & 0xFFFFFFFF).to_bytes(4, "little")
+
+
 def as_sent(coding: str, page: bytes, rng: random.Random) -> bytes:
     """``page`` in ``coding`` as a server may also send it, which Chromium 156 reads as
     ``page`` (measured live, tests/test_browser_codings.py): zstd as several frames with
-    skippable frames among them (it decodes every frame and skips the others), gzip followed by
-    a second member or other bytes (it ignores what follows the first member's trailer), and
+    skippable frames among them (it decodes every frame and skips the others), gzip with any
+    header fields and trailer (_gzip_member) followed by a second member or other bytes (it
+    ignores what follows the first member's trailer), and
     zlib-wrapped deflate followed by other bytes (ignored after the Adler-32 check). Brotli is
     sent alone: what Chromium does with bytes after its stream, formtools cannot (the brotli
     module fails them with the stream's last output, see formtools._spec.coding)."""
@@ -123,7 +143,7 @@ def as_sent(coding: str, page: bytes, rng: random.Random) -> bytes:
         return b"".join(skip + zstd.compress(part) for skip, part in zip(frames, parts)) + (
             _skippable(rng) if rng.random() < 0.5 else b""
         )
-    body = CODERS[coding](page)
+    body = _gzip_member(page, rng) if coding in ("gzip", "x-gzip") else CODERS[coding](page)
     if coding == "br":
         return body
     after = rng.choice([b"", b"garbage!", CODERS[coding](b"<p>a second member</p>"), bytes(rng.randrange(256) for _ in range(9))])

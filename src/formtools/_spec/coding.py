@@ -113,19 +113,108 @@ def decoder(coding: str) -> Decoder:
         return _Brotli()
     if coding == "zstd":
         return _Zstd()
-    return _Inflate(deflate=coding == "deflate")
+    if coding == "deflate":
+        return _Inflate()
+    return _Gzip()
+
+
+class _Gzip(Decoder):
+    """``gzip`` (``x-gzip``, RFC 1952) as Chromium 156 reads it (``GzipSourceStream`` and
+    ``GZipHeader``): the first member's header, whose magic number and method are checked and
+    whose optional fields are skipped (reserved flags and the header's CRC are not looked at),
+    then its raw deflate data, and nothing more: the trailer's CRC-32 and length are not checked
+    and what follows the member is no part of the body. zlib's own gzip reading checks them: a
+    member with a wrong CRC, which Chromium loads (measured live), was corrupt."""
+
+    def __init__(self) -> None:
+        self._start = b""  # the body's first two bytes, as they come
+        self._fixed = bytearray()  # the header's first ten bytes, as they come
+        # the optional fields still to skip: "xlen" (FEXTRA's length, then an int), a count of
+        # bytes, or "zero" (a field ending in a NUL: FNAME, FCOMMENT)
+        self._fields: list[str | int] = []
+        self._length = bytearray()  # FEXTRA's two length bytes, as they come
+        self._in_body = False
+        self._obj = zlib.decompressobj(-zlib.MAX_WBITS)
+
+    @property
+    def held(self) -> bool:
+        return bool(self._obj.unconsumed_tail) and not self._obj.eof  # (the trailer follows the end)
+
+    @property
+    def ended(self) -> bool:
+        return self._obj.eof
+
+    @property
+    def decided(self) -> bool:
+        return self._start == b"\x1f\x8b"  # gzip's magic number
+
+    def feed(self, data: bytes, limit: int) -> bytes:
+        if not self._in_body:
+            data = self._after_header(data)
+        if not self._in_body or self._obj.eof:
+            return b""
+        try:
+            # zlib takes a C ssize_t: a limit beyond it (--max-bytes 2**63-1) is no limit here
+            out: bytes = self._obj.decompress(self._obj.unconsumed_tail + data, min(limit, sys.maxsize))
+        except zlib.error as error:
+            raise CodingError(str(error)) from None
+        return out
+
+    def _after_header(self, data: bytes) -> bytes:
+        """What follows the header in ``data``, once the header is read (``b""`` before)."""
+        while data and not self._in_body:
+            field = self._fields[0] if self._fields else None
+            if len(self._fixed) < 10:
+                data = self._fixed_part(data)
+            elif field == "zero":
+                end = data.find(b"\0")
+                data = b"" if end < 0 else data[end + 1 :]
+                if end >= 0:
+                    self._fields.pop(0)
+            elif field == "xlen":
+                taken = data[: 2 - len(self._length)]
+                self._length += taken
+                data = data[len(taken) :]
+                if len(self._length) == 2:
+                    self._fields[0] = int.from_bytes(self._length, "little")
+            elif isinstance(field, int):
+                data, self._fields[0] = data[field:], field - min(field, len(data))
+            if self._fields and self._fields[0] == 0:
+                self._fields.pop(0)
+            self._in_body = len(self._fixed) == 10 and not self._fields
+        return data
+
+    def _fixed_part(self, data: bytes) -> bytes:
+        taken = data[: 10 - len(self._fixed)]
+        self._start = (self._start + taken)[:2]
+        if not b"\x1f\x8b\x08".startswith(bytes(self._fixed + taken)[:3]):
+            raise CodingError("not a gzip member (its magic number and method are 1f 8b 08)")
+        self._fixed += taken
+        if len(self._fixed) == 10:
+            flags = self._fixed[3]
+            self._fields = [
+                *(["xlen"] if flags & 4 else []),
+                *(["zero"] if flags & 8 else []),
+                *(["zero"] if flags & 16 else []),
+                *([2] if flags & 2 else []),
+            ]
+        return data[len(taken) :]
+
+    def flush(self) -> bytes:
+        try:
+            return self._obj.flush()
+        except zlib.error as error:
+            raise CodingError(str(error)) from None
 
 
 class _Inflate(Decoder):
-    """``gzip`` (``x-gzip``) or ``deflate``: zlib's, with the raw deflate some servers send."""
+    """``deflate``: zlib's, with the raw deflate some servers send."""
 
-    def __init__(self, deflate: bool) -> None:
-        self._deflate = deflate
+    def __init__(self) -> None:
         self._head = b""  # a first byte, until a second comes
         self._started = False  # the first two bytes went in
         self._unsure = False  # raw deflate tried after the zlib header failed, no output yet
-        self._magic = False  # gzip: the body begins with gzip's magic number
-        self._obj = zlib.decompressobj(zlib.MAX_WBITS if deflate else zlib.MAX_WBITS | 16)
+        self._obj = zlib.decompressobj(zlib.MAX_WBITS)
 
     @property
     def held(self) -> bool:
@@ -137,13 +226,12 @@ class _Inflate(Decoder):
 
     @property
     def decided(self) -> bool:
-        # gzip's magic or a zlib header went in, or raw deflate has given output; gzip's magic is
-        # enough, even when what follows it in the same piece is corrupt
-        return self._magic or (self._started and not self._unsure)
+        # a zlib header went in, or raw deflate has given output
+        return self._started and not self._unsure
 
     def feed(self, data: bytes, limit: int) -> bytes:
-        """A first byte is held until a second comes, as zlib tells gzip's magic and a zlib
-        header (else raw deflate) by the first two, and raw deflate is not taken as decided
+        """A first byte is held until a second comes, as zlib tells a zlib header (else raw
+        deflate) by the first two, and raw deflate is not taken as decided
         before it gives output. With a first piece of one or two bytes (a chunk, a server's
         first write), raw deflate failed as corrupt, and so did a WARC body stored decoded."""
         try:
@@ -152,12 +240,9 @@ class _Inflate(Decoder):
                 if len(data) < 2:
                     self._head = data
                     return b""
-                self._magic = not self._deflate and data.startswith(b"\x1f\x8b")
                 try:
                     out = self._decoded(data, limit)
                 except zlib.error:
-                    if not self._deflate:
-                        raise
                     self._obj = zlib.decompressobj(-zlib.MAX_WBITS)  # raw deflate, as some servers send
                     self._unsure = True
                     out = self._decoded(data, limit)
