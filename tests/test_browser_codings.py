@@ -93,3 +93,71 @@ def test_a_page_is_decoded_only_when_chromium_decodes_its_listed_codings(chromiu
         url = chromium.site.put(f"/spelled/{number}", answer.body, "text/html", answer.headers)
         expected = chromiums_tools(chromium, answer.body, answer.headers)
         assert formtools_tools(url) == expected, answer.lines
+
+
+def test_br_and_zstd_are_offered_and_decoded_only_where_chromium_offers_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page in each coding at a loopback address, at ``localhost`` and at another name
+    (``shop.test``, mapped to 127.0.0.1 in Chromium by a resolver rule and in formtools by a
+    lying resolver): formtools sends the ``Accept-Encoding`` Chromium sends there (br and zstd
+    only to https and localhost origins) and finds the tools Chromium finds, none when the page
+    is in a coding that was not offered (Chromium's ``ContentEncodingsValid``). formtools
+    offered and decoded br and zstd everywhere."""
+    import socket
+
+    from support.hostile import LyingResolver
+
+    import concurrent.futures
+
+    monkeypatch.setattr(socket, "getaddrinfo", LyingResolver({"shop.test": [["127.0.0.1"]]}))
+    # a second browser of its own (a resolver rule), in a thread of its own: Playwright's sync
+    # API runs one browser per thread
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        measured = pool.submit(_offered_and_read).result()
+    assert [found for coding, host, *_, found, _ in measured if host == "shop.test"] == [["layered"], ["layered"], [], []]
+
+
+def _offered_and_read() -> list[tuple[str, str, str, list[str], str | None]]:
+    """What Chromium and formtools are offered and find at each host, each coding: they must agree."""
+    from urllib.parse import urlsplit
+
+    from formtools._conformance.browser import ChromiumOracle
+    from support.codinggen import CODERS
+
+    flags = ["--host-resolver-rules=MAP shop.test 127.0.0.1", "--disable-features=HttpsUpgrades"]
+    with ChromiumOracle(extra_args=flags) as chromium:
+        port = urlsplit(chromium.site.origin).port
+        measured = []
+        for coding in ("gzip", "x-gzip", "br", "zstd"):
+            for host in ("127.0.0.1", "localhost", "shop.test"):
+                path = f"/offered/{coding}/{host}"
+                chromium.site.put(path, CODERS[coding](PAGE), "text/html", [("Content-Encoding", coding)])
+                page = chromium.page.context.new_page()
+                try:
+                    page.goto(f"http://{host}:{port}{path}")
+                    found = page.evaluate("[...document.querySelectorAll('form[toolname]')].map(f => f.getAttribute('toolname'))")
+                except PlaywrightError as error:
+                    assert "ERR_CONTENT_DECODING_FAILED" in str(error), error
+                    found = []
+                finally:
+                    page.close()
+                measured.append((coding, host, path, found, chromium.site.requests[-1].header("Accept-Encoding")))
+        for coding, host, path, found, offered in measured:
+            assert formtools_tools(f"http://{host}:{port}{path}") == found, (coding, host)
+            assert chromium.site.requests[-1].header("Accept-Encoding") == offered, (coding, host)
+    return measured
+
+
+def test_a_body_with_more_frames_members_or_bytes_after_it_is_read_as_chromium_reads_it(chromium: ChromiumOracle) -> None:
+    """One seeded body per coding as servers also send it (tests/support/codinggen.as_sent:
+    zstd frames among skippable ones, a gzip member with any header fields and a wrong trailer
+    followed by more, a zlib stream followed by other bytes): formtools finds the tools Chromium
+    finds. formtools read a zstd page's first frame only and failed a gzip member whose CRC was
+    wrong."""
+    from support.codinggen import CODERS, as_sent
+
+    rng = random.Random(2026112926)
+    for coding in sorted(CODERS):
+        body = as_sent(coding, PAGE, rng)
+        headers = [("Content-Encoding", coding)]
+        url = chromium.site.put(f"/as-sent/{coding}", body, "text/html", headers)
+        assert formtools_tools(url) == chromiums_tools(chromium, body, headers), coding

@@ -34,7 +34,7 @@ from formtools._crawl.warc import Damage, Record, Undecodable, record_at, warc_r
 from formtools._net.fetch import fetch
 from formtools._spec.coding import MAX_CODINGS, CodingError, decoder
 from formtools.errors import FormtoolsError
-from support.codinggen import CODERS, coded
+from support.codinggen import CODERS, as_sent, coded
 
 MAX_BYTES = 1 << 20
 PAGE = b"<form toolname=t%d tooldescription=d><input name=q></form>"
@@ -65,11 +65,28 @@ def _chunked(body: bytes, rng: random.Random) -> bytes:
     return out + b"0\r\n\r\n"
 
 
-def _coded(page: bytes, rng: random.Random) -> tuple[bytes, list[tuple[str, str]], bytes]:
-    """``page`` in a seeded coding: the body, its headers, and the bytes the record is read as
-    (the page, or the body as it stands when a listed name is not one Chromium decodes:
-    tests/test_browser_codings.py)."""
-    kind = rng.choice(["plain", "gzip", "x-gzip", "deflate", "raw-deflate", "gzip,gzip", "br", "zstd", "unknown"])
+def _corrupt(coding: str, page: bytes) -> bytes:
+    """``page`` in ``coding``, then data its decoder fails on: after gzip's header, a deflate
+    block of the reserved type; after zstd's frame, bytes that start no frame; after an
+    uncompressed brotli meta-block holding the page, a metadata block with its reserved bit set
+    (RFC 7932 §9.2)."""
+    if coding == "gzip":
+        return gzip.compress(b"")[:10] + b"\xff" * 8
+    if coding == "zstd":
+        return CODERS["zstd"](page) + b"garbage!"
+    # a 64 KiB window (bit 0), not last (1), four nibbles of size (2-3), the size less one
+    # (4-19), uncompressed (20), padded to a byte; the page and 20 KB more, so that output
+    # comes from the decoder's first input (formtools._spec.coding._SLICE) and tells brotli
+    held = page + b" " * 20_000
+    head = ((len(held) - 1) << 4 | 1 << 20).to_bytes(3, "little")
+    return head + held + bytes([3 << 1 | 1 << 3])  # not last, metadata, reserved bit set
+
+
+def _coded(page: bytes, rng: random.Random) -> tuple[bytes, list[tuple[str, str]], bytes | str]:
+    """``page`` in a seeded coding: the body, its headers, and what the record is read as (the
+    page, or the body as it stands when a listed name is not one Chromium decodes:
+    tests/test_browser_codings.py), or the words of its error line for a corrupt body."""
+    kind = rng.choice(["plain", "gzip", "x-gzip", "deflate", "raw-deflate", "gzip,gzip", "br", "zstd", "unknown", "corrupt"])
     chunked = rng.random() < 0.5
     body, headers, read_as = page, [], page
     if kind in ("gzip", "x-gzip"):
@@ -87,6 +104,10 @@ def _coded(page: bytes, rng: random.Random) -> tuple[bytes, list[tuple[str, str]
         listed = rng.choice(["compress", "x-bzip2", "gzip, foo", "identity, gzip", "gzip\xa0"])
         body, headers = gzip.compress(page), [("Content-Encoding", listed)]
         read_as = body
+    elif kind == "corrupt":
+        coding = rng.choice(["gzip", "br", "zstd"])
+        body, headers = _corrupt(coding, page), [("Content-Encoding", coding)]
+        read_as = f"the body's {coding} coding is corrupt ("
     if chunked:
         body, headers = _chunked(body, rng), [*headers, ("Transfer-Encoding", "chunked")]
     return body, headers, read_as
@@ -131,7 +152,8 @@ def _assert_read_as(data: bytes, expected: list[Any], why: Callable[[Any], str])
 def test_every_coding_gives_its_page_or_its_error_and_the_archive_reads_on(compressed: bool) -> None:
     """200 seeded records in 9 codings, chunked or not: each is its page, or its body as it
     stands when a listed name is not one Chromium decodes (it was an error line naming the
-    coding, and ``br`` and ``zstd`` were not decoded), and every record after it is read."""
+    coding, and ``br`` and ``zstd`` were not decoded), or for a corrupt gzip, br or zstd body an
+    error line naming the coding; every record after it is read."""
     rng = random.Random(20261127)
     expected: list[bytes | str] = []
     records = []
@@ -376,3 +398,42 @@ def test_every_layer_gives_its_whole_body_however_fed_and_limited() -> None:
             while layer.held:
                 out += layer.feed(b"", rng.choice([1, 1000, 65536]))
         assert out + layer.flush() == page, (coding, len(page))
+
+
+def _read_whole(coding: str, pieces: list[bytes]) -> bytes | None:
+    """What a reader (the fetch, a WARC record) gets from a layer fed ``pieces`` until the
+    coded data ends: the body, or ``None`` for a corrupt one."""
+    layer, out = decoder(coding), bytearray()
+    try:
+        for piece in pieces:
+            if layer.ended:
+                break
+            out += layer.feed(piece, MAX_BYTES)
+        return bytes(out + layer.flush())
+    except CodingError:
+        return None
+
+
+def _split(data: bytes, rng: random.Random) -> list[bytes]:
+    cuts = sorted({rng.randint(0, len(data)) for _ in range(rng.choice([1, 2, 5, 40]))})
+    return [data[a:b] for a, b in zip([0, *cuts], [*cuts, len(data)])]
+
+
+def test_a_layer_gives_one_answer_however_its_data_is_split() -> None:
+    """Each coding's body as servers also send it (tests/support/codinggen.as_sent: zstd in
+    several frames among skippable ones, a gzip member or zlib stream followed by other bytes),
+    whole and split at seeded offsets, one byte at a time for some: the page, every time, as
+    Chromium 156 reads it; and zstd followed by bytes that start no frame is corrupt however
+    split. A zstd layer decoded the first frame only (a page in two frames lost its second)."""
+    rng = random.Random(2026112925)
+    for number in range(60):
+        coding = sorted(CODERS)[number % len(CODERS)]
+        page = PAGE % number + bytes(rng.randrange(256) for _ in range(rng.randint(0, 2000)))
+        data = as_sent(coding, page, rng)
+        splits = [[data], *(_split(data, rng) for _ in range(8))]
+        if number < 10:
+            splits.append([data[at : at + 1] for at in range(len(data))])
+        assert [_read_whole(coding, pieces) for pieces in splits] == [page] * len(splits), (coding, number)
+        if coding == "zstd":
+            corrupt = data + b"garbage!"
+            assert {_read_whole(coding, _split(corrupt, rng)) for _ in range(8)} == {None}, number

@@ -10,7 +10,8 @@ or sent as it stands: which of the two the reader should take is the browser's t
 module's.
 
 Some spellings are ones whose load Chromium 156 fails (ERR_CONTENT_DECODING_FAILED, whatever
-the body: formtools._spec.coding.refused_codings): a name with parameters or inner white space
+the body: its ContentEncodingsValid fails what HttpUtil::ParseContentEncoding refuses;
+formtools._spec.coding.refused_codings): a name with parameters or inner white space
 (``gzip;q=1``, ``gzip foo``), a ``"``, ``=`` or ``*``, a space between commas (``gzip, ,gzip``),
 and a later line that is empty or begins with a comma. A first line that is empty or a line
 ending in commas is no such spelling.
@@ -108,3 +109,51 @@ def coded(rng: random.Random, page: bytes = PAGE) -> Coded:
             if name is not None:
                 body = CODERS[name](body)
     return Coded(tuple(lines), body, tuple(names))
+
+
+def _skippable(rng: random.Random) -> bytes:
+    """A zstd skippable frame (RFC 8878 §3.1.2: magic 0x184D2A50..5F, a length, that many bytes)."""
+    data = bytes(rng.randrange(256) for _ in range(rng.randint(0, 40)))
+    return (0x184D2A50 + rng.randrange(16)).to_bytes(4, "little") + len(data).to_bytes(4, "little") + data
+
+
+def _gzip_member(page: bytes, rng: random.Random) -> bytes:
+    """``page`` as one gzip member (RFC 1952) with seeded header fields (FEXTRA, FNAME,
+    FCOMMENT, FHCRC with any value, reserved flags) and a trailer whose CRC-32 and length may
+    be wrong: Chromium checks none of them."""
+    flags = rng.randrange(256)
+    head = b"\x1f\x8b\x08" + bytes([flags]) + bytes(rng.randrange(256) for _ in range(6))
+    if flags & 4:
+        extra = bytes(rng.randrange(256) for _ in range(rng.randint(0, 30)))
+        head += len(extra).to_bytes(2, "little") + extra
+    for bit in (8, 16):
+        if flags & bit:
+            head += bytes(rng.randrange(1, 256) for _ in range(rng.randint(0, 30))) + b"\0"
+    if flags & 2:
+        head += bytes(rng.randrange(256) for _ in range(2))
+    raw = zlib.compressobj(1, zlib.DEFLATED, -zlib.MAX_WBITS)
+    crc = zlib.crc32(page) if rng.random() < 0.5 else rng.randrange(1 << 32)
+    return head + raw.compress(page) + raw.flush() + crc.to_bytes(4, "little") + (len(page) & 0xFFFFFFFF).to_bytes(4, "little")
+
+
+def as_sent(coding: str, page: bytes, rng: random.Random) -> bytes:
+    """``page`` in ``coding`` as a server may also send it, which Chromium 156 reads as
+    ``page`` (measured live, tests/test_browser_codings.py): zstd as several frames with
+    skippable frames among them (it decodes every frame and skips the others), gzip with any
+    header fields and trailer (_gzip_member) followed by a second member or other bytes (it
+    ignores what follows the first member's trailer), and
+    zlib-wrapped deflate followed by other bytes (ignored after the Adler-32 check). Brotli is
+    sent alone: what Chromium does with bytes after its stream, formtools cannot (the brotli
+    module fails them with the stream's last output, see formtools._spec.coding)."""
+    if coding == "zstd":
+        cuts = sorted(rng.randint(0, len(page)) for _ in range(rng.randint(0, 3)))
+        parts = [page[a:b] for a, b in zip([0, *cuts], [*cuts, len(page)])]
+        frames = [_skippable(rng) if rng.random() < 0.3 else b"" for _ in parts]
+        return b"".join(skip + zstd.compress(part) for skip, part in zip(frames, parts)) + (
+            _skippable(rng) if rng.random() < 0.5 else b""
+        )
+    body = _gzip_member(page, rng) if coding in ("gzip", "x-gzip") else CODERS[coding](page)
+    if coding == "br":
+        return body
+    after = rng.choice([b"", b"garbage!", CODERS[coding](b"<p>a second member</p>"), bytes(rng.randrange(256) for _ in range(9))])
+    return body + after

@@ -53,7 +53,8 @@ def codings_to_undo(lines: Iterable[str]) -> tuple[str, ...]:
     through, whatever the others are. formtools trimmed every Unicode white space
     (``gzip\\xa0`` was gzip), dropped the names it did not know and decoded the rest
     (``gzip, identity`` and ``gzip, foo`` were gzip), where Chromium decodes neither. The
-    lists whose load Chromium fails are told by :func:`refused_codings`."""
+    lists whose load Chromium fails (``HttpNetworkTransaction::ContentEncodingsValid`` failing a
+    header ``HttpUtil::ParseContentEncoding`` refuses) are told by :func:`refused_codings`."""
     names = []
     for line in lines:
         for listed in line.split(","):
@@ -134,18 +135,108 @@ def decoder(coding: str) -> Decoder:
         return _Brotli()
     if coding == "zstd":
         return _Zstd()
-    return _Inflate(deflate=coding == "deflate")
+    if coding == "deflate":
+        return _Inflate()
+    return _Gzip()
+
+
+class _Gzip(Decoder):
+    """``gzip`` (``x-gzip``, RFC 1952) as Chromium 156 reads it (``GzipSourceStream`` and
+    ``GZipHeader``): the first member's header, whose magic number and method are checked and
+    whose optional fields are skipped (reserved flags and the header's CRC are not looked at),
+    then its raw deflate data, and nothing more: the trailer's CRC-32 and length are not checked
+    and what follows the member is no part of the body. zlib's own gzip reading checks them: a
+    member with a wrong CRC, which Chromium loads (measured live), was corrupt."""
+
+    def __init__(self) -> None:
+        self._start = b""  # the body's first two bytes, as they come
+        self._fixed = bytearray()  # the header's first ten bytes, as they come
+        # the optional fields still to skip: "xlen" (FEXTRA's length, then an int), a count of
+        # bytes, or "zero" (a field ending in a NUL: FNAME, FCOMMENT)
+        self._fields: list[str | int] = []
+        self._length = bytearray()  # FEXTRA's two length bytes, as they come
+        self._in_body = False
+        self._obj = zlib.decompressobj(-zlib.MAX_WBITS)
+
+    @property
+    def held(self) -> bool:
+        return bool(self._obj.unconsumed_tail) and not self._obj.eof  # (the trailer follows the end)
+
+    @property
+    def ended(self) -> bool:
+        return self._obj.eof
+
+    @property
+    def decided(self) -> bool:
+        return self._start == b"\x1f\x8b"  # gzip's magic number
+
+    def feed(self, data: bytes, limit: int) -> bytes:
+        if not self._in_body:
+            data = self._after_header(data)
+        if not self._in_body or self._obj.eof:
+            return b""
+        try:
+            # zlib takes a C ssize_t: a limit beyond it (--max-bytes 2**63-1) is no limit here
+            out: bytes = self._obj.decompress(self._obj.unconsumed_tail + data, min(limit, sys.maxsize))
+        except zlib.error as error:
+            raise CodingError(str(error)) from None
+        return out
+
+    def _after_header(self, data: bytes) -> bytes:
+        """What follows the header in ``data``, once the header is read (``b""`` before)."""
+        while data and not self._in_body:
+            field = self._fields[0] if self._fields else None
+            if len(self._fixed) < 10:
+                data = self._fixed_part(data)
+            elif field == "zero":
+                end = data.find(b"\0")
+                data = b"" if end < 0 else data[end + 1 :]
+                if end >= 0:
+                    self._fields.pop(0)
+            elif field == "xlen":
+                taken = data[: 2 - len(self._length)]
+                self._length += taken
+                data = data[len(taken) :]
+                if len(self._length) == 2:
+                    self._fields[0] = int.from_bytes(self._length, "little")
+            elif isinstance(field, int):
+                data, self._fields[0] = data[field:], field - min(field, len(data))
+            if self._fields and self._fields[0] == 0:
+                self._fields.pop(0)
+            self._in_body = len(self._fixed) == 10 and not self._fields
+        return data
+
+    def _fixed_part(self, data: bytes) -> bytes:
+        taken = data[: 10 - len(self._fixed)]
+        self._start = (self._start + taken)[:2]
+        if not b"\x1f\x8b\x08".startswith(bytes(self._fixed + taken)[:3]):
+            raise CodingError("not a gzip member (its magic number and method are 1f 8b 08)")
+        self._fixed += taken
+        if len(self._fixed) == 10:
+            flags = self._fixed[3]
+            self._fields = [
+                *(["xlen"] if flags & 4 else []),
+                *(["zero"] if flags & 8 else []),
+                *(["zero"] if flags & 16 else []),
+                *([2] if flags & 2 else []),
+            ]
+        return data[len(taken) :]
+
+    def flush(self) -> bytes:
+        try:
+            return self._obj.flush()
+        except zlib.error as error:
+            raise CodingError(str(error)) from None
 
 
 class _Inflate(Decoder):
-    """``gzip`` (``x-gzip``) or ``deflate``: zlib's, with the raw deflate some servers send."""
+    """``deflate``: zlib's, with the raw deflate some servers send."""
 
-    def __init__(self, deflate: bool) -> None:
-        self._deflate = deflate
+    def __init__(self) -> None:
         self._head = b""  # a first byte, until a second comes
         self._started = False  # the first two bytes went in
         self._unsure = False  # raw deflate tried after the zlib header failed, no output yet
-        self._obj = zlib.decompressobj(zlib.MAX_WBITS if deflate else zlib.MAX_WBITS | 16)
+        self._obj = zlib.decompressobj(zlib.MAX_WBITS)
 
     @property
     def held(self) -> bool:
@@ -157,12 +248,12 @@ class _Inflate(Decoder):
 
     @property
     def decided(self) -> bool:
-        # gzip's magic or a zlib header went in, or raw deflate has given output
+        # a zlib header went in, or raw deflate has given output
         return self._started and not self._unsure
 
     def feed(self, data: bytes, limit: int) -> bytes:
-        """A first byte is held until a second comes, as zlib tells gzip's magic and a zlib
-        header (else raw deflate) by the first two, and raw deflate is not taken as decided
+        """A first byte is held until a second comes, as zlib tells a zlib header (else raw
+        deflate) by the first two, and raw deflate is not taken as decided
         before it gives output. With a first piece of one or two bytes (a chunk, a server's
         first write), raw deflate failed as corrupt, and so did a WARC body stored decoded."""
         try:
@@ -174,8 +265,6 @@ class _Inflate(Decoder):
                 try:
                     out = self._decoded(data, limit)
                 except zlib.error:
-                    if not self._deflate:
-                        raise
                     self._obj = zlib.decompressobj(-zlib.MAX_WBITS)  # raw deflate, as some servers send
                     self._unsure = True
                     out = self._decoded(data, limit)
@@ -200,6 +289,14 @@ class _Inflate(Decoder):
             raise CodingError(str(error)) from None
 
 
+#: The most input the brotli and zstd decoders are given at once. A zstd frame's decoder gives
+#: back what follows its frame as a copy (``unused_data``), so a body of many small frames cost
+#: the square of its size when each was given all the rest; brotli's module drops a call's
+#: output when the call fails, so a corrupt body that gave output in its first slice is known
+#: to be brotli (:attr:`Decoder.decided`) whatever the size of the pieces it came in.
+_SLICE = 1 << 14
+
+
 class _Brotli(Decoder):
     """``br`` (RFC 7932). Brotli has no magic number: the data is taken as brotli once it gives
     output. The decoder keeps input it has not decoded yet, says nothing of output still to come
@@ -212,7 +309,8 @@ class _Brotli(Decoder):
 
         self._error: type[Exception] = brotli.error
         self._obj: Any = brotli.Decompressor()
-        self._waiting = b""  # input given while the decoder took none (its output limit reached)
+        self._waiting = b""  # input not yet given to the decoder, from offset _at
+        self._at = 0
         self._extra = b""  # output decoded past the last call's limit
         self._gave = False
 
@@ -229,29 +327,41 @@ class _Brotli(Decoder):
         return self._gave
 
     def feed(self, data: bytes, limit: int) -> bytes:
-        self._waiting += data
-        out, self._extra = self._extra, b""
+        if data:
+            self._waiting, self._at = self._waiting[self._at :] + data, 0
+        out = bytearray(self._extra)
+        self._extra = b""
         try:
             while len(out) <= limit:
                 given = b""
                 if self._obj.can_accept_more_data():
-                    given, self._waiting = self._waiting, b""
+                    given = self._waiting[self._at : self._at + _SLICE]
+                    self._at += len(given)
                 room = min(limit + 1 - len(out), sys.maxsize)
                 piece: bytes = self._obj.process(given, output_buffer_limit=room)
                 if not (piece or given):
                     break
+                self._gave = self._gave or bool(piece)
                 out += piece
         except self._error as error:
             raise CodingError(str(error)) from None
-        out, self._extra = out[:limit], out[limit:]
-        self._gave = self._gave or bool(out)
-        return out
+        self._extra = bytes(out[limit:])
+        return bytes(out[:limit])
 
 
 class _Zstd(Decoder):
-    """``zstd`` (RFC 8878), one frame, with a window of at most 8 MiB: what RFC 9659 asks of
-    the content coding, and Chromium 156's bound (measured: a page in a frame with an 8 MiB
-    window loads, one with 16 MiB never finishes loading), so the most one layer holds here."""
+    """``zstd`` (RFC 8878): every frame the body holds, one after another, each with a window of
+    at most 8 MiB: what RFC 9659 asks of the content coding, and Chromium 156's bound (measured:
+    a page in a frame with an 8 MiB window loads, one with 16 MiB never finishes loading), so the
+    most one layer holds here. Chromium (``ZstdSourceStream::FilterData``) calls
+    ``ZSTD_decompressStream`` on whatever input is left after a frame, so a second frame is
+    decoded too, a skippable frame (magic ``0x184D2A50``..``5F``) gives nothing, and bytes that
+    start no frame fail the load; the data never ends before the body does. Python's decompressor
+    stops at its frame's end (the rest is its ``unused_data``), so a fresh one takes the rest: a
+    page in two frames gave its first only. Input goes in :data:`_SLICE` bytes at a time. As
+    for brotli, a call decodes one byte past its limit to know whether output is :attr:`held`,
+    and keeps the excess for the next call. The body is zstd once it begins with a frame's magic
+    number (a corrupt frame in the same piece as its start was taken for a body stored decoded)."""
 
     def __init__(self) -> None:
         if sys.version_info >= (3, 14):
@@ -259,28 +369,55 @@ class _Zstd(Decoder):
         else:
             from backports import zstd
 
+        self._module: Any = zstd
         self._error: type[Exception] = zstd.ZstdError
-        self._obj: Any = zstd.ZstdDecompressor(options={zstd.DecompressionParameter.window_log_max: 23})
-        self._fed = 0  # bytes that went in without an error: four hold the frame's magic number
+        self._obj: Any = self._frame()
+        self._input = b""  # input not yet given to a frame's decoder, from offset _at
+        self._at = 0
+        self._extra = b""  # output decoded past the last call's limit
+        self._start = b""  # the body's first four bytes, once they came: a frame's magic number
+
+    def _frame(self) -> Any:
+        zstd = self._module
+        return zstd.ZstdDecompressor(options={zstd.DecompressionParameter.window_log_max: 23})
 
     @property
     def held(self) -> bool:
-        return not (self._obj.eof or self._obj.needs_input)
+        return bool(self._extra)
 
     @property
     def ended(self) -> bool:
-        return bool(self._obj.eof)
+        return False  # another frame may follow, as in Chromium
 
     @property
     def decided(self) -> bool:
-        return self._fed >= 4
+        """Whether the body begins with a frame's magic number (RFC 8878 §3.1.1, or a skippable
+        frame's, §3.1.2), however much of what followed went in with it."""
+        magic = int.from_bytes(self._start, "little")
+        return len(self._start) == 4 and (magic == 0xFD2FB528 or magic >> 4 == 0x184D2A5)
 
     def feed(self, data: bytes, limit: int) -> bytes:
-        if self._obj.eof:
-            return b""
+        out = bytearray(self._extra)
+        self._extra = b""
+        if len(self._start) < 4:
+            self._start += data[: 4 - len(self._start)]
+        if data:
+            self._input, self._at = self._input[self._at :] + data, 0
         try:
-            out: bytes = self._obj.decompress(data, min(limit, sys.maxsize))
+            while len(out) <= limit:
+                given = self._input[self._at : self._at + _SLICE]
+                self._at += len(given)
+                out += self._obj.decompress(given, min(limit + 1 - len(out), sys.maxsize))
+                if self._obj.eof:
+                    self._at -= len(self._obj.unused_data)
+                    self._obj = self._frame()
+                elif not self._obj.needs_input:
+                    continue  # output at the limit (the loop ends), input still inside the decoder
+                if self._at >= len(self._input):
+                    break
         except self._error as error:
             raise CodingError(str(error)) from None
-        self._fed += len(data)
-        return out
+        if self._at >= len(self._input):
+            self._input, self._at = b"", 0
+        self._extra = bytes(out[limit:])
+        return bytes(out[:limit])
