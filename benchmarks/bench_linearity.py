@@ -9,7 +9,8 @@ lint warns about, on an SVG or MathML element, xlink: names on an SVG a, merged 
 <html> by a second start tag), options in a select, forms on a page, page size (ordinary markup
 around one form), JSON-LD nesting on a landing page; and the shapes found quadratic in session 6
 (``</form>`` strings the form pointer never sees, sibling textareas, frames and datalists deep
-in a page, forms after many closed sections, deep template contents).
+in a page, forms after many closed sections, deep template contents); and, apart from pages, an
+answer's head of one header line continued by n obs-fold lines (session 22: 7.8x at 4n).
 
     python benchmarks/bench_linearity.py [--scale 1.0]
 """
@@ -23,6 +24,7 @@ from collections.abc import Callable
 
 import formtools
 from formtools._execute.send import json_ld_of
+from formtools._net.head import HeadReader
 
 FORM = '<form toolname=t tooldescription=d toolautosubmit action=/x>{}<button>Go</button></form>'
 
@@ -108,6 +110,12 @@ def json_ld(n: int) -> None:
     json_ld_of(document)
 
 
+def folded_head(n: int) -> None:
+    reader = HeadReader()
+    reader.request_sent()
+    reader.feed(b"HTTP/1.1 200 OK\r\nX: a" + b"\n b" * n + b"\r\n\r\n")
+
+
 def best(run: Callable[[], None]) -> float:
     times = []
     for _ in range(3):
@@ -131,6 +139,9 @@ def main() -> None:
     n = max(1, int(200_000 * scale))
     t1, t2 = best(lambda: json_ld(n)), best(lambda: json_ld(2 * n))
     print(f"{'JSON-LD depth':<18} {n:>10,} {t1:>9.3f} {t2:>9.3f} {t2 / t1:>6.2f}")
+    n = max(1, int(16_000 * scale))
+    t1, t2 = best(lambda: folded_head(n)), best(lambda: folded_head(2 * n))
+    print(f"{'head obs-fold lines':<18} {n:>10,} {t1:>9.3f} {t2:>9.3f} {t2 / t1:>6.2f}")
 
 
 if __name__ == "__main__":

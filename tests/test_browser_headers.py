@@ -4,18 +4,25 @@ character, a space before the colon, a line without a colon or with an empty nam
 are read or dropped as Chromium reads or drops them, obs-fold continues a header line, and a
 NUL byte fails the load. What is seen is a ``Content-Encoding: gzip`` line spelled among such
 lines over a body coded or not: whether the page shows its tools tells how the line was read.
+A second generator writes whole answers from a raw server: status lines, ``Transfer-Encoding``
+and ``Content-Length`` lines Chromium frames the body by, and repeated ``Content-Type``,
+``Location`` and ``Content-Disposition`` lines.
 """
 
 from __future__ import annotations
 
 import gzip
+import json
 import random
+import socketserver
+import threading
+from collections.abc import Iterator
 
 import pytest
 
 import formtools
 from formtools._conformance.browser import ChromiumOracle
-from formtools.errors import FormtoolsError
+from formtools.errors import FetchError, FormtoolsError, NetworkError, SourceError
 
 pytestmark = pytest.mark.browser
 
@@ -115,3 +122,131 @@ def test_an_answers_head_is_read_as_chromium_reads_it(chromium: ChromiumOracle) 
             differences.append(f"{description}: Chromium {theirs[number]}, formtools page {page}, call {call}")
     assert not differences, "\n".join(differences)
     assert {"decoded", "raw", "failed"} <= set(theirs), theirs
+
+
+# --- the framing and the headers Chromium reads as one value ---------------------------------
+
+_TOOLS_JS = """() => [...document.querySelectorAll('iframe')].map(frame => {
+    const document = frame.contentDocument;
+    if (!document || document.URL.startsWith('chrome-error:')) return 'failed';
+    return JSON.stringify([...document.querySelectorAll('form[toolname]')].map(form => form.getAttribute('toolname')).sort());
+})"""
+
+
+def _form(name: str) -> bytes:
+    return b"<form toolname=%s tooldescription=d action=/x><input name=q></form>" % name.encode()
+
+
+STATUS_LINES = ["HTTP/1.1 200 OK", "HTTP/1.0 200 OK", "http/1.1 200 OK", "HTTP/2 200 OK", "HTTP/1.1 200", "Http/1.1  200  OK"]
+CHUNKED = ["chunked", "Chunked", "gzip, chunked", "identity", "gzip", "chunked\r\nTransfer-Encoding: chunked", "gzip\r\nTransfer-Encoding: chunked"]
+CONTENT_TYPES = ["text/html", "text/html; charset=utf-8", "text/plain", "text/plain, text/html", "Text/HTML (x)"]
+# values Chromium reads no type from: among others they change nothing, alone the body would be
+# sniffed (which formtools does not do: it takes an answer without a type for HTML)
+NO_TYPES = ["junk", "*/*", ""]
+
+
+def _length_lines(rng: random.Random, length: int) -> list[str]:
+    """``Content-Length`` lines: right, unreadable to Chromium (the body then runs to the end of
+    the connection), repeated alike or not."""
+    return rng.choice([
+        [f"Content-Length: {length}"], [f"Content-Length: +{length}"], ["Content-Length: -1"],
+        ["Content-Length: 99999999999999999999999"], [f"Content-Length: {length}, {length}"],
+        [f"Content-Length: {length}"] * 2, [f"Content-Length: {length}", f"Content-Length: {length + 1}"], [],
+    ])
+
+
+def raw_answer(rng: random.Random) -> bytes:
+    """One whole answer of seeded spelling: a page whose framing (status line version,
+    ``Transfer-Encoding`` and ``Content-Length`` lines) says whether its chunks are de-chunked
+    (a form spelled in a chunk extension shows only when they are not), under one to three
+    ``Content-Type`` values; or a redirect by repeated ``Location`` lines; or a page with
+    repeated ``Content-Disposition`` lines."""
+    kind = rng.choice(["framing", "framing", "framing", "location", "disposition"])
+    types = [f"Content-Type: {rng.choice(CONTENT_TYPES)}" for _ in range(rng.choice([1, 1, 2]))]
+    types.insert(rng.randint(0, len(types)), f"Content-Type: {rng.choice(CONTENT_TYPES + NO_TYPES)}")
+    if kind == "location":
+        target = rng.choice(["/t", "/u"])
+        lines = [f"Location: {rng.choice([target, target, '/u', ''])}" for _ in range(rng.choice([1, 2, 2]))]
+        return ("HTTP/1.1 302 Found\r\n" + "\r\n".join([*lines, "Content-Length: 0"]) + "\r\n\r\n").encode()
+    if kind == "disposition":
+        body = _form("a")
+        value = rng.choice(["inline", "inline; filename=a.html"])
+        lines = [f"Content-Disposition: {rng.choice([value, value, 'inline'])}" for _ in range(2)]
+        return ("HTTP/1.1 200 OK\r\n" + "\r\n".join([*types, *lines, *_length_lines(rng, len(body))]) + "\r\n\r\n").encode() + body
+    inner = _form("inner")
+    chunks = b"%x;x=%s\r\n%s\r\n0\r\n\r\n" % (len(inner), _form("ext"), inner)
+    framing = [f"Transfer-Encoding: {rng.choice(CHUNKED)}", *_length_lines(rng, len(chunks))]
+    rng.shuffle(framing)
+    head = "\r\n".join([rng.choice(STATUS_LINES), *types, *framing])
+    return head.encode() + b"\r\n\r\n" + chunks
+
+
+class _RawSite(socketserver.ThreadingTCPServer):
+    """A server on 127.0.0.1 writing each path's answer as it stands, then closing."""
+
+    daemon_threads = True
+
+    def __init__(self, answers: dict[str, bytes]) -> None:
+        self.answers = answers
+        super().__init__(("127.0.0.1", 0), _RawHandler)
+
+
+class _RawHandler(socketserver.StreamRequestHandler):
+    server: _RawSite
+
+    def handle(self) -> None:
+        request_line = self.rfile.readline()
+        while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+            pass
+        path = request_line.split(b" ")[1].decode() if request_line.count(b" ") >= 2 else ""
+        self.wfile.write(self.server.answers.get(path, b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"))
+
+
+@pytest.fixture
+def raw_site() -> Iterator[tuple[str, dict[str, bytes]]]:
+    answers: dict[str, bytes] = {}
+    with _RawSite(answers) as server:
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        yield f"http://127.0.0.1:{server.server_address[1]}", answers
+        server.shutdown()
+
+
+def _tools_formtools_shows(url: str) -> str:
+    """The tool names formtools finds at ``url`` (as the page script does: none for an answer
+    that is no HTML), or ``failed``."""
+    try:
+        names = sorted(tool.name for tool in formtools.extract_tools(formtools.load_page(url)))
+        return json.dumps(names, separators=(",", ":"))
+    except (FetchError, NetworkError):
+        return "failed"
+    except SourceError:
+        return "[]"
+
+
+def test_framing_and_repeated_headers_are_read_as_chromium_reads_them(
+    chromium: ChromiumOracle, raw_site: tuple[str, dict[str, bytes]]
+) -> None:
+    """24 seeded answers in iframes of one page, written whole by a raw server. Before
+    ``Head.for_h11`` handed h11 the framing Chromium reads, a 1.0 answer's chunks were
+    de-chunked, and h11 refused ``gzip, chunked``, two ``Transfer-Encoding`` lines, a
+    ``Content-Length`` of ``+5`` or ``-1``, and ``http/1.1``; before ``Head.as_read``,
+    ``text/plain`` then ``text/html`` was no page and two ``Location`` lines were followed joined."""
+    origin, answers = raw_site
+    rng = random.Random(2026112923)
+    paths = [f"/a{number}" for number in range(24)]
+    for path in paths:
+        answers[path] = raw_answer(rng)
+    for name in ("t", "u"):
+        answers[f"/{name}"] = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n%s" % (len(_form(name)), _form(name))
+    frames = "".join(f'<iframe src="{path}"></iframe>' for path in paths).encode()
+    answers["/frames"] = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n%s" % (len(frames), frames)
+    chromium.page.goto(origin + "/frames")
+    theirs = chromium.page.evaluate(_TOOLS_JS)
+    differences = [
+        f"{answers[path]!r}: Chromium {theirs[number]}, formtools {ours}"
+        for number, path in enumerate(paths)
+        if (ours := _tools_formtools_shows(origin + path)) != theirs[number]
+    ]
+    assert not differences, "\n".join(differences)
+    assert {"failed", '["inner"]', '["ext","inner"]', '["t"]', "[]"} <= set(theirs), theirs

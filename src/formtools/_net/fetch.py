@@ -1089,7 +1089,7 @@ def _headers_as_read(response: httpcore.Response) -> httpx.Headers:
     head: Head | None = response.extensions["network_stream"].heads.head
     if head is None:
         raise httpcore.RemoteProtocolError("the answer came without a head")
-    return httpx.Headers(list(head.headers))
+    return httpx.Headers(list(head.as_read()))
 
 
 def _response(hop: _Hop, status: int, headers: httpx.Headers, body: bytes, redirects: list[str]) -> Response:

@@ -13,9 +13,15 @@ name beginning with a space or tab, or a name that is no token (spaces and tabs 
 trimmed) is dropped; the value is what follows the colon, spaces and tabs trimmed. A NUL byte
 anywhere in the head fails the load.
 
-So this minimal pre-pass reads each head that way (:class:`HeadReader`) and hands h11 only what
-it frames the message by: the status line and the ``Content-Length``, ``Transfer-Encoding`` and
-``Connection`` lines. The fetch reads every header from :attr:`HeadReader.head`, the headers as
+So this minimal pre-pass reads each head that way (:class:`HeadReader`) and hands h11 only the
+framing Chromium reads the message by (``HttpStreamParser::ParseResponseHeaders``), spelled so
+that h11 takes it: the status line with its version clamped to 1.0 or 1.1, ``Transfer-Encoding:
+chunked`` when Chromium de-chunks (a value among the ``Transfer-Encoding`` lines is ``chunked``
+and the version is 1.1 or later: a 1.0 answer's chunks are its body), else Chromium's
+``Content-Length`` (the first value, unless signed, negative or too large: then the body runs to
+the end of the connection), and ``Connection: close``. Like Chromium it fails an answer with
+differing ``Content-Length`` values (unless chunked), ``Content-Disposition`` values or
+``Location`` lines. The fetch reads every header from :meth:`Head.as_read`, the headers as
 Chromium read them; h11 never sees the others, so they cannot refuse the answer.
 """
 
@@ -37,8 +43,21 @@ _END = re.compile(rb"\n\r?\n")
 _LINE_BREAKS = re.compile(rb"[\r\n]+")
 _TOKEN = re.compile(rb"[-!#$%&'*+.^_`|~0-9A-Za-z]+")
 _LWS = b" \t"
-# the headers h11 frames a message by: the only ones it is handed
-_FRAMING = frozenset({b"content-length", b"transfer-encoding", b"connection"})
+# a header value's pieces (net::HttpUtil::ValuesIterator): a quoted run, a comma (which
+# splits values when outside quotes), or anything else
+_VALUE_PIECE = re.compile(rb"""(?s)"(?:\\.|[^"\\])*"?|'(?:\\.|[^'\\])*'?|[^,"']+|,""")
+# the headers whose every line is one value (net::HttpUtil::IsNonCoalescingHeader)
+_NON_COALESCING = frozenset({
+    b"date", b"expires", b"last-modified", b"location", b"retry-after", b"set-cookie",
+    b"www-authenticate", b"proxy-authenticate", b"strict-transport-security",
+})
+# the headers Chromium fails an answer for when they differ (HttpStreamParser::ParseResponseHeaders)
+_SINGLE = (b"content-disposition", b"location")
+# Chromium's version of a status line (HttpResponseHeaders::ParseVersion): "http" in any case, a
+# slash, then a digit, and the digit after the first dot anywhere after that slash
+_VERSION = re.compile(rb"(?i:http)[^/]*/(?P<major>.)[^.]*\.(?P<minor>.)?")
+# its status code: the digits after the first run of spaces (ParseStatusLine; 200 without them)
+_CODE = re.compile(rb"[^ ]* +(?P<code>[0-9]+)")
 
 
 @dataclass(frozen=True)
@@ -55,11 +74,130 @@ class Head:
         parts = self.status_line.split(None, 2)
         return len(parts) > 1 and len(parts[1]) == 3 and parts[1].startswith(b"1") and parts[1] != b"101"
 
+    def values(self, name: bytes) -> list[bytes]:
+        """Every value of the header ``name`` (lowercase), as Chromium enumerates them
+        (``HttpResponseHeaders::AddHeader``): a line per value for a non-coalescing header, else
+        each line split at its commas outside quotes, spaces and tabs trimmed."""
+        lines = [value for key, value in self.headers if key.lower() == name]
+        if name in _NON_COALESCING:
+            return lines
+        return [part.strip(_LWS) for value in lines for part in _split(value)]
+
+    @property
+    def http11(self) -> bool:
+        """Whether Chromium reads the answer as HTTP/1.1 or later (``ParseStatusLine``, which
+        clamps a version it cannot read to 1.0)."""
+        version = _VERSION.match(self.status_line)
+        if version is None or not version["minor"] or not (version["major"] + version["minor"]).isdigit():
+            return False
+        return (int(version["major"]), int(version["minor"])) >= (1, 1)
+
+    @property
+    def chunked(self) -> bool:
+        """Whether Chromium de-chunks the body (``HttpResponseHeaders::IsChunkEncoded``)."""
+        return self.http11 and any(value.lower() == b"chunked" for value in self.values(b"transfer-encoding"))
+
+    @property
+    def content_length(self) -> int | None:
+        """The length Chromium reads the body by (``GetContentLength``): the first value, unless
+        it is signed, no number or beyond 64 bits (then ``None``: the body runs to the end)."""
+        lengths = self.values(b"content-length")
+        if self.chunked or not lengths or not lengths[0].isdigit() or int(lengths[0]) >= 2**63:
+            return None
+        return int(lengths[0])
+
+    def checked(self) -> Head:
+        """This head, unless Chromium fails the answer for it: for differing values of
+        ``Content-Length`` (when not chunked), ``Content-Disposition`` or ``Location``, which
+        smuggle a second answer (``HttpUtil::HeadersContainMultipleCopiesOfField``)."""
+        for name in (b"content-length",) * (not self.chunked) + _SINGLE:
+            if len(set(self.values(name))) > 1:
+                raise httpcore.RemoteProtocolError(f"the answer has differing {name.decode()} headers, which Chromium refuses")
+        return self
+
+    def as_read(self) -> tuple[tuple[bytes, bytes], ...]:
+        """The headers as Chromium reads them: each one Chromium reads as one value
+        (``Content-Type``, ``Content-Length``, ``Content-Disposition``, ``Location``) on one line
+        holding that value (none when Chromium reads none), the others as they came."""
+        kept = tuple((name, value) for name, value in self.headers if name.lower() not in _READ_AS_ONE)
+        content_type = chromium_content_type(self.values(b"content-type"))
+        location = next((value for value in self.values(b"location") if value), None)
+        length = self.content_length
+        ones = {
+            b"Content-Type": content_type or None,
+            b"Content-Length": None if length is None else str(length).encode(),
+            b"Content-Disposition": next(iter(self.values(b"content-disposition")), None),
+            b"Location": location,
+        }
+        return kept + tuple((name, value) for name, value in ones.items() if value is not None)
+
     def for_h11(self) -> bytes:
-        """The head h11 is handed: the status line and the framing lines, CR LF after each."""
-        lines = [self.status_line]
-        lines += [name + b": " + value for name, value in self.headers if name.lower() in _FRAMING]
+        """The head h11 is handed: the framing Chromium reads the message by, CR LF after each line."""
+        status = _CODE.match(self.status_line)
+        code = status["code"] if status else b"200"
+        lines = [(b"HTTP/1.1 " if self.http11 else b"HTTP/1.0 ") + code]
+        length = self.content_length
+        if self.chunked:
+            lines.append(b"Transfer-Encoding: chunked")
+        elif length is not None:
+            lines.append(b"Content-Length: %d" % length)
+        if any(value.lower() == b"close" for value in self.values(b"connection")):
+            lines.append(b"Connection: close")
         return b"\r\n".join(lines) + b"\r\n\r\n"
+
+
+def _split(value: bytes) -> list[bytes]:
+    """``value`` split at its commas outside quotes."""
+    parts: list[list[bytes]] = [[]]
+    for piece in _VALUE_PIECE.findall(value):
+        if piece == b",":
+            parts.append([])
+        else:
+            parts[-1].append(piece)
+    return [b"".join(part) for part in parts]
+
+
+_READ_AS_ONE = frozenset({b"content-type", b"content-length", b"content-disposition", b"location"})
+_TYPE_END = re.compile(rb"[ \t;(]")
+
+
+def chromium_content_type(values: list[bytes]) -> bytes:
+    """The ``Content-Type`` Chromium reads from every value of its lines
+    (``HttpResponseHeaders::GetMimeTypeAndCharset`` over ``HttpUtil::ParseContentType``): the
+    last value holding a slash and not ``*/*`` names the type; a value naming a charset sets it,
+    and a value of another type resets one set before, while one of the same type keeps it. It
+    is spelled as that type followed by the parameters of the value the charset came from (which
+    formtools._parse.charset reads as it reads one line); ``b""`` for none (then Chromium sniffs)."""
+    mime, charset_from, had_charset = b"", b"", False
+    for value in values:
+        start = len(value) - len(value.lstrip(_LWS))
+        end = _TYPE_END.search(value, start)
+        kind = value[start : end.start() if end else len(value)]
+        if not value or value == b"*/*" or b"/" not in value:
+            continue
+        same = bool(mime) and kind.lower() == mime
+        mime = kind.lower()
+        if _names_charset(value[start + len(kind) :]):
+            had_charset, charset_from = True, value
+        elif not same and had_charset:
+            charset_from = b""
+    if not mime or not charset_from:
+        return mime
+    return mime + b";" + charset_from.partition(b";")[2]
+
+
+# a parameter after a type as ParseContentType reads it: a quoted value runs to its closing quote
+_PARAMETER = re.compile(rb'(?s);[ \t]*(?P<name>[^;=]*)(?:=[ \t]*(?:(?P<quoted>"(?:\\.|[^"\\])*"?)[^;]*|(?P<bare>[^;]*)))?')
+
+
+def _names_charset(parameters: bytes) -> bool:
+    """Whether the first ``charset`` parameter with a value is among ``parameters`` (what
+    follows a type), the way ParseContentType reads them."""
+    for parameter in _PARAMETER.finditer(parameters):
+        if parameter["quoted"] is not None or (parameter["bare"] or b"").strip(_LWS):
+            if parameter["name"].lower() == b"charset":
+                return True
+    return False
 
 
 def _continuable(line: bytes) -> bool:
@@ -73,17 +211,17 @@ def parsed(head: bytes) -> Head:
     if b"\0" in head:
         raise httpcore.RemoteProtocolError("the answer's head holds a NUL byte, which Chromium refuses")
     status_line, *lines = _LINE_BREAKS.split(head.strip(b"\r\n"))
-    joined: list[bytes] = []
+    joined: list[list[bytes]] = []  # each line with its continuations, joined once (linear in the head)
     continuable = False
     for line in lines:
         if continuable and line[0] in _LWS:
-            joined[-1] += b" " + line.strip(_LWS)
+            joined[-1].append(line.strip(_LWS))
         else:
-            joined.append(line)
+            joined.append([line])
             continuable = _continuable(line)
     headers = []
-    for line in joined:
-        name, colon, value = line.partition(b":")
+    for pieces in joined:
+        name, colon, value = b" ".join(pieces).partition(b":")
         if not colon or not name or name[0] in _LWS:
             continue
         name = name.strip(_LWS)
@@ -128,7 +266,7 @@ class HeadReader:
                 return out
             if end.end() > MAX_HEAD_BYTES:
                 raise httpcore.RemoteProtocolError(f"the answer's head is longer than {MAX_HEAD_BYTES} bytes")
-            self.head = parsed(bytes(self._pending[: end.end()]))
+            self.head = parsed(bytes(self._pending[: end.end()])).checked()
             del self._pending[: end.end()]
             self._searched = 0
             out += self.head.for_h11()
