@@ -95,8 +95,9 @@ def test_user_mistakes_get_one_line_and_exit_2(args: tuple[str, ...], message: s
 def test_every_path_a_user_gives_is_read_as_a_stream_or_named_in_one_line(tmp_path: Path) -> None:
     """One rule for every path a command reads (the page, ``--urls``, ``--input @``, ``--file``):
     what opens is read as it comes, a pipe included (``--urls <(grep …)``, which said "no such
-    file or directory", as /dev/zero did); what does not is one line in the same words
-    (``--file`` said "cannot read the file: Is a directory", a page "no such file"). In this
+    file or directory", as /dev/zero did); what does not, or whose read fails, is one line in
+    the same words (``--file`` said "cannot read the file: Is a directory", a page "no such
+    file"; ``--urls /proc/self/mem`` ended in an ExceptionGroup traceback). In this
     process (the commands' own code, their errors as raised for the one line that prints them)."""
     page = tmp_path / "page.html"
     page.write_text(
@@ -115,6 +116,7 @@ def test_every_path_a_user_gives_is_read_as_a_stream_or_named_in_one_line(tmp_pa
         for path, said in (
             (tmp_path / f"missing{number}", "no such file or directory"),
             (directory, f"is a directory, not {what}"),
+            (Path("/proc/self/mem"), "cannot read: Input/output error"),  # opens; its first read fails (EIO)
         ):
             done = CliRunner().invoke(app, [arg.replace("PATH", str(path)) for arg in around])
             assert isinstance(done.exception, formtools.SourceError), (around, done.output)

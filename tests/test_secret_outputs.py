@@ -457,7 +457,9 @@ def test_a_url_is_shown_as_written_but_for_its_user_name_and_password() -> None:
 _ONE_FORM = "<form toolname=t tooldescription=d action=/x><input name=q><button>Go</button></form>"
 
 
-def test_no_password_shows_however_a_url_is_written(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_no_password_shows_however_a_url_is_written(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     """``shown`` hid the user information of a URL that does not parse only after a scheme of
     URL characters at its very start, so a URL in quotes or ``<>``, with a misspelled, spaced or
     full-width scheme, or none (``user:pw@host/``, which parses as the scheme ``user:`` with no
@@ -499,6 +501,16 @@ def test_no_password_shows_however_a_url_is_written(monkeypatch: pytest.MonkeyPa
         assert shown(text) == text and shown_in_text(f"at {text}: x") == f"at {text}: x", text
         if not urlgen.fetched(text) and number % 6 == 0:  # a page's name that is no URL: a file's, not found
             assert f"{escaped(text)}: no such file or directory" in _cli("extract", text), text
+
+    # a password with spaces or tabs, in a message that quotes the whole argument (a URL that
+    # does not parse, one not http(s), a path): shown_in_text's words ended at its first space
+    out = str(tmp_path / "out.jsonl")
+    for _ in range(12):
+        written = urlgen.with_credentials(pick, breaks="", joins=urlgen.SPACED_JOINS)
+        text = written.text
+        outputs = [_cli("extract", text), _cli("batch", "--urls", text, "--out", out), _cli("batch", text, "--out", out)]
+        leaks += [(text, output) for output in outputs if any(piece in output for piece in written.secrets)]
+    assert not leaks, leaks[:5]
 
 
 @pytest.mark.parametrize("target", ["javascript:alert(1)", "data:text/html,x", "http://[oops"])

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Annotated, Optional, TextIO, cast
 import typer
 
 from formtools._spec.limits import MAX_PAGE_BYTES
-from formtools.errors import BrowserError, FormtoolsError, SourceError, UnknownFormat, UsageProblem, one_line, shown_in_text
+from formtools.errors import BrowserError, FormtoolsError, SourceError, UnknownFormat, UsageProblem, one_line, shown_argument, shown_in_text
 from formtools.errors import shown as without_credentials
 
 if TYPE_CHECKING:
@@ -157,9 +157,9 @@ def _refuse_unfetchable(page: str) -> None:
     if scheme is None:
         return
     if scheme[1].lower() not in ("http", "https"):
-        raise UsageProblem(f"{page}: only http(s) URLs are fetched (name a file by its path)")
+        raise UsageProblem(f"{shown_argument(page)}: only http(s) URLs are fetched (name a file by its path)")
     if not can_parse(page):
-        raise UsageProblem(f"{page}: not a valid URL")
+        raise UsageProblem(f"{shown_argument(page)}: not a valid URL")
 
 
 def _extraction(
@@ -282,8 +282,8 @@ def _tool_input(text: str) -> object:
         except SourceError as error:  # standard input's messages name it already
             raise error if source == "-" else SourceError(f"--input: {error}") from None
         except UnicodeDecodeError:
-            raise UsageProblem(f"--input: {source} is not UTF-8 text") from None
-        source = "--input: " + ("standard input" if source == "-" else source)
+            raise UsageProblem(f"--input: {shown_argument(source)} is not UTF-8 text") from None
+        source = "--input: " + ("standard input" if source == "-" else shown_argument(source))
     if nests_deeper(text, MAX_INPUT_DEPTH):  # Python's parser fails near 1,000 levels
         raise UsageProblem(
             f"{source} nests deeper than {MAX_INPUT_DEPTH} levels of arrays and objects"
@@ -331,7 +331,7 @@ def _chosen_tool(result: "Extraction", page: str, tool: str) -> "Tool":
     chosen = result.tool(tool)
     if chosen is None:
         names = ", ".join(t.name for t in result.tools) or "none"
-        raise UsageProblem(f"{page} has no tool named {tool!r} (tools: {names})")
+        raise UsageProblem(f"{shown_argument(page)} has no tool named {tool!r} (tools: {names})")
     return chosen
 
 
@@ -657,7 +657,9 @@ def batch(
         typer.Argument(help="Directories (searched for *.html, *.htm), HTML files, WARC or WARC.gz files."),
     ] = None,
     urls: Annotated[
-        Optional[Path], typer.Option("--urls", help="A file (or pipe) of http(s) URLs to fetch, one a line, each at most 2 MiB.")
+        # the name as given, not a Path: Path("http://u:pw@h") is "http:/u:pw@h", which a
+        # message showed with its password (no "//" left to mark where the user information is)
+        Optional[str], typer.Option("--urls", help="A file (or pipe) of http(s) URLs to fetch, one a line, each at most 2 MiB.")
     ] = None,
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", min=0, help="Worker processes (0: one per core).")

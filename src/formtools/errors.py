@@ -224,8 +224,18 @@ def shown_in_text(text: str) -> str:
 
 
 def _shown_word(found: re.Match[str]) -> str:
-    word = found.group()
-    return shown(word) if _USER_INFO_MARK.search(word, 0, word.rindex("@")) else word
+    return shown_argument(found.group())
+
+
+def shown_argument(argument: str) -> str:
+    """A whole argument a user gave (a page's URL or path, a URL list's path) as a message may
+    quote it: :func:`shown` when what comes before its last ``@`` may be a user name and
+    password (a ``:`` or a slash), else as given (``me@host.html`` is a file's name). Whole: a
+    password may hold a space or a tab, and :func:`shown_in_text`, which finds words, showed
+    what followed its first space (``https://u:S3cr x@h:99999/: not a valid URL``)."""
+    if "@" not in argument or not _USER_INFO_MARK.search(argument, 0, argument.rindex("@")):
+        return argument
+    return shown(argument)
 
 
 #: What a terminal runs, or a reader cannot see: Unicode's controls (C0, DEL, C1: ESC starts a

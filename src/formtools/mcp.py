@@ -76,7 +76,7 @@ except ImportError as error:  # pragma: no cover - exercised by the CLI's messag
     ) from error
 
 from formtools._spec import jsjson as _jsjson
-from formtools.errors import UNSHOWABLE, UNSHOWABLE_IN_LINES, FormtoolsError, Refused, SourceError, UsageProblem, one_line
+from formtools.errors import UNSHOWABLE, UNSHOWABLE_IN_LINES, FormtoolsError, Refused, SourceError, UsageProblem, one_line, shown_argument
 from formtools._execute.call import asubmit, prepare_call
 from formtools.errors import NoSubmitButton
 from formtools.errors import InputError
@@ -155,16 +155,16 @@ def _sources(arguments: Sequence[str], base_url: str | None) -> list[tuple[str, 
         if path.is_dir():
             files = sorted(p for p in path.rglob("*") if p.suffix.lower() in _PAGE_SUFFIXES and p.is_file())
             if not files:
-                raise SourceError(f"{argument}: no .html pages in this directory")
+                raise SourceError(f"{shown_argument(argument)}: no .html pages in this directory")
             pairs = [(p, p.relative_to(path).as_posix()) for p in files]
         elif path.is_file():
             pairs = [(path, path.name)]
         elif path.exists():  # a pipe or a device: read once, it has no page for the next refresh
-            raise SourceError(f"{argument}: not a regular file: serve reads its pages again at every refresh")
+            raise SourceError(f"{shown_argument(argument)}: not a regular file: serve reads its pages again at every refresh")
         else:
-            raise SourceError(f"{argument}: no such file or directory")
+            raise SourceError(f"{shown_argument(argument)}: no such file or directory")
         if base_url is None:
-            raise UsageProblem(f"{argument}: saved pages need --base-url (the site they come from)")
+            raise UsageProblem(f"{shown_argument(argument)}: saved pages need --base-url (the site they come from)")
         root = base_url if base_url.endswith("/") else base_url + "/"
         found.extend((str(p), urljoin(root, relative)) for p, relative in pairs)
     return found

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 import string
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import ada_url
@@ -44,6 +45,9 @@ OPAQUE = ["mailto:ann@mail.example", "mailto:a.b@xn--bcher-kva.example?subject=x
           "javascript:alert('a:b@c')", "about:blank#a:b@c", "blob:https://h.example/a:b@c"]
 #: what joins a password's pieces
 JOINS = ["", "%", ":", "%40", "%3A", "%%", "::"]
+#: joins that space a password out: a message's words (``shown_in_text``) end at a space, so a
+#: message must show such a URL, quoted whole, by ``shown_argument``
+SPACED_JOINS = [" ", "\t", "% ", " :", "  "]
 
 
 @dataclass(frozen=True)
@@ -54,14 +58,15 @@ class Written:
     secrets: tuple[str, ...]
 
 
-def with_credentials(pick: random.Random, *, breaks: str = "\t\r\n") -> Written:
+def with_credentials(pick: random.Random, *, breaks: str = "\t\r\n", joins: Sequence[str] = JOINS) -> Written:
     """A would-be URL holding a user name and password; ``breaks``: what may be written inside
-    it (a URL list's line holds no line feed). A URL formtools would fetch (one the URL parser
+    it (a URL list's line holds no line feed); ``joins``: what joins its password's pieces
+    (:data:`SPACED_JOINS`: a password with spaces and tabs). A URL formtools would fetch (one the URL parser
     reads as http or https, or one written with ``http://``) gets a local host: no test waits
     for a name to resolve."""
     pieces = tuple(pick.choice(string.ascii_letters) + "".join(pick.choices(string.ascii_letters + string.digits, k=6))
                    for _ in range(pick.randint(1, 3)))
-    password = pick.choice(JOINS) + "".join(piece + pick.choice(JOINS) for piece in pieces)
+    password = pick.choice(joins) + "".join(piece + pick.choice(joins) for piece in pieces)
     opening, closing = pick.choice(WRAPPERS)
     scheme = pick.choice(SCHEMES)
     separator = pick.choice(SEPARATORS) if scheme else pick.choice(["", "//"])

@@ -47,7 +47,7 @@ from formtools._spec.jsjson import dumps, plain
 from formtools._spec.scheme import is_url
 from formtools._spec.limits import too_large
 from formtools._synth.profile import get_profile, profile_names
-from formtools.errors import SourceError, UsageProblem, WorkerLost, shown, shown_in_text
+from formtools.errors import SourceError, UsageProblem, WorkerLost, shown, shown_argument, shown_in_text
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -651,7 +651,7 @@ def _pages(
 
 
 @contextmanager
-def _opened_list(urls: Path | None) -> Iterator[BinaryIO | None]:
+def _opened_list(urls: str | Path | None) -> Iterator[BinaryIO | None]:
     """The URL list open, read as it comes (a file, a pipe: ``--urls <(grep …)``, a device),
     or one line naming why it cannot be, by the rule of every path a user gives
     (:func:`~formtools._parse.sources.opened`)."""
@@ -677,7 +677,7 @@ def _refuse_missing_inputs(inputs: Sequence[str]) -> None:
         try:
             os.stat(name)
         except (FileNotFoundError, NotADirectoryError):
-            raise SourceError(f"{name}: no such file or directory") from None
+            raise SourceError(f"{shown_argument(name)}: no such file or directory") from None
         except OSError:  # there, but not readable (permissions, a loop of links): the page's line says why
             pass
 
@@ -965,7 +965,7 @@ def run_batch(
     inputs: Sequence[str],
     out: Path | TextIO,
     *,
-    urls: Path | None = None,
+    urls: str | Path | None = None,
     options: BatchOptions = BatchOptions(),
     on_page: Callable[[Tally], None] = lambda tally: None,
 ) -> Tally:
@@ -978,7 +978,7 @@ def run_batch(
     for name in inputs:
         if is_url(name) or name == "-":
             raise UsageProblem(
-                f"{name}: batch reads files, directories and WARC files; put URLs in a file for --urls"
+                f"{shown_argument(name)}: batch reads files, directories and WARC files; put URLs in a file for --urls"
             )
     _refuse_missing_inputs(inputs)
     if isinstance(out, Path) and not out.parent.is_dir():

@@ -21,7 +21,8 @@ from formtools._crawl.pages import FetchOptions, Origin, Page, Resumed, Unreadab
 from formtools._spec.limits import too_large
 from formtools._spec.scheme import is_url
 from formtools._spec.url import parse
-from formtools.errors import before_user_info, shown
+from formtools._parse.sources import cannot_read
+from formtools.errors import SourceError, before_user_info, shown
 
 __all__ = ["MAX_URL_BYTES", "fetched"]
 
@@ -128,27 +129,33 @@ async def _fetch_all(
             async with hosts[host]:
                 handover.put(await _fetch(client, url, options.max_bytes, origin))
 
+        unreadable: SourceError | None = None
         async with asyncio.TaskGroup() as pages:  # cancelled, it cancels its pages' tasks and waits
-            for line in _listed_lines(listing):
-                if line is None:  # a piece of a line too long: the loop takes its turn (a
-                    await asyncio.sleep(0)  # line without end, /dev/zero, can be stopped)
-                    continue
-                url, problem = _listed_url(line)
-                origin = Origin(line=line.number)
-                if not url or url.startswith("#") or done.has("url", shown(url), origin):
-                    continue
-                if problem is None:
-                    # per host: the host the URL Standard parses, where the fetch connects
-                    # (urllib's netloc made user@host, host:080 and 0x7f.1 other hosts)
-                    parsed = parse(url)
-                    if parsed is None and is_url(url):
-                        problem = f"{url}: not a valid URL (the URL Standard's parser refuses it)"
-                    host = url if parsed is None else parsed.hostname  # no host: _fetch names why
-                await slots.acquire()
-                if problem is not None:
-                    handover.put(Unreadable("url", url, problem, origin=origin))
-                    continue
-                pages.create_task(one(url, host, origin))
+            try:
+                for line in _listed_lines(listing):
+                    if line is None:  # a piece of a line too long: the loop takes its turn (a
+                        await asyncio.sleep(0)  # line without end, /dev/zero, can be stopped)
+                        continue
+                    url, problem = _listed_url(line)
+                    origin = Origin(line=line.number)
+                    if not url or url.startswith("#") or done.has("url", shown(url), origin):
+                        continue
+                    if problem is None:
+                        # per host: the host the URL Standard parses, where the fetch connects
+                        # (urllib's netloc made user@host, host:080 and 0x7f.1 other hosts)
+                        parsed = parse(url)
+                        if parsed is None and is_url(url):
+                            problem = f"{url}: not a valid URL (the URL Standard's parser refuses it)"
+                        host = url if parsed is None else parsed.hostname  # no host: _fetch names why
+                    await slots.acquire()
+                    if problem is not None:
+                        handover.put(Unreadable("url", url, problem, origin=origin))
+                        continue
+                    pages.create_task(one(url, host, origin))
+            except SourceError as error:  # raised out of the group, it came in an ExceptionGroup: a traceback
+                unreadable = error
+        if unreadable is not None:
+            raise unreadable
 
 
 @dataclass(frozen=True)
@@ -163,6 +170,15 @@ class _ListedLine:
 
 
 def _listed_lines(listing: BinaryIO) -> Iterator[_ListedLine | None]:
+    """:func:`_lines_read` of ``listing``, a read that fails (``EIO``: ``/proc/self/mem``) one
+    line naming the list, as every reader of a path says it (:func:`~formtools._parse.sources.cannot_read`)."""
+    try:
+        yield from _lines_read(listing)
+    except OSError as error:
+        raise SourceError(f"--urls: {cannot_read(listing.name, error)}") from None
+
+
+def _lines_read(listing: BinaryIO) -> Iterator[_ListedLine | None]:
     """The lines of a URL list, read a piece (:data:`_PIECE`) at a time, so that what is held
     stays within :data:`MAX_URL_BYTES` and a piece whatever the list holds (a line without end,
     no line break at all, ``/dev/zero``). A line too long is read to its end without being

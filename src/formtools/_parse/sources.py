@@ -19,7 +19,7 @@ from formtools._parse.document import Document, Parser, is_tree
 from formtools._spec.limits import MAX_PAGE_BYTES, check_page_size, too_large
 from formtools._spec.mime import not_a_page, renders_as_html
 from formtools._spec.scheme import is_url
-from formtools.errors import NetworkError, SourceError, UsageProblem, shown
+from formtools.errors import NetworkError, SourceError, UsageProblem, shown, shown_argument
 
 __all__ = ["PageSource", "RawPage", "document_of", "load_page", "opened", "read_page", "read_path", "read_standard_input"]
 
@@ -70,7 +70,7 @@ def read_page(
     if is_url(text):
         return _fetch(text, timeout, max_bytes)
     body = read_path(text, "a page", max_bytes)
-    check_page_size(body, text, max_bytes)
+    check_page_size(body, shown_argument(text), max_bytes)
     return RawPage(body, base_url or Path(text).resolve().as_uri(), None, text)
 
 
@@ -81,7 +81,7 @@ def read_path(name: str, what: str, max_bytes: int) -> bytes:
         try:
             return _bounded_read(file, max_bytes)
         except OSError as error:
-            raise SourceError(f"{name}: cannot read: {error.strerror or error}") from None
+            raise cannot_read(name, error) from None
 
 
 def opened(name: str, what: str) -> BinaryIO:
@@ -95,13 +95,20 @@ def opened(name: str, what: str) -> BinaryIO:
     try:
         return open(name, "rb")
     except (FileNotFoundError, NotADirectoryError):
-        raise SourceError(f"{name}: no such file or directory") from None
+        raise SourceError(f"{shown_argument(name)}: no such file or directory") from None
     except IsADirectoryError:
-        raise SourceError(f"{name}: is a directory, not {what}") from None
+        raise SourceError(f"{shown_argument(name)}: is a directory, not {what}") from None
     except OSError as error:
-        raise SourceError(f"{name}: cannot read: {error.strerror or error}") from None
+        raise cannot_read(name, error) from None
     except ValueError as error:  # a NUL in the name, which no file name holds
-        raise SourceError(f"{name!r}: cannot read: {error}") from None
+        raise SourceError(f"{shown_argument(name)!r}: cannot read: {error}") from None
+
+
+def cannot_read(name: str, error: OSError) -> SourceError:
+    """The one line of a path ``name`` that opened but whose read failed (``EIO``: ``/proc/self/mem``),
+    whichever reader read it (a page, an upload, a URL list), its name as
+    :func:`~formtools.errors.shown_argument` shows it (a URL mistyped as a path may hold a password)."""
+    return SourceError(f"{shown_argument(name)}: cannot read: {error.strerror or error}")
 
 
 def _bounded_read(file: IO[bytes], max_bytes: int) -> bytes:
