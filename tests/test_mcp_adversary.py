@@ -1155,17 +1155,22 @@ def _host_checks(port: int) -> list[tuple[str, bool]]:
 
 def _origin_checks(port: int) -> list[tuple[str, int]]:
     """``Origin`` values sent to a loopback listener with an addressed ``Host``, and the status
-    each gets: a loopback name's http origin or an allowed name's (the SDK's rule there, its
-    names compared as ``Host`` names are) 200, any other origin 403."""
+    each gets: a loopback host's http origin (``localhost``, any of 127.0.0.0/8, ``::1``) or an
+    allowed name's (the SDK's rule there, its names compared as ``Host`` names are) 200, any
+    other origin 403."""
     answered = [f"http://localhost:{port}", "http://localhost", "http://127.0.0.1:80", f"http://[::1]:{port}",
-                "https://mcp.example.com", "http://MCP.example.com.:8443", ""]
+                f"http://127.0.0.2:{port}", "http://127.255.3.4", "https://mcp.example.com",
+                "http://MCP.example.com.:8443", ""]
     refused = ["http://rebind.attacker.example", "https://localhost", f"http://10.1.2.3:{port}", "null",
                "http://mcp.example.com.attacker.example", "http://localhost@rebind.attacker.example",
-               "file://", "http://localhost/x"]
+               "file://", "http://localhost/x", "http://128.0.0.1", "http://127.1", "https://127.0.0.2"]
     return [(origin, 200) for origin in answered] + [(origin, 403) for origin in refused]
 
 
-@pytest.mark.parametrize(("listening", "reached_at"), [("0.0.0.0", "127.0.0.1"), ("::", "[::1]"), ("127.0.0.1", "127.0.0.1")])
+@pytest.mark.parametrize(
+    ("listening", "reached_at"),
+    [("0.0.0.0", "127.0.0.1"), ("::", "[::1]"), ("127.0.0.1", "127.0.0.1"), ("127.0.0.2", "127.0.0.2")],
+)
 def test_a_page_that_rebinds_its_name_to_the_bridge_gets_no_answer(site: TestSite, listening: str, reached_at: str) -> None:
     """``serve --transport http``, on every address and on loopback, with two ``--allowed-host``
     names: a request naming another host than an IP address, ``localhost`` or an allowed name
@@ -1176,8 +1181,9 @@ def test_a_page_that_rebinds_its_name_to_the_bridge_gets_no_answer(site: TestSit
     such a page was answered (200) and could list and call the tools; read as a URL's
     authority, ``rebind.attacker.example@localhost`` was ``localhost``; a reverse proxy's
     ``Host`` could not be allowed at all; and on loopback ``localhost`` without a port and
-    ``MCP.example.com`` got 421 (adv21), ``localhost.`` on every listener. On loopback an
-    ``Origin`` is checked too, as the SDK did."""
+    ``MCP.example.com`` got 421 (adv21), ``localhost.`` on every listener. On loopback — any
+    loopback address: on 127.0.0.2 a cross-site ``Origin`` was answered (adv22) — an ``Origin``
+    is checked too, as the SDK did."""
     import httpx
 
     url = site.put("shop", b"<form toolname=s tooldescription=d toolautosubmit><input name=q><button>Go</button></form>")
@@ -1198,7 +1204,7 @@ def test_a_page_that_rebinds_its_name_to_the_bridge_gets_no_answer(site: TestSit
                     "Host": host, "Accept": "application/json, text/event-stream"})
                 if answer.status_code != (200 if allowed else 421):
                     wrong.append((host, answer.status_code))
-            for origin, status in _origin_checks(port) if listening == "127.0.0.1" else ():
+            for origin, status in _origin_checks(port) if listening.startswith("127.") else ():
                 answer = client.post(f"http://{reached_at}:{port}/mcp", json=initialize, headers={
                     "Host": "localhost", "Origin": origin, "Accept": "application/json, text/event-stream"})
                 if answer.status_code != status:

@@ -996,11 +996,18 @@ async def _transport(
     await uvicorn.Server(config).serve()
 
 
-#: the ``--host`` values that are loopback only: there a browser page's ``Origin`` is checked too
-#: (the MCP SDK's rule for them, which the bridge keeps)
-_LOOPBACK_LISTENERS = ("127.0.0.1", "localhost", "::1")
-#: the loopback names an ``Origin`` over http may carry on a loopback listener
-_LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "[::1]"})
+def _is_loopback(host: str) -> bool:
+    """Whether a host (a ``--host`` value, or a host as :func:`_host_of` writes it) is this
+    machine's loopback: ``localhost`` or any loopback address — all of 127.0.0.0/8 and ``::1``,
+    not three literal strings (on ``--host 127.0.0.2`` a cross-site ``Origin`` was answered, adv22).
+    On a loopback listener a browser page's ``Origin`` is checked (the MCP SDK's rule, which the
+    bridge keeps), and a loopback host's http origin is the operator's own."""
+    if _name_of(host) == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.removeprefix("[").removesuffix("]")).is_loopback
+    except ValueError:
+        return False
 
 
 #: RFC 9110 7.2 / RFC 3986 3.2.2: a ``Host`` is an IP literal in brackets, or a name, then an
@@ -1060,7 +1067,7 @@ class _AddressedHostsOnly:
         self._app = app
         self._allowed = allowed_hosts
         self._named = {"localhost", _name_of(listening_on.strip("[]")), *allowed_hosts}
-        self._origins_checked = listening_on in _LOOPBACK_LISTENERS
+        self._origins_checked = _is_loopback(listening_on)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http":
@@ -1090,7 +1097,7 @@ class _AddressedHostsOnly:
         if origin is None or host is None:
             return False
         scheme = origin["scheme"].lower()
-        return (scheme in ("http", "https") and host in self._allowed) or (scheme == "http" and host in _LOOPBACK_NAMES)
+        return (scheme in ("http", "https") and host in self._allowed) or (scheme == "http" and _is_loopback(host))
 
 
 def _host_of(value: str) -> str | None:
