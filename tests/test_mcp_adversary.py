@@ -715,6 +715,49 @@ def test_a_page_cannot_hide_text_from_the_operator_in_what_the_agent_reads(site:
     assert lookup.description.split() == words.split()
     assert lookup.input_schema["properties"]["id"]["description"].split() == words.split()
 
+#: words whose ZWNJ or ZWJ is their ordinary spelling: Persian ("surname", "I want"), Devanagari
+#: (a half form), emoji ZWJ sequences (with a variation selector, a skin-tone modifier)
+JOINED_WORDS = ("\u0646\u0627\u0645\u200c\u062e\u0627\u0646\u0648\u0627\u062f\u06af\u06cc", "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",
+                "\u0915\u094d\u200d\u0937", "\U0001f469\u200d\U0001f4bb", "\U0001f468\u200d\U0001f469\u200d\U0001f467",
+                "\U0001f3f3\ufe0f\u200d\U0001f308", "\U0001f469\U0001f3fd\u200d\U0001f680")
+JOINERS = ("\u200c", "\u200d")
+
+
+def test_persian_names_and_emoji_sequences_reach_the_agent_as_the_page_wrote_them(site: TestSite) -> None:
+    """A ZWNJ inside a Persian word and a ZWJ inside an emoji sequence are ordinary text: a
+    tool whose parameters are named so is served, under those names, and descriptions keep
+    them (adv22: every such tool was dropped, 👩‍💻 read 👩💻). A joiner that joins nothing —
+    at an end, next to a space — is hidden text and still goes, and a name ending in one is
+    still refused."""
+    rng = random.Random("joiners")
+    words = rng.sample(JOINED_WORDS, len(JOINED_WORDS))
+    description = " ".join(words)
+    spiked = "".join(
+        f"{rng.choice(JOINERS) if rng.random() < 0.5 else ''}{word}{rng.choice(JOINERS) if rng.random() < 0.5 else ''} "
+        for word in words
+    )
+    spiked = rng.choice(JOINERS) + spiked + rng.choice(JOINERS)
+    fields = "".join(f'<input name="{word}" toolparamdescription="{spiked}">' for word in words)
+    page = (
+        f'<meta charset=utf-8><form toolname=order tooldescription="{spiked}" toolautosubmit action=/submit>{fields}'
+        f'<button>Go</button></form><form toolname=lone tooldescription=d toolautosubmit action=/submit>'
+        f'<input name="{words[0]}{rng.choice(JOINERS)}"><button>Go</button></form>'
+    )
+    url = site.put("joined", page.encode())
+
+    async def main() -> dict[str, Any]:
+        async with stdio_session([url, "--allow-private"]) as session:
+            return {t.name: t for t in (await session.list_tools()).tools}
+
+    tools = run(main)
+    assert sorted(tools) == ["formtools_refresh", "order"]
+    order = tools["order"]
+    assert order.description.strip() == description
+    properties = order.input_schema["properties"]
+    assert sorted(properties) == sorted(words)
+    assert all(properties[word]["description"].strip() == description for word in words)
+
+
 def test_json_ld_with_nan_or_a_huge_integer_is_skipped_as_chromium_reads_them(site: TestSite) -> None:
     """``NaN``/``Infinity`` are no JSON (Chromium's reader skips the block); a 5,000-digit integer
     is beyond the doubles, and Chromium 156 skips its block too (measured live in
