@@ -318,6 +318,39 @@ def test_a_bidi_domain_name_is_read_with_its_a_labels_decoded_as_in_chromium(chr
     _assert_hosts_read_as_in_chromium(chromium, "/engines/bidi-a-labels.html", hosts)
 
 
+def _host_of_units(first: str, units: int, label: int, rng: random.Random) -> str:
+    """A host of ``units`` UTF-16 code units: ``first``, then ASCII labels of up to ``label``
+    characters (each at least one) to fill it."""
+    host = first
+    while (left := units - len(host.encode("utf-16-le")) // 2) > 0:
+        host += "." + "a" * max(1, min(left - 1, rng.randint(1, label)))
+    return host
+
+
+def test_long_idn_hosts_are_bounded_where_chromium_bounds_them(chromium: ChromiumOracle) -> None:
+    """A host that needs IDNA is bounded by Chromium's url canonicalizer (``kMaxHostBufferLength``,
+    1,265 UTF-16 units of the host percent-decoded) and each label that needs Punycode by ICU's
+    encoder (1,000 units, once mapped); formtools used idna's bound, 1,024 characters of the
+    whole host, so ``é`` + 1,000 ``a`` passed and ``é`` + 400 ``.ab`` (1,201) or 600 one-CJK
+    labels failed, each the reverse of Chromium (adv22). Seeded lengths within 3 of each bound,
+    in several shapes (``é``, an astral letter, a capital UTS #46 maps, ``%C3%A9``, CJK labels
+    of one character, a soft hyphen UTS #46 drops), as a URL's host and an e-mail address's
+    domain, one page."""
+    rng = random.Random("engines-long-idn")
+    firsts = ("\u00e9", "\U00010428", "\u00c9", "%C3%A9", "\u4e00", "\u00e9\u00ad\u00ad")
+    hosts = []
+    for _ in range(24):
+        first = rng.choice(firsts)
+        shown = "\u00e9" if first == "%C3%A9" else first  # its units once percent-decoded
+        total = _host_of_units(shown, 1265 + rng.randint(-3, 3), rng.choice((2, 60, 900)), rng)
+        hosts.append(first + total[len(shown):])
+        labels = ".".join(chr(0x4E00 + rng.randrange(0x5000)) for _ in range(rng.randint(630, 636)))
+        hosts.append(labels)
+        one_label = first + ("A" if first == "\u00c9" else "a") * (1000 + rng.randint(-3, 3) - len(shown.encode("utf-16-le")) // 2)
+        hosts.append(one_label + rng.choice(("", ".com")))
+    _assert_hosts_read_as_in_chromium(chromium, "/engines/long-idn.html", hosts)
+
+
 BUTTON_TYPES = (None, "submit", "SUBMIT", "button", "reset", "bogus", "")
 INVOKER_ATTRIBUTES = ("", " command=show-modal", " command", " command=--custom", " commandfor=d",
                       ' commandfor=""', " command=close commandfor=d", " popovertarget=d")

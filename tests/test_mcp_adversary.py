@@ -715,6 +715,49 @@ def test_a_page_cannot_hide_text_from_the_operator_in_what_the_agent_reads(site:
     assert lookup.description.split() == words.split()
     assert lookup.input_schema["properties"]["id"]["description"].split() == words.split()
 
+#: words whose ZWNJ or ZWJ is their ordinary spelling: Persian ("surname", "I want"), Devanagari
+#: (a half form), emoji ZWJ sequences (with a variation selector, a skin-tone modifier)
+JOINED_WORDS = ("\u0646\u0627\u0645\u200c\u062e\u0627\u0646\u0648\u0627\u062f\u06af\u06cc", "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",
+                "\u0915\u094d\u200d\u0937", "\U0001f469\u200d\U0001f4bb", "\U0001f468\u200d\U0001f469\u200d\U0001f467",
+                "\U0001f3f3\ufe0f\u200d\U0001f308", "\U0001f469\U0001f3fd\u200d\U0001f680")
+JOINERS = ("\u200c", "\u200d")
+
+
+def test_persian_names_and_emoji_sequences_reach_the_agent_as_the_page_wrote_them(site: TestSite) -> None:
+    """A ZWNJ inside a Persian word and a ZWJ inside an emoji sequence are ordinary text: a
+    tool whose parameters are named so is served, under those names, and descriptions keep
+    them (adv22: every such tool was dropped, 👩‍💻 read 👩💻). A joiner that joins nothing —
+    at an end, next to a space — is hidden text and still goes, and a name ending in one is
+    still refused."""
+    rng = random.Random("joiners")
+    words = rng.sample(JOINED_WORDS, len(JOINED_WORDS))
+    description = " ".join(words)
+    spiked = "".join(
+        f"{rng.choice(JOINERS) if rng.random() < 0.5 else ''}{word}{rng.choice(JOINERS) if rng.random() < 0.5 else ''} "
+        for word in words
+    )
+    spiked = rng.choice(JOINERS) + spiked + rng.choice(JOINERS)
+    fields = "".join(f'<input name="{word}" toolparamdescription="{spiked}">' for word in words)
+    page = (
+        f'<meta charset=utf-8><form toolname=order tooldescription="{spiked}" toolautosubmit action=/submit>{fields}'
+        f'<button>Go</button></form><form toolname=lone tooldescription=d toolautosubmit action=/submit>'
+        f'<input name="{words[0]}{rng.choice(JOINERS)}"><button>Go</button></form>'
+    )
+    url = site.put("joined", page.encode())
+
+    async def main() -> dict[str, Any]:
+        async with stdio_session([url, "--allow-private"]) as session:
+            return {t.name: t for t in (await session.list_tools()).tools}
+
+    tools = run(main)
+    assert sorted(tools) == ["formtools_refresh", "order"]
+    order = tools["order"]
+    assert order.description.strip() == description
+    properties = order.input_schema["properties"]
+    assert sorted(properties) == sorted(words)
+    assert all(properties[word]["description"].strip() == description for word in words)
+
+
 def test_json_ld_with_nan_or_a_huge_integer_is_skipped_as_chromium_reads_them(site: TestSite) -> None:
     """``NaN``/``Infinity`` are no JSON (Chromium's reader skips the block); a 5,000-digit integer
     is beyond the doubles, and Chromium 156 skips its block too (measured live in
@@ -1155,17 +1198,22 @@ def _host_checks(port: int) -> list[tuple[str, bool]]:
 
 def _origin_checks(port: int) -> list[tuple[str, int]]:
     """``Origin`` values sent to a loopback listener with an addressed ``Host``, and the status
-    each gets: a loopback name's http origin or an allowed name's (the SDK's rule there, its
-    names compared as ``Host`` names are) 200, any other origin 403."""
+    each gets: a loopback host's http origin (``localhost``, any of 127.0.0.0/8, ``::1``) or an
+    allowed name's (the SDK's rule there, its names compared as ``Host`` names are) 200, any
+    other origin 403."""
     answered = [f"http://localhost:{port}", "http://localhost", "http://127.0.0.1:80", f"http://[::1]:{port}",
-                "https://mcp.example.com", "http://MCP.example.com.:8443", ""]
+                f"http://127.0.0.2:{port}", "http://127.255.3.4", "https://mcp.example.com",
+                "http://MCP.example.com.:8443", ""]
     refused = ["http://rebind.attacker.example", "https://localhost", f"http://10.1.2.3:{port}", "null",
                "http://mcp.example.com.attacker.example", "http://localhost@rebind.attacker.example",
-               "file://", "http://localhost/x"]
+               "file://", "http://localhost/x", "http://128.0.0.1", "http://127.1", "https://127.0.0.2"]
     return [(origin, 200) for origin in answered] + [(origin, 403) for origin in refused]
 
 
-@pytest.mark.parametrize(("listening", "reached_at"), [("0.0.0.0", "127.0.0.1"), ("::", "[::1]"), ("127.0.0.1", "127.0.0.1")])
+@pytest.mark.parametrize(
+    ("listening", "reached_at"),
+    [("0.0.0.0", "127.0.0.1"), ("::", "[::1]"), ("127.0.0.1", "127.0.0.1"), ("127.0.0.2", "127.0.0.2")],
+)
 def test_a_page_that_rebinds_its_name_to_the_bridge_gets_no_answer(site: TestSite, listening: str, reached_at: str) -> None:
     """``serve --transport http``, on every address and on loopback, with two ``--allowed-host``
     names: a request naming another host than an IP address, ``localhost`` or an allowed name
@@ -1176,8 +1224,9 @@ def test_a_page_that_rebinds_its_name_to_the_bridge_gets_no_answer(site: TestSit
     such a page was answered (200) and could list and call the tools; read as a URL's
     authority, ``rebind.attacker.example@localhost`` was ``localhost``; a reverse proxy's
     ``Host`` could not be allowed at all; and on loopback ``localhost`` without a port and
-    ``MCP.example.com`` got 421 (adv21), ``localhost.`` on every listener. On loopback an
-    ``Origin`` is checked too, as the SDK did."""
+    ``MCP.example.com`` got 421 (adv21), ``localhost.`` on every listener. On loopback — any
+    loopback address: on 127.0.0.2 a cross-site ``Origin`` was answered (adv22) — an ``Origin``
+    is checked too, as the SDK did."""
     import httpx
 
     url = site.put("shop", b"<form toolname=s tooldescription=d toolautosubmit><input name=q><button>Go</button></form>")
@@ -1198,7 +1247,7 @@ def test_a_page_that_rebinds_its_name_to_the_bridge_gets_no_answer(site: TestSit
                     "Host": host, "Accept": "application/json, text/event-stream"})
                 if answer.status_code != (200 if allowed else 421):
                     wrong.append((host, answer.status_code))
-            for origin, status in _origin_checks(port) if listening == "127.0.0.1" else ():
+            for origin, status in _origin_checks(port) if listening.startswith("127.") else ():
                 answer = client.post(f"http://{reached_at}:{port}/mcp", json=initialize, headers={
                     "Host": "localhost", "Origin": origin, "Accept": "application/json, text/event-stream"})
                 if answer.status_code != status:

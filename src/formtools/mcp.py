@@ -59,6 +59,7 @@ from typing import Any, ClassVar, cast, get_args
 from urllib.parse import urljoin
 
 import anyio
+import regress
 
 try:
     import mcp_types as types
@@ -191,11 +192,12 @@ MAX_PARAMETER_NAME = 256
 def _unsafe_parameter(tool: Tool) -> str | None:
     """Why a tool cannot be served as it is, or None: a parameter name (a control's ``name``)
     that an agent would read as more than a name — control or bidirectional characters, a chat
-    role marker, a text longer than :data:`MAX_PARAMETER_NAME`. Unlike a title or description,
+    role marker, a text longer than :data:`MAX_PARAMETER_NAME` (a joiner that is ordinary
+    text, :func:`_ordinary_joiner`, is a name's own spelling). Unlike a title or description,
     a name cannot be rewritten: it is the key the agent sends back and the name the form
     submits, so such a tool is not served at all."""
     for name in tool.input_schema.get("properties", {}):
-        if UNSHOWABLE.search(name):
+        if any(not _ordinary_joiner(name, found.start()) for found in UNSHOWABLE.finditer(name)):
             return "a parameter name holds control or formatting characters"
         if _ROLE_MARKER.search(name):
             return "a parameter name holds a chat role marker"
@@ -310,7 +312,7 @@ UNTRUSTED_KEY = "formtools/untrusted"  # formtools' own marker: this content com
 NOTICE_KEY = "formtools/notice"  # formtools' own: what a "notify" call did, for the person
 
 # What a page may put in a tool's text, which an agent reads: no control or invisible characters
-# (a newline and a tab stay; the invisible tag characters spelled instructions the agent read and
+# (a newline and a tab stay, and a ZWNJ or ZWJ between letters or emoji; the invisible tag characters spelled instructions the agent read and
 # the operator never saw), a length cap, and the markers chat formats use for roles and
 # instructions written as data (angle brackets replaced by look-alikes), so a page cannot speak
 # as the system.
@@ -322,9 +324,34 @@ _ROLE_MARKER = re.compile(
 )
 
 
+#: ZERO WIDTH NON-JOINER and ZERO WIDTH JOINER: format characters, yet ordinary spelling where
+#: they join — a ZWNJ inside a Persian, Arabic or Indic word (نام‌خانوادگی, "surname"), a ZWJ
+#: inside an emoji sequence (👩‍💻 is 👩 ZWJ 💻)
+_JOINERS = frozenset("\u200c\u200d")
+#: what a joiner is ordinary text between: a letter, a mark (variation selectors are marks) or
+#: an emoji (Extended_Pictographic, or a skin-tone Emoji_Modifier)
+_JOINABLE = regress.Regex(r"^[\p{L}\p{M}\p{Extended_Pictographic}\p{Emoji_Modifier}]$", "u")
+
+
+def _ordinary_joiner(text: str, at: int) -> bool:
+    """Whether ``text[at]`` is a ZWNJ or ZWJ that is ordinary text: both its neighbours are
+    letters, marks or emoji (:data:`_JOINABLE`). Every other format character hides text, and so
+    does a joiner at an end, next to another hidden character or to a space: a page cannot hide
+    a word in joiners (they stay between visible characters, where they only join them), while
+    Persian names and emoji sequences reach the agent as the page wrote them (adv22: a field
+    named نام‌خانوادگی dropped its whole tool, 👩‍💻 became 👩💻)."""
+    return (
+        text[at] in _JOINERS
+        and 0 < at < len(text) - 1
+        and _JOINABLE.find(text[at - 1]) is not None
+        and _JOINABLE.find(text[at + 1]) is not None
+    )
+
+
 def page_text(text: str, limit: int = MAX_TEXT) -> str:
-    """A page's words as a tool's title or description: see the comment above."""
-    text = UNSHOWABLE_IN_LINES.sub("", text)
+    """A page's words as a tool's title or description: see the comment above (joiners that
+    are ordinary text stay: :func:`_ordinary_joiner`)."""
+    text = UNSHOWABLE_IN_LINES.sub(lambda found: found.group() if _ordinary_joiner(found.string, found.start()) else "", text)
     text = _ROLE_MARKER.sub(lambda m: m.group().replace("<", "\u2039").replace(">", "\u203a"), text)
     return text if len(text) <= limit else text[: limit - 1] + "\u2026"
 
@@ -996,11 +1023,18 @@ async def _transport(
     await uvicorn.Server(config).serve()
 
 
-#: the ``--host`` values that are loopback only: there a browser page's ``Origin`` is checked too
-#: (the MCP SDK's rule for them, which the bridge keeps)
-_LOOPBACK_LISTENERS = ("127.0.0.1", "localhost", "::1")
-#: the loopback names an ``Origin`` over http may carry on a loopback listener
-_LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "[::1]"})
+def _is_loopback(host: str) -> bool:
+    """Whether a host (a ``--host`` value, or a host as :func:`_host_of` writes it) is this
+    machine's loopback: ``localhost`` or any loopback address — all of 127.0.0.0/8 and ``::1``,
+    not three literal strings (on ``--host 127.0.0.2`` a cross-site ``Origin`` was answered, adv22).
+    On a loopback listener a browser page's ``Origin`` is checked (the MCP SDK's rule, which the
+    bridge keeps), and a loopback host's http origin is the operator's own."""
+    if _name_of(host) == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.removeprefix("[").removesuffix("]")).is_loopback
+    except ValueError:
+        return False
 
 
 #: RFC 9110 7.2 / RFC 3986 3.2.2: a ``Host`` is an IP literal in brackets, or a name, then an
@@ -1060,7 +1094,7 @@ class _AddressedHostsOnly:
         self._app = app
         self._allowed = allowed_hosts
         self._named = {"localhost", _name_of(listening_on.strip("[]")), *allowed_hosts}
-        self._origins_checked = listening_on in _LOOPBACK_LISTENERS
+        self._origins_checked = _is_loopback(listening_on)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http":
@@ -1090,7 +1124,7 @@ class _AddressedHostsOnly:
         if origin is None or host is None:
             return False
         scheme = origin["scheme"].lower()
-        return (scheme in ("http", "https") and host in self._allowed) or (scheme == "http" and host in _LOOPBACK_NAMES)
+        return (scheme in ("http", "https") and host in self._allowed) or (scheme == "http" and _is_loopback(host))
 
 
 def _host_of(value: str) -> str | None:
