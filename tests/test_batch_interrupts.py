@@ -372,13 +372,15 @@ def test_a_url_fetcher_stopped_as_it_connects_leaves_no_coroutine_unawaited(
         for trial in range(6):
             # the server closes each connection: every page is a new connection's
             listing.write_text("".join(f"{server}/{index}\n" for index in range(40)))
-            pages = fetched(listing, Resumed(), FetchOptions(concurrency=rng.randint(1, 8)))
+            stream = listing.open("rb")
+            pages = fetched(stream, Resumed(), FetchOptions(concurrency=rng.randint(1, 8)))
             for _ in range(rng.randint(1, 4)):
                 next(pages)
             armed.set()
             while armed.is_set():  # the fetcher's next attempt
                 time.sleep(0.001)
             pages.close()
+            stream.close()
             gc.collect()
             assert len(held_back) == trial + 1
     never_ran = [attempt for attempt in attempts if inspect.getcoroutinestate(attempt) == inspect.CORO_CREATED]
@@ -506,8 +508,8 @@ def test_a_url_fetcher_whose_thread_never_starts_leaves_no_coroutine_unawaited(
     listing.write_text(f"{server}/1\n")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        with pytest.raises(RuntimeError):
-            next(fetched(listing, Resumed(), FetchOptions()))
+        with pytest.raises(RuntimeError), listing.open("rb") as stream:
+            next(fetched(stream, Resumed(), FetchOptions()))
         gc.collect()
     assert [str(warning.message) for warning in caught if "never awaited" in str(warning.message)] == []
 
@@ -538,7 +540,8 @@ while reached:  # a Ctrl-C at each line asyncio runs in this thread as the fetch
         return tracer
 
     with holdable():  # as run_batch runs it
-        pages = fetched(listing, Resumed(), FetchOptions())
+        stream = listing.open("rb")
+        pages = fetched(stream, Resumed(), FetchOptions())
         sys.settrace(tracer)
         try:
             next(pages)
@@ -547,6 +550,7 @@ while reached:  # a Ctrl-C at each line asyncio runs in this thread as the fetch
         finally:
             sys.settrace(None)
         pages.close()
+        stream.close()
     del pages
     gc.collect()
 print(json.dumps([occurrence, broken]))
