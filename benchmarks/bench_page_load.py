@@ -15,7 +15,9 @@ Switches after ``--`` are added to the oracle's command line (``ChromiumOracle(e
 to compare a switch with the oracle as it is: run both, interleaved, and compare the totals.
 What it found (Chromium 156, 2 cores): a load cost 138 ms, 67 of them in the browser process
 (navigation, the browser window's toolbar and its UI compositor), 35 in the page's renderer;
-RenderDocument's new frame and page per same-site load was 37 of them (``LOAD_COST_FEATURES``).
+RenderDocument's new frame and page per same-site load was 37 of them (compare with the switch
+``--enable-features=RenderDocument:level/crashed-frame``; the oracle does not run with it, since
+it changed which answer a racy page gives: internals.md).
 """
 
 from __future__ import annotations

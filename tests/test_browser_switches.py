@@ -73,11 +73,10 @@ def _command_line(oracle: object) -> list[str]:
 def _assert_every_feature_as_meant(command_line: list[str], playwright: list[str], extra: Sequence[str]) -> None:
     """One switch of each kind, and every feature Playwright's, the oracle's own and the
     caller's switches name is as the last of them says."""
-    from formtools._conformance.browser import CHROMIUM_ARGS, LOAD_COST_FEATURES, QUIET_FEATURES
+    from formtools._conformance.browser import CHROMIUM_ARGS, QUIET_FEATURES
 
     meant: dict[str, bool] = {}
-    for source in (playwright, CHROMIUM_ARGS, [f"--enable-features={','.join(LOAD_COST_FEATURES)}"],
-                   [f"--disable-features={','.join(QUIET_FEATURES)}"], extra):
+    for source in (playwright, CHROMIUM_ARGS, [f"--disable-features={','.join(QUIET_FEATURES)}"], extra):
         for feature, enabled in ((f, on) for on, features in _features(source).items() for f in features):
             meant[feature] = enabled
     actual = _features(command_line)

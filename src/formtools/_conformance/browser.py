@@ -67,7 +67,6 @@ __all__ = [
     "BOUNDARY",
     "CHROMIUM",
     "CHROMIUM_ARGS",
-    "LOAD_COST_FEATURES",
     "QUIET_FEATURES",
     "BrowserUnavailable",
     "ChromiumOracle",
@@ -90,25 +89,13 @@ CHROMIUM_ARGS = (
     "--disable-sync",
     "--disable-quic",
 )
-#: Chromium features that make a page load cheaper and cannot change an answer, so the
-#: recordings' stamp (:attr:`ChromiumOracle.stamp`, ``CHROMIUM_ARGS``) leaves them out.
-#: ``RenderDocument`` at level ``crashed-frame``: Chromium 156 gives every cross-document
-#: navigation a new RenderFrameHost, and in the renderer a new frame and page (a WebView) swapped
-#: in for the old one, which it then unloads; at this level a same-site navigation commits in the
-#: frame it leaves, as Chromium did for years before RenderDocument, and only a crashed frame gets
-#: a new one. RenderDocument is an internal process-model change that is not meant to be visible to
-#: pages ("making RenderFrameHost a browser-side object that corresponds to the renderer-side
-#: document", Chromium's docs/render_document.md); the oracle's pages are one site (the local
-#: site's origin), so every load of a test took the swap. Measured: a load's CPU, all processes,
-#: 138 -> 101 ms (400 loads each, interleaved; renderer 35 -> 22 ms, browser 67 -> 52 ms).
-LOAD_COST_FEATURES = ("RenderDocument:level/crashed-frame",)
 #: Chromium features the oracle turns off because they send what a page holds to another host:
 #: ``AutofillServerCommunication`` (``autofill::features::debug``, "for hermetic testing") asks
 #: content-autofill.googleapis.com for field-type predictions of every form a page shows, two
 #: connections a load carrying the forms' signatures, which ``--disable-background-networking``
 #: does not stop. Off, Autofill asks no server and still parses forms with its own heuristics; it
 #: changes no form, control, WebMCP tool or navigation a page sees (Autofill fills only on a
-#: person's choice), so, like LOAD_COST_FEATURES, not in the recordings' stamp.
+#: person's choice), so it is not in the recordings' stamp.
 QUIET_FEATURES = ("AutofillServerCommunication",)
 
 Tool = dict[str, Any]
@@ -383,14 +370,13 @@ def _launch_args(playwright_features: Sequence[str], extra_args: Sequence[str]) 
     """The oracle's command line after Playwright's own switches: ``CHROMIUM_ARGS`` and
     ``extra_args``, with one ``--enable-features`` and one ``--disable-features`` naming every
     feature of Playwright's feature switches (``playwright_features``, taken out of its command
-    line), of the oracle's own (``CHROMIUM_ARGS``, :data:`LOAD_COST_FEATURES`,
+    line), of the oracle's own (``CHROMIUM_ARGS``,
     :data:`QUIET_FEATURES`) and of ``extra_args``'s, in that order: Chromium reads only the last
     switch of each kind, so a second ``--enable-features`` turned WebMCP off and a caller's
     ``--disable-features`` turned Playwright's list back on. A feature named again is left in
     the list of the last switch naming it alone: Chromium enables a feature both lists name,
     whichever comes last, so a caller could not turn off one the oracle turns on."""
-    given = [*playwright_features, *CHROMIUM_ARGS, "--enable-features=" + ",".join(LOAD_COST_FEATURES),
-             "--disable-features=" + ",".join(QUIET_FEATURES), *extra_args]
+    given = [*playwright_features, *CHROMIUM_ARGS, "--disable-features=" + ",".join(QUIET_FEATURES), *extra_args]
     features: dict[str, tuple[str, bool]] = {}  # a feature's name -> its entry, and whether enabled
     others = []
     for switch in given:
