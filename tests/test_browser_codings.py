@@ -147,17 +147,47 @@ def _offered_and_read() -> list[tuple[str, str, str, list[str] | None, str | Non
     return measured
 
 
+_FETCHED_JS = """async paths => Promise.all(paths.map(async path => {
+    try { return Array.from(new Uint8Array(await (await fetch(path)).arrayBuffer())); }
+    catch (error) { return null; }
+}))"""
+
+
+def formtools_body(url: str) -> list[int] | None:
+    """The body formtools' fetch decodes at ``url``, or ``None`` when the fetch fails."""
+    from formtools._net import FetchError, fetch
+
+    try:
+        return list(fetch("GET", url).body)
+    except FetchError:
+        return None
+
+
 def test_a_body_with_more_frames_members_or_bytes_after_it_is_read_as_chromium_reads_it(chromium: ChromiumOracle) -> None:
-    """One seeded body per coding as servers also send it (tests/support/codinggen.as_sent:
-    zstd frames among skippable ones, a gzip member with any header fields and a wrong trailer
-    followed by more, a zlib stream followed by other bytes): formtools finds the tools Chromium
-    finds. formtools read a zstd page's first frame only and failed a gzip member whose CRC was
-    wrong."""
+    """Seeded bodies, two or more per coding, as servers also send them
+    (tests/support/codinggen.as_sent: zstd frames among skippable ones, a gzip member with any
+    header fields and a wrong trailer followed by more, brotli and zlib streams followed by
+    other bytes, raw deflate followed or not by its Adler-32 or other bytes), each fetched by
+    the page with ``fetch()`` in one load: formtools decodes the bytes Chromium decodes, and
+    fails where Chromium fails. formtools read a zstd page's first frame only, failed a gzip
+    member whose CRC was wrong, failed a brotli body followed by other bytes (the brotli module
+    fails the call) and read raw deflate followed by four bytes or more that are not its
+    Adler-32 (Chromium reads raw deflate behind a made-up zlib header, so fails them; a page
+    navigated to then never finishes loading, and shows no tools)."""
     from support.codinggen import CODERS, as_sent
 
-    rng = random.Random(2026112926)
-    for coding in sorted(CODERS):
+    rng = random.Random(2026112929)
+    paths, bodies = [], []
+    for number, coding in enumerate([*sorted(CODERS) * 2, "br", "br", "deflate", "deflate", "deflate", "deflate"]):
         body = as_sent(coding, PAGE, rng)
-        headers = [("Content-Encoding", coding)]
-        url = chromium.site.put(f"/as-sent/{coding}", body, "text/html", headers)
-        assert formtools_tools(url) == chromiums_tools(chromium, body, headers), coding
+        paths.append(chromium.site.put(f"/as-sent/{number}/{coding}", body, "text/html", [("Content-Encoding", coding)]))
+        bodies.append((coding, body))
+    chromium.page.goto(chromium.site.put("/as-sent/page", b"<!doctype html><p>fetching</p>", "text/html"))
+    theirs = chromium.page.evaluate(_FETCHED_JS, paths)
+    differences = [
+        f"{coding} {body[-12:]!r}: Chromium {'failed' if chromiums is None else 'read'}, formtools {'failed' if ours is None else 'read other bytes'}"
+        for (coding, body), path, chromiums in zip(bodies, paths, theirs)
+        if (ours := formtools_body(path)) != chromiums
+    ]
+    assert not differences, "\n".join(differences)
+    assert None in theirs and list(PAGE) in theirs, theirs

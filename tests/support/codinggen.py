@@ -26,7 +26,7 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import brotli
+import brotlicffi
 
 if sys.version_info >= (3, 14):
     from compression import zstd
@@ -39,7 +39,7 @@ CODERS: dict[str, Callable[[bytes], bytes]] = {
     "gzip": lambda data: gzip.compress(data, 1),
     "x-gzip": lambda data: gzip.compress(data, 1),
     "deflate": zlib.compress,
-    "br": lambda data: brotli.compress(data, quality=1),
+    "br": lambda data: brotlicffi.compress(data, quality=1),
     "zstd": zstd.compress,
 }
 OTHER_NAMES = ("identity", "foo", "compress", "dcb", "x-compress", "bzip2")
@@ -136,15 +136,24 @@ def _gzip_member(page: bytes, rng: random.Random) -> bytes:
     return head + raw.compress(page) + raw.flush() + crc.to_bytes(4, "little") + (len(page) & 0xFFFFFFFF).to_bytes(4, "little")
 
 
+def _raw_deflate(page: bytes, rng: random.Random) -> bytes:
+    """``page`` as raw deflate (RFC 1951, what some servers send as ``deflate``) followed by
+    nothing, its Adler-32 (what a zlib stream ends in), part of it, or four bytes or more of
+    something else (Chromium 156 reads raw deflate behind a made-up zlib header, so checks them)."""
+    raw = zlib.compressobj(rng.choice([1, 6, 9]), zlib.DEFLATED, -zlib.MAX_WBITS)
+    body = raw.compress(page) + raw.flush()
+    adler = zlib.adler32(page).to_bytes(4, "big")
+    return body + rng.choice([b"", adler, adler[: rng.randint(1, 3)], adler + b"garbage!", b"garbage!", bytes(rng.randrange(256) for _ in range(rng.randint(4, 9)))])
+
+
 def as_sent(coding: str, page: bytes, rng: random.Random) -> bytes:
-    """``page`` in ``coding`` as a server may also send it, which Chromium 156 reads as
-    ``page`` (measured live, tests/test_browser_codings.py): zstd as several frames with
+    """``page`` in ``coding`` as a server may also send it; what Chromium 156 reads of it is
+    the browser's to say (tests/test_browser_codings.py, live): zstd as several frames with
     skippable frames among them (it decodes every frame and skips the others), gzip with any
     header fields and trailer (_gzip_member) followed by a second member or other bytes (it
-    ignores what follows the first member's trailer), and
-    zlib-wrapped deflate followed by other bytes (ignored after the Adler-32 check). Brotli is
-    sent alone: what Chromium does with bytes after its stream, formtools cannot (the brotli
-    module fails them with the stream's last output, see formtools._spec.coding)."""
+    ignores what follows the first member's trailer), brotli and zlib-wrapped deflate followed
+    by other bytes (ignored after the stream's end, or the Adler-32 check), and raw deflate with
+    or without what a zlib stream's Adler-32 would be (_raw_deflate)."""
     if coding == "zstd":
         cuts = sorted(rng.randint(0, len(page)) for _ in range(rng.randint(0, 3)))
         parts = [page[a:b] for a, b in zip([0, *cuts], [*cuts, len(page)])]
@@ -152,8 +161,8 @@ def as_sent(coding: str, page: bytes, rng: random.Random) -> bytes:
         return b"".join(skip + zstd.compress(part) for skip, part in zip(frames, parts)) + (
             _skippable(rng) if rng.random() < 0.5 else b""
         )
+    if coding == "deflate" and rng.random() < 0.5:
+        return _raw_deflate(page, rng)
     body = _gzip_member(page, rng) if coding in ("gzip", "x-gzip") else CODERS[coding](page)
-    if coding == "br":
-        return body
     after = rng.choice([b"", b"garbage!", CODERS[coding](b"<p>a second member</p>"), bytes(rng.randrange(256) for _ in range(9))])
     return body + after

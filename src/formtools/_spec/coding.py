@@ -19,7 +19,7 @@ __all__ = ["CODINGS", "MAX_CODINGS", "CodingError", "Decoder", "codings_to_undo"
 
 
 class CodingError(ValueError):
-    """What a body that is not in its coding raises (corrupt data, or bytes after a brotli stream)."""
+    """What a body that is not in its coding raises (corrupt data)."""
 
 
 #: The content codings Chromium 156 decodes, by the names it knows them
@@ -230,13 +230,25 @@ class _Gzip(Decoder):
 
 
 class _Inflate(Decoder):
-    """``deflate``: zlib's, with the raw deflate some servers send."""
+    """``deflate`` as Chromium 156 reads it (``GzipSourceStream``, net/filter): a zlib stream
+    (RFC 1950), sniffed until it gives output, ends or has taken
+    :data:`_ZLIB_HEADER_SNIFF_BYTES`; an error while sniffing has the data read again from its
+    start as raw deflate (RFC 1951) behind a made-up zlib header (``78 01``,
+    ``InsertZlibHeader``), and an error after that fails the body. So raw deflate is checked
+    against an Adler-32 as zlib data is: followed by four bytes or more that are not the
+    Adler-32 of its output it fails (Chromium fails the load), followed by fewer it is read
+    (Chromium reads a truncated body), and after the Adler-32 nothing more is read. formtools
+    read raw deflate with zlib's raw mode, which checks no Adler-32: a page Chromium fails
+    (measured live, tests/test_browser_codings.py) gave its tools. The result does not depend
+    on how the data is split: zlib holds a split header, and the replay starts from the first
+    byte whatever piece the error came in."""
 
     def __init__(self) -> None:
-        self._head = b""  # a first byte, until a second comes
-        self._started = False  # the first two bytes went in
-        self._unsure = False  # raw deflate tried after the zlib header failed, no output yet
         self._obj = zlib.decompressobj(zlib.MAX_WBITS)
+        self._sniffed = bytearray()  # the input taken while sniffing, to read again as raw deflate
+        self._sniffing = True
+        self._header = False  # a zlib header went in (two bytes without an error)
+        self._gave = False
 
     @property
     def held(self) -> bool:
@@ -248,67 +260,79 @@ class _Inflate(Decoder):
 
     @property
     def decided(self) -> bool:
-        # a zlib header went in, or raw deflate has given output
-        return self._started and not self._unsure
+        # a zlib header went in, or the data gave output or ended as deflate
+        return self._header or self._gave or self._obj.eof
 
     def feed(self, data: bytes, limit: int) -> bytes:
-        """A first byte is held until a second comes, as zlib tells a zlib header (else raw
-        deflate) by the first two, and raw deflate is not taken as decided
-        before it gives output. With a first piece of one or two bytes (a chunk, a server's
-        first write), raw deflate failed as corrupt, and so did a WARC body stored decoded."""
+        # zlib takes a C ssize_t: a limit beyond it (--max-bytes 2**63-1) is no limit here
+        limit = min(limit, sys.maxsize)
         try:
-            if not self._started:
-                data, self._head = self._head + data, b""
-                if len(data) < 2:
-                    self._head = data
-                    return b""
-                try:
-                    out = self._decoded(data, limit)
-                except zlib.error:
-                    self._obj = zlib.decompressobj(-zlib.MAX_WBITS)  # raw deflate, as some servers send
-                    self._unsure = True
-                    out = self._decoded(data, limit)
-                self._started = True
-                return out
-            return self._decoded(self._obj.unconsumed_tail + data, limit)
+            if not self._sniffing:
+                out = self._obj.decompress(self._obj.unconsumed_tail + data, limit)
+            else:
+                out = self._sniffed_piece(data, limit)
         except zlib.error as error:
             raise CodingError(str(error)) from None
+        self._gave = self._gave or bool(out)
+        return out
 
-    def _decoded(self, data: bytes, limit: int) -> bytes:
-        # zlib takes a C ssize_t: a limit beyond it (--max-bytes 2**63-1) is no limit here
-        out = self._obj.decompress(data, min(limit, sys.maxsize))
-        if out or self._obj.eof:
-            self._unsure = False
+    def _sniffed_piece(self, data: bytes, limit: int) -> bytes:
+        """``data`` decoded while the zlib header is not yet trusted (GzipSourceStream's
+        ``STATE_SNIFFING_DEFLATE_HEADER``)."""
+        self._sniffed += data
+        try:
+            out: bytes = self._obj.decompress(data, limit)
+            self._header = self._header or len(self._sniffed) >= 2
+        except zlib.error:
+            self._sniffing = False
+            self._obj = zlib.decompressobj(zlib.MAX_WBITS)
+            self._obj.decompress(b"\x78\x01")
+            replayed, self._sniffed = bytes(self._sniffed), bytearray()
+            return self._obj.decompress(replayed, limit)
+        if out or self._obj.eof or len(self._sniffed) >= _ZLIB_HEADER_SNIFF_BYTES:
+            self._sniffing, self._sniffed = False, bytearray()
         return out
 
     def flush(self) -> bytes:
-        head, self._head = self._head, b""
         try:
-            return (self._obj.decompress(head) if head else b"") + self._obj.flush()
+            return self._obj.flush()
         except zlib.error as error:
             raise CodingError(str(error)) from None
+
+
+#: How much of a deflate body is read as a zlib stream before its header is trusted
+#: (``kMaxZlibHeaderSniffBytes``): an error within it has the body read as raw deflate.
+_ZLIB_HEADER_SNIFF_BYTES = 1000
 
 
 #: The most input the brotli and zstd decoders are given at once. A zstd frame's decoder gives
 #: back what follows its frame as a copy (``unused_data``), so a body of many small frames cost
-#: the square of its size when each was given all the rest; brotli's module drops a call's
-#: output when the call fails, so a corrupt body that gave output in its first slice is known
-#: to be brotli (:attr:`Decoder.decided`) whatever the size of the pieces it came in.
+#: the square of its size when each was given all the rest; a corrupt brotli body that gave
+#: output in its first slice is known to be brotli (:attr:`Decoder.decided`) whatever the size
+#: of the pieces it came in; brotlicffi copies the input it holds at every call.
 _SLICE = 1 << 14
 
 
+#: The most output asked of the brotli decoder at once: brotlicffi allocates (and zeroes) a
+#: buffer of the whole output limit it is given at every call.
+_BROTLI_BLOCK = 1 << 16
+
+
 class _Brotli(Decoder):
-    """``br`` (RFC 7932). Brotli has no magic number: the data is taken as brotli once it gives
-    output. The decoder keeps input it has not decoded yet, says nothing of output still to come
-    from it, and passes its output limit by up to a block: so a call decodes one byte past its
-    limit to know whether output is :attr:`held`, and keeps what it decoded past the limit for
-    the next call."""
+    """``br`` (RFC 7932), through brotlicffi. Brotli has no magic number: the data is taken as
+    brotli once it gives output. Chromium (``BrotliSourceStream``) reads the stream to its end
+    and ignores what follows; the ``brotli`` module failed a call whose input went past the
+    end (and dropped that call's output), with no way to tell where the end was, so a page
+    with bytes after its stream failed where Chromium shows it. brotlicffi keeps the input it
+    did not take and says when the stream is finished: input stops going in then, in slices of
+    :data:`_SLICE` bytes, so nothing is decoded twice. A call decodes one byte past its limit to
+    know whether output is :attr:`held`, and keeps it for the next call."""
 
     def __init__(self) -> None:
-        import brotli
+        import brotlicffi
 
-        self._error: type[Exception] = brotli.error
-        self._obj: Any = brotli.Decompressor()
+        self._error: type[Exception] = brotlicffi.error
+        self._obj: Any = brotlicffi.Decompressor()
         self._waiting = b""  # input not yet given to the decoder, from offset _at
         self._at = 0
         self._extra = b""  # output decoded past the last call's limit
@@ -327,24 +351,28 @@ class _Brotli(Decoder):
         return self._gave
 
     def feed(self, data: bytes, limit: int) -> bytes:
-        if data:
+        finished = bool(self._obj.is_finished())
+        if data and not finished:
             self._waiting, self._at = self._waiting[self._at :] + data, 0
         out = bytearray(self._extra)
         self._extra = b""
         try:
-            while len(out) <= limit:
+            while len(out) <= limit and not finished:
                 given = b""
                 if self._obj.can_accept_more_data():
                     given = self._waiting[self._at : self._at + _SLICE]
                     self._at += len(given)
-                room = min(limit + 1 - len(out), sys.maxsize)
+                room = min(limit + 1 - len(out), _BROTLI_BLOCK)
                 piece: bytes = self._obj.process(given, output_buffer_limit=room)
+                finished = bool(self._obj.is_finished())
                 if not (piece or given):
                     break
                 self._gave = self._gave or bool(piece)
                 out += piece
         except self._error as error:
             raise CodingError(str(error)) from None
+        if finished:  # what follows the stream is no part of the body
+            self._waiting, self._at = b"", 0
         self._extra = bytes(out[limit:])
         return bytes(out[:limit])
 
