@@ -75,7 +75,7 @@ from formtools._net.guard import (
     quoted,
     resolved,
 )
-from formtools._net.head import Head
+from formtools._net.head import HeadReader
 from formtools._net.transport import (
     CLOCK,
     AsyncGuardedBackend,
@@ -1082,14 +1082,27 @@ def _first(
     return _Hop(method.upper(), check_url(url), _pairs(headers), content, referrer, initiator)
 
 
-def _headers_as_read(response: httpcore.Response) -> httpx.Headers:
-    """The answer's headers as Chromium reads them, from its connection's stream
+def _heads(response: httpcore.Response) -> HeadReader:
+    reader: HeadReader = response.extensions["network_stream"].heads
+    return reader
+
+
+def _head_as_read(response: httpcore.Response) -> tuple[int, httpx.Headers]:
+    """The answer's status and headers as Chromium reads them, from its connection's stream
     (:mod:`formtools._net.head`): h11 was handed its framing lines only, as it refuses the whole
-    answer for a header line Chromium reads or drops."""
-    head: Head | None = response.extensions["network_stream"].heads.head
+    answer for a header line Chromium reads or drops, and a code that is not three digits."""
+    head = _heads(response).head
     if head is None:
         raise httpcore.RemoteProtocolError("the answer came without a head")
-    return httpx.Headers(list(head.as_read()))
+    return head.status, httpx.Headers(list(head.as_read()))
+
+
+def _cut_short(response: httpcore.Response) -> bool:
+    """Whether h11's error is that the connection closed before the body's framing ended (a
+    body shorter than its ``Content-Length``, chunks without their last): Chromium shows what
+    came (``HttpStreamParser`` reports ERR_CONTENT_LENGTH_MISMATCH or
+    ERR_INCOMPLETE_CHUNKED_ENCODING after the body it delivered), where the fetch failed."""
+    return _heads(response).closed_in_body
 
 
 def _response(hop: _Hop, status: int, headers: httpx.Headers, body: bytes, redirects: list[str]) -> Response:
@@ -1158,16 +1171,20 @@ class Fetcher:
             while True:
                 response = self._pool.handle_request(_request(hop, jar, clock))
                 try:
-                    answer = _headers_as_read(response)
+                    status, answer = _head_as_read(response)
                     _remember(jar, hop, answer)
-                    following = _next(hop, response.status, answer, redirects, policy, first)
+                    following = _next(hop, status, answer, redirects, policy, first)
                     if following is None:
                         body = _Body(hop, answer, policy, clock)
-                        for chunk in response.iter_stream():
-                            body.add(chunk)
-                            if body.complete:
-                                break
-                        return _response(hop, response.status, answer, body.finish(), redirects)
+                        try:
+                            for chunk in response.iter_stream():
+                                body.add(chunk)
+                                if body.complete:
+                                    break
+                        except httpcore.RemoteProtocolError:
+                            if not _cut_short(response):
+                                raise
+                        return _response(hop, status, answer, body.finish(), redirects)
                 finally:
                     response.close()
                 redirects.append(hop.url.href)
@@ -1232,16 +1249,20 @@ class AsyncFetcher:
                 while True:
                     response = await self._pool.handle_async_request(_request(hop, jar, clock))
                     try:
-                        answer = _headers_as_read(response)
+                        status, answer = _head_as_read(response)
                         _remember(jar, hop, answer)
-                        following = _next(hop, response.status, answer, redirects, policy, first)
+                        following = _next(hop, status, answer, redirects, policy, first)
                         if following is None:
                             body = _Body(hop, answer, policy, clock)
-                            async for chunk in _chunks(response):
-                                body.add(chunk)
-                                if body.complete:
-                                    break
-                            return _response(hop, response.status, answer, body.finish(), redirects)
+                            try:
+                                async for chunk in _chunks(response):
+                                    body.add(chunk)
+                                    if body.complete:
+                                        break
+                            except httpcore.RemoteProtocolError:
+                                if not _cut_short(response):
+                                    raise
+                            return _response(hop, status, answer, body.finish(), redirects)
                     finally:
                         await response.aclose()
                     redirects.append(hop.url.href)

@@ -15,11 +15,13 @@ anywhere in the head fails the load.
 
 So this minimal pre-pass reads each head that way (:class:`HeadReader`) and hands h11 only the
 framing Chromium reads the message by (``HttpStreamParser::ParseResponseHeaders``), spelled so
-that h11 takes it: the status line with its version clamped to 1.0 or 1.1, ``Transfer-Encoding:
-chunked`` when Chromium de-chunks (a value among the ``Transfer-Encoding`` lines is ``chunked``
-and the version is 1.1 or later: a 1.0 answer's chunks are its body), else Chromium's
-``Content-Length`` (the first value, unless signed, negative or too large: then the body runs to
-the end of the connection), and ``Connection: close``. Like Chromium it fails an answer with
+that h11 takes it: the status line with its version clamped to 1.0 or 1.1 and a three-digit code
+that frames the body as Chromium's code does (the fetch reads the code itself from
+:attr:`Head.status`), Chromium's ``Content-Length`` (the first value, unless signed, negative or
+too large: then the body runs to the end of the connection), and ``Connection: close``. When
+Chromium de-chunks (a value among the ``Transfer-Encoding`` lines is ``chunked`` and the version
+is 1.1 or later: a 1.0 answer's chunks are its body), :class:`Dechunker` does, by Chromium's
+rules, and h11 reads the body to the end it is given. Like Chromium it fails an answer with
 differing ``Content-Length`` values (unless chunked), ``Content-Disposition`` values or
 ``Location`` lines. The fetch reads every header from :meth:`Head.as_read`, the headers as
 Chromium read them; h11 never sees the others, so they cannot refuse the answer.
@@ -58,6 +60,13 @@ _SINGLE = (b"content-disposition", b"location")
 _VERSION = re.compile(rb"(?i:http)[^/]*/(?P<major>.)[^.]*\.(?P<minor>.)?")
 # its status code: the digits after the first run of spaces (ParseStatusLine; 200 without them)
 _CODE = re.compile(rb"[^ ]* +(?P<code>[0-9]+)")
+_INT_MAX = 2**31 - 1
+# the codes whose answer has no body (HttpStreamParser::CalculateResponseBodySize)
+_NO_BODY = frozenset({204, 205, 304})
+# where a status line may begin (HttpUtil::LocateStartOfStatusLine): "http" in any case after
+# at most four other bytes; a head that has none in its first eight bytes is HTTP/0.9
+_STATUS_START = re.compile(rb"(?is).{0,4}?http")
+_STATUS_SLOP = 8
 
 
 @dataclass(frozen=True)
@@ -68,11 +77,18 @@ class Head:
     headers: tuple[tuple[bytes, bytes], ...]
 
     @property
+    def status(self) -> int:
+        """The status code as Chromium reads it (``ParseStatus``): the digits after the first
+        run of spaces, however many (a value past ``INT_MAX`` clamped to it), 200 without them.
+        h11 refused a code that is not three digits (``2000``, ``099``), which Chromium loads."""
+        status = _CODE.match(self.status_line)
+        return min(int(status["code"]), _INT_MAX) if status else 200
+
+    @property
     def informational(self) -> bool:
         """Whether it is a 1xx head other than 101, after which another head comes (h11 and
-        httpcore read past them)."""
-        parts = self.status_line.split(None, 2)
-        return len(parts) > 1 and len(parts[1]) == 3 and parts[1].startswith(b"1") and parts[1] != b"101"
+        httpcore read past them; Chromium's ``response_code() / 100 == 1``)."""
+        return self.status // 100 == 1 and self.status != 101
 
     def values(self, name: bytes) -> list[bytes]:
         """Every value of the header ``name`` (lowercase), as Chromium enumerates them
@@ -131,15 +147,22 @@ class Head:
         }
         return kept + tuple((name, value) for name, value in ones.items() if value is not None)
 
+    @property
+    def has_body(self) -> bool:
+        """Whether Chromium reads a body after this head (not after a 1xx, 204, 205 or 304)."""
+        return self.status // 100 != 1 and self.status not in _NO_BODY
+
     def for_h11(self) -> bytes:
-        """The head h11 is handed: the framing Chromium reads the message by, CR LF after each line."""
-        status = _CODE.match(self.status_line)
-        code = status["code"] if status else b"200"
-        lines = [(b"HTTP/1.1 " if self.http11 else b"HTTP/1.0 ") + code]
+        """The head h11 is handed: the framing Chromium reads the message by, CR LF after each
+        line (a chunked body is de-chunked by :class:`Dechunker`, h11 reading it to the end it
+        is given), with a three-digit code h11 takes that frames the body as Chromium does (the fetch
+        reads the code from :attr:`status`): 1xx as it stands, 204 for the codes whose body
+        Chromium reads as empty (204, 205, 304: ``HttpStreamParser::CalculateResponseBodySize``),
+        else 200."""
+        code = self.status if self.informational or self.status == 101 else 204 if self.status in _NO_BODY else 200
+        lines = [(b"HTTP/1.1 %d" if self.http11 else b"HTTP/1.0 %d") % code]
         length = self.content_length
-        if self.chunked:
-            lines.append(b"Transfer-Encoding: chunked")
-        elif length is not None:
+        if length is not None:
             lines.append(b"Content-Length: %d" % length)
         if any(value.lower() == b"close" for value in self.values(b"connection")):
             lines.append(b"Connection: close")
@@ -234,30 +257,54 @@ class HeadReader:
     """What a connection reads, with each answer's head replaced by :meth:`Head.for_h11`. A
     head is expected after every write (httpcore sends a request whole before it reads the
     answer, and reuses a connection only once the answer has been read), the rest passes as it
-    comes."""
+    comes. As in Chromium (``HttpStreamParser``), a status line may follow up to four other
+    bytes, which are dropped; an answer without one is HTTP/0.9, which fails; and a connection
+    closed inside a head has what came read as the whole head (h11 refused both)."""
 
     def __init__(self) -> None:
         self._pending = bytearray()  # a head's bytes read so far
         self._searched = 0  # how far the end was looked for: a head trickled in is searched once
         self._in_head = False
+        self._located = False  # the status line's start was found in _pending (which begins there)
+        self._chunks: Dechunker | None = None  # the chunked body being read
         self.head: Head | None = None  #: the last head read
+        #: whether the connection closed while a body was being read: what came is the body,
+        #: however short of its framing (Chromium shows it)
+        self.closed_in_body = False
+
+    @property
+    def body_ended(self) -> bool:
+        """Whether a chunked body's last chunk and trailer have been read: h11 is told the
+        body ended (the connection is not read again)."""
+        return self._chunks is not None and self._chunks.ended
 
     def request_sent(self) -> None:
         self._in_head = True
+        self._located = False
+        self._chunks = None
         self.head = None
+        self.closed_in_body = False
 
     def feed(self, data: bytes) -> bytes:
         """What to hand h11 for ``data`` (``b""`` while a head is incomplete; at the end of the
-        stream, given ``b""``, the incomplete head as it came, for h11 to refuse)."""
+        stream, given ``b""``, an incomplete head read as whole, or the bytes that came without
+        a status line, for h11 to refuse)."""
         if not self._in_head:
-            return data
+            self.closed_in_body = self.closed_in_body or not data
+            return data if self._chunks is None else self._chunks.feed(data)
         if not data:
             self._in_head = False
             pending, self._pending = bytes(self._pending), bytearray()
+            if self._located and pending:
+                self.head = parsed(pending).checked()
+                self._chunks = Dechunker() if self.head.chunked and self.head.has_body else None
+                return self.head.for_h11()
             return pending
         self._pending += data
         out = b""
         while self._in_head:
+            if not self._located and not self._locate():
+                return out
             end = _END.search(self._pending, max(self._searched - 2, 0))
             self._searched = len(self._pending)
             if end is None:
@@ -269,7 +316,83 @@ class HeadReader:
             self.head = parsed(bytes(self._pending[: end.end()])).checked()
             del self._pending[: end.end()]
             self._searched = 0
+            self._located = False
             out += self.head.for_h11()
             self._in_head = self.head.informational
+        self._chunks = Dechunker() if self.head is not None and self.head.chunked and self.head.has_body else None
         rest, self._pending = bytes(self._pending), bytearray()
-        return out + rest
+        return out + (rest if self._chunks is None else self._chunks.feed(rest))
+
+    def _locate(self) -> bool:
+        """Whether the status line's start is found (the bytes before it dropped); raises for
+        an answer that has none where Chromium looks (``LocateStartOfStatusLine``)."""
+        start = _STATUS_START.match(self._pending)
+        if start is not None:
+            del self._pending[: start.end() - 4]
+            self._located = True
+            return True
+        if len(self._pending) >= _STATUS_SLOP:
+            raise httpcore.RemoteProtocolError("the answer has no status line (HTTP/0.9), which Chromium refuses")
+        return False
+
+
+#: The longest chunk-size or trailer line Chromium reads (``HttpChunkedDecoder::kMaxLineBufLen``).
+MAX_CHUNK_LINE = 16 * 1024
+_HEX_DIGITS = re.compile(rb"[0-9a-fA-F]+")
+
+
+class Dechunker:
+    """A chunked body read as Chromium reads it (``HttpChunkedDecoder``), where h11 refused
+    chunk lines that end in a bare LF, and read a chunk size past 64 bits (19 ``f``) as a
+    length to wait for. A line ends at LF, one CR before it dropped; a chunk-size line is hex
+    digits only (no sign, no ``0x``), then spaces, any extension after a ``;`` ignored, its
+    value below 2**63; a chunk's data is followed by an empty line; after the last chunk
+    (size 0) trailer lines are skipped up to an empty line, and nothing after it is read. A
+    line past :data:`MAX_CHUNK_LINE` or any other line fails the answer
+    (ERR_INVALID_CHUNKED_ENCODING). Each byte is looked at once."""
+
+    def __init__(self) -> None:
+        self._line = bytearray()  # a line's bytes so far
+        self._left = 0  # the current chunk's data still to come
+        self._after_data = False  # an empty line must come next
+        self._last = False  # the last chunk went by: trailer lines follow
+        self.ended = False
+
+    def feed(self, data: bytes) -> bytes:
+        """The body's bytes in ``data``."""
+        out = bytearray()
+        at = 0
+        while at < len(data) and not self.ended:
+            if self._left:
+                taken = data[at : at + self._left]
+                out += taken
+                at += len(taken)
+                self._left -= len(taken)
+                self._after_data = not self._left
+                continue
+            end = data.find(b"\n", at)
+            piece = data[at : len(data) if end < 0 else end]
+            if len(self._line) + len(piece) >= MAX_CHUNK_LINE:
+                raise httpcore.RemoteProtocolError(f"a chunk line of the answer is longer than {MAX_CHUNK_LINE} bytes")
+            self._line += piece
+            if end < 0:
+                break
+            at = end + 1
+            line = bytes(self._line[:-1] if self._line.endswith(b"\r") else self._line)
+            self._line.clear()
+            self._read_line(line)
+        return bytes(out)
+
+    def _read_line(self, line: bytes) -> None:
+        if self._last:
+            self.ended = not line  # a trailer line is skipped
+        elif self._after_data:
+            if line:
+                raise httpcore.RemoteProtocolError("a chunk of the answer is not followed by a line break")
+            self._after_data = False
+        else:
+            size = line.partition(b";")[0].rstrip(b" ")
+            if not _HEX_DIGITS.fullmatch(size) or int(size, 16) >= 2**63:
+                raise httpcore.RemoteProtocolError("a chunk size of the answer is not a hex number below 2**63")
+            self._left = int(size, 16)
+            self._last = not self._left

@@ -83,11 +83,12 @@ class GuardedStream(httpcore.NetworkStream):
         self.heads = HeadReader()
 
     def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
-        while True:
+        while not self.heads.body_ended:
             data = self._inner.read(max_bytes, _within(timeout, httpcore.ReadTimeout))
             given = self.heads.feed(data)
             if given or not data:
                 return given
+        return b""  # the end of a chunked body: h11 reads the body to this end
 
     def write(self, buffer: bytes, timeout: float | None = None) -> None:
         self.heads.request_sent()
@@ -194,11 +195,12 @@ class AsyncGuardedStream(httpcore.AsyncNetworkStream):
         self.heads = HeadReader()
 
     async def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
-        while True:
+        while not self.heads.body_ended:
             data = await self._inner.read(max_bytes, _within(timeout, httpcore.ReadTimeout))
             given = self.heads.feed(data)
             if given or not data:
                 return given
+        return b""  # the end of a chunked body: h11 reads the body to this end
 
     async def write(self, buffer: bytes, timeout: float | None = None) -> None:
         self.heads.request_sent()
