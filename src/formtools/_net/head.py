@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 import httpcore
 
-__all__ = ["MAX_HEAD_BYTES", "Head", "HeadReader"]
+__all__ = ["MAX_CHUNK_LINE", "MAX_HEAD_BYTES", "Dechunker", "Head", "HeadReader"]
 
 #: The longest head read: what httpcore lets h11 hold of an incomplete event (100 KiB), the
 #: bound formtools had before this pre-pass took the head from h11.
