@@ -10,7 +10,8 @@ lint warns about, on an SVG or MathML element, xlink: names on an SVG a, merged 
 around one form), JSON-LD nesting on a landing page; and the shapes found quadratic in session 6
 (``</form>`` strings the form pointer never sees, sibling textareas, frames and datalists deep
 in a page, forms after many closed sections, deep template contents); and, apart from pages, an
-answer's head of one header line continued by n obs-fold lines (session 22: 7.8x at 4n).
+answer's head of one header line continued by n obs-fold lines (session 22: 7.8x at 4n), and a
+chunked body of n one-byte chunks read 64 KiB at a time (formtools._net.head.Dechunker).
 
     python benchmarks/bench_linearity.py [--scale 1.0]
 """
@@ -24,7 +25,7 @@ from collections.abc import Callable
 
 import formtools
 from formtools._execute.send import json_ld_of
-from formtools._net.head import HeadReader
+from formtools._net.head import Dechunker, HeadReader
 
 FORM = '<form toolname=t tooldescription=d toolautosubmit action=/x>{}<button>Go</button></form>'
 
@@ -116,6 +117,13 @@ def folded_head(n: int) -> None:
     reader.feed(b"HTTP/1.1 200 OK\r\nX: a" + b"\n b" * n + b"\r\n\r\n")
 
 
+def tiny_chunks(n: int) -> None:
+    body = b"1\r\na\r\n" * n + b"0\r\n\r\n"
+    chunks = Dechunker()
+    for start in range(0, len(body), 1 << 16):
+        chunks.feed(body[start : start + (1 << 16)])
+
+
 def best(run: Callable[[], None]) -> float:
     times = []
     for _ in range(3):
@@ -142,6 +150,9 @@ def main() -> None:
     n = max(1, int(16_000 * scale))
     t1, t2 = best(lambda: folded_head(n)), best(lambda: folded_head(2 * n))
     print(f"{'head obs-fold lines':<18} {n:>10,} {t1:>9.3f} {t2:>9.3f} {t2 / t1:>6.2f}")
+    n = max(1, int(200_000 * scale))
+    t1, t2 = best(lambda: tiny_chunks(n)), best(lambda: tiny_chunks(2 * n))
+    print(f"{'one-byte chunks':<18} {n:>10,} {t1:>9.3f} {t2:>9.3f} {t2 / t1:>6.2f}")
 
 
 if __name__ == "__main__":
