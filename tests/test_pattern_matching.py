@@ -20,7 +20,6 @@ import functools
 import html
 import json
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -30,7 +29,8 @@ import formtools
 from formtools import Unsupported
 from formtools._spec import microsyntax
 from formtools._spec.microsyntax import compiled_pattern
-from tests.conftest import EXPECTED
+from tests.conftest import ENV, EXPECTED
+from tests.support.forkserve import formtools_command
 
 RECORDED = json.loads((EXPECTED / "regex-v-flag.json").read_text("utf-8"))["rows"]
 COMPILED = [row["pattern"] for row in RECORDED if row["valid"]]
@@ -263,9 +263,10 @@ def test_patterns_that_would_crash_regress_are_refused_before_it_runs(shape: str
 
 
 def _cli(*arguments: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "formtools", *arguments], capture_output=True, text=True, timeout=120
-    )
+    """``python -m formtools ARGUMENTS`` forked from a warm interpreter (tests/support/forkserve.py):
+    still a process of its own, which a crash in regress kills alone (its launcher then dies by
+    the same signal), without the import of formtools that made most of each run's CPU."""
+    return subprocess.run([*formtools_command(ENV), *arguments], capture_output=True, text=True, env=ENV, timeout=120)
 
 
 def test_patterns_within_the_limits_are_matched(monkeypatch: pytest.MonkeyPatch) -> None:
