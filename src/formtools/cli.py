@@ -528,7 +528,7 @@ def report(
             for name, text in files.items():
                 (out / name if split else out).write_text(text, encoding="utf-8")
         except OSError as error:
-            raise UsageProblem(f"--out: {out}: cannot write: {error.strerror or error}") from None
+            raise UsageProblem(f"--out: {shown_argument(str(out))}: cannot write: {error.strerror or error}") from None
     if result.unexplained:
         typer.echo(f"formtools: {len(result.unexplained)} difference(s) no rule explains", err=True)
 
@@ -548,7 +548,7 @@ def _report_wpt(pages: list[str] | None, out: Path | None) -> None:
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise UsageProblem(f"--out: {out}: cannot write: {error.strerror or error}") from None
+        raise UsageProblem(f"--out: {shown_argument(str(out))}: cannot write: {error.strerror or error}") from None
     expectations = write_export([compare_page(page) for page in sources], sources, out)
     failing = sum(not passes for passes in expectations.values())
     typer.echo(
