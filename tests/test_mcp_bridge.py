@@ -194,10 +194,15 @@ def http_server(site: TestSite):
 def test_a_server_that_never_starts_fails_the_start_up_waits_with_its_output() -> None:
     """The start-up waits end: a child that writes part of a line and never listens (a ``serve``
     slower than the wait, a hung one) is killed when the wait is over, and the failure quotes it.
-    The wait read the child's standard error while it still ran, and waited for ever."""
-    hung = [sys.executable, "-c", "import sys, time; sys.stderr.write('loading pages'); sys.stderr.flush(); time.sleep(600)"]
+    The wait read the child's standard error while it still ran, and waited for ever. The wait
+    starts once the child has written (it says so on standard output): on a loaded machine a
+    child not yet started in half a second had written nothing to quote."""
+    hung = [sys.executable, "-c", "import sys, time; sys.stderr.write('loading pages'); sys.stderr.flush(); "
+            "print('written', flush=True); time.sleep(600)"]
     for wait in (lambda p: wait_until_listening(free_port(), p, within=0.5), lambda p: line_within(p.stderr, p, within=0.5)):
-        process = subprocess.Popen(hung, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        process = subprocess.Popen(hung, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        assert process.stdout is not None and select.select([process.stdout], [], [], 60)[0]  # the hang guard
+        assert process.stdout.readline() == b"written\n"
         outcome: list[BaseException] = []
         waiting = threading.Thread(target=lambda: outcome.append(pytest.raises(RuntimeError, wait, process).value), daemon=True)
         waiting.start()
