@@ -415,3 +415,38 @@ def test_a_redirects_referrer_policy_header_holds_for_the_next_hops(chromium: Ch
         checked += 1
     assert checked == 16
     chromium.renew_page()  # as above
+
+
+def test_a_url_longer_than_chromium_goes_to_is_blocked_as_in_chromium(chromium: ChromiumOracle) -> None:
+    """A URL grows when it is parsed: a GET form's query writes each ``é`` of a value as
+    ``%C3%A9``, six characters. Past ``url::kMaxURLChars`` (2 MiB) Chromium goes nowhere: the
+    submission lands on ``about:blank#blocked`` and a page is not loaded; formtools built and
+    sent the request, and fetched the page. Read from the browser here, at the bound and one
+    past it, as the page's URL after the submission and after a load: formtools' request (or
+    ``navigation-blocked``) goes where Chromium's page went, and a page URL past the bound is a
+    one-line error where Chromium's load is aborted."""
+    from formtools._spec.limits import MAX_URL_CHARS
+
+    markup = ("<meta charset=utf-8><form id=f toolname=t tooldescription=d toolautosubmit action=/long>"
+              "<input name=q id=q></form>")
+    url = chromium.site.put("/long-url-form", markup.encode())
+    (tool,) = formtools.extract_tools(markup, base_url=url)
+    prefix = chromium.site.origin + "/long?q="
+    page = chromium.page
+    try:
+        for length in (MAX_URL_CHARS, MAX_URL_CHARS + 1):
+            six, rest = divmod(length - len(prefix), 6)
+            value = "é" * six + "a" * rest
+            page.goto(url)
+            with page.expect_navigation(wait_until="commit", timeout=60_000):
+                page.evaluate("v => { document.getElementById('q').value = v; document.getElementById('f').submit() }", value)
+            outcome = formtools.prepare_call(tool, {"q": value}).outcome
+            assert (len(page.url), page.url[:40]) == (len(outcome.url or ""), (outcome.url or "")[:40]), length
+            assert getattr(outcome, "reason", None) == (None if length == MAX_URL_CHARS else "navigation-blocked")
+        too_long = chromium.site.origin + "/p?" + "a" * MAX_URL_CHARS
+        with pytest.raises(Exception, match="ERR_ABORTED"):
+            page.goto(too_long)
+        with pytest.raises(formtools.FormtoolsError, match="past 2,097,152, the longest URL Chromium goes to"):
+            formtools.load_page(too_long)
+    finally:
+        chromium.renew_page()

@@ -194,10 +194,15 @@ def http_server(site: TestSite):
 def test_a_server_that_never_starts_fails_the_start_up_waits_with_its_output() -> None:
     """The start-up waits end: a child that writes part of a line and never listens (a ``serve``
     slower than the wait, a hung one) is killed when the wait is over, and the failure quotes it.
-    The wait read the child's standard error while it still ran, and waited for ever."""
-    hung = [sys.executable, "-c", "import sys, time; sys.stderr.write('loading pages'); sys.stderr.flush(); time.sleep(600)"]
+    The wait read the child's standard error while it still ran, and waited for ever. The wait
+    starts once the child has written (it says so on standard output): on a loaded machine a
+    child not yet started in half a second had written nothing to quote."""
+    hung = [sys.executable, "-c", "import sys, time; sys.stderr.write('loading pages'); sys.stderr.flush(); "
+            "print('written', flush=True); time.sleep(600)"]
     for wait in (lambda p: wait_until_listening(free_port(), p, within=0.5), lambda p: line_within(p.stderr, p, within=0.5)):
-        process = subprocess.Popen(hung, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        process = subprocess.Popen(hung, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        assert process.stdout is not None and select.select([process.stdout], [], [], 60)[0]  # the hang guard
+        assert process.stdout.readline() == b"written\n"
         outcome: list[BaseException] = []
         waiting = threading.Thread(target=lambda: outcome.append(pytest.raises(RuntimeError, wait, process).value), daemon=True)
         waiting.start()
@@ -646,6 +651,81 @@ def test_a_connection_that_never_finishes_its_request_head_is_closed(site: TestS
     finally:
         process.terminate()
         process.wait(60)
+
+
+def _answered(connection: socket.socket, port: int) -> bool:
+    """Whether the server answers a whole request sent on ``connection`` (False: it had closed it)."""
+    try:
+        connection.sendall(f"GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+        return connection.recv(9) == b"HTTP/1.1 "
+    except (ConnectionResetError, BrokenPipeError):
+        return False
+
+
+def test_a_request_body_and_a_flood_of_connections_hold_the_server_within_their_bounds(site: TestSite) -> None:
+    """After its head, a request's body had no bound on its time: a body dripped a byte every
+    0.2 s, or a head promising 100 bytes and sending 7, held a connection for ever, 2,000 of
+    them by one client (12 KB each, up to the file limit). Each body must now be whole within
+    ``--body-timeout`` (1 s here; the head's 60 s bound cannot close these), and a real MCP
+    session is served alongside; a head promising 1 GB is answered 413 at once (the MCP SDK
+    reads 4 MiB at most) and its connection closed. A second bridge holds ``--max-connections
+    8``: of 12 connections one client opens (silent: its 120 s head bound closes none of them
+    within the test), the first 8 are answered, the 4 beyond are closed at once."""
+    url = site.put("shop", SHOP.encode())
+    timed, flooded = free_port(), free_port()
+    processes = [
+        subprocess.Popen(
+            [*forked_serve(), url, "--transport", "http", "--port", str(port), "--allow-private", *limits],
+            env=ENV, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        )
+        for port, limits in [
+            (timed, ["--head-timeout", "60", "--body-timeout", "1"]),
+            (flooded, ["--head-timeout", "120", "--max-connections", "8"]),
+        ]
+    ]
+
+    def head(length: int, port: int = timed) -> bytes:
+        return (
+            f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: application/json, text/event-stream\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {length}\r\n\r\n"
+        ).encode()
+
+    try:
+        for port, process in zip([timed, flooded], processes):
+            wait_until_listening(port, process)
+        held = socket.create_connection(("127.0.0.1", timed), timeout=60)
+        held.sendall(head(100) + b'{"json"')
+        promised = socket.create_connection(("127.0.0.1", timed), timeout=60)
+        promised.sendall(head(10**9) + b"{")
+        assert promised.recv(12) == b"HTTP/1.1 413"
+        dripping = socket.create_connection(("127.0.0.1", timed))
+        dripping.sendall(head(100))
+
+        async def listed() -> list[str]:
+            with anyio.fail_after(60):
+                async with http_session(f"http://127.0.0.1:{timed}/mcp") as session:
+                    return [tool.name for tool in (await session.list_tools()).tools]
+
+        assert "search" in run(listed)
+        sent = 0
+        while sent < 100 and not select.select([dripping], [], [], 0.2)[0]:
+            dripping.sendall(b" ")
+            sent += 1
+        dripping.settimeout(60)
+        assert sent < 100  # the body was never whole: the bound is not renewed by each byte
+        assert [_closed_by_the_server(c) for c in (held, dripping)] == [True, True]
+        while promised.recv(4096):  # the rest of the 413, then the end
+            pass
+
+        # the connection wait_until_listening opened is gone once a later request is answered
+        with socket.create_connection(("127.0.0.1", flooded), timeout=60) as first:
+            assert _answered(first, flooded)
+        flood = [socket.create_connection(("127.0.0.1", flooded), timeout=60) for _ in range(12)]
+        assert [_answered(connection, flooded) for connection in flood] == [True] * 8 + [False] * 4
+    finally:
+        for process in processes:
+            process.terminate()
+            process.wait(60)
 
 
 def test_http_elicitation_accept(site: TestSite, http_server: str) -> None:

@@ -563,3 +563,34 @@ def test_a_secret_autocomplete_field_is_masked_with_every_token_html_lets_it_car
             shown = formtools.prepare_call(tool, {"a": "SECRET1234"}).shown
             printed = json.dumps(shown.to_dict())
             assert ("SECRET1234" in printed) == (field not in secrets), (value, printed)
+
+
+def test_the_reports_messages_show_no_password_however_a_page_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``report``'s messages quoted a page and its ``--out`` as given: a directory named like a
+    URL with its credentials (``PAGE: no .html pages in this directory``) and an output it
+    cannot write (``--out: OUT: cannot write``) showed the password. Seeded would-be URLs
+    (:mod:`tests.support.urlgen`) as both, in process: no piece of a password, and each
+    message still says what is wrong."""
+    from tests.support import urlgen
+
+    monkeypatch.chdir(tmp_path)
+    pick = random.Random(2324)
+    blocker = tmp_path / "a file"
+    blocker.write_text("not a directory")
+    page = tmp_path / "page.html"
+    page.write_text(_ONE_FORM)
+    leaks = []
+    for number in range(40):
+        written = urlgen.with_credentials(pick, breaks="", joins=urlgen.SPACED_JOINS if number % 2 else urlgen.JOINS)
+        directory = Path(written.text.replace("\\", "/"))  # a directory the text names
+        directory.mkdir(parents=True, exist_ok=True)
+        outputs = [
+            _cli("report", written.text.replace("\\", "/")),
+            _cli("report", "--out", f"{blocker.name}/{written.text}", "--format", "md", page.name),
+        ]
+        assert "no .html pages in this directory" in outputs[0], outputs[0]
+        assert "cannot write" in outputs[1], outputs[1]
+        leaks += [(written.text, output) for output in outputs if any(piece in output for piece in written.secrets)]
+    assert not leaks, leaks[:5]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -307,3 +308,30 @@ def test_command_line_mistakes_need_no_spark(tmp_path: Path) -> None:
     assert b"invalid choice: 'firefox'" in unknown.stderr and b"Traceback" not in unknown.stderr
     nothing = run("--out", str(tmp_path / "o"))
     assert nothing.returncode == 2 and b"give WARC paths or --listing" in nothing.stderr
+
+
+def test_the_jobs_messages_show_no_password_however_a_path_is_written(spark: SparkSession) -> None:
+    """A Hadoop path may hold a user name and password (``s3a://KEY:SECRET@bucket/…``, a URL
+    pasted with its credentials): the job quoted every path and its output directory as given,
+    in a comma's message (``PATH: WARC paths cannot contain a comma``), an output holding an
+    input (``OUT: the output directory holds the input PATH``): a password with a space showed
+    (the message was read word by word). Seeded would-be URLs (:mod:`tests.support.urlgen`, as
+    in test_secret_outputs), half of them with spaced passwords, through each message: no piece
+    of a password, and each message still says what is wrong. (A finished job's summary, ``…
+    into OUT``, shows OUT by the same rule; an output with credentials, on S3, is not run here.)"""
+    from tests.support import urlgen
+
+    pick = random.Random(2323)
+    leaks = []
+    for number in range(40):
+        written = urlgen.with_credentials(pick, breaks="", joins=urlgen.SPACED_JOINS if number % 2 else urlgen.JOINS)
+        messages = []
+        checks = [(lambda: job.extract_warcs(spark, [written.text + ",b.warc"]), "cannot contain a comma")]
+        if not set("[*?") & set(written.text):  # (a glob's characters make the input a pattern)
+            checks.append((lambda: job.run(spark, [written.text + "/a.warc"], written.text), "holds the input"))
+        for run, said in checks:
+            with pytest.raises(formtools.UsageProblem, match=said) as raised:
+                run()
+            messages.append(str(raised.value))
+        leaks += [(written.text, m) for m in messages if any(piece in m for piece in written.secrets)]
+    assert not leaks, leaks[:5]

@@ -528,7 +528,7 @@ def report(
             for name, text in files.items():
                 (out / name if split else out).write_text(text, encoding="utf-8")
         except OSError as error:
-            raise UsageProblem(f"--out: {out}: cannot write: {error.strerror or error}") from None
+            raise UsageProblem(f"--out: {shown_argument(str(out))}: cannot write: {error.strerror or error}") from None
     if result.unexplained:
         typer.echo(f"formtools: {len(result.unexplained)} difference(s) no rule explains", err=True)
 
@@ -548,7 +548,7 @@ def _report_wpt(pages: list[str] | None, out: Path | None) -> None:
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise UsageProblem(f"--out: {out}: cannot write: {error.strerror or error}") from None
+        raise UsageProblem(f"--out: {shown_argument(str(out))}: cannot write: {error.strerror or error}") from None
     expectations = write_export([compare_page(page) for page in sources], sources, out)
     failing = sum(not passes for passes in expectations.values())
     typer.echo(
@@ -606,6 +606,22 @@ def serve(
             help="Seconds an http connection has to send each request's head (line and headers), else it is closed (default: 10).",
         ),
     ] = 10.0,
+    body_timeout: Annotated[
+        float,
+        typer.Option(
+            "--body-timeout",
+            callback=_positive_seconds,
+            help="Seconds an http request has to send its body once its head is whole, else the connection is closed (default: 30).",
+        ),
+    ] = 30.0,
+    max_connections: Annotated[
+        int,
+        typer.Option(
+            "--max-connections",
+            min=1,
+            help="Connections the http transport holds at once; one opened beyond them is closed at once (default: 1000).",
+        ),
+    ] = 1000,
 ) -> None:
     """Serve the pages' tools as an MCP server (needs the mcp extra)."""
     from formtools._synth.profile import get_profile
@@ -636,7 +652,7 @@ def serve(
         options=options,
         log_format=log_format,
         allowed_hosts=allowed_hosts or (),
-        head_timeout=head_timeout,
+        limits=bridge.HttpLimits(head_timeout, body_timeout, max_connections),
     )
     if transport == "stdio":
         # The MCP SDK reads standard input in a worker thread that only a line or its end

@@ -939,66 +939,99 @@ def _version() -> str:
 
 
 async def _serve(
-    bridge: Bridge, transport: str, host: str, port: int, allowed_hosts: frozenset[str], head_timeout: float
+    bridge: Bridge, transport: str, host: str, port: int, allowed_hosts: frozenset[str], limits: HttpLimits
 ) -> None:
     try:
-        await _transport(bridge, transport, host, port, allowed_hosts, head_timeout)
+        await _transport(bridge, transport, host, port, allowed_hosts, limits)
     finally:
         _served.append(True)
 
 
 #: Seconds a connection of the http transport has to send each request's head (``--head-timeout``)
 DEFAULT_HEAD_TIMEOUT = 10.0
+#: Seconds a request of the http transport has to send its body once its head is whole
+#: (``--body-timeout``): the MCP SDK reads at most 4 MiB of it, which a slow link sends in seconds
+DEFAULT_BODY_TIMEOUT = 30.0
+#: Connections the http transport holds at once (``--max-connections``); each costs a file
+#: descriptor, a task and about 12 KB
+DEFAULT_MAX_CONNECTIONS = 1000
 
 
-class _HeadWithin(H11Protocol):
-    """uvicorn's h11 protocol, with a bound on the time a request's head may take to arrive.
-    uvicorn has none (its keep-alive timer runs only from a response to the next byte, and the
-    request-start timeout its issue #157 planned was never added): a connection that sent
-    nothing, or part of a head, was held for ever, 3,000 of them by one client, and one that
-    reached the process's file limit locked every client out of the port. A connection's first
-    head, and every later one from its first byte, must be whole within ``head_timeout``
-    seconds, or the connection is closed: bytes trickled in do not extend it. (uvicorn's
-    ``limit_concurrency`` bounds nothing here: it answers 503 to a whole request once that many
-    connections are open, held ones counted, so it would lock clients out sooner.)"""
+@dataclass(frozen=True)
+class HttpLimits:
+    """What one connection of the http transport may hold of the server: the seconds each
+    request's head and then its body have to arrive, and how many connections are held at once.
+    (The body's bytes are bounded by the MCP SDK: 4 MiB, a larger one answered 413.)"""
 
-    head_timeout: ClassVar[float] = DEFAULT_HEAD_TIMEOUT
-    _head_timer: asyncio.TimerHandle | None = None
+    head_timeout: float = DEFAULT_HEAD_TIMEOUT
+    body_timeout: float = DEFAULT_BODY_TIMEOUT
+    max_connections: int = DEFAULT_MAX_CONNECTIONS
+
+
+class _BoundedConnection(H11Protocol):
+    """uvicorn's h11 protocol, with the bounds :class:`HttpLimits` names. uvicorn has none
+    (its keep-alive timer runs only from a response to the next byte, and the request-start
+    timeout its issue #157 planned was never added): a connection that sent nothing, part of a
+    head, or a head and then a body a byte at a time, was held for ever, 2,000 of them by one
+    client (12 KB each), and one that reached the process's file limit locked every client out
+    of the port. A connection's first head, and every later one from its first byte, must be
+    whole within ``head_timeout`` seconds, and its body within ``body_timeout`` more, or the
+    connection is closed: bytes trickled in do not extend either. A connection opened while
+    ``max_connections`` are open is closed at once, so a flood costs a bounded memory and never
+    the file limit; the held ones it counts are gone within the two timeouts. (uvicorn's
+    ``limit_concurrency`` answers 503 to a whole request once that many connections are open,
+    held ones counted: it reads a head first, and bounds no connection's time.)"""
+
+    limits: ClassVar[HttpLimits] = HttpLimits()
+    _timer: asyncio.TimerHandle | None = None
+    #: the part of a request the running timer bounds: ``h11.IDLE`` (its head) or ``h11.SEND_BODY``
+    _timed: type[h11.IDLE] | type[h11.SEND_BODY] | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
-        self._head_timer = self.loop.call_later(self.head_timeout, self._head_late)
+        super().connection_made(transport)  # counted in uvicorn's connections from here
+        if len(self.connections) > self.limits.max_connections:
+            transport.close()
+            return
+        self._time(h11.IDLE)
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
-        if self.conn.their_state is not h11.IDLE:  # a head is whole (or the connection failed)
-            self._head_done()
-        elif self._head_timer is None:  # the first bytes of a later request's head
-            self._head_timer = self.loop.call_later(self.head_timeout, self._head_late)
+        state = self.conn.their_state
+        if state is h11.IDLE or state is h11.SEND_BODY:
+            if self._timed is not state:  # a later head's first bytes, or a head now whole
+                self._time(state)
+        else:  # the request is whole (or the connection failed)
+            self._stop_timer()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._head_done()
+        self._stop_timer()
         super().connection_lost(exc)
 
-    def _head_done(self) -> None:
-        if self._head_timer is not None:
-            self._head_timer.cancel()
-            self._head_timer = None
+    def _time(self, part: type[h11.IDLE] | type[h11.SEND_BODY]) -> None:
+        self._stop_timer()
+        seconds = self.limits.head_timeout if part is h11.IDLE else self.limits.body_timeout
+        self._timer, self._timed = self.loop.call_later(seconds, self._late), part
 
-    def _head_late(self) -> None:
-        self._head_timer = None
-        if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+    def _stop_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer, self._timed = None, None
+
+    def _late(self) -> None:
+        late = self._timed is not None and self.conn.their_state is self._timed
+        self._timer, self._timed = None, None
+        if late and not self.transport.is_closing():
             self.transport.close()
 
 
-def _head_bounded(seconds: float) -> type[_HeadWithin]:
-    """:class:`_HeadWithin` with a head timeout of ``seconds`` (uvicorn makes each connection's
-    protocol from a class it is given)."""
-    return type("_HeadWithin", (_HeadWithin,), {"head_timeout": seconds})
+def _bounded(limits: HttpLimits) -> type[_BoundedConnection]:
+    """:class:`_BoundedConnection` with ``limits`` (uvicorn makes each connection's protocol
+    from a class it is given)."""
+    return type("_BoundedConnection", (_BoundedConnection,), {"limits": limits})
 
 
 async def _transport(
-    bridge: Bridge, transport: str, host: str, port: int, allowed_hosts: frozenset[str], head_timeout: float
+    bridge: Bridge, transport: str, host: str, port: int, allowed_hosts: frozenset[str], limits: HttpLimits
 ) -> None:
     server = bridge.server()
     if transport == "stdio":
@@ -1018,7 +1051,7 @@ async def _transport(
     sdk_app = server.streamable_http_app(host=host, transport_security=unchecked)
     app = _AddressedHostsOnly(sdk_app, host, allowed_hosts)
     config = uvicorn.Config(
-        app, host=host, port=port, log_level="warning", lifespan="on", http=_head_bounded(head_timeout)
+        app, host=host, port=port, log_level="warning", lifespan="on", http=_bounded(limits)
     )
     await uvicorn.Server(config).serve()
 
@@ -1328,13 +1361,13 @@ def serve(
     options: BridgeOptions | None = None,
     log_format: str = "text",
     allowed_hosts: Sequence[str] = (),
-    head_timeout: float = DEFAULT_HEAD_TIMEOUT,
+    limits: HttpLimits = HttpLimits(),
 ) -> None:
     """Load the pages and serve them until the transport closes (stdio) or the process stops.
     ``log_format``: ``text`` (a line a record) or ``json`` (an object a line) on standard error.
     ``allowed_hosts``: the names besides IP addresses, ``localhost`` and ``host`` that the http
-    transport answers in ``Host`` (``--allowed-host``). ``head_timeout``: the seconds an http
-    connection has to send each request's head, else it is closed (``--head-timeout``)."""
+    transport answers in ``Host`` (``--allowed-host``). ``limits``: what one http connection may
+    hold of the server (``--head-timeout``, ``--body-timeout``, ``--max-connections``)."""
     if transport not in ("stdio", "http"):
         raise UsageProblem(f"unknown transport {transport!r} (known: stdio, http)")
     allowed = allowed_host_names(allowed_hosts)
@@ -1360,7 +1393,7 @@ def serve(
     _served.clear()
     try:
         _LOG.info("start", extra={"fields": started, "text": startup_line(started)})
-        anyio.run(_serve, bridge, transport, host, port, allowed, head_timeout)
+        anyio.run(_serve, bridge, transport, host, port, allowed, limits)
         if _stopping:  # it came as the event loop ended, too late for the loop to act on it
             raise KeyboardInterrupt
     except KeyboardInterrupt:

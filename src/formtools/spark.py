@@ -36,7 +36,7 @@ from pyspark.sql.types import IntegerType, StringType, StructField, StructType
 from formtools._crawl.batch import extract_page, warc_pages
 from formtools._crawl.pages import Unreadable
 from formtools._crawl.warc import DAMAGED
-from formtools.errors import FormtoolsError, SourceError, UsageProblem
+from formtools.errors import FormtoolsError, SourceError, UsageProblem, shown_argument
 from formtools._spec.jsjson import dumps, loads
 from formtools._parse.prefilter import may_hold_tools
 from formtools._synth.profile import get_profile, profile_names
@@ -128,7 +128,7 @@ def extract_warcs(
         raise UsageProblem("no WARC paths to read")
     for path in paths:
         if "," in path:  # binaryFiles takes one comma-separated string of paths
-            raise UsageProblem(f"{path}: WARC paths cannot contain a comma")
+            raise UsageProblem(f"{shown_argument(path)}: WARC paths cannot contain a comma")
     # binaryFiles packs files into a task until the task holds about total size / minPartitions
     # bytes; a huge minPartitions makes every archive over spark.files.openCostInBytes (4 MB) a
     # task of its own, so a crawl's archives run in parallel while small files still share
@@ -166,7 +166,7 @@ def write_tools(
         writer.save(out)
     except AnalysisException as error:
         if error.getCondition() == "PATH_ALREADY_EXISTS":
-            raise UsageProblem(f"{out} already exists (give --overwrite to replace it)") from None
+            raise UsageProblem(f"{shown_argument(out)} already exists (give --overwrite to replace it)") from None
         raise
 
 
@@ -188,7 +188,7 @@ def run(
     for path in paths:
         if _holds(out, path):
             raise UsageProblem(
-                f"{out}: the output directory holds the input {path} (writing it would delete "
+                f"{shown_argument(out)}: the output directory holds the input {shown_argument(path)} (writing it would delete "
                 "the input): choose another output directory"
             )
     tools = extract_warcs(spark, paths, profile=profile, all_forms=all_forms)
@@ -301,7 +301,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(
         f"formtools: {counts['tools']:,} tools on {counts['pages']:,} pages, "
         f"{counts['errors']:,} errors, {counts['damaged']:,} damaged archives, "
-        f"from {len(paths):,} paths into {options.out}",
+        f"from {len(paths):,} paths into {shown_argument(options.out)}",
         file=sys.stderr,
     )
     if counts["damaged"] and not options.allow_damaged:

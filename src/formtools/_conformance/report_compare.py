@@ -21,7 +21,7 @@ from typing import Any
 
 from lxml import etree
 
-from formtools.errors import SourceError
+from formtools.errors import SourceError, shown_argument
 from formtools._spec.jsjson import dumps
 from formtools._parse.document import Document
 from formtools._conformance.report import Context, explain
@@ -126,7 +126,7 @@ def page_sources(sources: Sequence[str]) -> list[str]:
         if not is_url(source) and path.is_dir():
             found = sorted(path.glob("*.html"))
             if not found:
-                raise SourceError(f"{source}: no .html pages in this directory")
+                raise SourceError(f"{shown_argument(source)}: no .html pages in this directory")
             pages += [str(page) for page in found]
         else:
             pages.append(source)

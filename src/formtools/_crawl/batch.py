@@ -34,7 +34,7 @@ import stat
 import sys
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from contextlib import contextmanager, nullcontext, suppress
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from queue import SimpleQueue
@@ -668,6 +668,30 @@ def _opened_list(urls: str | Path | None) -> Iterator[BinaryIO | None]:
         yield listing
 
 
+@contextmanager
+def _written_from_its_first_line(out: Path | TextIO, *, append: bool) -> Iterator[Callable[[str], object]]:
+    """A writer of ``out`` that opens the file (truncating it, or to append under ``--resume``)
+    when its first line is written: a run that fails before its first line, as a URL list whose
+    first read fails, changes nothing (it left an empty output, or emptied the last run's). A
+    run that ends without a line still leaves its output, empty."""
+    if not isinstance(out, Path):
+        yield out.write
+        return
+    opened: list[TextIO] = []
+
+    def write(text: str) -> object:
+        if not opened:
+            opened.append(out.open("a" if append else "w", encoding="utf-8"))
+        return opened[0].write(text)
+
+    try:
+        yield write
+        write("")
+    finally:
+        for file in opened:
+            file.close()
+
+
 def _refuse_missing_inputs(inputs: Sequence[str]) -> None:
     """Refuse an input named on the command line that does not exist: a mistyped path is the
     user's mistake, said in one line before the output is opened (it used to become an ``error``
@@ -997,17 +1021,13 @@ def run_batch(
     with (
         _opened_list(urls) as listing,  # before the output: a list that cannot be read changes nothing
         holdable(),
-        (
-            out.open("a" if options.resume else "w", encoding="utf-8")
-            if isinstance(out, Path)
-            else nullcontext(out)
-        ) as sink,
+        _written_from_its_first_line(out, append=options.resume) as write,
     ):
         workers = _Workers(jobs, options.profile)
 
         def emit(outcomes: Iterable[Outcome]) -> None:
             for outcome in outcomes:
-                sink.write(outcome.line + "\n")
+                write(outcome.line + "\n")
                 tally.add(outcome)
                 on_page(tally)
 

@@ -20,17 +20,17 @@ from formtools._interrupts import held, waited
 from formtools._crawl.pages import FetchOptions, Origin, Page, Resumed, Unreadable
 from formtools._spec.limits import too_large
 from formtools._spec.scheme import is_url
+from formtools._spec.limits import MAX_URL_CHARS
 from formtools._spec.url import parse
 from formtools._parse.sources import cannot_read
 from formtools.errors import SourceError, before_user_info, shown
 
 __all__ = ["MAX_URL_BYTES", "fetched"]
 
-#: The longest line of a URL list read as a URL, in bytes (its line break not counted): 2 MiB,
-#: Chromium's ``url::kMaxURLChars`` (url/url_constants.h, "Max GURL length passed between
-#: processes"), beyond which it navigates nowhere. A line was read whole: one of 60 MB took
-#: 695 MB and came back twice, whole, in its output line.
-MAX_URL_BYTES = 2 * 1024 * 1024
+#: The longest line of a URL list read as a URL, in bytes (its line break not counted):
+#: :data:`~formtools._spec.limits.MAX_URL_CHARS`, Chromium's longest URL. A line was read
+#: whole: one of 60 MB took 695 MB and came back twice, whole, in its output line.
+MAX_URL_BYTES = MAX_URL_CHARS
 
 #: The most bytes one read of the list takes (a line comes a piece at a time)
 _PIECE = 1 << 16

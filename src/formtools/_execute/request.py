@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from formtools._spec.referrer import Referrer, potentially_trustworthy
+from formtools._spec.limits import MAX_URL_CHARS
 from formtools._spec.url import INVALID_BASE_URL, Url, query_from_text
 from formtools._spec.url import parse as parse_url
 from formtools._execute.encode import Entry, File, multipart, new_boundary, text_plain, urlencode
@@ -92,7 +93,9 @@ class NoRequest:
       the action, and completes the call with ``[]``: an action that does not parse (also a
       relative one against a ``<base href>`` that does not parse) and an ``about:`` URL other
       than ``about:blank`` and ``about:srcdoc`` (``about:BLANK`` too: the path is
-      case-sensitive). ``action`` is the action as written;
+      case-sensitive), and a URL longer than Chromium goes to
+      (:data:`~formtools._spec.limits.MAX_URL_CHARS`: the action, or a GET's URL its values
+      made longer). ``action`` is the action as written;
     - ``unresolved``: a relative action with ``method=post`` against a ``<base href>`` that does
       not parse: Chromium does nothing (a GET ends on ``about:blank#blocked``); the call never
       completes;
@@ -190,6 +193,8 @@ def _action_url(
         if base_url is None and parse_url(action) is None and not _has_scheme(action):
             raise UnknownDocumentURL(action)
         raise _Blocked(action)
+    if len(parsed.href) > MAX_URL_CHARS:  # Chromium goes to about:blank#blocked instead
+        raise _Blocked(action)
     return parsed
 
 
@@ -281,6 +286,8 @@ def build_request(
     if method == "get":
         # the query is replaced, even by an empty one ("/path?"), the fragment kept
         sent = parsed.with_query(_query(entries, encoding, serialized_as)).href
+        if len(sent) > MAX_URL_CHARS:  # the values made it longer than Chromium goes to
+            return NoRequest("navigation-blocked", url=BLOCKED_URL, action=action)
         return Request("GET", sent, _headers(referrer, "GET", sent), referrer=referrer, page=document_url)
     if enctype == "multipart/form-data":
         boundary = boundary or new_boundary()

@@ -23,6 +23,7 @@ from typing import Any
 import ada_url
 
 from formtools._net.errors import BadURL, shown
+from formtools._spec.limits import MAX_URL_CHARS
 
 __all__ = ["ALLOWED_SCHEMES", "Refusal", "Target", "check_url", "checked", "classify", "connect_address", "quoted", "resolved"]
 
@@ -125,6 +126,12 @@ def check_url(url: str, *, base: str | None = None) -> ada_url.URL:
         raise BadURL(
             f"Refused to fetch {quoted(parsed.href)}: only http and https URLs are fetched.",
             url=shown(parsed.href),
+        )
+    if len(parsed.href) > MAX_URL_CHARS:  # Chromium loads no such page, follows no such redirect
+        raise BadURL(
+            f"Could not fetch {quoted(parsed.href)}: it is {len(parsed.href):,} characters long once parsed, "
+            f"past {MAX_URL_CHARS:,}, the longest URL Chromium goes to.",
+            url=quoted(parsed.href),
         )
     return parsed
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from formtools.errors import SourceError
 
-__all__ = ["MAX_PAGE_BYTES", "MAX_UPLOAD_BYTES", "check_page_size", "page_size", "too_large"]
+__all__ = ["MAX_PAGE_BYTES", "MAX_UPLOAD_BYTES", "MAX_URL_CHARS", "check_page_size", "page_size", "too_large"]
 
 #: The largest page (and submission answer) formtools reads, in bytes: 10 MiB, ten times the
 #: record Common Crawl keeps and far above any form page's; a page of this size parses in a
@@ -30,6 +30,18 @@ MAX_PAGE_BYTES = 10 * 2**20
 #: bounded, the total of a call's files rather than each (``--file f=/dev/zero`` took memory
 #: without end). A :class:`~formtools.File` a caller built is in memory already and not counted.
 MAX_UPLOAD_BYTES = 100 * 2**20
+
+
+#: The longest URL Chromium goes to, in characters of its serialization (ASCII once parsed):
+#: ``url::kMaxURLChars``, 2 MiB (url/url_constants.h, "Max GURL length passed between
+#: processes"; a longer one crosses between its processes as an invalid URL). Measured in
+#: Chromium 156 (tests/test_browser_urls.py): a form's submission to a URL one character longer
+#: lands on ``about:blank#blocked`` and sends nothing, a page at one is not loaded
+#: (``net::ERR_ABORTED``). A URL grows past it when parsed: a query's non-ASCII character is
+#: written as up to 15 (``%26%23128512%3B`` in windows-1252), so a form's values of 400 KB make
+#: one. The page URLs formtools fetches, the redirects it follows, the actions and the GET
+#: submissions it builds and the lines of a ``--urls`` list are held to it here.
+MAX_URL_CHARS = 2 * 2**20
 
 
 def too_large(name: str, limit: int = MAX_PAGE_BYTES) -> str:
