@@ -494,3 +494,33 @@ def test_a_tool_made_where_a_freed_one_was_is_answered_as_itself() -> None:
         assert _answers(tool, copy.deepcopy(inputs)) == expected[(html, profile)], (html, profile)
         del tool
     assert reused > 5, reused  # the case this test is about happened
+
+
+def test_a_callers_decimal_context_changes_no_answer() -> None:
+    """``decimal.getcontext()`` is the calling thread's, and a program may set it (a shop's
+    ``prec = 10`` for its prices). formtools' step arithmetic and the ``toPrecision(6)`` a number
+    is filled with used it: under ``prec = 10`` a ``step`` of 12345678 from 1234567890123 was
+    described as "1234567890000 plus …" and a filled 0.1234565 was sent as 0.123457 (Chromium
+    sends 0.123456), and under ``prec = 3`` a call raised ``decimal.InvalidOperation``. Every
+    answer about steps and doubles drawn near the digits a context cuts must be the one the
+    default context gives."""
+    import decimal
+
+    rng = random.Random(1010)
+    steps = "".join(
+        f'<input type=number name=n{i} step={rng.randrange(1, 10**9)}e-{rng.randrange(0, 12)} '
+        f'min={rng.randrange(1, 10**13)}e-{rng.randrange(0, 12)}>'
+        for i in range(12)
+    )
+    doubles = {f"f{i}": (rng.randrange(10**5, 10**6) * 10 + 5 - rng.random()) * 10.0 ** rng.randrange(-12, 24) for i in range(40)}
+    page = f'<form toolname=t tooldescription=d toolautosubmit>{steps}{"".join(f"<input name={key}>" for key in doubles)}</form>'
+
+    steps_input = {f"n{i}": rng.uniform(0, 10**12) for i in range(12)}
+
+    def every_answer() -> list[list[str]]:
+        return [_answers(tool, [doubles, steps_input]) for profile in PROFILES for tool in formtools.extract_tools(page, profile=profile)]
+
+    expected = every_answer()
+    for precision, rounding in ((3, decimal.ROUND_HALF_EVEN), (10, decimal.ROUND_FLOOR)):
+        with decimal.localcontext(prec=precision, rounding=rounding):
+            assert every_answer() == expected, (precision, rounding)

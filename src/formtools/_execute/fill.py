@@ -11,11 +11,12 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, replace
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping
 
 from formtools.errors import InputError, SubmissionError, UsageProblem
+from formtools._spec.microsyntax import EXACT_DECIMALS
 from formtools._forms.model import Control, Form
 from formtools._forms.sensitive import is_sensitive
 from formtools._synth.profile import Group, Profile, get_profile
@@ -82,6 +83,10 @@ def js_to_string(value: Any) -> str:
     return _to_precision6(number)
 
 
+#: six significant digits, the first before the point: what ``toPrecision(6)`` rounds to
+_SIX_DIGITS = Decimal("1.00000")
+
+
 def _to_precision6(number: float) -> str:
     if math.isnan(number):
         return "NaN"
@@ -90,10 +95,10 @@ def _to_precision6(number: float) -> str:
     sign = "-" if number < 0 else ""
     exact = Decimal(abs(number))
     exponent = exact.adjusted()
-    rounded = exact.scaleb(-exponent).quantize(Decimal("1.00000"), rounding=ROUND_HALF_UP)
+    rounded = exact.scaleb(-exponent, EXACT_DECIMALS).quantize(_SIX_DIGITS, context=EXACT_DECIMALS)
     if rounded >= 10:  # 9.999995 rounds up to 10.00000: one more digit before the point
         exponent += 1
-        rounded = (rounded / 10).quantize(Decimal("1.00000"), rounding=ROUND_HALF_UP)
+        rounded = _SIX_DIGITS
     digits = str(rounded).replace(".", "")
     if exponent < -6 or exponent >= 6:
         sign_e = "+" if exponent >= 0 else "-"
