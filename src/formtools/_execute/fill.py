@@ -304,6 +304,8 @@ def holds_lone_surrogate(tool_input: Any) -> bool:
 
 
 _JSON_TYPES = (dict, list, str, bool, int, float, type(None))
+#: what :func:`non_json_value` says of an array or object inside itself (V8's words for it)
+CIRCULAR = "Converting circular structure to JSON: an array or object holds itself"
 
 
 def non_json_value(tool_input: Mapping[Any, Any]) -> InputProblem | None:
@@ -311,24 +313,36 @@ def non_json_value(tool_input: Mapping[Any, Any]) -> InputProblem | None:
     cannot give — a ``datetime.date``, a ``Decimal``, a tuple, ``bytes``, a key that is no
     string — as the problem of its top-level key. A Chromium call takes its input as JSON text,
     so no such value reaches it; fill read them as numbers and raised Python's own TypeError,
-    which no ``except FormtoolsError`` catches."""
+    which no ``except FormtoolsError`` catches. An array or object that holds itself (a
+    Python caller's ``d["q"] = d``) is refused too, as ``JSON.stringify`` refuses it: walked,
+    it made validation and a call loop for ever."""
     for key in tool_input:
         if not isinstance(key, str):
             return InputProblem(None, f"a Python {type(key).__name__} key ({key!r}) is not JSON: keys are strings")
-    pending: list[tuple[str | None, Any]] = [(key, value) for key, value in reversed(list(tool_input.items()))]
+    # each entry: a top-level key, a value under it, and whether the walk is leaving that value
+    pending: list[tuple[str | None, Any, bool]] = [(key, value, False) for key, value in reversed(list(tool_input.items()))]
+    around = {id(tool_input)}  # the arrays and objects the value looked at is inside
     while pending:
-        key, value = pending.pop()
+        key, value, leaving = pending.pop()
+        if leaving:
+            around.discard(id(value))
+            continue
         if not isinstance(value, _JSON_TYPES):
             return InputProblem(
                 key,
                 f"a Python {type(value).__name__} is not a JSON value: give a string, number, boolean, null, array or object",
             )
+        if isinstance(value, (dict, list)):
+            if id(value) in around:
+                return InputProblem(key, CIRCULAR)
+            around.add(id(value))
+            pending.append((key, value, True))
         if isinstance(value, dict):
             if any(not isinstance(inner, str) for inner in value):
                 return InputProblem(key, "an object whose keys are not all strings is not JSON")
-            pending.extend((key, inner) for inner in reversed(list(value.values())))
+            pending.extend((key, inner, False) for inner in reversed(list(value.values())))
         elif isinstance(value, list):
-            pending.extend((key, item) for item in reversed(value))
+            pending.extend((key, item, False) for item in reversed(value))
     return None
 
 
