@@ -333,7 +333,7 @@ def _entry_points(tool: formtools.Tool, other: formtools.Tool) -> list[tuple[str
 
 #: public functions the table above leaves out, and why
 _NOT_MISTAKABLE = {
-    "dumps": "any value: what JSON cannot hold raises TypeError, as json.dumps does",
+    "dumps": "any value: what JSON cannot hold raises TypeError (ValueError: one inside itself), as json.dumps does",
     "profile_names": "takes no argument",
 }
 
@@ -386,6 +386,57 @@ def test_every_mistaken_argument_is_a_one_line_formtools_error() -> None:
                     failures.append(f"{name} {value!r}: header {header} holds a line break")
     assert not failures, (len(failures), failures[:8])
     assert refused > 150
+
+
+def _holding_itself(rng: random.Random) -> tuple[dict[str, Any], Any]:
+    """A seeded tool input one of whose arrays or objects holds itself (or the input) somewhere
+    inside, as a Python caller's mistake makes one, and the value with the cycle."""
+    value = _deep_json(rng, rng.randint(1, 30))
+    containers = [value]
+    for part in _reachable(value):
+        if isinstance(part, (dict, list)):
+            containers.append(part)
+    tool_input: dict[str, Any] = {"q": value, "s": ["a"]}
+    holder = rng.choice(containers)
+    inside = rng.choice([*containers[: containers.index(holder) + 1], tool_input])
+    if isinstance(holder, dict):
+        holder[f"loop{rng.randint(0, 9)}"] = inside
+    else:
+        holder.insert(rng.randint(0, len(holder)), inside)
+    return tool_input, value
+
+
+def test_an_input_holding_itself_is_refused_not_walked_for_ever() -> None:
+    """JSON cannot hold an array or object inside itself (``JSON.stringify`` throws), but a
+    Python caller can build one (``d["q"] = d``): ``validate_input`` and ``prepare_call`` walked
+    it for ever, and ``formtools.dumps`` grew its output until memory ran out. Seeded inputs,
+    each with one cycle planted somewhere in a seeded nested value: every entry point answers
+    within seconds, the call with a one-line ``InputError`` that names the key, validation with
+    that problem, ``dumps`` with ``ValueError`` as ``json.dumps`` does."""
+    import threading
+
+    (tool,) = formtools.extract_tools(
+        "<form toolname=t tooldescription=d toolautosubmit><input name=q><select name=s multiple><option>a</select></form>"
+    )
+    rng = random.Random("cycles")
+    cases = [_holding_itself(rng) for _ in range(40)]
+    outcomes: list[str] = []
+
+    def answer_all() -> None:
+        for tool_input, value in cases:
+            problems = formtools.validate_input(tool, tool_input)
+            with pytest.raises(formtools.InputError) as refused:
+                formtools.prepare_call(tool, tool_input)
+            with pytest.raises(ValueError, match="circular"):
+                formtools.dumps(value, pretty=True)
+            outcomes.append(f"{[(p.field, p.flag) for p in problems]} {[p.key for p in refused.value.problems]} {refused.value}")
+
+    walker = threading.Thread(target=answer_all, daemon=True)
+    walker.start()
+    walker.join(10)
+    assert not walker.is_alive(), f"still walking after 10 s, at input {len(outcomes)} of {len(cases)}"
+    assert len(outcomes) == len(cases)
+    assert all(outcome.startswith("[('q', 'badInput')] ['q'] ") and "\n" not in outcome for outcome in outcomes), outcomes
 
 
 def _deep_json(rng: random.Random, depth: int) -> Any:
@@ -494,3 +545,33 @@ def test_a_tool_made_where_a_freed_one_was_is_answered_as_itself() -> None:
         assert _answers(tool, copy.deepcopy(inputs)) == expected[(html, profile)], (html, profile)
         del tool
     assert reused > 5, reused  # the case this test is about happened
+
+
+def test_a_callers_decimal_context_changes_no_answer() -> None:
+    """``decimal.getcontext()`` is the calling thread's, and a program may set it (a shop's
+    ``prec = 10`` for its prices). formtools' step arithmetic and the ``toPrecision(6)`` a number
+    is filled with used it: under ``prec = 10`` a ``step`` of 12345678 from 1234567890123 was
+    described as "1234567890000 plus …" and a filled 0.1234565 was sent as 0.123457 (Chromium
+    sends 0.123456), and under ``prec = 3`` a call raised ``decimal.InvalidOperation``. Every
+    answer about steps and doubles drawn near the digits a context cuts must be the one the
+    default context gives."""
+    import decimal
+
+    rng = random.Random(1010)
+    steps = "".join(
+        f'<input type=number name=n{i} step={rng.randrange(1, 10**9)}e-{rng.randrange(0, 12)} '
+        f'min={rng.randrange(1, 10**13)}e-{rng.randrange(0, 12)}>'
+        for i in range(12)
+    )
+    doubles = {f"f{i}": (rng.randrange(10**5, 10**6) * 10 + 5 - rng.random()) * 10.0 ** rng.randrange(-12, 24) for i in range(40)}
+    page = f'<form toolname=t tooldescription=d toolautosubmit>{steps}{"".join(f"<input name={key}>" for key in doubles)}</form>'
+
+    steps_input = {f"n{i}": rng.uniform(0, 10**12) for i in range(12)}
+
+    def every_answer() -> list[list[str]]:
+        return [_answers(tool, [doubles, steps_input]) for profile in PROFILES for tool in formtools.extract_tools(page, profile=profile)]
+
+    expected = every_answer()
+    for precision, rounding in ((3, decimal.ROUND_HALF_EVEN), (10, decimal.ROUND_FLOOR)):
+        with decimal.localcontext(prec=precision, rounding=rounding):
+            assert every_answer() == expected, (precision, rounding)

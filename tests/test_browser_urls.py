@@ -8,7 +8,8 @@ site (for hosts that reach it: IPv4 and IPv6 spellings of the loopback, zero-pad
 from __future__ import annotations
 
 import random
-from urllib.parse import urlsplit
+from pathlib import Path
+from urllib.parse import quote, urlsplit
 
 import pytest
 
@@ -140,6 +141,39 @@ def test_referer_and_origin_are_chromiums(chromium: ChromiumOracle) -> None:
         ), (page_url, action, method)
         checked += 1
     assert checked == 32
+
+
+@pytest.mark.spec_step("exec-request-9")
+def test_a_page_of_no_http_origin_posts_with_origin_null(chromium: ChromiumOracle, tmp_path: Path) -> None:
+    """A page read from a file (``formtools call page.html``), a ``data:`` URL or ``about:blank``
+    has an opaque origin: Chromium submits its form with no Referer and, on a POST,
+    ``Origin: null``, where formtools sent no Origin at all. WebMCP is not offered to such
+    pages (no ``document.modelContext``), so the form is submitted as a person would."""
+    checked = 0
+    for number, where in enumerate(("file", "data", "about")):
+        html = f"<form method=post action='{chromium.site.origin}/opaque/{number}'><input name=v value=1></form>"
+        page_url = {
+            "file": (tmp_path / f"page{number}.html").as_uri(),
+            "data": "data:text/html," + quote(html),
+            "about": "about:blank",
+        }[where]
+        (tmp_path / f"page{number}.html").write_text(html)
+        chromium.page.goto(page_url)
+        if where == "about":
+            chromium.page.set_content(html)
+        # answered once the site has recorded it (204: the tab stays on the page)
+        with chromium.site.without_landing(), chromium.page.expect_response(f"**/opaque/{number}*"):
+            chromium.page.evaluate("document.forms[0].requestSubmit()")
+        arrived = next(r for r in reversed(chromium.site.requests) if r.path == f"/opaque/{number}")
+        (tool,) = formtools.extract_tools(html, base_url=page_url, all_forms=True)
+        request = formtools.prepare_call(tool, {}).request
+        assert request is not None
+        assert (arrived.header("Referer"), arrived.header("Origin")) == (
+            request.header("Referer"),
+            request.header("Origin"),
+        ), page_url
+        checked += 1
+    assert checked == 3
 
 
 # <meta name=referrer> where and how pages write it; each measured against Chromium 156 below

@@ -119,3 +119,36 @@ def test_whole_numbers_print_as_json_stringify_does(chromium: ChromiumOracle) ->
     found = [f"{text[:30]}… ({len(text)} characters): Chromium {expected}" for text, number, expected
              in zip(texts, numbers, theirs, strict=True) if formtools.dumps(number) != expected]
     assert not found, "\n".join(found[:10])
+
+
+def test_numbers_fill_as_execute_tool_writes_them(chromium: ChromiumOracle) -> None:
+    """A JSON number given for a text field is written as ``executeTool`` writes it (32-bit
+    integers in full, else ``toPrecision(6)``), also under a calling program's own
+    ``decimal`` context, which the fill's rounding used (``prec = 10`` sent 0.1234565 as
+    0.123457). Seeded doubles of every magnitude: halfway between two six-digit answers and
+    the doubles on either side, random ones, and the edges (32 bits, -0, the smallest and
+    largest doubles), in one call of one form."""
+    import decimal
+    import math
+
+    from scripts.record_chromium_calls import outcome_of
+    from tests.support.parity import prepared_as_recorded
+
+    rng = random.Random(SEED)
+    numbers: list[float] = [2**31 - 1, 2**31, -(2**31), -(2**31) - 1, -0.0, 5e-324, 1.7976931348623157e308, 1e21, 1e-7]
+    for _ in range(60):
+        exponent = rng.randrange(-12, 25)
+        halfway = (rng.randrange(10**5, 10**6) * 10 + 5) * 10.0 ** (exponent - 6)
+        number = rng.choice(
+            (math.nextafter(halfway, 0), halfway, math.nextafter(halfway, math.inf), rng.uniform(0, 10**exponent))
+        )
+        numbers.append(number * rng.choice((1, -1)))
+    tool_input = {f"f{i}": number for i, number in enumerate(numbers)}
+    page = '<form toolname="t" tooldescription="d" toolautosubmit action="/submit">'
+    page += "".join(f'<input name="{key}">' for key in tool_input) + "</form>"
+    theirs = outcome_of(chromium.execute(page, "t", tool_input, path="/numbers.html", landing=False))
+    theirs.pop("result", None)
+    url = chromium.site.origin + "/numbers.html"
+    assert prepared_as_recorded(page, url, tool_input, "auto") == theirs
+    with decimal.localcontext(prec=10):
+        assert prepared_as_recorded(page, url, tool_input, "auto") == theirs

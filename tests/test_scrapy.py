@@ -324,3 +324,27 @@ def test_a_landing_answer_gives_the_result_call_tool_gives(monkeypatch: pytest.M
     monkeypatch.setattr(formtools.scrapy, "DEFAULT_TIME_LIMIT", 0.2)
     with pytest.raises(formtools.ParseTimeLimit):
         tools_of(HtmlResponse("https://a.example/", body=SLOW + b"<form toolname=t>", encoding="utf-8"))
+
+
+def test_a_response_tied_to_no_request_gives_the_result_of_a_plain_get() -> None:
+    """A Scrapy response built from a stored body (``scrapy shell``, a cache, a test) has no
+    request, and Scrapy refuses its ``meta`` with AttributeError: ``result_of`` raised it, out
+    of a function that reads the method as GET when there is no request. Each seeded answer
+    (types, statuses, dispositions) gives what it gives tied to a plain GET request."""
+    import random
+
+    from scrapy.http import Response
+
+    rng = random.Random("no request")
+    compared = 0
+    for _ in range(12):
+        headers = {"Content-Type": rng.choice(["text/html", "application/json", "application/zip", "text/plain"])}
+        if rng.random() < 0.3:
+            headers["Content-Disposition"] = "attachment; filename=x.html"
+        status, body = rng.choice([200, 201, 404, 500]), rng.choice([LANDING, b"", b"<p>no data</p>"])
+        alone = Response("https://a.example/done", status=status, body=body, headers=headers)
+        tied = Response("https://a.example/done", status=status, body=body, headers=headers,
+                        request=scrapy.Request("https://a.example/done"))
+        assert result_of(alone) == result_of(tied), (headers, status, body)
+        compared += 1
+    assert compared == 12

@@ -193,8 +193,9 @@ def test_an_https_page_never_submits_to_an_insecure_endpoint() -> None:
         ("https://site.example/p?x", "http://127.0.0.1/a", ("null", None)),
         # a referrer over 4096 bytes is cut to its origin
         ("https://site.example/" + "x" * 5000, "/a", ("https://site.example", "https://site.example/")),
-        # a page that is not http(s) sends neither
-        ("file:///tmp/page.html", "https://site.example/a", (None, None)),
+        # a page that is not http(s) has an opaque origin: no Referer, Origin null (measured live
+        # by tests/test_browser_urls.py::test_a_page_of_no_http_origin_posts_with_origin_null)
+        ("file:///tmp/page.html", "https://site.example/a", ("null", None)),
     ],
 )
 def test_origin_and_referer_follow_the_default_referrer_policy(

@@ -178,7 +178,11 @@ def result_of(response: Response) -> ToolResult:
     the redirects; no result for a download (an attachment, a zip), and a landing page that
     outlives the parse time limit withheld — for a request made by :func:`request_of`, also
     landed, masked and withheld as that call's. (It parsed any answer as HTML, a download too,
-    with no time limit: one landing page could hold the crawl's reactor for ever.)"""
+    with no time limit: one landing page could hold the crawl's reactor for ever.) A response
+    tied to no request (built from a stored body, as ``scrapy shell`` or a cache may) is read as
+    the answer to a plain GET: its ``meta``, which Scrapy then refuses with AttributeError, is
+    taken as empty."""
+    meta = response.request.meta if response.request is not None else {}
     answer = FetchedResponse(
         url=response.url,
         status=response.status,
@@ -186,9 +190,9 @@ def result_of(response: Response) -> ToolResult:
             [(name.decode("latin-1"), value.decode("latin-1")) for name, values in response.headers.items() for value in values]
         ),
         body=response.body,
-        redirects=tuple(response.meta.get("redirect_urls", ())),
+        redirects=tuple(meta.get("redirect_urls", ())),
         method=response.request.method if response.request is not None else "GET",
     )
-    result = landing_result(response.meta.get(REQUEST_KEY), answer)
-    finishing: Finishing | None = response.meta.get(FINISHING_KEY)
+    result = landing_result(meta.get(REQUEST_KEY), answer)
+    finishing: Finishing | None = meta.get(FINISHING_KEY)
     return finishing.apply(result) if finishing is not None else result

@@ -11,11 +11,12 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, replace
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping
 
 from formtools.errors import InputError, SubmissionError, UsageProblem
+from formtools._spec.microsyntax import EXACT_DECIMALS
 from formtools._forms.model import Control, Form
 from formtools._forms.sensitive import is_sensitive
 from formtools._synth.profile import Group, Profile, get_profile
@@ -82,6 +83,10 @@ def js_to_string(value: Any) -> str:
     return _to_precision6(number)
 
 
+#: six significant digits, the first before the point: what ``toPrecision(6)`` rounds to
+_SIX_DIGITS = Decimal("1.00000")
+
+
 def _to_precision6(number: float) -> str:
     if math.isnan(number):
         return "NaN"
@@ -90,10 +95,10 @@ def _to_precision6(number: float) -> str:
     sign = "-" if number < 0 else ""
     exact = Decimal(abs(number))
     exponent = exact.adjusted()
-    rounded = exact.scaleb(-exponent).quantize(Decimal("1.00000"), rounding=ROUND_HALF_UP)
+    rounded = exact.scaleb(-exponent, EXACT_DECIMALS).quantize(_SIX_DIGITS, context=EXACT_DECIMALS)
     if rounded >= 10:  # 9.999995 rounds up to 10.00000: one more digit before the point
         exponent += 1
-        rounded = (rounded / 10).quantize(Decimal("1.00000"), rounding=ROUND_HALF_UP)
+        rounded = _SIX_DIGITS
     digits = str(rounded).replace(".", "")
     if exponent < -6 or exponent >= 6:
         sign_e = "+" if exponent >= 0 else "-"
@@ -299,6 +304,8 @@ def holds_lone_surrogate(tool_input: Any) -> bool:
 
 
 _JSON_TYPES = (dict, list, str, bool, int, float, type(None))
+#: what :func:`non_json_value` says of an array or object inside itself (V8's words for it)
+CIRCULAR = "Converting circular structure to JSON: an array or object holds itself"
 
 
 def non_json_value(tool_input: Mapping[Any, Any]) -> InputProblem | None:
@@ -306,24 +313,36 @@ def non_json_value(tool_input: Mapping[Any, Any]) -> InputProblem | None:
     cannot give — a ``datetime.date``, a ``Decimal``, a tuple, ``bytes``, a key that is no
     string — as the problem of its top-level key. A Chromium call takes its input as JSON text,
     so no such value reaches it; fill read them as numbers and raised Python's own TypeError,
-    which no ``except FormtoolsError`` catches."""
+    which no ``except FormtoolsError`` catches. An array or object that holds itself (a
+    Python caller's ``d["q"] = d``) is refused too, as ``JSON.stringify`` refuses it: walked,
+    it made validation and a call loop for ever."""
     for key in tool_input:
         if not isinstance(key, str):
             return InputProblem(None, f"a Python {type(key).__name__} key ({key!r}) is not JSON: keys are strings")
-    pending: list[tuple[str | None, Any]] = [(key, value) for key, value in reversed(list(tool_input.items()))]
+    # each entry: a top-level key, a value under it, and whether the walk is leaving that value
+    pending: list[tuple[str | None, Any, bool]] = [(key, value, False) for key, value in reversed(list(tool_input.items()))]
+    around = {id(tool_input)}  # the arrays and objects the value looked at is inside
     while pending:
-        key, value = pending.pop()
+        key, value, leaving = pending.pop()
+        if leaving:
+            around.discard(id(value))
+            continue
         if not isinstance(value, _JSON_TYPES):
             return InputProblem(
                 key,
                 f"a Python {type(value).__name__} is not a JSON value: give a string, number, boolean, null, array or object",
             )
+        if isinstance(value, (dict, list)):
+            if id(value) in around:
+                return InputProblem(key, CIRCULAR)
+            around.add(id(value))
+            pending.append((key, value, True))
         if isinstance(value, dict):
             if any(not isinstance(inner, str) for inner in value):
                 return InputProblem(key, "an object whose keys are not all strings is not JSON")
-            pending.extend((key, inner) for inner in reversed(list(value.values())))
+            pending.extend((key, inner, False) for inner in reversed(list(value.values())))
         elif isinstance(value, list):
-            pending.extend((key, item) for item in reversed(value))
+            pending.extend((key, item, False) for item in reversed(value))
     return None
 
 

@@ -91,15 +91,23 @@ def _compact(value: Any) -> str:
     return "".join(out)
 
 
+class _Leaving(int):
+    """The ``id`` of an array or object :func:`_encode` has written to its end."""
+
+
 def _encode(value: Any, out: list[str], indent: str | None, level: int) -> None:
     """Append ``value``'s JSON to ``out``, nested ``level`` deep. With its own stack, not
     Python's: a landing page's JSON-LD block may be as deep as Chromium keeps (1,000 levels),
     and one call per level ended in RecursionError, a traceback out of ``formtools call``."""
-    pending: list[Any] = [(value, level)]  # (a value, its level) to write, or text as it is
+    pending: list[Any] = [(value, level)]  # (a value, its level) to write, text as it is, or a _Leaving
+    around: set[int] = set()  # the arrays and objects being written: one inside itself never ends
     while pending:
         item = pending.pop()
         if type(item) is str:
             out.append(item)
+            continue
+        if type(item) is _Leaving:
+            around.discard(item)
             continue
         value, level = item
         if value is None:
@@ -118,6 +126,9 @@ def _encode(value: Any, out: list[str], indent: str | None, level: int) -> None:
             if not value:
                 out.append(opening + closing)
                 continue
+            if id(value) in around:
+                raise ValueError("Converting circular structure to JSON: an array or object holds itself")
+            around.add(id(value))
             inner = "" if indent is None else "\n" + indent * (level + 1)
             colon = ":" if indent is None else ": "
             steps: list[Any] = []
@@ -126,6 +137,7 @@ def _encode(value: Any, out: list[str], indent: str | None, level: int) -> None:
                 steps.append(("," if i else "") + inner + (_quote(str(key)) + colon if mapping else ""))
                 steps.append((member, level + 1))
             steps.append(("" if indent is None else "\n" + indent * level) + closing)
+            steps.append(_Leaving(id(value)))
             out.append(opening)
             pending.extend(reversed(steps))
         else:

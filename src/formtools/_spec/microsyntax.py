@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, ROUND_HALF_UP, Context, Decimal, InvalidOperation
 from fractions import Fraction
 from functools import lru_cache, update_wrapper
 from typing import Final
@@ -36,6 +36,7 @@ __all__ = [
     "allowed_step",
     "step_base",
     "is_multiple",
+    "EXACT_DECIMALS",
     "ASCII_WHITESPACE_RUNS",
     "collapse_whitespace",
     "CompiledPattern",
@@ -97,6 +98,15 @@ def collapse_whitespace(text: str) -> str:
     return " ".join(ASCII_WHITESPACE_RUNS.split(text.strip(ASCII_WHITESPACE)))
 
 
+#: The context of every :class:`~decimal.Decimal` operation formtools does: exact whatever the
+#: operands' length (a ``Decimal`` is built exactly from a string or a double without one), halves
+#: rounded up where an operation rounds on purpose (``toPrecision``). Never the thread's own
+#: ``decimal.getcontext()``, which is its caller's to set: under a caller's ``prec = 10`` a step of
+#: 12345678 from 1234567890123 was described as "1234567890000 plus …" and a filled 0.1234565 was
+#: sent as 0.123457, and under ``prec = 3`` a call raised ``decimal.InvalidOperation``.
+EXACT_DECIMALS: Final = Context(prec=MAX_PREC, rounding=ROUND_HALF_UP, Emin=MIN_EMIN, Emax=MAX_EMAX)
+
+
 def parse_decimal(text: str | None) -> Decimal | None:
     """Like :func:`parse_float`, keeping the decimal digits as written."""
     if parse_float(text) is None:
@@ -123,11 +133,11 @@ def allowed_step(step_attribute: str | None, rule: StepRule) -> Decimal | None:
     A missing, unparsable, zero or negative step means the default step.
     """
     if step_attribute is not None and step_attribute.lower() == "any":
-        return rule.default * rule.scale if rule.any_is_default else None
+        return EXACT_DECIMALS.multiply(rule.default, rule.scale) if rule.any_is_default else None
     step = parse_decimal(step_attribute)
     if step is None or step <= 0:
-        return rule.default * rule.scale
-    return step * rule.scale
+        return EXACT_DECIMALS.multiply(rule.default, rule.scale)
+    return EXACT_DECIMALS.multiply(step, rule.scale)
 
 
 def step_base(min_attribute: str | None, value_attribute: str | None, rule: StepRule) -> Decimal:

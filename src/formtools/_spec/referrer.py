@@ -145,12 +145,17 @@ class Referrer:
 
     @classmethod
     def of(cls, document_url: str, policy: str | None) -> Referrer | None:
-        """The state of a submission from the document at ``document_url`` (None when the
-        document is not an http(s) page: no Referer, no Origin)."""
+        """The state of a submission from the document at ``document_url`` (None when it is no
+        URL). A page that is not http(s) (``file:``, ``data:``, ``about:blank``: an opaque origin)
+        sends no Referer, and ``Origin: null`` on a POST, as measured in Chromium: formtools sent
+        no Origin, so a ``formtools call page.html`` passed a site's Origin check that refuses
+        Chromium's submission."""
         document = parse(document_url)
-        if document is None or document.scheme not in ("http", "https"):
+        if document is None:
             return None
         chosen = policy or DEFAULT_POLICY
+        if document.scheme not in ("http", "https"):
+            return cls(None, "null", chosen, origin_policy=chosen)
         return cls(document.href, document.origin, chosen, origin_policy=chosen)
 
     def headers(self, method: str, url: str) -> tuple[tuple[str, str], ...]:

@@ -222,7 +222,7 @@ def _numeric(bounds: Callable[[Mapping[str, str]], tuple[float | None, float | N
         base = step_base(attributes.get("min"), attributes.get("value"), _NUMBER_STEP)
         # beyond 2**52 Chromium stops checking steps (StepRange: the quotient loses its units)
         integral = (
-            step is not None and is_multiple(step, Decimal(1)) and is_multiple(base, Decimal(1)) and abs(base) < 2**52
+            step is not None and is_multiple(step, Decimal(1)) and is_multiple(base, Decimal(1)) and base.copy_abs() < 2**52
         )
         schema: dict[str, Any] = {"type": "integer" if integral else "number"}
         low, high = bounds(attributes)

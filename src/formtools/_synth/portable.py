@@ -31,7 +31,7 @@ from typing import Any, Final
 from formtools._synth.chromium import _NUMBER_STEP
 from formtools._synth.html import HTML
 from formtools._spec.jsjson import dumps
-from formtools._spec.microsyntax import allowed_step, parse_decimal
+from formtools._spec.microsyntax import EXACT_DECIMALS, allowed_step, parse_decimal
 from formtools._synth.profile import FragmentBuilder, Group, register_profile
 from formtools._spec.microsyntax import compiled_pattern, pattern_shape, regex_matches
 from formtools.errors import Unsupported
@@ -238,7 +238,7 @@ def _step_note(source: Mapping[str, Any]) -> list[str]:
 
 
 def _number(value: Decimal) -> str:
-    return format(value.normalize(), "f")
+    return format(value.normalize(EXACT_DECIMALS), "f")
 
 
 _REWRITES: Mapping[str, Callable[[str], Rewrite]] = MappingProxyType(
