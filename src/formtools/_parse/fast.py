@@ -51,7 +51,6 @@ import re
 import warnings
 from collections.abc import Callable, Iterator
 from types import MappingProxyType
-from typing import Any
 
 from html5lib._ihatexml import InfosetFilter
 from html5lib.constants import DataLossWarning
@@ -176,6 +175,13 @@ _SVG = "http://www.w3.org/2000/svg"
 _HTML_POINTS = frozenset({"foreignObject", "desc", "title"})  # SVG's HTML integration points
 #: what forms_of reads of an SVG element: its id and dir, and the handlers a call sets off
 _FOREIGN_READ = ("id", "dir", *CALL_EVENT_HANDLERS)
+#: The attributes that make forms_of look at an element around what it reads: ``dir``
+#: (dirname's direction), ``hidden`` (hides the controls in it from the person, Control.unseen)
+#: and the handlers a call sets off (CALL_EVENT_HANDLERS). Asked as one pass over an element's
+#: attribute names: ``name in node.attrs`` is selectolax's ``__getitem__`` catching a KeyError,
+#: and six such lookups (each raising, for the usual element) cost about seven times that pass
+#: on every element the skeleton copy passes by.
+_LOOKED_AT_ATTRIBUTES = frozenset({"dir", "hidden", *CALL_EVENT_HANDLERS})
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _TABLE_PARTS = frozenset({"table", "tbody", "thead", "tfoot", "tr", "colgroup"})
 # Elements a copy keeps even where their text is not read: what forms_of looks at. Others (and
@@ -861,9 +867,7 @@ class _Page(PointerScan):
                 and select_part is None
                 and parent_tag != "fieldset"  # a legend in it could become its first legend
                 and child.id is None
-                and "dir" not in (attrs := child.attrs)
-                and "hidden" not in attrs  # hides the controls in it from the person (Control.unseen)
-                and not _carries_handler(attrs)
+                and _LOOKED_AT_ATTRIBUTES.isdisjoint(child.attrs)
             ):
                 if child.first_child is not None:
                     self._children(child, parent, "html", None, form, False, True)
@@ -967,10 +971,11 @@ class _Page(PointerScan):
         all of them HTML elements outside selects and templates.
         Each copy walks up only to the first such ancestor already stubbed."""
         html = self.tree.root
-        kept = ("dir", "hidden", *CALL_EVENT_HANDLERS)  # dirname's last resort; what hides the whole page; handlers
         attributes = {}
-        if html is not None and any(name in html.attrs for name in kept):
-            attributes = {name: value for name, value in self._attributes(html).items() if name in kept}
+        if html is not None and not _LOOKED_AT_ATTRIBUTES.isdisjoint(html.attrs):
+            attributes = {
+                name: value for name, value in self._attributes(html).items() if name in _LOOKED_AT_ATTRIBUTES
+            }
         skeleton = etree.Element("html", attributes)
         stubs: dict[int, etree._Element] = {}
         for key in sorted(self.roots, key=self.order.__getitem__):
@@ -1007,17 +1012,9 @@ class _Page(PointerScan):
         return tag != "html" and (
             tag in ("fieldset", "datalist")
             or (tag == "legend" and getattr(element.parent, "tag", None) == "fieldset")
-            or "dir" in (attrs := element.attrs)
-            or "hidden" in attrs
-            or _carries_handler(attrs)
+            or not _LOOKED_AT_ATTRIBUTES.isdisjoint(element.attrs)
             or element.mem_id in self.heading_parents
         )
-
-
-def _carries_handler(attributes: Any) -> bool:
-    """Whether an element has one of the handlers a call sets off, which forms_of reads on
-    every ancestor of a form and of a control (``CALL_EVENT_HANDLERS``)."""
-    return any(name in attributes for name in CALL_EVENT_HANDLERS)
 
 
 class _OpenTags:
