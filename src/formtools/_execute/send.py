@@ -39,7 +39,7 @@ from formtools._spec.decoding import decode_until_error
 from formtools._spec.jsjson import copy_json, nests_deeper
 from formtools._spec.limits import MAX_PAGE_BYTES, too_large
 from formtools._spec.microsyntax import ASCII_WHITESPACE_RUNS, ascii_lowercase
-from formtools._spec.mime import media_type, renders_as_html
+from formtools._spec.mime import media_type, no_page, renders_as_html, shown_type
 from formtools._spec.url import same_origin_urls
 from formtools._execute.request import NoRequest, Request
 
@@ -392,31 +392,6 @@ def page_text(document: Document) -> str:
     return " ".join(document.restore(" ".join(words)).split())
 
 
-# What a browser shows rather than downloads (formtools' approximation of Chromium's MIME
-# handling: an attachment, or a type outside these, is a download and gives the agent no result;
-# of the application/*+xml types Chromium 156 shows the feeds alone: application/foo+xml,
-# rdf+xml, xslt+xml, mathml+xml download).
-_SHOWN_TYPES = re.compile(
-    r"text/.*|image/.*|audio/.*|video/.*|application/(json|xml|xhtml\+xml|pdf|.*\+json|rss\+xml|atom\+xml)|multipart/x-mixed-replace"
-)
-
-
-def _download(response: Response) -> bool:
-    """Whether Chromium 156 downloads the answer rather than shows it: a ``Content-Disposition``
-    whose type (before any ``;``, HTTP white space stripped) is a token other than ``inline``
-    (``attachment``, and ``foo`` too; a type that is no token, ``\u00a0attachment``, is
-    ignored), or a type not shown."""
-    disposition = response.headers.get("content-disposition", "").partition(";")[0].strip(HTTP_WHITESPACE)
-    if _TOKEN.fullmatch(disposition) and ascii_lowercase(disposition) != "inline":
-        return True
-    mime = media_type(response.headers.get("content-type"))
-    return bool(mime) and not _SHOWN_TYPES.fullmatch(mime)
-
-
-# RFC 9110's token: one or more tchar
-_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
-
-
 def _sandboxed(response: Response) -> bool:
     """Whether a ``Content-Security-Policy`` header (any of its policies: header lines and
     comma-separated lists) holds a ``sandbox`` directive without ``allow-same-origin``: the
@@ -454,12 +429,12 @@ def _directives(policy: str) -> dict[str, list[str] | None]:
 def _why_no_result(response: Response) -> str | None:
     """Why Chromium gives the agent no result for an answer (the call still completed), or None
     when the answer is a page of the form's origin whose JSON-LD is the result."""
-    if _download(response):
-        return "the answer is a download: Chromium returns no result for it"
     if response.status in (204, 205):
         # no content: the navigation is not committed, the page stays, and the call never
         # completes (Chromium 156: no toolResponded)
         return f"the answer is HTTP {response.status}, no content: the page stays where it was and Chromium returns no result"
+    if no_page(response.head, response.body) is not None:
+        return "the answer is a download: Chromium returns no result for it"
     if _sandboxed(response):
         return (
             "the form was submitted and landed on a page its Content-Security-Policy sandboxes into an "
@@ -500,10 +475,11 @@ def landing_result(request: Request | None, response: Response, include_text: bo
         )
         # a landing answer that is no HTML nor XML (text, JSON, an image, a PDF) is shown as what
         # it is, and its bytes hold no script elements, whatever they spell (Chromium 156: [])
-        if renders_as_html(response.content_type):
+        shown = shown_type(response.head, response.body)  # (an answer of no type sniffed)
+        if renders_as_html(shown):
             json_ld = json_ld_of(document)
-        elif _XML_TYPES.fullmatch(media_type(response.content_type)):
-            json_ld = xml_json_ld_of(response.body, response.content_type)
+        elif _XML_TYPES.fullmatch(media_type(shown)):
+            json_ld = xml_json_ld_of(response.body, shown)
         else:
             json_ld = ()
         text = page_text(document) if include_text else None

@@ -17,7 +17,7 @@ from typing import IO, Any, AnyStr, BinaryIO, Union
 from formtools._parse import parse_html
 from formtools._parse.document import Document, Parser, is_tree
 from formtools._spec.limits import MAX_PAGE_BYTES, check_page_size, too_large
-from formtools._spec.mime import not_a_page, renders_as_html
+from formtools._spec.mime import page_problem
 from formtools._spec.scheme import is_url
 from formtools.errors import NetworkError, SourceError, UsageProblem, shown, shown_argument
 
@@ -244,10 +244,9 @@ def _fetch(url: str, timeout: float, max_bytes: int) -> RawPage:
         raise SourceError(too_large(shown(url), max_bytes)) from None
     except FetchError as error:
         raise NetworkError(str(error)) from None
-    if response.status >= 400:
-        raise NetworkError(f"{url}: HTTP {response.status}")
-    if not renders_as_html(response.content_type):
-        raise SourceError(not_a_page(url, response.content_type))
+    problem = page_problem(url, response.head, response.body)
+    if problem is not None:
+        raise (NetworkError if response.status >= 400 else SourceError)(problem)
     return RawPage(
         # the label names the page in every message and lint line: without the URL's credentials
         response.body, response.url, response.content_type, shown(url), response.headers.get("referrer-policy")
