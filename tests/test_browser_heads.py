@@ -160,3 +160,33 @@ def test_a_pages_head_and_first_bytes_decide_its_tools_as_in_chromium(chromium: 
             differences.append(f"{raw[:200]!r}: Chromium {theirs[number]}, formtools {wrong}")
     assert not differences, f"{len(differences)} of {len(answers)} differ:\n" + "\n".join(differences)
     assert [] in theirs and ["t"] in theirs, theirs
+
+
+# --- the answer a call lands on: the same rule --------------------------------------------------
+
+LANDING_TYPES = ["", "junk", "unknown/unknown", "text/plain"]
+LANDING_STARTS = [b"<p>", b"<!--x-->", b"\n<TITLE>x</title>", b"text ", b"From ", b"\xef\xbb\xbf<html>", b"{"]
+JSON_LD = b'<script type="application/ld+json">{"landed": "x"}</script>'
+
+
+def test_an_answer_a_call_lands_on_is_sniffed_as_chromium_sniffs_it(chromium: ChromiumOracle) -> None:
+    """Three seeded answers of a type Chromium sniffs (or none), a call landing on each: the
+    agent's result is the JSON-LD of an answer sniffed as HTML, ``[]`` of one shown as text.
+    Before, formtools read any answer of no type as HTML (``text <script …>`` gave its block)."""
+    rng = random.Random(2026112928)
+    differences, kinds = [], set()
+    for number in range(3):
+        content_type, start = rng.choice(LANDING_TYPES), rng.choice(LANDING_STARTS)
+        headers = [("X-Content-Type-Options", "nosniff")] if rng.random() < 0.25 else []
+        chromium.site.put(f"/heads/landing/{number}", start + JSON_LD, content_type, headers)
+        form = f'<form toolname="t" tooldescription="d" toolautosubmit action="/heads/landing/{number}"><input name="q"></form>'
+        url = chromium.site.put(f"/heads/form/{number}", form.encode())
+        answer, _ = chromium.agent_answer(url, "t", {"q": "x"})
+        theirs = answer.get("output") if answer["status"] == "Completed" else answer
+        (tool,) = formtools.extract_tools(form, base_url=url)
+        ours = formtools.call_tool(tool, {"q": "x"}, confirm=True).result
+        kinds.add(bool(theirs))
+        if ours != theirs:
+            differences.append(f"{content_type!r} {headers} {start + JSON_LD!r}: Chromium {theirs}, formtools {ours}")
+    assert not differences, "\n".join(differences)
+    assert kinds == {True, False}, "the seed draws answers sniffed as HTML and as text"
