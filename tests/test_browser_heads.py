@@ -169,6 +169,7 @@ LANDING_STARTS = [b"<p>", b"<!--x-->", b"\n<TITLE>x</title>", b"text ", b"From "
 JSON_LD = b'<script type="application/ld+json">{"landed": "x"}</script>'
 
 
+@pytest.mark.spec_step("exec-result-2")
 def test_an_answer_a_call_lands_on_is_sniffed_as_chromium_sniffs_it(chromium: ChromiumOracle) -> None:
     """Three seeded answers of a type Chromium sniffs (or none), a call landing on each: the
     agent's result is the JSON-LD of an answer sniffed as HTML, ``[]`` of one shown as text.

@@ -23,8 +23,7 @@ import httpx
 import scrapy
 from scrapy.http import Response
 
-from formtools._net.head import chromium_content_type
-from formtools._spec.mime import AnswerHead, why_no_tools
+from formtools._spec.mime import AnswerHead, chromium_content_type, why_no_tools
 from formtools._execute.call import FileSource, Finishing, PreparedCall, prepare_call
 from formtools._execute.fill import OMITTED
 from formtools._forms.state import FormState

@@ -32,8 +32,7 @@ from typing import IO, Any, BinaryIO, cast
 from zlib_ng import zlib_ng as zlib
 
 from formtools._spec.coding import CODINGS, CodingError, codings_to_undo, decoder, refused_codings, too_many_codings
-from formtools._net.head import chromium_content_type
-from formtools._spec.mime import AnswerHead
+from formtools._spec.mime import AnswerHead, chromium_content_type
 
 _InflateError: type[Exception] = zlib.error  # type: ignore[assignment]  # (the stub: an instance)
 

@@ -13,9 +13,8 @@ import re
 from dataclasses import dataclass
 
 from formtools._spec.constants import HTTP_WHITESPACE
-from formtools._spec.microsyntax import ascii_lowercase
 
-__all__ = ["HTML_TYPES", "AnswerHead", "media_type", "no_page", "may_be_a_page", "page_problem", "renders_as_html", "shown_type", "why_no_tools"]
+__all__ = ["HTML_TYPES", "AnswerHead", "chromium_content_type", "media_type", "no_page", "may_be_a_page", "page_problem", "renders_as_html", "shown_type", "why_no_tools"]
 
 #: The media types a browser renders as a document with forms (XHTML, too, registers tools).
 HTML_TYPES = ("text/html", "application/xhtml+xml")
@@ -32,6 +31,50 @@ def renders_as_html(content_type: str | None) -> bool:
     page a browser registers tools for: HTML or XHTML. JSON, text, images are not, whatever
     their bytes hold."""
     return media_type(content_type) in HTML_TYPES
+
+
+# HttpUtil's linear white space: what Chromium trims off a header value's parts
+_HEADER_LWS = b" \t"
+_TYPE_END = re.compile(rb"[ \t;(]")
+
+
+def chromium_content_type(values: list[bytes]) -> bytes:
+    """The ``Content-Type`` Chromium reads from every value of its lines
+    (``HttpResponseHeaders::GetMimeTypeAndCharset`` over ``HttpUtil::ParseContentType``): the
+    last value holding a slash and not ``*/*`` names the type; a value naming a charset sets it,
+    and a value of another type resets one set before, while one of the same type keeps it. It
+    is spelled as that type followed by the parameters of the value the charset came from (which
+    formtools._parse.charset reads as it reads one line); ``b""`` for none (then Chromium sniffs)."""
+    mime, charset_from, had_charset = b"", b"", False
+    for value in values:
+        start = len(value) - len(value.lstrip(_HEADER_LWS))
+        end = _TYPE_END.search(value, start)
+        kind = value[start : end.start() if end else len(value)]
+        if not value or value == b"*/*" or b"/" not in value:
+            continue
+        same = bool(mime) and kind.lower() == mime
+        mime = kind.lower()
+        if _names_charset(value[start + len(kind) :]):
+            had_charset, charset_from = True, value
+        elif not same and had_charset:
+            charset_from = b""
+    if not mime or not charset_from:
+        return mime
+    return mime + b";" + charset_from.partition(b";")[2]
+
+
+# a parameter after a type as ParseContentType reads it: a quoted value runs to its closing quote
+_PARAMETER = re.compile(rb'(?s);[ \t]*(?P<name>[^;=]*)(?:=[ \t]*(?:(?P<quoted>"(?:\\.|[^"\\])*"?)[^;]*|(?P<bare>[^;]*)))?')
+
+
+def _names_charset(parameters: bytes) -> bool:
+    """Whether the first ``charset`` parameter with a value is among ``parameters`` (what
+    follows a type), the way ParseContentType reads them."""
+    for parameter in _PARAMETER.finditer(parameters):
+        if parameter["quoted"] is not None or (parameter["bare"] or b"").strip(_HEADER_LWS):
+            if parameter["name"].lower() == b"charset":
+                return True
+    return False
 
 
 @dataclass(frozen=True)
@@ -52,8 +95,8 @@ class AnswerHead:
         and a first line ``nosniff`` before a line ``foo`` block sniffing; ``foo, nosniff`` and
         ``nosniff;`` do not): the first value of the lines' comma-separated list is
         ``nosniff``, HTTP white space trimmed, in any case."""
-        first = ",".join(self.type_options).partition(",")[0]
-        return ascii_lowercase(first.strip(HTTP_WHITESPACE)) == "nosniff"
+        first = ",".join(self.type_options).partition(",")[0].strip(HTTP_WHITESPACE)
+        return first.isascii() and first.lower() == "nosniff"  # (ASCII: lower() is ASCII's)
 
 
 # Chromium's net/base/mime_sniffer.cc, IsUnknownMimeType: types that say nothing (a type
@@ -162,7 +205,7 @@ def _attachment(disposition: str | None) -> bool:
     that is no token (``\\u00a0attachment``, ``"attachment"``) or none (``filename=a.html``:
     measured, shown) is ignored."""
     kind = (disposition or "").partition(";")[0].strip(HTTP_WHITESPACE)
-    return bool(_TOKEN.fullmatch(kind)) and ascii_lowercase(kind) != "inline"
+    return bool(_TOKEN.fullmatch(kind)) and kind.lower() != "inline"  # (a token is ASCII)
 
 
 def no_page(head: AnswerHead, body: bytes) -> str | None:
