@@ -1,6 +1,6 @@
 """What Chromium 156 makes of a page's own answer head, before any form, live: seeded heads
 and bodies (a type that says nothing, ``text/plain``, ``X-Content-Type-Options`` spellings,
-``Content-Disposition`` spellings, statuses; bodies beginning with each tag Chromium's sniffer
+``Content-Disposition`` spellings, statuses, ``Content-Security-Policy: sandbox`` spellings; bodies beginning with each tag Chromium's sniffer
 knows after white space, inside and past its 512-byte window, ``<?xml``, a byte order mark,
 binary bytes inside and past its 1,024-byte window, magic numbers) served whole by a raw
 server, each in an iframe of one page, against what formtools finds on the same URL
@@ -37,6 +37,12 @@ TYPES = ["", "junk", "*/*", "unknown/unknown", "Application/Unknown", "text/plai
 NOSNIFF = ["nosniff", "NoSniff", " nosniff", "nosniff,foo", "foo, nosniff", "nosniff;", "no-sniff"]
 DISPOSITIONS = ["attachment", "Attachment; filename=a.html", "inline", "filename=a.html", "foo",
                 '"attachment"', "\xa0attachment", "attachment;"]  # fmt: skip
+# a page's own policy: sandboxed without allow-scripts, Chromium registers no tools
+POLICIES = ["Content-Security-Policy: sandbox", "Content-Security-Policy: sandbox allow-scripts",
+            "Content-Security-Policy: SANDBOX Allow-Forms", "Content-Security-Policy: sandbox allow-forms allow-scripts",
+            "Content-Security-Policy: default-src *, sandbox", "Content-Security-Policy: sandbox allow-scripts; sandbox",
+            "Content-Security-Policy: sandbox\xa0", "Content-Security-Policy: script-src 'none'",
+            "Content-Security-Policy-Report-Only: sandbox"]  # fmt: skip
 STATUSES = ["200 OK"] * 8 + ["205 Reset Content", "404 Not Found", "500 Oops", "302 Found", "418 Teapot"]
 # what a body begins with: kSniffableTags in any case and with nothing required after them,
 # what is none of them, and magic numbers
@@ -53,6 +59,8 @@ def _head(rng: random.Random) -> list[str]:
         lines.append(f"X-Content-Type-Options: {rng.choice(NOSNIFF)}")
     if rng.random() < 0.2:
         lines.append(f"Content-Disposition: {rng.choice(DISPOSITIONS)}")
+    if rng.random() < 0.25:
+        lines.append(rng.choice(POLICIES))
     rng.shuffle(lines)
     return lines
 
@@ -134,8 +142,9 @@ def test_a_pages_head_and_first_bytes_decide_its_tools_as_in_chromium(chromium: 
     """48 seeded answers in iframes of one page; formtools reads each by URL (extract, batch
     --urls) and as a WARC record. Before ``formtools._spec.mime.why_no_tools``, an answer of no
     type (or ``*/*``, ``junk``) was HTML whatever its bytes and however nosniff was spelled,
-    ``unknown/unknown`` was never sniffed, an attachment gave its tools, a 205 gave tools, and
-    a 4xx/5xx page with a form was an error."""
+    ``unknown/unknown`` was never sniffed, an attachment gave its tools, a 205 gave tools, a
+    page sandboxed without ``allow-scripts`` gave tools, and a 4xx/5xx page with a form was an
+    error."""
     rng = random.Random(2026112923)
     answers = [answer(rng) for _ in range(48)]
     with raw_site() as (origin, served):

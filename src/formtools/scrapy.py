@@ -72,8 +72,8 @@ def _answer_head(response: Response) -> AnswerHead:
     lines = response.headers.getlist
     content_type = chromium_content_type(list(lines(b"Content-Type"))).decode("latin-1") or None
     disposition = next((value.decode("latin-1") for value in lines(b"Content-Disposition")), None)
-    options = tuple(value.decode("latin-1") for value in lines(b"X-Content-Type-Options"))
-    return AnswerHead(response.status, content_type, disposition, options)
+    options, policies = (tuple(value.decode("latin-1") for value in lines(name)) for name in (b"X-Content-Type-Options", b"Content-Security-Policy"))
+    return AnswerHead(response.status, content_type, disposition, options, policies)
 
 
 def document_of(response: Response) -> Document:

@@ -108,7 +108,8 @@ def _answer_head(http_headers: Any) -> AnswerHead:
         status = int(http_headers.get_statuscode())
     except (TypeError, ValueError):
         status = 200
-    return AnswerHead(status, content_type, disposition, tuple(_header_lines(http_headers, "X-Content-Type-Options")))
+    options, policies = (tuple(_header_lines(http_headers, name)) for name in ("X-Content-Type-Options", "Content-Security-Policy"))
+    return AnswerHead(status, content_type, disposition, options, policies)
 
 
 def begins_gzip(head: bytes) -> bool:

@@ -34,11 +34,10 @@ if TYPE_CHECKING:  # the fetch layer (httpx, httpcore) loads with the first send
 from formtools._parse.document import Document
 from formtools._parse import DEFAULT_TIME_LIMIT, parse_html
 from formtools._parse.charset import settle_xml_encoding
-from formtools._spec.constants import ASCII_WHITESPACE, HTTP_WHITESPACE
 from formtools._spec.decoding import decode_until_error
 from formtools._spec.jsjson import copy_json, nests_deeper
 from formtools._spec.limits import MAX_PAGE_BYTES, too_large
-from formtools._spec.microsyntax import ASCII_WHITESPACE_RUNS, ascii_lowercase
+from formtools._spec.csp import sandbox_flags
 from formtools._spec.mime import media_type, no_page, renders_as_html, shown_type
 from formtools._spec.url import same_origin_urls
 from formtools._execute.request import NoRequest, Request
@@ -393,37 +392,11 @@ def page_text(document: Document) -> str:
 
 
 def _sandboxed(response: Response) -> bool:
-    """Whether a ``Content-Security-Policy`` header (any of its policies: header lines and
-    comma-separated lists) holds a ``sandbox`` directive without ``allow-same-origin``: the
-    document's origin is then opaque, another than the form's page's. (A ``<meta>`` policy
-    cannot sandbox, and a report-only one enforces nothing.)"""
-    for header in response.headers.get_list("content-security-policy"):
-        for policy in header.split(","):
-            sandbox = _directives(policy).get("sandbox")
-            if sandbox is not None and "allow-same-origin" not in sandbox:
-                return True
-    return False
-
-
-# What Chromium 156 takes for a directive (CSP3 "parse a serialized CSP", and Chromium's check
-# of the characters): only ASCII white space and visible ASCII, else the directive is ignored
-# (``sandbox\u00a0``, ``sandbox allow-scripts\u000b``: no sandbox; tests/test_browser_landing.py)
-_DIRECTIVE = re.compile(f"[{ASCII_WHITESPACE}\x21-\x7e]*")
-
-
-def _directives(policy: str) -> dict[str, list[str] | None]:
-    """One serialized policy's directives: name (ASCII-lowercased) → its value's tokens
-    (ASCII-lowercased), split on ASCII white space as CSP splits (a no-break space, U+3000 or a
-    vertical tab separates nothing), or None for a directive ignored for its characters. Of a
-    name written twice the first holds, ignored or not (Chromium 156: ``sandbox\\u3000; sandbox``
-    sandboxes nothing)."""
-    directives: dict[str, list[str] | None] = {}
-    for directive in policy.split(";"):
-        words = ASCII_WHITESPACE_RUNS.split(directive.strip(ASCII_WHITESPACE))
-        if words != [""]:
-            name, *value = map(ascii_lowercase, words)
-            directives.setdefault(name, value if _DIRECTIVE.fullmatch(directive) else None)
-    return directives
+    """Whether a ``Content-Security-Policy`` header (any of its policies) holds a ``sandbox``
+    directive without ``allow-same-origin``: the document's origin is then opaque, another than
+    the form's page's."""
+    flags = sandbox_flags(response.headers.get_list("content-security-policy"))
+    return any("allow-same-origin" not in allowed for allowed in flags)
 
 
 def _why_no_result(response: Response) -> str | None:

@@ -229,6 +229,7 @@ class Response:
             self.content_type,
             self.headers.get("content-disposition"),
             tuple(self.headers.get_list("x-content-type-options")),
+            tuple(self.headers.get_list("content-security-policy")),
         )
 
 

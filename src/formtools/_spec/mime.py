@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from formtools._spec.constants import HTTP_WHITESPACE
+from formtools._spec.csp import sandbox_flags
 
 __all__ = ["HTML_TYPES", "AnswerHead", "chromium_content_type", "media_type", "no_page", "may_be_a_page", "page_problem", "renders_as_html", "shown_type", "why_no_tools"]
 
@@ -81,13 +82,21 @@ def _names_charset(parameters: bytes) -> bool:
 class AnswerHead:
     """What of an answer's head decides what Chromium makes of it: ``status``, the
     ``content_type`` as Chromium reads it from all its lines (``None`` for none it reads:
-    ``formtools._net.head.chromium_content_type``), the first ``Content-Disposition`` and every
-    ``X-Content-Type-Options`` line."""
+    :func:`chromium_content_type`), the first ``Content-Disposition``, every
+    ``X-Content-Type-Options`` line and every (enforced) ``Content-Security-Policy`` line."""
 
     status: int = 200
     content_type: str | None = None
     disposition: str | None = None
     type_options: tuple[str, ...] = ()
+    policies: tuple[str, ...] = ()
+
+    @property
+    def scripts_sandboxed(self) -> bool:
+        """Whether a policy sandboxes the page without ``allow-scripts``: Chromium 156 then
+        registers none of its tools (measured: ``getTools()`` is empty; with ``allow-scripts``
+        and without ``allow-forms`` they are registered, and a call is never submitted)."""
+        return any("allow-scripts" not in allowed for allowed in sandbox_flags(self.policies))
 
     @property
     def nosniff(self) -> bool:
@@ -232,7 +241,7 @@ def why_no_tools(head: AnswerHead, body: bytes) -> str | None:
     why = no_page(head, body)
     shown = shown_type(head, body)
     if why is None and renders_as_html(shown):
-        return None
+        return "sandboxed without allow-scripts (Content-Security-Policy): Chromium registers no tools" if head.scripts_sandboxed else None
     if head.status >= 400:
         return f"HTTP {head.status}"
     if why is not None:
@@ -245,7 +254,7 @@ def why_no_tools(head: AnswerHead, body: bytes) -> str | None:
 def may_be_a_page(head: AnswerHead) -> bool:
     """Whether an answer with this head can be a page of HTML, its body unseen: what
     :func:`why_no_tools` says without sniffing, an answer it would sniff counted in."""
-    if head.status in (204, 205) or _attachment(head.disposition):
+    if head.status in (204, 205) or _attachment(head.disposition) or head.scripts_sandboxed:
         return False
     mime = media_type(head.content_type)
     return renders_as_html(mime) or (not head.nosniff and mime in _UNKNOWN_TYPES)
