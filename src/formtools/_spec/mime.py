@@ -15,7 +15,18 @@ from dataclasses import dataclass
 from formtools._spec.constants import HTTP_WHITESPACE
 from formtools._spec.csp import sandbox_flags
 
-__all__ = ["HTML_TYPES", "AnswerHead", "chromium_content_type", "media_type", "no_page", "may_be_a_page", "page_problem", "renders_as_html", "shown_type", "why_no_tools"]
+__all__ = [
+    "HTML_TYPES",
+    "AnswerHead",
+    "chromium_content_type",
+    "may_be_a_page",
+    "media_type",
+    "no_page",
+    "page_problem",
+    "renders_as_html",
+    "shown_type",
+    "why_no_tools",
+]
 
 #: The media types a browser renders as a document with forms (XHTML, too, registers tools).
 HTML_TYPES = ("text/html", "application/xhtml+xml")
@@ -241,7 +252,9 @@ def why_no_tools(head: AnswerHead, body: bytes) -> str | None:
     why = no_page(head, body)
     shown = shown_type(head, body)
     if why is None and renders_as_html(shown):
-        return "sandboxed without allow-scripts (Content-Security-Policy): Chromium registers no tools" if head.scripts_sandboxed else None
+        if head.scripts_sandboxed:
+            return "sandboxed without allow-scripts (Content-Security-Policy): Chromium registers no tools"
+        return None
     if head.status >= 400:
         return f"HTTP {head.status}"
     if why is not None:
