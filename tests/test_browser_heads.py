@@ -200,3 +200,29 @@ def test_an_answer_a_call_lands_on_is_sniffed_as_chromium_sniffs_it(chromium: Ch
             differences.append(f"{content_type!r} {headers} {start + JSON_LD!r}: Chromium {theirs}, formtools {ours}")
     assert not differences, "\n".join(differences)
     assert kinds == {True, False}, "the seed draws answers sniffed as HTML and as text"
+
+
+# --- the page's policy when a call is made --------------------------------------------------------
+
+FORMS_SANDBOXED = ["sandbox allow-scripts", "SANDBOX Allow-Scripts allow-popups", "default-src *, sandbox allow-scripts",
+                   "sandbox allow-scripts allow-same-origin"]  # fmt: skip
+
+
+@pytest.mark.spec_step("exec-request-6")
+def test_a_call_on_a_page_sandboxed_without_allow_forms_sends_nothing(chromium: ChromiumOracle) -> None:
+    """A page whose ``Content-Security-Policy`` sandboxes it with ``allow-scripts`` and without
+    ``allow-forms`` (a seeded spelling): Chromium registers its tool, and a call submits nothing
+    (the agent's call stays pending, the server hears no request). Before, ``formtools call``
+    sent the request and gave the landing page's result."""
+    policy = random.Random(2026112925).choice(FORMS_SANDBOXED)
+    site = chromium.site
+    site.put("/heads/sandboxed/landing", b'<script type="application/ld+json">{"landed": "x"}</script>')
+    form = b'<form toolname="t" tooldescription="d" toolautosubmit action="/heads/sandboxed/landing"><input name="q"></form>'
+    url = site.put("/heads/sandboxed/form", form, headers=[("Content-Security-Policy", policy)])
+    heard = len([request for request in site.requests if request.path == "/heads/sandboxed/landing"])
+    answer, _ = chromium.agent_answer(url, "t", {"q": "x"}, pending_after=2.0)
+    assert answer == {"status": "pending"}, (policy, answer)
+    (tool,) = formtools.extract_tools(formtools.load_page(url))
+    result = formtools.call_tool(tool, {"q": "x"}, confirm=True)
+    assert len([request for request in site.requests if request.path == "/heads/sandboxed/landing"]) == heard
+    assert result.status == "not-sent" and "allow-forms" in (result.reason or ""), (policy, result)

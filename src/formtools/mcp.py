@@ -259,6 +259,7 @@ def _load_url(url: str, options: BridgeOptions) -> Document:
         source=url,
         referrer_policy=response.headers.get("referrer-policy"),
         time_limit=DEFAULT_TIME_LIMIT,
+        security_policies=response.head.policies,
     )
 
 
@@ -869,10 +870,16 @@ class Bridge:
         url = response.url
         content_type = response.content_type
         policy = response.headers.get("referrer-policy")
+        policies = response.head.policies
 
         def from_body() -> tuple[Tool, ...]:
             document = parse_html(
-                bytes(body), url=url, content_type=content_type, referrer_policy=policy, time_limit=DEFAULT_TIME_LIMIT
+                bytes(body),
+                url=url,
+                content_type=content_type,
+                referrer_policy=policy,
+                time_limit=DEFAULT_TIME_LIMIT,
+                security_policies=policies,
             )
             return _extract(document, options.profile, options.all_forms)
 
