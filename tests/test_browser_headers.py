@@ -16,8 +16,6 @@ from __future__ import annotations
 import gzip
 import json
 import random
-import socketserver
-import threading
 from collections.abc import Iterator
 
 import httpx
@@ -26,6 +24,7 @@ import pytest
 import formtools
 from formtools._conformance.browser import ChromiumOracle
 from formtools.errors import FetchError, FormtoolsError, NetworkError, SourceError
+from tests.support.rawsite import raw_site as serving
 
 pytestmark = pytest.mark.browser
 
@@ -219,35 +218,10 @@ def raw_answer(rng: random.Random) -> bytes:
     return head.encode() + b"\r\n\r\n" + chunks
 
 
-class _RawSite(socketserver.ThreadingTCPServer):
-    """A server on 127.0.0.1 writing each path's answer as it stands, then closing."""
-
-    daemon_threads = True
-
-    def __init__(self, answers: dict[str, bytes]) -> None:
-        self.answers = answers
-        super().__init__(("127.0.0.1", 0), _RawHandler)
-
-
-class _RawHandler(socketserver.StreamRequestHandler):
-    server: _RawSite
-
-    def handle(self) -> None:
-        request_line = self.rfile.readline()
-        while self.rfile.readline() not in (b"\r\n", b"\n", b""):
-            pass
-        path = request_line.split(b" ")[1].decode().partition("?")[0] if request_line.count(b" ") >= 2 else ""
-        self.wfile.write(self.server.answers.get(path, b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"))
-
-
 @pytest.fixture
 def raw_site() -> Iterator[tuple[str, dict[str, bytes]]]:
-    answers: dict[str, bytes] = {}
-    with _RawSite(answers) as server:
-        thread = threading.Thread(target=server.serve_forever, daemon=True)
-        thread.start()
-        yield f"http://127.0.0.1:{server.server_address[1]}", answers
-        server.shutdown()
+    with serving() as site:
+        yield site
 
 
 def _tools_formtools_shows(url: str) -> str:

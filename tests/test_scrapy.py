@@ -240,6 +240,7 @@ def test_calls_the_engine_refuses_never_become_requests() -> None:
     dialog = HtmlResponse(
         "https://shop.example/",
         body=b"<form toolname=close tooldescription=c method=dialog toolautosubmit></form>",
+        headers={"Content-Type": "text/html"},  # (untyped, Chromium would sniff "<form" as text)
     )
     with pytest.raises(formtools.SubmissionError, match="'close'.*dialog"):
         tool_request(tools_of(dialog)[0], {})
@@ -272,8 +273,9 @@ def test_pages_without_toolname_are_not_parsed(monkeypatch: pytest.MonkeyPatch) 
 
 def test_tools_of_a_response_a_browser_does_not_render_as_html_are_none() -> None:
     """tools_of parsed JSON, text, PNG and octet-stream bodies as HTML (a tool from a JSON
-    response no browser registers); now only HTML, XHTML and an untyped response give tools,
-    as in formtools batch."""
+    response no browser registers); now only HTML, XHTML and an untyped response Chromium
+    sniffs as HTML give tools, as in formtools batch: ``<form`` begins no tag its sniffer
+    knows (text), ``<!doctype html>`` does."""
     from scrapy.http import Response
 
     body = b"<form toolname=t tooldescription=d><input name=q><button>go</button></form>"
@@ -283,8 +285,9 @@ def test_tools_of_a_response_a_browser_does_not_render_as_html_are_none() -> Non
         headers = {"Content-Type": kind} if kind else {}
         response = Response("https://a.example/x", body=body, headers=headers)
         found[kind] = [tool.name for tool in tools_of(response)]
+    found["sniffed"] = [tool.name for tool in tools_of(Response("https://a.example/x", body=b"<!doctype html>" + body))]
     assert found == {
-        "text/html": ["t"], "application/xhtml+xml": ["t"], None: ["t"],
+        "text/html": ["t"], "application/xhtml+xml": ["t"], None: [], "sniffed": ["t"],
         "application/json": [], "text/plain": [], "image/png": [], "application/octet-stream": [],
     }
 

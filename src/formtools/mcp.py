@@ -86,7 +86,7 @@ from formtools._parse import DEFAULT_TIME_LIMIT, parse_html
 from formtools._synth.hints import HUMAN_IN_THE_LOOP_LEVELS, Hints, hints_of
 from formtools._forms.model import Form
 from formtools._spec.limits import too_large
-from formtools._spec.mime import not_a_page, renders_as_html
+from formtools._spec.mime import page_problem
 from formtools._forms.sensitive import sensitive_keys
 from formtools._execute.request import Request
 from formtools.errors import SubmissionError
@@ -249,10 +249,9 @@ def _load_url(url: str, options: BridgeOptions) -> Document:
         response = fetch("GET", url, headers={"Accept": "text/html,*/*;q=0.8"}, policy=policy)
     except FetchError as error:
         raise _unread(error, url, options.max_bytes) from None
-    if response.status >= 400:
-        raise SourceError(f"{shown(url)}: HTTP {response.status}")
-    if not renders_as_html(response.content_type):
-        raise SourceError(not_a_page(shown(url), response.content_type))
+    problem = page_problem(shown(url), response.head, response.body)
+    if problem is not None:
+        raise SourceError(problem)
     return parse_html(
         response.body,
         url=response.url,
@@ -260,6 +259,7 @@ def _load_url(url: str, options: BridgeOptions) -> Document:
         source=url,
         referrer_policy=response.headers.get("referrer-policy"),
         time_limit=DEFAULT_TIME_LIMIT,
+        security_policies=response.head.policies,
     )
 
 
@@ -863,18 +863,23 @@ class Bridge:
             )
         except FetchError as error:
             raise _unread(error, page.source, options.max_bytes) from None
-        if response.status >= 400:
-            raise SourceError(f"{shown(page.source)}: HTTP {response.status}")
-        if not renders_as_html(response.content_type):
-            raise SourceError(not_a_page(shown(page.source), response.content_type))
+        problem = page_problem(shown(page.source), response.head, response.body)
+        if problem is not None:
+            raise SourceError(problem)
         body = response.body
         url = response.url
         content_type = response.content_type
         policy = response.headers.get("referrer-policy")
+        policies = response.head.policies
 
         def from_body() -> tuple[Tool, ...]:
             document = parse_html(
-                bytes(body), url=url, content_type=content_type, referrer_policy=policy, time_limit=DEFAULT_TIME_LIMIT
+                bytes(body),
+                url=url,
+                content_type=content_type,
+                referrer_policy=policy,
+                time_limit=DEFAULT_TIME_LIMIT,
+                security_policies=policies,
             )
             return _extract(document, options.profile, options.all_forms)
 

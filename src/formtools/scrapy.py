@@ -23,7 +23,7 @@ import httpx
 import scrapy
 from scrapy.http import Response
 
-from formtools._crawl.pages import renders_as_html
+from formtools._spec.mime import AnswerHead, chromium_content_type, why_no_tools
 from formtools._execute.call import FileSource, Finishing, PreparedCall, prepare_call
 from formtools._execute.fill import OMITTED
 from formtools._forms.state import FormState
@@ -66,6 +66,16 @@ def _content_type(response: Response) -> str | None:
     return _header(response, b"Content-Type")
 
 
+def _answer_head(response: Response) -> AnswerHead:
+    """What of the response's head decides what Chromium makes of it, read as formtools' own
+    fetch reads a head (``Content-Type`` over all its lines, as Chromium reads them)."""
+    lines = response.headers.getlist
+    content_type = chromium_content_type(list(lines(b"Content-Type"))).decode("latin-1") or None
+    disposition = next((value.decode("latin-1") for value in lines(b"Content-Disposition")), None)
+    options, policies = (tuple(value.decode("latin-1") for value in lines(name)) for name in (b"X-Content-Type-Options", b"Content-Security-Policy"))
+    return AnswerHead(response.status, content_type, disposition, options, policies)
+
+
 def document_of(response: Response) -> Document:
     """The page of ``response``, parsed as a browser would: from its bytes, with the HTTP
     charset taking part in decoding and the response URL as document URL, within the time limit
@@ -97,10 +107,10 @@ def tools_of(
     """The tools of ``response``, sorted by name. A page without a ``toolname`` attribute
     (with ``all_forms``: without ``<form``) is never parsed, by the byte prefilter of
     ``formtools batch``, so calling this on every crawled page costs little. A response a
-    browser does not render as HTML (JSON, text, an image: see ``renders_as_html``) has no
-    tools, as with ``formtools batch``. Scrapy's ``DOWNLOAD_MAXSIZE`` bounds the body, not
+    browser does not render as HTML (JSON, text, an image, a download, an answer of no type
+    sniffed as text: see ``formtools._spec.mime``) has no tools, as with ``formtools batch``. Scrapy's ``DOWNLOAD_MAXSIZE`` bounds the body, not
     formtools' page size limit (see :func:`document_of`)."""
-    if not renders_as_html(_content_type(response)):
+    if why_no_tools(_answer_head(response), response.body) is not None:
         return []
     if not may_hold_tools(response.body, _content_type(response), all_forms=all_forms):
         return []

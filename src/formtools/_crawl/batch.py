@@ -42,7 +42,8 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO, TypeVar
 
 from formtools._interrupts import held, holdable, waited
-from formtools._crawl.pages import FetchOptions, Input, Origin, Page, Resumed, Unreadable, media_type, renders_as_html
+from formtools._crawl.pages import FetchOptions, Input, Origin, Page, Resumed, Unreadable
+from formtools._spec.mime import AnswerHead, may_be_a_page, why_no_tools
 from formtools._spec.jsjson import dumps, plain
 from formtools._spec.scheme import is_url
 from formtools._spec.limits import too_large
@@ -201,6 +202,9 @@ def _prefiltered(page: Page, profile: str, all_forms: bool, time_limit: float | 
     """The page extracted, or skipped if its bytes show it can hold no tool."""
     from formtools._parse.prefilter import may_hold_tools
 
+    why = None if page.head is None else why_no_tools(page.head, page.body)
+    if why is not None:  # an answer Chromium shows no HTML page for
+        return _skipped(page, all_forms, why)
     if not may_hold_tools(page.body, page.content_type, all_forms=all_forms):
         return _skipped(page, all_forms)
     return extract_page(page, profile, all_forms, time_limit)
@@ -243,6 +247,7 @@ class ArchiveRecord:
     content_type: str | None
     location: Location
     input: Input
+    head: AnswerHead
 
     @property
     def origin(self) -> Origin:
@@ -267,7 +272,7 @@ def extract_record(
         return _failed("url", url, f"{url}: cannot read the record ({where}): {error}", origin=origin)
     if len(body) > max_bytes:
         return _failed("url", url, too_large(url, max_bytes), origin=origin)
-    return _prefiltered(Page("url", url, body, url, record.content_type, origin), profile, all_forms, time_limit)
+    return _prefiltered(Page("url", url, body, url, record.content_type, origin, record.head), profile, all_forms, time_limit)
 
 
 @dataclass(frozen=True)
@@ -471,7 +476,7 @@ def _warc(path: str, input: Input, done: Resumed, max_bytes: int, all_forms: boo
                     yield page, len(item.body)
                     continue
             where = item.location
-            yield ArchiveRecord(path, url, item.content_type, where, input), where.length or 0
+            yield ArchiveRecord(path, url, item.content_type, where, input, item.head), where.length or 0
 
 
 def warc_pages(
@@ -507,13 +512,15 @@ def _archived(record: Record, max_bytes: int, input: Input | None) -> Page | Unr
     """A response record as a page, why it cannot be read, or None when it is no HTML page."""
     url = shown(record.url or "")  # the name the output knows it by
     origin = _record_origin(input, record.location)
-    if not renders_as_html(record.content_type):
+    if not may_be_a_page(record.head):
         return None
     if record.error is not None:
         return Unreadable("url", url, f"{url}: {record.error}", origin=origin)
     if len(record.body) > max_bytes:
         return Unreadable("url", url, too_large(url, max_bytes), origin=origin)
-    return Page("url", url, record.body, url, record.content_type, origin)
+    if record.has_body and why_no_tools(record.head, record.body) is not None:
+        return None  # no HTML page in Chromium, as a record of another type is none
+    return Page("url", url, record.body, url, record.content_type, origin, record.head)
 
 
 def _warc_here(path: str, input: Input, done: Resumed, max_bytes: int) -> Iterator[_Item]:
@@ -1084,9 +1091,9 @@ def run_batch(
                 if isinstance(item, Page):  # fetched: the parent holds these bytes anyway
                     from formtools._parse.prefilter import may_hold_tools
 
-                    if not renders_as_html(item.content_type):  # as archived records are
-                        reason = f"not HTML ({media_type(item.content_type)})"
-                        emit([_skipped(item, options.all_forms, reason)])
+                    why = None if item.head is None else why_no_tools(item.head, item.body)
+                    if why is not None:  # an answer Chromium shows no HTML page for
+                        emit([_skipped(item, options.all_forms, why)])
                         continue
                     if not may_hold_tools(item.body, item.content_type, all_forms=options.all_forms):
                         emit([_skipped(item, options.all_forms)])

@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from formtools._spec.limits import MAX_PAGE_BYTES
-from formtools._spec.mime import media_type, renders_as_html
+from formtools._spec.mime import AnswerHead
 from formtools.errors import shown, shown_in_text
 
-__all__ = ["FetchOptions", "Input", "Origin", "Page", "Resumed", "Unreadable", "media_type", "renders_as_html"]
+__all__ = ["FetchOptions", "Input", "Origin", "Page", "Resumed", "Unreadable"]
 
 
 @dataclass(frozen=True)
@@ -91,6 +91,8 @@ class Page:
     url: str | None
     content_type: str | None
     origin: Origin = Origin()
+    #: what of its answer's head decides what Chromium makes of it (None: a file, no answer)
+    head: AnswerHead | None = None
 
     def __post_init__(self) -> None:
         """A page named by its URL goes by it without user name and password: the name is what

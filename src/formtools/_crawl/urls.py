@@ -19,6 +19,7 @@ from formtools._net import AsyncFetcher, FetchError, FetchPolicy, TooLarge
 from formtools._interrupts import held, waited
 from formtools._crawl.pages import FetchOptions, Origin, Page, Resumed, Unreadable
 from formtools._spec.limits import too_large
+from formtools._spec.mime import page_problem
 from formtools._spec.scheme import is_url
 from formtools._spec.limits import MAX_URL_CHARS
 from formtools._spec.url import parse
@@ -274,6 +275,6 @@ async def _fetch(client: AsyncFetcher, url: str, max_bytes: int, origin: Origin)
         return Unreadable("url", url, str(error), origin=origin)
     except Exception as error:  # a URL the client cannot even send: one page, not the batch
         return Unreadable("url", url, f"{url}: cannot fetch: {type(error).__name__}: {error}", origin=origin)
-    if response.status >= 400:
-        return Unreadable("url", url, f"{url}: HTTP {response.status}", origin=origin)
-    return Page("url", url, response.body, response.url, response.content_type, origin)
+    if response.status >= 400 and (problem := page_problem(url, response.head, response.body)) is not None:
+        return Unreadable("url", url, problem, origin=origin)
+    return Page("url", url, response.body, response.url, response.content_type, origin, response.head)

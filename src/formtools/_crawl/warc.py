@@ -32,6 +32,7 @@ from typing import IO, Any, BinaryIO, cast
 from zlib_ng import zlib_ng as zlib
 
 from formtools._spec.coding import CODINGS, CodingError, codings_to_undo, decoder, refused_codings, too_many_codings
+from formtools._spec.mime import AnswerHead, chromium_content_type
 
 _InflateError: type[Exception] = zlib.error  # type: ignore[assignment]  # (the stub: an instance)
 
@@ -80,6 +81,7 @@ class Record:
     location: Location
     has_body: bool = True
     error: str | None = None
+    head: AnswerHead = AnswerHead()
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,20 @@ class Damage:
 
     def __str__(self) -> str:
         return f"{self.path}{DAMAGED}{self.offset:,} (record {self.record}): {self.reason}"
+
+
+def _answer_head(http_headers: Any) -> AnswerHead:
+    """What of a record's HTTP head decides what Chromium makes of the answer, read as the
+    fetch reads a live answer's (``Content-Type`` over all its lines, as Chromium reads them)."""
+    types = [value.encode("utf-8", "surrogateescape") for value in _header_lines(http_headers, "Content-Type")]
+    content_type = chromium_content_type(types).decode("utf-8", "surrogateescape") or None
+    disposition = next(iter(_header_lines(http_headers, "Content-Disposition")), None)
+    try:
+        status = int(http_headers.get_statuscode())
+    except (TypeError, ValueError):
+        status = 200
+    options, policies = (tuple(_header_lines(http_headers, name)) for name in ("X-Content-Type-Options", "Content-Security-Policy"))
+    return AnswerHead(status, content_type, disposition, options, policies)
 
 
 def begins_gzip(head: bytes) -> bool:
@@ -398,8 +414,8 @@ def _walk(
                 return
             if is_response:
                 url = record.rec_headers.get_header("WARC-Target-URI")
-                content_type = record.http_headers.get_header("Content-Type")
-                record_read = Record(current, url, content_type, body, _NOWHERE, has_body, unread)
+                answer_head = _answer_head(record.http_headers)
+                record_read = Record(current, url, answer_head.content_type, body, _NOWHERE, has_body, unread, answer_head)
                 held.append((record_read, start, end))
             current += 1
             yield from checked()

@@ -343,6 +343,7 @@ def prepare_call(
         boundary=_boundary(boundary),
         files=chosen,
         referrer_policy=tool.page.referrer_policy,
+        forms_sandboxed=tool.page.forms_sandboxed,
     )
     outcome = building()
     secrets = Secrets.of(filled, form_encoding(tool.form.attributes.get("accept-charset"), tool.page.encoding))

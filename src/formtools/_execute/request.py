@@ -108,7 +108,10 @@ class NoRequest:
       not a ``file:`` one …) that Chromium does not navigate a page to from a form: nothing
       happens and the call never completes for the agent;
     - ``mixed-content``: an https page's form targets an insecure endpoint (http on a host that
-      is not potentially trustworthy): Chromium submits nothing and the call gives ``null``.
+      is not potentially trustworthy): Chromium submits nothing and the call gives ``null``;
+    - ``sandboxed``: the page's ``Content-Security-Policy`` sandboxes it without ``allow-forms``
+      (HTML's "sandboxed forms browsing context flag", checked before any other step of form
+      submission): Chromium submits nothing and the call never completes (measured).
     """
 
     reason: str
@@ -226,13 +229,17 @@ def build_request(
     image_coordinates: tuple[int, int] = (0, 0),
     masked: Mapping[str, str] | None = None,
     referrer_policy: str | None = None,
+    forms_sandboxed: bool = False,
 ) -> Request | NoRequest:
     """The request submitting ``state``'s form with ``submitter`` makes (validation is the
     caller's business: it happens before this stage). ``referrer_policy`` is the document's
-    (``<meta name=referrer>``; None: the default), which decides ``Referer`` and ``Origin``.
+    (``<meta name=referrer>``; None: the default), which decides ``Referer`` and ``Origin``;
+    ``forms_sandboxed``: its ``Content-Security-Policy`` sandboxes it without ``allow-forms``.
 
     ``masked`` (entry name → stand-in) builds the request as it may be shown instead: the
     same bytes but for those entries' values, which hold secrets."""
+    if forms_sandboxed:  # the page's policy: no form of it submits, method=dialog neither
+        return NoRequest("sandboxed")
     form = state.form.attributes
     method = submission_method(form, submitter)
     if method == "dialog":

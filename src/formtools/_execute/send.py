@@ -34,12 +34,11 @@ if TYPE_CHECKING:  # the fetch layer (httpx, httpcore) loads with the first send
 from formtools._parse.document import Document
 from formtools._parse import DEFAULT_TIME_LIMIT, parse_html
 from formtools._parse.charset import settle_xml_encoding
-from formtools._spec.constants import ASCII_WHITESPACE, HTTP_WHITESPACE
 from formtools._spec.decoding import decode_until_error
 from formtools._spec.jsjson import copy_json, nests_deeper
 from formtools._spec.limits import MAX_PAGE_BYTES, too_large
-from formtools._spec.microsyntax import ASCII_WHITESPACE_RUNS, ascii_lowercase
-from formtools._spec.mime import media_type, renders_as_html
+from formtools._spec.csp import sandbox_flags
+from formtools._spec.mime import media_type, no_page, renders_as_html, shown_type
 from formtools._spec.url import same_origin_urls
 from formtools._execute.request import NoRequest, Request
 
@@ -392,74 +391,23 @@ def page_text(document: Document) -> str:
     return " ".join(document.restore(" ".join(words)).split())
 
 
-# What a browser shows rather than downloads (formtools' approximation of Chromium's MIME
-# handling: an attachment, or a type outside these, is a download and gives the agent no result;
-# of the application/*+xml types Chromium 156 shows the feeds alone: application/foo+xml,
-# rdf+xml, xslt+xml, mathml+xml download).
-_SHOWN_TYPES = re.compile(
-    r"text/.*|image/.*|audio/.*|video/.*|application/(json|xml|xhtml\+xml|pdf|.*\+json|rss\+xml|atom\+xml)|multipart/x-mixed-replace"
-)
-
-
-def _download(response: Response) -> bool:
-    """Whether Chromium 156 downloads the answer rather than shows it: a ``Content-Disposition``
-    whose type (before any ``;``, HTTP white space stripped) is a token other than ``inline``
-    (``attachment``, and ``foo`` too; a type that is no token, ``\u00a0attachment``, is
-    ignored), or a type not shown."""
-    disposition = response.headers.get("content-disposition", "").partition(";")[0].strip(HTTP_WHITESPACE)
-    if _TOKEN.fullmatch(disposition) and ascii_lowercase(disposition) != "inline":
-        return True
-    mime = media_type(response.headers.get("content-type"))
-    return bool(mime) and not _SHOWN_TYPES.fullmatch(mime)
-
-
-# RFC 9110's token: one or more tchar
-_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
-
-
 def _sandboxed(response: Response) -> bool:
-    """Whether a ``Content-Security-Policy`` header (any of its policies: header lines and
-    comma-separated lists) holds a ``sandbox`` directive without ``allow-same-origin``: the
-    document's origin is then opaque, another than the form's page's. (A ``<meta>`` policy
-    cannot sandbox, and a report-only one enforces nothing.)"""
-    for header in response.headers.get_list("content-security-policy"):
-        for policy in header.split(","):
-            sandbox = _directives(policy).get("sandbox")
-            if sandbox is not None and "allow-same-origin" not in sandbox:
-                return True
-    return False
-
-
-# What Chromium 156 takes for a directive (CSP3 "parse a serialized CSP", and Chromium's check
-# of the characters): only ASCII white space and visible ASCII, else the directive is ignored
-# (``sandbox\u00a0``, ``sandbox allow-scripts\u000b``: no sandbox; tests/test_browser_landing.py)
-_DIRECTIVE = re.compile(f"[{ASCII_WHITESPACE}\x21-\x7e]*")
-
-
-def _directives(policy: str) -> dict[str, list[str] | None]:
-    """One serialized policy's directives: name (ASCII-lowercased) → its value's tokens
-    (ASCII-lowercased), split on ASCII white space as CSP splits (a no-break space, U+3000 or a
-    vertical tab separates nothing), or None for a directive ignored for its characters. Of a
-    name written twice the first holds, ignored or not (Chromium 156: ``sandbox\\u3000; sandbox``
-    sandboxes nothing)."""
-    directives: dict[str, list[str] | None] = {}
-    for directive in policy.split(";"):
-        words = ASCII_WHITESPACE_RUNS.split(directive.strip(ASCII_WHITESPACE))
-        if words != [""]:
-            name, *value = map(ascii_lowercase, words)
-            directives.setdefault(name, value if _DIRECTIVE.fullmatch(directive) else None)
-    return directives
+    """Whether a ``Content-Security-Policy`` header (any of its policies) holds a ``sandbox``
+    directive without ``allow-same-origin``: the document's origin is then opaque, another than
+    the form's page's."""
+    flags = sandbox_flags(response.headers.get_list("content-security-policy"))
+    return any("allow-same-origin" not in allowed for allowed in flags)
 
 
 def _why_no_result(response: Response) -> str | None:
     """Why Chromium gives the agent no result for an answer (the call still completed), or None
     when the answer is a page of the form's origin whose JSON-LD is the result."""
-    if _download(response):
-        return "the answer is a download: Chromium returns no result for it"
     if response.status in (204, 205):
         # no content: the navigation is not committed, the page stays, and the call never
         # completes (Chromium 156: no toolResponded)
         return f"the answer is HTTP {response.status}, no content: the page stays where it was and Chromium returns no result"
+    if no_page(response.head, response.body) is not None:
+        return "the answer is a download: Chromium returns no result for it"
     if _sandboxed(response):
         return (
             "the form was submitted and landed on a page its Content-Security-Policy sandboxes into an "
@@ -500,10 +448,11 @@ def landing_result(request: Request | None, response: Response, include_text: bo
         )
         # a landing answer that is no HTML nor XML (text, JSON, an image, a PDF) is shown as what
         # it is, and its bytes hold no script elements, whatever they spell (Chromium 156: [])
-        if renders_as_html(response.content_type):
+        shown = shown_type(response.head, response.body)  # (an answer of no type sniffed)
+        if renders_as_html(shown):
             json_ld = json_ld_of(document)
-        elif _XML_TYPES.fullmatch(media_type(response.content_type)):
-            json_ld = xml_json_ld_of(response.body, response.content_type)
+        elif _XML_TYPES.fullmatch(media_type(shown)):
+            json_ld = xml_json_ld_of(response.body, shown)
         else:
             json_ld = ()
         text = page_text(document) if include_text else None
@@ -668,6 +617,8 @@ def not_sent(outcome: NoRequest, landing: str = "self") -> ToolResult:
         "navigates to about:blank#blocked); no request is made",
         "error-page": f"the page navigates to {outcome.url}, which Chromium cannot load: it shows "
         "an error page and the call gives no result; no request is made",
+        "sandboxed": "the page's Content-Security-Policy sandboxes it without allow-forms: Chromium "
+        "submits none of its forms and the call never completes; no request is made",
         "mixed-content": f"the page is https and the action {outcome.url} is not secure: Chromium "
         "does not submit a form to an insecure endpoint from a secure page (Mixed Content); no "
         "request is made",

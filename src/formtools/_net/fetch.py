@@ -53,6 +53,7 @@ import httpx
 from publicsuffixlist import PublicSuffixList
 
 from formtools._spec.limits import MAX_PAGE_BYTES
+from formtools._spec.mime import AnswerHead
 from formtools._spec.referrer import Referrer, policy_from_header, potentially_trustworthy
 from formtools._spec.url import parse
 from formtools.errors import UsageProblem
@@ -219,6 +220,17 @@ class Response:
     def content_type(self) -> str | None:
         value: str | None = self.headers.get("content-type")
         return value
+
+    @property
+    def head(self) -> AnswerHead:
+        """What of the head decides what Chromium makes of the answer (:mod:`formtools._spec.mime`)."""
+        return AnswerHead(
+            self.status,
+            self.content_type,
+            self.headers.get("content-disposition"),
+            tuple(self.headers.get_list("x-content-type-options")),
+            tuple(self.headers.get_list("content-security-policy")),
+        )
 
 
 def _host_port(url: ada_url.URL) -> tuple[str, int]:

@@ -34,6 +34,8 @@ from dataclasses import dataclass
 
 import httpcore
 
+from formtools._spec.mime import chromium_content_type
+
 __all__ = ["MAX_CHUNK_LINE", "MAX_HEAD_BYTES", "Dechunker", "Head", "HeadReader"]
 
 #: The longest head read: what httpcore lets h11 hold of an incomplete event (100 KiB), the
@@ -181,46 +183,7 @@ def _split(value: bytes) -> list[bytes]:
 
 
 _READ_AS_ONE = frozenset({b"content-type", b"content-length", b"content-disposition", b"location"})
-_TYPE_END = re.compile(rb"[ \t;(]")
 
-
-def chromium_content_type(values: list[bytes]) -> bytes:
-    """The ``Content-Type`` Chromium reads from every value of its lines
-    (``HttpResponseHeaders::GetMimeTypeAndCharset`` over ``HttpUtil::ParseContentType``): the
-    last value holding a slash and not ``*/*`` names the type; a value naming a charset sets it,
-    and a value of another type resets one set before, while one of the same type keeps it. It
-    is spelled as that type followed by the parameters of the value the charset came from (which
-    formtools._parse.charset reads as it reads one line); ``b""`` for none (then Chromium sniffs)."""
-    mime, charset_from, had_charset = b"", b"", False
-    for value in values:
-        start = len(value) - len(value.lstrip(_LWS))
-        end = _TYPE_END.search(value, start)
-        kind = value[start : end.start() if end else len(value)]
-        if not value or value == b"*/*" or b"/" not in value:
-            continue
-        same = bool(mime) and kind.lower() == mime
-        mime = kind.lower()
-        if _names_charset(value[start + len(kind) :]):
-            had_charset, charset_from = True, value
-        elif not same and had_charset:
-            charset_from = b""
-    if not mime or not charset_from:
-        return mime
-    return mime + b";" + charset_from.partition(b";")[2]
-
-
-# a parameter after a type as ParseContentType reads it: a quoted value runs to its closing quote
-_PARAMETER = re.compile(rb'(?s);[ \t]*(?P<name>[^;=]*)(?:=[ \t]*(?:(?P<quoted>"(?:\\.|[^"\\])*"?)[^;]*|(?P<bare>[^;]*)))?')
-
-
-def _names_charset(parameters: bytes) -> bool:
-    """Whether the first ``charset`` parameter with a value is among ``parameters`` (what
-    follows a type), the way ParseContentType reads them."""
-    for parameter in _PARAMETER.finditer(parameters):
-        if parameter["quoted"] is not None or (parameter["bare"] or b"").strip(_LWS):
-            if parameter["name"].lower() == b"charset":
-                return True
-    return False
 
 
 def _continuable(line: bytes) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
+from collections.abc import Sequence
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -35,6 +36,7 @@ def parse_html(
     parser: Parser = "auto",
     referrer_policy: str | None = None,
     time_limit: float | None = None,
+    security_policies: Sequence[str] = (),
 ) -> Document:
     """Parse markup the way a browser does and record parser-assigned form owners.
 
@@ -47,7 +49,8 @@ def parse_html(
     ``parser="auto"`` takes the fast exact path (lexbor, see :mod:`.fast`) wherever it can
     vouch for html5lib's answer and html5lib elsewhere; ``parser="html5lib"`` always uses
     html5lib. Forms, tools and diagnostics come out the same either way. ``referrer_policy``
-    is the page's ``Referrer-Policy`` response header, which a ``<meta name=referrer>`` overrides.
+    is the page's ``Referrer-Policy`` response header, which a ``<meta name=referrer>`` overrides;
+    ``security_policies`` its ``Content-Security-Policy`` header lines.
     ``time_limit``: the seconds the whole parse may take, after which it raises
     :class:`~formtools.ParseTimeLimit` (the html5lib path's cost can outgrow the page, see
     :meth:`~formtools._parse.exact._OwnerRecordingTreeBuilder.check_time`; lexbor's cannot).
@@ -70,6 +73,8 @@ def parse_html(
     header = policy_from_header(referrer_policy)
     if header is not None and document.referrer_policy is None:
         document = replace(document, referrer_policy=header)
+    if security_policies:
+        document = replace(document, security_policies=tuple(security_policies))
     return document
 
 

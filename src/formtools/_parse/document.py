@@ -96,6 +96,9 @@ class Document:
     frame_names: frozenset[str] = frozenset()
     #: the page's ``<meta name=referrer>`` policy (:func:`referrer_policy_from`), None for none
     referrer_policy: str | None = None
+    #: a fetched page's ``Content-Security-Policy`` header lines (its ``sandbox`` decides
+    #: whether its forms submit: ``formtools._spec.csp``)
+    security_policies: tuple[str, ...] = ()
 
     def __repr__(self) -> str:
         """The page's name, URLs (without user name and password: a page loaded from

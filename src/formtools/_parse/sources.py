@@ -17,7 +17,7 @@ from typing import IO, Any, AnyStr, BinaryIO, Union
 from formtools._parse import parse_html
 from formtools._parse.document import Document, Parser, is_tree
 from formtools._spec.limits import MAX_PAGE_BYTES, check_page_size, too_large
-from formtools._spec.mime import not_a_page, renders_as_html
+from formtools._spec.mime import page_problem
 from formtools._spec.scheme import is_url
 from formtools.errors import NetworkError, SourceError, UsageProblem, shown, shown_argument
 
@@ -39,6 +39,7 @@ class RawPage:
     content_type: str | None
     label: str
     referrer_policy: str | None = None  # the Referrer-Policy response header of a fetched page
+    security_policies: tuple[str, ...] = ()  # and its Content-Security-Policy header lines
 
 
 def read_standard_input(max_bytes: int = MAX_PAGE_BYTES) -> bytes:
@@ -146,7 +147,8 @@ def load_page(
     """Read and parse the page at ``source`` (see :func:`read_page`)."""
     raw = read_page(source, base_url=base_url, timeout=timeout, max_bytes=max_bytes)
     return parse_html(
-        raw.body, url=raw.url, content_type=raw.content_type, source=raw.label, referrer_policy=raw.referrer_policy
+        raw.body, url=raw.url, content_type=raw.content_type, source=raw.label, referrer_policy=raw.referrer_policy,
+        security_policies=raw.security_policies,
     )
 
 
@@ -193,6 +195,7 @@ def document_of(
         source=raw.label,
         parser=parser,
         referrer_policy=raw.referrer_policy,
+        security_policies=raw.security_policies,
     )
 
 
@@ -244,11 +247,15 @@ def _fetch(url: str, timeout: float, max_bytes: int) -> RawPage:
         raise SourceError(too_large(shown(url), max_bytes)) from None
     except FetchError as error:
         raise NetworkError(str(error)) from None
-    if response.status >= 400:
-        raise NetworkError(f"{url}: HTTP {response.status}")
-    if not renders_as_html(response.content_type):
-        raise SourceError(not_a_page(url, response.content_type))
+    problem = page_problem(url, response.head, response.body)
+    if problem is not None:
+        raise (NetworkError if response.status >= 400 else SourceError)(problem)
     return RawPage(
         # the label names the page in every message and lint line: without the URL's credentials
-        response.body, response.url, response.content_type, shown(url), response.headers.get("referrer-policy")
+        response.body,
+        response.url,
+        response.content_type,
+        shown(url),
+        response.headers.get("referrer-policy"),
+        response.head.policies,
     )

@@ -63,3 +63,14 @@ TOOL_NAME = re.compile(r"[A-Za-z0-9_.-]{1,128}")
 
 # What a secret (the value of a sensitive field) is shown as (see _redact).
 MASK = "[redacted]"
+
+#: runs of ASCII white space, what Infra splits on
+ASCII_WHITESPACE_RUNS = re.compile(f"[{ASCII_WHITESPACE}]+")
+
+_ASCII_UPPER_TO_LOWER = {ord(c): ord(c) + 32 for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
+
+
+def ascii_lowercase(text: str) -> str:
+    """Infra's "ASCII lowercase": A–Z only (``str.lower`` also folds other letters, and the
+    Kelvin sign K becomes an ASCII ``k``)."""
+    return text.lower() if text.isascii() else text.translate(_ASCII_UPPER_TO_LOWER)

@@ -23,7 +23,7 @@ from typing import Final
 
 import regress
 
-from formtools._spec.constants import ASCII_WHITESPACE
+from formtools._spec.constants import ASCII_WHITESPACE, ASCII_WHITESPACE_RUNS, ascii_lowercase
 from formtools._spec.ecmaregex import compiles_with_v_flag
 from formtools._spec.matchworker import match_with_deadline
 from formtools.errors import Unsupported
@@ -38,6 +38,7 @@ __all__ = [
     "is_multiple",
     "EXACT_DECIMALS",
     "ASCII_WHITESPACE_RUNS",
+    "ascii_lowercase",
     "collapse_whitespace",
     "CompiledPattern",
     "compiled_pattern",
@@ -88,9 +89,6 @@ def parse_float(text: str | None) -> float | None:
     if not math.isfinite(value):
         return None
     return value + 0.0  # -0 becomes 0
-
-
-ASCII_WHITESPACE_RUNS = re.compile(f"[{ASCII_WHITESPACE}]+")
 
 
 def collapse_whitespace(text: str) -> str:
@@ -160,15 +158,6 @@ def compiles_as_v_flag_regex(pattern: str) -> bool:
     """Whether ``pattern`` compiles as an ECMAScript RegExp with the ``v`` flag, as V8 decides
     (``regress``, which does the matching, accepts more than V8 does)."""
     return compiles_with_v_flag(pattern)
-
-
-_ASCII_UPPER_TO_LOWER = {ord(c): ord(c) + 32 for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
-
-
-def ascii_lowercase(text: str) -> str:
-    """Infra's "ASCII lowercase": A–Z only (``str.lower`` also folds other letters, and the
-    Kelvin sign K becomes an ASCII ``k``)."""
-    return text.lower() if text.isascii() else text.translate(_ASCII_UPPER_TO_LOWER)
 
 
 def keyword(value: str) -> str:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from formtools._spec.constants import TOOL_NAME
+from formtools._spec.csp import sandbox_flags
 from formtools._spec.limits import MAX_PAGE_BYTES
 from formtools._synth.diagnostics import Diagnostic, Severity
 from formtools._forms.model import Form, forms_of
@@ -69,6 +70,7 @@ def synthesize(
         document.base_target,
         document.frame_names,
         document.referrer_policy,
+        any("allow-forms" not in allowed for allowed in sandbox_flags(document.security_policies)),
     )
     namer = Namer(forms) if all_forms else None
     if document.encoding_guessed and forms:

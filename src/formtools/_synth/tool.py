@@ -86,6 +86,8 @@ class PageContext:
     base_target: str | None = None
     frame_names: frozenset[str] = frozenset()
     referrer_policy: str | None = None
+    #: its ``Content-Security-Policy`` sandboxes it without ``allow-forms``: no form submits
+    forms_sandboxed: bool = False
 
 
 @dataclass(frozen=True)
