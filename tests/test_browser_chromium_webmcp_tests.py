@@ -56,6 +56,7 @@ from tests.support.parity import (
     PARSERS,
     answer_differences,
     call_differences,
+    calls_may_share_a_load,
     calls_the_oracle_sees,
     prepared_as_recorded,
 )
@@ -240,9 +241,12 @@ def test_odd_booleans_are_chromiums(chromium: ChromiumOracle) -> None:
             checkboxes += [(number, page, tool.name, key) for key, schema in properties.items() if schema["type"] == "boolean"]
     number, page, name, key = rng.choice(checkboxes)
     found = []
+    path, again = f"/chromium-tests/boolean-{number}.html", calls_may_share_a_load(page)  # (one load for every value)
     for value in BOOLEAN_ODD:
-        path = f"/chromium-tests/boolean-{number}.html"
-        found += [f"{PAGES[number]['path']} {key}={dumps(value)} {d}" for d in call_differences(chromium, page, {key: value}, path, name, headers=SERVED)]
+        found += [
+            f"{PAGES[number]['path']} {key}={dumps(value)} {d}"
+            for d in call_differences(chromium, page, {key: value}, path, name, headers=SERVED, again=again)
+        ]
     assert not found, "\n".join(found)
 
 

@@ -47,6 +47,7 @@ import formtools
 from formtools._conformance.browser import ChromiumOracle
 from formtools._execute.fill import js_to_string
 from tests.test_browser_heldout_calls import _differences
+from tests.support.parity import call_differences, calls_may_share_a_load
 from tests.test_html_profile_browser import validity_differences
 
 pytestmark = pytest.mark.browser
@@ -248,16 +249,24 @@ def test_numbers_json_cannot_spell_are_refused_as_null(chromium: ChromiumOracle)
     """``executeTool`` sends its input through ``JSON.stringify`` and back, so NaN, ±Infinity
     and whole numbers beyond the doubles arrive as null and are refused as null is; formtools
     filled a text field with "Infinity" and a range with its default, and sent them. Two seeded
-    draws of those numbers for every kind of control (an array of one for a multi-select)."""
+    draws of those numbers for every kind of control (an array of one for a multi-select). One
+    page, a form per control (tool ``t<n>``), every call made in its one load (``again``)."""
     rng = random.Random(16)
-    cases = []
-    for control in _ANY_CONTROL:
+    page = "<!doctype html><meta charset=utf-8>" + "".join(
+        f"<form toolname=t{number} tooldescription=d toolautosubmit action=/sink>{control}<input name=other><button>Go</button></form>"
+        for number, control in enumerate(_ANY_CONTROL)
+    )
+    again = calls_may_share_a_load(page)
+    assert again
+    differences, cases = [], 0
+    for number, control in enumerate(_ANY_CONTROL):
         for value in rng.sample(_BEYOND_JSON, 2):
-            page = (
-                "<!doctype html><meta charset=utf-8><form toolname=t tooldescription=d toolautosubmit action=/sink>"
-                f"{control}<input name=other><button>Go</button></form>"
-            )
             shown = "±10**400" if isinstance(value, int) else repr(value)
-            cases.append((f"{control} {shown}", page, {"f": [value] if "multiple" in control else value}))
-    differences = _differences(chromium, cases)
-    assert not differences, f"{len(differences)} of {2 * len(cases)}:\n" + "\n".join(differences[:20])
+            tool_input = {"f": [value] if "multiple" in control else value}
+            cases += 1
+            differences += [
+                f"{control} {shown} {d}"
+                for d in call_differences(chromium, page, tool_input, "/heldout/beyond-json.html", f"t{number}", again=again)
+            ]
+    assert cases == 2 * len(_ANY_CONTROL)
+    assert not differences, f"{len(differences)} of {2 * cases}:\n" + "\n".join(differences[:20])
