@@ -79,6 +79,8 @@ except ImportError as error:  # pragma: no cover - exercised by the CLI's messag
 from formtools._spec import jsjson as _jsjson
 from formtools.errors import UNSHOWABLE, UNSHOWABLE_IN_LINES, FormtoolsError, Refused, SourceError, UsageProblem, one_line, shown_argument
 from formtools._execute.call import asubmit, prepare_call
+from formtools._execute.fill import holds_lone_surrogate
+from formtools._execute.validate import MAX_INPUT_DEPTH
 from formtools.errors import NoSubmitButton
 from formtools.errors import InputError
 from formtools._parse.document import Document
@@ -1300,13 +1302,56 @@ def _refusals_of_unservable(item: SessionMessage | Exception) -> tuple[types.JSO
         return None
     problems = item.errors()
     if any(problem["type"] == "json_invalid" for problem in problems):
-        return (_rpc_error(None, types.PARSE_ERROR, "Parse error: the line is not JSON"),)
+        return _refusals_of_json_invalid(next(p["input"] for p in problems if p["type"] == "json_invalid"))
     whole = _whole_message(problems)
     if whole is not None and "method" not in whole and ("result" in whole or "error" in whole):
         return ()  # a response (JSON-RPC 2.0 section 5: it has a result or an error member)
     named = whole.get("id") if whole is not None else None
     request_id = named if isinstance(named, str) or type(named) is int else None
     return (_rpc_error(request_id, types.INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 request MCP accepts"),)
+
+
+#: The deepest line read again as JSON when the SDK's parser refuses it: a tool input's deepest
+#: (:data:`~formtools._execute.validate.MAX_INPUT_DEPTH`) inside the message, its params and
+#: its arguments. Python's recursive parser fails near 1,000 levels.
+_DEEPEST_LINE = MAX_INPUT_DEPTH + 3
+
+
+def _refusals_of_json_invalid(line: Any) -> tuple[types.JSONRPCError, ...]:
+    """The answer to a line the SDK's JSON parser refused: -32700 "Parse error" for a line that
+    is not JSON. A line that is JSON with a string holding a lone surrogate escape (``"\\ud800"``,
+    which ``JSON.parse`` reads and the SDK's parser does not) is no parse error: it is an
+    invalid request, answered with its own id (a string or an integer) as
+    :func:`_refusals_of_unservable` answers one: -32602 "Invalid params" when the surrogate is
+    in its params (a tool's arguments), -32600 elsewhere; a notification or a response, no
+    answer. It got -32700 with id null, "the line is not JSON", which it is, and the client
+    could not tell which of its requests failed."""
+    whole = _json_with_lone_surrogate(line)
+    if whole is None:
+        return (_rpc_error(None, types.PARSE_ERROR, "Parse error: the line is not JSON"),)
+    if not isinstance(whole, dict):
+        return (_rpc_error(None, types.INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 request MCP accepts"),)
+    method = whole.get("method")
+    if "id" not in whole and method not in _REQUEST_METHODS:
+        return ()  # a notification or a response: JSON-RPC answers neither
+    named = whole.get("id")
+    request_id = named if (isinstance(named, str) and not holds_lone_surrogate(named)) or type(named) is int else None
+    reason = "a string holds a lone surrogate (an unpaired \\ud800-\\udfff escape), which is not Unicode text"
+    if holds_lone_surrogate(whole.get("params")):
+        return (_rpc_error(request_id, types.INVALID_PARAMS, f"Invalid params: {reason}"),)
+    return (_rpc_error(request_id, types.INVALID_REQUEST, f"Invalid Request: {reason}"),)
+
+
+def _json_with_lone_surrogate(line: Any) -> Any:
+    """The value of ``line`` read as ``JSON.parse`` reads it when it holds a lone surrogate,
+    else None (``line`` is not JSON, or the SDK refused it for another reason)."""
+    if not isinstance(line, str) or _jsjson.nests_deeper(line, _DEEPEST_LINE):
+        return None
+    try:
+        value = _jsjson.loads(line)
+    except ValueError:
+        return None
+    return value if holds_lone_surrogate(value) else None
 
 
 def _whole_message(problems: Sequence[Any]) -> dict[str, Any] | None:
