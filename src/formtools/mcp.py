@@ -399,7 +399,7 @@ _REFRESH_ENTRY = types.Tool(
     name=REFRESH_TOOL,
     title="Refresh the pages",
     description="Fetch the served pages again (with this session's cookies) and update the tool list.",
-    input_schema={"type": "object", "properties": {}},
+    input_schema={"type": "object", "properties": {}, "additionalProperties": False},
     annotations=types.ToolAnnotations(read_only_hint=True),
 )
 
@@ -753,6 +753,9 @@ class Bridge:
         session = self._session(ctx)
         name = params.name
         if name == REFRESH_TOOL:
+            if params.arguments:  # the SDK's low-level server checks no call against its schema
+                unknown = ", ".join(repr(key) for key in params.arguments)
+                return _error([f"{REFRESH_TOOL} takes no arguments (given: {unknown})"])
             return await self._refresh_tool(ctx, session)
         found = session.published().get(name)
         if found is None:
@@ -850,11 +853,21 @@ class Bridge:
         return answer.action == "accept" and bool((answer.content or {}).get("submit", True))
 
     async def _fetch(self, session: _Session, page: Page) -> Page:
+        """``page`` read again. A file that is gone has no tools (the refresh reads the pages as
+        they are now: a deleted page's tools were served on, and every refresh failed "no such
+        file"); one that is there but cannot be read fails the refresh, which keeps every
+        page's tools as they were: a page the operator is rewriting, or made unreadable by
+        mistake, is not taken from the agent without a word."""
         options = self.options
         if page.is_file:
 
             def from_file() -> tuple[Tool, ...]:
-                document = load_page(page.source, base_url=page.url, max_bytes=options.max_bytes)
+                try:
+                    document = load_page(page.source, base_url=page.url, max_bytes=options.max_bytes)
+                except SourceError:
+                    if not Path(page.source).exists():
+                        return ()  # deleted: a page gone is a page whose tools go
+                    raise  # there but unreadable (permissions, too large): the refresh fails
                 return _extract(document, options.profile, options.all_forms)
 
             tools = await anyio.to_thread.run_sync(from_file, limiter=self._parsing)
