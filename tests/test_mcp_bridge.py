@@ -529,8 +529,9 @@ def test_refresh_after_a_submission_to_the_page_and_on_the_refresh_tool(site: Te
 
 def test_a_refresh_reads_a_served_directory_as_it_is_now(site: TestSite, tmp_path: Any) -> None:
     """``serve DIR``: a page deleted from the directory kept its tools, and every refresh failed
-    "no such file". Now a page gone is a page whose tools go (and come back with the file); a
-    page there but unreadable (here: grown past ``--max-bytes``) fails the refresh, which keeps
+    "no such file". Now a page gone is a page whose tools go (and come back with the file), a
+    page added to the directory is served (its document URL under ``--base-url`` as at
+    start-up); a page there but unreadable (here: grown past ``--max-bytes``) fails the refresh, which keeps
     every tool as it was. ``formtools_refresh`` takes no arguments: its schema says so, and a
     call with unknown ones is an error naming them, not a refresh. Seeded pages and deletions,
     through the SDK's client."""
@@ -560,7 +561,10 @@ def test_a_refresh_reads_a_served_directory_as_it_is_now(site: TestSite, tmp_pat
             seen["too large"] = await session.call_tool("formtools_refresh", {})
             seen["unchanged"] = sorted(t.name for t in (await session.list_tools()).tools)
             pages[kept[0]].unlink()
+            (tmp_path / "sub").mkdir()
+            (tmp_path / "sub" / f"{gone[0]}.html").write_text("<form toolname=added tooldescription=d toolautosubmit><input name=q><button>Go</button></form>")
             seen["back"] = await session.call_tool("formtools_refresh", {})
+            seen["added"] = await session.call_tool("added", {"q": "x"})
             return seen
 
     seen = run(main)
@@ -573,7 +577,8 @@ def test_a_refresh_reads_a_served_directory_as_it_is_now(site: TestSite, tmp_pat
     assert seen["too large"].is_error is True and kept[0] in seen["too large"].content[0].text
     assert "\n" not in seen["too large"].content[0].text
     assert seen["unchanged"] == seen["after"]
-    assert sorted(seen["back"].structured_content["tools"]) == sorted([gone[0], *kept[1:]])
+    assert sorted(seen["back"].structured_content["tools"]) == sorted([gone[0], *kept[1:], "added"])
+    assert seen["added"].structured_content["url"] == f"{site.origin}/sub/{gone[0]}.html?q=x"
 
 
 def test_name_collisions_across_pages_get_namespaced_names(site: TestSite, tmp_path: Any) -> None:

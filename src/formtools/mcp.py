@@ -133,6 +133,9 @@ class Page:
     url: str
     key: str
     tools: tuple[Tool, ...]
+    #: the served directory the page was found in, and that directory's document URL: a full
+    #: refresh lists it again, so a page added to it is served too
+    folder: tuple[str, str] | None = None
 
     @property
     def is_file(self) -> bool:
@@ -147,21 +150,29 @@ def _key(text: str) -> str:
     return _NAME_UNSAFE.sub("_", text).strip("_") or "page"
 
 
-def _sources(arguments: Sequence[str], base_url: str | None) -> list[tuple[str, str | None]]:
-    """``(source, document URL for a file)`` for every argument; a directory gives its pages."""
-    found: list[tuple[str, str | None]] = []
+def _pages_in(directory: str) -> list[tuple[str, str]]:
+    """``(path, path relative to directory, as a URL path)`` of the page files under
+    ``directory`` now (none when it is gone)."""
+    root = Path(directory)
+    files = sorted(p for p in root.rglob("*") if p.suffix.lower() in _PAGE_SUFFIXES and p.is_file())
+    return [(str(p), p.relative_to(root).as_posix()) for p in files]
+
+
+def _sources(arguments: Sequence[str], base_url: str | None) -> list[tuple[str, str | None, tuple[str, str] | None]]:
+    """``(source, document URL for a file, its served directory and that directory's URL)``
+    for every argument; a directory gives its pages."""
+    found: list[tuple[str, str | None, tuple[str, str] | None]] = []
     for argument in arguments:
         if is_url(argument):
-            found.append((argument, None))
+            found.append((argument, None, None))
             continue
         path = Path(argument)
         if path.is_dir():
-            files = sorted(p for p in path.rglob("*") if p.suffix.lower() in _PAGE_SUFFIXES and p.is_file())
-            if not files:
+            pairs = _pages_in(argument)
+            if not pairs:
                 raise SourceError(f"{shown_argument(argument)}: no .html pages in this directory")
-            pairs = [(p, p.relative_to(path).as_posix()) for p in files]
         elif path.is_file():
-            pairs = [(path, path.name)]
+            pairs = [(str(path), path.name)]
         elif path.exists():  # a pipe or a device: read once, it has no page for the next refresh
             raise SourceError(f"{shown_argument(argument)}: not a regular file: serve reads its pages again at every refresh")
         else:
@@ -169,7 +180,8 @@ def _sources(arguments: Sequence[str], base_url: str | None) -> list[tuple[str, 
         if base_url is None:
             raise UsageProblem(f"{shown_argument(argument)}: saved pages need --base-url (the site they come from)")
         root = base_url if base_url.endswith("/") else base_url + "/"
-        found.extend((str(p), urljoin(root, relative)) for p, relative in pairs)
+        folder = (argument, root) if path.is_dir() else None
+        found.extend((p, urljoin(root, relative), folder) for p, relative in pairs)
     return found
 
 
@@ -223,21 +235,41 @@ def load_pages(
     options = options or BridgeOptions(allow_private=True)
     pages: list[Page] = []
     keys: set[str] = set()
-    for source, file_url in _sources(arguments, base_url):
+    for source, file_url, folder in _sources(arguments, base_url):
         if file_url:
             document = load_page(source, base_url=file_url, max_bytes=options.max_bytes)
         else:
             document = _load_url(source, options)
         url = document.url or file_url or source
         parsed = parse_url(url)
-        base = _key(Path(source).stem if file_url else (parsed.hostname if parsed else "") or "page")
-        key, n = base, 1
-        while key in keys:
-            n += 1
-            key = f"{base}_{n}"
-        keys.add(key)
-        pages.append(Page(source, url, key, _extract(document, profile, all_forms)))
+        key = _unused_key(_key(Path(source).stem if file_url else (parsed.hostname if parsed else "") or "page"), keys)
+        pages.append(Page(source, url, key, _extract(document, profile, all_forms), folder))
     return pages
+
+
+def _unused_key(base: str, keys: set[str]) -> str:
+    """``base``, or ``base_2``, ``base_3`` … the first not in ``keys``, which it is added to."""
+    key, n = base, 1
+    while key in keys:
+        n += 1
+        key = f"{base}_{n}"
+    keys.add(key)
+    return key
+
+
+def _added_pages(pages: Sequence[Page]) -> list[Page]:
+    """The page files in the served directories of ``pages`` now that none of ``pages`` is
+    (added since they were read), each with a key of its own and no tools yet."""
+    served = {page.source for page in pages}
+    keys = {page.key for page in pages}
+    added = []
+    for directory, root in dict.fromkeys(page.folder for page in pages if page.folder is not None):
+        for source, relative in _pages_in(directory):
+            if source not in served:
+                served.add(source)
+                key = _unused_key(_key(Path(source).stem), keys)
+                added.append(Page(source, urljoin(root, relative), key, (), (directory, root)))
+    return added
 
 
 def _load_url(url: str, options: BridgeOptions) -> Document:
@@ -897,11 +929,15 @@ class Bridge:
         return replace(page, url=url, tools=tools)
 
     async def _refresh(self, ctx: Any, session: _Session, sources: Sequence[str] | None = None) -> bool:
-        """Re-fetch the session's pages (all, or those from ``sources``); notify on a change."""
+        """Re-fetch the session's pages (all, with the pages added to their served directories
+        since, or those from ``sources``); notify on a change."""
         async with session.lock:
             before = {name: mcp_tool(name, tool) for name, (_, tool) in session.published().items()}
             fresh = []
-            for page in session.pages:
+            listed = session.pages
+            if sources is None:  # a full refresh lists the served directories again
+                listed = [*listed, *await anyio.to_thread.run_sync(_added_pages, listed)]
+            for page in listed:
                 fresh.append(await self._fetch(session, page) if sources is None or page.source in sources else page)
             session.pages = fresh
             after = {name: mcp_tool(name, tool) for name, (_, tool) in session.published().items()}
