@@ -439,6 +439,55 @@ def test_an_input_holding_itself_is_refused_not_walked_for_ever() -> None:
     assert all(outcome.startswith("[('q', 'badInput')] ['q'] ") and "\n" not in outcome for outcome in outcomes), outcomes
 
 
+def test_an_input_sharing_its_parts_is_refused_by_its_size_written_out() -> None:
+    """A Python caller's input may refer to one array or object many times over, with no cycle
+    (``a = [x, x]; b = [a, a]``, 60 deep): a few hundred objects that written as JSON would be
+    2**60 values. Validation and fill walked every reference, exponential work (the walks never
+    ended). Now such an input, whose text would pass the byte limit of a JSON text input, is
+    one ``badInput`` problem / ``InputError`` line, found in counted work linear in the object;
+    one below the limit is answered as its JSON text, parsed, is."""
+    import json
+
+    from formtools._spec.limits import MAX_PAGE_BYTES
+    from tests.support.cost import lines
+
+    (tool,) = formtools.extract_tools(
+        "<form toolname=t tooldescription=d toolautosubmit><input name=q><select name=s multiple><option>a</select></form>"
+    )
+    formtools.validate_input(tool, {"q": "warm"})  # the validator is built once, uncounted
+    with pytest.raises(formtools.InputError):
+        formtools.prepare_call(tool, {"unknown": "warm"})
+    rng = random.Random("shared parts")
+    for _ in range(12):
+        depth = rng.randint(40, 80)
+        shared = _shared_parts(rng, depth)
+        tool_input = rng.choice([{"q": shared}, {"s": [shared], "q": "x"}, shared])
+        problems: list[formtools.Problem] = []
+        work = lines(lambda: problems.extend(formtools.validate_input(tool, tool_input)), budget=200 * depth + 20_000)
+        assert [(p.field, p.flag) for p in problems] == [(None, "badInput")] and f"{MAX_PAGE_BYTES:,} bytes" in problems[0].message, problems
+        with pytest.raises(formtools.InputError) as refused:
+            lines(lambda: formtools.prepare_call(tool, tool_input), budget=200 * depth + 20_000)
+        assert "\n" not in str(refused.value) and (work, depth) != (0, 0)
+        small = _shared_parts(rng, rng.randint(3, 8))  # written out, far below the limit
+        for smaller in ({"q": small}, {"s": small}):
+            tree = json.loads(json.dumps(smaller))
+            assert formtools.validate_input(tool, smaller) == formtools.validate_input(tool, tree)
+
+
+def _shared_parts(rng: random.Random, depth: int) -> Any:
+    """A value nesting ``depth`` arrays and objects, each level referring to the one below
+    twice or more (seeded: arrays, objects, scalar siblings): no cycle, exponentially many
+    values written out."""
+    value: Any = rng.choice(["a", 1, None])
+    for level in range(depth):
+        times = rng.randint(2, 3)
+        if rng.random() < 0.5:
+            value = [value] * times + [rng.choice([2, "b", False])]
+        else:
+            value = {f"k{level}_{i}": value for i in range(times)}
+    return value
+
+
 def _deep_json(rng: random.Random, depth: int) -> Any:
     """A JSON value nesting ``depth`` arrays and objects, with seeded scalars and siblings."""
     value: Any = rng.choice([1, "x", None, True, 0.5, [], {}])

@@ -1145,6 +1145,55 @@ def test_an_object_that_is_no_response_gets_invalid_request(site: TestSite, seed
     _assert_each_answered_then_pinged(url, [(json.dumps(line).encode(), code, ident) for line, code, ident in cases])
 
 
+def _lone_surrogate_line(rng: Any) -> tuple[bytes, int | None, Any]:
+    """A JSON line holding a lone surrogate escape (``\\ud800``, ``\\udc00``, a pair written
+    low first), seeded over where it is (a tool's argument value or key, the tool's name, a
+    cursor, the method, the id) and the request's id, and JSON-RPC 2.0's answer to it: the
+    request's own id (a string or an integer without a surrogate), -32602 when the surrogate is
+    in the params, -32600 elsewhere; no answer for a notification; -32700 for the line cut
+    short, which is not JSON."""
+    lone = rng.choice(["\ud800", "\udc00", "a\udfffb", "\udc00\ud800"])
+    ident: Any = rng.choice([rng.randint(0, 99), f"r{rng.randint(0, 99)}"])
+    where = rng.choice(["value", "key", "name", "cursor", "method", "id", "notification", "cut"])
+    message: dict[str, Any] = {"jsonrpc": "2.0", "id": ident, "method": "tools/call", "params": {"name": "s", "arguments": {"q": "x"}}}
+    code, answered = -32602, ident
+    if where == "value":
+        message["params"]["arguments"]["q"] = lone
+    elif where == "key":
+        message["params"]["arguments"] = {lone: "x"}
+    elif where == "name":
+        message["params"]["name"] = lone
+    elif where == "cursor":
+        message.update(method="tools/list", params={"cursor": lone})
+    elif where == "method":
+        message.update(method=lone, params={})
+        code = -32600
+    elif where == "id":
+        message["id"] = lone
+        message["params"]["arguments"]["q"] = lone
+        answered = None
+    elif where == "notification":
+        message = {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": lone, "progress": 1}}
+        code, answered = None, None
+    line = json.dumps(message).encode()  # ensure_ascii: the surrogate as its escape
+    if where == "cut":
+        message["params"]["arguments"]["q"] = lone
+        line = json.dumps(message).encode()[:-2]
+        code, answered = -32700, None
+    return line, code, answered
+
+
+def test_a_json_line_with_a_lone_surrogate_is_refused_with_its_id(site: TestSite) -> None:
+    """A line that is JSON (``JSON.parse`` and Python read it) with a lone surrogate escape in
+    a string got -32700 "the line is not JSON" with id null: the SDK's parser refuses the
+    escape, and formtools' answer to what the SDK refused took it for a parse error. Now it is
+    the request's invalid params (or invalid request) with the request's id. Seeded lines, each
+    followed by a ping that must be answered."""
+    rng = __import__("random").Random("lone surrogates")
+    url = site.put("shop", b"<form toolname=s tooldescription=d action=/submit toolautosubmit><input name=q><button>Go</button></form>")
+    _assert_each_answered_then_pinged(url, [_lone_surrogate_line(rng) for _ in range(24)])
+
+
 #: ``Host`` names a rebinding page would send (its own: in any case, one that starts like an
 #: address or like ``localhost``, one that holds an allowed name): refused on every listener
 REBINDING_NAMES = ("rebind.attacker.example", "127.0.0.1.nip.io", "localhost.attacker.example", "attacker",

@@ -527,6 +527,60 @@ def test_refresh_after_a_submission_to_the_page_and_on_the_refresh_tool(site: Te
     assert len(changes) == 2
 
 
+def test_a_refresh_reads_a_served_directory_as_it_is_now(site: TestSite, tmp_path: Any) -> None:
+    """``serve DIR``: a page deleted from the directory kept its tools, and every refresh failed
+    "no such file". Now a page gone is a page whose tools go (and come back with the file), a
+    page added to the directory is served (its document URL under ``--base-url`` as at
+    start-up); a page there but unreadable (here: grown past ``--max-bytes``) fails the refresh, which keeps
+    every tool as it was. ``formtools_refresh`` takes no arguments: its schema says so, and a
+    call with unknown ones is an error naming them, not a refresh. Seeded pages and deletions,
+    through the SDK's client."""
+    rng = random.Random("deleted pages")
+    names = [f"t{number}_{rng.randrange(10**6)}" for number in range(rng.randint(3, 6))]
+    pages = {name: tmp_path / f"{name}.html" for name in names}
+    for name, path in pages.items():
+        path.write_text(f"<form toolname={name} tooldescription=d toolautosubmit><input name=q><button>Go</button></form>")
+    gone = rng.sample(names, rng.randint(1, len(names) - 1))
+    kept = [name for name in names if name not in gone]
+    notes = Notes()
+
+    async def main() -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        args = [str(tmp_path), "--base-url", site.origin + "/", "--allow-private", "--max-bytes", "4096"]
+        async with stdio_session(args, notes) as session:
+            listed = (await session.list_tools()).tools
+            seen["before"] = sorted(t.name for t in listed)
+            seen["schema"] = next(t.input_schema for t in listed if t.name == "formtools_refresh")
+            for name in gone:
+                pages[name].unlink()
+            seen["refresh"] = await session.call_tool("formtools_refresh", {})
+            seen["after"] = sorted(t.name for t in (await session.list_tools()).tools)
+            seen["unknown"] = await session.call_tool("formtools_refresh", {"pages": "all", "x\x1b": 1})
+            pages[gone[0]].write_text(f"<form toolname={gone[0]} tooldescription=d><input name=q></form>")
+            pages[kept[0]].write_text("<!--" + "x" * 5000 + "-->")
+            seen["too large"] = await session.call_tool("formtools_refresh", {})
+            seen["unchanged"] = sorted(t.name for t in (await session.list_tools()).tools)
+            pages[kept[0]].unlink()
+            (tmp_path / "sub").mkdir()
+            (tmp_path / "sub" / f"{gone[0]}.html").write_text("<form toolname=added tooldescription=d toolautosubmit><input name=q><button>Go</button></form>")
+            seen["back"] = await session.call_tool("formtools_refresh", {})
+            seen["added"] = await session.call_tool("added", {"q": "x"})
+            return seen
+
+    seen = run(main)
+    assert seen["before"] == sorted([*names, "formtools_refresh"])
+    assert seen["schema"].get("additionalProperties") is False
+    assert seen["refresh"].is_error is False and seen["refresh"].structured_content["changed"] is True
+    assert seen["after"] == sorted([*kept, "formtools_refresh"])
+    unknown = seen["unknown"]
+    assert unknown.is_error is True and "'pages'" in unknown.content[0].text and "\x1b" not in unknown.content[0].text
+    assert seen["too large"].is_error is True and kept[0] in seen["too large"].content[0].text
+    assert "\n" not in seen["too large"].content[0].text
+    assert seen["unchanged"] == seen["after"]
+    assert sorted(seen["back"].structured_content["tools"]) == sorted([gone[0], *kept[1:], "added"])
+    assert seen["added"].structured_content["url"] == f"{site.origin}/sub/{gone[0]}.html?q=x"
+
+
 def test_name_collisions_across_pages_get_namespaced_names(site: TestSite, tmp_path: Any) -> None:
     url = site.put("shop", SHOP.encode())
     (tmp_path / "saved.html").write_text(

@@ -79,6 +79,8 @@ except ImportError as error:  # pragma: no cover - exercised by the CLI's messag
 from formtools._spec import jsjson as _jsjson
 from formtools.errors import UNSHOWABLE, UNSHOWABLE_IN_LINES, FormtoolsError, Refused, SourceError, UsageProblem, one_line, shown_argument
 from formtools._execute.call import asubmit, prepare_call
+from formtools._execute.fill import holds_lone_surrogate
+from formtools._execute.validate import MAX_INPUT_DEPTH
 from formtools.errors import NoSubmitButton
 from formtools.errors import InputError
 from formtools._parse.document import Document
@@ -131,6 +133,9 @@ class Page:
     url: str
     key: str
     tools: tuple[Tool, ...]
+    #: the served directory the page was found in, and that directory's document URL: a full
+    #: refresh lists it again, so a page added to it is served too
+    folder: tuple[str, str] | None = None
 
     @property
     def is_file(self) -> bool:
@@ -145,21 +150,29 @@ def _key(text: str) -> str:
     return _NAME_UNSAFE.sub("_", text).strip("_") or "page"
 
 
-def _sources(arguments: Sequence[str], base_url: str | None) -> list[tuple[str, str | None]]:
-    """``(source, document URL for a file)`` for every argument; a directory gives its pages."""
-    found: list[tuple[str, str | None]] = []
+def _pages_in(directory: str) -> list[tuple[str, str]]:
+    """``(path, path relative to directory, as a URL path)`` of the page files under
+    ``directory`` now (none when it is gone)."""
+    root = Path(directory)
+    files = sorted(p for p in root.rglob("*") if p.suffix.lower() in _PAGE_SUFFIXES and p.is_file())
+    return [(str(p), p.relative_to(root).as_posix()) for p in files]
+
+
+def _sources(arguments: Sequence[str], base_url: str | None) -> list[tuple[str, str | None, tuple[str, str] | None]]:
+    """``(source, document URL for a file, its served directory and that directory's URL)``
+    for every argument; a directory gives its pages."""
+    found: list[tuple[str, str | None, tuple[str, str] | None]] = []
     for argument in arguments:
         if is_url(argument):
-            found.append((argument, None))
+            found.append((argument, None, None))
             continue
         path = Path(argument)
         if path.is_dir():
-            files = sorted(p for p in path.rglob("*") if p.suffix.lower() in _PAGE_SUFFIXES and p.is_file())
-            if not files:
+            pairs = _pages_in(argument)
+            if not pairs:
                 raise SourceError(f"{shown_argument(argument)}: no .html pages in this directory")
-            pairs = [(p, p.relative_to(path).as_posix()) for p in files]
         elif path.is_file():
-            pairs = [(path, path.name)]
+            pairs = [(str(path), path.name)]
         elif path.exists():  # a pipe or a device: read once, it has no page for the next refresh
             raise SourceError(f"{shown_argument(argument)}: not a regular file: serve reads its pages again at every refresh")
         else:
@@ -167,7 +180,8 @@ def _sources(arguments: Sequence[str], base_url: str | None) -> list[tuple[str, 
         if base_url is None:
             raise UsageProblem(f"{shown_argument(argument)}: saved pages need --base-url (the site they come from)")
         root = base_url if base_url.endswith("/") else base_url + "/"
-        found.extend((str(p), urljoin(root, relative)) for p, relative in pairs)
+        folder = (argument, root) if path.is_dir() else None
+        found.extend((p, urljoin(root, relative), folder) for p, relative in pairs)
     return found
 
 
@@ -221,21 +235,41 @@ def load_pages(
     options = options or BridgeOptions(allow_private=True)
     pages: list[Page] = []
     keys: set[str] = set()
-    for source, file_url in _sources(arguments, base_url):
+    for source, file_url, folder in _sources(arguments, base_url):
         if file_url:
             document = load_page(source, base_url=file_url, max_bytes=options.max_bytes)
         else:
             document = _load_url(source, options)
         url = document.url or file_url or source
         parsed = parse_url(url)
-        base = _key(Path(source).stem if file_url else (parsed.hostname if parsed else "") or "page")
-        key, n = base, 1
-        while key in keys:
-            n += 1
-            key = f"{base}_{n}"
-        keys.add(key)
-        pages.append(Page(source, url, key, _extract(document, profile, all_forms)))
+        key = _unused_key(_key(Path(source).stem if file_url else (parsed.hostname if parsed else "") or "page"), keys)
+        pages.append(Page(source, url, key, _extract(document, profile, all_forms), folder))
     return pages
+
+
+def _unused_key(base: str, keys: set[str]) -> str:
+    """``base``, or ``base_2``, ``base_3`` … the first not in ``keys``, which it is added to."""
+    key, n = base, 1
+    while key in keys:
+        n += 1
+        key = f"{base}_{n}"
+    keys.add(key)
+    return key
+
+
+def _added_pages(pages: Sequence[Page]) -> list[Page]:
+    """The page files in the served directories of ``pages`` now that none of ``pages`` is
+    (added since they were read), each with a key of its own and no tools yet."""
+    served = {page.source for page in pages}
+    keys = {page.key for page in pages}
+    added = []
+    for directory, root in dict.fromkeys(page.folder for page in pages if page.folder is not None):
+        for source, relative in _pages_in(directory):
+            if source not in served:
+                served.add(source)
+                key = _unused_key(_key(Path(source).stem), keys)
+                added.append(Page(source, urljoin(root, relative), key, (), (directory, root)))
+    return added
 
 
 def _load_url(url: str, options: BridgeOptions) -> Document:
@@ -397,7 +431,7 @@ _REFRESH_ENTRY = types.Tool(
     name=REFRESH_TOOL,
     title="Refresh the pages",
     description="Fetch the served pages again (with this session's cookies) and update the tool list.",
-    input_schema={"type": "object", "properties": {}},
+    input_schema={"type": "object", "properties": {}, "additionalProperties": False},
     annotations=types.ToolAnnotations(read_only_hint=True),
 )
 
@@ -751,6 +785,9 @@ class Bridge:
         session = self._session(ctx)
         name = params.name
         if name == REFRESH_TOOL:
+            if params.arguments:  # the SDK's low-level server checks no call against its schema
+                unknown = ", ".join(repr(key) for key in params.arguments)
+                return _error([f"{REFRESH_TOOL} takes no arguments (given: {unknown})"])
             return await self._refresh_tool(ctx, session)
         found = session.published().get(name)
         if found is None:
@@ -848,11 +885,21 @@ class Bridge:
         return answer.action == "accept" and bool((answer.content or {}).get("submit", True))
 
     async def _fetch(self, session: _Session, page: Page) -> Page:
+        """``page`` read again. A file that is gone has no tools (the refresh reads the pages as
+        they are now: a deleted page's tools were served on, and every refresh failed "no such
+        file"); one that is there but cannot be read fails the refresh, which keeps every
+        page's tools as they were: a page the operator is rewriting, or made unreadable by
+        mistake, is not taken from the agent without a word."""
         options = self.options
         if page.is_file:
 
             def from_file() -> tuple[Tool, ...]:
-                document = load_page(page.source, base_url=page.url, max_bytes=options.max_bytes)
+                try:
+                    document = load_page(page.source, base_url=page.url, max_bytes=options.max_bytes)
+                except SourceError:
+                    if not Path(page.source).exists():
+                        return ()  # deleted: a page gone is a page whose tools go
+                    raise  # there but unreadable (permissions, too large): the refresh fails
                 return _extract(document, options.profile, options.all_forms)
 
             tools = await anyio.to_thread.run_sync(from_file, limiter=self._parsing)
@@ -887,11 +934,15 @@ class Bridge:
         return replace(page, url=url, tools=tools)
 
     async def _refresh(self, ctx: Any, session: _Session, sources: Sequence[str] | None = None) -> bool:
-        """Re-fetch the session's pages (all, or those from ``sources``); notify on a change."""
+        """Re-fetch the session's pages (all, with the pages added to their served directories
+        since, or those from ``sources``); notify on a change."""
         async with session.lock:
             before = {name: mcp_tool(name, tool) for name, (_, tool) in session.published().items()}
             fresh = []
-            for page in session.pages:
+            listed = session.pages
+            if sources is None:  # a full refresh lists the served directories again
+                listed = [*listed, *await anyio.to_thread.run_sync(_added_pages, listed)]
+            for page in listed:
                 fresh.append(await self._fetch(session, page) if sources is None or page.source in sources else page)
             session.pages = fresh
             after = {name: mcp_tool(name, tool) for name, (_, tool) in session.published().items()}
@@ -1305,13 +1356,56 @@ def _refusals_of_unservable(item: SessionMessage | Exception) -> tuple[types.JSO
         return None
     problems = item.errors()
     if any(problem["type"] == "json_invalid" for problem in problems):
-        return (_rpc_error(None, types.PARSE_ERROR, "Parse error: the line is not JSON"),)
+        return _refusals_of_json_invalid(next(p["input"] for p in problems if p["type"] == "json_invalid"))
     whole = _whole_message(problems)
     if whole is not None and "method" not in whole and ("result" in whole or "error" in whole):
         return ()  # a response (JSON-RPC 2.0 section 5: it has a result or an error member)
     named = whole.get("id") if whole is not None else None
     request_id = named if isinstance(named, str) or type(named) is int else None
     return (_rpc_error(request_id, types.INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 request MCP accepts"),)
+
+
+#: The deepest line read again as JSON when the SDK's parser refuses it: a tool input's deepest
+#: (:data:`~formtools._execute.validate.MAX_INPUT_DEPTH`) inside the message, its params and
+#: its arguments. Python's recursive parser fails near 1,000 levels.
+_DEEPEST_LINE = MAX_INPUT_DEPTH + 3
+
+
+def _refusals_of_json_invalid(line: Any) -> tuple[types.JSONRPCError, ...]:
+    """The answer to a line the SDK's JSON parser refused: -32700 "Parse error" for a line that
+    is not JSON. A line that is JSON with a string holding a lone surrogate escape (``"\\ud800"``,
+    which ``JSON.parse`` reads and the SDK's parser does not) is no parse error: it is an
+    invalid request, answered with its own id (a string or an integer) as
+    :func:`_refusals_of_unservable` answers one: -32602 "Invalid params" when the surrogate is
+    in its params (a tool's arguments), -32600 elsewhere; a notification or a response, no
+    answer. It got -32700 with id null, "the line is not JSON", which it is, and the client
+    could not tell which of its requests failed."""
+    whole = _json_with_lone_surrogate(line)
+    if whole is None:
+        return (_rpc_error(None, types.PARSE_ERROR, "Parse error: the line is not JSON"),)
+    if not isinstance(whole, dict):
+        return (_rpc_error(None, types.INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 request MCP accepts"),)
+    method = whole.get("method")
+    if "id" not in whole and method not in _REQUEST_METHODS:
+        return ()  # a notification or a response: JSON-RPC answers neither
+    named = whole.get("id")
+    request_id = named if (isinstance(named, str) and not holds_lone_surrogate(named)) or type(named) is int else None
+    reason = "a string holds a lone surrogate (an unpaired \\ud800-\\udfff escape), which is not Unicode text"
+    if holds_lone_surrogate(whole.get("params")):
+        return (_rpc_error(request_id, types.INVALID_PARAMS, f"Invalid params: {reason}"),)
+    return (_rpc_error(request_id, types.INVALID_REQUEST, f"Invalid Request: {reason}"),)
+
+
+def _json_with_lone_surrogate(line: Any) -> Any:
+    """The value of ``line`` read as ``JSON.parse`` reads it when it holds a lone surrogate,
+    else None (``line`` is not JSON, or the SDK refused it for another reason)."""
+    if not isinstance(line, str) or _jsjson.nests_deeper(line, _DEEPEST_LINE):
+        return None
+    try:
+        value = _jsjson.loads(line)
+    except ValueError:
+        return None
+    return value if holds_lone_surrogate(value) else None
 
 
 def _whole_message(problems: Sequence[Any]) -> dict[str, Any] | None:

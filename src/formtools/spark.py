@@ -24,12 +24,12 @@ import os
 import posixpath
 import re
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from py4j.protocol import Py4JJavaError
-from pyspark.errors import AnalysisException
+from pyspark.errors import AnalysisException, IllegalArgumentException
 from pyspark.sql import DataFrame, SparkSession, functions
 from pyspark.sql.types import IntegerType, StringType, StructField, StructType
 
@@ -132,8 +132,8 @@ def extract_warcs(
     # binaryFiles packs files into a task until the task holds about total size / minPartitions
     # bytes; a huge minPartitions makes every archive over spark.files.openCostInBytes (4 MB) a
     # task of its own, so a crawl's archives run in parallel while small files still share
-    archives = spark.sparkContext.binaryFiles(",".join(paths), minPartitions=2**30)
-    with _hadoop_errors():
+    with _hadoop_errors(paths, lambda path: spark.sparkContext.binaryFiles(path).getNumPartitions()):
+        archives = spark.sparkContext.binaryFiles(",".join(paths), minPartitions=2**30)
         # lists the inputs now (the listing is kept for the job): a missing path fails here,
         # before a writer starts and logs the failure as a crashed job
         archives.getNumPartitions()
@@ -146,7 +146,7 @@ def warc_paths(spark: SparkSession, listing: str, prefix: str = "") -> list[str]
     comments left out), each prefixed with ``prefix``. The listing is read through Hadoop, so it
     may be on HDFS or S3 and gzip-compressed, like Common Crawl's ``warc.paths.gz`` (whose
     paths are relative: give ``prefix="s3a://commoncrawl/"``)."""
-    with _hadoop_errors():
+    with _hadoop_errors([listing], lambda path: spark.sparkContext.textFile(path).getNumPartitions()):
         lines = spark.sparkContext.textFile(listing).collect()
     paths = (line.strip() for line in lines)
     return [prefix + path for path in paths if path and not path.startswith("#")]
@@ -233,19 +233,51 @@ def _split_path(path: str) -> tuple[str, list[str]]:
 
 
 @contextmanager
-def _hadoop_errors() -> Iterator[None]:
-    """A missing input path, reported by Hadoop deep inside a Java stack, as a
-    :class:`~formtools.SourceError` with Hadoop's one-line message."""
+def _hadoop_errors(paths: Sequence[str], listed: Callable[[str], object]) -> Iterator[None]:
+    """A path Hadoop finds nothing at, or cannot parse (``ws:ü:…@[::1]:1/a.warc``: a relative
+    path in an absolute URI), reported deep inside a Java stack, as one line naming the path by
+    :func:`~formtools.errors.shown_argument`. Hadoop's own message is not quoted: it spells the
+    path its own way (resolved, percent-encoded: ``%20``, ``%5B``), so a password in it showed
+    in a spelling no rule for the path as given could find (and a path that is no URI ended the
+    job in a traceback holding it). ``listed`` lists one path alone:
+    of several paths, the first that fails alone is the one named."""
     try:
         yield
-    except Py4JJavaError as error:
-        cause = error.java_exception
-        while cause is not None:
-            if cause.getClass().getName() in _MISSING_INPUT:
-                message = "; ".join(str(cause.getMessage()).splitlines())
-                raise SourceError(message) from None
-            cause = cause.getCause()
-        raise
+    except (Py4JJavaError, IllegalArgumentException) as error:
+        problem = _path_problem(error)
+        if problem is None:
+            raise
+        failing = next((path for path in paths if _fails(listed, path)), None)
+        named = ", ".join(shown_argument(path) for path in ([failing] if failing else paths))
+        if problem == "missing":
+            raise SourceError(f"{named}: does not exist (no file matches it)") from None
+        raise UsageProblem(f"{named}: not a path Hadoop can read (not a valid URI)") from None
+
+
+def _path_problem(error: Py4JJavaError | IllegalArgumentException) -> str | None:
+    """What is wrong with an input path, as Hadoop's Java exception ``error`` says it:
+    "missing", "unparsable" (Spark raises an IllegalArgumentException of its own for a path
+    that is not a URI), or None when the failure is not the path's."""
+    if isinstance(error, IllegalArgumentException):
+        return "unparsable"
+    cause = error.java_exception
+    while cause is not None:
+        name = cause.getClass().getName()
+        if name in _MISSING_INPUT:
+            return "missing"
+        if name in ("java.lang.IllegalArgumentException", "java.net.URISyntaxException"):
+            return "unparsable"
+        cause = cause.getCause()
+    return None
+
+
+def _fails(listed: Callable[[str], object], path: str) -> bool:
+    """Whether Hadoop fails to list ``path`` alone for a reason of the path's."""
+    try:
+        listed(path)
+    except (Py4JJavaError, IllegalArgumentException) as error:
+        return _path_problem(error) is not None
+    return False
 
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:

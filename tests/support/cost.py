@@ -17,14 +17,22 @@ import formtools
 _WARM_UP = "<form toolname=t tooldescription=d><input name=q><button>Go</button></form>"
 
 
-def lines(run: Callable[[], Any]) -> int:
-    """The Python lines ``run`` executes."""
+class OverBudget(AssertionError):
+    """Raised inside the run by :func:`lines` once it has run more lines than its budget."""
+
+
+def lines(run: Callable[[], Any], budget: int | None = None) -> int:
+    """The Python lines ``run`` executes; past ``budget`` lines (when given) the run is stopped
+    with :class:`OverBudget`, so that work that would never end (exponential) fails the test
+    at once rather than hanging it."""
     count = 0
 
     def trace(frame: FrameType, event: str, arg: Any) -> Any:
         nonlocal count
         if event == "line":
             count += 1
+            if budget is not None and count > budget:
+                raise OverBudget(f"more than {budget:,} lines run")
         return trace
 
     sys.settrace(trace)

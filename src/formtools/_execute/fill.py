@@ -16,6 +16,7 @@ from types import MappingProxyType
 from typing import Any, Callable, Iterable, Mapping
 
 from formtools.errors import InputError, SubmissionError, UsageProblem
+from formtools._spec.limits import MAX_PAGE_BYTES
 from formtools._spec.microsyntax import EXACT_DECIMALS
 from formtools._forms.model import Control, Form
 from formtools._forms.sensitive import is_sensitive
@@ -308,6 +309,49 @@ _JSON_TYPES = (dict, list, str, bool, int, float, type(None))
 CIRCULAR = "Converting circular structure to JSON: an array or object holds itself"
 
 
+#: what validation and a call say of an input whose arrays and objects share members so often
+#: that, written out as JSON, it would pass the byte limit a JSON text input has
+TOO_LARGE = (
+    f"the input written as JSON would be longer than {MAX_PAGE_BYTES:,} bytes, the most a JSON input "
+    "may be (its arrays and objects hold the same members many times over)"
+)
+
+
+def values_written_out(value: Any, bound: int) -> int:
+    """How many values and keys ``value`` holds written out as JSON text, each shared array or
+    object as often as it is referred to, capped at ``bound + 1``: worked out once per array or
+    object (post-order, with its own stack), so the cost is linear in the Python object however
+    often its parts are shared. A Python caller's ``a = [x, x]; b = [a, a]; …`` 60 deep is
+    2**60 values written out in a few hundred objects: every walk of validation and fill went
+    through each reference, exponential work, where a JSON text that long would be refused at
+    its byte limit. An array or object inside itself counts once (:func:`non_json_value`
+    refuses it)."""
+    written: dict[int, int] = {}
+    entered: set[int] = set()
+    pending: list[tuple[Any, bool]] = [(value, False)]
+    while pending:
+        item, leaving = pending.pop()
+        if not isinstance(item, (dict, list, tuple)):
+            continue
+        members = list(item.values()) if isinstance(item, dict) else item
+        if leaving:
+            count = 1 + len(item) * isinstance(item, dict)  # the array or object, and its keys
+            count += sum(written.get(id(member), 1) for member in members)
+            written[id(item)] = min(count, bound + 1)
+        elif id(item) not in entered:
+            entered.add(id(item))
+            pending.append((item, True))
+            pending.extend((member, False) for member in members)
+    return written.get(id(value), 1)
+
+
+def too_large_when_written(tool_input: Any) -> bool:
+    """Whether ``tool_input`` written out as JSON holds more values than a JSON text input of
+    :data:`~formtools._spec.limits.MAX_PAGE_BYTES` (the limit of ``--input @file`` and of
+    every page read) can: each value takes a byte of such a text at least."""
+    return values_written_out(tool_input, MAX_PAGE_BYTES) > MAX_PAGE_BYTES
+
+
 def non_json_value(tool_input: Mapping[Any, Any]) -> InputProblem | None:
     """The first key or value of ``tool_input`` (in order, at any depth) that ``JSON.parse``
     cannot give — a ``datetime.date``, a ``Decimal``, a tuple, ``bytes``, a key that is no
@@ -448,6 +492,8 @@ def require_object(tool_input: Any) -> dict[str, Any]:
         raise InputError([InputProblem(None, "JSON input arguments must be an object")])
     if not isinstance(tool_input, dict):
         raise InputError([InputProblem(None, _NOT_AN_OBJECT)])
+    if too_large_when_written(tool_input):
+        raise InputError([InputProblem(None, TOO_LARGE)])
     not_json = non_json_value(tool_input)
     if not_json is not None:
         raise InputError([not_json])

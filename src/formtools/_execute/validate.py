@@ -30,11 +30,13 @@ from formtools._spec.microsyntax import compiled_pattern, pattern_budget, regex_
 from formtools._execute.fill import (
     BEYOND_JSON,
     NOT_JSON,
+    TOO_LARGE,
     beyond_json,
     check_file_names,
     holds_lone_surrogate,
     js_to_string,
     non_json_value,
+    too_large_when_written,
 )
 from formtools._forms.sensitive import sensitive_keys
 from formtools._synth.tool import Tool, require_tool, thaw
@@ -557,6 +559,8 @@ def _problems(tool: Tool, tool_input: Any, attached: frozenset[str]) -> list[Pro
     problems: dict[tuple[str | None, str], Problem] = {}
     browser_worded: set[tuple[str | None, str]] = set()
     too_deep = f"nested deeper than {MAX_INPUT_DEPTH} levels of arrays and objects"
+    if too_large_when_written(tool_input):  # first: the walks below go through every reference
+        return [Problem(None, "badInput", TOO_LARGE)]
     if not isinstance(tool_input, dict) and nests_deeper_than_taken(tool_input):
         return [Problem(None, "badInput", too_deep)]
     not_json = non_json_value(tool_input) if isinstance(tool_input, dict) else None
