@@ -84,7 +84,7 @@ class Head:
         run of spaces, however many (a value past ``INT_MAX`` clamped to it), 200 without them.
         h11 refused a code that is not three digits (``2000``, ``099``), which Chromium loads."""
         status = _CODE.match(self.status_line)
-        return min(int(status["code"]), _INT_MAX) if status else 200
+        return _clamped_decimal(status["code"], _INT_MAX) if status else 200
 
     @property
     def informational(self) -> bool:
@@ -120,9 +120,10 @@ class Head:
         """The length Chromium reads the body by (``GetContentLength``): the first value, unless
         it is signed, no number or beyond 64 bits (then ``None``: the body runs to the end)."""
         lengths = self.values(b"content-length")
-        if self.chunked or not lengths or not lengths[0].isdigit() or int(lengths[0]) >= 2**63:
+        if self.chunked or not lengths or not lengths[0].isdigit():
             return None
-        return int(lengths[0])
+        length = _clamped_decimal(lengths[0], 2**63)
+        return None if length == 2**63 else length
 
     def checked(self) -> Head:
         """This head, unless Chromium fails the answer for it: for differing values of
@@ -169,6 +170,17 @@ class Head:
         if any(value.lower() == b"close" for value in self.values(b"connection")):
             lines.append(b"Connection: close")
         return b"\r\n".join(lines) + b"\r\n\r\n"
+
+
+def _clamped_decimal(digits: bytes, ceiling: int) -> int:
+    """The number ``digits`` (ASCII digits, leading zeros allowed) spell, or ``ceiling`` when
+    it is larger, as Chromium's ``StringToInt`` clamps. Never ``int()`` of the whole text:
+    Python refuses more than 4,300 digits (a ValueError), and an answer's code or length may
+    have any number."""
+    significant = digits.lstrip(b"0")
+    if len(significant) > len(str(ceiling)):
+        return ceiling
+    return min(int(significant or b"0"), ceiling)
 
 
 def _split(value: bytes) -> list[bytes]:
