@@ -7,13 +7,17 @@ answer past them reaches."""
 from __future__ import annotations
 
 import random
+import ssl
 import sys
+from collections.abc import Awaitable, Callable
 
 import pytest
+from support.hostile import certificates
 
 import formtools
-from formtools._net import FetchError, fetch
+from formtools._net import AsyncFetcher, Fetcher, FetchError, FetchPolicy, Response, fetch
 from formtools._spec.limits import MAX_URL_CHARS
+from tests.conftest import run_async
 from tests.support.rawsite import raw_site
 
 _INT_MAX = 2**31 - 1
@@ -69,3 +73,57 @@ def test_a_redirect_to_a_url_past_chromiums_longest_is_not_followed() -> None:
     assert len(followed.url) == MAX_URL_CHARS and followed.body == b"hi"
     assert type(refused.value).__name__ == "UnfollowedRedirect" and f"{MAX_URL_CHARS:,}" in str(refused.value)
     assert submitted.status == "completed" and submitted.withheld and submitted.url == past, submitted
+
+
+def test_a_head_cut_short_is_read_over_http_and_fails_over_https() -> None:
+    """A connection closed inside an answer's head: Chromium reads what came as the whole head
+    over plain HTTP, and fails the load over a cryptographic scheme
+    (``HttpStreamParser::HandleReadHeaderResult``: ERR_RESPONSE_HEADERS_TRUNCATED). The fetch
+    accepted it over HTTPS too. Seeded heads cut at seeded points past the status line, through
+    the threaded and the async fetcher, each over both; whole heads load over both."""
+    rng = random.Random(2304)
+    head = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nX-One: a b\r\nSet-Cookie: s=1\r\nContent-Length: 4\r\n\r\n"
+    cuts = sorted(rng.sample(range(len(b"HTTP/1.1 200 OK\r\n"), head.index(b"\r\n\r\n") + 2), 6))
+    answers_by_path = {f"/cut{cut}": head[:cut] for cut in cuts} | {"/whole": head + b"page"}
+    server_tls, _, _ = certificates("raw.example")
+    client_tls = ssl.create_default_context()
+    client_tls.check_hostname, client_tls.verify_mode = False, ssl.CERT_NONE
+
+    def outcomes(origin: str) -> dict[str, str]:
+        with Fetcher(FetchPolicy(), ssl_context=client_tls) as fetcher:
+            threaded = {path: _shown(lambda: fetcher.fetch("GET", origin + path)) for path in answers_by_path}
+
+        async def main() -> dict[str, str]:
+            async with AsyncFetcher(FetchPolicy(), ssl_context=client_tls) as fetcher:
+                return {path: await _shown_async(fetcher.fetch("GET", origin + path)) for path in answers_by_path}
+
+        assert run_async(main) == threaded
+        return threaded
+
+    with raw_site() as (origin, answers):
+        answers.update(answers_by_path)
+        plain = outcomes(origin)
+    with raw_site(server_tls) as (origin, answers):
+        answers.update(answers_by_path)
+        secure = outcomes(origin)
+    assert plain["/whole"] == secure["/whole"] == "200 b'page'", (plain, secure)
+    assert all(plain[path] == "200 b''" for path in answers_by_path if path != "/whole"), plain
+    assert all("closed inside the answer's head" in secure[path] for path in answers_by_path if path != "/whole"), secure
+
+
+def _shown(fetched: Callable[[], Response]) -> str:
+    """The status and body ``fetched()`` gives, or its failure's sentence."""
+    try:
+        answer = fetched()
+    except FetchError as error:
+        return f"failed: {error}"
+    return f"{answer.status} {answer.body!r}"
+
+
+async def _shown_async(fetched: Awaitable[Response]) -> str:
+    """:func:`_shown` of an awaited fetch."""
+    try:
+        answer = await fetched
+    except FetchError as error:
+        return f"failed: {error}"
+    return f"{answer.status} {answer.body!r}"

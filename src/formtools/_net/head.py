@@ -234,9 +234,12 @@ class HeadReader:
     answer, and reuses a connection only once the answer has been read), the rest passes as it
     comes. As in Chromium (``HttpStreamParser``), a status line may follow up to four other
     bytes, which are dropped; an answer without one is HTTP/0.9, which fails; and a connection
-    closed inside a head has what came read as the whole head (h11 refused both)."""
+    closed inside a head has what came read as the whole head (h11 refused both), unless it is
+    ``cryptographic`` (TLS), where Chromium fails the answer (``ERR_RESPONSE_HEADERS_TRUNCATED``:
+    an attacker who cuts the connection must not choose which headers count)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, cryptographic: bool = False) -> None:
+        self._cryptographic = cryptographic
         self._pending = bytearray()  # a head's bytes read so far
         self._searched = 0  # how far the end was looked for: a head trickled in is searched once
         self._in_head = False
@@ -271,6 +274,10 @@ class HeadReader:
             self._in_head = False
             pending, self._pending = bytes(self._pending), bytearray()
             if self._located and pending:
+                if self._cryptographic:
+                    raise httpcore.RemoteProtocolError(
+                        "the connection closed inside the answer's head, which Chromium refuses over TLS"
+                    )
                 self.head = parsed(pending).checked()
                 self._chunks = Dechunker() if self.head.chunked and self.head.has_body else None
                 return self.head.for_h11()
