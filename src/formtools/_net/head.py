@@ -330,8 +330,11 @@ class Dechunker:
     digits only (no sign, no ``0x``), then spaces, any extension after a ``;`` ignored, its
     value below 2**63; a chunk's data is followed by an empty line; after the last chunk
     (size 0) trailer lines are skipped up to an empty line, and nothing after it is read. A
-    line past :data:`MAX_CHUNK_LINE` or any other line fails the answer
-    (ERR_INVALID_CHUNKED_ENCODING). Each byte is looked at once."""
+    line held unfinished past :data:`MAX_CHUNK_LINE` (Chromium checks the limit only on a line
+    not ended within one read) or any other line fails the answer (ERR_INVALID_CHUNKED_ENCODING).
+    As in ``ScanForChunkRemaining``, a CR is dropped at the end of each piece read, so a line
+    ``3\\r\\r\\n`` is bad read whole and good read as ``3\\r`` then ``\\r\\n``. Each byte is
+    looked at once."""
 
     def __init__(self) -> None:
         self._line = bytearray()  # a line's bytes so far
@@ -354,13 +357,15 @@ class Dechunker:
                 continue
             end = data.find(b"\n", at)
             piece = data[at : len(data) if end < 0 else end]
-            if len(self._line) + len(piece) >= MAX_CHUNK_LINE:
-                raise httpcore.RemoteProtocolError(f"a chunk line of the answer is longer than {MAX_CHUNK_LINE} bytes")
-            self._line += piece
-            if end < 0:
+            if piece.endswith(b"\r"):  # a CR at the end of what came is dropped, as Chromium drops it
+                piece = piece[:-1]
+            if end < 0:  # a partial line, kept whole up to the limit
+                if len(self._line) + len(piece) > MAX_CHUNK_LINE:
+                    raise httpcore.RemoteProtocolError(f"a chunk line of the answer is longer than {MAX_CHUNK_LINE} bytes")
+                self._line += piece
                 break
             at = end + 1
-            line = bytes(self._line[:-1] if self._line.endswith(b"\r") else self._line)
+            line = bytes(self._line + piece)
             self._line.clear()
             self._read_line(line)
         return bytes(out)
