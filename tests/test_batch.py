@@ -1196,3 +1196,29 @@ def test_the_per_host_limit_holds_however_the_host_is_spelled(tmp_path: Path) ->
         server.server_close()
     assert (tally.pages, tally.failed) == (len(urls), 0), out.read_text()
     assert _Counting.most <= 2, f"{_Counting.most} requests at once to one host"
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs /proc, a directory no one can create a file in")
+def test_an_output_that_cannot_be_written_is_refused_before_any_page_is_fetched(tmp_path: Path) -> None:
+    """The output is opened at its first line (a run failing before it changes nothing), so an
+    output in a directory no file can be made in (``/proc``, as any user) was reported only
+    after the URL list's first page was fetched, as ``cannot write the output`` (exit 1). It is
+    now a usage mistake naming ``--out`` before anything is fetched, creating nothing; an
+    existing output is checked without being truncated."""
+    from support.site import TestSite
+
+    from formtools.errors import UsageProblem
+
+    with TestSite() as site:
+        listing = tmp_path / "urls.txt"
+        listing.write_text(f"{site.put('one', b'<form toolname=t tooldescription=d><input name=q></form>')}\n")
+        out = Path(f"/proc/formtools-{random.Random(2309).randrange(10**9)}.jsonl")
+        with pytest.raises(UsageProblem) as refused:
+            run_batch([], out, urls=listing, options=BatchOptions(jobs=1))
+        kept = tmp_path / "kept.jsonl"
+        kept.write_text('{"path":"earlier.html","tools":[]}\n')
+        run_batch([], kept, urls=listing, options=BatchOptions(jobs=1, resume=True))
+        asked = [r.path for r in site.received]
+    assert str(refused.value).startswith(f"--out: {out}: cannot write"), refused.value
+    assert not out.exists() and asked == ["/page/one"], asked
+    assert kept.read_text().startswith('{"path":"earlier.html","tools":[]}\n')

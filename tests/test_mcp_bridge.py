@@ -723,8 +723,11 @@ def test_a_request_body_and_a_flood_of_connections_hold_the_server_within_their_
     ``--body-timeout`` (1 s here; the head's 60 s bound cannot close these), and a real MCP
     session is served alongside; a head promising 1 GB is answered 413 at once (the MCP SDK
     reads 4 MiB at most) and its connection closed. A second bridge holds ``--max-connections
-    8``: of 12 connections one client opens (silent: its 120 s head bound closes none of them
-    within the test), the first 8 are answered, the 4 beyond are closed at once."""
+    8``, one peer at most half of them: of 6 connections one client opens (silent: its 120 s
+    head bound closes none of them within the test), the first 4 are answered, the 2 beyond are
+    closed at once; a second peer (127.0.0.2) still gets its 4, and a third none (all 8 held).
+    One peer took all 8 before, and held them for ever as ``GET /mcp`` event streams, which
+    no timer bounds."""
     url = site.put("shop", SHOP.encode())
     timed, flooded = free_port(), free_port()
     processes = [
@@ -774,8 +777,15 @@ def test_a_request_body_and_a_flood_of_connections_hold_the_server_within_their_
         # the connection wait_until_listening opened is gone once a later request is answered
         with socket.create_connection(("127.0.0.1", flooded), timeout=60) as first:
             assert _answered(first, flooded)
-        flood = [socket.create_connection(("127.0.0.1", flooded), timeout=60) for _ in range(12)]
-        assert [_answered(connection, flooded) for connection in flood] == [True] * 8 + [False] * 4
+            first.shutdown(socket.SHUT_WR)  # the server closes on it, having counted it gone
+            while first.recv(4096):
+                pass
+        answered, held_open = {}, []  # every connection stays open (a dropped socket closes)
+        for peer, count in [("127.0.0.1", 6), ("127.0.0.2", 6), ("127.0.0.3", 1)]:  # a peer's after the last's are counted
+            flood = [socket.create_connection(("127.0.0.1", flooded), timeout=60, source_address=(peer, 0)) for _ in range(count)]
+            answered[peer] = [_answered(connection, flooded) for connection in flood]
+            held_open += flood
+        assert answered == {"127.0.0.1": [True] * 4 + [False] * 2, "127.0.0.2": [True] * 4 + [False] * 2, "127.0.0.3": [False]}
     finally:
         for process in processes:
             process.terminate()
@@ -937,3 +947,28 @@ def test_public_addresses_pass_and_allow_private_lets_loopback_through() -> None
         await check_destination("http://127.0.0.1:9/", allow_private=True)
 
     run_async(main)
+
+
+def test_http_limits_that_would_answer_no_one_are_a_usage_problem() -> None:
+    """``formtools.mcp.HttpLimits`` (``serve(limits=…)``, the library's ``--head-timeout``,
+    ``--body-timeout`` and ``--max-connections``) took a negative or nan timeout and 0
+    connections, a server that answers no one; they are refused as the options are, naming the
+    field, and sound limits are kept. Seeded values either side of each bound."""
+    import math
+
+    from formtools.errors import UsageProblem
+    from formtools.mcp import HttpLimits
+
+    rng = random.Random(2305)
+    refused, kept = [], []
+    for _ in range(12):
+        field_name = rng.choice(["head_timeout", "body_timeout", "max_connections"])
+        whole = field_name == "max_connections"
+        value = rng.choice([0, -1, rng.randrange(-5, 1)] if whole else [0.0, -rng.random(), math.nan, -math.inf])
+        good = rng.randrange(1, 5000) if whole else rng.uniform(0.001, 100)
+        with pytest.raises(UsageProblem) as caught:
+            HttpLimits(**{field_name: value})
+        refused.append(str(caught.value))
+        kept.append(getattr(HttpLimits(**{field_name: good}), field_name) == good)
+    assert all(len(message.splitlines()) == 1 and message.split(":")[0] in ("head_timeout", "body_timeout", "max_connections") for message in refused), refused
+    assert all(kept)

@@ -351,3 +351,34 @@ def test_a_response_tied_to_no_request_gives_the_result_of_a_plain_get() -> None
         assert result_of(alone) == result_of(tied), (headers, status, body)
         compared += 1
     assert compared == 12
+
+
+def test_scrapy_sends_the_referer_the_engine_sends_from_pages_of_every_scheme() -> None:
+    """Scrapy's own ``RefererMiddleware`` over the requests of seeded pages (``file:``,
+    ``data:``, http(s); seeded referrer policies, ``unsafe-url`` among them) adds the
+    ``Referer`` the engine's request carries: none from a page of an opaque origin, as Chromium
+    sends none. Since ``Referrer.of`` gives such a page a state (``Origin: null``), the policy
+    handed to Scrapy was the page's, and ``unsafe-url`` sent a ``file:`` page's local path."""
+    import random
+
+    from scrapy import Spider
+    from scrapy.spidermiddlewares.referer import RefererMiddleware
+    from scrapy.utils.test import get_crawler
+
+    rng = random.Random(2303)
+    pages = ["file:///home/ann/secret/page.html", "data:text/html,x", "https://a.example/p?q=1", "http://a.example/p"]
+    policies = ["unsafe-url", "no-referrer-when-downgrade", "origin", "strict-origin-when-cross-origin", "same-origin"]
+    middleware = RefererMiddleware.from_crawler(get_crawler(Spider))
+    seen = []
+    for _ in range(12):
+        url, policy = rng.choice(pages), rng.choice(policies)
+        action = rng.choice(["https://example.com/search", "http://a.example/s"])
+        body = f"<!doctype html><meta name=referrer content={policy}><form toolname=s tooldescription=d action='{action}' toolautosubmit><input name=q></form>"
+        response = HtmlResponse(url=url, body=body.encode(), encoding="utf-8", request=scrapy.Request(url))
+        (tool,) = tools_of(response)
+        engine = formtools.prepare_call(tool, {"q": "x"}).request
+        (sent,) = middleware.process_spider_output(response, [tool_request(tool, {"q": "x"})])
+        referer = sent.headers.get(b"Referer")
+        seen.append((url, policy, None if referer is None else referer.decode(), engine.header("Referer")))
+    assert any(url.startswith(("file:", "data:")) and policy == "unsafe-url" for url, policy, _, _ in seen), seen
+    assert all(scrapys == engines for _, _, scrapys, engines in seen), seen

@@ -619,7 +619,7 @@ def serve(
         typer.Option(
             "--max-connections",
             min=1,
-            help="Connections the http transport holds at once; one opened beyond them is closed at once (default: 1000).",
+            help="Connections the http transport holds at once, one peer at most half; one opened beyond either is closed at once (default: 1000).",
         ),
     ] = 1000,
 ) -> None:

@@ -52,6 +52,7 @@ import signal
 import sys
 import time
 from datetime import datetime, timezone
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -105,7 +106,7 @@ from formtools._synth.synthesize import synthesize
 from formtools._synth.tool import HINTS_META, MCP_ANNOTATIONS, Tool
 from formtools.errors import ValidationError
 
-__all__ = ["Bridge", "BridgeOptions", "Page", "Refused", "load_pages", "serve"]
+__all__ = ["Bridge", "BridgeOptions", "HttpLimits", "Page", "Refused", "load_pages", "serve"]
 
 REFRESH_TOOL = "formtools_refresh"
 _PAGE_SUFFIXES = (".html", ".htm")
@@ -1016,12 +1017,46 @@ DEFAULT_MAX_CONNECTIONS = 1000
 @dataclass(frozen=True)
 class HttpLimits:
     """What one connection of the http transport may hold of the server: the seconds each
-    request's head and then its body have to arrive, and how many connections are held at once.
-    (The body's bytes are bounded by the MCP SDK: 4 MiB, a larger one answered 413.)"""
+    request's head and then its body have to arrive, and how many connections are held at once,
+    one peer holding at most :attr:`peer_share` of them. (The body's bytes are bounded by the
+    MCP SDK: 4 MiB, a larger one answered 413.) A timeout not above 0 (or nan) or fewer than one
+    connection is a :class:`~formtools.UsageProblem`: such a server answers no one."""
 
     head_timeout: float = DEFAULT_HEAD_TIMEOUT
     body_timeout: float = DEFAULT_BODY_TIMEOUT
     max_connections: int = DEFAULT_MAX_CONNECTIONS
+
+    def __post_init__(self) -> None:
+        for name in ("head_timeout", "body_timeout"):
+            seconds = getattr(self, name)
+            if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds > 0:
+                raise UsageProblem(f"{name}: {seconds!r} is not a positive number of seconds")
+        if isinstance(self.max_connections, bool) or not isinstance(self.max_connections, int) or self.max_connections < 1:
+            raise UsageProblem(f"max_connections: {self.max_connections!r} is not a whole number above 0")
+
+    @property
+    def peer_share(self) -> int:
+        """The connections one peer (an IPv4 address, an IPv6 /64) may hold at once: half of
+        :attr:`max_connections` (at least one). A response stream (the MCP ``GET /mcp`` event
+        stream) has no timer, being a session's own, so without a share one client holding
+        ``max_connections`` streams locked every other client out."""
+        return max(1, self.max_connections // 2)
+
+
+def _peer_of(client: tuple[str, int] | None) -> str:
+    """Whose connection it is, for :attr:`HttpLimits.peer_share`: its IPv4 address, or the /64
+    network of its IPv6 address (one machine is commonly given a whole /64)."""
+    if client is None:
+        return ""
+    try:
+        address = ipaddress.ip_address(client[0])
+    except ValueError:
+        return client[0]
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
 
 
 class _BoundedConnection(H11Protocol):
@@ -1033,19 +1068,26 @@ class _BoundedConnection(H11Protocol):
     of the port. A connection's first head, and every later one from its first byte, must be
     whole within ``head_timeout`` seconds, and its body within ``body_timeout`` more, or the
     connection is closed: bytes trickled in do not extend either. A connection opened while
-    ``max_connections`` are open is closed at once, so a flood costs a bounded memory and never
-    the file limit; the held ones it counts are gone within the two timeouts. (uvicorn's
+    ``max_connections`` are open, or while its peer holds its share
+    (:attr:`HttpLimits.peer_share`), is closed at once, so a flood costs a bounded memory and
+    never the file limit, and one client cannot take every connection: a response stream (MCP's
+    ``GET /mcp``) is held as long as its client keeps it, no timer bounding it. (uvicorn's
     ``limit_concurrency`` answers 503 to a whole request once that many connections are open,
     held ones counted: it reads a head first, and bounds no connection's time.)"""
 
     limits: ClassVar[HttpLimits] = HttpLimits()
+    #: the connections each peer holds (:func:`_peer_of`), one count per server (:func:`_bounded`)
+    held_by_peer: ClassVar[Counter[str]] = Counter()
+    _peer = ""
     _timer: asyncio.TimerHandle | None = None
     #: the part of a request the running timer bounds: ``h11.IDLE`` (its head) or ``h11.SEND_BODY``
     _timed: type[h11.IDLE] | type[h11.SEND_BODY] | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)  # counted in uvicorn's connections from here
-        if len(self.connections) > self.limits.max_connections:
+        self._peer = _peer_of(self.client)
+        self.held_by_peer[self._peer] += 1
+        if len(self.connections) > self.limits.max_connections or self.held_by_peer[self._peer] > self.limits.peer_share:
             transport.close()
             return
         self._time(h11.IDLE)
@@ -1061,6 +1103,9 @@ class _BoundedConnection(H11Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop_timer()
+        self.held_by_peer[self._peer] -= 1
+        if not self.held_by_peer[self._peer]:
+            del self.held_by_peer[self._peer]
         super().connection_lost(exc)
 
     def _time(self, part: type[h11.IDLE] | type[h11.SEND_BODY]) -> None:
@@ -1083,7 +1128,7 @@ class _BoundedConnection(H11Protocol):
 def _bounded(limits: HttpLimits) -> type[_BoundedConnection]:
     """:class:`_BoundedConnection` with ``limits`` (uvicorn makes each connection's protocol
     from a class it is given)."""
-    return type("_BoundedConnection", (_BoundedConnection,), {"limits": limits})
+    return type("_BoundedConnection", (_BoundedConnection,), {"limits": limits, "held_by_peer": Counter()})
 
 
 async def _transport(

@@ -121,8 +121,10 @@ def _scrapy_referrer_policy(request: Request) -> str:
     """The policy Scrapy's ``RefererMiddleware`` is to follow for ``request``: the page's own, so
     that it adds no ``Referer`` where the browser sends none (under ``no-referrer`` its default
     policy added the page's whole URL) and redirect hops keep the page's policy; ``no-referrer``
-    for a page that is no http(s) document, which sends none at all."""
-    return request.referrer.policy if request.referrer is not None else "no-referrer"
+    for a page that is no http(s) document (no state, or one with no referrer: an opaque
+    origin's, ``file:``, ``data:``), which sends none at all, as Chromium sends none."""
+    state = request.referrer
+    return state.policy if state is not None and state.referrer is not None else "no-referrer"
 
 
 def request_of(prepared: PreparedCall, *, confirm: bool = False, **options: Any) -> scrapy.Request:

@@ -32,6 +32,7 @@ import os
 import signal
 import stat
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
@@ -727,17 +728,33 @@ def _refuse_output_among_inputs(out: Path, inputs: Sequence[str]) -> None:
         except OSError:  # either does not exist yet: they are not the same file
             same = False
         if same:
-            raise UsageProblem(f"--out: {out} is the input {name}: write the lines elsewhere")
+            raise UsageProblem(f"--out: {shown_argument(str(out))} is the input {shown_argument(name)}: write the lines elsewhere")
         if (
             written.name.lower().endswith(_HTML_SUFFIXES)
             and os.path.isdir(name)
             and written.is_relative_to(Path(name).resolve())
         ):
-            leads = "" if written == out.absolute() else f" (a link to {written})"
+            leads = "" if written == out.absolute() else f" (a link to {shown_argument(str(written))})"
             raise UsageProblem(
-                f"--out: {out}{leads} is an HTML file in the input directory {name}: "
-                "write the lines elsewhere"
+                f"--out: {shown_argument(str(out))}{leads} is an HTML file in the input directory "
+                f"{shown_argument(name)}: write the lines elsewhere"
             )
+
+
+def _refuse_unwritable_output(out: Path) -> None:
+    """Refuse an output that cannot be written, before any page is read: the output is opened
+    at its first line (so that a run failing before it changes nothing), and a run of URLs
+    fetched its first page before ``cannot write the output`` came. The file is not created
+    (nor truncated): an existing one is opened for writing as it is, and for a new one the
+    directory is asked for an unnamed file, gone when closed. A pipe or a device is left to the
+    run: opening and closing a pipe would end its reader's input."""
+    try:
+        if out.is_file():
+            os.close(os.open(out, os.O_WRONLY))
+        elif not out.exists():
+            tempfile.TemporaryFile(dir=out.parent).close()
+    except OSError as error:
+        raise UsageProblem(f"--out: {shown_argument(str(out))}: cannot write: {error.strerror or error}") from None
 
 
 def _finished(out: Path) -> Resumed:
@@ -1013,13 +1030,14 @@ def run_batch(
             )
     _refuse_missing_inputs(inputs)
     if isinstance(out, Path) and not out.parent.is_dir():
-        raise UsageProblem(f"--out: {out.parent}: no such directory")
+        raise UsageProblem(f"--out: {shown_argument(str(out.parent))}: no such directory")
     if isinstance(out, Path) and out.is_dir():
-        raise UsageProblem(f"--out: {out} is a directory, not a file")
+        raise UsageProblem(f"--out: {shown_argument(str(out))} is a directory, not a file")
     if options.resume and not isinstance(out, Path):
         raise UsageProblem("--resume needs an output file, not standard output")
     if isinstance(out, Path):
         _refuse_output_among_inputs(out, [*inputs, *([str(urls)] if urls is not None else [])])
+        _refuse_unwritable_output(out)
     done = _finished(out) if isinstance(out, Path) and options.resume and out.exists() else Resumed()
     jobs = options.jobs or cores()
     tally = Tally(resumed=len(done))

@@ -18,10 +18,9 @@ from formtools._net import AsyncFetcher, FetchError, FetchPolicy, TooLarge
 
 from formtools._interrupts import held, waited
 from formtools._crawl.pages import FetchOptions, Origin, Page, Resumed, Unreadable
-from formtools._spec.limits import too_large
+from formtools._spec.limits import MAX_URL_CHARS, too_large
 from formtools._spec.mime import page_problem
 from formtools._spec.scheme import is_url
-from formtools._spec.limits import MAX_URL_CHARS
 from formtools._spec.url import parse
 from formtools._parse.sources import cannot_read
 from formtools.errors import SourceError, before_user_info, shown

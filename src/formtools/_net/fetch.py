@@ -52,7 +52,7 @@ import httpcore
 import httpx
 from publicsuffixlist import PublicSuffixList
 
-from formtools._spec.limits import MAX_PAGE_BYTES
+from formtools._spec.limits import MAX_PAGE_BYTES, MAX_URL_CHARS
 from formtools._spec.mime import AnswerHead
 from formtools._spec.referrer import Referrer, policy_from_header, potentially_trustworthy
 from formtools._spec.url import parse
@@ -877,6 +877,14 @@ def _next(
         )
     if not target.hash and hop.url.hash:
         target.hash = hop.url.hash
+    if len(target.href) > MAX_URL_CHARS:  # Chromium follows no redirect to a URL it would not load
+        raise UnfollowedRedirect(
+            f"Refused to fetch {quoted(first)}: {quoted(hop.url.href)} redirects to "
+            f"{quoted(target.href)}, {len(target.href):,} characters long, past {MAX_URL_CHARS:,}, "
+            "the longest URL Chromium goes to.",
+            url=shown(hop.url.href),
+            redirects=tuple(followed),
+        )
     method, content, carried = hop.method, hop.content, hop.headers
     if (status in (301, 302) and method.upper() == "POST") or (status == 303 and method.upper() not in ("GET", "HEAD")):
         method, content = "GET", None

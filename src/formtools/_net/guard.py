@@ -131,7 +131,7 @@ def check_url(url: str, *, base: str | None = None) -> ada_url.URL:
         raise BadURL(
             f"Could not fetch {quoted(parsed.href)}: it is {len(parsed.href):,} characters long once parsed, "
             f"past {MAX_URL_CHARS:,}, the longest URL Chromium goes to.",
-            url=quoted(parsed.href),
+            url=shown(parsed.href),
         )
     return parsed
 

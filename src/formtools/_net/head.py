@@ -84,7 +84,7 @@ class Head:
         run of spaces, however many (a value past ``INT_MAX`` clamped to it), 200 without them.
         h11 refused a code that is not three digits (``2000``, ``099``), which Chromium loads."""
         status = _CODE.match(self.status_line)
-        return min(int(status["code"]), _INT_MAX) if status else 200
+        return _clamped_decimal(status["code"], _INT_MAX) if status else 200
 
     @property
     def informational(self) -> bool:
@@ -120,9 +120,10 @@ class Head:
         """The length Chromium reads the body by (``GetContentLength``): the first value, unless
         it is signed, no number or beyond 64 bits (then ``None``: the body runs to the end)."""
         lengths = self.values(b"content-length")
-        if self.chunked or not lengths or not lengths[0].isdigit() or int(lengths[0]) >= 2**63:
+        if self.chunked or not lengths or not lengths[0].isdigit():
             return None
-        return int(lengths[0])
+        length = _clamped_decimal(lengths[0], 2**63)
+        return None if length == 2**63 else length
 
     def checked(self) -> Head:
         """This head, unless Chromium fails the answer for it: for differing values of
@@ -169,6 +170,17 @@ class Head:
         if any(value.lower() == b"close" for value in self.values(b"connection")):
             lines.append(b"Connection: close")
         return b"\r\n".join(lines) + b"\r\n\r\n"
+
+
+def _clamped_decimal(digits: bytes, ceiling: int) -> int:
+    """The number ``digits`` (ASCII digits, leading zeros allowed) spell, or ``ceiling`` when
+    it is larger, as Chromium's ``StringToInt`` clamps. Never ``int()`` of the whole text:
+    Python refuses more than 4,300 digits (a ValueError), and an answer's code or length may
+    have any number."""
+    significant = digits.lstrip(b"0")
+    if len(significant) > len(str(ceiling)):
+        return ceiling
+    return min(int(significant or b"0"), ceiling)
 
 
 def _split(value: bytes) -> list[bytes]:
@@ -222,9 +234,12 @@ class HeadReader:
     answer, and reuses a connection only once the answer has been read), the rest passes as it
     comes. As in Chromium (``HttpStreamParser``), a status line may follow up to four other
     bytes, which are dropped; an answer without one is HTTP/0.9, which fails; and a connection
-    closed inside a head has what came read as the whole head (h11 refused both)."""
+    closed inside a head has what came read as the whole head (h11 refused both), unless it is
+    ``cryptographic`` (TLS), where Chromium fails the answer (``ERR_RESPONSE_HEADERS_TRUNCATED``:
+    an attacker who cuts the connection must not choose which headers count)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, cryptographic: bool = False) -> None:
+        self._cryptographic = cryptographic
         self._pending = bytearray()  # a head's bytes read so far
         self._searched = 0  # how far the end was looked for: a head trickled in is searched once
         self._in_head = False
@@ -259,6 +274,10 @@ class HeadReader:
             self._in_head = False
             pending, self._pending = bytes(self._pending), bytearray()
             if self._located and pending:
+                if self._cryptographic:
+                    raise httpcore.RemoteProtocolError(
+                        "the connection closed inside the answer's head, which Chromium refuses over TLS"
+                    )
                 self.head = parsed(pending).checked()
                 self._chunks = Dechunker() if self.head.chunked and self.head.has_body else None
                 return self.head.for_h11()
@@ -311,8 +330,11 @@ class Dechunker:
     digits only (no sign, no ``0x``), then spaces, any extension after a ``;`` ignored, its
     value below 2**63; a chunk's data is followed by an empty line; after the last chunk
     (size 0) trailer lines are skipped up to an empty line, and nothing after it is read. A
-    line past :data:`MAX_CHUNK_LINE` or any other line fails the answer
-    (ERR_INVALID_CHUNKED_ENCODING). Each byte is looked at once."""
+    line held unfinished past :data:`MAX_CHUNK_LINE` (Chromium checks the limit only on a line
+    not ended within one read) or any other line fails the answer (ERR_INVALID_CHUNKED_ENCODING).
+    As in ``ScanForChunkRemaining``, a CR is dropped at the end of each piece read, so a line
+    ``3\\r\\r\\n`` is bad read whole and good read as ``3\\r`` then ``\\r\\n``. Each byte is
+    looked at once."""
 
     def __init__(self) -> None:
         self._line = bytearray()  # a line's bytes so far
@@ -335,13 +357,15 @@ class Dechunker:
                 continue
             end = data.find(b"\n", at)
             piece = data[at : len(data) if end < 0 else end]
-            if len(self._line) + len(piece) >= MAX_CHUNK_LINE:
-                raise httpcore.RemoteProtocolError(f"a chunk line of the answer is longer than {MAX_CHUNK_LINE} bytes")
-            self._line += piece
-            if end < 0:
+            if piece.endswith(b"\r"):  # a CR at the end of what came is dropped, as Chromium drops it
+                piece = piece[:-1]
+            if end < 0:  # a partial line, kept whole up to the limit
+                if len(self._line) + len(piece) > MAX_CHUNK_LINE:
+                    raise httpcore.RemoteProtocolError(f"a chunk line of the answer is longer than {MAX_CHUNK_LINE} bytes")
+                self._line += piece
                 break
             at = end + 1
-            line = bytes(self._line[:-1] if self._line.endswith(b"\r") else self._line)
+            line = bytes(self._line + piece)
             self._line.clear()
             self._read_line(line)
         return bytes(out)

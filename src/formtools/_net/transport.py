@@ -78,9 +78,9 @@ class GuardedStream(httpcore.NetworkStream):
     """A stream whose every operation ends by the fetch's deadline, each answer's head read as
     Chromium reads it (:attr:`heads`)."""
 
-    def __init__(self, inner: httpcore.NetworkStream) -> None:
+    def __init__(self, inner: httpcore.NetworkStream, *, tls: bool = False) -> None:
         self._inner = inner
-        self.heads = HeadReader()
+        self.heads = HeadReader(cryptographic=tls)
 
     def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
         while not self.heads.body_ended:
@@ -103,7 +103,7 @@ class GuardedStream(httpcore.NetworkStream):
         self, ssl_context: ssl.SSLContext, server_hostname: str | None = None, timeout: float | None = None
     ) -> httpcore.NetworkStream:
         inner = self._inner.start_tls(ssl_context, server_hostname, _within(timeout, httpcore.ConnectTimeout))
-        return GuardedStream(inner)
+        return GuardedStream(inner, tls=True)
 
     def get_extra_info(self, info: str) -> Any:
         return self._inner.get_extra_info(info)
@@ -190,9 +190,9 @@ class AsyncGuardedStream(httpcore.AsyncNetworkStream):
     """An async stream whose every operation ends by the fetch's deadline, each answer's head
     read as Chromium reads it (:attr:`heads`)."""
 
-    def __init__(self, inner: httpcore.AsyncNetworkStream) -> None:
+    def __init__(self, inner: httpcore.AsyncNetworkStream, *, tls: bool = False) -> None:
         self._inner = inner
-        self.heads = HeadReader()
+        self.heads = HeadReader(cryptographic=tls)
 
     async def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
         while not self.heads.body_ended:
@@ -217,7 +217,7 @@ class AsyncGuardedStream(httpcore.AsyncNetworkStream):
         inner = await self._inner.start_tls(
             ssl_context, server_hostname, _within(timeout, httpcore.ConnectTimeout)
         )
-        return AsyncGuardedStream(inner)
+        return AsyncGuardedStream(inner, tls=True)
 
     def get_extra_info(self, info: str) -> Any:
         return self._inner.get_extra_info(info)
