@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
+from formtools._spec.csp import form_action_blocker
 from formtools._spec.referrer import Referrer, potentially_trustworthy
 from formtools._spec.limits import MAX_URL_CHARS
 from formtools._spec.url import INVALID_BASE_URL, Url, query_from_text
@@ -111,13 +112,17 @@ class NoRequest:
       is not potentially trustworthy): Chromium submits nothing and the call gives ``null``;
     - ``sandboxed``: the page's ``Content-Security-Policy`` sandboxes it without ``allow-forms``
       (HTML's "sandboxed forms browsing context flag", checked before any other step of form
-      submission): Chromium submits nothing and the call never completes (measured).
+      submission): Chromium submits nothing and the call never completes (measured);
+    - ``form-action``: a ``form-action`` directive of the page's ``Content-Security-Policy``
+      (``policy``: the directive as written there; header or ``<meta>`` in its head) does not
+      allow the action: Chromium submits nothing and the call never completes (measured).
     """
 
     reason: str
     url: str | None = None
     return_value: str | None = None
     action: str | None = None
+    policy: str | None = None
 
 
 #: where Chromium sends a navigation it refuses (an unparseable URL, an ``about:`` URL it does
@@ -230,11 +235,13 @@ def build_request(
     masked: Mapping[str, str] | None = None,
     referrer_policy: str | None = None,
     forms_sandboxed: bool = False,
+    form_action: Sequence[tuple[str, ...]] = (),
 ) -> Request | NoRequest:
     """The request submitting ``state``'s form with ``submitter`` makes (validation is the
     caller's business: it happens before this stage). ``referrer_policy`` is the document's
     (``<meta name=referrer>``; None: the default), which decides ``Referer`` and ``Origin``;
-    ``forms_sandboxed``: its ``Content-Security-Policy`` sandboxes it without ``allow-forms``.
+    ``forms_sandboxed``: its ``Content-Security-Policy`` sandboxes it without ``allow-forms``;
+    ``form_action``: its policies' ``form-action`` source lists (each must allow the action).
 
     ``masked`` (entry name → stand-in) builds the request as it may be shown instead: the
     same bytes but for those entries' values, which hold secrets."""
@@ -288,6 +295,9 @@ def build_request(
         return NoRequest("blocked", url=action, action=action)
     if scheme not in ("http", "https", "file"):
         return NoRequest("blocked", url=action)
+    blocker = form_action_blocker(form_action, document_url, action)
+    if blocker is not None:
+        return NoRequest("form-action", url=action, policy=blocker)
     if referrer is not None and referrer.origin.startswith("https:") and not potentially_trustworthy(parsed):
         return NoRequest("mixed-content", url=action)
     if method == "get":

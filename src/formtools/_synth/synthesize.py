@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from formtools._spec.constants import TOOL_NAME
-from formtools._spec.csp import sandbox_flags
+from formtools._spec.csp import form_action_lists, sandbox_flags
 from formtools._spec.limits import MAX_PAGE_BYTES
 from formtools._synth.diagnostics import Diagnostic, Severity
 from formtools._forms.model import Form, forms_of
@@ -71,6 +71,7 @@ def synthesize(
         document.frame_names,
         document.referrer_policy,
         any("allow-forms" not in allowed for allowed in sandbox_flags(document.security_policies)),
+        form_action_lists(document.security_policies, document.meta_policies),
     )
     namer = Namer(forms) if all_forms else None
     if document.encoding_guessed and forms:
