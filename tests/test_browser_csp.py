@@ -86,6 +86,7 @@ def _heard(sites: tuple[LocalSite, LocalSite], path: str) -> bool:
     return any(request.path == path for site in sites for request in site.requests)
 
 
+@pytest.mark.spec_step("exec-request-6")
 def test_form_action_decides_what_is_sent_as_in_chromium(chromium: ChromiumOracle) -> None:
     """Seeded ``form-action`` policies × actions: Chromium's server hears a submission exactly
     when formtools' prepared call is a request. Before formtools read ``form-action`` it sent
