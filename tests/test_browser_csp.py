@@ -4,7 +4,9 @@ policy of the same line, a ``<meta>`` in the head or in the body, a report-only 
 (the page's origin, another port, ``localhost``, paths in and out of a listed one, a redirect to
 another origin), each a page in an iframe of one page whose form is submitted at once. What
 Chromium's server hears is compared with what ``formtools`` would send (:func:`prepare_call`'s
-outcome), so formtools never sends a request Chromium does not (:mod:`formtools._spec.csp`).
+outcome), so formtools never sends a request Chromium does not (:mod:`formtools._spec.csp`),
+and with what ``lint`` says of the form (``form-action-blocked``: the tool registers, no call
+of it is sent).
 
 Left out: https actions (the local sites speak http only; the ``'self'`` and ``http:``
 upgrades to https are CSP3's rule as written) and the hop a redirect leads to, which Chromium
@@ -89,8 +91,9 @@ def _heard(sites: tuple[LocalSite, LocalSite], path: str) -> bool:
 @pytest.mark.spec_step("exec-request-6")
 def test_form_action_decides_what_is_sent_as_in_chromium(chromium: ChromiumOracle) -> None:
     """Seeded ``form-action`` policies × actions: Chromium's server hears a submission exactly
-    when formtools' prepared call is a request. Before formtools read ``form-action`` it sent
-    every one (24 of 60 cases differed: a request where Chromium sent none); now none differ."""
+    when formtools' prepared call is a request, and ``lint`` warns ``form-action-blocked``
+    exactly when it hears none. Before formtools read ``form-action`` it sent every one (24 of
+    60 cases differed: a request where Chromium sent none); now none differ."""
     rng = random.Random(2026112923)
     site = chromium.site
     with LocalSite() as other:
@@ -110,12 +113,14 @@ def test_form_action_decides_what_is_sent_as_in_chromium(chromium: ChromiumOracl
         time.sleep(0.5)  # a report-only policy reports and sends
         differences, kinds = [], set()
         for url, markup, headers, path in cases:
-            (tool,) = formtools.extract_tools(formtools.load_page(url))
+            extraction = formtools.extract(formtools.load_page(url))
+            (tool,) = extraction.tools
             ours = isinstance(formtools.prepare_call(tool, {"q": "x"}).outcome, formtools.Request)
+            warned = any(diagnostic.code == "form-action-blocked" for diagnostic in extraction.diagnostics)
             theirs = _heard((site, other), path)
             kinds.add(theirs)
-            if ours != theirs:
-                differences.append(f"{headers} {markup}: Chromium sent {theirs}, formtools {ours}")
+            if ours != theirs or warned == theirs:
+                differences.append(f"{headers} {markup}: Chromium sent {theirs}, formtools {ours}, lint warned {warned}")
     assert not differences, f"{len(differences)} of {len(cases)}:\n" + "\n".join(differences)
     assert kinds == {True, False}, "the seed draws policies that allow and that block"
 
