@@ -47,7 +47,7 @@ def _sources(rng: random.Random, here: int, there: int, case: int) -> list[str]:
             f"127.0.0.1:{here}", f"127.0.0.1:{there}", "127.0.0.1", "127.0.0.1:*", f"http://127.0.0.1:{there}",
             f"https://127.0.0.1:{here}", f"localhost:{here}", f"*.0.0.1:{here}", f"http://*:{here}", "*:*",
             f"127.0.0.1:{here}/csp/ok/", f"127.0.0.1:{here}/csp/ok", f"127.0.0.1:{here}/csp/OK/",
-            f"127.0.0.1:{here}/csp/%6fk/", f"127.0.0.1:{here}/csp/ok/c{case}", f"127.0.0.1:{here}/csp/redirect/",
+            f"127.0.0.1:{here}/csp/%6fk/", f"127.0.0.1:{here}/csp/%4FK/", f"127.0.0.1:{here}/csp/OK/", f"127.0.0.1:{here}/csp/ok/", f"127.0.0.1:{here}/csp/ok/c{case}", f"127.0.0.1:{here}/csp/redirect/",
             f"ws://127.0.0.1:{here}", "127.0.0.1:80", "localhost", "http://*", f"127.0.0.1:{here}/csp/ok/c{case}/"]  # fmt: skip
     return rng.sample(pool, rng.randrange(4))
 
@@ -65,7 +65,7 @@ def _case(
     """A case page's head markup, header lines, action URL and the path its first hop asks."""
     here, there = int(site.origin.rsplit(":", 1)[1]), int(other.origin.rsplit(":", 1)[1])
     redirect = site.redirect(f"/csp/redirect/c{case}", f"{other.origin}/csp/ok/c{case}")
-    action = rng.choice([f"{site.origin}/csp/ok/c{case}", f"{site.origin}/csp/other/c{case}", redirect,
+    action = rng.choice([f"{site.origin}/csp/ok/c{case}", f"{site.origin}/csp/other/c{case}", redirect, f"{site.origin}/csp/OK/c{case}",
                          f"http://localhost:{here}/csp/ok/c{case}", f"{other.origin}/csp/ok/c{case}"])  # fmt: skip
     policy = _policy(rng, here, there, case)
     delivery = rng.choice(["header", "header", "two", "meta", "meta", "meta-body", "report-only", "both"])

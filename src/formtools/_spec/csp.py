@@ -27,7 +27,7 @@ _DIRECTIVE = re.compile(f"[{ASCII_WHITESPACE}\x21-\x7e]*")
 
 def _directives(policy: str) -> dict[str, list[str] | None]:
     """One serialized policy's directives: name (ASCII-lowercased) → its value's tokens
-    (ASCII-lowercased), split on ASCII white space as CSP splits (a no-break space, U+3000 or a
+    (as written: a source's path is case-sensitive), split on ASCII white space as CSP splits (a no-break space, U+3000 or a
     vertical tab separates nothing), or None for a directive ignored for its characters. Of a
     name written twice the first holds, ignored or not (Chromium 156: ``sandbox\\u3000; sandbox``
     sandboxes nothing)."""
@@ -35,8 +35,8 @@ def _directives(policy: str) -> dict[str, list[str] | None]:
     for directive in policy.split(";"):
         words = ASCII_WHITESPACE_RUNS.split(directive.strip(ASCII_WHITESPACE))
         if words != [""]:
-            name, *value = map(ascii_lowercase, words)
-            directives.setdefault(name, value if _DIRECTIVE.fullmatch(directive) else None)
+            name, *value = words
+            directives.setdefault(ascii_lowercase(name), value if _DIRECTIVE.fullmatch(directive) else None)
     return directives
 
 
@@ -50,7 +50,7 @@ def sandbox_flags(headers: Iterable[str]) -> list[frozenset[str]]:
         for policy in header.split(","):
             sandbox = _directives(policy).get("sandbox")
             if sandbox is not None:
-                flags.append(frozenset(sandbox))
+                flags.append(frozenset(map(ascii_lowercase, sandbox)))
     return flags
 
 
@@ -66,7 +66,7 @@ _UPGRADES = {"http": ("http", "https"), "ws": ("ws", "wss")}
 
 
 def form_action_lists(headers: Iterable[str], metas: Iterable[str]) -> tuple[tuple[str, ...], ...]:
-    """The ``form-action`` source lists (tokens, ASCII-lowercased) of the enforced policies in
+    """The ``form-action`` source lists (tokens, each :func:`_case_folded`) of the enforced policies in
     the ``Content-Security-Policy`` header lines ``headers`` and the ``<meta http-equiv>``
     contents ``metas`` of the document's head, each line or content a comma-separated list of
     policies. Every list must allow a form's action for it to be submitted (CSP3: each policy
@@ -76,8 +76,17 @@ def form_action_lists(headers: Iterable[str], metas: Iterable[str]) -> tuple[tup
         for policy in serialized.split(","):
             sources = _directives(policy).get("form-action")
             if sources is not None:
-                lists.append(tuple(sources))
+                lists.append(tuple(map(_case_folded, sources)))
     return tuple(lists)
+
+
+def _case_folded(source: str) -> str:
+    """A source expression with what CSP compares ASCII case-insensitively (keywords, scheme,
+    host, port) lowercased and its path as written: Chromium 156 compares paths case-sensitively
+    (``/csp/OK/`` does not allow ``/csp/ok/a``; measured)."""
+    authority = source.find("://")
+    path = source.find("/", authority + 3 if authority >= 0 else 0)
+    return ascii_lowercase(source) if path < 0 else ascii_lowercase(source[:path]) + source[path:]
 
 
 def _port(scheme: str, port: str) -> int | None:
@@ -86,7 +95,7 @@ def _port(scheme: str, port: str) -> int | None:
 
 
 def _source_allows(source: str, page: ada_url.URL | None, action: ada_url.URL, redirected: bool) -> bool:
-    """Whether one source expression (ASCII-lowercased) matches ``action`` on a page at ``page``
+    """Whether one source expression (:func:`_case_folded`) matches ``action`` on a page at ``page``
     (CSP3 "Does url match expression in origin with redirect count"): a scheme named allows its
     secure upgrade, a host-source without a scheme takes the page's, a port left out means the
     scheme's default (80 also allows https on 443), a path ending in ``/`` is a prefix and any
