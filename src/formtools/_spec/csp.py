@@ -60,6 +60,7 @@ _HOST_SOURCE = re.compile(
     r"(?:(?P<scheme>[a-z][a-z0-9+.\-]*)://)?(?P<host>\*|(?:\*\.)?[a-z0-9\-]+(?:\.[a-z0-9\-]+)*)"
     r"(?::(?P<port>[0-9]+|\*))?(?P<path>/[^?#]*)?"
 )
+_SHOWN = 200  # the characters of a directive a one-line message shows
 _DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
 # a scheme a source names also allows its secure upgrade (CSP3 "scheme-part match")
 _UPGRADES = {"http": ("http", "https"), "ws": ("ws", "wss")}
@@ -135,11 +136,13 @@ def form_action_blocker(
 ) -> str | None:
     """The first of the ``form-action`` source ``lists`` (:func:`form_action_lists`) that does
     not allow a form on ``page_url`` to submit to ``action_url`` (``redirected``: a hop a
-    redirect leads to), written as a directive for a message; None when every list allows it.
+    redirect leads to), written as a directive for a message (its first 200 characters); None
+    when every list allows it.
     A list of nothing but ``'none'`` or nothing allows nothing; ``'none'`` beside another
     source is ignored, as Chromium 156 ignores it."""
     page, action = ada_url.URL(page_url) if page_url else None, ada_url.URL(action_url)
     for sources in lists:
         if not any(_source_allows(source, page, action, redirected) for source in sources if source != "'none'"):
-            return " ".join(("form-action", *sources))
+            written = " ".join(("form-action", *sources))
+            return written if len(written) <= _SHOWN else written[: _SHOWN - 1] + "…"
     return None

@@ -20,7 +20,7 @@ from formtools._forms.model import Control, Form, forms_of, submission_method
 from formtools._synth.inferred import Namer
 from formtools._spec.microsyntax import compiles_as_v_flag_regex
 from formtools._parse.document import Document, Parser
-from formtools.errors import UnknownDocumentURL, require
+from formtools.errors import UnknownDocumentURL, require, shown
 from formtools._parse.sources import PageSource, document_of
 from formtools._synth.profile import Group, Profile, get_profile
 from formtools._synth.parameters import Parameter, Parameters, parameters_of, skips_validation, unsatisfiable
@@ -159,7 +159,7 @@ def _blocked_action(form: Form, submitter: Control | None, page: PageContext) ->
     if not action.startswith(("http:", "https:")):
         return None
     blocker = form_action_blocker(page.form_action, page.url, action)
-    return None if blocker is None else f"{blocker[:200]} does not allow {action[:200]}"
+    return None if blocker is None else f"{blocker} does not allow {shown(action)[:200]}"
 
 
 def _call_event_handlers(form: Form) -> str | None:
