@@ -62,3 +62,26 @@ def test_diagnostic_codes_and_severities() -> None:
     assert codes["duplicate-name"].severity is Severity.ERROR
     assert "line" in codes["disabled"].field or codes["disabled"].field.startswith("<input")
     assert str(codes["invalid-toolname"]).startswith("error: form #3 (toolname='no good'")
+
+
+def test_a_blocked_action_is_named_in_one_bounded_line_without_its_credentials() -> None:
+    """``form-action-blocked`` and the call's ``not-sent`` name the directive and the action in
+    one line: a seeded policy of hundreds of sources is cut, an action's user name and password
+    are not shown. Before, the lint line carried the action's password."""
+    import random
+
+    rng = random.Random(2026112923)
+    sources = " ".join(f"h{rng.randrange(10**6)}.example" for _ in range(rng.randrange(100, 400)))
+    secret = f"pw{rng.randrange(10**9)}"
+    page = formtools.parse_html(
+        f'<meta http-equiv=content-security-policy content="form-action {sources}">'
+        f'<form toolname=t tooldescription=d toolautosubmit action="http://u:{secret}@shop.example/s"><input name=q></form>',
+        url="http://shop.example/p",
+    )
+    extraction = formtools.extract(page)
+    (warning,) = [d for d in extraction.diagnostics if d.code == "form-action-blocked"]
+    result = formtools.call_tool(extraction.tools[0], {"q": "x"}, confirm=True)
+    assert result.status == "not-sent"
+    for line in (str(warning), result.reason or ""):
+        assert secret not in line and "\n" not in line and len(line) < 1000, line
+        assert "form-action h" in line and "shop.example/s" in line, line

@@ -88,7 +88,7 @@ def _answer(document: Document, profile: str, all_forms: bool) -> Any:
         [diagnostic.to_dict() for diagnostic in extraction.diagnostics],
         _ranked(extraction.forms),
         (document.url, document.base_url, document.encoding, document.source),
-        (document.base_target, sorted(document.frame_names), document.referrer_policy),
+        (document.base_target, sorted(document.frame_names), document.referrer_policy, document.meta_policies),
     )
 
 
@@ -138,6 +138,28 @@ REFERRER_PAGES = [
 
 @pytest.mark.parametrize("markup", REFERRER_PAGES)
 def test_referrer_policy_pages(markup: str) -> None:
+    assert _same_answer(markup, url="https://shop.example/p")
+
+
+# Where a <meta http-equiv=content-security-policy> counts (tests/test_browser_csp.py measures
+# head and body in Chromium): in <head> only, not in a template or a noscript, any case of its name
+CSP = "http-equiv=Content-Security-Policy content=\"form-action 'none'\""
+CSP_PAGES = [
+    f"<head><meta {CSP}></head><form toolname=t tooldescription=d></form>",
+    f"<meta {CSP.lower()}><form toolname=t tooldescription=d></form>",
+    f"<form toolname=t tooldescription=d></form><meta {CSP}>",
+    f"<head></head><meta {CSP}><form toolname=t tooldescription=d></form>",
+    f"<head><noscript><meta {CSP}></noscript></head><form toolname=t tooldescription=d></form>",
+    f"<head><noscript><p><meta {CSP}></noscript></head><form toolname=t tooldescription=d></form>",
+    f"<head><template><meta {CSP}></template></head><form toolname=t tooldescription=d></form>",
+    f"<title>x</title><meta http-equiv='&#99;ontent-security-policy' content=form-action><form toolname=t tooldescription=d></form>",
+]
+
+
+@pytest.mark.parametrize("markup", CSP_PAGES)
+def test_meta_policy_pages(markup: str) -> None:
+    """The fast path and html5lib find the same ``<meta>`` policies (their form-action decides
+    whether a call is sent)."""
     assert _same_answer(markup, url="https://shop.example/p")
 
 

@@ -344,6 +344,7 @@ def prepare_call(
         files=chosen,
         referrer_policy=tool.page.referrer_policy,
         forms_sandboxed=tool.page.forms_sandboxed,
+        form_action=tool.page.form_action,
     )
     outcome = building()
     secrets = Secrets.of(filled, form_encoding(tool.form.attributes.get("accept-charset"), tool.page.encoding))

@@ -9,25 +9,25 @@ is an immutable :class:`Request`, usable without sending it.
 from __future__ import annotations
 
 import base64
-import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
+from formtools._spec.csp import form_action_blocker
 from formtools._spec.referrer import Referrer, potentially_trustworthy
 from formtools._spec.limits import MAX_URL_CHARS
-from formtools._spec.url import INVALID_BASE_URL, Url, query_from_text
+from formtools._spec.url import Url, query_from_text
 from formtools._spec.url import parse as parse_url
 from formtools._execute.encode import Entry, File, multipart, new_boundary, text_plain, urlencode
 from formtools._spec.encoding import decode_windows_1252, form_encoding
 from formtools._execute.entries import construct_entry_list
-from formtools.errors import UnknownDocumentURL, shown
+from formtools.errors import shown
 from formtools._spec.constants import MASK
+from formtools._forms.action import ActionBlocked, action_url
 from formtools._forms.state import FormState
 from formtools._forms.model import Control, submission_attribute, submission_method
 
 __all__ = ["BLOCKED_URL", "Request", "NoRequest", "build_request"]
 
-_URL_WHITESPACE = "".join(map(chr, range(0x21)))
 #: the headers a form submission carries of itself, whose values :meth:`Request.__repr__` shows
 _SHOWN_HEADERS = frozenset({"content-type", "origin", "referer"})
 
@@ -111,27 +111,22 @@ class NoRequest:
       is not potentially trustworthy): Chromium submits nothing and the call gives ``null``;
     - ``sandboxed``: the page's ``Content-Security-Policy`` sandboxes it without ``allow-forms``
       (HTML's "sandboxed forms browsing context flag", checked before any other step of form
-      submission): Chromium submits nothing and the call never completes (measured).
+      submission): Chromium submits nothing and the call never completes (measured);
+    - ``form-action``: a ``form-action`` directive of the page's ``Content-Security-Policy``
+      (``policy``: the directive as written there; header or ``<meta>`` in its head) does not
+      allow the action: Chromium submits nothing and the call never completes (measured).
     """
 
     reason: str
     url: str | None = None
     return_value: str | None = None
     action: str | None = None
+    policy: str | None = None
 
 
 #: where Chromium sends a navigation it refuses (an unparseable URL, an ``about:`` URL it does
 #: not load): ``about:blank`` with this fragment, an empty document of the page's origin
 BLOCKED_URL = "about:blank#blocked"
-
-
-class _Blocked(Exception):
-    """The action does not parse: Chromium navigates to :data:`BLOCKED_URL` instead."""
-
-    def __init__(self, action: str, *, unresolved: bool = False) -> None:
-        super().__init__(action)
-        self.action = action
-        self.unresolved = unresolved  # relative, against a base URL that did not parse
 
 
 def _enctype(form_attributes: Mapping[str, str], submitter: Control | None) -> str:
@@ -166,46 +161,6 @@ def _query(entries: Sequence[Entry], encoding: str, serialized_as: str) -> str:
     return urlencode(entries, encoding)
 
 
-def _action_url(
-    form_attributes: Mapping[str, str],
-    submitter: Control | None,
-    document_url: str | None,
-    base_url: str | None,
-    encoding: str,
-) -> Url:
-    """The parsed action (#form-submission-algorithm): the submitter's ``formaction`` or the
-    form's ``action``, the document's URL when that is empty, else parsed as a WHATWG URL
-    against the base URL with the document's encoding (which only the query depends on).
-    Parsing and serializing are ada's (``formtools._spec.url``): IDNA (UTS 46), IPv4 and IPv6
-    spellings, ports, dot segments, backslashes, percent-encode sets as browsers do them.
-
-    An action that does not parse is no error in a browser: the HTML Standard says the
-    submission does nothing ("If parsing failed, return"); Chromium 156 navigates to
-    ``about:blank#blocked`` instead (measured, ``action-unparseable``, ``base-invalid``), which
-    is followed (raised as :class:`_Blocked`). Only a relative action on a page whose URL
-    formtools was not given is an error: formtools cannot know the answer."""
-    action = (submission_attribute(form_attributes, submitter, "action") or "").strip(_URL_WHITESPACE)
-    if action.replace("\t", "").replace("\n", "").replace("\r", "") == "":
-        if document_url is None:
-            raise UnknownDocumentURL("")
-        action, base_url = document_url, None
-    if base_url == INVALID_BASE_URL and parse_url(action) is None:
-        raise _Blocked(action, unresolved=True)  # nothing relative resolves against it
-    parsed = parse_url(action, base_url, encoding=encoding)
-    if parsed is None:
-        if base_url is None and parse_url(action) is None and not _has_scheme(action):
-            raise UnknownDocumentURL(action)
-        raise _Blocked(action)
-    if len(parsed.href) > MAX_URL_CHARS:  # Chromium goes to about:blank#blocked instead
-        raise _Blocked(action)
-    return parsed
-
-
-def _has_scheme(action: str) -> bool:
-    """Whether ``action`` starts with a scheme (so that no document URL would make it parse)."""
-    return re.match(r"[A-Za-z][A-Za-z0-9+.\-]*:", action.replace("\t", "").replace("\n", "").replace("\r", "")) is not None
-
-
 def _about(parsed: Url) -> str:
     """What Chromium 156 does with an ``about:`` action: ``blank`` for ``about:blank`` (any
     query and fragment; "matches about:blank" in the HTML Standard), ``srcdoc`` for
@@ -230,11 +185,13 @@ def build_request(
     masked: Mapping[str, str] | None = None,
     referrer_policy: str | None = None,
     forms_sandboxed: bool = False,
+    form_action: Sequence[tuple[str, ...]] = (),
 ) -> Request | NoRequest:
     """The request submitting ``state``'s form with ``submitter`` makes (validation is the
     caller's business: it happens before this stage). ``referrer_policy`` is the document's
     (``<meta name=referrer>``; None: the default), which decides ``Referer`` and ``Origin``;
-    ``forms_sandboxed``: its ``Content-Security-Policy`` sandboxes it without ``allow-forms``.
+    ``forms_sandboxed``: its ``Content-Security-Policy`` sandboxes it without ``allow-forms``;
+    ``form_action``: its policies' ``form-action`` source lists (each must allow the action).
 
     ``masked`` (entry name → stand-in) builds the request as it may be shown instead: the
     same bytes but for those entries' values, which hold secrets."""
@@ -248,8 +205,8 @@ def build_request(
             value = "%d,%d" % image_coordinates if submitter.type == "image" else submitter.attributes.get("value", "")
         return NoRequest("dialog", return_value=value)
     try:
-        parsed = _action_url(form, submitter, document_url, base_url or document_url, document_encoding)
-    except _Blocked as blocked:
+        parsed = action_url(form, submitter, document_url, base_url or document_url, document_encoding)
+    except ActionBlocked as blocked:
         if blocked.unresolved and method == "post":
             # measured: a relative action against an invalid base URL ends on
             # about:blank#blocked for a GET, while a POST does nothing at all
@@ -288,6 +245,9 @@ def build_request(
         return NoRequest("blocked", url=action, action=action)
     if scheme not in ("http", "https", "file"):
         return NoRequest("blocked", url=action)
+    blocker = form_action_blocker(form_action, document_url, action)
+    if blocker is not None:
+        return NoRequest("form-action", url=action, policy=blocker)
     if referrer is not None and referrer.origin.startswith("https:") and not potentially_trustworthy(parsed):
         return NoRequest("mixed-content", url=action)
     if method == "get":

@@ -619,6 +619,9 @@ def not_sent(outcome: NoRequest, landing: str = "self") -> ToolResult:
         "an error page and the call gives no result; no request is made",
         "sandboxed": "the page's Content-Security-Policy sandboxes it without allow-forms: Chromium "
         "submits none of its forms and the call never completes; no request is made",
+        "form-action": f"the page's Content-Security-Policy \"{outcome.policy}\" does not allow "
+        f"its form to submit to {shown(outcome.url or '')}: Chromium submits nothing and the call never "
+        "completes; no request is made",
         "mixed-content": f"the page is https and the action {outcome.url} is not secure: Chromium "
         "does not submit a form to an insecure endpoint from a secure page (Mixed Content); no "
         "request is made",

@@ -30,6 +30,7 @@ __all__ = [
     "frame_names_of",
     "hides_navigables",
     "navigable_name",
+    "meta_policies_of",
     "referrer_policy_from",
     "referrer_policy_of",
     "is_tree",
@@ -99,6 +100,9 @@ class Document:
     #: a fetched page's ``Content-Security-Policy`` header lines (its ``sandbox`` decides
     #: whether its forms submit: ``formtools._spec.csp``)
     security_policies: tuple[str, ...] = ()
+    #: the contents of its ``<meta http-equiv=content-security-policy>`` elements in ``<head>``
+    #: (:func:`is_head_policy`), which enforce their ``form-action`` as a header's does
+    meta_policies: tuple[str, ...] = ()
 
     def __repr__(self) -> str:
         """The page's name, URLs (without user name and password: a page loaded from
@@ -223,6 +227,27 @@ def referrer_policy_of(root: etree._Element) -> str | None:
         (str(meta.get("name") or ""), str(meta.get("content") or ""))
         for meta in root.iter("meta")
         if not any(a.tag in _INERT for a in meta.iterancestors())
+    )
+
+
+def is_head_policy(http_equiv: str, inside_head: bool, inert: bool) -> bool:
+    """Whether a ``<meta http-equiv>`` is a ``Content-Security-Policy`` the page enforces: its
+    ``http-equiv`` that name in any ASCII case, and the element in the document's ``<head>``
+    (Chromium 156 ignores one outside it, in the body or a template: HTML's "the element is a
+    descendant of a head element", measured by tests/test_browser_csp.py)."""
+    return ascii_lowercase(http_equiv) == "content-security-policy" and inside_head and not inert
+
+
+def meta_policies_of(root: etree._Element) -> tuple[str, ...]:
+    """The contents of the tree's ``<meta>`` elements that are policies (:func:`is_head_policy`)."""
+    return tuple(
+        str(meta.get("content") or "")
+        for meta in root.iter("meta")
+        if is_head_policy(
+            str(meta.get("http-equiv") or ""),
+            any(a.tag == "head" for a in meta.iterancestors()),
+            any(a.tag in _INERT for a in meta.iterancestors()),
+        )
     )
 
 

@@ -66,6 +66,7 @@ from formtools._parse.document import (
     base_target_of,
     base_url_of,
     frame_names_of,
+    meta_policies_of,
     referrer_policy_of,
     require_url,
     xml_safe_name,
@@ -1849,6 +1850,7 @@ def parse_exact(
         base_target=base_target_of(root),
         frame_names=frame_names_of(root),
         referrer_policy=referrer_policy_of(root),
+        meta_policies=meta_policies_of(root),
     )
 
 
@@ -1870,6 +1872,7 @@ def from_tree(tree: Any, *, url: str | None = None, source: str | None = None) -
             base_target=base_target_of(root),
             frame_names=frame_names_of(root),
             referrer_policy=referrer_policy_of(root),
+            meta_policies=meta_policies_of(root),
         )
     if isinstance(tree, etree._ElementTree):
         tree = tree.getroot()
@@ -1883,6 +1886,7 @@ def from_tree(tree: Any, *, url: str | None = None, source: str | None = None) -
             base_target=base_target_of(root),
             frame_names=frame_names_of(root),
             referrer_policy=referrer_policy_of(root),
+            meta_policies=meta_policies_of(root),
         )
     raise UsageProblem(f"from_tree takes an lxml or BeautifulSoup tree, not a {type(tree).__name__}")
 

@@ -95,6 +95,7 @@ from formtools._parse.document import (
     Document,
     hides_navigables,
     navigable_name,
+    is_head_policy,
     referrer_policy_from,
     resolve_base,
     xml_safe_name,
@@ -235,6 +236,7 @@ _KINDS = {tag: "listed" for tag in LISTED} | {tag: "unmodelled" for tag in _UNMO
     "iframe": "frame", "frame": "frame", "embed": "frame",
 }
 _BY_KIND = frozenset(_KINDS[name] for name in _BY_NAME)
+_HEAD = frozenset({"head"})  # where a <meta> policy counts (is_head_policy)
 _UNSKELETAL = _FOREIGN | _SELECT_PARTS | {"template"}  # what no element a skeleton holds is in
 #: a numeric character reference to U+0001 to U+0003, the marks' characters (lowercased source)
 _MARK_REFERENCE = re.compile(rb"&#(?:x0*[1-3](?![0-9a-f])|0*[1-3](?![0-9]))")
@@ -360,6 +362,7 @@ class _Page(PointerScan):
         with_form: list[LexborNode] = []
         templates: list[LexborNode] = []
         metas: list[LexborNode] = []
+        policy_metas: list[LexborNode] = []
         bases: list[LexborNode] = []
         frames: list[LexborNode] = []
         index, positions, first_with_id = self.index, self.positions, self.first_with_id
@@ -410,6 +413,7 @@ class _Page(PointerScan):
                 bases = nodes
             elif kind == "meta":  # a <meta name=referrer> policy (its name may be a reference)
                 metas = [meta for meta in nodes if "name" in meta.attributes]
+                policy_metas = [meta for meta in nodes if "http-equiv" in meta.attributes]
             else:  # iframe, frame, embed: a named one names a child navigable
                 frames += (frame for frame in nodes if "name" in frame.attributes)
         known: dict[int, int] = {}
@@ -435,6 +439,15 @@ class _Page(PointerScan):
             for meta in metas
             if not self._inside(meta, _INERT)  # lexbor parses noscript's contents: scripting is off
         )
+        meta_policies = tuple(
+            self._text(meta.attributes.get("content") or "")
+            for meta in policy_metas
+            if is_head_policy(
+                self._text(meta.attributes.get("http-equiv") or ""),
+                self._inside(meta, _HEAD),
+                self._inside(meta, _INERT),
+            )
+        )
 
         for form in forms:
             labelledby = (form.attrs.get("aria-labelledby") or "").strip(ASCII_WHITESPACE)
@@ -458,6 +471,7 @@ class _Page(PointerScan):
             base_target=base_target,
             frame_names=frame_names,
             referrer_policy=referrer_policy,
+            meta_policies=meta_policies,
             encoding=self.encoding,
             encoding_guessed=encoding_guessed,
             source=source or (url or "<string>"),

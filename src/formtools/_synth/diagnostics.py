@@ -130,6 +130,12 @@ CODES: dict[str, tuple[Severity, str]] = {
         "programming error, unless it answers with respondWith()), while formtools submits the "
         "form as the call filled it",
     ),
+    "form-action-blocked": (
+        Severity.WARNING,
+        "the page's Content-Security-Policy form-action (a header or a <meta http-equiv> in its "
+        "head) does not allow the form's action: Chromium registers the tool, and every call of "
+        "it submits nothing and never completes (formtools gives not-sent)",
+    ),
     "undeclared-encoding": (
         Severity.WARNING,
         "the page names no encoding (no BOM, charset in Content-Type, <meta charset> or XML "

@@ -63,7 +63,7 @@ _EXTENSION = re.compile(r"\.(?:php\d?|html?|aspx?|jsp|cgi|pl|py|do|action)$", re
 # word boundaries inside identifiers: searchForm, HTMLForm, form2
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])")
 _WORD = re.compile(r"[A-Za-z0-9]+")
-# URL parsing strips C0 controls and space from the ends of an action (see _request._action_url).
+# URL parsing strips C0 controls and space from the ends of an action (see formtools._forms.action.action_url).
 _URL_ENDS = "".join(map(chr, range(0x21)))
 
 # #implicit-submission: the input types that stop Enter from submitting a form that has no

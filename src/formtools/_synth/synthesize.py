@@ -12,14 +12,15 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from formtools._spec.constants import TOOL_NAME
-from formtools._spec.csp import sandbox_flags
+from formtools._spec.csp import form_action_blocker, form_action_lists, sandbox_flags
 from formtools._spec.limits import MAX_PAGE_BYTES
 from formtools._synth.diagnostics import Diagnostic, Severity
-from formtools._forms.model import Form, forms_of
+from formtools._forms.action import ActionBlocked, action_url
+from formtools._forms.model import Control, Form, forms_of, submission_method
 from formtools._synth.inferred import Namer
 from formtools._spec.microsyntax import compiles_as_v_flag_regex
 from formtools._parse.document import Document, Parser
-from formtools.errors import require
+from formtools.errors import UnknownDocumentURL, require, shown
 from formtools._parse.sources import PageSource, document_of
 from formtools._synth.profile import Group, Profile, get_profile
 from formtools._synth.parameters import Parameter, Parameters, parameters_of, skips_validation, unsatisfiable
@@ -71,6 +72,7 @@ def synthesize(
         document.frame_names,
         document.referrer_policy,
         any("allow-forms" not in allowed for allowed in sandbox_flags(document.security_policies)),
+        form_action_lists(document.security_policies, document.meta_policies),
     )
     namer = Namer(forms) if all_forms else None
     if document.encoding_guessed and forms:
@@ -103,6 +105,9 @@ def synthesize(
         handlers = _call_event_handlers(form)
         if handlers:
             diagnostics.append(Diagnostic("event-handler", form.describe, line=form.line, detail=handlers))
+        blocked = _blocked_action(form, parameters_of(form, rules).submit_button, page) if page.form_action else None
+        if blocked:
+            diagnostics.append(Diagnostic("form-action-blocked", form.describe, line=form.line, detail=blocked))
         tools.append(
             Tool(
                 name=name,
@@ -139,6 +144,22 @@ def _registration_problems(form: Form, registered: set[str]) -> list[str]:
         elif name in registered:
             problems.append("duplicate-toolname")
     return problems
+
+
+def _blocked_action(form: Form, submitter: Control | None, page: PageContext) -> str | None:
+    """The page's ``form-action`` directive that does not allow a call's submission of ``form``
+    (by its default ``submitter``) and the action it blocks, or None: Chromium registers the
+    tool, and every call of it submits nothing, as ``formtools._execute.request`` refuses it."""
+    if submission_method(form.attributes, submitter) == "dialog":
+        return None
+    try:
+        action = action_url(form.attributes, submitter, page.url, page.base_url or page.url, page.encoding).href
+    except (ActionBlocked, UnknownDocumentURL):
+        return None  # no URL to check: the call has its own answer for that
+    if not action.startswith(("http:", "https:")):
+        return None
+    blocker = form_action_blocker(page.form_action, page.url, action)
+    return None if blocker is None else f"{blocker} does not allow {shown(action)[:200]}"
 
 
 def _call_event_handlers(form: Form) -> str | None:

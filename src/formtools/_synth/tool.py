@@ -88,6 +88,9 @@ class PageContext:
     referrer_policy: str | None = None
     #: its ``Content-Security-Policy`` sandboxes it without ``allow-forms``: no form submits
     forms_sandboxed: bool = False
+    #: the ``form-action`` source lists of its enforced policies (header lines and ``<meta>``s
+    #: in its head: ``formtools._spec.csp.form_action_lists``), each of which must allow an action
+    form_action: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True)
