@@ -16,19 +16,25 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import made_once_per_run
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("dist")
-    subprocess.run(
-        [sys.executable, "-m", "build", "--sdist", "--wheel", "--outdir", str(out), str(ROOT)],
-        check=True,
-        capture_output=True,
-        timeout=600,
-    )
-    return out
+    """The sdist and wheel, built once a run: the backend writes in the source tree (``build/``,
+    the egg-info), so two workers building at once (worksteal splits a module's tests) failed."""
+
+    def build(out: Path) -> None:
+        subprocess.run(
+            [sys.executable, "-m", "build", "--sdist", "--wheel", "--outdir", str(out), str(ROOT)],
+            check=True,
+            capture_output=True,
+            timeout=600,
+        )
+
+    return made_once_per_run(tmp_path_factory, "dist", build)
 
 
 def test_metadata_passes_twine_check(dist: Path) -> None:
