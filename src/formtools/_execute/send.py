@@ -490,10 +490,11 @@ def _unfollowed(request: Request, error: UnfollowedRedirect) -> ToolResult:
 
 def _initiator(request: Request) -> Initiator | None:
     """The navigation's initiator, for ``SameSite``: the form's page. Without a page (a
-    request built from a form given no URL) it is judged as the user's own navigation."""
+    request built from a form given no URL) it is judged as the user's own navigation. It
+    carries the page's ``form-action`` lists, which each redirect hop must match."""
     from formtools._net import Initiator
 
-    return Initiator(request.page) if request.page is not None else None
+    return Initiator(request.page, request.form_action) if request.page is not None else None
 
 
 def send_request(
