@@ -14,14 +14,17 @@ not read. A well-formed page whose form elements are XHTML ones is read as befor
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
 import formtools
 from formtools._conformance.browser import ChromiumOracle
+from formtools._spec.jsjson import dumps
 from formtools.errors import SourceError
 from tests.test_browser_heads import _FRAME_TOOLS_JS
+from tests.test_browser_landing import FORM, _xml_page
 
 pytestmark = pytest.mark.browser
 
@@ -80,3 +83,26 @@ def test_an_xhtml_pages_tools_are_chromiums_or_none(chromium: ChromiumOracle) ->
     assert not differences, f"{len(differences)} of {len(documents)} differ:\n" + "\n".join(differences)
     assert [] in theirs and ["t"] in theirs, theirs
     assert any(read) and not all(read), "the seed draws documents formtools reads and does not"
+
+
+@pytest.mark.spec_step("exec-result-3")
+def test_an_xhtml_landing_pages_json_ld_is_what_chromiums_xml_parser_reads(chromium: ChromiumOracle) -> None:
+    """A call landing on a seeded XHTML answer (scripts in and out of the XHTML namespace, in a
+    ``template``, an internal entity, at times a fatal error): its JSON-LD is what Chromium's
+    XML parser builds (:func:`formtools._execute.send.xml_json_ld_of`). Before, formtools read
+    it with its HTML parser: a script in no namespace counted, the blocks after an error too."""
+    rng = random.Random(2026112923)
+    differences = []
+    for number in range(2):
+        body = _xml_page(rng)
+        chromium.site.put(f"/xhtml-landing/{number}", body.encode(), "application/xhtml+xml")
+        page = FORM.format(action=f"/xhtml-landing/{number}")
+        url = chromium.site.put(f"/xhtml-form/{number}", page.encode())
+        answer, _ = chromium.agent_answer(url, "t", {"q": "x"}, pending_after=2.0)
+        theirs = answer.get("output") if answer["status"] == "Completed" else None
+        theirs = json.loads(theirs) if isinstance(theirs, str) else theirs
+        (tool,) = formtools.extract_tools(page, base_url=url)
+        ours = formtools.call_tool(tool, {"q": "x"}).result
+        if dumps(ours) != dumps(theirs):
+            differences.append(f"Chromium {dumps(theirs)}, formtools {dumps(ours)}\n  {body}")
+    assert not differences, "\n".join(differences)
