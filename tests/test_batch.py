@@ -32,7 +32,9 @@ from formtools.cli import app
 from tests.conftest import ENV, FIXTURES
 from tests.support.forkserve import formtools_command
 
-TOOL = b"<form toolname=search tooldescription='Search the site'><input name=q></form>"
+# well-formed XML with its form in the XHTML namespace: served as XHTML it is a page Chromium's
+# XML parser registers the tool of (tests/test_browser_xhtml.py)
+TOOL = b"<form xmlns='http://www.w3.org/1999/xhtml' toolname='search' tooldescription='Search the site'><input name='q'/></form>"
 LATIN = "<form toolname=cafe tooldescription='Caf\xe9 cr\xe8me'><input name=q></form>".encode(
     "cp1252"
 )

@@ -278,7 +278,8 @@ def test_tools_of_a_response_a_browser_does_not_render_as_html_are_none() -> Non
     knows (text), ``<!doctype html>`` does."""
     from scrapy.http import Response
 
-    body = b"<form toolname=t tooldescription=d><input name=q><button>go</button></form>"
+    # well-formed, its form in the XHTML namespace: an XHTML page Chromium registers the tool of
+    body = b'<form xmlns="http://www.w3.org/1999/xhtml" toolname="t" tooldescription="d"><input name="q"/><button>go</button></form>'
     found = {}
     for kind in ("text/html", "application/xhtml+xml", "application/json", "text/plain",
                  "image/png", "application/octet-stream", None):

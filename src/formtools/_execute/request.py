@@ -46,6 +46,9 @@ class Request:
     #: the URL of the page the form is on, whose site decides the ``SameSite`` cookies the
     #: request and its redirects carry (``formtools._net.Initiator``); None: no page known
     page: str | None = field(default=None, compare=False, repr=False)
+    #: the page's ``form-action`` source lists (:func:`formtools._spec.csp.form_action_lists`),
+    #: which every hop a redirect leads to must match too, as Chromium checks them
+    form_action: tuple[tuple[str, ...], ...] = field(default=(), compare=False, repr=False)
 
     def __repr__(self) -> str:
         """What a REPL, an assertion or a ``%r`` log line prints: the URL without user name and
@@ -245,7 +248,8 @@ def build_request(
         return NoRequest("blocked", url=action, action=action)
     if scheme not in ("http", "https", "file"):
         return NoRequest("blocked", url=action)
-    blocker = form_action_blocker(form_action, document_url, action)
+    policies = tuple(tuple(sources) for sources in form_action)
+    blocker = form_action_blocker(policies, document_url, action)
     if blocker is not None:
         return NoRequest("form-action", url=action, policy=blocker)
     if referrer is not None and referrer.origin.startswith("https:") and not potentially_trustworthy(parsed):
@@ -255,7 +259,7 @@ def build_request(
         sent = parsed.with_query(_query(entries, encoding, serialized_as)).href
         if len(sent) > MAX_URL_CHARS:  # the values made it longer than Chromium goes to
             return NoRequest("navigation-blocked", url=BLOCKED_URL, action=action)
-        return Request("GET", sent, _headers(referrer, "GET", sent), referrer=referrer, page=document_url)
+        return Request("GET", sent, _headers(referrer, "GET", sent), referrer=referrer, page=document_url, form_action=policies)
     if enctype == "multipart/form-data":
         boundary = boundary or new_boundary()
         body = multipart(entries, encoding, boundary)
@@ -267,7 +271,7 @@ def build_request(
         body = urlencode(entries, encoding).encode("ascii")
         content_type = "application/x-www-form-urlencoded"
     headers = (("Content-Type", content_type), *_headers(referrer, "POST", action))
-    return Request("POST", action, headers, body, referrer=referrer, page=document_url)
+    return Request("POST", action, headers, body, referrer=referrer, page=document_url, form_action=policies)
 
 
 def _scheme(url: str) -> str:

@@ -310,7 +310,8 @@ _XHTML = "{http://www.w3.org/1999/xhtml}"
 
 # The types Chromium 156 renders as an XML document, whose XHTML-namespaced scripts are the
 # page's (a feed, application/rss+xml or atom+xml, it shows as text, and text/foo+xml too)
-_XML_TYPES = re.compile(r"(?:text|application)/xml|image/svg\+xml")
+# (XHTML too: Chromium parses it with its XML parser, so its JSON-LD is what that parser builds)
+_XML_TYPES = re.compile(r"(?:text|application)/xml|image/svg\+xml|application/xhtml\+xml")
 # an XML declaration's version and encoding pseudo-attributes, each value quoted and closed
 # (XML 1.0 §2.8 and §4.3.3: S, Eq, the same quote at both ends), the encoding's value a group
 _DECLARED_ENCODING = re.compile(
@@ -449,10 +450,10 @@ def landing_result(request: Request | None, response: Response, include_text: bo
         # a landing answer that is no HTML nor XML (text, JSON, an image, a PDF) is shown as what
         # it is, and its bytes hold no script elements, whatever they spell (Chromium 156: [])
         shown = shown_type(response.head, response.body)  # (an answer of no type sniffed)
-        if renders_as_html(shown):
-            json_ld = json_ld_of(document)
-        elif _XML_TYPES.fullmatch(media_type(shown)):
+        if _XML_TYPES.fullmatch(media_type(shown)):
             json_ld = xml_json_ld_of(response.body, shown)
+        elif renders_as_html(shown):
+            json_ld = json_ld_of(document)
         else:
             json_ld = ()
         text = page_text(document) if include_text else None
@@ -490,10 +491,11 @@ def _unfollowed(request: Request, error: UnfollowedRedirect) -> ToolResult:
 
 def _initiator(request: Request) -> Initiator | None:
     """The navigation's initiator, for ``SameSite``: the form's page. Without a page (a
-    request built from a form given no URL) it is judged as the user's own navigation."""
+    request built from a form given no URL) it is judged as the user's own navigation. It
+    carries the page's ``form-action`` lists, which each redirect hop must match."""
     from formtools._net import Initiator
 
-    return Initiator(request.page) if request.page is not None else None
+    return Initiator(request.page, request.form_action) if request.page is not None else None
 
 
 def send_request(

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from formtools._spec.constants import HTTP_WHITESPACE
 from formtools._spec.csp import sandbox_flags
+from formtools._spec.xhtml import XHTML_TYPE, unread_xhtml
 
 __all__ = [
     "HTML_TYPES",
@@ -29,7 +30,7 @@ __all__ = [
 ]
 
 #: The media types a browser renders as a document with forms (XHTML, too, registers tools).
-HTML_TYPES = ("text/html", "application/xhtml+xml")
+HTML_TYPES = ("text/html", XHTML_TYPE)
 
 
 def media_type(content_type: str | None) -> str:
@@ -254,7 +255,7 @@ def why_no_tools(head: AnswerHead, body: bytes) -> str | None:
     if why is None and renders_as_html(shown):
         if head.scripts_sandboxed:
             return "sandboxed without allow-scripts (Content-Security-Policy): Chromium registers no tools"
-        return None
+        return unread_xhtml(body) if media_type(shown) == XHTML_TYPE else None
     if head.status >= 400:
         return f"HTTP {head.status}"
     if why is not None:
