@@ -34,9 +34,9 @@ from dataclasses import dataclass
 
 import httpcore
 
-from formtools._spec.mime import chromium_content_type
+from formtools._spec.mime import AnswerHead, chromium_content_type
 
-__all__ = ["MAX_CHUNK_LINE", "MAX_HEAD_BYTES", "Dechunker", "Head", "HeadReader"]
+__all__ = ["MAX_CHUNK_LINE", "MAX_HEAD_BYTES", "Dechunker", "Head", "HeadReader", "parsed"]
 
 #: The longest head read: what httpcore lets h11 hold of an incomplete event (100 KiB), the
 #: bound formtools had before this pre-pass took the head from h11.
@@ -149,6 +149,21 @@ class Head:
             b"Location": location,
         }
         return kept + tuple((name, value) for name, value in ones.items() if value is not None)
+
+    @property
+    def answer_head(self) -> AnswerHead:
+        """What of this head decides what Chromium makes of the answer
+        (:mod:`formtools._spec.mime`), each header's lines split into values as Chromium splits
+        them (:meth:`values`): every reader of a stored answer (WARC, Scrapy) reads it this way,
+        as the fetch reads a live one. Values are bytes as they came, read as Latin-1."""
+        disposition = next(iter(self.values(b"content-disposition")), None)
+        return AnswerHead(
+            self.status,
+            chromium_content_type(self.values(b"content-type")).decode("latin-1") or None,
+            None if disposition is None else disposition.decode("latin-1"),
+            tuple(value.decode("latin-1") for name, value in self.headers if name.lower() == b"x-content-type-options"),
+            tuple(value.decode("latin-1") for name, value in self.headers if name.lower() == b"content-security-policy"),
+        )
 
     @property
     def has_body(self) -> bool:
