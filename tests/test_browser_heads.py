@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import json
 import random
+import re
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -190,6 +192,36 @@ def test_a_pages_head_and_first_bytes_decide_its_tools_as_in_chromium(chromium: 
             differences.append(f"{raw[:200]!r}: Chromium {theirs[number]}, formtools {wrong}")
     assert not differences, f"{len(differences)} of {len(answers)} differ:\n" + "\n".join(differences)
     assert [] in theirs and ["t"] in theirs, theirs
+
+
+def _alarm(signum: int, frame: object) -> None:
+    raise TimeoutError("the oracle gave no answer within 60 s")
+
+
+def test_a_sandboxed_page_loaded_on_its_own_has_the_tools_chromium_gives_it(chromium: ChromiumOracle) -> None:
+    """The sandbox policies of the generator without ``allow-same-origin`` (an opaque origin),
+    each page loaded on its own by the oracle (no parent to list its tools to) and by
+    ``extract URL``. Before the oracle read scripting from the parser, a page sandboxed without
+    ``allow-scripts`` hung its read for good (its turns never come): the test fails after
+    60 s."""
+    policies = [re.sub(r"[ \t]allow-same-origin", "", policy) for policy in POLICIES]
+    differences, kinds = [], set()
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(60)
+    try:
+        for number, policy in enumerate(policies):
+            name, _, value = policy.partition(": ")
+            path = f"/heads/top/{number}"
+            theirs = [tool["name"] for tool in chromium.tools(FORM, headers=[(name, value)], path=path)]
+            ours = _extracted(chromium.site.origin + path)
+            kinds.add(bool(theirs))
+            if ours != theirs:
+                differences.append(f"{policy!r}: Chromium {theirs}, formtools {ours}")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert not differences, "\n".join(differences)
+    assert kinds == {True, False}, "the policies sandbox with and without allow-scripts"
 
 
 # --- the answer a call lands on: the same rule --------------------------------------------------
