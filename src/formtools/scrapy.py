@@ -19,12 +19,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import httpcore
 import httpx
 import scrapy
 from scrapy.http import Response
 
-from formtools._net.head import Head
+from formtools._spec.head import Head, RefusedHead
 from formtools._spec.mime import why_no_tools
 from formtools._execute.call import FileSource, Finishing, PreparedCall, prepare_call
 from formtools._execute.fill import OMITTED
@@ -70,7 +69,7 @@ def _content_type(response: Response) -> str | None:
 
 def _chromium_head(response: Response) -> Head:
     """The response's head as formtools' own fetch reads a head (each line split into values as
-    Chromium splits them: :meth:`formtools._net.head.Head.answer_head`)."""
+    Chromium splits them: :meth:`formtools._spec.head.Head.answer_head`)."""
     lines = tuple((name, value) for name, values in response.headers.items() for value in values)
     return Head(b"HTTP/1.1 %d" % response.status, lines)
 
@@ -117,7 +116,7 @@ def tools_of(
     head, body = _chromium_head(response), _body(response)
     try:
         head.checked()
-    except httpcore.RemoteProtocolError:  # (an answer Chromium fails: differing Content-Disposition values)
+    except RefusedHead:  # (an answer Chromium fails: differing Content-Disposition values)
         return []
     if why_no_tools(head.answer_head, body) is not None:
         return []

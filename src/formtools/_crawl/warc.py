@@ -26,15 +26,13 @@ from dataclasses import dataclass, replace
 from itertools import islice
 from typing import IO, Any, BinaryIO, cast
 
-import httpcore
-
 # zlib-ng inflates the same gzip data (same format, same CRC checks, same errors) about twice as
 # fast as the zlib Python links: a crawl's archives are read twice (the index, then each worker's
 # records), and inflating was the largest single cost of both.
 from zlib_ng import zlib_ng as zlib
 
-from formtools._net.head import Head, parsed
 from formtools._spec.coding import CODINGS, CodingError, codings_to_undo, decoder, refused_codings, too_many_codings
+from formtools._spec.head import Head, RefusedHead, parsed
 from formtools._spec.mime import AnswerHead
 
 _InflateError: type[Exception] = zlib.error  # type: ignore[assignment]  # (the stub: an instance)
@@ -103,7 +101,7 @@ class Damage:
 
 def _answer_head(http_headers: Any) -> AnswerHead:
     """What of a record's HTTP head decides what Chromium makes of the answer, read from the
-    head's bytes as the fetch reads a live answer's (:meth:`formtools._net.head.Head.answer_head`:
+    head's bytes as the fetch reads a live answer's (:meth:`formtools._spec.head.Head.answer_head`:
     each line split at its commas, only spaces and tabs trimmed: warcio's values are trimmed of
     every Unicode white space, so ``\\x0ctext/html`` was HTML, which Chromium does not read)."""
     return _chromium_head(http_headers).answer_head
@@ -509,11 +507,11 @@ def _payload(record: Any, max_bytes: int) -> bytes:
     stands, as warcio reads it (archives that store the decoded body under the original
     ``Content-Encoding``). After a head Chromium reads no body after (1xx, 204, 205, 304) the
     body is empty, and a head Chromium fails the answer for (differing ``Content-Disposition``
-    values, :meth:`~formtools._net.head.Head.checked`) is :class:`Undecodable`."""
+    values, :meth:`~formtools._spec.head.Head.checked`) is :class:`Undecodable`."""
     head = _chromium_head(record.http_headers)
     try:
         head.checked()
-    except httpcore.RemoteProtocolError as error:
+    except RefusedHead as error:
         raise Undecodable(str(error)) from None
     if not head.has_body:
         return b""
@@ -675,7 +673,7 @@ def _http_parser_class() -> type:
     """warcio's HTTP header parser, reading the head Chromium reads: past a 1xx head (not 101)
     to the answer's head after it, as Chromium does (warcio read the 1xx head and took the final
     answer for its body), and keeping the head's bytes as Chromium reads them
-    (``chromium_head``, :func:`formtools._net.head.parsed`) and each ``Content-Encoding`` value
+    (``chromium_head``, :func:`formtools._spec.head.parsed`) and each ``Content-Encoding`` value
     as the browser reads it: warcio strips every Unicode white space from a value's ends
     (``str.strip``), so ``gzip\xa0`` read as gzip, which Chromium does not decode (only spaces
     and tabs are trimmed, formtools._spec.coding.codings_to_undo). Made once, as
@@ -716,7 +714,7 @@ def _read_as_chromium(head: bytes) -> Head:
     as an answer that shows nothing."""
     try:
         return parsed(head)
-    except httpcore.RemoteProtocolError:
+    except RefusedHead:
         return Head(b"", ())
 
 
