@@ -1,6 +1,8 @@
 """What Chromium 156 makes of a page's own answer head, before any form, live: seeded heads
-and bodies (a type that says nothing, ``text/plain``, ``X-Content-Type-Options`` spellings,
-``Content-Disposition`` spellings, statuses, ``Content-Security-Policy: sandbox`` spellings; bodies beginning with each tag Chromium's sniffer
+and bodies (a type that says nothing, ``text/plain``, a type part without a slash, lines listing
+values, white space Chromium does not trim, ``X-Content-Type-Options`` spellings,
+``Content-Disposition`` spellings and lines, statuses (304, a 1xx head before the answer's),
+``Content-Security-Policy: sandbox`` spellings; bodies beginning with each tag Chromium's sniffer
 knows after white space, inside and past its 512-byte window, ``<?xml``, a byte order mark,
 binary bytes inside and past its 1,024-byte window, magic numbers) served whole by a raw
 server, each in an iframe of one page, against what formtools finds on the same URL
@@ -16,6 +18,8 @@ from __future__ import annotations
 
 import json
 import random
+import re
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -32,18 +36,33 @@ pytestmark = pytest.mark.browser
 FORM = b"<form toolname=t tooldescription=d action=/x><input name=q></form>"
 # the types Chromium sniffs (mime_sniffer.cc IsUnknownMimeType, and text/plain for binary
 # bytes), two it reads as no type at all (GetMimeTypeAndCharset), and some it takes as they are
+# a type whose type part holds no slash (ignored: the type before stands, or none), a line
+# listing types (split at its commas), white space Chromium does not trim (form feed, NBSP)
 TYPES = ["", "junk", "*/*", "unknown/unknown", "Application/Unknown", "text/plain", "text/html",
-         "application/octet-stream", "image/png", "text/html; charset=utf-8"]  # fmt: skip
-NOSNIFF = ["nosniff", "NoSniff", " nosniff", "nosniff,foo", "foo, nosniff", "nosniff;", "no-sniff"]
+         "application/octet-stream", "image/png", "text/html; charset=utf-8", "text /html", "texthtml;x=a/b",
+         "html(x/y)", "te xt/html", "text/plain, text/html", "text/html, image/png", "\x0ctext/html",
+         "text/html\xa0"]  # fmt: skip
+NOSNIFF = ["nosniff", "NoSniff", " nosniff", "nosniff,foo", "foo, nosniff", "nosniff;", "no-sniff", "nosniff\x0c"]
 DISPOSITIONS = ["attachment", "Attachment; filename=a.html", "inline", "filename=a.html", "foo",
-                '"attachment"', "\xa0attachment", "attachment;"]  # fmt: skip
-# a page's own policy: sandboxed without allow-scripts, Chromium registers no tools
-POLICIES = ["Content-Security-Policy: sandbox", "Content-Security-Policy: sandbox allow-scripts",
-            "Content-Security-Policy: SANDBOX Allow-Forms", "Content-Security-Policy: sandbox allow-forms allow-scripts",
-            "Content-Security-Policy: default-src *, sandbox", "Content-Security-Policy: sandbox allow-scripts; sandbox",
-            "Content-Security-Policy: sandbox\xa0", "Content-Security-Policy: script-src 'none'",
-            "Content-Security-Policy-Report-Only: sandbox"]  # fmt: skip
-STATUSES = ["200 OK"] * 8 + ["205 Reset Content", "404 Not Found", "500 Oops", "302 Found", "418 Teapot"]
+                '"attachment"', "\xa0attachment", "attachment;", "", "inline, attachment",
+                "attachment, attachment", "\x0cattachment"]  # fmt: skip
+# a page's own policy: sandboxed without allow-scripts, Chromium registers no tools. Each
+# sandbox allows the same origin: an opaque-origin frame's tools are never listed to the page
+# holding it, so without it "sandbox allow-scripts" would look like "sandbox" here
+POLICIES = ["Content-Security-Policy: sandbox allow-same-origin",
+            "Content-Security-Policy: sandbox allow-scripts allow-same-origin",
+            "Content-Security-Policy: SANDBOX Allow-Forms allow-same-origin",
+            "Content-Security-Policy: sandbox allow-forms allow-scripts allow-same-origin",
+            "Content-Security-Policy: default-src *, sandbox allow-same-origin",
+            "Content-Security-Policy: sandbox allow-scripts allow-same-origin; sandbox allow-same-origin",
+            "Content-Security-Policy: sandbox ALLOW-SCRIPTS\tallow-same-origin",
+            "Content-Security-Policy: sandbox allow-same-origin allow-scripts;",
+            "Content-Security-Policy: sandbox\xa0allow-scripts allow-same-origin",
+            "Content-Security-Policy: script-src 'none'",
+            "Content-Security-Policy-Report-Only: sandbox allow-same-origin"]  # fmt: skip
+STATUSES = ["200 OK"] * 8 + ["205 Reset Content", "404 Not Found", "500 Oops", "302 Found", "418 Teapot", "304 Not Modified"]
+# heads Chromium reads past to the answer's own head
+INFORMATIONAL = ["100 Continue", "103 Early Hints"]
 # what a body begins with: kSniffableTags in any case and with nothing required after them,
 # what is none of them, and magic numbers
 STARTS = [b"<html>", b"<!DOCTYPE html>", b"<!doctype HTML x>", b"<pRE>", b"<Body", b"<!--x-->", b"<header>",
@@ -58,7 +77,7 @@ def _head(rng: random.Random) -> list[str]:
     if rng.random() < 0.4:
         lines.append(f"X-Content-Type-Options: {rng.choice(NOSNIFF)}")
     if rng.random() < 0.2:
-        lines.append(f"Content-Disposition: {rng.choice(DISPOSITIONS)}")
+        lines += [f"Content-Disposition: {rng.choice(DISPOSITIONS)}" for _ in range(rng.choice([1, 1, 2]))]
     if rng.random() < 0.25:
         lines.append(rng.choice(POLICIES))
     rng.shuffle(lines)
@@ -79,8 +98,9 @@ def answer(rng: random.Random) -> bytes:
     """One whole answer of seeded status, head and body (its length given: the raw server
     closes the connection after it)."""
     body = _body(rng)
+    before = f"HTTP/1.1 {rng.choice(INFORMATIONAL)}\r\n\r\n" if rng.random() < 0.1 else ""
     head = [f"HTTP/1.1 {rng.choice(STATUSES)}", *_head(rng), f"Content-Length: {len(body)}"]
-    return ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
+    return (before + "\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
 
 
 # The tools getTools() lists for each iframe's document, once a few turns in a row give the
@@ -139,14 +159,17 @@ def _batched(tmp_path: Path, urls: list[str], answers: list[bytes]) -> Iterator[
 
 
 def test_a_pages_head_and_first_bytes_decide_its_tools_as_in_chromium(chromium: ChromiumOracle, tmp_path: Path) -> None:
-    """48 seeded answers in iframes of one page; formtools reads each by URL (extract, batch
+    """64 seeded answers in iframes of one page; formtools reads each by URL (extract, batch
     --urls) and as a WARC record. Before ``formtools._spec.mime.why_no_tools``, an answer of no
     type (or ``*/*``, ``junk``) was HTML whatever its bytes and however nosniff was spelled,
     ``unknown/unknown`` was never sniffed, an attachment gave its tools, a 205 gave tools, a
     page sandboxed without ``allow-scripts`` gave tools, and a 4xx/5xx page with a form was an
-    error."""
-    rng = random.Random(2026112923)
-    answers = [answer(rng) for _ in range(48)]
+    error. Before ``Head.answer_head`` read stored answers (WARC, Scrapy), a type part without
+    a slash (``text /html``) was a download, WARC read a line listing types whole (``text/plain,
+    text/html``: text), trimmed ``\\x0c``/NBSP as Chromium does not, and read a body after 304
+    and a 1xx head as the answer."""
+    rng = random.Random(2026112924)
+    answers = [answer(rng) for _ in range(64)]
     with raw_site() as (origin, served):
         paths = [f"/p{number}" for number in range(len(answers))]
         served.update(zip(paths, answers))
@@ -169,6 +192,36 @@ def test_a_pages_head_and_first_bytes_decide_its_tools_as_in_chromium(chromium: 
             differences.append(f"{raw[:200]!r}: Chromium {theirs[number]}, formtools {wrong}")
     assert not differences, f"{len(differences)} of {len(answers)} differ:\n" + "\n".join(differences)
     assert [] in theirs and ["t"] in theirs, theirs
+
+
+def _alarm(signum: int, frame: object) -> None:
+    raise TimeoutError("the oracle gave no answer within 60 s")
+
+
+def test_a_sandboxed_page_loaded_on_its_own_has_the_tools_chromium_gives_it(chromium: ChromiumOracle) -> None:
+    """The sandbox policies of the generator without ``allow-same-origin`` (an opaque origin),
+    each page loaded on its own by the oracle (no parent to list its tools to) and by
+    ``extract URL``. Before the oracle read scripting from the parser, a page sandboxed without
+    ``allow-scripts`` hung its read for good (its turns never come): the test fails after
+    60 s."""
+    policies = [re.sub(r"[ \t]allow-same-origin", "", policy) for policy in POLICIES]
+    differences, kinds = [], set()
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(60)
+    try:
+        for number, policy in enumerate(policies):
+            name, _, value = policy.partition(": ")
+            path = f"/heads/top/{number}"
+            theirs = [tool["name"] for tool in chromium.tools(FORM, headers=[(name, value)], path=path)]
+            ours = _extracted(chromium.site.origin + path)
+            kinds.add(bool(theirs))
+            if ours != theirs:
+                differences.append(f"{policy!r}: Chromium {theirs}, formtools {ours}")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert not differences, "\n".join(differences)
+    assert kinds == {True, False}, "the policies sandbox with and without allow-scripts"
 
 
 # --- the answer a call lands on: the same rule --------------------------------------------------

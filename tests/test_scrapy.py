@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -32,6 +33,7 @@ from formtools.scrapy import (
     tools_of,
 )
 from tests.conftest import ROOT
+from tests.support.rawsite import raw_site
 from tests.support.site import TestSite
 
 SHOP = """<!doctype html><meta charset=utf-8><title>Shop</title>
@@ -291,6 +293,48 @@ def test_tools_of_a_response_a_browser_does_not_render_as_html_are_none() -> Non
         "text/html": ["t"], "application/xhtml+xml": ["t"], None: [], "sniffed": ["t"],
         "application/json": [], "text/plain": [], "image/png": [], "application/octet-stream": [],
     }
+
+
+def test_tools_of_reads_a_head_as_the_fetch_reads_it() -> None:
+    """Seeded heads from the lines tests/test_browser_heads.py ties to Chromium (types, lists of
+    types, types without a slash, dispositions, nosniff spellings; 200 or 304), served by a raw
+    server and read by formtools' own fetch (``extract URL``), and the same lines in a Scrapy
+    response: ``tools_of`` finds what the fetch finds. Values Twisted trims before Scrapy sees
+    them (white space at their ends) are not drawn. Before ``Head.answer_head``, Scrapy read
+    a line listing values whole (``text/plain, text/html`` was text, ``inline, attachment`` a
+    page) and a 304's body."""
+    from scrapy.http import Headers, Response
+
+    from tests.test_browser_heads import DISPOSITIONS, NOSNIFF, TYPES
+
+    rng = random.Random(2026112941)
+    body = b"<!doctype html><form toolname=t tooldescription=d action=/x><input name=q></form>"
+    differences, kinds = [], set()
+    with raw_site() as (origin, served):
+        for number in range(40):
+            lines = [("Content-Type", rng.choice(TYPES)) for _ in range(rng.choice([1, 2]))]
+            if rng.random() < 0.3:
+                lines.append(("Content-Disposition", rng.choice(DISPOSITIONS)))
+            if rng.random() < 0.2:
+                lines.append(("X-Content-Type-Options", rng.choice(NOSNIFF)))
+            lines = [(name, value) for name, value in lines if value == value.strip()]
+            status = rng.choice([200, 200, 200, 304])
+            head = f"HTTP/1.1 {status} X\r\n" + "".join(f"{name}: {value}\r\n" for name, value in lines)
+            served[f"/s{number}"] = f"{head}Content-Length: {len(body)}\r\n\r\n".encode("latin-1") + body
+            url = f"{origin}/s{number}"
+            try:
+                fetched = [tool.name for tool in formtools.extract_tools(formtools.load_page(url))]
+            except formtools.errors.FormtoolsError:
+                fetched = []
+            headers = Headers()
+            for name, value in lines:
+                headers.appendlist(name, value.encode("latin-1"))
+            crawled = [tool.name for tool in tools_of(Response(url, status=status, headers=headers, body=body))]
+            kinds.add(bool(fetched))
+            if crawled != fetched:
+                differences.append(f"{status} {lines}: fetch {fetched}, Scrapy {crawled}")
+    assert not differences, "\n".join(differences)
+    assert kinds == {True, False}, "the seed draws heads with tools and without"
 
 
 LANDING = b'<!doctype html><script type="application/ld+json">{"@type": "Done"}</script><p>ok</p>'

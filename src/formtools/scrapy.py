@@ -23,7 +23,8 @@ import httpx
 import scrapy
 from scrapy.http import Response
 
-from formtools._spec.mime import AnswerHead, chromium_content_type, why_no_tools
+from formtools._spec.head import Head, RefusedHead
+from formtools._spec.mime import why_no_tools
 from formtools._execute.call import FileSource, Finishing, PreparedCall, prepare_call
 from formtools._execute.fill import OMITTED
 from formtools._forms.state import FormState
@@ -66,14 +67,16 @@ def _content_type(response: Response) -> str | None:
     return _header(response, b"Content-Type")
 
 
-def _answer_head(response: Response) -> AnswerHead:
-    """What of the response's head decides what Chromium makes of it, read as formtools' own
-    fetch reads a head (``Content-Type`` over all its lines, as Chromium reads them)."""
-    lines = response.headers.getlist
-    content_type = chromium_content_type(list(lines(b"Content-Type"))).decode("latin-1") or None
-    disposition = next((value.decode("latin-1") for value in lines(b"Content-Disposition")), None)
-    options, policies = (tuple(value.decode("latin-1") for value in lines(name)) for name in (b"X-Content-Type-Options", b"Content-Security-Policy"))
-    return AnswerHead(response.status, content_type, disposition, options, policies)
+def _chromium_head(response: Response) -> Head:
+    """The response's head as formtools' own fetch reads a head (each line split into values as
+    Chromium splits them: :meth:`formtools._spec.head.Head.answer_head`)."""
+    lines = tuple((name, value) for name, values in response.headers.items() for value in values)
+    return Head(b"HTTP/1.1 %d" % response.status, lines)
+
+
+def _body(response: Response) -> bytes:
+    """The response's body as Chromium reads it: none after a 1xx, 204, 205 or 304 head."""
+    return response.body if _chromium_head(response).has_body else b""
 
 
 def document_of(response: Response) -> Document:
@@ -84,7 +87,7 @@ def document_of(response: Response) -> Document:
     size limit is not formtools' here: Scrapy downloaded the body, within its own
     ``DOWNLOAD_MAXSIZE``, and holds it in memory."""
     return parse_html(
-        response.body,
+        _body(response),
         url=response.url,
         content_type=_content_type(response),
         referrer_policy=_header(response, b"Referrer-Policy"),
@@ -110,9 +113,14 @@ def tools_of(
     browser does not render as HTML (JSON, text, an image, a download, an answer of no type
     sniffed as text: see ``formtools._spec.mime``) has no tools, as with ``formtools batch``. Scrapy's ``DOWNLOAD_MAXSIZE`` bounds the body, not
     formtools' page size limit (see :func:`document_of`)."""
-    if why_no_tools(_answer_head(response), response.body) is not None:
+    head, body = _chromium_head(response), _body(response)
+    try:
+        head.checked()
+    except RefusedHead:  # (an answer Chromium fails: differing Content-Disposition values)
         return []
-    if not may_hold_tools(response.body, _content_type(response), all_forms=all_forms):
+    if why_no_tools(head.answer_head, body) is not None:
+        return []
+    if not may_hold_tools(body, _content_type(response), all_forms=all_forms):
         return []
     return list(extraction_of(response, profile=profile, all_forms=all_forms).tools)
 

@@ -137,10 +137,17 @@ class _Document:
 
 # Polls getTools() until the main document's tools are unchanged for `quietTurns` macrotask turns.
 # Tools of child frames are left out: they belong to other documents. Returns null without WebMCP.
+# A document with scripting disabled (sandboxed without allow-scripts) runs none of its tasks, so
+# its turns never come (the oracle waited for good, measured past 200 s): it has no tools (Chromium
+# registers none; should DevTools replay some, _read_tools fails on the disagreement). Scripting is
+# read from the parser, synchronously: with it disabled, <noscript> holds elements.
 _SETTLE_JS = """
 async ([quietTurns, maxTurns]) => {
   const modelContext = document.modelContext;
   if (!modelContext) return null;
+  const probe = document.createElement("div");
+  probe.innerHTML = "<noscript><p></p></noscript>";
+  if (probe.querySelector("noscript p") !== null) return {settled: true, tools: "[]"};
   const snapshot = async () => JSON.stringify(
     (await modelContext.getTools())
       .filter((tool) => tool.window === window)

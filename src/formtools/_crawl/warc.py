@@ -32,7 +32,8 @@ from typing import IO, Any, BinaryIO, cast
 from zlib_ng import zlib_ng as zlib
 
 from formtools._spec.coding import CODINGS, CodingError, codings_to_undo, decoder, refused_codings, too_many_codings
-from formtools._spec.mime import AnswerHead, chromium_content_type
+from formtools._spec.head import Head, RefusedHead, parsed
+from formtools._spec.mime import AnswerHead
 
 _InflateError: type[Exception] = zlib.error  # type: ignore[assignment]  # (the stub: an instance)
 
@@ -99,17 +100,17 @@ class Damage:
 
 
 def _answer_head(http_headers: Any) -> AnswerHead:
-    """What of a record's HTTP head decides what Chromium makes of the answer, read as the
-    fetch reads a live answer's (``Content-Type`` over all its lines, as Chromium reads them)."""
-    types = [value.encode("utf-8", "surrogateescape") for value in _header_lines(http_headers, "Content-Type")]
-    content_type = chromium_content_type(types).decode("utf-8", "surrogateescape") or None
-    disposition = next(iter(_header_lines(http_headers, "Content-Disposition")), None)
-    try:
-        status = int(http_headers.get_statuscode())
-    except (TypeError, ValueError):
-        status = 200
-    options, policies = (tuple(_header_lines(http_headers, name)) for name in ("X-Content-Type-Options", "Content-Security-Policy"))
-    return AnswerHead(status, content_type, disposition, options, policies)
+    """What of a record's HTTP head decides what Chromium makes of the answer, read from the
+    head's bytes as the fetch reads a live answer's (:meth:`formtools._spec.head.Head.answer_head`:
+    each line split at its commas, only spaces and tabs trimmed: warcio's values are trimmed of
+    every Unicode white space, so ``\\x0ctext/html`` was HTML, which Chromium does not read)."""
+    return _chromium_head(http_headers).answer_head
+
+
+def _chromium_head(http_headers: Any) -> Head:
+    """The record's HTTP head as Chromium reads its bytes (kept by :func:`_http_parser_class`)."""
+    head: Head = http_headers.chromium_head
+    return head
 
 
 def begins_gzip(head: bytes) -> bool:
@@ -504,7 +505,16 @@ def _payload(record: Any, max_bytes: int) -> bytes:
     (:data:`~formtools._spec.coding.MAX_CODINGS`) and one that turns out corrupt past its start
     are :class:`Undecodable`; a body whose first bytes are not in its coding is read as it
     stands, as warcio reads it (archives that store the decoded body under the original
-    ``Content-Encoding``)."""
+    ``Content-Encoding``). After a head Chromium reads no body after (1xx, 204, 205, 304) the
+    body is empty, and a head Chromium fails the answer for (differing ``Content-Disposition``
+    values, :meth:`~formtools._spec.head.Head.checked`) is :class:`Undecodable`."""
+    head = _chromium_head(record.http_headers)
+    try:
+        head.checked()
+    except RefusedHead as error:
+        raise Undecodable(str(error)) from None
+    if not head.has_body:
+        return b""
     transfer = _transfer_codings(record.http_headers)
     chunked = bool(transfer) and transfer[-1] == "chunked"
     lines = _header_lines(record.http_headers, "Content-Encoding")
@@ -660,29 +670,52 @@ class _KeptLines:
 
 @functools.cache
 def _http_parser_class() -> type:
-    """warcio's HTTP header parser, keeping each ``Content-Encoding`` value as the browser reads
-    it: warcio strips every Unicode white space from a value's ends (``str.strip``), so
-    ``gzip\xa0`` read as gzip, which Chromium does not decode (only spaces and tabs are trimmed,
-    formtools._spec.coding.codings_to_undo). Made once, as :func:`_line_reader_class`."""
+    """warcio's HTTP header parser, reading the head Chromium reads: past a 1xx head (not 101)
+    to the answer's head after it, as Chromium does (warcio read the 1xx head and took the final
+    answer for its body), and keeping the head's bytes as Chromium reads them
+    (``chromium_head``, :func:`formtools._spec.head.parsed`) and each ``Content-Encoding`` value
+    as the browser reads it: warcio strips every Unicode white space from a value's ends
+    (``str.strip``), so ``gzip\xa0`` read as gzip, which Chromium does not decode (only spaces
+    and tabs are trimmed, formtools._spec.coding.codings_to_undo). Made once, as
+    :func:`_line_reader_class`."""
     from warcio.statusandheaders import StatusAndHeadersParser
 
     class _HttpParser(StatusAndHeadersParser):  # type: ignore[misc]  # (warcio has no type stubs)
         def parse(self, stream: Any, full_statusline: Any = None) -> Any:
+            read = self._parse_one(stream, full_statusline)
+            while read.chromium_head.informational:
+                try:
+                    read = self._parse_one(stream, None)
+                except EOFError:  # (no answer after it: the 1xx head stands, bodiless)
+                    break
+            return read
+
+        def _parse_one(self, stream: Any, full_statusline: Any) -> Any:
             lines = _KeptLines(stream)
-            parsed = super().parse(lines, full_statusline)
+            read = super().parse(lines, full_statusline)
+            read.chromium_head = _read_as_chromium(b"".join(lines.kept))
             coding = b"content-encoding:"
             raw = [
                 self.decode_header(line[len(coding) :].rstrip(b"\r\n").strip(b" \t"))
                 for line in lines.kept
                 if line[: len(coding)].lower() == coding
             ]
-            kept = [index for index, (name, _) in enumerate(parsed.headers) if name.lower() == "content-encoding"]
+            kept = [index for index, (name, _) in enumerate(read.headers) if name.lower() == "content-encoding"]
             if len(kept) == len(raw):  # (a value folded over lines, obs-fold, stays warcio's)
                 for index, value in zip(kept, raw):
-                    parsed.headers[index] = ("Content-Encoding", value)
-            return parsed
+                    read.headers[index] = ("Content-Encoding", value)
+            return read
 
     return _HttpParser
+
+
+def _read_as_chromium(head: bytes) -> Head:
+    """``head`` as Chromium reads it; a head it refuses (a NUL byte) read without its headers,
+    as an answer that shows nothing."""
+    try:
+        return parsed(head)
+    except RefusedHead:
+        return Head(b"", ())
 
 
 def _line_reader(stream: Any) -> Any:

@@ -54,7 +54,9 @@ _TYPE_END = re.compile(rb"[ \t;(]")
 def chromium_content_type(values: list[bytes]) -> bytes:
     """The ``Content-Type`` Chromium reads from every value of its lines
     (``HttpResponseHeaders::GetMimeTypeAndCharset`` over ``HttpUtil::ParseContentType``): the
-    last value holding a slash and not ``*/*`` names the type; a value naming a charset sets it,
+    last value whose type part holds a slash and that is not ``*/*`` names the type (measured:
+    ``text /html`` or ``x;y=a/b``, a slash in a parameter only, is ignored: the type before
+    stands, or with none the answer is sniffed); a value naming a charset sets it,
     and a value of another type resets one set before, while one of the same type keeps it. It
     is spelled as that type followed by the parameters of the value the charset came from (which
     formtools._parse.charset reads as it reads one line); ``b""`` for none (then Chromium sniffs)."""
@@ -63,7 +65,7 @@ def chromium_content_type(values: list[bytes]) -> bytes:
         start = len(value) - len(value.lstrip(_HEADER_LWS))
         end = _TYPE_END.search(value, start)
         kind = value[start : end.start() if end else len(value)]
-        if not value or value == b"*/*" or b"/" not in value:
+        if not value or value == b"*/*" or b"/" not in kind:
             continue
         same = bool(mime) and kind.lower() == mime
         mime = kind.lower()
