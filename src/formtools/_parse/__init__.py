@@ -14,7 +14,10 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from formtools._parse.document import Document, Parser, require_url
+from formtools._parse.charset import xml_content_type
+from formtools._spec.mime import media_type
 from formtools._spec.referrer import policy_from_header
+from formtools._spec.xhtml import XHTML_TYPE
 from formtools.errors import ParseTimeLimit, SourceError, UsageProblem
 
 if TYPE_CHECKING:
@@ -50,7 +53,9 @@ def parse_html(
     vouch for html5lib's answer and html5lib elsewhere; ``parser="html5lib"`` always uses
     html5lib. Forms, tools and diagnostics come out the same either way. ``referrer_policy``
     is the page's ``Referrer-Policy`` response header, which a ``<meta name=referrer>`` overrides;
-    ``security_policies`` its ``Content-Security-Policy`` header lines.
+    ``security_policies`` its ``Content-Security-Policy`` header lines. An
+    ``application/xhtml+xml`` page is decoded as Chromium decodes XML (no ``<meta>``, UTF-8
+    where nothing names an encoding): :func:`~formtools._parse.charset.xml_content_type`.
     ``time_limit``: the seconds the whole parse may take, after which it raises
     :class:`~formtools.ParseTimeLimit` (the html5lib path's cost can outgrow the page, see
     :meth:`~formtools._parse.exact._OwnerRecordingTreeBuilder.check_time`; lexbor's cannot).
@@ -61,6 +66,8 @@ def parse_html(
             "load_page and extract_tools read paths, files and URLs"
         )
     require_url(url)
+    if isinstance(markup, bytes) and media_type(content_type) == XHTML_TYPE:
+        content_type = xml_content_type(markup, str(content_type))
     deadline = None if time_limit is None else time.monotonic() + time_limit
     try:
         document = _parsed(markup, url, content_type, source, parser, deadline)

@@ -257,7 +257,7 @@ def why_no_tools(head: AnswerHead, body: bytes) -> str | None:
     if why is None and renders_as_html(shown):
         if head.scripts_sandboxed:
             return "sandboxed without allow-scripts (Content-Security-Policy): Chromium registers no tools"
-        return unread_xhtml(body) if media_type(shown) == XHTML_TYPE else None
+        return unread_xhtml(body, shown) if media_type(shown) == XHTML_TYPE else None
     if head.status >= 400:
         return f"HTTP {head.status}"
     if why is not None:
