@@ -69,6 +69,7 @@ _MARKUP = re.compile(
 
 
 def _unread(why: str) -> str:
+    """The one line every refusal shares, which readers and tests know it by."""
     return f"an XML document formtools does not read (application/xhtml+xml: {why})"
 
 
