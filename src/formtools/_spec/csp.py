@@ -1,5 +1,7 @@
 """A page's ``Content-Security-Policy`` header as Chromium 156 reads it, as far as it decides
-what becomes of a page and of the answer a call lands on: its ``sandbox`` directive.
+what becomes of a page and of the answer a call lands on: its ``sandbox`` directive, and its
+``form-action`` (which actions a form may submit to: Chromium's network-side
+``CheckCSPSource``).
 
 One reading for the page side (a page sandboxed without ``allow-scripts`` registers no tools:
 :mod:`formtools._spec.mime`) and the landing side (a landing page sandboxed without
