@@ -85,3 +85,25 @@ def test_a_blocked_action_is_named_in_one_bounded_line_without_its_credentials()
     for line in (str(warning), result.reason or ""):
         assert secret not in line and "\n" not in line and len(line) < 1000, line
         assert "form-action h" in line and "shop.example/s" in line, line
+
+
+def test_a_blocked_or_insecure_action_of_any_length_is_named_in_one_bounded_line() -> None:
+    """A seeded action of 100,000 characters or more, refused by ``form-action`` (lint and the
+    call) or as mixed content from an https page: each message quotes its first 200
+    characters. Before, the call's ``not-sent`` reason quoted it whole (100,188 characters)."""
+    import random
+
+    rng = random.Random(2026112923)
+    action = f"http://shop.example/{'a' * rng.randrange(100_000, 200_000)}"
+    for policy, page_url, reason in (("'none'", "http://shop.example/p", "form-action 'none'"), ("*", "https://shop.example/p", "Mixed Content")):
+        page = formtools.parse_html(
+            f'<meta http-equiv=content-security-policy content="form-action {policy}">'
+            f'<form toolname=t tooldescription=d toolautosubmit action="{action}"><input name=q></form>',
+            url=page_url,
+        )
+        extraction = formtools.extract(page)
+        result = formtools.call_tool(extraction.tools[0], {"q": "x"}, confirm=True)
+        assert result.status == "not-sent" and reason in (result.reason or ""), result.reason
+        lines = [result.reason or "", *(str(d) for d in extraction.diagnostics if d.code == "form-action-blocked")]
+        for line in lines:
+            assert len(line) < 1000 and "shop.example/aaa" in line, (reason, len(line))

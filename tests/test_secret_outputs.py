@@ -626,3 +626,19 @@ def test_batchs_out_messages_show_no_password_however_the_out_is_written(tmp_pat
         leaks += [(written.text, output) for output in outputs if any(piece in output for piece in written.secrets)]
     assert all(all(each) for each in said), said
     assert not leaks, leaks[:5]
+
+
+def test_an_insecure_actions_password_stays_out_of_the_mixed_content_reason() -> None:
+    """An https page whose form targets ``http://user:password@…``: the call is not sent (mixed
+    content) and its reason names the action without the user name and password. Before, the
+    reason quoted the action as written, password and all."""
+    rng = random.Random(2026112923)
+    secret = f"s3cr3t-{rng.randrange(10**9)}"
+    page = formtools.parse_html(
+        f'<form toolname=t tooldescription=d toolautosubmit action="http://u:{secret}@shop.example/s"><input name=q></form>',
+        url="https://shop.example/p",
+    )
+    (tool,) = formtools.extract_tools(page)
+    result = formtools.call_tool(tool, {"q": "x"}, confirm=True)
+    assert result.status == "not-sent" and "Mixed Content" in (result.reason or ""), result
+    assert secret not in repr(result) and "shop.example/s" in (result.reason or ""), result.reason

@@ -232,6 +232,25 @@ def test_user_mistakes_are_formtools_errors(
     ]
 
 
+def test_a_configuration_error_is_not_taken_for_a_path_hadoop_cannot_read(
+    spark: SparkSession, archives: list[Path]
+) -> None:
+    """A Hadoop setting that fails the listing with an IllegalArgumentException (a thread pool
+    of 0 listing threads, seeded 0 or below) on an archive that exists: the job fails with
+    Spark's own error, not a ``UsageProblem`` saying the path is not one Hadoop can read. Before,
+    every IllegalArgumentException in the cause chain was taken for an unparsable path."""
+    threads = str(-random.Random(2323).randrange(2))
+    setting = "mapreduce.input.fileinputformat.list-status.num-threads"
+    configuration = spark.sparkContext._jsc.hadoopConfiguration()
+    configuration.set(setting, threads)
+    try:
+        with pytest.raises(Exception) as raised:
+            job.extract_warcs(spark, [str(archives[1])])
+    finally:
+        configuration.unset(setting)
+    assert not isinstance(raised.value, formtools.FormtoolsError), raised.value
+
+
 def test_an_output_directory_holding_an_input_is_refused_before_anything_is_read(
     spark: SparkSession, archives: list[Path], tmp_path: Path
 ) -> None:

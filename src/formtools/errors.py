@@ -106,6 +106,19 @@ def shown(url: str) -> str:
     return _without_nested_user_info(before + _without_user_info(as_written, as_authority)[len(_AS_AUTHORITY) :])
 
 
+#: the characters of a URL a message quotes (:func:`quoted`)
+_QUOTED_CHARS = 200
+
+
+def quoted(url: str) -> str:
+    """``url`` as a one-line message quotes it: :func:`shown` (no credentials) and at most
+    :data:`_QUOTED_CHARS` characters then ``…``: an action or a redirect may be as long as
+    Chromium goes to (2 MB), and a message that quoted a 100,000-character action whole was
+    100,188 characters long."""
+    text = shown(url)
+    return text if len(text) <= _QUOTED_CHARS else text[:_QUOTED_CHARS] + "…"
+
+
 def _parsed(url: str) -> ada_url.URL | None:
     """``url`` as the URL Standard parses it, None if it does not parse."""
     import ada_url  # (loaded only for a URL to show: `import formtools` stays fast)

@@ -73,6 +73,8 @@ _MISSING_INPUT = frozenset(
         "java.io.FileNotFoundException",
     }
 )
+# the Java exception under a path Hadoop cannot parse ("Relative path in absolute URI")
+_UNPARSABLE = "java.net.URISyntaxException"
 
 
 def _archive_rows(
@@ -256,16 +258,20 @@ def _hadoop_errors(paths: Sequence[str], listed: Callable[[str], object]) -> Ite
 
 def _path_problem(error: Py4JJavaError | IllegalArgumentException) -> str | None:
     """What is wrong with an input path, as Hadoop's Java exception ``error`` says it:
-    "missing", "unparsable" (Spark raises an IllegalArgumentException of its own for a path
-    that is not a URI), or None when the failure is not the path's."""
+    "missing", "unparsable" (a :data:`_UNPARSABLE` cause: Hadoop's ``Path`` wraps it in an
+    IllegalArgumentException, whose message starts with the cause's class name), or None when
+    the failure is not the path's. Only that cause: any IllegalArgumentException was taken for
+    the path's, and a configuration error
+    (``mapreduce.input.fileinputformat.list-status.num-threads=0``) was reported as a path
+    Hadoop cannot read."""
     if isinstance(error, IllegalArgumentException):
-        return "unparsable"
+        return "unparsable" if str(error).startswith(f"{_UNPARSABLE}:") else None
     cause = error.java_exception
     while cause is not None:
         name = cause.getClass().getName()
         if name in _MISSING_INPUT:
             return "missing"
-        if name in ("java.lang.IllegalArgumentException", "java.net.URISyntaxException"):
+        if name == _UNPARSABLE:
             return "unparsable"
         cause = cause.getCause()
     return None

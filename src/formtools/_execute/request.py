@@ -12,11 +12,10 @@ import base64
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from formtools._spec.csp import form_action_blocker
+from formtools._spec.csp import form_action_applies, form_action_blocker
 from formtools._spec.referrer import Referrer, potentially_trustworthy
 from formtools._spec.limits import MAX_URL_CHARS
 from formtools._spec.url import Url, query_from_text
-from formtools._spec.url import parse as parse_url
 from formtools._execute.encode import Entry, File, multipart, new_boundary, text_plain, urlencode
 from formtools._spec.encoding import decode_windows_1252, form_encoding
 from formtools._execute.entries import construct_entry_list
@@ -242,11 +241,10 @@ def build_request(
         # Chromium navigates to the URL (a GET's query replaced) and fails: an error page
         sent = parsed.with_query(_query(entries, encoding, serialized_as)).href if method == "get" else action
         return NoRequest("error-page", url=sent, action=action)
-    if scheme == "file" and document_url is not None and _scheme(document_url) != "file":
-        # only a file: page may navigate to a file: URL (Chromium: "Not allowed to load local
-        # resource"; measured: nothing happens, executeTool resolves null)
-        return NoRequest("blocked", url=action, action=action)
-    if scheme not in ("http", "https", "file"):
+    if not form_action_applies(document_url, action):
+        # another scheme, or a file: URL from a page that is not a file: one (Chromium: "Not
+        # allowed to load local resource"; measured: nothing happens, executeTool resolves
+        # null); what is left is what the page's form-action decides, as lint reads it
         return NoRequest("blocked", url=action)
     policies = tuple(tuple(sources) for sources in form_action)
     blocker = form_action_blocker(policies, document_url, action)
@@ -272,11 +270,6 @@ def build_request(
         content_type = "application/x-www-form-urlencoded"
     headers = (("Content-Type", content_type), *_headers(referrer, "POST", action))
     return Request("POST", action, headers, body, referrer=referrer, page=document_url, form_action=policies)
-
-
-def _scheme(url: str) -> str:
-    parsed = parse_url(url)
-    return parsed.scheme if parsed is not None else ""
 
 
 def _headers(referrer: Referrer | None, method: str, url: str) -> tuple[tuple[str, str], ...]:

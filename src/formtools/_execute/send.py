@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
-from formtools.errors import BadURL, Blocked, FetchError, ParseTimeLimit, Refused, SendError, TooLarge, UnfollowedRedirect, require, shown
+from formtools.errors import BadURL, Blocked, FetchError, ParseTimeLimit, Refused, SendError, TooLarge, UnfollowedRedirect, quoted, require, shown
 
 if TYPE_CHECKING:  # the fetch layer (httpx, httpcore) loads with the first send, not before:
     # a dry run or a crawler that only builds requests never pays for it
@@ -609,7 +609,7 @@ def not_sent(outcome: NoRequest, landing: str = "self") -> ToolResult:
         )
     reason = {
         "dialog": "method=dialog closes a dialog; no request is made",
-        "mailto": f"the action is a mailto: URL ({outcome.url}); a mail client would open",
+        "mailto": f"the action is a mailto: URL ({quoted(outcome.url or '')}); a mail client would open",
         "javascript": "the action is a javascript: URL, which runs a script: formtools runs none "
         "and makes no request",
         "blocked": f"the action is {_scheme_of(outcome.url)}, which a form does not navigate "
@@ -622,9 +622,9 @@ def not_sent(outcome: NoRequest, landing: str = "self") -> ToolResult:
         "sandboxed": "the page's Content-Security-Policy sandboxes it without allow-forms: Chromium "
         "submits none of its forms and the call never completes; no request is made",
         "form-action": f"the page's Content-Security-Policy \"{outcome.policy}\" does not allow "
-        f"its form to submit to {shown(outcome.url or '')}: Chromium submits nothing and the call never "
+        f"its form to submit to {quoted(outcome.url or '')}: Chromium submits nothing and the call never "
         "completes; no request is made",
-        "mixed-content": f"the page is https and the action {outcome.url} is not secure: Chromium "
+        "mixed-content": f"the page is https and the action {quoted(outcome.url or '')} is not secure: Chromium "
         "does not submit a form to an insecure endpoint from a secure page (Mixed Content); no "
         "request is made",
     }[outcome.reason]

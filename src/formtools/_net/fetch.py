@@ -57,7 +57,7 @@ from formtools._spec.limits import MAX_PAGE_BYTES, MAX_URL_CHARS
 from formtools._spec.mime import AnswerHead
 from formtools._spec.referrer import Referrer, policy_from_header, potentially_trustworthy
 from formtools._spec.url import parse
-from formtools.errors import UsageProblem
+from formtools.errors import UsageProblem, quoted
 from formtools._spec.coding import CodingError, Decoder, codings_to_undo, decoder, refused_codings, too_many_codings
 from formtools._net.errors import (
     shown,
@@ -74,7 +74,6 @@ from formtools._net.guard import (
     Refusal,
     check_url,
     checked,
-    quoted,
     resolved,
 )
 from formtools._net.head import HeadReader

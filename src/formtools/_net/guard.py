@@ -23,9 +23,10 @@ from typing import Any
 import ada_url
 
 from formtools._net.errors import BadURL, shown
+from formtools.errors import quoted
 from formtools._spec.limits import MAX_URL_CHARS
 
-__all__ = ["ALLOWED_SCHEMES", "Refusal", "Target", "check_url", "checked", "classify", "connect_address", "quoted", "resolved"]
+__all__ = ["ALLOWED_SCHEMES", "Refusal", "Target", "check_url", "checked", "classify", "connect_address", "resolved"]
 
 ALLOWED_SCHEMES = ("http", "https")
 
@@ -134,12 +135,6 @@ def check_url(url: str, *, base: str | None = None) -> ada_url.URL:
             url=shown(parsed.href),
         )
     return parsed
-
-
-def quoted(url: str) -> str:
-    """``url`` for a message: credentials removed, at most 200 characters."""
-    text = shown(url)
-    return text if len(text) <= 200 else text[:200] + "…"
 
 
 class Refusal(Exception):

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from formtools._spec.constants import TOOL_NAME
-from formtools._spec.csp import form_action_blocker, form_action_lists, sandbox_flags
+from formtools._spec.csp import form_action_applies, form_action_blocker, form_action_lists, sandbox_flags
 from formtools._spec.limits import MAX_PAGE_BYTES
 from formtools._synth.diagnostics import Diagnostic, Severity
 from formtools._forms.action import ActionBlocked, action_url
@@ -20,7 +20,7 @@ from formtools._forms.model import Control, Form, forms_of, submission_method
 from formtools._synth.inferred import Namer
 from formtools._spec.microsyntax import compiles_as_v_flag_regex
 from formtools._parse.document import Document, Parser
-from formtools.errors import UnknownDocumentURL, require, shown
+from formtools.errors import UnknownDocumentURL, quoted, require
 from formtools._parse.sources import PageSource, document_of
 from formtools._synth.profile import Group, Profile, get_profile
 from formtools._synth.parameters import Parameter, Parameters, parameters_of, skips_validation, unsatisfiable
@@ -156,10 +156,10 @@ def _blocked_action(form: Form, submitter: Control | None, page: PageContext) ->
         action = action_url(form.attributes, submitter, page.url, page.base_url or page.url, page.encoding).href
     except (ActionBlocked, UnknownDocumentURL):
         return None  # no URL to check: the call has its own answer for that
-    if not action.startswith(("http:", "https:")):
+    if not form_action_applies(page.url, action):
         return None
     blocker = form_action_blocker(page.form_action, page.url, action)
-    return None if blocker is None else f"{blocker} does not allow {shown(action)[:200]}"
+    return None if blocker is None else f"{blocker} does not allow {quoted(action)}"
 
 
 def _call_event_handlers(form: Form) -> str | None:
