@@ -1154,6 +1154,22 @@ def _browser_rules(cookies: httpx.Cookies | None) -> httpx.Cookies | None:
     return cookies
 
 
+def _reusable(connections: Sequence[httpcore.ConnectionInterface | httpcore.AsyncConnectionInterface], hop: _Hop) -> bool:
+    """Whether the pool holds an idle kept-alive connection to the hop's origin, which it sends
+    the request on (httpcore does not say afterwards whether the connection was new)."""
+    origin = httpcore.URL(hop.url.href).origin
+    return any(connection.can_handle_request(origin) and connection.is_idle() for connection in connections)
+
+
+def _closed_before_answering(error: httpcore.RemoteProtocolError) -> bool:
+    """Whether the server closed the connection before any byte of its answer: on a reused
+    connection, the race of a keep-alive connection the server closed as the request went out,
+    which Chromium answers by sending the request again on a new connection
+    (``HttpNetworkTransaction::ShouldResendRequest``: a reused socket, closed or reset, no byte
+    of the answer read), for every method."""
+    return str(error) == "Server disconnected without sending a response."
+
+
 class Fetcher:
     """Fetches under one :class:`FetchPolicy`, keeping connections (and, with ``cookies``, a
     cookie jar, updated in place and put under :class:`BrowserCookiePolicy`) between fetches;
@@ -1205,7 +1221,13 @@ class Fetcher:
         jar = self.cookies if self.cookies is not None else cookie_jar()
         try:
             while True:
-                response = self._pool.handle_request(_request(hop, jar, clock))
+                reused = _reusable(self._pool.connections, hop)
+                try:
+                    response = self._pool.handle_request(_request(hop, jar, clock))
+                except httpcore.RemoteProtocolError as error:
+                    if not (reused and _closed_before_answering(error)):
+                        raise
+                    response = self._pool.handle_request(_request(hop, jar, clock))
                 try:
                     status, answer = _head_as_read(response)
                     _remember(jar, hop, answer)
@@ -1283,7 +1305,13 @@ class AsyncFetcher:
         try:
             with anyio.fail_after(max(clock.left(), 0)):
                 while True:
-                    response = await self._pool.handle_async_request(_request(hop, jar, clock))
+                    reused = _reusable(self._pool.connections, hop)
+                    try:
+                        response = await self._pool.handle_async_request(_request(hop, jar, clock))
+                    except httpcore.RemoteProtocolError as error:
+                        if not (reused and _closed_before_answering(error)):
+                            raise
+                        response = await self._pool.handle_async_request(_request(hop, jar, clock))
                     try:
                         status, answer = _head_as_read(response)
                         _remember(jar, hop, answer)
