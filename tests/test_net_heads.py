@@ -7,8 +7,10 @@ answer past them reaches."""
 from __future__ import annotations
 
 import random
+import socketserver
 import ssl
 import sys
+import threading
 from collections.abc import Awaitable, Callable
 
 import httpcore
@@ -196,3 +198,58 @@ def test_a_chunked_body_is_read_by_chromiums_rules_and_limits_however_it_comes()
         answers["/cut"] = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" + data[:cut]
         body = fetch("GET", f"{origin}/cut").body
     assert payload.startswith(body) and len(body) < len(payload), (cut, len(body))
+
+
+class _ClosingOnReuse(socketserver.ThreadingTCPServer):
+    """Answers a connection's first request (kept alive: ``Content-Length``) and closes it at
+    its second without a byte: the race of a kept-alive connection the server closed as the
+    client reused it, made certain. ``/silent`` is closed unanswered on any connection."""
+
+    daemon_threads = True
+
+    def __init__(self) -> None:
+        self.connections = 0
+        super().__init__(("127.0.0.1", 0), _ClosingOnReuseHandler)
+
+
+class _ClosingOnReuseHandler(socketserver.StreamRequestHandler):
+    server: _ClosingOnReuse
+
+    def handle(self) -> None:
+        self.server.connections += 1
+        request_line = self.rfile.readline()
+        while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+            pass
+        if request_line.startswith(b"GET /silent "):
+            return
+        self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 4\r\n\r\npage")
+        self.wfile.flush()
+        self.rfile.readline()  # the next request on this connection: closed unanswered
+
+
+def test_a_request_on_a_reused_connection_the_server_closed_is_sent_again_on_a_new_one() -> None:
+    """Chromium sends a request again on a new connection when a reused kept-alive one closes
+    before any byte of the answer (``HttpNetworkTransaction::ShouldResendRequest``); on a new
+    connection that closes so, the load fails (ERR_EMPTY_RESPONSE). The fetch failed the
+    reused case ("Server disconnected without sending a response"): under load, ``batch --urls``
+    lost pages of a server closing after each answer (test_browser_heads, full run r3). Three
+    requests a fetcher, threaded and async: each after the first is on a reused connection."""
+    with _ClosingOnReuse() as server:
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        origin = f"http://127.0.0.1:{server.server_address[1]}"
+        try:
+            with Fetcher(FetchPolicy()) as fetcher:
+                threaded = [fetcher.fetch("GET", f"{origin}/p{number}").body for number in range(3)]
+
+            async def main() -> list[bytes]:
+                async with AsyncFetcher(FetchPolicy()) as fetcher:
+                    return [(await fetcher.fetch("GET", f"{origin}/p{number}")).body for number in range(3)]
+
+            assert threaded == run_async(main) == [b"page"] * 3
+            assert server.connections == 6  # a new one for each resend: 3 a fetcher
+            with Fetcher(FetchPolicy()) as fetcher, pytest.raises(FetchError, match="without sending a response"):
+                fetcher.fetch("GET", f"{origin}/silent")
+            assert server.connections == 7  # a new connection closed unanswered is not tried again
+        finally:
+            server.shutdown()
