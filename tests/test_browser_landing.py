@@ -276,17 +276,9 @@ def test_an_xml_answers_xhtml_scripts_are_its_json_ld_as_chromium_reads_them(chr
     differences = []
     for kind in rng.sample(XML_TYPES, k=4):
         body = _xml_page(rng)
-        number = XML_TYPES.index(kind)
-        chromium.site.put(f"/xml-landing/{number}", body.encode(), kind)
-        page = FORM.format(action=f"/xml-landing/{number}")
-        url = chromium.site.put(f"/xml-form/{number}", page.encode())
-        answer, _ = chromium.agent_answer(url, "t", {"q": "x"}, pending_after=2.0)
-        theirs = answer.get("output") if answer["status"] == "Completed" else None
-        theirs = json.loads(theirs) if isinstance(theirs, str) else theirs
-        (tool,) = formtools.extract_tools(page, base_url=url)
-        ours = formtools.call_tool(tool, {"q": "x"}).result
-        if dumps(ours) != dumps(theirs):
-            differences.append(f"{kind}: Chromium {dumps(theirs)}, formtools {dumps(ours)}\n  {body}")
+        difference = landing_difference(chromium, body, kind, f"xml-{XML_TYPES.index(kind)}")
+        if difference:
+            differences.append(f"{kind}: {difference}")
     assert not differences, f"seed {SEED}:\n" + "\n".join(differences)
 
 
@@ -379,3 +371,20 @@ def test_an_xml_answer_is_decoded_as_chromium_decodes_it(chromium: ChromiumOracl
         if dumps(ours) != dumps(theirs[number]):
             differences.append(f"{description}: Chromium {dumps(theirs[number])}, formtools {dumps(ours)}\n  {body!r}")
     assert not differences, f"seed {SEED}:\n" + "\n".join(differences)
+
+
+def landing_difference(chromium: ChromiumOracle, body: str, content_type: str, name: str) -> str | None:
+    """What Chromium's agent gets from a call landing on ``body`` served as ``content_type``,
+    against what formtools' call gives, or None when they agree (the page and its landing
+    are put at ``/{name}-form`` and ``/{name}-landing``)."""
+    chromium.site.put(f"/{name}-landing", body.encode(), content_type)
+    page = FORM.format(action=f"/{name}-landing")
+    url = chromium.site.put(f"/{name}-form", page.encode())
+    answer, _ = chromium.agent_answer(url, "t", {"q": "x"}, pending_after=2.0)
+    theirs = answer.get("output") if answer["status"] == "Completed" else None
+    theirs = json.loads(theirs) if isinstance(theirs, str) else theirs
+    (tool,) = formtools.extract_tools(page, base_url=url)
+    ours = formtools.call_tool(tool, {"q": "x"}).result
+    if dumps(ours) == dumps(theirs):
+        return None
+    return f"Chromium {dumps(theirs)}, formtools {dumps(ours)}\n  {body}"

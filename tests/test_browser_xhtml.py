@@ -18,7 +18,6 @@ than formtools' HTML parser would), formtools does not read.
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Any
 
@@ -26,11 +25,10 @@ import pytest
 
 import formtools
 from formtools._conformance.browser import ChromiumOracle
-from formtools._spec.jsjson import dumps
 from formtools.errors import SourceError
 from tests.test_browser_heads import _FRAME_TOOLS_JS
 from tests.support.parity import call_differences
-from tests.test_browser_landing import FORM, _xml_page
+from tests.test_browser_landing import _xml_page, landing_difference
 
 pytestmark = pytest.mark.browser
 
@@ -172,15 +170,7 @@ def test_an_xhtml_landing_pages_json_ld_is_what_chromiums_xml_parser_reads(chrom
     rng = random.Random(2026112923)
     differences = []
     for number in range(2):
-        body = _xml_page(rng)
-        chromium.site.put(f"/xhtml-landing/{number}", body.encode(), "application/xhtml+xml")
-        page = FORM.format(action=f"/xhtml-landing/{number}")
-        url = chromium.site.put(f"/xhtml-form/{number}", page.encode())
-        answer, _ = chromium.agent_answer(url, "t", {"q": "x"}, pending_after=2.0)
-        theirs = answer.get("output") if answer["status"] == "Completed" else None
-        theirs = json.loads(theirs) if isinstance(theirs, str) else theirs
-        (tool,) = formtools.extract_tools(page, base_url=url)
-        ours = formtools.call_tool(tool, {"q": "x"}).result
-        if dumps(ours) != dumps(theirs):
-            differences.append(f"Chromium {dumps(theirs)}, formtools {dumps(ours)}\n  {body}")
+        difference = landing_difference(chromium, _xml_page(rng), "application/xhtml+xml", f"xhtml-{number}")
+        if difference:
+            differences.append(difference)
     assert not differences, "\n".join(differences)
